@@ -1,0 +1,85 @@
+"""The command line: JSON shapes, exit codes, one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from workbench.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_analyze_position_json(capsys):
+    code, out, err = run(capsys, "analyze", "X.O/.X./...", "--json")
+    assert code == 0 and err == ""
+    record = json.loads(out)
+    assert record["position"] == "X.O/.X./..."
+    assert record["to_move"] == "O" and record["value"] == "draw"
+    assert record["masks"]["block"] == [9] and record["masks"]["best"] == [9]
+
+
+def test_analyze_moves_equals_position(capsys):
+    _, by_moves, _ = run(capsys, "analyze", "--moves", "5,1,9", "--json")
+    _, by_position, _ = run(capsys, "analyze", "O../.X./..X", "--json")
+    assert json.loads(by_moves) == json.loads(by_position)
+
+
+def test_analyze_all_is_json_lines(capsys):
+    code, out, _ = run(capsys, "analyze", "--all", "--json")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 5478
+    statuses = {json.loads(line)["status"] for line in lines}
+    assert statuses == {"in_play", "x_won", "o_won", "draw"}
+
+
+def test_analyze_rich_view_shows_board_masks_and_moves(capsys):
+    code, out, _ = run(capsys, "analyze", "X.O/.O./..X")
+    assert code == 0
+    for word in ("perfect-win", "fork", "Moves", "class", "7 ★"):
+        assert word in out
+
+
+def test_census_and_first_moves(capsys):
+    _, out, _ = run(capsys, "census", "--json")
+    assert json.loads(out)["classes"] == 765
+    _, out, _ = run(capsys, "first-moves", "--json")
+    assert json.loads(out) == {"table": [[0.875, 0.5, 0.875], [0.5, 0.5, 0.5], [0.875, 0.5, 0.875]]}
+    _, out, _ = run(capsys, "first-moves")
+    assert "0.875 | 0.500 | 0.875" in out
+
+
+def test_verify_reports_no_disagreement(capsys):
+    code, out, _ = run(capsys, "verify", "--json")
+    assert code == 0
+    assert json.loads(out) == {"checked": 4520, "disagreements": []}
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["analyze", "X.Q/.../..."], "unknown character 'Q'"),
+        (["analyze", "OO./.../..."], "O has more marks than X"),
+        (["analyze", "--moves", "5,5"], "token 2 '5'"),
+        (["analyze"], "needs a POSITION"),
+        (["frobnicate"], "invalid choice"),
+        (["analyze", "--all", "--moves", "5"], "not allowed with"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and fragment in err and err.startswith("workbench: error:")
+
+
+def test_installed_command_runs_without_traceback():
+    result = subprocess.run(
+        [sys.executable, "-m", "workbench", "analyze", "nonsense"], capture_output=True, text=True
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1

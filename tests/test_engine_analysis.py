@@ -1,0 +1,251 @@
+"""Exact solver, threat masks, symmetry, counts: checked against each other and known facts."""
+
+import json
+import math
+
+import pytest
+
+from workbench import baselines
+from workbench.engine import (
+    MASK_NAMES,
+    TIC_TAC_TOE,
+    IllegalPositionError,
+    Position,
+    Value,
+    analysis_record,
+    analyze,
+    cell_bit,
+    census,
+    first_move_table,
+    ledger_counts,
+    parse_position,
+)
+from workbench.engine.analysis import exact_masks
+from workbench.engine.graph import class_index, state_graph
+from workbench.engine.symmetry import canonical, images, move_classes, orbit_size, stabilizer, transforms
+
+
+SYMMETRIES = transforms(TIC_TAC_TOE)
+
+
+def test_census_matches_the_known_figures():
+    data = census(TIC_TAC_TOE)
+    assert data["positions"] == 5478
+    assert data["terminal_positions"] == 958
+    assert data["classes"] == 765
+    assert data["terminal_classes"] == 138
+    assert data["classes_by_ply"] == [1, 3, 12, 38, 108, 174, 204, 153, 57, 15]  # seed 002's table
+    assert data["games"] == {"total": 255168, "x": 131184, "o": 77904, "draw": 46080}
+    assert data["games_by_length"] == {"5": 1440, "6": 5328, "7": 47952, "8": 72576, "9": 127872}
+    assert data["ledger"] == {"total": 362880, "x": 212256, "o": 104544, "draw": 46080}
+    assert sum(data["positions_by_value"].values()) == 5478 - 958
+
+
+def test_ledger_dp_equals_brute_force_over_all_fill_orders():
+    assert ledger_counts(TIC_TAC_TOE).as_dict() == baselines.brute_force_ledger()
+
+
+def test_empty_board_is_a_draw_that_runs_to_a_full_board():
+    analysis = analyze(Position.empty())
+    assert (analysis.value, analysis.remoteness) == (Value.DRAW, 9)
+    assert analysis.masks.best == TIC_TAC_TOE.full
+    assert baselines.plain_minimax() == 0
+
+
+@pytest.mark.parametrize(
+    "text, value, remoteness",
+    [
+        ("XX./OO./...", Value.WIN, 1),  # X completes the top row now
+        ("X../.O./..X", Value.DRAW, 6),  # O must take an edge
+        ("XO./.../...", Value.WIN, 5),  # O's edge reply to a corner loses
+        ("X.O/.X./...", Value.DRAW, 6),  # O to move must block at 9
+        ("XX./XO./..O", Value.LOSS, 2),  # O to move cannot block both 3 and 7
+    ],
+)
+def test_known_values(text, value, remoteness):
+    analysis = analyze(parse_position(text))
+    assert (analysis.value, analysis.remoteness) == (value, remoteness)
+
+
+def test_losing_side_delays_and_winning_side_hurries(all_analyses):
+    for analysis in all_analyses:
+        if analysis.to_move is None:
+            continue
+        values = [move.value for move in analysis.moves]
+        assert analysis.value == max(values)
+        same = [move.remoteness for move in analysis.moves if move.value == analysis.value]
+        if analysis.value is Value.WIN:
+            assert analysis.remoteness == min(same)
+        elif analysis.value is Value.LOSS:
+            assert analysis.remoteness == max(same)
+        else:
+            assert analysis.remoteness == bin(analysis.position.empties).count("1")
+
+
+def test_planner_equals_the_solver_on_every_position(all_analyses):
+    checked = 0
+    for analysis in all_analyses:
+        if analysis.to_move is None:
+            continue
+        assert (analysis.masks.perfect_win, analysis.masks.perfect_lose) == exact_masks(analysis), analysis.position
+        checked += 1
+    assert checked == 5478 - 958
+
+
+def _wins_now(geometry, marks, position):
+    return any(geometry.has_line(marks | cell_bit(cell)) for cell in position.legal_moves())
+
+
+def test_win_block_and_fork_follow_their_definitions(all_analyses):
+    for analysis in all_analyses:
+        if analysis.to_move is None:
+            continue
+        position = analysis.position
+        geometry = position.geometry
+        mine, theirs = (position.x, position.o) if analysis.to_move.value == "X" else (position.o, position.x)
+        win = block = fork = 0
+        for cell in position.legal_moves():
+            bit = cell_bit(cell)
+            if geometry.has_line(mine | bit):
+                win |= bit
+                continue
+            if geometry.has_line(theirs | bit):
+                block |= bit
+            after = position.play(cell)
+            replies = [after.play(reply) for reply in after.legal_moves()]
+            if replies and all(not reply.is_over and _wins_now(geometry, mine | bit, reply) for reply in replies):
+                fork |= bit
+        block |= analysis.masks.block & win  # a cell can be both a win and a block
+        assert analysis.masks.win == win
+        assert analysis.masks.block == block
+        assert analysis.masks.fork == fork, position
+
+
+def test_a_classic_fork_is_found():
+    # O threatens 3-5-7; X's block at 7 also opens 1-4-7 and 7-8-9
+    masks = analyze(parse_position("X.O/.O./..X")).masks
+    assert (masks.win, masks.block, masks.fork) == (0, cell_bit(7), cell_bit(7))
+    assert masks.perfect_win == masks.best == cell_bit(7)
+
+
+def test_best_moves_keep_the_value(all_analyses):
+    for analysis in all_analyses:
+        for move in analysis.moves:
+            in_best = bool(analysis.masks.best & cell_bit(move.cell))
+            keeps = (move.value, move.remoteness) == (analysis.value, analysis.remoteness)
+            assert in_best == keeps
+
+
+def test_trap_is_the_share_of_replies_that_lose():
+    analysis = analyze(Position.empty())
+    by_cell = {move.cell: move.trap for move in analysis.moves}
+    assert by_cell[1] == 7 / 8 and by_cell[5] == 4 / 8 and by_cell[2] == 4 / 8
+    finishing = analyze(parse_position("XX./OO./..."))
+    assert finishing.move(3).trap is None
+
+
+def test_first_move_table_equals_seed_001_and_the_solver():
+    table = first_move_table(TIC_TAC_TOE)
+    assert [list(row) for row in table] == baselines.seed_first_move_table()
+    assert table == ((0.875, 0.5, 0.875), (0.5, 0.5, 0.5), (0.875, 0.5, 0.875))
+    traps = {move.cell: move.trap for move in analyze(Position.empty()).moves}
+    assert [traps[cell] for cell in range(1, 10)] == [share for row in table for share in row]
+
+
+def test_games_per_move_add_up(all_analyses):
+    for analysis in all_analyses:
+        if analysis.moves:
+            total = [sum(part) for part in zip(*(move.games for move in analysis.moves))]
+            assert tuple(total) == tuple(analysis.games)
+    first = {move.cell: move.games.total for move in analyze(Position.empty()).moves}
+    assert (first[1], first[2], first[5]) == (27732, 29592, 25872)
+
+
+def test_seed_port_bug_is_real():
+    """Regression: seed 001's planner counts a drawn last move as a forced win."""
+    position = parse_position("XO./XXO/OX.")  # O to move... a late position the port misjudges
+    analysis = analyze(position)
+    me, opp = (position.o, position.x) if analysis.to_move.value == "O" else (position.x, position.o)
+    seed = baselines.from_seed_bitboard(
+        baselines.perf_losing_moves(baselines.seed_bitboard(me), baselines.seed_bitboard(opp))
+    )
+    assert seed != exact_masks(analysis)[1]
+    assert analysis.masks.perfect_lose == exact_masks(analysis)[1]
+
+
+# --- symmetry ------------------------------------------------------------------------
+
+
+def test_eight_transforms_on_a_square_four_on_a_rectangle():
+    from workbench.engine import Geometry
+
+    assert len(transforms(TIC_TAC_TOE)) == 8
+    assert len(transforms(Geometry(3, 4, 3))) == 4
+    for transform in transforms(TIC_TAC_TOE):
+        assert sorted(transform.mapping) == list(range(9))
+        for line in TIC_TAC_TOE.lines:
+            assert transform.apply(line) in TIC_TAC_TOE.lines
+
+
+@pytest.mark.parametrize("transform", SYMMETRIES, ids=lambda t: t.name)
+def test_analysis_is_invariant_under_each_symmetry(transform, all_analyses):
+    for analysis in all_analyses[::7]:
+        image = analyze(transform.position(analysis.position))
+        assert (image.value, image.remoteness, image.status) == (analysis.value, analysis.remoteness, analysis.status)
+        assert image.symmetry.class_id == analysis.symmetry.class_id
+        assert image.symmetry.canonical == analysis.symmetry.canonical
+        assert image.games == analysis.games
+        for name in MASK_NAMES:
+            assert image.masks.get(name) == transform.apply(analysis.masks.get(name)), name
+        for move in analysis.moves:
+            twin = image.move(transform.cell(move.cell))
+            assert (twin.value, twin.remoteness, twin.trap, twin.games) == (
+                move.value, move.remoteness, move.trap, move.games
+            )  # fmt: skip
+
+
+def test_class_ids_are_stable_and_dense():
+    index = class_index(TIC_TAC_TOE)
+    assert sorted(set(index.class_of.values())) == list(range(1, 766))
+    assert list(index.plies) == sorted(index.plies)
+    assert index.class_of[0] == 1
+    assert index.class_of[parse_position("X../.../...").key] == 2  # corner reads smallest
+    assert index.class_of[parse_position(".X./.../...").key] == 3
+    assert index.class_of[parse_position(".../.X./...").key] == 4
+    for parent, child in index.dag:
+        assert index.plies[child - 1] == index.plies[parent - 1] + 1
+
+
+def test_canonical_orbit_stabiliser_and_move_classes(all_analyses):
+    graph = state_graph(TIC_TAC_TOE)
+    for key in list(graph.keys())[::5]:
+        position = graph.position(key)
+        image_set = {image for _, image in images(position)}
+        assert len(image_set) == orbit_size(position) == 8 // len(stabilizer(position))
+        assert canonical(position) in image_set
+        assert canonical(canonical(position)) == canonical(position)
+        groups = move_classes(position)
+        assert sorted(cell for group in groups for cell in group) == list(position.legal_moves())
+        for group in groups:
+            values = {analyze(position.play(cell)).value for cell in group}
+            assert len(values) == 1
+    assert move_classes(Position.empty()) == ((1, 3, 7, 9), (2, 4, 6, 8), (5,))
+
+
+def test_illegal_position_is_refused_by_analyze():
+    with pytest.raises(IllegalPositionError):
+        analyze(Position(0b111, 0b111000))
+
+
+def test_record_has_the_documented_shape():
+    record = analysis_record(analyze(parse_position("X../.O./...")))
+    assert set(record) >= {"position", "to_move", "status", "value", "remoteness", "moves", "masks", "symmetry"}
+    assert set(record["moves"][0]) == {"cell", "value", "remoteness", "trap", "games"}
+    assert set(record["moves"][0]["games"]) == {"total", "x", "o", "draw"}
+    assert set(record["masks"]) == set(MASK_NAMES)
+    assert set(record["symmetry"]) >= {"canonical", "class_id", "orbit_size", "stabilizer", "move_classes"}
+    json.dumps(record)
+    over = analysis_record(analyze(parse_position("XXX/OO./...")))
+    assert over["to_move"] is None and over["value"] is None and over["remoteness"] is None
+    assert over["status"] == "x_won" and over["moves"] == []
+    assert math.isclose(sum(1 for _ in record["moves"]), 7)

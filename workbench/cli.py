@@ -1,0 +1,222 @@
+"""The ``workbench`` command: thin wiring from arguments to the engine, state and app."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from .engine import (
+    TIC_TAC_TOE,
+    Position,
+    analysis_record,
+    analyze,
+    analyze_all,
+    census,
+    first_move_table,
+    format_position,
+    parse_moves,
+    parse_position,
+)
+
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(Exception):
+    """Bad command-line input: one line on stderr, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not usage + message
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="workbench", description="A terminal analysis workbench for Tic-Tac-Toe.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    analyze_cmd = commands.add_parser("analyze", help="analyse a position, a move list, or every position")
+    source = analyze_cmd.add_mutually_exclusive_group()
+    source.add_argument("position", nargs="?", help="a position such as X.O/.X./..O")
+    source.add_argument("--moves", help="a move list from the empty board, such as 5,1,9 or 519")
+    source.add_argument("--all", action="store_true", help="every reachable position (JSON Lines with --json)")
+    analyze_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+
+    for name, help_text in (
+        ("census", "counts over the whole game: positions, classes, games, the 9! ledger"),
+        ("first-moves", "seed 001's table: share of O replies that lose, per X opening"),
+    ):
+        command = commands.add_parser(name, help=help_text)
+        command.add_argument("--json", action="store_true", help="machine-readable output only")
+
+    verify_cmd = commands.add_parser("verify", help="check the threat planner against the exact solver")
+    verify_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+    verify_cmd.add_argument(
+        "--seed-port", action="store_true", help="also check seed 001's code as written (reported, not failed)"
+    )
+
+    bench_cmd = commands.add_parser("bench", help="time the engine against the seeds' direct methods")
+    bench_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+    bench_cmd.add_argument("--quick", action="store_true", help="one repeat of each timing")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 0
+        return COMMANDS[args.command](args)
+    except (UsageError, ValueError) as error:
+        print(f"workbench: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. `workbench analyze --all --json | head`
+        sys.stderr.close()
+        return 0
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data) + "\n")
+
+
+def _console():
+    from rich.console import Console
+
+    return Console()
+
+
+def _position_from(args: argparse.Namespace) -> Position:
+    if args.moves is not None:
+        return Position.empty(TIC_TAC_TOE).play_all(parse_moves(args.moves))
+    if args.position is None:
+        raise UsageError("analyze needs a POSITION, --moves or --all")
+    return parse_position(args.position)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    if args.all:
+        analyses = analyze_all(TIC_TAC_TOE)
+        if args.json:
+            sys.stdout.writelines(json.dumps(analysis_record(analysis)) + "\n" for analysis in analyses)
+        else:
+            for analysis in analyses:
+                record = analysis_record(analysis)
+                print(f"{record['position']}  {record['status']:<7} {record['value'] or '-':<5} {record['remoteness'] if record['remoteness'] is not None else '-'}")
+        return 0
+    analysis = analyze(_position_from(args))
+    if args.json:
+        _print_json(analysis_record(analysis))
+    else:
+        from .text import analysis_view
+
+        _console().print(analysis_view(analysis))
+    return 0
+
+
+def cmd_census(args: argparse.Namespace) -> int:
+    data = census(TIC_TAC_TOE)
+    if args.json:
+        _print_json(data)
+        return 0
+    lines = [
+        f"positions        {data['positions']:,} ({data['terminal_positions']:,} terminal)",
+        f"classes          {data['classes']:,} ({data['terminal_classes']:,} terminal)",
+        "positions by ply " + " ".join(map(str, data["positions_by_ply"])),
+        "classes by ply   " + " ".join(map(str, data["classes_by_ply"])),
+        "by value (side to move, positions in play): "
+        + ", ".join(f"{k} {v:,} ({data['classes_by_value'][k]} classes)" for k, v in data["positions_by_value"].items()),
+        "games            {total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["games"]),
+        "games by length  " + ", ".join(f"{k}: {v:,}" for k, v in data["games_by_length"].items()),
+        "ledger (9! fill orders) {total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["ledger"]),
+    ]
+    print("\n".join(lines))
+    return 0
+
+
+def cmd_first_moves(args: argparse.Namespace) -> int:
+    table = [list(row) for row in first_move_table(TIC_TAC_TOE)]
+    if args.json:
+        _print_json({"table": table})
+        return 0
+    rows = [" | ".join(f"{share:.3f}" for share in row) for row in table]
+    print(("\n" + "-" * len(rows[0]) + "\n").join(rows))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .engine.analysis import exact_masks
+
+    checked = 0
+    disagreements = []
+    for analysis in analyze_all(TIC_TAC_TOE):
+        if analysis.to_move is None:
+            continue
+        checked += 1
+        exact_win, exact_lose = exact_masks(analysis)
+        masks = analysis.masks
+        if (masks.perfect_win, masks.perfect_lose) != (exact_win, exact_lose):
+            disagreements.append(
+                {
+                    "position": format_position(analysis.position),
+                    "planner": {"perfect_win": masks.perfect_win, "perfect_lose": masks.perfect_lose},
+                    "solver": {"perfect_win": exact_win, "perfect_lose": exact_lose},
+                }
+            )
+    report: dict = {"checked": checked, "disagreements": disagreements}
+    if args.seed_port:
+        report["seed_port"] = _seed_port_disagreements()
+    if args.json:
+        _print_json(report)
+    else:
+        print(f"checked {checked} positions in play: {len(disagreements)} disagreements between planner and solver")
+        for item in disagreements:
+            print(f"  {item['position']}: planner {item['planner']} solver {item['solver']}")
+        if args.seed_port:
+            seed = report["seed_port"]
+            print(
+                f"seed 001's code as written: perfect-win differs on {seed['perfect_win']} positions, "
+                f"perfect-lose on {seed['perfect_lose']} (a drawn last move counts as forcing)"
+            )
+    return 1 if disagreements else 0
+
+
+def _seed_port_disagreements() -> dict:
+    from . import baselines
+    from .engine.analysis import exact_masks
+
+    win_diffs = lose_diffs = 0
+    for analysis in analyze_all(TIC_TAC_TOE):
+        if analysis.to_move is None:
+            continue
+        position = analysis.position
+        me, opp = (position.x, position.o) if analysis.to_move.value == "X" else (position.o, position.x)
+        seed_me, seed_opp = baselines.seed_bitboard(me), baselines.seed_bitboard(opp)
+        seed_win = baselines.from_seed_bitboard(baselines.perf_winning_moves(seed_me, seed_opp))
+        seed_lose = baselines.from_seed_bitboard(baselines.perf_losing_moves(seed_me, seed_opp))
+        exact_win, exact_lose = exact_masks(analysis)
+        win_diffs += seed_win != exact_win
+        lose_diffs += seed_lose != exact_lose
+    return {"perfect_win": win_diffs, "perfect_lose": lose_diffs}
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import format_report, run_engine_bench
+
+    report = run_engine_bench(quick=args.quick)
+    if args.json:
+        _print_json(report)
+    else:
+        print(format_report(report))
+    return 0
+
+
+COMMANDS = {
+    "analyze": cmd_analyze,
+    "census": cmd_census,
+    "first-moves": cmd_first_moves,
+    "verify": cmd_verify,
+    "bench": cmd_bench,
+}

@@ -1,0 +1,48 @@
+"""The analysis engine: pure Python, no UI and no I/O.
+
+Everything a pane or the command line shows is computed here.
+"""
+
+from .analysis import MASK_NAMES, Analysis, Masks, MoveAnalysis, SymmetryInfo, analysis_record, analyze, analyze_all
+from .census import GameCounts, census, ledger_counts
+from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, GeometryError, cell_bit, cells_of
+from .openings import first_move_table
+from .position import (
+    IllegalMoveError,
+    IllegalPositionError,
+    MoveListError,
+    NotationError,
+    Player,
+    Position,
+    PositionError,
+    Status,
+    check_legal,
+    format_moves,
+    format_position,
+    parse_moves,
+    parse_position,
+)
+from .solver import Value
+
+__all__ = [
+    "MASK_NAMES", "Analysis", "Bitboard", "Cell", "GameCounts", "Geometry", "GeometryError",
+    "IllegalMoveError", "IllegalPositionError", "Masks", "MoveAnalysis", "MoveListError",
+    "NotationError", "Player", "Position", "PositionError", "Status", "SymmetryInfo",
+    "TIC_TAC_TOE", "Value", "analysis_record", "analyze", "analyze_all", "cell_bit",
+    "cells_of", "census", "check_legal", "clear_caches", "first_move_table", "format_moves",
+    "format_position", "ledger_counts", "parse_moves", "parse_position",
+]  # fmt: skip
+
+
+def clear_caches() -> None:
+    """Forget every per-geometry table, so the next call computes from cold."""
+    from . import graph, solver, symmetry, threats
+    from .analysis import tables
+    from .census import completing_cells, counts
+
+    for cached in (
+        graph.state_graph, graph.class_index, solver.solve, counts, completing_cells, tables,
+        symmetry.transforms, symmetry._reading_weights,
+    ):  # fmt: skip
+        cached.cache_clear()
+    threats._PLANNERS.clear()

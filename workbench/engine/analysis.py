@@ -1,0 +1,228 @@
+"""One position's full analysis: exact values, threat masks, symmetry, counts.
+
+:func:`analyze` reads warm per-geometry tables (built once, on first use);
+:func:`analyze_all` analyses every reachable position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .census import GameCounts, counts
+from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
+from .graph import class_index, state_graph
+from .position import Player, Position, Status, check_legal, format_position
+from .solver import Value, preference, solve
+from .symmetry import Transform, group_moves, stabilizer, transforms
+from .threats import planner_for
+
+_VALUES = {int(value): value for value in Value}
+MASK_NAMES = ("win", "block", "fork", "perfect_win", "perfect_lose", "best")
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAnalysis:
+    """One legal move, judged for the side making it."""
+
+    cell: Cell
+    value: Value
+    remoteness: int
+    trap: float | None
+    """Fraction of the opponent's replies that lose; None when the move ends the game."""
+    games: GameCounts
+    """Complete games that continue through this move."""
+
+
+@dataclass(frozen=True, slots=True)
+class Masks:
+    """Cell sets for the side to move (see :mod:`workbench.engine.threats`)."""
+
+    win: Bitboard = 0
+    block: Bitboard = 0
+    fork: Bitboard = 0
+    perfect_win: Bitboard = 0
+    perfect_lose: Bitboard = 0
+    best: Bitboard = 0
+
+    def get(self, name: str) -> Bitboard:
+        if name not in MASK_NAMES:
+            raise KeyError(name)
+        return getattr(self, name)
+
+
+@dataclass(frozen=True, slots=True)
+class SymmetryInfo:
+    canonical: Position
+    class_id: int
+    class_count: int
+    orbit_size: int
+    stabilizer: tuple[Transform, ...]
+    move_classes: tuple[tuple[Cell, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    position: Position
+    status: Status
+    to_move: Player | None
+    value: Value | None
+    """For the side to move; None when the game is over."""
+    remoteness: int | None
+    moves: tuple[MoveAnalysis, ...]
+    masks: Masks
+    symmetry: SymmetryInfo
+    games: GameCounts
+    """Complete games from this position."""
+
+    def move(self, cell: Cell) -> MoveAnalysis | None:
+        for move in self.moves:
+            if move.cell == cell:
+                return move
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """Everything :func:`analyze` needs, computed once per geometry."""
+
+    geometry: Geometry
+    children: dict[int, tuple[tuple[Cell, int], ...]]
+    terminal: dict[int, Status]
+    value: dict[int, int]
+    remoteness: dict[int, int]
+    trap: dict[int, float]
+    games: dict[int, GameCounts]
+    class_of: dict[int, int]
+    canonical_keys: tuple[int, ...]
+
+
+@cache
+def tables(geometry: Geometry = TIC_TAC_TOE) -> Tables:
+    graph = state_graph(geometry)
+    solution = solve(geometry)
+    classes = class_index(geometry)
+    value = solution.value
+    trap: dict[int, float] = {}
+    for key, replies in graph.children.items():
+        # value[grandchild] is for the side that made the move before the reply
+        trap[key] = sum(1 for _, reply in replies if value[reply] > 0) / len(replies)
+    return Tables(
+        geometry,
+        graph.children,
+        graph.terminal,
+        value,
+        solution.remoteness,
+        trap,
+        counts(geometry).games,
+        classes.class_of,
+        classes.canonical_keys,
+    )
+
+
+def analyze(position: Position) -> Analysis:
+    """Analyse a legal position.
+
+    :raises IllegalPositionError: the position is not reachable.
+    """
+    table = tables(position.geometry)
+    key = position.key
+    if key not in table.class_of:
+        check_legal(position)  # raises with the reason
+        raise AssertionError(f"legal position {format_position(position)} missing from the state graph")
+    return _analyze_key(table, position, key)
+
+
+def _analyze_key(table: Tables, position: Position, key: int) -> Analysis:
+    geometry = table.geometry
+    class_id = table.class_of[key]
+    canonical_key = table.canonical_keys[class_id - 1]
+    group = stabilizer(position)
+    legal = () if key in table.terminal else tuple(cell for cell, _ in table.children[key])
+    symmetry = SymmetryInfo(
+        canonical=Position(canonical_key & geometry.full, canonical_key >> geometry.size, geometry),
+        class_id=class_id,
+        class_count=len(table.canonical_keys),
+        orbit_size=len(transforms(geometry)) // len(group),
+        stabilizer=group,
+        move_classes=group_moves(legal, group),
+    )
+    games = table.games[key]
+    status = table.terminal.get(key)
+    if status is not None:
+        return Analysis(position, status, None, None, None, (), Masks(), symmetry, games)
+    to_move = position.turn
+    value, remoteness, trap = table.value, table.remoteness, table.trap
+    moves = tuple(
+        MoveAnalysis(cell, _VALUES[-value[child]], remoteness[child] + 1, trap.get(child), table.games[child])
+        for cell, child in table.children[key]
+    )
+    me, opp = (position.x, position.o) if to_move is Player.X else (position.o, position.x)
+    planner = planner_for(geometry)
+    best_key = max(preference(move.value, move.remoteness) for move in moves)
+    best = 0
+    for move in moves:
+        if preference(move.value, move.remoteness) == best_key:
+            best |= cell_bit(move.cell)
+    plan = planner.masks(me, opp)
+    masks = Masks(
+        win=plan.winning,
+        block=planner.block(me, opp),
+        fork=plan.plan_winning & ~plan.winning,
+        perfect_win=plan.perfect_winning,
+        perfect_lose=plan.perfect_losing,
+        best=best,
+    )
+    return Analysis(
+        position, Status.IN_PLAY, to_move, _VALUES[value[key]], remoteness[key], moves, masks, symmetry, games
+    )
+
+
+def analyze_all(geometry: Geometry = TIC_TAC_TOE) -> list[Analysis]:
+    """Analyses of every reachable position, by ply then key."""
+    table = tables(geometry)
+    graph = state_graph(geometry)
+    return [_analyze_key(table, graph.position(key), key) for key in graph.keys()]
+
+
+def exact_masks(analysis: Analysis) -> tuple[Bitboard, Bitboard]:
+    """(perfect_win, perfect_lose) as the exact solver sees them."""
+    win = lose = 0
+    for move in analysis.moves:
+        if move.value is Value.WIN:
+            win |= cell_bit(move.cell)
+        elif move.value is Value.LOSS:
+            lose |= cell_bit(move.cell)
+    return win, lose
+
+
+def analysis_record(analysis: Analysis) -> dict:
+    """The analysis as plain JSON-ready data (the ``workbench analyze --json`` record)."""
+    symmetry = analysis.symmetry
+    return {
+        "position": format_position(analysis.position),
+        "to_move": analysis.to_move.value if analysis.to_move else None,
+        "status": analysis.status.value,
+        "value": analysis.value.label if analysis.value is not None else None,
+        "remoteness": analysis.remoteness,
+        "games": analysis.games.as_dict(),
+        "moves": [
+            {
+                "cell": move.cell,
+                "value": move.value.label,
+                "remoteness": move.remoteness,
+                "trap": move.trap,
+                "games": move.games.as_dict(),
+            }
+            for move in analysis.moves
+        ],
+        "masks": {name: list(cells_of(analysis.masks.get(name))) for name in MASK_NAMES},
+        "symmetry": {
+            "canonical": format_position(symmetry.canonical),
+            "class_id": symmetry.class_id,
+            "class_count": symmetry.class_count,
+            "orbit_size": symmetry.orbit_size,
+            "stabilizer": [transform.name for transform in symmetry.stabilizer],
+            "move_classes": [list(group) for group in symmetry.move_classes],
+        },
+    }

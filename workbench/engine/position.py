@@ -1,0 +1,319 @@
+"""Immutable positions, their legality, and the text notation.
+
+Notation: rows top to bottom, ``X``/``O`` in any case, ``.`` ``-`` ``_`` for an
+empty cell, ``/`` between rows optional: ``X.O/.X./..O``. :func:`format_position`
+always writes upper case with ``/``. A move list is cells ``5,1,9`` or ``519``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable
+
+from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
+
+EMPTY_CHARS = frozenset(".-_")
+
+
+class PositionError(ValueError):
+    """Base class of every error about a position or a move."""
+
+
+class NotationError(PositionError):
+    """Text that is not a position: wrong length or an unknown character."""
+
+
+class IllegalPositionError(PositionError):
+    """A well-formed position that no game could reach.
+
+    ``reason`` is one of :data:`ILLEGAL_REASONS`.
+    """
+
+    def __init__(self, message: str, *, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+ILLEGAL_REASONS = ("counts", "both_won", "moved_after_win", "impossible_lines")
+
+
+class IllegalMoveError(PositionError):
+    """A move that cannot be played here: off the board, occupied, or after the end."""
+
+
+class MoveListError(PositionError):
+    """A move list with a bad token; ``token`` and 1-based ``index`` name it."""
+
+    def __init__(self, message: str, *, token: str, index: int) -> None:
+        super().__init__(message)
+        self.token = token
+        self.index = index
+
+
+class Status(str, Enum):
+    IN_PLAY = "in_play"
+    X_WON = "x_won"
+    O_WON = "o_won"
+    DRAW = "draw"
+
+
+class Player(str, Enum):
+    X = "X"
+    O = "O"
+
+    @property
+    def other(self) -> Player:
+        return Player.O if self is Player.X else Player.X
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """X's and O's marks as bitboards on a geometry. X always moves first.
+
+    Construct with :meth:`empty`, :func:`parse_position` or :meth:`play`; the
+    constructor itself does not check legality (see :func:`check_legal`).
+    """
+
+    x: Bitboard = 0
+    o: Bitboard = 0
+    geometry: Geometry = TIC_TAC_TOE
+
+    @classmethod
+    def empty(cls, geometry: Geometry = TIC_TAC_TOE) -> Position:
+        return cls(0, 0, geometry)
+
+    @property
+    def occupied(self) -> Bitboard:
+        return self.x | self.o
+
+    @property
+    def empties(self) -> Bitboard:
+        return self.geometry.full & ~(self.x | self.o)
+
+    @property
+    def ply(self) -> int:
+        """Number of marks on the board."""
+        return (self.x | self.o).bit_count()
+
+    @property
+    def key(self) -> int:
+        """One integer naming the position on its geometry."""
+        return self.x | (self.o << self.geometry.size)
+
+    @property
+    def turn(self) -> Player:
+        """Who moves next by the counts (even when the game is over)."""
+        return Player.X if self.x.bit_count() == self.o.bit_count() else Player.O
+
+    @property
+    def status(self) -> Status:
+        geometry = self.geometry
+        if geometry.has_line(self.x):
+            return Status.X_WON
+        if geometry.has_line(self.o):
+            return Status.O_WON
+        if self.occupied == geometry.full:
+            return Status.DRAW
+        return Status.IN_PLAY
+
+    @property
+    def is_over(self) -> bool:
+        return self.status is not Status.IN_PLAY
+
+    @property
+    def to_move(self) -> Player | None:
+        """The side to move, or None when the game is over."""
+        return None if self.is_over else self.turn
+
+    def legal_moves(self) -> tuple[Cell, ...]:
+        """Empty cells, or none when the game is over."""
+        return () if self.is_over else cells_of(self.empties)
+
+    def winning_lines(self) -> tuple[Bitboard, ...]:
+        """Completed lines of either side."""
+        return self.geometry.lines_in(self.x) + self.geometry.lines_in(self.o)
+
+    def mark_at(self, cell: Cell) -> Player | None:
+        bit = cell_bit(cell)
+        if self.x & bit:
+            return Player.X
+        if self.o & bit:
+            return Player.O
+        return None
+
+    def play(self, cell: Cell) -> Position:
+        """The position after the side to move marks ``cell``.
+
+        :raises IllegalMoveError: off the board, occupied, or the game is over.
+        """
+        if not isinstance(cell, int) or not self.geometry.contains(cell):
+            raise IllegalMoveError(
+                f"illegal move {cell!r} in {format_position(self)}: no such cell (1-{self.geometry.size})"
+            )
+        bit = cell_bit(cell)
+        if self.occupied & bit:
+            raise IllegalMoveError(f"illegal move {cell} in {format_position(self)}: cell is occupied")
+        if self.is_over:
+            raise IllegalMoveError(f"illegal move {cell} in {format_position(self)}: the game is over")
+        if self.turn is Player.X:
+            return Position(self.x | bit, self.o, self.geometry)
+        return Position(self.x, self.o | bit, self.geometry)
+
+    def play_all(self, cells: Iterable[Cell]) -> Position:
+        position = self
+        for cell in cells:
+            position = position.play(cell)
+        return position
+
+    def __str__(self) -> str:
+        return format_position(self)
+
+
+def parse_position(text: str, geometry: Geometry = TIC_TAC_TOE) -> Position:
+    """Parse notation like ``X.O/.X./..O`` and check that the position is legal.
+
+    :raises NotationError: wrong length or an unknown character.
+    :raises IllegalPositionError: a position no game reaches.
+    """
+    body = text.strip()
+    if "/" in body:
+        rows = body.split("/")
+        if len(rows) != geometry.rows:
+            raise NotationError(
+                f"invalid position {text!r}: wrong length, {len(rows)} rows instead of {geometry.rows}"
+            )
+        for number, row in enumerate(rows, 1):
+            if len(row) != geometry.cols:
+                raise NotationError(
+                    f"invalid position {text!r}: wrong length, row {number} has {len(row)} cells instead of {geometry.cols}"
+                )
+        body = "".join(rows)
+    elif len(body) != geometry.size:
+        raise NotationError(
+            f"invalid position {text!r}: wrong length, {len(body)} cells instead of {geometry.size}"
+        )
+    x = o = 0
+    for index, char in enumerate(body):
+        upper = char.upper()
+        if upper == "X":
+            x |= 1 << index
+        elif upper == "O":
+            o |= 1 << index
+        elif char not in EMPTY_CHARS:
+            raise NotationError(
+                f"invalid position {text!r}: unknown character {char!r} at cell {index + 1}"
+            )
+    position = Position(x, o, geometry)
+    check_legal(position)
+    return position
+
+
+def format_position(position: Position) -> str:
+    """Notation for ``position``: upper case, ``.`` for empty, ``/`` between rows."""
+    geometry = position.geometry
+    chars = []
+    for index in range(geometry.size):
+        bit = 1 << index
+        chars.append("X" if position.x & bit else "O" if position.o & bit else ".")
+    return "/".join("".join(chars[r * geometry.cols : (r + 1) * geometry.cols]) for r in range(geometry.rows))
+
+
+def check_legal(position: Position) -> None:
+    """Raise unless some game from the empty board reaches ``position``.
+
+    :raises IllegalPositionError: with ``reason`` one of ``counts``, ``both_won``,
+        ``moved_after_win`` or ``impossible_lines``.
+    """
+    geometry = position.geometry
+    shown = format_position(position)
+    if position.x & position.o:
+        raise IllegalPositionError(f"illegal position {shown}: a cell holds both marks", reason="counts")
+    x_count, o_count = position.x.bit_count(), position.o.bit_count()
+    if o_count > x_count:
+        raise IllegalPositionError(
+            f"illegal position {shown}: O has more marks than X ({o_count} > {x_count})", reason="counts"
+        )
+    if x_count > o_count + 1:
+        raise IllegalPositionError(
+            f"illegal position {shown}: X is more than one mark ahead ({x_count} vs {o_count})", reason="counts"
+        )
+    x_lines, o_lines = geometry.lines_in(position.x), geometry.lines_in(position.o)
+    if x_lines and o_lines:
+        raise IllegalPositionError(f"illegal position {shown}: both sides have a line", reason="both_won")
+    if x_lines and x_count == o_count:
+        raise IllegalPositionError(
+            f"illegal position {shown}: X has a line but O moved after it", reason="moved_after_win"
+        )
+    if o_lines and x_count > o_count:
+        raise IllegalPositionError(
+            f"illegal position {shown}: O has a line but X moved after it", reason="moved_after_win"
+        )
+    winner_marks, lines = (position.x, x_lines) if x_lines else (position.o, o_lines)
+    if lines and not _one_move_made_all(geometry, winner_marks, lines):
+        raise IllegalPositionError(
+            f"illegal position {shown}: no single last move could have made all its lines",
+            reason="impossible_lines",
+        )
+
+
+def _one_move_made_all(geometry: Geometry, marks: Bitboard, lines: tuple[Bitboard, ...]) -> bool:
+    """True when some cell lies on every line and, taken back, leaves no line."""
+    common = marks
+    for line in lines:
+        common &= line
+    for cell in cells_of(common):
+        if not geometry.has_line(marks & ~cell_bit(cell)):
+            return True
+    return False
+
+
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def parse_moves(text: str, start: Position | None = None) -> tuple[Cell, ...]:
+    """Parse a move list (``5,1,9`` or ``519``) and check it plays from ``start``.
+
+    :raises MoveListError: naming the first bad token and its 1-based index.
+    """
+    position = start if start is not None else Position.empty()
+    geometry = position.geometry
+    body = text.strip()
+    if not body:
+        return ()
+    if _SEPARATORS.search(body) or geometry.size > 9:
+        tokens = [token for token in _SEPARATORS.split(body) if token]
+    else:
+        tokens = list(body)
+    cells = []
+    for index, token in enumerate(tokens, 1):
+        if not token.isdigit() or not token.isascii():
+            raise MoveListError(
+                f"invalid move list {text!r}: token {index} {token!r} is not a cell number", token=token, index=index
+            )
+        cell = int(token)
+        if not geometry.contains(cell):
+            raise MoveListError(
+                f"invalid move list {text!r}: token {index} {token!r} is not a cell (1-{geometry.size})",
+                token=token,
+                index=index,
+            )
+        if position.occupied & cell_bit(cell):
+            raise MoveListError(
+                f"invalid move list {text!r}: token {index} {token!r} plays an occupied cell", token=token, index=index
+            )
+        if position.is_over:
+            raise MoveListError(
+                f"invalid move list {text!r}: token {index} {token!r} plays after the game is over",
+                token=token,
+                index=index,
+            )
+        position = position.play(cell)
+        cells.append(cell)
+    return tuple(cells)
+
+
+def format_moves(cells: Iterable[Cell], geometry: Geometry = TIC_TAC_TOE) -> str:
+    """``5,1,9`` for the moves; comma-separated always, so it parses back on any board."""
+    return ",".join(str(cell) for cell in cells)

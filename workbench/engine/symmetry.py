@@ -1,0 +1,193 @@
+"""Symmetries of the board (seed 002): transforms, canonical forms, stabilisers.
+
+A square board has 8 symmetries (the dihedral group of the square); a
+rectangular one has 4 (no quarter turns, no diagonal mirrors). Each transform
+is a permutation of cells applied to bitboards through per-byte lookup tables.
+
+The canonical form of a position is its image that reads smallest row-major
+with X < O < empty, so marks gather at the top-left: an opening corner is
+``X../.../...`` and an opening edge ``.X./.../...``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from .geometry import Bitboard, Cell, Geometry
+from .position import Position
+
+TRANSFORM_NAMES = ("identity", "rot90", "rot180", "rot270", "flip_h", "flip_v", "flip_diag", "flip_anti")
+"""Stable names: quarter turns clockwise, then mirrors left-right (``flip_h``),
+top-bottom (``flip_v``), about the main diagonal and about the anti-diagonal."""
+
+
+WHOLE_TABLE_CELLS = 16
+"""Boards up to this many cells get a lookup table over every bitboard."""
+
+
+@dataclass(frozen=True, slots=True)
+class Transform:
+    """One symmetry: ``mapping[i]`` is the 0-based image of 0-based cell index ``i``."""
+
+    name: str
+    mapping: tuple[int, ...]
+    _tables: tuple[tuple[int, ...], ...] = field(repr=False, compare=False)
+    _whole: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
+    """Image of every bitboard at once, on boards small enough (≤ 16 cells)."""
+
+    def apply(self, bb: Bitboard) -> Bitboard:
+        """The image of a bitboard."""
+        if self._whole is not None:
+            return self._whole[bb]
+        result = 0
+        chunk = 0
+        while bb:
+            result |= self._tables[chunk][bb & 0xFF]
+            bb >>= 8
+            chunk += 1
+        return result
+
+    def cell(self, cell: Cell) -> Cell:
+        """The image of a cell."""
+        return self.mapping[cell - 1] + 1
+
+    def position(self, position: Position) -> Position:
+        return Position(self.apply(position.x), self.apply(position.o), position.geometry)
+
+
+def _coordinate_map(name: str, rows: int, cols: int):
+    last_row, last_col = rows - 1, cols - 1
+    return {
+        "identity": lambda r, c: (r, c),
+        "rot90": lambda r, c: (c, last_row - r),
+        "rot180": lambda r, c: (last_row - r, last_col - c),
+        "rot270": lambda r, c: (last_col - c, r),
+        "flip_h": lambda r, c: (r, last_col - c),
+        "flip_v": lambda r, c: (last_row - r, c),
+        "flip_diag": lambda r, c: (c, r),
+        "flip_anti": lambda r, c: (last_col - c, last_row - r),
+    }[name]
+
+
+def _byte_tables(mapping: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    tables = []
+    for start in range(0, len(mapping), 8):
+        table = []
+        for byte in range(256):
+            image = 0
+            for offset in range(8):
+                if byte >> offset & 1 and start + offset < len(mapping):
+                    image |= 1 << mapping[start + offset]
+            table.append(image)
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+@cache
+def transforms(geometry: Geometry) -> tuple[Transform, ...]:
+    """The board's symmetries, identity first: 8 on a square board, 4 otherwise."""
+    names = TRANSFORM_NAMES if geometry.is_square else ("identity", "rot180", "flip_h", "flip_v")
+    result = []
+    for name in names:
+        to = _coordinate_map(name, geometry.rows, geometry.cols)
+        mapping = []
+        for index in range(geometry.size):
+            row, col = divmod(index, geometry.cols)
+            image_row, image_col = to(row, col)
+            mapping.append(image_row * geometry.cols + image_col)
+        mapping_tuple = tuple(mapping)
+        chunked = Transform(name, mapping_tuple, _byte_tables(mapping_tuple))
+        if geometry.size <= WHOLE_TABLE_CELLS:
+            whole = tuple(chunked.apply(bb) for bb in range(1 << geometry.size))
+            chunked = Transform(name, mapping_tuple, chunked._tables, whole)
+        result.append(chunked)
+    return tuple(result)
+
+
+@cache
+def _reading_weights(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
+    """Per-byte tables of Σ 3^(n-1-i) over set bits: a ternary reading weight."""
+    n = geometry.size
+    weights = tuple(3 ** (n - 1 - i) for i in range(n))
+    tables = []
+    for start in range(0, n, 8):
+        tables.append(
+            tuple(
+                sum(weights[start + offset] for offset in range(8) if byte >> offset & 1 and start + offset < n)
+                for byte in range(256)
+            )
+        )
+    return tuple(tables)
+
+
+def _weight(tables: tuple[tuple[int, ...], ...], bb: Bitboard) -> int:
+    total = 0
+    chunk = 0
+    while bb:
+        total += tables[chunk][bb & 0xFF]
+        bb >>= 8
+        chunk += 1
+    return total
+
+
+def reading_rank(position: Position) -> int:
+    """Larger for images that read smaller (X < O < empty, row-major)."""
+    tables = _reading_weights(position.geometry)
+    return 2 * _weight(tables, position.x) + _weight(tables, position.o)
+
+
+def canonical_pair(geometry: Geometry, x: Bitboard, o: Bitboard) -> tuple[int, Bitboard, Bitboard]:
+    """(rank, x, o) of the canonical image of the marks ``x``/``o``."""
+    tables = _reading_weights(geometry)
+    best = (-1, 0, 0)
+    for transform in transforms(geometry):
+        tx, to = transform.apply(x), transform.apply(o)
+        rank = 2 * _weight(tables, tx) + _weight(tables, to)
+        if rank > best[0]:
+            best = (rank, tx, to)
+    return best
+
+
+def images(position: Position) -> tuple[tuple[Transform, Position], ...]:
+    """Every transform with the image it makes of ``position``."""
+    return tuple((t, t.position(position)) for t in transforms(position.geometry))
+
+
+def canonical(position: Position) -> Position:
+    """The canonical representative of the position's symmetry class."""
+    _, x, o = canonical_pair(position.geometry, position.x, position.o)
+    return Position(x, o, position.geometry)
+
+
+def stabilizer(position: Position) -> tuple[Transform, ...]:
+    """Transforms that leave the position unchanged (identity always first)."""
+    return tuple(t for t in transforms(position.geometry) if t.apply(position.x) == position.x and t.apply(position.o) == position.o)
+
+
+def orbit_size(position: Position) -> int:
+    """How many distinct positions the symmetries make of this one."""
+    return len(transforms(position.geometry)) // len(stabilizer(position))
+
+
+def move_classes(position: Position, group: tuple[Transform, ...] | None = None) -> tuple[tuple[Cell, ...], ...]:
+    """Legal moves grouped into classes equivalent under the stabiliser, by smallest cell.
+
+    ``group`` is the position's stabiliser when the caller already has it.
+    """
+    if group is None:
+        group = stabilizer(position)
+    return group_moves(position.legal_moves(), group)
+
+
+def group_moves(cells: tuple[Cell, ...], group: tuple[Transform, ...]) -> tuple[tuple[Cell, ...], ...]:
+    """``cells`` grouped into orbits of ``group``, each sorted, ordered by smallest cell."""
+    remaining = set(cells)
+    classes = []
+    for cell in sorted(remaining):
+        if cell not in remaining:
+            continue
+        orbit = tuple(sorted({t.cell(cell) for t in group}))
+        remaining.difference_update(orbit)
+        classes.append(orbit)
+    return tuple(classes)

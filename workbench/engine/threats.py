@@ -1,0 +1,149 @@
+"""Seed 001's threat planner: two plies of look-ahead over bitmasks.
+
+For the side to move (``me``) against ``opp``, as cell sets:
+
+==================  ====================  =============================================
+field               seed 001 function     meaning
+==================  ====================  =============================================
+``winning``         ``winningMoves``      complete a line now
+``giveaways``       ``losingMoves``       after it, ``opp`` completes a line now
+``plan_winning``    ``planWinningMoves``  a win now, or every reply leaves us a win now
+``plan_losing``     ``planLosingMoves``   giveaways, and moves handing ``opp`` a plan
+``perfect_winning`` ``perfWinningMoves``  a win now, or every reply is ``plan_losing``
+``perfect_losing``  ``perfLosingMoves``   giveaways, and moves handing ``opp`` a
+                                          perfect win
+==================  ====================  =============================================
+
+Every function at (me, opp) looks only at the pairs (opp, me | move), so all
+six are computed together in one memoised pass per pair.
+
+One correction to the article's code, found by checking it against the exact
+solver (``workbench verify``): a move that fills the board without winning
+leaves the opponent no moves, so the article's test "every reply is losing"
+(``losingMoves == validMoves``, both 0) counted a drawn last move as a forced
+win. Here a move that ends the game never counts as forcing. With that fix,
+``perfect_winning``/``perfect_losing`` equal the solver's verdict on every
+reachable 3×3 position; the article's code as written disagrees on 560 and
+676 positions (see :mod:`workbench.baselines`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .geometry import Bitboard, Geometry
+
+
+class PlanMasks(NamedTuple):
+    winning: Bitboard = 0
+    giveaways: Bitboard = 0
+    plan_winning: Bitboard = 0
+    plan_losing: Bitboard = 0
+    perfect_winning: Bitboard = 0
+    perfect_losing: Bitboard = 0
+
+
+_NOTHING = PlanMasks()
+
+
+class Planner:
+    """Memoised threat planner for one geometry."""
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.geometry = geometry
+        self._shift = geometry.size
+        self._lines = geometry.lines
+        self._full = geometry.full
+        # "holds a line" for every bitboard, where the board is small enough
+        self._line_table = (
+            tuple(any(bb & line == line for line in self._lines) for bb in range(1 << geometry.size))
+            if geometry.size <= 16
+            else None
+        )
+        self._cache: dict[int, PlanMasks] = {}
+
+    def _won(self, marks: Bitboard) -> bool:
+        if self._line_table is not None:
+            return self._line_table[marks]
+        return any(marks & line == line for line in self._lines)
+
+    def _over(self, me: Bitboard, opp: Bitboard) -> bool:
+        return (me | opp) == self._full or self._won(me) or self._won(opp)
+
+    def masks(self, me: Bitboard, opp: Bitboard) -> PlanMasks:
+        """All six planner masks for ``me`` to move against ``opp``."""
+        key = me | (opp << self._shift)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._cache[key] = self._compute(me, opp)
+        return cached
+
+    def _compute(self, me: Bitboard, opp: Bitboard) -> PlanMasks:
+        if self._over(me, opp):
+            return _NOTHING
+        full = self._full
+        winning = giveaways = plan_winning = plan_losing = perfect_winning = perfect_losing = 0
+        empties = full & ~(me | opp)
+        moves = empties
+        while moves:
+            move = moves & -moves
+            moves ^= move
+            after = me | move
+            if self._won(after):
+                winning |= move
+                continue  # the game ends: the opponent has no replies to judge
+            replies = empties ^ move
+            if not replies:
+                continue  # a drawn last move forces nothing (the article's bug)
+            child = self.masks(opp, after)
+            if child.winning:
+                giveaways |= move
+            if child.giveaways == replies:
+                plan_winning |= move
+            if child.plan_winning:
+                plan_losing |= move
+            if child.plan_losing == replies:
+                perfect_winning |= move
+            if child.perfect_winning:
+                perfect_losing |= move
+        return PlanMasks(
+            winning=winning,
+            giveaways=giveaways,
+            plan_winning=winning | plan_winning,
+            plan_losing=giveaways | plan_losing,
+            perfect_winning=winning | perfect_winning,
+            perfect_losing=giveaways | perfect_losing,
+        )
+
+    def winning(self, me: Bitboard, opp: Bitboard) -> Bitboard:
+        """Moves that complete a line now (no turn check: used for blocks too)."""
+        if self._over(me, opp):
+            return 0
+        result = 0
+        moves = self._full & ~(me | opp)
+        while moves:
+            move = moves & -moves
+            moves ^= move
+            if self._won(me | move):
+                result |= move
+        return result
+
+    def block(self, me: Bitboard, opp: Bitboard) -> Bitboard:
+        """Cells where the opponent would complete a line now."""
+        return self.winning(opp, me)
+
+    def fork(self, me: Bitboard, opp: Bitboard) -> Bitboard:
+        """Moves that are not a win now but leave a win now after every reply."""
+        plan = self.masks(me, opp)
+        return plan.plan_winning & ~plan.winning
+
+
+_PLANNERS: dict[Geometry, Planner] = {}
+
+
+def planner_for(geometry: Geometry) -> Planner:
+    """The shared memoised planner of ``geometry``."""
+    planner = _PLANNERS.get(geometry)
+    if planner is None:
+        planner = _PLANNERS[geometry] = Planner(geometry)
+    return planner

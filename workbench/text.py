@@ -1,0 +1,137 @@
+"""Rich renderings of engine results, for the command line.
+
+Kept out of the engine (which imports no Rich) and out of the TUI (which has
+its own widgets), so ``workbench analyze`` prints the same facts the panes show.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .engine import MASK_NAMES, Analysis, Bitboard, Position, Value, cell_bit, cells_of
+
+VALUE_STYLES = {Value.WIN: "bold green", Value.DRAW: "yellow", Value.LOSS: "bold red"}
+MARK_STYLES = {"X": "bold cyan", "O": "bold magenta"}
+
+
+def board_text(position: Position, highlight: Bitboard = 0, *, numbers: bool = True) -> Text:
+    """The board as text: marks, dim cell numbers on empty cells, ``highlight`` reversed."""
+    geometry = position.geometry
+    width = len(str(geometry.size))
+    text = Text()
+    for row in range(geometry.rows):
+        if row:
+            text.append("\n" + "┼".join(["─" * (width + 2)] * geometry.cols) + "\n", style="dim")
+        for col in range(geometry.cols):
+            cell = geometry.cell(row, col)
+            if col:
+                text.append("│", style="dim")
+            mark = position.mark_at(cell)
+            label = mark.value if mark else (str(cell) if numbers else "·")
+            style = MARK_STYLES[mark.value] if mark else "dim"
+            if highlight & cell_bit(cell):
+                style = "reverse " + style.replace("dim", "")
+            text.append(f" {label:^{width}} ", style=style)
+    return text
+
+
+def mask_board(position: Position, mask: Bitboard) -> Text:
+    """A small board: ● on the mask's cells, the marks elsewhere."""
+    geometry = position.geometry
+    text = Text()
+    for row in range(geometry.rows):
+        if row:
+            text.append("\n")
+        for col in range(geometry.cols):
+            cell = geometry.cell(row, col)
+            mark = position.mark_at(cell)
+            if mask & cell_bit(cell):
+                text.append("● ", style="bold green")
+            elif mark:
+                text.append(mark.value.lower() + " ", style="dim")
+            else:
+                text.append("· ", style="dim")
+    return text
+
+
+def cell_list(mask: Bitboard) -> str:
+    cells = cells_of(mask)
+    return ", ".join(map(str, cells)) if cells else "—"
+
+
+def value_text(value: Value | None, remoteness: int | None) -> Text:
+    if value is None:
+        return Text("—", style="dim")
+    return Text(f"{value.label} in {remoteness}", style=VALUE_STYLES[value])
+
+
+def moves_table(analysis: Analysis) -> Table:
+    table = Table(title="Moves (for the side to move)", title_justify="left", header_style="bold")
+    table.add_column("cell", justify="right")
+    table.add_column("value")
+    table.add_column("plies", justify="right")
+    table.add_column("trap", justify="right")
+    table.add_column("games", justify="right")
+    table.add_column("X wins", justify="right")
+    table.add_column("O wins", justify="right")
+    table.add_column("draws", justify="right")
+    best = analysis.masks.best
+    for move in analysis.moves:
+        trap = "—" if move.trap is None else f"{move.trap:.3f}"
+        marker = " ★" if best & cell_bit(move.cell) else ""
+        table.add_row(
+            f"{move.cell}{marker}",
+            Text(move.value.label, style=VALUE_STYLES[move.value]),
+            str(move.remoteness),
+            trap,
+            f"{move.games.total:,}",
+            f"{move.games.x:,}",
+            f"{move.games.o:,}",
+            f"{move.games.draw:,}",
+        )
+    return table
+
+
+def analysis_view(analysis: Analysis) -> RenderableType:
+    """Everything ``workbench analyze`` prints for one position."""
+    from .engine import format_position
+
+    position = analysis.position
+    symmetry = analysis.symmetry
+    header = Table.grid(padding=(0, 3))
+    header.add_column()
+    header.add_column()
+    facts = Text()
+    facts.append(format_position(position), style="bold")
+    facts.append("\nstatus     ")
+    facts.append(analysis.status.value)
+    facts.append("\nto move    ")
+    facts.append(analysis.to_move.value if analysis.to_move else "—")
+    facts.append("\nvalue      ")
+    facts.append_text(value_text(analysis.value, analysis.remoteness))
+    facts.append(f"\nclass      {symmetry.class_id} of {symmetry.class_count}, orbit {symmetry.orbit_size}")
+    facts.append(f"\ncanonical  {format_position(symmetry.canonical)}")
+    facts.append(f"\nstabiliser {', '.join(t.name for t in symmetry.stabilizer)}")
+    groups = " ".join("{" + ",".join(map(str, group)) + "}" for group in symmetry.move_classes) or "—"
+    facts.append(f"\nmove classes {groups}")
+    games = analysis.games
+    facts.append(f"\ngames      {games.total:,} (X {games.x:,} · O {games.o:,} · draw {games.draw:,})")
+    header.add_row(board_text(position, highlight=_last_line(position)), facts)
+    if analysis.to_move is None:
+        return header
+    masks = Table(title="Masks", title_justify="left", show_header=True, header_style="bold", box=None, padding=(0, 2))
+    for name in MASK_NAMES:
+        masks.add_column(name.replace("_", "-"))
+    masks.add_row(*(mask_board(position, analysis.masks.get(name)) for name in MASK_NAMES))
+    masks.add_row(*(cell_list(analysis.masks.get(name)) for name in MASK_NAMES))
+    return Group(header, Text(), masks, Text(), moves_table(analysis))
+
+
+def _last_line(position: Position) -> Bitboard:
+    lines = position.winning_lines()
+    result = 0
+    for line in lines:
+        result |= line
+    return result
