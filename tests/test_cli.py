@@ -83,3 +83,29 @@ def test_installed_command_runs_without_traceback():
     )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_export_and_analyze_a_study(capsys, tmp_path):
+    from workbench.state import AppState, reduce, save_study
+    from workbench.state.actions import Back, PlayCell
+
+    state = AppState()
+    for cell in (5, 1, 9):
+        state = reduce(state, PlayCell(cell=cell))
+    state = reduce(reduce(state, Back()), PlayCell(cell=3))
+    path = tmp_path / "s.json"
+    save_study(state, path)
+    code, out, _ = run(capsys, "export", str(path))
+    assert code == 0 and out == "5 1 9 (3)\n"
+    code, out, _ = run(capsys, "analyze", "--study", str(path), "--json")
+    assert json.loads(out)["position"] == "O.X/.X./..."
+
+
+@pytest.mark.parametrize("command", ["export", "open"])
+def test_bad_study_files_exit_2_with_one_line(capsys, tmp_path, command):
+    path = tmp_path / "broken.json"
+    path.write_text('{"format": "workbench-study", "version": 1, "nodes": [')
+    code, out, err = run(capsys, command, str(path))
+    assert code == 2 and err.count("\n") == 1 and "broken.json" in err and "not valid JSON" in err
+    code, _, err = run(capsys, command, str(tmp_path / "absent.json"))
+    assert code == 2 and "no such file" in err

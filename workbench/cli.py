@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("position", nargs="?", help="a position such as X.O/.X./..O")
     source.add_argument("--moves", help="a move list from the empty board, such as 5,1,9 or 519")
     source.add_argument("--all", action="store_true", help="every reachable position (JSON Lines with --json)")
+    source.add_argument("--study", metavar="FILE", help="the current node of a saved study")
     analyze_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
     for name, help_text in (
@@ -55,6 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd.add_argument(
         "--seed-port", action="store_true", help="also check seed 001's code as written (reported, not failed)"
     )
+
+    open_cmd = commands.add_parser("open", help="open the app on a saved study")
+    open_cmd.add_argument("file", help="a study file (.json)")
+
+    export_cmd = commands.add_parser("export", help="print a saved study's move text (variations in parentheses)")
+    export_cmd.add_argument("file", help="a study file (.json)")
+    export_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
     bench_cmd = commands.add_parser("bench", help="time the engine against the seeds' direct methods")
     bench_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
@@ -89,6 +97,10 @@ def _console():
 
 
 def _position_from(args: argparse.Namespace) -> Position:
+    if args.study is not None:
+        from .state import load_study
+
+        return load_study(args.study).position
     if args.moves is not None:
         return Position.empty(TIC_TAC_TOE).play_all(parse_moves(args.moves))
     if args.position is None:
@@ -213,7 +225,37 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from .state import export_movetext, load_study
+
+    state = load_study(args.file)
+    text = export_movetext(state.tree)
+    if args.json:
+        _print_json({"movetext": text, "cursor_moves": list(state.tree.moves_to(state.cursor))})
+    else:
+        print(text)
+    return 0
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    from .state import load_study
+
+    state = load_study(args.file)  # a bad file is a one-line error before any screen is drawn
+    return run_app(state=state, path=args.file)
+
+
+def run_app(**options) -> int:
+    try:
+        from .tui.app import run
+    except ImportError as error:  # pragma: no cover - only before the app exists
+        print(f"workbench: the app is not available ({error}); see `workbench --help`", file=sys.stderr)
+        return 1
+    return run(**options)
+
+
 COMMANDS = {
+    "open": cmd_open,
+    "export": cmd_export,
     "analyze": cmd_analyze,
     "census": cmd_census,
     "first-moves": cmd_first_moves,

@@ -1,0 +1,116 @@
+"""Random action sequences: the reducer never raises and the invariants hold."""
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from workbench.engine import Player, Position, check_legal
+from workbench.state import OVERLAYS, AppState, EngineMode, Store, load_study, reduce, save_study
+from workbench.state.actions import (
+    Back,
+    DeleteVariation,
+    Forward,
+    Highlight,
+    JumpTo,
+    MarkSaved,
+    NewGame,
+    NextVariation,
+    PlayCell,
+    PreviousVariation,
+    PromoteToMainLine,
+    PromoteVariation,
+    SetComment,
+    SetEngine,
+    SetOverlay,
+    SetUpPosition,
+    ToEnd,
+    ToStart,
+)
+
+simple_actions = st.sampled_from(
+    [Back(), Forward(), ToStart(), ToEnd(), NextVariation(), PreviousVariation(), PromoteVariation(),
+     PromoteToMainLine(), DeleteVariation(), NewGame(), MarkSaved()]
+)  # fmt: skip
+
+
+class ReducerMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.store = Store(AppState())
+        self.folder = Path(tempfile.mkdtemp())
+
+    def apply(self, action):
+        before = self.store.state
+        after = reduce(before, action)  # must never raise
+        assert reduce(before, action) == after  # pure: same input, same output
+        self.store.dispatch(action)
+
+    @rule(cell=st.integers(min_value=-1, max_value=11))
+    def play(self, cell):
+        self.apply(PlayCell(cell=cell))
+
+    @rule(action=simple_actions)
+    def step(self, action):
+        self.apply(action)
+
+    @rule(node=st.integers(min_value=-1, max_value=40))
+    def jump(self, node):
+        self.apply(JumpTo(node=node))
+
+    @rule(text=st.text(max_size=12))
+    def comment(self, text):
+        self.apply(SetComment(text=text))
+
+    @rule(x=st.integers(0, 511), o=st.integers(0, 511))
+    def set_up(self, x, o):
+        self.apply(SetUpPosition(position=Position(x, o)))
+
+    @rule(mode=st.sampled_from(list(EngineMode)), side=st.sampled_from([Player.X, Player.O, None]))
+    def engine(self, mode, side):
+        self.apply(SetEngine(mode=mode, side=side))
+
+    @rule(overlay=st.sampled_from([*OVERLAYS, "bogus"]), cell=st.none() | st.integers(-1, 11))
+    def view(self, overlay, cell):
+        self.apply(SetOverlay(overlay=overlay))
+        self.apply(Highlight(cell=cell))
+
+    @rule()
+    def undo_redo(self):
+        self.store.undo()
+        self.store.redo()
+        self.store.undo()
+
+    @rule()
+    def save_and_open(self):
+        state = self.store.state
+        path = self.folder / "study.json"
+        save_study(state, path)
+        loaded = load_study(path)
+        assert loaded.tree == state.tree
+        assert (loaded.cursor, loaded.engine, loaded.view.overlay) == (state.cursor, state.engine, state.view.overlay)
+
+    @invariant()
+    def cursor_is_a_node(self):
+        state = self.store.state
+        assert state.cursor in state.tree.nodes
+
+    @invariant()
+    def every_node_is_legal_and_reached_by_its_moves(self):
+        tree = self.store.state.tree
+        check_legal(tree.root_position)
+        for node_id in tree.walk():
+            node = tree.node(node_id)
+            position = tree.position(node_id)  # replays the moves from the root: raises if illegal
+            check_legal(position)
+            for child in node.children:
+                assert tree.node(child).parent == node_id
+            moves = [tree.node(child).move for child in node.children]
+            assert len(moves) == len(set(moves))
+        assert set(tree.walk()) == set(tree.nodes)
+
+
+ReducerMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=30, deadline=None)
+TestReducerMachine = ReducerMachine.TestCase

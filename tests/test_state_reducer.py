@@ -1,0 +1,272 @@
+"""Reducer, tree and store: every action and its edges."""
+
+import pytest
+
+from workbench.engine import Player, Position, parse_position
+from workbench.state import (
+    ROOT,
+    AppState,
+    EngineMode,
+    GameTree,
+    Store,
+    annotation,
+    choose_move,
+    export_movetext,
+    reduce,
+    symmetric_twins,
+    transpositions,
+)
+from workbench.state.actions import (
+    Back,
+    DeleteVariation,
+    Forward,
+    Highlight,
+    JumpTo,
+    MarkSaved,
+    NewGame,
+    NextVariation,
+    PlayCell,
+    PreviousVariation,
+    PromoteToMainLine,
+    PromoteVariation,
+    ReplaceTree,
+    SetComment,
+    SetEngine,
+    SetOverlay,
+    SetUpPosition,
+    ToEnd,
+    ToStart,
+)
+
+
+def play(state, *cells):
+    for cell in cells:
+        state = reduce(state, PlayCell(cell=cell))
+    return state
+
+
+@pytest.fixture
+def branched():
+    """5 1 9 with variations (3 …) at ply 2 and (2) at ply 3."""
+    state = play(AppState(), 5, 1, 9)
+    state = reduce(reduce(state, Back()), Back())
+    state = play(state, 3, 7)
+    state = reduce(reduce(state, ToStart()), Forward())
+    state = reduce(state, Forward())
+    state = play(state, 2)
+    return state
+
+
+def test_play_adds_then_reuses_a_child():
+    state = play(AppState(), 5)
+    assert state.position == Position.empty().play(5)
+    again = play(reduce(state, Back()), 5)
+    assert again.tree is state.tree and again.cursor == state.cursor
+
+
+@pytest.mark.parametrize("cell", [0, 10, 5, "5", None])
+def test_illegal_play_returns_the_same_state(cell):
+    state = play(AppState(), 5)
+    assert reduce(state, PlayCell(cell=cell)) is state
+
+
+def test_no_play_after_the_end():
+    state = play(AppState(), 1, 4, 2, 5, 3)
+    assert state.position.is_over
+    assert reduce(state, PlayCell(cell=9)) is state
+
+
+def test_stepping_past_either_end_changes_nothing(branched):
+    start = reduce(branched, ToStart())
+    assert start.cursor == ROOT
+    assert reduce(start, Back()) is start
+    assert reduce(start, ToStart()) is start
+    end = reduce(start, ToEnd())
+    assert export_movetext(end.tree).startswith("5 1")
+    assert end.tree.node(end.cursor).children == ()
+    assert reduce(end, Forward()) is end
+    assert reduce(end, ToEnd()) is end
+
+
+def test_empty_tree_edges():
+    state = AppState()
+    for action in (Back(), Forward(), ToStart(), ToEnd(), NextVariation(), PreviousVariation(),
+                   PromoteVariation(), PromoteToMainLine(), DeleteVariation(), NewGame(), MarkSaved()):  # fmt: skip
+        assert reduce(state, action) is state, action
+
+
+def test_forward_follows_the_main_line(branched):
+    state = reduce(branched, ToStart())
+    cells = []
+    while (nxt := reduce(state, Forward())) is not state:
+        state = nxt
+        cells.append(state.tree.node(state.cursor).move)
+    assert cells == [5, 1, 9]
+
+
+def test_switching_variations_at_the_nearest_branch(branched):
+    # cursor on the "2" variation after 5 1: siblings are 9 (main) and 2
+    assert branched.tree.moves_to(branched.cursor) == (5, 1, 2)
+    previous = reduce(branched, PreviousVariation())
+    assert previous.tree.moves_to(previous.cursor) == (5, 1, 9)
+    assert reduce(previous, PreviousVariation()) is previous
+    back = reduce(previous, NextVariation())
+    assert back.cursor == branched.cursor
+    assert reduce(back, NextVariation()) is back
+
+
+def test_switching_from_deep_inside_a_line_uses_the_branch_above(branched):
+    state = reduce(branched, JumpTo(node=branched.tree.child_with_move(ROOT, 5)))
+    state = play(state, 3, 7)  # deep in the (3 7) variation
+    switched = reduce(state, PreviousVariation())
+    assert switched.tree.moves_to(switched.cursor) == (5, 1)
+
+
+def test_jump_to_unknown_node_is_ignored(branched):
+    assert reduce(branched, JumpTo(node=999)) is branched
+    assert reduce(branched, JumpTo(node=ROOT)).cursor == ROOT
+
+
+def test_promote_one_step_and_to_main_from_deep_inside():
+    state = play(AppState(), 5, 1)
+    state = reduce(state, Back())
+    state = play(state, 2)
+    state = reduce(state, Back())
+    state = play(state, 3, 7, 9)  # third variation at ply 1, three moves deep
+    assert export_movetext(state.tree) == "5 1 (2) (3 7 9)"
+    one = reduce(state, PromoteVariation())
+    assert export_movetext(one.tree) == "5 1 (3 7 9) (2)"
+    assert one.cursor == state.cursor and one.modified
+    main = reduce(state, PromoteToMainLine())
+    assert export_movetext(main.tree) == "5 3 (1) (2) 7 9"
+    assert main.tree.is_main_line(main.cursor)
+    assert reduce(main, PromoteToMainLine()) is main
+    assert reduce(main, PromoteVariation()) is main
+
+
+def test_promote_to_main_fixes_every_branch_on_the_path():
+    state = play(AppState(), 5, 1)
+    state = reduce(reduce(state, Back()), Back())
+    state = play(state, 1, 5)  # variation at the root
+    state = reduce(state, Back())
+    state = play(state, 9)  # variation inside the variation
+    assert export_movetext(state.tree) == "5 (1 5 (9)) 1"
+    main = reduce(state, PromoteToMainLine())
+    assert export_movetext(main.tree) == "1 (5 1) 9 (5)"
+    assert main.tree.main_line()[-1] == main.cursor
+
+
+def test_delete_variation_moves_the_cursor_to_the_parent(branched):
+    parent = branched.tree.node(branched.cursor).parent
+    state = reduce(branched, DeleteVariation())
+    assert state.cursor == parent
+    assert export_movetext(state.tree) == "5 1 (3 7) 9"
+
+
+def test_deleting_the_current_main_line(branched):
+    state = reduce(branched, JumpTo(node=branched.tree.child_with_move(ROOT, 5)))
+    state = reduce(state, DeleteVariation())
+    assert state.cursor == ROOT and state.tree.node(ROOT).children == ()
+    assert len(state.tree.nodes) == 1
+
+
+def test_set_up_position_starts_a_new_tree_from_it():
+    position = parse_position("X../.O./...")
+    state = reduce(play(AppState(), 5), SetUpPosition(position=position))
+    assert state.tree.root_position == position and state.cursor == ROOT
+    assert state.position.to_move is Player.X
+    state = play(state, 9)
+    assert state.tree.ply(state.cursor) == 3
+    illegal = Position(0b111, 0b111000)
+    assert reduce(state, SetUpPosition(position=illegal)) is state
+
+
+def test_new_game_and_comments(branched):
+    commented = reduce(branched, SetComment(text="  the edge reply  "))
+    assert commented.tree.node(commented.cursor).comment == "the edge reply"
+    assert reduce(commented, SetComment(text="the edge reply")) is commented
+    assert reduce(commented, SetComment(text="x", node=12345)) is commented
+    fresh = reduce(commented, NewGame())
+    assert fresh.cursor == ROOT and len(fresh.tree.nodes) == 1 and fresh.modified
+
+
+def test_settings_actions():
+    state = AppState()
+    engine = reduce(state, SetEngine(mode=EngineMode.TRAP, side=Player.X))
+    assert engine.engine.mode is EngineMode.TRAP and engine.engine.side is Player.X
+    assert engine.engine_to_move
+    assert reduce(engine, SetEngine(mode=EngineMode.TRAP)) is engine
+    overlay = reduce(state, SetOverlay(overlay="values"))
+    assert overlay.view.overlay == "values"
+    assert reduce(overlay, SetOverlay(overlay="nonsense")) is overlay
+    lit = reduce(state, Highlight(cell=5))
+    assert lit.view.highlighted == 5
+    assert reduce(lit, Highlight(cell=10)) is lit
+    assert not lit.modified
+
+
+def test_replace_tree_and_mark_saved():
+    tree, node = GameTree.new().add_move(ROOT, 5)
+    state = reduce(AppState(), ReplaceTree(tree=tree, cursor=node))
+    assert state.cursor == node and state.modified
+    saved = reduce(state, MarkSaved())
+    assert not saved.modified and reduce(saved, MarkSaved()) is saved
+    assert reduce(state, ReplaceTree(tree=tree, cursor=77)) is state
+
+
+def test_annotations_mark_blunders_and_only_moves():
+    state = play(AppState(), 5, 2)  # O's edge reply to the centre loses
+    assert annotation(state.tree, state.cursor) == "??"
+    state = play(AppState(), 1, 5, 9, 3)  # O's only good reply is an edge? 3 allows 7: a blunder
+    assert annotation(state.tree, state.cursor) == "??"
+    state = play(AppState(), 1)
+    state = play(state, 5)  # the centre is O's only drawing reply to a corner
+    assert annotation(state.tree, state.cursor) == "!"
+    assert annotation(state.tree, ROOT) == ""
+
+
+def test_transpositions_and_symmetric_twins():
+    state = play(AppState(), 1, 5, 9)
+    first = state.cursor
+    state = play(reduce(state, ToStart()), 9, 5, 1)
+    second = state.cursor
+    assert transpositions(state.tree, second) == (first,)
+    assert symmetric_twins(state.tree, second) == ()
+    state = play(reduce(state, ToStart()), 3, 5, 7)  # X on the other diagonal: a mirror image
+    assert set(symmetric_twins(state.tree, state.cursor)) == {first, second}
+    assert transpositions(state.tree, state.cursor) == ()
+
+
+def test_engine_player_modes():
+    state = play(AppState(), 5, 2)
+    analysis = state.analysis
+    assert choose_move(analysis, EngineMode.OFF) is None
+    perfect = choose_move(analysis, EngineMode.PERFECT)
+    assert analysis.move(perfect).value.label == "win"
+    trap = choose_move(AppState().analysis, EngineMode.TRAP)
+    assert trap == 1  # a corner: 7 of 8 replies lose
+    import random
+
+    assert choose_move(analysis, EngineMode.RANDOM, random.Random(3)) in state.position.legal_moves()
+
+
+def test_store_notifies_once_per_change_and_undoes_tree_edits():
+    store = Store()
+    seen = []
+    unsubscribe = store.subscribe(lambda old, new: seen.append((old, new)))
+    store.dispatch(PlayCell(cell=5))
+    store.dispatch(PlayCell(cell=10))  # illegal: no change, no call
+    store.dispatch(Back())
+    assert len(seen) == 2 and seen[0][1] is seen[1][0]
+    store.dispatch(Forward())
+    store.dispatch(PlayCell(cell=1))
+    assert store.state.tree.moves_to(store.state.cursor) == (5, 1)
+    store.undo()
+    assert store.state.tree.moves_to(store.state.cursor) == (5,)
+    assert len(store.state.tree.nodes) == 2
+    store.redo()
+    assert store.state.tree.moves_to(store.state.cursor) == (5, 1)
+    unsubscribe()
+    store.dispatch(Back())
+    assert len(seen) == 6
+    assert not Store().can_undo

@@ -1,0 +1,148 @@
+"""Study files and move text: round trips, atomic saves, and every way a file can be bad."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from workbench.engine import Player, parse_position
+from workbench.state import (
+    AppState,
+    EngineMode,
+    MoveTextError,
+    StudyError,
+    dumps_study,
+    export_movetext,
+    import_movetext,
+    load_study,
+    reduce,
+    save_study,
+)
+from workbench.state.actions import Back, PlayCell, SetComment, SetEngine, SetOverlay, SetUpPosition
+
+
+def sample_state():
+    state = AppState()
+    for cell in (5, 1, 9):
+        state = reduce(state, PlayCell(cell=cell))
+    state = reduce(reduce(state, Back()), PlayCell(cell=3))
+    state = reduce(state, SetComment(text="a quieter try"))
+    state = reduce(state, SetEngine(mode=EngineMode.TRAP, side=Player.X))
+    return reduce(state, SetOverlay(overlay="perfect_win"))
+
+
+def test_save_open_round_trip(tmp_path):
+    state = sample_state()
+    path = tmp_path / "study.json"
+    save_study(state, path)
+    loaded = load_study(path)
+    assert loaded.tree == state.tree
+    assert (loaded.cursor, loaded.engine, loaded.view.overlay) == (state.cursor, state.engine, state.view.overlay)
+    assert not loaded.modified
+    assert [p.name for p in tmp_path.iterdir()] == ["study.json"]  # no temp file left behind
+
+
+def test_set_up_root_round_trips(tmp_path):
+    state = reduce(AppState(), SetUpPosition(position=parse_position("X.O/.X./...")))
+    state = reduce(state, PlayCell(cell=9))
+    save_study(state, tmp_path / "s.json")
+    assert load_study(tmp_path / "s.json").tree == state.tree
+
+
+def corrupt(tmp_path, text):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    return path
+
+
+def good_data():
+    return json.loads(dumps_study(sample_state()))
+
+
+@pytest.mark.parametrize(
+    "mutate, fragment",
+    [
+        (lambda d: d.update(version=99), "unsupported study version 99"),
+        (lambda d: d.update(format="other"), "not a workbench study"),
+        (lambda d: d["nodes"][1].update(move=5) or d["nodes"][2].update(move=5), "node"),
+        (lambda d: d["nodes"][2].update(move=12), "no such cell"),
+        (lambda d: d.update(cursor=999), "cursor 999"),
+        (lambda d: d.update(root="OO./.../..."), "O has more marks than X"),
+        (lambda d: d["nodes"][0]["children"].append(42), "child 42"),
+        (lambda d: d["nodes"][1].pop("children"), "malformed"),
+        (lambda d: d.update(next_id=1), "next_id"),
+        (lambda d: d["engine"].update(mode="psychic"), "engine settings"),
+        (lambda d: d.update(nodes=[]), "non-empty"),
+    ],
+)
+def test_hand_edited_files_are_refused_with_the_reason(tmp_path, mutate, fragment):
+    data = good_data()
+    mutate(data)
+    path = corrupt(tmp_path, json.dumps(data))
+    with pytest.raises(StudyError) as caught:
+        load_study(path)
+    assert str(path) in str(caught.value) and fragment in str(caught.value)
+
+
+def test_truncated_and_garbage_files(tmp_path):
+    text = dumps_study(sample_state())
+    for bad in (text[: len(text) // 2], "", "\x00\x01garbage", "[1, 2]"):
+        with pytest.raises(StudyError, match="cannot open"):
+            load_study(corrupt(tmp_path, bad))
+    with pytest.raises(StudyError, match="no such file"):
+        load_study(tmp_path / "missing.json")
+
+
+def test_saving_into_a_missing_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(StudyError, match="cannot save"):
+        save_study(sample_state(), tmp_path / "nowhere" / "s.json")
+
+
+def test_a_killed_save_leaves_the_old_file_whole(tmp_path):
+    path = tmp_path / "study.json"
+    save_study(AppState(), path)
+    before = path.read_text()
+    # a child process saves a large study and is killed in the middle of writing
+    script = (
+        "import os, sys\n"
+        "from workbench.state import study\n"
+        "real_fsync = os.fsync\n"
+        "def die(fd):\n"
+        "    os.kill(os.getpid(), 9)\n"
+        "os.fsync = die\n"
+        f"study.save_study(study.study_from_data(study.study_to_data(__import__('tests.test_state_study', fromlist=['x']).sample_state())), {str(path)!r})\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=os.getcwd(), capture_output=True)
+    assert result.returncode != 0
+    assert path.read_text() == before
+    assert load_study(path).tree == AppState().tree
+
+
+def test_move_text_round_trip_with_comments_and_set_up():
+    state = sample_state()
+    text = export_movetext(state.tree)
+    assert text == "5 1 9 (3 {a quieter try})"
+    assert import_movetext(text) == state.tree
+    setup = reduce(AppState(), SetUpPosition(position=parse_position("X../.../...")))
+    setup = reduce(setup, PlayCell(cell=5))
+    exported = export_movetext(setup.tree)
+    assert exported == '[Setup "X../.../..."] 5'
+    assert import_movetext(exported) == setup.tree
+
+
+@pytest.mark.parametrize(
+    "text, token, column",
+    [("5 1 x", "x", 5), ("5 1 1", "1", 5), ("5 )", ")", 3), ("(5)", "(", 1), ("5 ; 1", ";", 3)],
+)
+def test_bad_move_text_names_the_first_bad_token(text, token, column):
+    with pytest.raises(MoveTextError) as caught:
+        import_movetext(text)
+    assert (caught.value.token, caught.value.column) == (token, column)
+    assert f"column {column}" in str(caught.value)
+
+
+def test_compact_and_comma_move_lists_import():
+    assert export_movetext(import_movetext("519")) == "5 1 9"
+    assert export_movetext(import_movetext("5,1,9")) == "5 1 9"

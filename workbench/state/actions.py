@@ -1,0 +1,128 @@
+"""Actions: frozen dataclasses describing every change to the state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import Cell, Player, Position
+from .app_state import AppState, EngineMode
+from .tree import GameTree, NodeId
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayCell:
+    """Play ``cell`` at the cursor: the existing child with that move, else a new variation."""
+
+    cell: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """Step to the parent."""
+
+
+@dataclass(frozen=True, slots=True)
+class Forward:
+    """Step to the first child (the main line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToStart:
+    """Jump to the root."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToEnd:
+    """Follow the main line from the cursor to its end."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextVariation:
+    """Switch to the next variation at the nearest branch point at or above the cursor."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreviousVariation:
+    """Switch to the previous variation at the nearest branch point at or above the cursor."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class JumpTo:
+    node: NodeId
+
+
+@dataclass(frozen=True, slots=True)
+class PromoteVariation:
+    """Move the cursor's variation one place up among its siblings."""
+
+
+@dataclass(frozen=True, slots=True)
+class PromoteToMainLine:
+    """Make the cursor's line the main line all the way from the root."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteVariation:
+    """Delete the cursor's node and everything after it; the cursor goes to the parent."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetUpPosition:
+    """Start a new tree from ``position`` (must be legal)."""
+
+    position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """Start a new tree from the empty board."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetComment:
+    text: str
+    node: NodeId | None = None
+    """The node to comment; the cursor when None."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetEngine:
+    mode: EngineMode
+    side: Player | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetOverlay:
+    overlay: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Highlight:
+    cell: Cell | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ReplaceTree:
+    """Load a tree (from move text) with the cursor at ``cursor``."""
+
+    tree: GameTree
+    cursor: NodeId
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LoadState:
+    """Replace the whole state (an opened study); it counts as saved."""
+
+    state: AppState
+
+
+@dataclass(frozen=True, slots=True)
+class MarkSaved:
+    """The study was written out: nothing is unsaved now."""
+
+
+Action = (
+    PlayCell | Back | Forward | ToStart | ToEnd | NextVariation | PreviousVariation | JumpTo
+    | PromoteVariation | PromoteToMainLine | DeleteVariation | SetUpPosition | NewGame | SetComment
+    | SetEngine | SetOverlay | Highlight | ReplaceTree | LoadState | MarkSaved
+)  # fmt: skip

@@ -1,0 +1,27 @@
+"""How the engine picks its move: pure functions of an analysis (randomness passed in)."""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import Analysis, Cell, cell_bit
+from .app_state import EngineMode
+
+
+def choose_move(analysis: Analysis, mode: EngineMode, rng: random.Random | None = None) -> Cell | None:
+    """The engine's move in ``mode``, or None when there is nothing to play.
+
+    * perfect: a best move (keeps the exact value, quickest win, slowest loss);
+    * trap: among the best moves, the one whose replies most often lose (seed 001 step 5);
+    * random: any legal move.
+
+    Ties go to the lowest cell, so perfect and trap play are repeatable.
+    """
+    if not analysis.moves or mode is EngineMode.OFF:
+        return None
+    if mode is EngineMode.RANDOM:
+        return (rng or random.Random()).choice([move.cell for move in analysis.moves])
+    best = [move for move in analysis.moves if analysis.masks.best & cell_bit(move.cell)]
+    if mode is EngineMode.TRAP:
+        return max(best, key=lambda move: (move.trap if move.trap is not None else 1.0, -move.cell)).cell
+    return best[0].cell

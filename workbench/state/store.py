@@ -1,0 +1,84 @@
+"""The store: holds the current state, applies actions, tells subscribers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from .actions import Action, LoadState
+from .app_state import AppState
+from .reducer import reduce
+
+Subscriber = Callable[[AppState, AppState], None]
+
+
+class Store:
+    """The single source of truth.
+
+    ``dispatch`` runs the reducer; subscribers hear (old, new) once per change
+    and nothing when an action changes nothing. Tree edits (not cursor moves or
+    view settings) can be undone and redone.
+    """
+
+    def __init__(self, state: AppState | None = None, *, history_limit: int = 200) -> None:
+        self._state = state if state is not None else AppState()
+        self._subscribers: list[Subscriber] = []
+        self._undo: list[AppState] = []
+        self._redo: list[AppState] = []
+        self._history_limit = history_limit
+
+    @property
+    def state(self) -> AppState:
+        return self._state
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber(old, new)`` after each change; returns an unsubscribe function."""
+        self._subscribers.append(subscriber)
+        return lambda: self._subscribers.remove(subscriber)
+
+    def dispatch(self, action: Action) -> AppState:
+        old = self._state
+        new = reduce(old, action)
+        if new is old:
+            return old
+        if isinstance(action, LoadState):
+            self._undo.clear()
+            self._redo.clear()
+        elif new.tree is not old.tree:
+            self._undo.append(old)
+            del self._undo[: -self._history_limit]
+            self._redo.clear()
+        self._set(new)
+        return new
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> AppState:
+        """Restore the tree (and its cursor) before the last tree edit."""
+        if not self._undo:
+            return self._state
+        self._redo.append(self._state)
+        return self._restore(self._undo.pop())
+
+    def redo(self) -> AppState:
+        if not self._redo:
+            return self._state
+        self._undo.append(self._state)
+        return self._restore(self._redo.pop())
+
+    def _restore(self, earlier: AppState) -> AppState:
+        # settings stay as they are now: only the tree and its cursor go back
+        restored = replace(self._state, tree=earlier.tree, cursor=earlier.cursor, modified=True)
+        self._set(restored)
+        return restored
+
+    def _set(self, new: AppState) -> None:
+        old, self._state = self._state, new
+        for subscriber in tuple(self._subscribers):
+            subscriber(old, new)

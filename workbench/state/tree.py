@@ -1,0 +1,353 @@
+"""The history: an immutable tree of variations, like a chess analysis board.
+
+Nodes are keyed by id. Each holds its move (the cell played from its parent),
+its parent, its children in order (the first child is the main line) and an
+optional comment. The root holds any legal position (a set-up), not only the
+empty board. Every edit returns a new tree; the old one is unchanged.
+
+Costs: a node's position replays at most ``depth`` moves; edits copy the node
+map (trees here hold hundreds of nodes, not millions).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Iterator, Mapping
+
+from ..engine import (
+    Cell,
+    IllegalPositionError,
+    MoveListError,
+    NotationError,
+    Position,
+    Value,
+    analyze,
+    format_position,
+    parse_position,
+)
+
+NodeId = int
+ROOT: NodeId = 0
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Node:
+    id: NodeId
+    parent: NodeId | None
+    move: Cell | None
+    """The cell played from the parent; None at the root."""
+    children: tuple[NodeId, ...] = ()
+    comment: str = ""
+
+
+def _freeze(nodes: dict[NodeId, Node]) -> Mapping[NodeId, Node]:
+    return MappingProxyType(nodes)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameTree:
+    """An immutable variation tree over a root position."""
+
+    root_position: Position
+    nodes: Mapping[NodeId, Node] = field(default_factory=lambda: _freeze({ROOT: Node(id=ROOT, parent=None, move=None)}))
+    next_id: NodeId = 1
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameTree):
+            return NotImplemented
+        return (self.root_position, dict(self.nodes), self.next_id) == (
+            other.root_position,
+            dict(other.nodes),
+            other.next_id,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def new(cls, root_position: Position | None = None) -> GameTree:
+        return cls(root_position=root_position if root_position is not None else Position.empty())
+
+    # --- reading -----------------------------------------------------------------
+
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self.nodes
+
+    def node(self, node_id: NodeId) -> Node:
+        return self.nodes[node_id]
+
+    def path(self, node_id: NodeId) -> tuple[NodeId, ...]:
+        """Ids from the root down to ``node_id``, both included."""
+        path = []
+        current: NodeId | None = node_id
+        while current is not None:
+            path.append(current)
+            current = self.nodes[current].parent
+        return tuple(reversed(path))
+
+    def moves_to(self, node_id: NodeId) -> tuple[Cell, ...]:
+        return tuple(self.nodes[n].move for n in self.path(node_id)[1:])  # type: ignore[misc]
+
+    def position(self, node_id: NodeId) -> Position:
+        return self.root_position.play_all(self.moves_to(node_id))
+
+    def depth(self, node_id: NodeId) -> int:
+        return len(self.path(node_id)) - 1
+
+    def ply(self, node_id: NodeId) -> int:
+        """Marks on the board at ``node_id`` (the root may be a set-up position)."""
+        return self.root_position.ply + self.depth(node_id)
+
+    def child_with_move(self, node_id: NodeId, cell: Cell) -> NodeId | None:
+        for child in self.nodes[node_id].children:
+            if self.nodes[child].move == cell:
+                return child
+        return None
+
+    def main_line(self, node_id: NodeId = ROOT) -> tuple[NodeId, ...]:
+        """``node_id`` and the first children below it, to the end."""
+        line = [node_id]
+        while self.nodes[line[-1]].children:
+            line.append(self.nodes[line[-1]].children[0])
+        return tuple(line)
+
+    def current_line(self, node_id: NodeId) -> tuple[NodeId, ...]:
+        """The path to ``node_id`` and the main line onwards from it."""
+        return self.path(node_id)[:-1] + self.main_line(node_id)
+
+    def is_main_line(self, node_id: NodeId) -> bool:
+        return all(self.nodes[p].children[0] == c for p, c in zip(self.path(node_id), self.path(node_id)[1:]))
+
+    def walk(self, node_id: NodeId = ROOT) -> Iterator[NodeId]:
+        """Pre-order, main line first."""
+        stack = [node_id]
+        while stack:
+            current = stack.pop()
+            yield current
+            stack.extend(reversed(self.nodes[current].children))
+
+    def subtree(self, node_id: NodeId) -> frozenset[NodeId]:
+        return frozenset(self.walk(node_id))
+
+    # --- editing -----------------------------------------------------------------
+
+    def add_move(self, node_id: NodeId, cell: Cell) -> tuple[GameTree, NodeId]:
+        """The child of ``node_id`` playing ``cell``: reused if present, else a new last variation.
+
+        :raises IllegalMoveError: the move is not legal at ``node_id``.
+        """
+        existing = self.child_with_move(node_id, cell)
+        if existing is not None:
+            return self, existing
+        self.position(node_id).play(cell)  # raises when illegal
+        new_id = self.next_id
+        nodes = dict(self.nodes)
+        parent = nodes[node_id]
+        nodes[node_id] = replace(parent, children=parent.children + (new_id,))
+        nodes[new_id] = Node(id=new_id, parent=node_id, move=cell)
+        return replace(self, nodes=_freeze(nodes), next_id=new_id + 1), new_id
+
+    def with_comment(self, node_id: NodeId, comment: str) -> GameTree:
+        if self.nodes[node_id].comment == comment:
+            return self
+        nodes = dict(self.nodes)
+        nodes[node_id] = replace(nodes[node_id], comment=comment)
+        return replace(self, nodes=_freeze(nodes))
+
+    def with_children_order(self, node_id: NodeId, children: tuple[NodeId, ...]) -> GameTree:
+        if self.nodes[node_id].children == children:
+            return self
+        nodes = dict(self.nodes)
+        nodes[node_id] = replace(nodes[node_id], children=children)
+        return replace(self, nodes=_freeze(nodes))
+
+    def without_subtree(self, node_id: NodeId) -> GameTree:
+        """The tree less ``node_id`` and everything below it (the root cannot go)."""
+        parent_id = self.nodes[node_id].parent
+        if parent_id is None:
+            return self
+        gone = self.subtree(node_id)
+        nodes = {key: node for key, node in self.nodes.items() if key not in gone}
+        parent = nodes[parent_id]
+        nodes[parent_id] = replace(parent, children=tuple(c for c in parent.children if c != node_id))
+        return replace(self, nodes=_freeze(nodes))
+
+
+# --- derived views ---------------------------------------------------------------
+
+
+def annotation(tree: GameTree, node_id: NodeId) -> str:
+    """``??`` for a move that worsens the mover's exact value, ``!`` for the only move keeping a win or draw."""
+    node = tree.node(node_id)
+    if node.parent is None:
+        return ""
+    before = analyze(tree.position(node.parent))
+    if before.value is None:
+        return ""
+    played = before.move(node.move)  # type: ignore[arg-type]
+    if played is None:
+        return ""
+    if played.value < before.value:
+        return "??"
+    if before.value is not Value.LOSS and sum(1 for m in before.moves if m.value == before.value) == 1:
+        return "!"
+    return ""
+
+
+def transpositions(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
+    """Other nodes whose position equals this node's."""
+    target = tree.position(node_id)
+    return tuple(other for other in tree.walk() if other != node_id and tree.position(other) == target)
+
+
+def symmetric_twins(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
+    """Other nodes whose position is this one's up to symmetry, but not equal to it."""
+    target = tree.position(node_id)
+    target_class = analyze(target).symmetry.class_id
+    twins = []
+    for other in tree.walk():
+        position = tree.position(other)
+        if other != node_id and position != target and position.ply == target.ply:
+            if analyze(position).symmetry.class_id == target_class:
+                twins.append(other)
+    return tuple(twins)
+
+
+# --- move text -------------------------------------------------------------------
+
+
+class MoveTextError(ValueError):
+    """Move text that does not import; names the first bad token and where it stands."""
+
+    def __init__(self, message: str, *, token: str, column: int) -> None:
+        super().__init__(message)
+        self.token = token
+        self.column = column
+
+
+def export_movetext(tree: GameTree) -> str:
+    """Moves as cell numbers, the main line first, variations in parentheses like PGN.
+
+    A set-up root is written first as ``[Setup "X../.../..."]``; comments as ``{…}``.
+    """
+    parts: list[str] = []
+    if tree.root_position != Position.empty(tree.root_position.geometry):
+        parts.append(f'[Setup "{format_position(tree.root_position)}"]')
+    root_comment = tree.node(ROOT).comment
+    if root_comment:
+        parts.append(_comment_token(root_comment))
+    parts.extend(_export_line(tree, ROOT))
+    return " ".join(parts)
+
+
+def _comment_token(comment: str) -> str:
+    return "{" + comment.replace("}", ")") + "}"
+
+
+def _move_tokens(tree: GameTree, node_id: NodeId) -> list[str]:
+    node = tree.node(node_id)
+    tokens = [str(node.move)]
+    if node.comment:
+        tokens.append(_comment_token(node.comment))
+    return tokens
+
+
+def _export_line(tree: GameTree, node_id: NodeId) -> list[str]:
+    parts: list[str] = []
+    current = tree.node(node_id)
+    while current.children:
+        main, *alternatives = current.children
+        parts.extend(_move_tokens(tree, main))
+        for alternative in alternatives:
+            inner = _move_tokens(tree, alternative) + _export_line(tree, alternative)
+            parts.append("(" + " ".join(inner) + ")")
+        current = tree.node(main)
+    return parts
+
+
+_TOKEN = re.compile(r'\s*(?:(\[Setup\s+"[^"]*"\])|(\{[^}]*\})|([()])|([^\s(){}\[\]]+)|(\S))')
+
+
+def import_movetext(text: str, geometry=None) -> GameTree:
+    """Parse :func:`export_movetext` output (and hand-written move lists) into a tree.
+
+    Numbers may be separated by spaces or commas; ``519`` is three moves.
+
+    :raises MoveTextError: naming the first bad token and its 1-based column.
+    """
+    root_position = Position.empty() if geometry is None else Position.empty(geometry)
+    tree: GameTree | None = None
+    current = ROOT
+    stack: list[NodeId] = []
+    index = 0
+    seen_move = False
+    while index < len(text):
+        match = _TOKEN.match(text, index)
+        if match is None or match.end() == index:
+            break  # only trailing white space is left
+        setup, comment, paren, word, stray = match.groups()
+        column = match.start(match.lastindex or 0) + 1
+        token = match.group(match.lastindex or 0)
+        index = match.end()
+
+        def fail(reason: str) -> MoveTextError:
+            return MoveTextError(f"invalid move text: {token!r} at column {column}: {reason}", token=token, column=column)
+
+        if setup:
+            if seen_move or tree is not None:
+                raise fail("a set-up must come first")
+            body = setup[setup.index('"') + 1 : -2]
+            try:
+                root_position = parse_position(body, root_position.geometry)
+            except (NotationError, IllegalPositionError) as error:
+                raise fail(str(error)) from None
+            continue
+        if tree is None:
+            tree = GameTree.new(root_position)
+        if comment:
+            tree = tree.with_comment(current, comment[1:-1].strip())
+        elif paren == "(":
+            parent = tree.node(current).parent
+            if parent is None:
+                raise fail("a variation needs a move before it")
+            stack.append(current)
+            current = parent
+        elif paren == ")":
+            if not stack:
+                raise fail("no variation to close")
+            current = stack.pop()
+        elif word:
+            cells = [c for c in word.split(",") if c]
+            if len(cells) == 1 and len(cells[0]) > 1 and geometry is None and cells[0].isdigit() and root_position.geometry.size <= 9:
+                cells = list(cells[0])
+            for cell_text in cells:
+                if not cell_text.isdigit() or not cell_text.isascii():
+                    raise fail("not a cell number")
+                cell = int(cell_text)
+                try:
+                    tree, current = tree.add_move(current, cell)
+                except ValueError as error:
+                    reason = str(error).split(": ", 1)[-1]
+                    raise fail(reason) from None
+                seen_move = True
+        else:
+            raise fail("unexpected character")
+    if stack:
+        raise MoveTextError("invalid move text: a variation is not closed", token="(", column=len(text))
+    return tree if tree is not None else GameTree.new(root_position)
+
+
+__all__ = [
+    "GameTree",
+    "MoveListError",
+    "MoveTextError",
+    "Node",
+    "NodeId",
+    "ROOT",
+    "annotation",
+    "export_movetext",
+    "import_movetext",
+    "symmetric_twins",
+    "transpositions",
+]
