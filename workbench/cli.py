@@ -75,8 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            parser.print_help()
-            return 0
+            return run_app()
         return COMMANDS[args.command](args)
     except (UsageError, ValueError) as error:
         print(f"workbench: error: {error}", file=sys.stderr)

@@ -1,0 +1,1 @@
+"""The Textual workbench: four panes over one store."""

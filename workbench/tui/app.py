@@ -1,0 +1,367 @@
+"""The workbench app: owns the store, lays out the four panes, routes actions."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import ClassVar, Iterable
+
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Container
+from textual.reactive import reactive
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Header, Static
+from textual.worker import Worker, WorkerState
+
+from ..engine import Player, Position, analyze
+from ..engine.analysis import tables
+from ..state import (
+    OVERLAYS,
+    AppState,
+    EngineMode,
+    Store,
+    StudyError,
+    choose_move,
+    export_movetext,
+    load_study,
+    save_study,
+)
+from ..state.actions import Back, LoadState, MarkSaved, NewGame, PlayCell, SetComment, SetEngine, SetOverlay
+from .board import BoardGrid, BoardPane
+from .dialogs import CommentDialog, ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog
+from .evaluation import EvaluationPane
+from .history import HistoryPane, VariationTree
+from .messages import Dispatch
+from .symmetry import SymmetryPane
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+WIDE_WIDTH = 120
+TALL_HEIGHT = 36
+ENGINE_CYCLE = (EngineMode.OFF, EngineMode.PERFECT, EngineMode.TRAP, EngineMode.RANDOM)
+MASK_CYCLE = ("none", *OVERLAYS[2:])
+
+
+class WorkbenchApp(App[int]):
+    """Tic-Tac-Toe analysis: Board, Evaluation, Symmetry and History over one store."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "workbench"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "request_quit", "Quit", priority=True),
+        Binding("q", "request_quit", "Quit", show=False),
+        Binding("f1,question_mark", "help", "Help"),
+        Binding("n", "new_game", "New"),
+        Binding("i", "set_up", "Set up"),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+o", "open", "Open"),
+        Binding("x", "export", "Export"),
+        Binding("v", "toggle_values", "Values"),
+        Binding("m", "cycle_mask", "Mask"),
+        Binding("e", "cycle_engine", "Engine"),
+        Binding("E", "swap_engine_side", "Engine side", show=False),
+        Binding("c", "comment", "Comment", show=False),
+        Binding("backspace", "back", "Back", show=False),
+        Binding("ctrl+z", "undo", "Undo edit", show=False),
+        Binding("ctrl+y", "redo", "Redo edit", show=False),
+        Binding("f12", "screenshot", "Screenshot", show=False),
+        *(Binding(str(n), f"play({n})", f"Play {n}", show=False) for n in range(1, 10)),
+    ]
+
+    state: reactive[AppState] = reactive(AppState)
+    """The store's current state, mirrored so panes can bind to it."""
+    ready: reactive[bool] = reactive(False)
+    """True once the engine's tables are built (in a worker, at start-up)."""
+
+    def __init__(self, state: AppState | None = None, *, path: str | None = None, seed: int | None = None) -> None:
+        super().__init__()
+        self.store = Store(state if state is not None else AppState())
+        self.study_path = path
+        self._rng = random.Random(seed)
+        self.store.subscribe(self._store_changed)
+        self.set_reactive(WorkbenchApp.state, self.store.state)
+
+    # --- layout -----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(id="header")
+        with Container(id="panes"):
+            with Container(id="left"):
+                yield BoardPane(id="board").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
+                yield HistoryPane(id="history").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
+            with Container(id="right"):
+                yield EvaluationPane(id="evaluation").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
+                yield SymmetryPane(id="symmetry").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
+        yield Static(id="too-small")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._update_title()
+        self.query_one(BoardGrid).focus()
+        self._apply_size(self.size.width, self.size.height)
+        self.run_worker(self._warm_tables, thread=True, name="warm-tables", exit_on_error=False)
+
+    def on_resize(self, event) -> None:
+        self._apply_size(event.size.width, event.size.height)
+
+    def _apply_size(self, width: int, height: int) -> None:
+        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+        panes = self.query_one("#panes")
+        message = self.query_one("#too-small", Static)
+        panes.display = not too_small
+        message.display = too_small
+        if too_small:
+            message.update(f"The terminal is {width}×{height}.\nworkbench needs at least {MIN_WIDTH}×{MIN_HEIGHT}.")
+        panes.set_class(width >= WIDE_WIDTH, "-wide")
+        panes.set_class(height >= TALL_HEIGHT, "-tall")
+        self.query_one("#header").display = height >= 30
+
+    # --- the store ----------------------------------------------------------------------
+
+    def _warm_tables(self) -> None:
+        tables(self.store.state.geometry)
+        analyze(Position.empty(self.store.state.geometry))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if event.state is WorkerState.ERROR:
+            self.notify(f"{worker.name} failed: {worker.error!r}", title="Error", severity="error", timeout=10)
+            return
+        if event.state is not WorkerState.SUCCESS:
+            return
+        if worker.name == "warm-tables":
+            self.ready = True
+            self._maybe_engine_move()
+        elif worker.name == "engine" and worker.result is not None:
+            cursor, cell = worker.result
+            if cell is not None and self.store.state.cursor == cursor:
+                self.store.dispatch(PlayCell(cell=cell))
+
+    def on_dispatch(self, message: Dispatch) -> None:
+        message.stop()
+        self.store.dispatch(message.action)
+
+    def _store_changed(self, old: AppState, new: AppState) -> None:
+        self.state = new
+        if old.modified != new.modified:
+            self._update_title()
+        if new.cursor != old.cursor or new.engine != old.engine:
+            self._maybe_engine_move()
+
+    def _maybe_engine_move(self) -> None:
+        state = self.store.state
+        if self.ready and state.engine_to_move:
+            self.run_worker(lambda: self._pick_engine_move(state), thread=True, name="engine", group="engine",
+                            exclusive=True, exit_on_error=False)  # fmt: skip
+
+    def _pick_engine_move(self, state: AppState) -> tuple[int, int | None]:
+        return state.cursor, choose_move(state.analysis, state.engine.mode, self._rng)
+
+    def _update_title(self) -> None:
+        name = Path(self.study_path).name if self.study_path else "untitled study"
+        self.sub_title = name + (" •" if self.store.state.modified else "")
+
+    def _on_main_screen(self) -> bool:
+        return not isinstance(self.screen, ModalScreen)
+
+    # --- actions ------------------------------------------------------------------------
+
+    def action_play(self, cell: int) -> None:
+        if self._on_main_screen():
+            self.store.dispatch(PlayCell(cell=cell))
+
+    def action_back(self) -> None:
+        self.store.dispatch(Back())
+
+    def action_new_game(self) -> None:
+        self.store.dispatch(NewGame())
+        self.notify("New game (ctrl+z brings the old tree back).", timeout=3)
+
+    def action_toggle_values(self) -> None:
+        overlay = "none" if self.store.state.view.overlay == "values" else "values"
+        self.store.dispatch(SetOverlay(overlay=overlay))
+
+    def action_cycle_mask(self) -> None:
+        current = self.store.state.view.overlay
+        index = MASK_CYCLE.index(current) if current in MASK_CYCLE else 0
+        self.store.dispatch(SetOverlay(overlay=MASK_CYCLE[(index + 1) % len(MASK_CYCLE)]))
+
+    def action_cycle_engine(self) -> None:
+        engine = self.store.state.engine
+        mode = ENGINE_CYCLE[(ENGINE_CYCLE.index(engine.mode) + 1) % len(ENGINE_CYCLE)]
+        self.store.dispatch(SetEngine(mode=mode))
+        self.notify(f"Engine: {mode.value}" + ("" if mode is EngineMode.OFF else f", playing {engine.side.value}"), timeout=2)
+
+    def action_swap_engine_side(self) -> None:
+        engine = self.store.state.engine
+        self.store.dispatch(SetEngine(mode=engine.mode, side=engine.side.other))
+        self.notify(f"Engine plays {engine.side.other.value}", timeout=2)
+
+    def action_undo(self) -> None:
+        if self.store.can_undo:
+            self.store.undo()
+
+    def action_redo(self) -> None:
+        if self.store.can_redo:
+            self.store.redo()
+
+    def action_set_up(self) -> None:
+        def done(action) -> None:
+            if action is not None:
+                self.store.dispatch(action)
+
+        self.push_screen(SetUpDialog(), done)
+
+    def action_comment(self) -> None:
+        state = self.store.state
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.store.dispatch(SetComment(text=text))
+
+        self.push_screen(CommentDialog(state.tree.node(state.cursor).comment), done)
+
+    def action_export(self) -> None:
+        text = export_movetext(self.store.state.tree) or "(no moves yet)"
+        self.copy_to_clipboard(text)
+        self.push_screen(MoveTextScreen(text))
+
+    def _save_to(self, path: str) -> str | None:
+        try:
+            save_study(self.store.state, path)
+        except StudyError as error:
+            return str(error)
+        self.study_path = path
+        self.store.dispatch(MarkSaved())
+        self._update_title()
+        self.notify(f"Saved {path}", timeout=2)
+        return None
+
+    def action_save(self, then_quit: bool = False) -> None:
+        def after(path: str | None) -> None:
+            if path is not None and then_quit:
+                self.exit(0)
+
+        if self.study_path:
+            problem = self._save_to(self.study_path)
+            if problem is None:
+                after(self.study_path)
+                return
+            self.notify(problem, title="Not saved", severity="error")
+        self.push_screen(PathDialog("Save study as", self.study_path or "study.json", self._save_to), after)
+
+    def action_save_as(self) -> None:
+        self.push_screen(PathDialog("Save study as", self.study_path or "study.json", self._save_to))
+
+    def action_open(self) -> None:
+        def attempt(path: str) -> str | None:
+            try:
+                loaded = load_study(path)
+            except StudyError as error:
+                return str(error)
+            self.store.dispatch(LoadState(state=loaded))
+            self.study_path = path
+            self._update_title()
+            return None
+
+        def ask_path() -> None:
+            self.push_screen(PathDialog("Open study", self.study_path or "study.json", attempt))
+
+        self._unless_unsaved(ask_path)
+
+    def _unless_unsaved(self, proceed) -> None:
+        """Run ``proceed`` now, or after the user saves or discards unsaved changes."""
+        if not self.store.state.modified:
+            proceed()
+            return
+
+        def decided(choice: str) -> None:
+            if choice == "discard":
+                proceed()
+            elif choice == "save":
+                def saved(path: str | None) -> None:
+                    if path is not None:
+                        proceed()
+
+                if self.study_path and self._save_to(self.study_path) is None:
+                    proceed()
+                else:
+                    self.push_screen(PathDialog("Save study as", self.study_path or "study.json", self._save_to), saved)
+
+        self.push_screen(ConfirmQuit(), decided)
+
+    def action_request_quit(self) -> None:
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        self._unless_unsaved(lambda: self.exit(0))
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(help_sections()))
+
+    def action_screenshot(self) -> None:
+        path = self.save_screenshot()
+        self.notify(f"Screenshot saved to {path}", timeout=3)
+
+    def action_set_engine(self, mode: str, side: str) -> None:
+        self.store.dispatch(SetEngine(mode=EngineMode(mode), side=Player(side)))
+
+    def action_set_overlay(self, overlay: str) -> None:
+        self.store.dispatch(SetOverlay(overlay=overlay))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("New game", "Start again from the empty board", self.action_new_game)
+        yield SystemCommand("Set up position", "Type a position or a move list", self.action_set_up)
+        yield SystemCommand("Open study", "Open a saved study file", self.action_open)
+        yield SystemCommand("Save study", "Save the study (tree, comments, settings)", self.action_save)
+        yield SystemCommand("Save study as", "Save the study under a new name", self.action_save_as)
+        yield SystemCommand("Export move text", "Show and copy the moves with variations", self.action_export)
+        yield SystemCommand("Comment", "Comment on the current move", self.action_comment)
+        yield SystemCommand("Undo tree edit", "Bring back the tree before the last edit", self.action_undo)
+        yield SystemCommand("Redo tree edit", "Re-apply an undone edit", self.action_redo)
+        yield SystemCommand("Toggle value overlay", "Colour empty cells by their exact value", self.action_toggle_values)
+        for overlay in OVERLAYS:
+            yield SystemCommand(f"Overlay: {overlay.replace('_', '-')}", "Paint the board with this", lambda o=overlay: self.action_set_overlay(o))
+        for mode in EngineMode:
+            for side in Player:
+                if mode is EngineMode.OFF and side is Player.X:
+                    continue
+                title = "Engine off" if mode is EngineMode.OFF else f"Play vs engine: {mode.value} as {side.value}"
+                yield SystemCommand(title, "Who the engine plays, and how", lambda m=mode, s=side: self.action_set_engine(m.value, s.value))
+        yield SystemCommand("Screenshot", "Save an SVG screenshot in the current folder", self.action_screenshot)
+        yield SystemCommand("Help: keys", "Every key of every pane", self.action_help)
+
+
+def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Key tables from the BINDINGS of the app and its panes, so help never goes stale."""
+
+    def rows(bindings) -> list[tuple[str, str]]:
+        result = []
+        for binding in bindings:
+            if isinstance(binding, Binding) and binding.description:
+                result.append((binding.key.replace(",", " / "), binding.description))
+        return result
+
+    app_rows = [row for row in rows(WorkbenchApp.BINDINGS) if not row[1].startswith("Play ")]
+    return [
+        ("Everywhere", app_rows + [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]),
+        ("Board", [row for row in rows(BoardGrid.BINDINGS) if not row[1].startswith("Play ")] + [("click", "Play the cell")]),
+        ("History", rows(VariationTree.BINDINGS) + [("click", "Jump to a move, or a ply on the value strip")]),
+    ]
+
+
+def run(state: AppState | None = None, path: str | None = None) -> int:
+    """Run the app; 0 on a normal quit, 1 on a crash (Textual prints the traceback)."""
+    app = WorkbenchApp(state, path=path)
+    app.run()
+    if app.return_code not in (None, 0):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(run())

@@ -1,0 +1,236 @@
+"""The Board pane: the grid, played by keys (1–9, arrows + Enter) and by mouse."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ..engine import Bitboard, Cell, Position, Status, Value, cell_bit
+from ..state import AppState
+from ..state.actions import Highlight, PlayCell
+from .messages import Dispatch
+
+VALUE_WORDS = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
+
+
+class BoardGrid(Widget, can_focus=True):
+    """The board itself: marks, cell numbers, the last move, the winning line, overlays.
+
+    | Key | Does |
+    | :- | :- |
+    | 1–9 | play that cell |
+    | arrows | move the cell cursor |
+    | enter | play the cell under the cursor |
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n), f"play({n})", f"Play {n}", show=False) for n in range(1, 10)),
+        Binding("up", "move_cursor(-1, 0)", "Cursor up", show=False),
+        Binding("down", "move_cursor(1, 0)", "Cursor down", show=False),
+        Binding("left", "move_cursor(0, -1)", "Cursor left", show=False),
+        Binding("right", "move_cursor(0, 1)", "Cursor right", show=False),
+        Binding("enter", "play_cursor", "Play cursor cell"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "board--grid", "board--number", "board--x", "board--o", "board--last", "board--line",
+        "board--cursor", "board--win", "board--draw", "board--loss", "board--mask",
+    }  # fmt: skip
+
+    state: reactive[AppState | None] = reactive(None, layout=False)
+    """The app state (bound from the app)."""
+    ready: reactive[bool] = reactive(False)
+    """True once the engine's tables are built (values need them)."""
+
+    def _cell_size(self) -> tuple[int, int]:
+        geometry = self.state.geometry
+        width, height = self.content_region.size
+        cell_width = max(3, min(13, (width - (geometry.cols - 1)) // geometry.cols))
+        cell_height = max(1, min(5, (height - (geometry.rows - 1)) // geometry.rows))
+        return cell_width, cell_height
+
+    def cell_at(self, x: int, y: int) -> Cell | None:
+        """The cell under widget-relative (x, y), or None on a grid line or outside."""
+        if self.state is None:
+            return None
+        geometry = self.state.geometry
+        cell_width, cell_height = self._cell_size()
+        x -= self.styles.gutter.left
+        y -= self.styles.gutter.top
+        col, x_in = divmod(x, cell_width + 1)
+        row, y_in = divmod(y, cell_height + 1)
+        if x < 0 or y < 0 or x_in == cell_width or y_in == cell_height:
+            return None
+        if not (0 <= row < geometry.rows and 0 <= col < geometry.cols):
+            return None
+        return geometry.cell(row, col)
+
+    def render(self) -> Text:
+        state = self.state
+        if state is None:
+            return Text("")
+        position = state.position
+        geometry = state.geometry
+        cell_width, cell_height = self._cell_size()
+        style = self.get_component_rich_style
+        grid_style = style("board--grid")
+        node = state.tree.node(state.cursor)
+        last = cell_bit(node.move) if node.move is not None else 0
+        line_cells = 0
+        for line in position.winning_lines():
+            line_cells |= line
+        overlay = state.view.overlay
+        values: dict[Cell, tuple[Value, int]] = {}
+        mask: Bitboard = 0
+        if self.ready and not position.is_over and overlay != "none":
+            analysis = state.analysis
+            if overlay == "values":
+                values = {move.cell: (move.value, move.remoteness) for move in analysis.moves}
+            else:
+                mask = analysis.masks.get(overlay)
+        text = Text(no_wrap=True, overflow="crop")
+        for row in range(geometry.rows):
+            if row:
+                text.append("\n" + "┼".join(["─" * cell_width] * geometry.cols) + "\n", grid_style)
+            for line_index in range(cell_height):
+                if line_index:
+                    text.append("\n")
+                for col in range(geometry.cols):
+                    if col:
+                        text.append("│", grid_style)
+                    cell = geometry.cell(row, col)
+                    text.append_text(
+                        self._cell_line(position, cell, line_index, cell_width, cell_height, last, line_cells, values, mask)
+                    )
+        return text
+
+    def _cell_line(
+        self,
+        position: Position,
+        cell: Cell,
+        line_index: int,
+        width: int,
+        height: int,
+        last: Bitboard,
+        line_cells: Bitboard,
+        values: dict[Cell, tuple[Value, int]],
+        mask: Bitboard,
+    ) -> Text:
+        style = self.get_component_rich_style
+        bit = cell_bit(cell)
+        mark = position.mark_at(cell)
+        middle = height // 2
+        base = Style()
+        if cell in values:
+            base = style(f"board--{VALUE_WORDS[values[cell][0]]}")
+        elif mask & bit:
+            base = style("board--mask")
+        if line_cells & bit:
+            base = base + style("board--line")
+        elif last & bit:
+            base = base + style("board--last")
+        if self.state.view.highlighted == cell and self.has_focus:
+            base = base + style("board--cursor")
+        if mark is not None:
+            content = mark.value if line_index == middle else ""
+            mark_style = base + style(f"board--{mark.value.lower()}")
+            return Text(content.center(width), style=mark_style)
+        if cell in values:
+            value, remoteness = values[cell]
+            if line_index == middle:
+                return Text(f"{VALUE_WORDS[value]} {remoteness}".center(width)[:width], style=base)
+            if line_index == 0 and height > 2:
+                return Text(str(cell).ljust(width), style=base + style("board--number"))
+            return Text(" " * width, style=base)
+        if (height == 1 and line_index == 0) or (height > 1 and line_index == middle):
+            return Text(str(cell).center(width), style=base + style("board--number"))
+        return Text(" " * width, style=base)
+
+    def watch_state(self) -> None:
+        self.refresh()
+
+    def watch_ready(self) -> None:
+        self.refresh()
+
+    def on_focus(self) -> None:
+        if self.state is not None and self.state.view.highlighted is None:
+            self.post_message(Dispatch(Highlight(cell=(self.state.geometry.size + 1) // 2)))
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def on_click(self, event: events.Click) -> None:
+        cell = self.cell_at(event.x, event.y)
+        if cell is not None:
+            self.post_message(Dispatch(Highlight(cell=cell)))
+            self.post_message(Dispatch(PlayCell(cell=cell)))
+
+    def action_play(self, cell: int) -> None:
+        self.post_message(Dispatch(PlayCell(cell=cell)))
+
+    def action_move_cursor(self, d_row: int, d_col: int) -> None:
+        geometry = self.state.geometry
+        current = self.state.view.highlighted or (geometry.size + 1) // 2
+        row, col = geometry.row_col(current)
+        row = (row + d_row) % geometry.rows
+        col = (col + d_col) % geometry.cols
+        self.post_message(Dispatch(Highlight(cell=geometry.cell(row, col))))
+
+    def action_play_cursor(self) -> None:
+        if self.state.view.highlighted is not None:
+            self.post_message(Dispatch(PlayCell(cell=self.state.view.highlighted)))
+
+
+class BoardPane(Vertical):
+    """Board: the grid and a status line (side to move, result, exact value)."""
+
+    state: reactive[AppState | None] = reactive(None)
+    ready: reactive[bool] = reactive(False)
+
+    def compose(self) -> ComposeResult:
+        yield BoardGrid(id="board-grid").data_bind(BoardPane.state, BoardPane.ready)
+        yield Static(id="board-status")
+
+    def on_mount(self) -> None:
+        self.border_title = "Board"
+
+    def watch_state(self) -> None:
+        self._update_status()
+
+    def watch_ready(self) -> None:
+        self._update_status()
+
+    def _update_status(self) -> None:
+        state = self.state
+        if state is None or not self.is_mounted:
+            return
+        position = state.position
+        status = position.status
+        words = {
+            Status.X_WON: "X won",
+            Status.O_WON: "O won",
+            Status.DRAW: "Draw",
+        }
+        if status is Status.IN_PLAY:
+            line = f"{position.turn.value} to move"
+            if self.ready:
+                analysis = state.analysis
+                line += f": {analysis.value.label} in {analysis.remoteness}"
+        else:
+            line = words[status]
+        overlay = state.view.overlay
+        line += f"\nply {position.ply} · " + ("v values, m masks" if overlay == "none" else "showing " + overlay.replace("_", "-"))
+        engine = state.engine
+        if engine.mode.value != "off":
+            line += f" · engine {engine.mode.value} as {engine.side.value}"
+        self.query_one("#board-status", Static).update(line)

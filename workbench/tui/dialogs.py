@@ -1,0 +1,197 @@
+"""Modal dialogs: set-up, save/open, comment, move text, quit with unsaved changes, help."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static, TextArea
+
+from ..engine import PositionError, parse_position
+from ..state import Action, GameTree, MoveTextError, import_movetext
+from ..state.actions import ReplaceTree, SetUpPosition
+
+
+def parse_setup(text: str) -> Action:
+    """A position (``X.O/.X./...``) or move text (``5 1 9 (3)``) typed by the user.
+
+    :raises ValueError: naming what is wrong with the text.
+    """
+    body = text.strip()
+    if not body:
+        raise ValueError("type a position such as X.O/.X./... or moves such as 5,1,9")
+    if any(char in body.upper() for char in "XO/.-_") and not body.startswith("["):
+        try:
+            return SetUpPosition(position=parse_position(body))
+        except PositionError as error:
+            raise ValueError(str(error)) from None
+    try:
+        tree = import_movetext(body)
+    except MoveTextError as error:
+        raise ValueError(str(error)) from None
+    return ReplaceTree(tree=tree, cursor=tree.main_line()[-1])
+
+
+class SetUpDialog(ModalScreen[Action | None]):
+    """Type a position or a move list; the parse error shows as you type."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Set up a position or a move list", classes="dialog-title")
+            yield Input(placeholder="X.O/.X./...  or  5 1 9 (3 7)", id="setup-input")
+            yield Static("", id="setup-error", classes="dialog-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Set up", variant="primary", id="setup-ok")
+                yield Button("Cancel", id="setup-cancel")
+
+    def _check(self, text: str) -> Action | None:
+        error = self.query_one("#setup-error", Static)
+        try:
+            action = parse_setup(text)
+        except ValueError as problem:
+            error.update(str(problem))
+            return None
+        error.update("")
+        return action
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.value.strip():
+            self._check(event.value)
+        else:
+            self.query_one("#setup-error", Static).update("")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        action = self._check(event.value)
+        if action is not None:
+            self.dismiss(action)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "setup-ok":
+            action = self._check(self.query_one("#setup-input", Input).value)
+            if action is not None:
+                self.dismiss(action)
+        else:
+            self.dismiss(None)
+
+
+class PathDialog(ModalScreen[str | None]):
+    """Ask for a file path; ``attempt`` runs on submit and returns an error line or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, title: str, default: str, attempt: Callable[[str], str | None]) -> None:
+        super().__init__()
+        self._title = title
+        self._default = default
+        self._attempt = attempt
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self._title, classes="dialog-title")
+            yield Input(value=self._default, id="path-input")
+            yield Static("", id="path-error", classes="dialog-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("OK", variant="primary", id="path-ok")
+                yield Button("Cancel", id="path-cancel")
+
+    def _submit(self) -> None:
+        path = self.query_one("#path-input", Input).value.strip()
+        if not path:
+            self.query_one("#path-error", Static).update("type a file name")
+            return
+        problem = self._attempt(str(Path(path).expanduser()))
+        if problem:
+            self.query_one("#path-error", Static).update(problem)
+        else:
+            self.dismiss(path)
+
+    def on_input_submitted(self) -> None:
+        self._submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "path-ok":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+
+class CommentDialog(ModalScreen[str | None]):
+    """Edit the comment of the current node (empty to remove it)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, comment: str) -> None:
+        super().__init__()
+        self._comment = comment
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Comment on this move", classes="dialog-title")
+            yield Input(value=self._comment, id="comment-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+
+class MoveTextScreen(ModalScreen[None]):
+    """The study's move text, selectable, with variations in parentheses."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss(None)", "Close")]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self._text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Move text (copied to the clipboard)", classes="dialog-title")
+            yield TextArea(self._text, read_only=True, id="movetext", soft_wrap=True)
+            yield Button("Close", id="movetext-close")
+
+    def on_button_pressed(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmQuit(ModalScreen[str]):
+    """Unsaved changes: save, discard, or go back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss('cancel')", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("The study has unsaved changes.", classes="dialog-title")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Save", variant="primary", id="save")
+                yield Button("Discard", variant="error", id="discard")
+                yield Button("Cancel", id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "cancel")
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the app and of each pane, from their BINDINGS."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1,question_mark", "dismiss(None)", "Close")]
+
+    def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
+        super().__init__()
+        self._sections = sections
+
+    def compose(self) -> ComposeResult:
+        lines = []
+        for title, keys in self._sections:
+            lines.append(f"[b]{title}[/b]")
+            lines.extend(f"  [b]{key:<18}[/b] {description}" for key, description in keys)
+            lines.append("")
+        with Vertical(classes="dialog help"):
+            yield Label("Keys", classes="dialog-title")
+            with VerticalScroll():
+                yield Static("\n".join(lines), id="help-text")
+            yield Label("escape closes · ctrl+p opens the command palette", classes="dialog-hint")

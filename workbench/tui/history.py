@@ -1,0 +1,256 @@
+"""The History pane: the tree of variations and a value strip of the current line."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from ..engine import Player, Status, Value, analyze
+from ..state import ROOT, AppState, GameTree, NodeId, annotation
+from ..state.actions import (
+    Back,
+    DeleteVariation,
+    Forward,
+    JumpTo,
+    NextVariation,
+    PreviousVariation,
+    PromoteToMainLine,
+    PromoteVariation,
+    ToEnd,
+    ToStart,
+)
+from .messages import Dispatch
+
+
+def move_label(tree: GameTree, node_id: NodeId) -> str:
+    """``3. 5`` for X's move, ``3… 1`` for O's, numbered like chess."""
+    node = tree.node(node_id)
+    ply = tree.ply(node_id)  # marks after the move
+    number = (ply + 1) // 2
+    mover = tree.position(node.parent).turn if node.parent is not None else Player.X
+    return f"{number}. {node.move}" if mover is Player.X else f"{number}… {node.move}"
+
+
+def outcome_for_x(tree: GameTree, node_id: NodeId) -> int:
+    """+1 when X wins with best play from this node, 0 for a draw, -1 when O wins."""
+    position = tree.position(node_id)
+    status = position.status
+    if status is Status.X_WON:
+        return 1
+    if status is Status.O_WON:
+        return -1
+    if status is Status.DRAW:
+        return 0
+    value = analyze(position).value
+    return int(value) if position.turn is Player.X else -int(value)
+
+
+class VariationTree(Tree[NodeId]):
+    """The variation tree: main line flat, alternatives nested under the move they replace.
+
+    `≡` marks a position that occurs elsewhere in the tree, `≈` one that occurs up to symmetry.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "Back"),
+        Binding("right", "step(1)", "Forward"),
+        Binding("home", "dispatch_start", "Start", show=False),
+        Binding("end", "dispatch_end", "End", show=False),
+        Binding("up", "variation(-1)", "Prev variation", show=False),
+        Binding("down", "variation(1)", "Next variation", show=False),
+        Binding("k", "cursor_up", "Browse up", show=False),
+        Binding("j", "cursor_down", "Browse down", show=False),
+        Binding("enter", "select_cursor", "Jump here", show=False),
+        Binding("p", "promote", "Promote"),
+        Binding("P", "promote_main", "To main line"),
+        Binding("delete,d", "delete_variation", "Delete"),
+        Binding("t", "twin", "Jump to twin", show=False),
+    ]
+
+    state: reactive[AppState | None] = reactive(None)
+    ready: reactive[bool] = reactive(False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("Start", data=ROOT, id=id)
+        self.auto_expand = False
+        self.show_root = True
+        self._tree_nodes: dict[NodeId, TreeNode[NodeId]] = {}
+        self._twins: dict[NodeId, tuple[NodeId, ...]] = {}
+        self._shown_tree: GameTree | None = None
+        self._shown_ready = False
+
+    def watch_state(self, old: AppState | None, new: AppState | None) -> None:
+        if new is None:
+            return
+        if new.tree is not self._shown_tree or self.ready != self._shown_ready:
+            self._rebuild(new.tree)
+        self.call_after_refresh(self._follow_cursor)
+
+    def watch_ready(self) -> None:
+        if self.state is not None:
+            self._rebuild(self.state.tree)
+            self.call_after_refresh(self._follow_cursor)
+
+    def _rebuild(self, tree: GameTree) -> None:
+        self._shown_tree = tree
+        self._shown_ready = self.ready
+        self._twins = self._find_twins(tree)
+        self.clear()
+        self.root.label = self._label(tree, ROOT)
+        self.root.data = ROOT
+        self._tree_nodes = {ROOT: self.root}
+        self._add_line(tree, self.root, ROOT)
+        self.root.expand_all()
+
+    def _find_twins(self, tree: GameTree) -> dict[NodeId, tuple[NodeId, ...]]:
+        """Nodes sharing a position (≡) or, once tables are ready, a symmetry class (≈)."""
+        groups: dict[object, list[NodeId]] = {}
+        for node_id in tree.walk():
+            position = tree.position(node_id)
+            key = ("class", analyze(position).symmetry.class_id) if self.ready else ("key", position.key)
+            groups.setdefault(key, []).append(node_id)
+        return {node_id: tuple(n for n in group if n != node_id) for group in groups.values() for node_id in group if len(group) > 1}
+
+    def _label(self, tree: GameTree, node_id: NodeId) -> Text:
+        node = tree.node(node_id)
+        text = Text("Start" if node_id == ROOT else move_label(tree, node_id))
+        if node_id != ROOT and self.ready:
+            mark = annotation(tree, node_id)
+            if mark:
+                text.append(mark, style="bold red" if mark == "??" else "bold green")
+        twins = self._twins.get(node_id, ())
+        if twins:
+            position = tree.position(node_id)
+            same = any(tree.position(t) == position for t in twins)
+            text.append(" ≡" if same else " ≈", style="bold")
+        if node.comment:
+            text.append(f"  {node.comment}", style="italic dim")
+        return text
+
+    def _add_line(self, tree: GameTree, parent: TreeNode[NodeId], start: NodeId) -> None:
+        current = start
+        while tree.node(current).children:
+            main, *alternatives = tree.node(current).children
+            has_alternatives = bool(alternatives)
+            branch = parent.add(self._label(tree, main), data=main, expand=True, allow_expand=has_alternatives) if has_alternatives else parent.add_leaf(self._label(tree, main), data=main)
+            self._tree_nodes[main] = branch
+            for alternative in alternatives:
+                label = Text("( ") + self._label(tree, alternative)
+                alt_node = branch.add(label, data=alternative, expand=True)
+                self._tree_nodes[alternative] = alt_node
+                self._add_line(tree, alt_node, alternative)
+            current = main
+
+    def _follow_cursor(self) -> None:
+        if self.state is None:
+            return
+        node = self._tree_nodes.get(self.state.cursor)
+        if node is not None and (self.cursor_node is not node):
+            self.move_cursor(node)
+
+    def render_label(self, node: TreeNode[NodeId], base_style, style):  # type: ignore[override]
+        label = super().render_label(node, base_style, style)
+        if self.state is not None and node.data == self.state.cursor:
+            label.stylize("reverse")
+        return label
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[NodeId]) -> None:
+        event.stop()
+        if event.node.data is not None:
+            self.post_message(Dispatch(JumpTo(node=event.node.data)))
+
+    def action_step(self, direction: int) -> None:
+        self.post_message(Dispatch(Forward() if direction > 0 else Back()))
+
+    def action_dispatch_start(self) -> None:
+        self.post_message(Dispatch(ToStart()))
+
+    def action_dispatch_end(self) -> None:
+        self.post_message(Dispatch(ToEnd()))
+
+    def action_variation(self, direction: int) -> None:
+        self.post_message(Dispatch(NextVariation() if direction > 0 else PreviousVariation()))
+
+    def action_promote(self) -> None:
+        self.post_message(Dispatch(PromoteVariation()))
+
+    def action_promote_main(self) -> None:
+        self.post_message(Dispatch(PromoteToMainLine()))
+
+    def action_delete_variation(self) -> None:
+        self.post_message(Dispatch(DeleteVariation()))
+
+    def action_twin(self) -> None:
+        """Jump to the next node holding the same position (or its mirror image)."""
+        if self.state is None:
+            return
+        twins = self._twins.get(self.state.cursor, ())
+        if twins:
+            later = [t for t in twins if t > self.state.cursor]
+            self.post_message(Dispatch(JumpTo(node=(later or list(twins))[0])))
+        else:
+            self.notify("No transposition of this position in the tree.", timeout=2)
+
+
+class ValueStrip(Widget):
+    """One cell per ply of the current line, coloured by the exact outcome; click to jump."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"strip--x", "strip--o", "strip--draw", "strip--current", "strip--future"}
+    DEFAULT_CSS = """
+    ValueStrip { height: 1; }
+    """
+    CELL_WIDTH = 3
+
+    state: reactive[AppState | None] = reactive(None)
+    ready: reactive[bool] = reactive(False)
+
+    def _line(self) -> tuple[NodeId, ...]:
+        return self.state.tree.current_line(self.state.cursor) if self.state is not None else ()
+
+    def render(self) -> Text:
+        if self.state is None or not self.ready:
+            return Text("")
+        style = self.get_component_rich_style
+        tree = self.state.tree
+        text = Text(no_wrap=True, overflow="crop")
+        path_length = len(tree.path(self.state.cursor))
+        for index, node_id in enumerate(self._line()):
+            node = tree.node(node_id)
+            outcome = outcome_for_x(tree, node_id)
+            cell_style = style({1: "strip--x", 0: "strip--draw", -1: "strip--o"}[outcome])
+            if node_id == self.state.cursor:
+                cell_style += style("strip--current")
+            elif index >= path_length:
+                cell_style += style("strip--future")
+            label = "·" if node.move is None else str(node.move)
+            text.append(label.center(self.CELL_WIDTH), cell_style)
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        index = event.x // self.CELL_WIDTH
+        line = self._line()
+        if 0 <= index < len(line):
+            self.post_message(Dispatch(JumpTo(node=line[index])))
+
+
+class HistoryPane(Vertical):
+    """History: the variation tree, and below it the value of every ply of the current line."""
+
+    state: reactive[AppState | None] = reactive(None)
+    ready: reactive[bool] = reactive(False)
+
+    def compose(self) -> ComposeResult:
+        yield VariationTree(id="variation-tree").data_bind(HistoryPane.state, HistoryPane.ready)
+        yield ValueStrip(id="value-strip").data_bind(HistoryPane.state, HistoryPane.ready)
+
+    def on_mount(self) -> None:
+        self.border_title = "History"
