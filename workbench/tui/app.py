@@ -346,10 +346,13 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
                 result.append((binding.key.replace(",", " / "), binding.description))
         return result
 
-    app_rows = [row for row in rows(WorkbenchApp.BINDINGS) if not row[1].startswith("Play ")]
+    def not_a_digit(row: tuple[str, str]) -> bool:
+        return not row[0].isdigit()
+
+    app_rows = [row for row in rows(WorkbenchApp.BINDINGS) if not_a_digit(row)]
     return [
         ("Everywhere", app_rows + [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]),
-        ("Board", [row for row in rows(BoardGrid.BINDINGS) if not row[1].startswith("Play ")] + [("click", "Play the cell")]),
+        ("Board", [row for row in rows(BoardGrid.BINDINGS) if not_a_digit(row)] + [("click", "Play the cell")]),
         ("History", rows(VariationTree.BINDINGS) + [("click", "Jump to a move, or a ply on the value strip")]),
     ]
 

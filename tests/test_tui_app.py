@@ -1,0 +1,391 @@
+"""Pilot tests: every binding and click path, asserting the state and what the panes show."""
+
+import pytest
+from textual.widgets import Input, Static
+
+from workbench.engine import parse_position
+from workbench.state import AppState, EngineMode, load_study, reduce, save_study
+from workbench.state.actions import PlayCell, ToStart
+from workbench.tui import app as app_module
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.board import BoardGrid
+from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog
+from workbench.tui.evaluation import EvaluationView
+from workbench.tui.history import ValueStrip, VariationTree
+from workbench.tui.symmetry import SymmetryView
+
+from .tui_helpers import cell_offset, moves, text_of, wait_ready
+
+SIZE = (100, 34)
+
+
+async def test_start_up_shows_four_titled_panes_and_focuses_the_board():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        titles = {pane.border_title for pane in app.query("#board, #evaluation, #symmetry, #history")}
+        assert titles == {"Board", "Evaluation", "Symmetry", "History"}
+        assert isinstance(app.focused, BoardGrid)
+        assert "X to move: draw in 9" in text_of(app.query_one(EvaluationView))
+        assert "class 1 of 765" in text_of(app.query_one(SymmetryView))
+
+
+@pytest.mark.parametrize("cell", range(1, 10))
+async def test_number_keys_play_their_cell(cell):
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press(str(cell))
+        assert moves(app) == (cell,)
+        assert app.store.state.position.mark_at(cell).value == "X"
+
+
+async def test_arrows_move_the_cursor_and_enter_plays():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        assert app.store.state.view.highlighted == 5  # focusing the board puts the cursor in the middle
+        await pilot.press("up", "left")
+        assert app.store.state.view.highlighted == 1
+        await pilot.press("down", "down", "right", "right")
+        assert app.store.state.view.highlighted == 9
+        await pilot.press("right")  # wraps around
+        assert app.store.state.view.highlighted == 7
+        await pilot.press("enter")
+        assert moves(app) == (7,)
+        assert "★" in text_of(app.query_one(EvaluationView))
+
+
+async def test_clicking_a_cell_plays_it_and_occupied_cells_do_nothing():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        grid = app.query_one(BoardGrid)
+        await pilot.click(BoardGrid, offset=cell_offset(grid, 3))
+        assert moves(app) == (3,)
+        await pilot.click(BoardGrid, offset=cell_offset(grid, 3))
+        assert moves(app) == (3,)
+        await pilot.click(BoardGrid, offset=cell_offset(grid, 8))
+        assert moves(app) == (3, 8)
+        assert "O" in text_of(grid)
+
+
+async def test_overlays_toggle_and_cycle():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "2")  # O's edge reply loses: X has winning moves
+        await pilot.press("v")
+        assert app.store.state.view.overlay == "values"
+        board_text = text_of(app.query_one(BoardGrid))
+        assert "win" in board_text and "draw" in board_text
+        await pilot.press("v")
+        assert app.store.state.view.overlay == "none"
+        seen = []
+        for _ in range(7):
+            await pilot.press("m")
+            seen.append(app.store.state.view.overlay)
+        assert seen == ["win", "block", "fork", "perfect_win", "perfect_lose", "best", "none"]
+
+
+async def test_backspace_steps_back_and_undo_redo_restore_edits():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "backspace")
+        assert moves(app) == (5,)
+        await pilot.press("n")
+        assert moves(app) == () and len(app.store.state.tree.nodes) == 1
+        await pilot.press("ctrl+z")
+        assert len(app.store.state.tree.nodes) == 3
+        await pilot.press("ctrl+y")
+        assert len(app.store.state.tree.nodes) == 1
+
+
+async def test_history_keys_step_switch_promote_and_delete():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "backspace", "3")  # variation 5 3 beside 5 1
+        tree = app.query_one(VariationTree)
+        tree.focus()
+        await pilot.pause()
+        assert moves(app) == (5, 3)
+        await pilot.press("up")
+        assert moves(app) == (5, 1)
+        await pilot.press("down")
+        assert moves(app) == (5, 3)
+        await pilot.press("left")
+        assert moves(app) == (5,)
+        await pilot.press("right")
+        assert moves(app) == (5, 1)
+        await pilot.press("home")
+        assert moves(app) == ()
+        await pilot.press("end")
+        assert moves(app) == (5, 1)
+        await pilot.press("down", "p")
+        assert app.store.state.tree.main_line()[-1] == app.store.state.cursor
+        await pilot.press("d")
+        assert moves(app) == (5,)
+        assert len(app.store.state.tree.nodes) == 3
+        await pilot.press("3", "P")  # 3 is a new variation again; P makes it the main line
+        assert app.store.state.tree.is_main_line(app.store.state.cursor)
+
+
+async def test_enter_and_click_in_the_tree_jump():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9")
+        tree = app.query_one(VariationTree)
+        tree.focus()
+        await pilot.pause()
+        await pilot.press("k", "k", "enter")  # browse up two lines, jump there
+        assert moves(app) == (5,)
+        root_line = tree._tree_nodes[0]._line
+        await pilot.click(VariationTree, offset=(6, root_line - tree.scroll_offset.y))
+        assert moves(app) == ()
+
+
+async def test_value_strip_click_jumps_to_that_ply():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9", "home")
+        strip = app.query_one(ValueStrip)
+        await pilot.click(ValueStrip, offset=(strip.CELL_WIDTH * 2 + 1, 0))
+        assert moves(app) == (5, 1)
+
+
+async def test_transposition_mark_and_jump():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("1", "5", "9")
+        first = app.store.state.cursor
+        app.store.dispatch(ToStart())
+        await pilot.press("9", "5", "1")
+        tree = app.query_one(VariationTree)
+        tree.focus()
+        await pilot.pause()
+        assert "≡" in str(tree._tree_nodes[first].label)
+        await pilot.press("t")
+        assert app.store.state.cursor == first
+
+
+async def test_set_up_dialog_shows_errors_inline_then_sets_up():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("i")
+        assert isinstance(app.screen, SetUpDialog)
+        await pilot.press(*"XX/")
+        error = app.screen.query_one("#setup-error", Static)
+        assert "wrong length" in str(error.render())
+        app.screen.query_one(Input).value = ""
+        await pilot.press(*"x.o/.x./...", "enter")
+        assert not isinstance(app.screen, SetUpDialog)
+        assert app.store.state.tree.root_position == parse_position("X.O/.X./...")
+        await pilot.press("i", *"5 1 (3) 9", "enter")
+        assert moves(app) == (5, 1, 9)
+        await pilot.press("i", "escape")
+        assert not isinstance(app.screen, SetUpDialog)
+
+
+async def test_save_and_open_through_dialogs(tmp_path):
+    target = tmp_path / "mine.json"
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, PathDialog)
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        assert load_study(target).tree == app.store.state.tree
+        assert not app.store.state.modified
+        await pilot.press("9", "ctrl+s")  # a known path saves straight away
+        assert len(load_study(target).tree.nodes) == 4
+
+        broken = tmp_path / "broken.json"
+        broken.write_text("{ not json")
+        before = app.store.state
+        await pilot.press("ctrl+o")
+        app.screen.query_one(Input).value = str(broken)
+        await pilot.press("enter")
+        assert isinstance(app.screen, PathDialog)
+        assert "not valid JSON" in str(app.screen.query_one("#path-error", Static).render())
+        assert app.store.state is before
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        assert not isinstance(app.screen, PathDialog)
+        assert moves(app) == (5, 1, 9)
+
+
+async def test_export_comment_help_and_screenshot(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "backspace", "2")
+        await pilot.press("c", *"edge", "enter")
+        assert app.store.state.tree.node(app.store.state.cursor).comment == "edge"
+        await pilot.press("x")
+        assert isinstance(app.screen, MoveTextScreen)
+        assert app.screen.query_one("#movetext").text == "5 1 (2 {edge})"
+        await pilot.press("escape", "f1")
+        assert isinstance(app.screen, HelpScreen)
+        help_text = str(app.screen.query_one("#help-text", Static).render())
+        for key in ("ctrl+s", "Promote", "To main line", "Play cursor cell", "Values", "Jump to twin"):
+            assert key in help_text
+        await pilot.press("escape", "f12")
+        assert list(tmp_path.glob("*.svg"))
+
+
+async def test_engine_plays_its_side_in_each_mode():
+    app = WorkbenchApp(seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("e")
+        assert app.store.state.engine.mode is EngineMode.PERFECT
+        await pilot.press("5")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert moves(app)[0] == 5 and len(moves(app)) == 2
+        assert moves(app)[1] in (1, 3, 7, 9)  # the only drawing replies to the centre
+        await pilot.press("E")  # the engine now plays X, and it is X's move
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(moves(app)) == 3
+        await pilot.press("e", "e", "e")
+        assert app.store.state.engine.mode is EngineMode.OFF
+
+
+async def test_engine_worker_error_surfaces_instead_of_hanging(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("engine exploded")
+
+    monkeypatch.setattr(app_module, "choose_move", broken)
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("e", "5")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert any("engine exploded" in message for message in messages)
+        await pilot.press("1")  # still responsive: the user can play the engine's side
+        assert moves(app) == (5, 1)
+
+
+async def test_command_palette_runs_workbench_commands():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Overlay: best")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.store.state.view.overlay == "best"
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        for title in ("New game", "Set up position", "Open study", "Save study", "Export move text",
+                      "Toggle value overlay", "Play vs engine: trap as O", "Screenshot", "Theme"):  # fmt: skip
+            assert title in titles
+
+
+async def test_quit_asks_about_unsaved_changes():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "q")
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.click("#cancel")
+        assert not isinstance(app.screen, ConfirmQuit) and app.is_running
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.click("#discard")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_quit_without_changes_exits_at_once():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_quit_with_save_writes_the_study(tmp_path):
+    path = tmp_path / "s.json"
+    save_study(AppState(), path)
+    app = WorkbenchApp(load_study(path), path=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "q")
+        await pilot.click("#save")
+        await pilot.pause()
+    assert load_study(path).tree.moves_to(1) == (5,)
+
+
+async def test_a_crash_exits_with_code_1(monkeypatch):
+    app = WorkbenchApp()
+
+    def explode(self):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(WorkbenchApp, "action_toggle_values", explode)
+    with pytest.raises(RuntimeError):
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_ready(pilot, app)
+            await pilot.press("v")
+            await pilot.pause()
+    assert app.return_code == 1
+
+
+@pytest.mark.parametrize("size", [(1, 1), (10, 5), (79, 23), (80, 24), (120, 40), (300, 100)])
+async def test_any_size_renders_and_small_ones_explain(size):
+    app = WorkbenchApp()
+    async with app.run_test(size=size) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5")
+        too_small = app.query_one("#too-small", Static)
+        small = size[0] < 80 or size[1] < 24
+        assert too_small.display is small
+        assert app.query_one("#panes").display is not small
+        if small:
+            assert "needs at least 80×24" in str(too_small.render())
+
+
+async def test_resizing_back_and_forth_never_crashes():
+    app = WorkbenchApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        for size in [(300, 100), (1, 1), (81, 25), (40, 10), (150, 45), (80, 24)]:
+            await pilot.resize_terminal(*size)
+            await pilot.press("5")
+        assert app.query_one("#panes").display
+        assert app.query_one("#panes").has_class("-wide") is False
+
+
+async def test_open_study_from_the_command_line(tmp_path):
+    from workbench.cli import main
+
+    path = tmp_path / "s.json"
+    state = reduce(AppState(), PlayCell(cell=5))
+    save_study(state, path)
+    ran = {}
+
+    def fake_run(**options):
+        ran.update(options)
+        return 0
+
+    original = app_module.run
+    app_module.run = fake_run
+    try:
+        assert main(["open", str(path)]) == 0
+    finally:
+        app_module.run = original
+    assert ran["path"] == str(path) and ran["state"].tree == state.tree
