@@ -31,6 +31,10 @@ def cell_offset(grid, cell: int) -> tuple[int, int]:
 
 def text_of(widget) -> str:
     """The plain text a widget renders now (no colour codes)."""
+    from workbench.tui.lines import LinesView
+
+    if isinstance(widget, LinesView):
+        return "\n".join(widget.render_line(y).text for y in range(widget.size.height))
     console = Console(width=max(widget.size.width, 20), file=io.StringIO(), color_system=None, legacy_windows=False)
     console.print(widget.render())
     return console.file.getvalue()

@@ -66,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench_cmd = commands.add_parser("bench", help="time the engine against the seeds' direct methods")
     bench_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
-    bench_cmd.add_argument("--quick", action="store_true", help="one repeat of each timing")
+    bench_cmd.add_argument("--quick", action="store_true", help="fewer repeats of each timing")
+    bench_cmd.add_argument("--no-tui", action="store_true", help="skip the app's launch and keypress timings")
     return parser
 
 
@@ -217,6 +218,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_report, run_engine_bench
 
     report = run_engine_bench(quick=args.quick)
+    if not args.no_tui:
+        from .tui.bench import run_tui_bench
+
+        report.update(run_tui_bench(quick=args.quick))
     if args.json:
         _print_json(report)
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 from pathlib import Path
@@ -30,7 +31,6 @@ from ..state import (
 )
 from ..state.actions import Back, LoadState, MarkSaved, NewGame, PlayCell, SetComment, SetEngine, SetOverlay
 from .board import BoardGrid, BoardPane
-from .dialogs import CommentDialog, ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog
 from .evaluation import EvaluationPane
 from .history import HistoryPane, VariationTree
 from .messages import Dispatch
@@ -46,7 +46,7 @@ MASK_CYCLE = ("none", *OVERLAYS[2:])
 class WorkbenchApp(App[int]):
     """Tic-Tac-Toe analysis: Board, Evaluation, Symmetry and History over one store."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
     TITLE = "workbench"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -83,6 +83,8 @@ class WorkbenchApp(App[int]):
         self.store.subscribe(self._store_changed)
         self.set_reactive(WorkbenchApp.state, self.store.state)
 
+    # Dialogs are imported where they open: they pull in widgets the first paint never needs.
+
     # --- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
@@ -97,11 +99,14 @@ class WorkbenchApp(App[int]):
         yield Static(id="too-small")
         yield Footer()
 
+    def on_load(self) -> None:
+        # before compose: the tables build while Textual sets up the screen
+        self.run_worker(self._warm_tables, thread=True, name="warm-tables", exit_on_error=False)
+
     def on_mount(self) -> None:
         self._update_title()
         self.query_one(BoardGrid).focus()
         self._apply_size(self.size.width, self.size.height)
-        self.run_worker(self._warm_tables, thread=True, name="warm-tables", exit_on_error=False)
 
     def on_resize(self, event) -> None:
         self._apply_size(event.size.width, event.size.height)
@@ -123,6 +128,9 @@ class WorkbenchApp(App[int]):
     def _warm_tables(self) -> None:
         tables(self.store.state.geometry)
         analyze(Position.empty(self.store.state.geometry))
+        # The tables live as long as the app: keep the collector from rescanning
+        # them on every full collection, which would stall keypresses.
+        gc.freeze()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -208,6 +216,8 @@ class WorkbenchApp(App[int]):
             self.store.redo()
 
     def action_set_up(self) -> None:
+        from .dialogs import SetUpDialog
+
         def done(action) -> None:
             if action is not None:
                 self.store.dispatch(action)
@@ -215,6 +225,8 @@ class WorkbenchApp(App[int]):
         self.push_screen(SetUpDialog(), done)
 
     def action_comment(self) -> None:
+        from .dialogs import CommentDialog
+
         state = self.store.state
 
         def done(text: str | None) -> None:
@@ -224,6 +236,8 @@ class WorkbenchApp(App[int]):
         self.push_screen(CommentDialog(state.tree.node(state.cursor).comment), done)
 
     def action_export(self) -> None:
+        from .dialogs import MoveTextScreen
+
         text = export_movetext(self.store.state.tree) or "(no moves yet)"
         self.copy_to_clipboard(text)
         self.push_screen(MoveTextScreen(text))
@@ -240,6 +254,8 @@ class WorkbenchApp(App[int]):
         return None
 
     def action_save(self, then_quit: bool = False) -> None:
+        from .dialogs import PathDialog
+
         def after(path: str | None) -> None:
             if path is not None and then_quit:
                 self.exit(0)
@@ -253,9 +269,13 @@ class WorkbenchApp(App[int]):
         self.push_screen(PathDialog("Save study as", self.study_path or "study.json", self._save_to), after)
 
     def action_save_as(self) -> None:
+        from .dialogs import PathDialog
+
         self.push_screen(PathDialog("Save study as", self.study_path or "study.json", self._save_to))
 
     def action_open(self) -> None:
+        from .dialogs import PathDialog
+
         def attempt(path: str) -> str | None:
             try:
                 loaded = load_study(path)
@@ -276,6 +296,7 @@ class WorkbenchApp(App[int]):
         if not self.store.state.modified:
             proceed()
             return
+        from .dialogs import ConfirmQuit, PathDialog
 
         def decided(choice: str) -> None:
             if choice == "discard":
@@ -293,11 +314,15 @@ class WorkbenchApp(App[int]):
         self.push_screen(ConfirmQuit(), decided)
 
     def action_request_quit(self) -> None:
+        from .dialogs import ConfirmQuit
+
         if isinstance(self.screen, ConfirmQuit):
             return
         self._unless_unsaved(lambda: self.exit(0))
 
     def action_help(self) -> None:
+        from .dialogs import HelpScreen
+
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen(help_sections()))

@@ -12,17 +12,17 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Static
 
 from ..engine import Bitboard, Cell, Position, Status, Value, cell_bit
 from ..state import AppState
 from ..state.actions import Highlight, PlayCell
+from .lines import LinesView, LineWriter
 from .messages import Dispatch
 
 VALUE_WORDS = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
 
 
-class BoardGrid(Widget, can_focus=True):
+class BoardGrid(LinesView, can_focus=True):
     """The board itself: marks, cell numbers, the last move, the winning line, overlays.
 
     | Key | Does |
@@ -46,9 +46,9 @@ class BoardGrid(Widget, can_focus=True):
         "board--cursor", "board--win", "board--draw", "board--loss", "board--mask",
     }  # fmt: skip
 
-    state: reactive[AppState | None] = reactive(None, layout=False)
+    state: reactive[AppState | None] = reactive(None, repaint=False)
     """The app state (bound from the app)."""
-    ready: reactive[bool] = reactive(False)
+    ready: reactive[bool] = reactive(False, repaint=False)
     """True once the engine's tables are built (values need them)."""
 
     def _cell_size(self) -> tuple[int, int]:
@@ -74,10 +74,10 @@ class BoardGrid(Widget, can_focus=True):
             return None
         return geometry.cell(row, col)
 
-    def render(self) -> Text:
+    def build(self, writer: LineWriter) -> None:
         state = self.state
         if state is None:
-            return Text("")
+            return
         position = state.position
         geometry = state.geometry
         cell_width, cell_height = self._cell_size()
@@ -97,21 +97,21 @@ class BoardGrid(Widget, can_focus=True):
                 values = {move.cell: (move.value, move.remoteness) for move in analysis.moves}
             else:
                 mask = analysis.masks.get(overlay)
-        text = Text(no_wrap=True, overflow="crop")
+        separator = "┼".join(["─" * cell_width] * geometry.cols)
         for row in range(geometry.rows):
             if row:
-                text.append("\n" + "┼".join(["─" * cell_width] * geometry.cols) + "\n", grid_style)
+                writer.newline().write(separator, grid_style).newline()
             for line_index in range(cell_height):
                 if line_index:
-                    text.append("\n")
+                    writer.newline()
                 for col in range(geometry.cols):
                     if col:
-                        text.append("│", grid_style)
+                        writer.write("│", grid_style)
                     cell = geometry.cell(row, col)
-                    text.append_text(
-                        self._cell_line(position, cell, line_index, cell_width, cell_height, last, line_cells, values, mask)
+                    text, cell_style = self._cell_line(
+                        position, cell, line_index, cell_width, cell_height, last, line_cells, values, mask
                     )
-        return text
+                    writer.write(text, cell_style)
 
     def _cell_line(
         self,
@@ -124,7 +124,7 @@ class BoardGrid(Widget, can_focus=True):
         line_cells: Bitboard,
         values: dict[Cell, tuple[Value, int]],
         mask: Bitboard,
-    ) -> Text:
+    ) -> tuple[str, Style]:
         style = self.get_component_rich_style
         bit = cell_bit(cell)
         mark = position.mark_at(cell)
@@ -142,32 +142,28 @@ class BoardGrid(Widget, can_focus=True):
             base = base + style("board--cursor")
         if mark is not None:
             content = mark.value if line_index == middle else ""
-            mark_style = base + style(f"board--{mark.value.lower()}")
-            return Text(content.center(width), style=mark_style)
+            return content.center(width), base + style(f"board--{mark.value.lower()}")
         if cell in values:
             value, remoteness = values[cell]
             if line_index == middle:
-                return Text(f"{VALUE_WORDS[value]} {remoteness}".center(width)[:width], style=base)
+                return f"{VALUE_WORDS[value]} {remoteness}".center(width)[:width], base
             if line_index == 0 and height > 2:
-                return Text(str(cell).ljust(width), style=base + style("board--number"))
-            return Text(" " * width, style=base)
+                return str(cell).ljust(width), base + style("board--number")
+            return " " * width, base
         if (height == 1 and line_index == 0) or (height > 1 and line_index == middle):
-            return Text(str(cell).center(width), style=base + style("board--number"))
-        return Text(" " * width, style=base)
+            return str(cell).center(width), base + style("board--number")
+        return " " * width, base
 
-    def watch_state(self) -> None:
-        self.refresh()
-
-    def watch_ready(self) -> None:
-        self.refresh()
+    def view_slice(self, state: AppState) -> object:
+        return state.position, state.tree.node(state.cursor).move, state.view
 
     def on_focus(self) -> None:
         if self.state is not None and self.state.view.highlighted is None:
             self.post_message(Dispatch(Highlight(cell=(self.state.geometry.size + 1) // 2)))
-        self.refresh()
+        self.invalidate()
 
     def on_blur(self) -> None:
-        self.refresh()
+        self.invalidate()
 
     def on_click(self, event: events.Click) -> None:
         cell = self.cell_at(event.x, event.y)
@@ -191,46 +187,55 @@ class BoardGrid(Widget, can_focus=True):
             self.post_message(Dispatch(PlayCell(cell=self.state.view.highlighted)))
 
 
-class BoardPane(Vertical):
-    """Board: the grid and a status line (side to move, result, exact value)."""
+class BoardStatus(Widget):
+    """Side to move and exact value, then ply, overlay and engine (two lines, fixed)."""
 
-    state: reactive[AppState | None] = reactive(None)
+    DEFAULT_CSS = """
+    BoardStatus { height: 2; }
+    """
+
+    state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False)
 
-    def compose(self) -> ComposeResult:
-        yield BoardGrid(id="board-grid").data_bind(BoardPane.state, BoardPane.ready)
-        yield Static(id="board-status")
+    def watch_state(self, old: AppState | None, new: AppState | None) -> None:
+        if old is None or new is None or self._slice(old) != self._slice(new):
+            self.refresh()
 
-    def on_mount(self) -> None:
-        self.border_title = "Board"
+    @staticmethod
+    def _slice(state: AppState) -> object:
+        return state.position, state.view.overlay, state.engine
 
-    def watch_state(self) -> None:
-        self._update_status()
-
-    def watch_ready(self) -> None:
-        self._update_status()
-
-    def _update_status(self) -> None:
+    def render(self) -> Text:
         state = self.state
-        if state is None or not self.is_mounted:
-            return
+        if state is None:
+            return Text("")
         position = state.position
         status = position.status
-        words = {
-            Status.X_WON: "X won",
-            Status.O_WON: "O won",
-            Status.DRAW: "Draw",
-        }
         if status is Status.IN_PLAY:
             line = f"{position.turn.value} to move"
             if self.ready:
                 analysis = state.analysis
                 line += f": {analysis.value.label} in {analysis.remoteness}"
         else:
-            line = words[status]
+            line = {Status.X_WON: "X won", Status.O_WON: "O won", Status.DRAW: "Draw"}[status]
         overlay = state.view.overlay
         line += f"\nply {position.ply} · " + ("v values, m masks" if overlay == "none" else "showing " + overlay.replace("_", "-"))
         engine = state.engine
         if engine.mode.value != "off":
             line += f" · engine {engine.mode.value} as {engine.side.value}"
-        self.query_one("#board-status", Static).update(line)
+        return Text(line, no_wrap=True, overflow="ellipsis")
+
+
+class BoardPane(Vertical):
+    """Board: the grid and a status line (side to move, result, exact value)."""
+
+    # passed down to the views; the container itself draws nothing from them
+    state: reactive[AppState | None] = reactive(None, repaint=False)
+    ready: reactive[bool] = reactive(False, repaint=False)
+
+    def compose(self) -> ComposeResult:
+        yield BoardGrid(id="board-grid").data_bind(BoardPane.state, BoardPane.ready)
+        yield BoardStatus(id="board-status").data_bind(BoardPane.state, BoardPane.ready)
+
+    def on_mount(self) -> None:
+        self.border_title = "Board"

@@ -5,15 +5,12 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.style import Style
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ..engine import MASK_NAMES, Analysis, Bitboard, Value, cell_bit
 from ..state import AppState
+from .lines import LinesView, LineWriter
 
 MASK_LABELS = {
     "win": "win",
@@ -23,13 +20,15 @@ MASK_LABELS = {
     "perfect_lose": "p-lose",
     "best": "best",
 }
+MASK_COLUMN = 8
+"""Cells per mask column: a 3-wide mini board is 5 cells, plus room for the label."""
 WIDE_TABLE = 60
 """Below this width the X / O / draw split shares one column."""
 VALUE_CLASS = {Value.WIN: "evaluation--win", Value.DRAW: "evaluation--draw", Value.LOSS: "evaluation--loss"}
 
 
-class EvaluationView(Widget):
-    """Renders the analysis of the current position for the side to move."""
+class EvaluationView(LinesView):
+    """The analysis of the current position, for the side to move."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "evaluation--win", "evaluation--draw", "evaluation--loss", "evaluation--mask",
@@ -37,94 +36,97 @@ class EvaluationView(Widget):
     }  # fmt: skip
 
     DEFAULT_CSS = """
-    EvaluationView { height: auto; }
+    EvaluationView { height: 22; }
     """
+    # A fixed height (the most this view needs) keeps a state change to a
+    # repaint: with height auto, every change would lay out the screen again.
 
-    state: reactive[AppState | None] = reactive(None, layout=True)
-    ready: reactive[bool] = reactive(False, layout=True)
+    state: reactive[AppState | None] = reactive(None, repaint=False)
+    ready: reactive[bool] = reactive(False, repaint=False)
 
-    def render(self) -> RenderableType:
+    def view_slice(self, state: AppState) -> object:
+        return state.position, state.view.highlighted
+
+    def build(self, writer: LineWriter) -> None:
         state = self.state
         if state is None:
-            return Text("")
-        if not self.ready:
-            return Text("Building the engine's tables…", style=self.get_component_rich_style("evaluation--dim"))
-        analysis = state.analysis
-        return Group(self._summary(analysis), Text(""), self._masks(analysis), Text(""), self._moves(analysis))
-
-    def _summary(self, analysis: Analysis) -> Text:
+            return
         style = self.get_component_rich_style
-        text = Text()
-        games = analysis.games
-        if analysis.to_move is None:
-            text.append(f"Game over: {analysis.status.value.replace('_', ' ')}", style("evaluation--heading"))
-        else:
-            text.append(f"{analysis.to_move.value} to move: ", style("evaluation--heading"))
-            text.append(f"{analysis.value.label} in {analysis.remoteness}", style(VALUE_CLASS[analysis.value]))
-        text.append(f"\n{games.total:,} games on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}", style("evaluation--dim"))
-        return text
+        if not self.ready:
+            writer.write("Building the engine's tables…", style("evaluation--dim"))
+            return
+        analysis = state.analysis
+        self._summary(writer, analysis)
+        writer.newline(2)
+        self._masks(writer, analysis)
+        writer.newline(2)
+        self._moves(writer, analysis)
 
-    def _mini_board(self, analysis: Analysis, mask: Bitboard) -> Text:
+    def _summary(self, writer: LineWriter, analysis: Analysis) -> None:
+        style = self.get_component_rich_style
+        if analysis.to_move is None:
+            writer.write(f"Game over: {analysis.status.value.replace('_', ' ')}", style("evaluation--heading"))
+        else:
+            writer.write(f"{analysis.to_move.value} to move: ", style("evaluation--heading"))
+            writer.write(f"{analysis.value.label} in {analysis.remoteness}", style(VALUE_CLASS[analysis.value]))
+        games = analysis.games
+        writer.newline().write(f"{games.total:,} games on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}", style("evaluation--dim"))
+
+    def _masks(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.get_component_rich_style
         position = analysis.position
         geometry = position.geometry
-        text = Text(no_wrap=True)
-        for row in range(geometry.rows):
-            if row:
-                text.append("\n")
-            for col in range(geometry.cols):
-                cell = geometry.cell(row, col)
-                mark = position.mark_at(cell)
-                if mask & cell_bit(cell):
-                    text.append("●", style("evaluation--mask"))
-                elif mark is not None:
-                    text.append(mark.value.lower(), style("evaluation--dim"))
-                else:
-                    text.append("·", style("evaluation--dim"))
-                if col < geometry.cols - 1:
-                    text.append(" ")
-        return text
-
-    def _masks(self, analysis: Analysis) -> Group:
-        table = Table(box=None, padding=(0, 2, 0, 0), pad_edge=False, show_edge=False, header_style=self.get_component_rich_style("evaluation--heading"))
         for name in MASK_NAMES:
-            table.add_column(MASK_LABELS[name], no_wrap=True)
-        table.add_row(*(self._mini_board(analysis, analysis.masks.get(name)) for name in MASK_NAMES))
-        legend = Text("● cells of each mask for the side to move · p- perfect", style=self.get_component_rich_style("evaluation--dim"))
-        return Group(table, legend)
+            writer.write(MASK_LABELS[name].ljust(MASK_COLUMN), style("evaluation--heading"))
+        for row in range(geometry.rows):
+            writer.newline()
+            for name in MASK_NAMES:
+                mask: Bitboard = analysis.masks.get(name)
+                for col in range(geometry.cols):
+                    cell = geometry.cell(row, col)
+                    mark = position.mark_at(cell)
+                    if mask & cell_bit(cell):
+                        writer.write("●", style("evaluation--mask"))
+                    else:
+                        writer.write(mark.value.lower() if mark else "·", style("evaluation--dim"))
+                    writer.write(" ")
+                writer.write(" " * (MASK_COLUMN - 2 * geometry.cols))
+        writer.newline().write("● cells of each mask for the side to move · p- perfect", style("evaluation--dim"))
 
-    def _moves(self, analysis: Analysis) -> RenderableType:
+    def _moves(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.get_component_rich_style
         if not analysis.moves:
-            return Text("No moves: the game is over.", style("evaluation--dim"))
+            writer.write("No moves: the game is over.", style("evaluation--dim"))
+            return
         wide = self.size.width >= WIDE_TABLE
-        table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, show_edge=False, header_style=style("evaluation--heading") + Style(underline=True))
-        columns = [("cell", "right"), ("value", "left"), ("plies" if wide else "ply", "right"), ("trap", "right"), ("games", "right")]
-        columns += [("X", "right"), ("O", "right"), ("draw", "right")] if wide else [("X/O/draw", "right")]
-        for header, justify in columns:
-            table.add_column(header, justify=justify, no_wrap=True)
+        heading = style("evaluation--heading") + Style(underline=True)
+        if wide:
+            writer.write(f"{'cell':>4} {'value':<5} {'plies':>5} {'trap':>4} {'games':>6} {'X':>6} {'O':>6} {'draw':>5}", heading)
+        else:
+            writer.write(f"{'cell':>4} {'value':<5} {'ply':>3} {'trap':>4} {'games':>5} {'X/O/draw':>15}", heading)
         highlighted = self.state.view.highlighted
         for move in analysis.moves:
+            writer.newline()
+            row_style = style("evaluation--highlight") if move.cell == highlighted else None
             best = "★" if analysis.masks.best & cell_bit(move.cell) else " "
+            trap = "   —" if move.trap is None else f"{move.trap:4.2f}"
             games = move.games
-            split = [f"{games.x:,}", f"{games.o:,}", f"{games.draw:,}"] if wide else [f"{games.x}/{games.o}/{games.draw}"]
-            table.add_row(
-                f"{best}{move.cell}",
-                Text(move.value.label, style(VALUE_CLASS[move.value])),
-                str(move.remoteness),
-                "—" if move.trap is None else f"{move.trap:.2f}",
-                f"{games.total:,}" if wide else str(games.total),
-                *split,
-                style=style("evaluation--highlight") if move.cell == highlighted else None,
-            )
-        return table
+            writer.write(f"{best:>3}{move.cell} ", row_style)
+            value_style = style(VALUE_CLASS[move.value])
+            writer.write(f"{move.value.label:<5}", value_style + row_style if row_style else value_style)
+            if wide:
+                writer.write(f" {move.remoteness:>5} {trap} {games.total:>6,} {games.x:>6,} {games.o:>6,} {games.draw:>5,}", row_style)
+            else:
+                split = f"{games.x}/{games.o}/{games.draw}"
+                writer.write(f" {move.remoteness:>3} {trap} {games.total:>5} {split:>15}", row_style)
 
 
 class EvaluationPane(VerticalScroll):
     """Evaluation: masks, value and remoteness, and a table of moves, live with the cursor."""
 
-    state: reactive[AppState | None] = reactive(None)
-    ready: reactive[bool] = reactive(False)
+    # passed down to the views; the container itself draws nothing from them
+    state: reactive[AppState | None] = reactive(None, repaint=False)
+    ready: reactive[bool] = reactive(False, repaint=False)
 
     def compose(self):
         yield EvaluationView(id="evaluation-view").data_bind(EvaluationPane.state, EvaluationPane.ready)

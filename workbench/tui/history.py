@@ -76,8 +76,8 @@ class VariationTree(Tree[NodeId]):
         Binding("t", "twin", "Jump to twin", show=False),
     ]
 
-    state: reactive[AppState | None] = reactive(None)
-    ready: reactive[bool] = reactive(False)
+    state: reactive[AppState | None] = reactive(None, repaint=False)
+    ready: reactive[bool] = reactive(False, repaint=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("Start", data=ROOT, id=id)
@@ -93,12 +93,14 @@ class VariationTree(Tree[NodeId]):
             return
         if new.tree is not self._shown_tree or self.ready != self._shown_ready:
             self._rebuild(new.tree)
-        self.call_after_refresh(self._follow_cursor)
+        if old is None or old.cursor != new.cursor or old.tree is not new.tree:
+            self._follow_cursor()
+            self.refresh()  # the highlighted current node
 
     def watch_ready(self) -> None:
         if self.state is not None:
             self._rebuild(self.state.tree)
-            self.call_after_refresh(self._follow_cursor)
+            self._follow_cursor()
 
     def _rebuild(self, tree: GameTree) -> None:
         self._shown_tree = tree
@@ -151,10 +153,14 @@ class VariationTree(Tree[NodeId]):
             current = main
 
     def _follow_cursor(self) -> None:
+        """Put the tree's cursor on the state's node now, not a frame later."""
         if self.state is None:
             return
         node = self._tree_nodes.get(self.state.cursor)
-        if node is not None and (self.cursor_node is not node):
+        if node is None:
+            return
+        self._tree_lines  # noqa: B018 - builds the lines, so the node knows its line
+        if self.cursor_node is not node:
             self.move_cursor(node)
 
     def render_label(self, node: TreeNode[NodeId], base_style, style):  # type: ignore[override]
@@ -210,8 +216,12 @@ class ValueStrip(Widget):
     """
     CELL_WIDTH = 3
 
-    state: reactive[AppState | None] = reactive(None)
+    state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False)
+
+    def watch_state(self, old: AppState | None, new: AppState | None) -> None:
+        if old is None or new is None or (old.tree, old.cursor) != (new.tree, new.cursor):
+            self.refresh()
 
     def _line(self) -> tuple[NodeId, ...]:
         return self.state.tree.current_line(self.state.cursor) if self.state is not None else ()
@@ -245,8 +255,9 @@ class ValueStrip(Widget):
 class HistoryPane(Vertical):
     """History: the variation tree, and below it the value of every ply of the current line."""
 
-    state: reactive[AppState | None] = reactive(None)
-    ready: reactive[bool] = reactive(False)
+    # passed down to the views; the container itself draws nothing from them
+    state: reactive[AppState | None] = reactive(None, repaint=False)
+    ready: reactive[bool] = reactive(False, repaint=False)
 
     def compose(self) -> ComposeResult:
         yield VariationTree(id="variation-tree").data_bind(HistoryPane.state, HistoryPane.ready)

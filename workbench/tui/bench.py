@@ -1,0 +1,156 @@
+"""TUI timings for ``workbench bench``: launch to full paint, and keypress to repaint.
+
+Launch is measured in fresh processes, headless, from interpreter start-up
+code to the first paint after every pane shows real content; the bare app
+(header, one static, footer) is measured the same way, alternating with ours.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+_LAUNCH = r"""
+import json, sys, time
+started = time.perf_counter()
+kind = sys.argv[1]
+from textual.app import App
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+result = {}
+refresh = Screen._compositor_refresh
+
+def noted_refresh(screen):
+    # the first screen refresh that draws the finished app ends the launch
+    refresh(screen)
+    if "painted" not in result and getattr(screen.app, "ready", True) and screen.app.is_running:
+        result["painted"] = time.perf_counter() - started
+        screen.app.call_later(screen.app.exit)
+
+Screen._compositor_refresh = noted_refresh
+
+class Bare(App):
+    def compose(self):
+        yield Header()
+        yield Static("hello")
+        yield Footer()
+
+if kind == "bare":
+    app = Bare()
+else:
+    from workbench.tui.app import WorkbenchApp
+    app = WorkbenchApp()
+app.run(headless=True, size=(120, 40))
+print(json.dumps(result))
+"""
+
+QUIET = 0.05
+"""Seconds with nothing to lay out, paint or process before a key counts as done."""
+KEY_SCRIPT = ("5", "1", "9", "v", "3", "m", "backspace", "7", "m", "left", "up", "enter", "backspace", "backspace",
+              "2", "v", "8", "backspace", "backspace", "backspace")  # fmt: skip
+
+
+def _launch(kind: str) -> float:
+    output = subprocess.run([sys.executable, "-c", _LAUNCH, kind], capture_output=True, text=True, check=True).stdout
+    return json.loads(output.strip().splitlines()[-1])["painted"]
+
+
+def launch_times(repeats: int) -> dict:
+    bare, ours = [], []
+    for _ in range(repeats):  # alternate, so drift in machine load hits both alike
+        bare.append(_launch("bare"))
+        ours.append(_launch("workbench"))
+    return {
+        "bare_s": statistics.median(bare),
+        "workbench_s": statistics.median(ours),
+        "ratio": statistics.median(ours) / statistics.median(bare),
+        "target_ratio": 2.0,
+        "repeats": repeats,
+    }
+
+
+async def _keypress_latencies(keys: int) -> list[float]:
+    """Post each key and time it to the end of the last screen update it caused.
+
+    Pilot's ``press`` waits for the whole process to idle (≈180 ms a key even
+    on a bare app), so it cannot measure latency; instead the screen's update
+    timer is wrapped to note when each compositor update finishes, and a key
+    counts as done once the screen has nothing left to lay out or paint.
+    """
+    import asyncio
+
+    from textual import events
+
+    from .app import WorkbenchApp
+
+    app = WorkbenchApp()
+    latencies = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not app.ready:
+            await pilot.pause(0.01)
+        await pilot.pause()
+        screen = app.screen
+        updates: list[float] = []
+        original_update = screen._on_timer_update
+
+        def noted_update() -> None:
+            busy = screen._layout_required or screen._repaint_required or bool(screen._dirty_widgets)
+            original_update()
+            if busy:
+                updates.append(time.perf_counter())
+
+        screen._on_timer_update = noted_update
+        screen._update_timer._callback = noted_update
+
+        def settled() -> bool:
+            return not (screen._layout_required or screen._repaint_required or screen._dirty_widgets) and all(
+                widget._message_queue.empty() for widget in (app, screen, *screen.walk_children())
+            )
+
+        for index in range(keys):
+            key = KEY_SCRIPT[index % len(KEY_SCRIPT)]
+            character = key if len(key) == 1 else ("\r" if key == "enter" else None)
+            updates.clear()
+            start = time.perf_counter()
+            app.post_message(events.Key(key, character))
+            quiet_since = None
+            while True:
+                await asyncio.sleep(0.001)
+                if settled():
+                    quiet_since = quiet_since or time.perf_counter()
+                    if time.perf_counter() - quiet_since > QUIET:
+                        break
+                else:
+                    quiet_since = None
+            # a key that changed nothing painted nothing: its latency is the time to settle
+            latencies.append((updates[-1] if updates else quiet_since) - start)
+    return latencies
+
+
+def keypress_times(keys: int = 200) -> dict:
+    import asyncio
+
+    latencies = sorted(asyncio.run(_keypress_latencies(keys)))
+    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+    return {"keys": keys, "median_s": statistics.median(latencies), "p95_s": p95, "max_s": latencies[-1], "target_p95_s": 0.05}
+
+
+def run_tui_bench(*, quick: bool = False) -> dict:
+    launch = launch_times(3 if quick else 7)
+    keys = keypress_times(200)
+    return {
+        "tui_launch": {
+            **launch,
+            "line": f"launch to full paint            {launch['workbench_s'] * 1000:8.0f} ms   bare Textual app {launch['bare_s'] * 1000:6.0f} ms   "
+            f"{launch['ratio']:5.2f}× (target ≤ {launch['target_ratio']:.0f}×, median of {launch['repeats']})",
+        },
+        "tui_keypress": {
+            **keys,
+            "line": f"keypress to repaint, {keys['keys']} keys   p95 {keys['p95_s'] * 1000:6.1f} ms   median {keys['median_s'] * 1000:5.1f} ms   "
+            f"max {keys['max_s'] * 1000:5.1f} ms (target p95 ≤ {keys['target_p95_s'] * 1000:.0f} ms)",
+        },
+    }

@@ -1,0 +1,90 @@
+"""Line-API rendering: build a view's strips once per state change, serve them per line.
+
+Rich tables and multi-span Text cost milliseconds a repaint; these views are
+redrawn on every keypress, so they write styled segments straight into
+strips (Textual's fast path) and ``render_line`` only looks them up.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+from textual.widget import Widget
+
+
+class LineWriter:
+    """Accumulates styled runs of text into lines of segments."""
+
+    def __init__(self) -> None:
+        self.lines: list[list[Segment]] = [[]]
+
+    def write(self, text: str, style: Style | None = None) -> LineWriter:
+        first, *rest = text.split("\n")
+        if first:
+            self.lines[-1].append(Segment(first, style))
+        for line in rest:
+            self.lines.append([Segment(line, style)] if line else [])
+        return self
+
+    def newline(self, count: int = 1) -> LineWriter:
+        for _ in range(count):
+            self.lines.append([])
+        return self
+
+    def pad_to(self, width: int, style: Style | None = None) -> LineWriter:
+        """Pad the current line with spaces to ``width`` cells."""
+        length = sum(segment.cell_length for segment in self.lines[-1])
+        if length < width:
+            self.lines[-1].append(Segment(" " * (width - length), style))
+        return self
+
+
+class LinesView(Widget):
+    """A widget whose content is :meth:`build`'s lines, cached until :meth:`invalidate`."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._strips: list[Strip] | None = None
+        self._blank = Strip.blank(0)
+        self._built_for: tuple[int, int] | None = None
+
+    def build(self, writer: LineWriter) -> None:  # pragma: no cover - subclasses draw here
+        raise NotImplementedError
+
+    def view_slice(self, state) -> object:
+        """What this view draws from the state; a change elsewhere does not repaint it."""
+        return state
+
+    def watch_state(self, old, new) -> None:
+        if old is None or new is None or self.view_slice(old) != self.view_slice(new):
+            self.invalidate()
+
+    def watch_ready(self) -> None:
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """Drop the cached lines and repaint."""
+        self._strips = None
+        self.refresh()
+
+    def _ensure_strips(self) -> list[Strip]:
+        size = (self.size.width, self.size.height)
+        if self._strips is None or self._built_for != size:
+            writer = LineWriter()
+            self.build(writer)
+            base = self.rich_style  # an ancestor walk: once per build, not once per line
+            width = self.size.width
+            self._strips = [
+                Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base) for segments in writer.lines
+            ]
+            self._blank = Strip.blank(width, base)
+            self._built_for = size
+        return self._strips
+
+    def render_line(self, y: int) -> Strip:
+        strips = self._ensure_strips()
+        return strips[y] if y < len(strips) else self._blank
+
+    def on_resize(self) -> None:
+        self.invalidate()
