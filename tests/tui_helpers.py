@@ -26,7 +26,8 @@ def cell_offset(grid, cell: int) -> tuple[int, int]:
     """Widget-relative coordinates of the middle of ``cell`` on the board grid."""
     width, height = grid._cell_size()
     row, col = grid.state.geometry.row_col(cell)
-    return col * (width + 1) + width // 2, row * (height + 1) + height // 2
+    origin_x, origin_y = grid._origin()
+    return origin_x + col * (width + 1) + width // 2, origin_y + row * (height + 1) + height // 2
 
 
 def text_of(widget) -> str:

@@ -63,6 +63,7 @@ class WorkbenchApp(App[int]):
         Binding("e", "cycle_engine", "Engine"),
         Binding("E", "swap_engine_side", "Engine side", show=False),
         Binding("c", "comment", "Comment", show=False),
+        Binding("z", "zoom", "Zoom pane", show=False),
         Binding("backspace", "back", "Back", show=False),
         Binding("ctrl+z", "undo", "Undo edit", show=False),
         Binding("ctrl+y", "redo", "Redo edit", show=False),
@@ -326,6 +327,14 @@ class WorkbenchApp(App[int]):
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen(help_sections()))
+
+    def action_zoom(self) -> None:
+        """Maximize the focused pane, or restore the four-pane layout."""
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+        elif screen.focused is not None:
+            screen.maximize(screen.focused)
 
     def action_screenshot(self) -> None:
         path = self.save_screenshot()

@@ -58,14 +58,24 @@ class BoardGrid(LinesView, can_focus=True):
         cell_height = max(1, min(5, (height - (geometry.rows - 1)) // geometry.rows))
         return cell_width, cell_height
 
+    def _origin(self) -> tuple[int, int]:
+        """Top-left of the grid, which is centred in the widget."""
+        geometry = self.state.geometry
+        cell_width, cell_height = self._cell_size()
+        grid_width = geometry.cols * cell_width + geometry.cols - 1
+        grid_height = geometry.rows * cell_height + geometry.rows - 1
+        width, height = self.content_region.size
+        return max(0, (width - grid_width) // 2), max(0, (height - grid_height) // 2)
+
     def cell_at(self, x: int, y: int) -> Cell | None:
         """The cell under widget-relative (x, y), or None on a grid line or outside."""
         if self.state is None:
             return None
         geometry = self.state.geometry
         cell_width, cell_height = self._cell_size()
-        x -= self.styles.gutter.left
-        y -= self.styles.gutter.top
+        origin_x, origin_y = self._origin()
+        x -= self.styles.gutter.left + origin_x
+        y -= self.styles.gutter.top + origin_y
         col, x_in = divmod(x, cell_width + 1)
         row, y_in = divmod(y, cell_height + 1)
         if x < 0 or y < 0 or x_in == cell_width or y_in == cell_height:
@@ -81,7 +91,7 @@ class BoardGrid(LinesView, can_focus=True):
         position = state.position
         geometry = state.geometry
         cell_width, cell_height = self._cell_size()
-        style = self.get_component_rich_style
+        style = self.part
         grid_style = style("board--grid")
         node = state.tree.node(state.cursor)
         last = cell_bit(node.move) if node.move is not None else 0
@@ -98,12 +108,16 @@ class BoardGrid(LinesView, can_focus=True):
             else:
                 mask = analysis.masks.get(overlay)
         separator = "┼".join(["─" * cell_width] * geometry.cols)
+        origin_x, origin_y = self._origin()
+        indent = " " * origin_x
+        writer.newline(origin_y)
         for row in range(geometry.rows):
             if row:
-                writer.newline().write(separator, grid_style).newline()
+                writer.newline().write(indent + separator, grid_style).newline()
             for line_index in range(cell_height):
                 if line_index:
                     writer.newline()
+                writer.write(indent)
                 for col in range(geometry.cols):
                     if col:
                         writer.write("│", grid_style)
@@ -125,7 +139,7 @@ class BoardGrid(LinesView, can_focus=True):
         values: dict[Cell, tuple[Value, int]],
         mask: Bitboard,
     ) -> tuple[str, Style]:
-        style = self.get_component_rich_style
+        style = self.part
         bit = cell_bit(cell)
         mark = position.mark_at(cell)
         middle = height // 2
@@ -228,6 +242,8 @@ class BoardStatus(Widget):
 
 class BoardPane(Vertical):
     """Board: the grid and a status line (side to move, result, exact value)."""
+
+    ALLOW_MAXIMIZE = True
 
     # passed down to the views; the container itself draws nothing from them
     state: reactive[AppState | None] = reactive(None, repaint=False)

@@ -20,7 +20,7 @@ MASK_LABELS = {
     "perfect_lose": "p-lose",
     "best": "best",
 }
-MASK_COLUMN = 8
+MASK_COLUMN = 7
 """Cells per mask column: a 3-wide mini board is 5 cells, plus room for the label."""
 WIDE_TABLE = 60
 """Below this width the X / O / draw split shares one column."""
@@ -51,29 +51,34 @@ class EvaluationView(LinesView):
         state = self.state
         if state is None:
             return
-        style = self.get_component_rich_style
+        style = self.part
         if not self.ready:
             writer.write("Building the engine's tables…", style("evaluation--dim"))
             return
         analysis = state.analysis
         self._summary(writer, analysis)
+        if analysis.to_move is None:
+            return  # no side to move: no masks and no moves
         writer.newline(2)
         self._masks(writer, analysis)
         writer.newline(2)
         self._moves(writer, analysis)
 
     def _summary(self, writer: LineWriter, analysis: Analysis) -> None:
-        style = self.get_component_rich_style
+        style = self.part
         if analysis.to_move is None:
-            writer.write(f"Game over: {analysis.status.value.replace('_', ' ')}", style("evaluation--heading"))
+            outcome = {"x_won": "X won", "o_won": "O won", "draw": "a draw"}[analysis.status.value]
+            writer.write(f"Game over: {outcome}", style("evaluation--heading"))
         else:
             writer.write(f"{analysis.to_move.value} to move: ", style("evaluation--heading"))
             writer.write(f"{analysis.value.label} in {analysis.remoteness}", style(VALUE_CLASS[analysis.value]))
         games = analysis.games
-        writer.newline().write(f"{games.total:,} games on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}", style("evaluation--dim"))
+        if analysis.to_move is not None:
+            games_line = f"{games.total:,} games on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
+            writer.newline().write(games_line, style("evaluation--dim"))
 
     def _masks(self, writer: LineWriter, analysis: Analysis) -> None:
-        style = self.get_component_rich_style
+        style = self.part
         position = analysis.position
         geometry = position.geometry
         for name in MASK_NAMES:
@@ -94,7 +99,7 @@ class EvaluationView(LinesView):
         writer.newline().write("● cells of each mask for the side to move · p- perfect", style("evaluation--dim"))
 
     def _moves(self, writer: LineWriter, analysis: Analysis) -> None:
-        style = self.get_component_rich_style
+        style = self.part
         if not analysis.moves:
             writer.write("No moves: the game is over.", style("evaluation--dim"))
             return
@@ -123,6 +128,8 @@ class EvaluationView(LinesView):
 
 class EvaluationPane(VerticalScroll):
     """Evaluation: masks, value and remoteness, and a table of moves, live with the cursor."""
+
+    ALLOW_MAXIMIZE = True
 
     # passed down to the views; the container itself draws nothing from them
     state: reactive[AppState | None] = reactive(None, repaint=False)

@@ -147,7 +147,10 @@ class VariationTree(Tree[NodeId]):
             self._tree_nodes[main] = branch
             for alternative in alternatives:
                 label = Text("( ") + self._label(tree, alternative)
-                alt_node = branch.add(label, data=alternative, expand=True)
+                if tree.node(alternative).children:
+                    alt_node = branch.add(label, data=alternative, expand=True)
+                else:
+                    alt_node = branch.add_leaf(label, data=alternative)
                 self._tree_nodes[alternative] = alt_node
                 self._add_line(tree, alt_node, alternative)
             current = main
@@ -238,9 +241,9 @@ class ValueStrip(Widget):
             outcome = outcome_for_x(tree, node_id)
             cell_style = style({1: "strip--x", 0: "strip--draw", -1: "strip--o"}[outcome])
             if node_id == self.state.cursor:
-                cell_style += style("strip--current")
+                cell_style += self.get_component_rich_style("strip--current", partial=True)
             elif index >= path_length:
-                cell_style += style("strip--future")
+                cell_style += self.get_component_rich_style("strip--future", partial=True)
             label = "·" if node.move is None else str(node.move)
             text.append(label.center(self.CELL_WIDTH), cell_style)
         return text
@@ -254,6 +257,8 @@ class ValueStrip(Widget):
 
 class HistoryPane(Vertical):
     """History: the variation tree, and below it the value of every ply of the current line."""
+
+    ALLOW_MAXIMIZE = True
 
     # passed down to the views; the container itself draws nothing from them
     state: reactive[AppState | None] = reactive(None, repaint=False)

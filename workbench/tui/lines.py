@@ -52,6 +52,10 @@ class LinesView(Widget):
     def build(self, writer: LineWriter) -> None:  # pragma: no cover - subclasses draw here
         raise NotImplementedError
 
+    def part(self, name: str):
+        """Only what the component class ``name`` sets, to layer over other styles."""
+        return self.get_component_rich_style(name, partial=True)
+
     def view_slice(self, state) -> object:
         """What this view draws from the state; a change elsewhere does not repaint it."""
         return state

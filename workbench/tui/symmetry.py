@@ -50,7 +50,7 @@ class SymmetryView(LinesView):
         state = self.state
         if state is None:
             return
-        style = self.get_component_rich_style
+        style = self.part
         if not self.ready:
             writer.write("Building the engine's tables…", style("symmetry--dim"))
             return
@@ -66,7 +66,7 @@ class SymmetryView(LinesView):
         self._by_ply(writer, state.position)
 
     def _images(self, writer: LineWriter, position: Position) -> None:
-        style = self.get_component_rich_style
+        style = self.part
         geometry = position.geometry
         pairs = images(position)
         per_row = len(pairs) if self.size.width >= IMAGE_COLUMN * len(pairs) else (len(pairs) + 1) // 2
@@ -92,7 +92,7 @@ class SymmetryView(LinesView):
             writer.newline().write(line, style("symmetry--dim"))
 
     def _by_ply(self, writer: LineWriter, position: Position) -> None:
-        style = self.get_component_rich_style
+        style = self.part
         counts = class_index(position.geometry).by_ply()
         widths = [max(len(str(ply)), len(str(count))) for ply, count in enumerate(counts)]
         writer.write("classes by ply", style("symmetry--dim")).newline()
@@ -107,6 +107,8 @@ class SymmetryView(LinesView):
 
 class SymmetryPane(VerticalScroll):
     """Symmetry: images under rotation and reflection, canonical form, class, orbit."""
+
+    ALLOW_MAXIMIZE = True
 
     # passed down to the views; the container itself draws nothing from them
     state: reactive[AppState | None] = reactive(None, repaint=False)

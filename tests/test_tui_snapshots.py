@@ -1,0 +1,46 @@
+"""Snapshots of each pane (zoomed) in a few positions, and of the whole app at two sizes.
+
+Update only after looking at the report: pytest --snapshot-update, then open snapshot_report.html.
+"""
+
+import pytest
+
+from workbench.tui.app import WorkbenchApp
+
+from .tui_helpers import wait_ready
+
+POSITIONS = {
+    "start": [],
+    "midgame": ["5", "1", "9"],
+    "won_with_variations": ["1", "4", "backspace", "5", "backspace", "4", "2", "5", "3"],
+}
+PANES = ["board", "evaluation", "symmetry", "history"]
+
+
+def preparing(keys, pane=None):
+    async def run_before(pilot):
+        app = pilot.app
+        await wait_ready(pilot, app)
+        for key in keys:
+            await pilot.press(key)
+        if pane is not None:
+            app.screen.maximize(app.query_one(f"#{pane}"), container=False)
+        await pilot.pause()
+
+    return run_before
+
+
+@pytest.mark.parametrize("pane", PANES)
+@pytest.mark.parametrize("position", list(POSITIONS))
+def test_pane(snap_compare, pane, position):
+    assert snap_compare(WorkbenchApp(), run_before=preparing(POSITIONS[position], pane), terminal_size=(90, 30))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (150, 45)])
+def test_whole_app(snap_compare, size):
+    assert snap_compare(WorkbenchApp(), run_before=preparing(POSITIONS["won_with_variations"]), terminal_size=size)
+
+
+def test_value_overlay_on_the_board(snap_compare):
+    keys = ["5", "2", "v"]
+    assert snap_compare(WorkbenchApp(), run_before=preparing(keys, "board"), terminal_size=(90, 30))
