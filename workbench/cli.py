@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     export_cmd.add_argument("file", help="a study file (.json)")
     export_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
+    shots_cmd = commands.add_parser("screenshots", help="write SVG screenshots of the main views")
+    shots_cmd.add_argument("folder", nargs="?", default="screenshots", help="where to write them (default: screenshots)")
+
     bench_cmd = commands.add_parser("bench", help="time the engine against the seeds' direct methods")
     bench_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
     bench_cmd.add_argument("--quick", action="store_true", help="fewer repeats of each timing")
@@ -257,7 +260,16 @@ def run_app(**options) -> int:
     return run(**options)
 
 
+def cmd_screenshots(args: argparse.Namespace) -> int:
+    from .tui.screenshots import take_screenshots
+
+    for path in take_screenshots(args.folder):
+        print(path)
+    return 0
+
+
 COMMANDS = {
+    "screenshots": cmd_screenshots,
     "open": cmd_open,
     "export": cmd_export,
     "analyze": cmd_analyze,

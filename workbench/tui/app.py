@@ -37,7 +37,7 @@ from .messages import Dispatch
 from .symmetry import SymmetryPane
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-WIDE_WIDTH = 120
+WIDE_WIDTH = 140  # three columns only where the evaluation table still fits
 TALL_HEIGHT = 36
 ENGINE_CYCLE = (EngineMode.OFF, EngineMode.PERFECT, EngineMode.TRAP, EngineMode.RANDOM)
 MASK_CYCLE = ("none", *OVERLAYS[2:])
@@ -377,7 +377,8 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         result = []
         for binding in bindings:
             if isinstance(binding, Binding) and binding.description:
-                result.append((binding.key.replace(",", " / "), binding.description))
+                keys = binding.key.replace("question_mark", "?").replace(",", " / ")
+                result.append((keys, binding.description))
         return result
 
     def not_a_digit(row: tuple[str, str]) -> bool:
