@@ -10,3 +10,9 @@ def all_analyses():
 
 
 SYMMETRIES = transforms(TIC_TAC_TOE)
+
+
+@pytest.fixture(autouse=True)
+def private_data_folder(tmp_path_factory, monkeypatch):
+    """No test may touch the user's real library: the default one lives in a temp folder."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))

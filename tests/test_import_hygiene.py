@@ -6,7 +6,7 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("package", ["workbench.engine", "workbench.state"])
+@pytest.mark.parametrize("package", ["workbench.engine", "workbench.state", "workbench.library"])
 def test_core_never_imports_textual_or_rich(package):
     code = (
         f"import importlib, pkgutil, sys, {package} as root\n"

@@ -92,6 +92,45 @@ def run_engine_bench(*, quick: bool = False) -> dict:
     }
 
 
+def run_library_bench(*, quick: bool = False) -> dict:
+    """Write every game into a temporary library, then time "games through this position"."""
+    import tempfile
+    from pathlib import Path
+
+    from .library import Library
+    from .library.games import games_through, write_games
+
+    with tempfile.TemporaryDirectory() as folder:
+        library = Library.open(Path(folder) / "bench.sqlite3")
+        try:
+            start = time.perf_counter()
+            write_games(library)
+            written = time.perf_counter() - start
+            probes = [parse_position(text) for text in (".../.X./...", "X../.../...", "X../.O./...", "XO./.X./...", "XO./.XX/..O")]
+            slowest = 0.0
+            for position in probes:
+                best = min(_timed(lambda: games_through(library, position)) for _ in range(3 if quick else 20))
+                slowest = max(slowest, best)
+        finally:
+            library.close()
+    return {
+        "library_games": {
+            "write_s": written,
+            "target_write_s": 3.0,
+            "through_query_s": slowest,
+            "target_query_s": 0.005,
+            "line": f"library: write all games        {written:8.2f} s  (target ≤ 3 s)   games through a position, slowest probe "
+            f"{slowest * 1000:.2f} ms (target ≤ 5 ms)",
+        }
+    }
+
+
+def _timed(function: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
 def format_report(report: dict) -> str:
     """The report as aligned lines of text."""
     full = report["full_analysis_fresh_process"]
@@ -113,6 +152,6 @@ def format_report(report: dict) -> str:
     single = report["single_analysis_warm"]
     lines.append(f"one position, warm tables      {single['seconds'] * 1e6:8.1f} µs (target ≤ {single['target_s'] * 1e6:.0f} µs)")
     for name, entry in report.items():
-        if name.startswith("tui_"):
+        if name.startswith(("tui_", "library_")):
             lines.append(entry["line"])
     return "\n".join(lines)

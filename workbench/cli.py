@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Sequence
 
+from .library import LibraryError
 from .engine import (
     TIC_TAC_TOE,
     Position,
@@ -34,7 +35,10 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="A terminal analysis workbench for Tic-Tac-Toe.")
+    parser.add_argument("--db", metavar="PATH", help="the library file (default: your data folder)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    db_option = _Parser(add_help=False)
+    db_option.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="the library file")
 
     analyze_cmd = commands.add_parser("analyze", help="analyse a position, a move list, or every position")
     source = analyze_cmd.add_mutually_exclusive_group()
@@ -56,6 +60,26 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd.add_argument(
         "--seed-port", action="store_true", help="also check seed 001's code as written (reported, not failed)"
     )
+
+    games_cmd = commands.add_parser("games", parents=[db_option], help="write every complete game into the library")
+    games_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+
+    graph_cmd = commands.add_parser("graph", parents=[db_option], help="the 765-class DAG: library tables, or Graphviz DOT")
+    graph_cmd.add_argument("--dot", metavar="FILE", help="write DOT to FILE ('-' for stdout) and, with Graphviz, FILE.svg")
+
+    studies_cmd = commands.add_parser("studies", parents=[db_option], help="studies kept in the library")
+    studies_sub = studies_cmd.add_subparsers(dest="studies_command", metavar="ACTION", parser_class=_Parser, required=True)
+    studies_sub.add_parser("list", help="names, sizes and dates").add_argument("--json", action="store_true")
+    rename_cmd = studies_sub.add_parser("rename", help="rename a study")
+    rename_cmd.add_argument("old")
+    rename_cmd.add_argument("new")
+    studies_sub.add_parser("delete", help="delete a study").add_argument("name")
+    import_cmd = studies_sub.add_parser("import", help="copy a JSON study file into the library")
+    import_cmd.add_argument("file")
+    import_cmd.add_argument("--name", help="the name in the library (default: the file's name)")
+    export_cmd2 = studies_sub.add_parser("export", help="write a library study to a JSON file")
+    export_cmd2.add_argument("name")
+    export_cmd2.add_argument("file")
 
     open_cmd = commands.add_parser("open", help="open the app on a saved study")
     open_cmd.add_argument("file", help="a study file (.json)")
@@ -79,9 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            return run_app()
+            return run_app(db=args.db)
         return COMMANDS[args.command](args)
-    except (UsageError, ValueError) as error:
+    except (UsageError, ValueError, LibraryError) as error:
         print(f"workbench: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `workbench analyze --all --json | head`
@@ -220,7 +244,10 @@ def _seed_port_disagreements() -> dict:
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_report, run_engine_bench
 
+    from .bench import run_library_bench
+
     report = run_engine_bench(quick=args.quick)
+    report.update(run_library_bench(quick=args.quick))
     if not args.no_tui:
         from .tui.bench import run_tui_bench
 
@@ -248,7 +275,7 @@ def cmd_open(args: argparse.Namespace) -> int:
     from .state import load_study
 
     state = load_study(args.file)  # a bad file is a one-line error before any screen is drawn
-    return run_app(state=state, path=args.file)
+    return run_app(state=state, path=args.file, db=args.db)
 
 
 def run_app(**options) -> int:
@@ -268,7 +295,125 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_library(args: argparse.Namespace):
+    from .library import Library
+
+    return Library.open(getattr(args, "db", None))
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from .library.games import write_games
+
+    with _open_library(args) as library:
+        if args.json:
+            count = write_games(library)
+        else:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            with Progress(TextColumn("{task.description:<8}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                          TimeElapsedColumn(), transient=False) as bar:  # fmt: skip
+                tasks: dict[str, int] = {}
+
+                def progress(stage: str, done: int, total: int) -> None:
+                    if stage not in tasks:
+                        tasks[stage] = bar.add_task(stage, total=total)
+                    bar.update(tasks[stage], completed=done, total=total)
+
+                count = write_games(library, progress)
+        rows = library.query("SELECT count(*) FROM ledger")[0][0]
+        split = dict(library.query("SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner"))
+    record = {"db": str(library.path), "games": count, "ledger_rows": rows, "x": split.get("X", 0), "o": split.get("O", 0), "draw": split.get("draw", 0)}
+    if args.json:
+        _print_json(record)
+    else:
+        print(f"{count:,} games ({record['x']:,} X wins, {record['o']:,} O wins, {record['draw']:,} draws) and {rows:,} ledger rows in {library.path}")
+    return 0
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    from .library.graph import graph_dot, write_graph
+
+    if args.dot:
+        text = graph_dot()
+        if args.dot == "-":
+            sys.stdout.write(text)
+            return 0
+        _write_text_atomically(args.dot, text)
+        svg = _render_svg(args.dot)
+        print(f"wrote {args.dot}" + (f" and {svg}" if svg else " (install Graphviz's dot to render it as SVG)"))
+        return 0
+    with _open_library(args) as library:
+        classes, edges = write_graph(library)
+    print(f"{classes} classes and {edges} edges in {library.path}")
+    return 0
+
+
+def _write_text_atomically(path: str, text: str) -> None:
+    import os
+    import tempfile
+    from pathlib import Path
+
+    target = Path(path)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent if str(target.parent) else ".")
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except OSError as error:
+        raise UsageError(f"cannot write {path!r}: {error.strerror or error}") from None
+
+
+def _render_svg(dot_path: str) -> str | None:
+    import shutil
+    import subprocess
+
+    dot = shutil.which("dot")
+    if dot is None:
+        return None
+    svg_path = dot_path + ".svg" if not dot_path.endswith(".dot") else dot_path[:-4] + ".svg"
+    result = subprocess.run([dot, "-Tsvg", dot_path, "-o", svg_path], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise UsageError(f"dot could not render {dot_path!r}: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode}")
+    return svg_path
+
+
+def cmd_studies(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .library import studies
+    from .state import load_study, save_study
+
+    with _open_library(args) as library:
+        action = args.studies_command
+        if action == "list":
+            records = studies.list_studies(library)
+            if args.json:
+                _print_json([{"name": r.name, "moves": r.moves, "updated": r.updated} for r in records])
+            else:
+                for record in records:
+                    print(f"{record.name:<30} {record.moves:>4} moves   {record.updated}")
+                if not records:
+                    print(f"no studies in {library.path}")
+        elif action == "rename":
+            studies.rename_study(library, args.old, args.new)
+        elif action == "delete":
+            studies.delete_study(library, args.name)
+        elif action == "import":
+            name = args.name or Path(args.file).stem
+            studies.save_study(library, name, load_study(args.file))
+            print(f"imported {args.file} as {name!r}")
+        elif action == "export":
+            save_study(studies.open_study(library, args.name), args.file)
+            print(f"exported {args.name!r} to {args.file}")
+    return 0
+
+
 COMMANDS = {
+    "games": cmd_games,
+    "graph": cmd_graph,
+    "studies": cmd_studies,
     "screenshots": cmd_screenshots,
     "open": cmd_open,
     "export": cmd_export,

@@ -134,6 +134,14 @@ def counts(geometry: Geometry) -> Counts:
     return Counts(games, paths)
 
 
+def games_through(geometry: Geometry, key: int) -> GameCounts:
+    """Complete games from the empty board that pass through the position ``key``:
+    the move orders reaching it times the games continuing from it."""
+    tallies = counts(geometry)
+    orders = tallies.paths[key]
+    return GameCounts(*(orders * part for part in tallies.games[key]))
+
+
 def census(geometry: Geometry) -> dict:
     """Whole-game statistics as plain data (the ``workbench census`` record)."""
     graph = state_graph(geometry)

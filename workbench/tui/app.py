@@ -16,8 +16,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
-from ..engine import Player, Position, analyze
+from ..engine import Player, Position, Status, analyze
 from ..engine.analysis import tables
+from ..engine.census import games_through
 from ..state import (
     OVERLAYS,
     AppState,
@@ -31,7 +32,7 @@ from ..state import (
 )
 from ..state.actions import Back, LoadState, MarkSaved, NewGame, PlayCell, SetComment, SetEngine, SetOverlay
 from .board import BoardGrid, BoardPane
-from .evaluation import EvaluationPane
+from .evaluation import EvaluationPane, EvaluationView
 from .history import HistoryPane, VariationTree
 from .messages import Dispatch
 from .symmetry import SymmetryPane
@@ -64,6 +65,7 @@ class WorkbenchApp(App[int]):
         Binding("E", "swap_engine_side", "Engine side", show=False),
         Binding("c", "comment", "Comment", show=False),
         Binding("z", "zoom", "Zoom pane", show=False),
+        Binding("g", "games_like_this", "Games like this", show=False),
         Binding("backspace", "back", "Back", show=False),
         Binding("ctrl+z", "undo", "Undo edit", show=False),
         Binding("ctrl+y", "redo", "Redo edit", show=False),
@@ -76,10 +78,24 @@ class WorkbenchApp(App[int]):
     ready: reactive[bool] = reactive(False)
     """True once the engine's tables are built (in a worker, at start-up)."""
 
-    def __init__(self, state: AppState | None = None, *, path: str | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        state: AppState | None = None,
+        *,
+        path: str | None = None,
+        db: str | None = None,
+        seed: int | None = None,
+    ) -> None:
         super().__init__()
         self.store = Store(state if state is not None else AppState())
         self.study_path = path
+        """The JSON file the study came from or was saved to, if any."""
+        self.study_name: str | None = None
+        """The study's name in the library, if it came from or went there."""
+        self.db_path = db
+        self.library = None
+        """The open library, or None while opening or when it cannot be used."""
+        self.library_has_games = False
         self._rng = random.Random(seed)
         self.store.subscribe(self._store_changed)
         self.set_reactive(WorkbenchApp.state, self.store.state)
@@ -103,6 +119,17 @@ class WorkbenchApp(App[int]):
     def on_load(self) -> None:
         # before compose: the tables build while Textual sets up the screen
         self.run_worker(self._warm_tables, thread=True, name="warm-tables", exit_on_error=False)
+        self.run_worker(self._open_library, thread=True, name="open-library", exit_on_error=False)
+
+    def _open_library(self):
+        from ..library import Library, LibraryError
+        from ..library.games import has_games
+
+        try:
+            library = Library.open(self.db_path)
+            return library, has_games(library)
+        except LibraryError as error:
+            return str(error)
 
     def on_mount(self) -> None:
         self._update_title()
@@ -143,6 +170,14 @@ class WorkbenchApp(App[int]):
         if worker.name == "warm-tables":
             self.ready = True
             self._maybe_engine_move()
+        elif worker.name == "open-library":
+            if isinstance(worker.result, str):
+                self.notify(f"{worker.result}; studies save to .json files instead.", title="No library", severity="warning", timeout=8)
+            else:
+                self.library, self.library_has_games = worker.result
+                self._library_games()
+        elif worker.name == "library-games" and worker.result is not None:
+            self.query_one(EvaluationView).library_games = worker.result
         elif worker.name == "engine" and worker.result is not None:
             cursor, cell = worker.result
             if cell is not None and self.store.state.cursor == cursor:
@@ -158,6 +193,21 @@ class WorkbenchApp(App[int]):
             self._update_title()
         if new.cursor != old.cursor or new.engine != old.engine:
             self._maybe_engine_move()
+        if new.position != old.position:
+            self._library_games()
+
+    def _library_games(self) -> None:
+        """Ask the library for the games through this position (a worker: it is I/O)."""
+        if self.library is None or not self.library_has_games:
+            return
+        from ..library.games import games_through as library_through
+
+        library, position = self.library, self.store.state.position
+
+        def query():
+            return position.key, library_through(library, position)
+
+        self.run_worker(query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False)
 
     def _maybe_engine_move(self) -> None:
         state = self.store.state
@@ -169,7 +219,7 @@ class WorkbenchApp(App[int]):
         return state.cursor, choose_move(state.analysis, state.engine.mode, self._rng)
 
     def _update_title(self) -> None:
-        name = Path(self.study_path).name if self.study_path else "untitled study"
+        name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
         self.sub_title = name + (" •" if self.store.state.modified else "")
 
     def _on_main_screen(self) -> bool:
@@ -254,43 +304,122 @@ class WorkbenchApp(App[int]):
         self.notify(f"Saved {path}", timeout=2)
         return None
 
-    def action_save(self, then_quit: bool = False) -> None:
+    def _is_file(self, text: str) -> bool:
+        """A path (``….json`` or with a folder) rather than a library name."""
+        return self.library is None or text.endswith(".json") or "/" in text or "\\" in text
+
+    def _save_named(self, text: str) -> str | None:
+        """Save to the library under ``text``, or to the file ``text``; an error line or None."""
+        if self._is_file(text):
+            problem = self._save_to(text)
+            if problem is None:
+                self.study_name = None
+            return problem
+        from ..library import LibraryError
+        from ..library.studies import save_study as save_to_library
+
+        try:
+            save_to_library(self.library, text, self.store.state)
+        except LibraryError as error:
+            return str(error)
+        self.study_name, self.study_path = text.strip(), None
+        self.store.dispatch(MarkSaved())
+        self._update_title()
+        self.notify(f"Saved {self.study_name!r} in the library", timeout=2)
+        return None
+
+    def _save_dialog(self, after=None) -> None:
         from .dialogs import PathDialog
 
-        def after(path: str | None) -> None:
-            if path is not None and then_quit:
+        if self.library is not None:
+            title, default = "Save study as (a name in the library, or a path ending in .json)", self.study_name or "my study"
+        else:
+            title, default = "Save study as (a .json file)", self.study_path or "study.json"
+        self.push_screen(PathDialog(title, default, self._save_named), after)
+
+    def action_save(self, then_quit: bool = False) -> None:
+        def after(saved: str | None) -> None:
+            if saved is not None and then_quit:
                 self.exit(0)
 
-        if self.study_path:
-            problem = self._save_to(self.study_path)
+        target = self.study_path or (self.study_name if self.library is not None else None)
+        if target:
+            problem = self._save_named(target)
             if problem is None:
-                after(self.study_path)
+                after(target)
                 return
             self.notify(problem, title="Not saved", severity="error")
-        self.push_screen(PathDialog("Save study as", self.study_path or "study.json", self._save_to), after)
+        self._save_dialog(after)
 
     def action_save_as(self) -> None:
-        from .dialogs import PathDialog
-
-        self.push_screen(PathDialog("Save study as", self.study_path or "study.json", self._save_to))
+        self._save_dialog()
 
     def action_open(self) -> None:
-        from .dialogs import PathDialog
+        from ..library import LibraryError
+        from ..library import studies as library_studies
+        from .library_dialogs import OpenDialog
 
-        def attempt(path: str) -> str | None:
+        def attempt(text: str) -> str | None:
             try:
-                loaded = load_study(path)
-            except StudyError as error:
+                if self._is_file(text):
+                    loaded, path, name = load_study(text), text, None
+                else:
+                    loaded, path, name = library_studies.open_study(self.library, text), None, text
+            except (StudyError, LibraryError) as error:
                 return str(error)
             self.store.dispatch(LoadState(state=loaded))
-            self.study_path = path
+            self.study_path, self.study_name = path, name
             self._update_title()
             return None
 
-        def ask_path() -> None:
-            self.push_screen(PathDialog("Open study", self.study_path or "study.json", attempt))
+        def guarded(action):
+            def run(*names: str) -> str | None:
+                try:
+                    action(self.library, *names)
+                except LibraryError as error:
+                    return str(error)
+                return None
 
-        self._unless_unsaved(ask_path)
+            return run
+
+        def ask() -> None:
+            names = []
+            if self.library is not None:
+                try:
+                    names = [(r.name, f"{r.moves} moves · {r.updated}") for r in library_studies.list_studies(self.library)]
+                except LibraryError as error:
+                    self.notify(str(error), title="Library", severity="warning")
+            rename = guarded(library_studies.rename_study) if self.library is not None else None
+            delete = guarded(library_studies.delete_study) if self.library is not None else None
+            self.push_screen(OpenDialog(names, attempt, rename, delete))
+
+        self._unless_unsaved(ask)
+
+    def action_games_like_this(self) -> None:
+        """Counts of the games through this position and a few of them: from the library when it has them."""
+        from .library_dialogs import GamesLikeThis
+
+        position = self.store.state.position
+        if self.library is not None and self.library_has_games:
+            from ..library.games import games_through as library_through
+            from ..library.games import sample_games
+
+            counts = library_through(self.library, position)
+            samples = sample_games(self.library, position)
+            source = f"from the library ({self.library.path})"
+        else:
+            counts = games_through(position.geometry, position.key).as_dict()
+            samples = _first_games(position, 10)
+            source = "computed (run `workbench games` to serve these from the library)"
+        lines = [
+            f"{counts['total']:,} complete games pass through {position}",
+            f"X wins {counts['x']:,} · O wins {counts['o']:,} · draws {counts['draw']:,}",
+            f"source: {source}",
+            "",
+            "some of them (moves from the empty board → result):",
+        ]
+        lines += [f"  {' '.join(map(str, moves)):<20} → {winner or 'draw'}" for moves, winner in samples]
+        self.push_screen(GamesLikeThis("Games like this", "\n".join(lines)))
 
     def _unless_unsaved(self, proceed) -> None:
         """Run ``proceed`` now, or after the user saves or discards unsaved changes."""
@@ -352,7 +481,8 @@ class WorkbenchApp(App[int]):
         yield SystemCommand("Set up position", "Type a position or a move list", self.action_set_up)
         yield SystemCommand("Open study", "Open a saved study file", self.action_open)
         yield SystemCommand("Save study", "Save the study (tree, comments, settings)", self.action_save)
-        yield SystemCommand("Save study as", "Save the study under a new name", self.action_save_as)
+        yield SystemCommand("Save study as", "Save under a new name in the library, or to a .json file", self.action_save_as)
+        yield SystemCommand("Games like this", "The complete games through this position, from the library when it has them", self.action_games_like_this)
         yield SystemCommand("Export move text", "Show and copy the moves with variations", self.action_export)
         yield SystemCommand("Comment", "Comment on the current move", self.action_comment)
         yield SystemCommand("Undo tree edit", "Bring back the tree before the last edit", self.action_undo)
@@ -392,9 +522,38 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     ]
 
 
-def run(state: AppState | None = None, path: str | None = None) -> int:
+def _first_games(position: Position, limit: int) -> list[tuple[tuple[int, ...], str | None]]:
+    """The first ``limit`` complete games through ``position`` in cell order (from the empty board's
+    point of view the moves before it are unknown, so the set-up counts as played in cell order)."""
+    prefix = _some_move_order(position)
+    found: list[tuple[tuple[int, ...], str | None]] = []
+    stack = [(position, prefix)]
+    while stack and len(found) < limit:
+        current, moves = stack.pop()
+        status = current.status
+        if status is not Status.IN_PLAY:
+            found.append((moves, {Status.X_WON: "X", Status.O_WON: "O"}.get(status)))
+            continue
+        for cell in reversed(current.legal_moves()):
+            stack.append((current.play(cell), moves + (cell,)))
+    return found
+
+
+def _some_move_order(position: Position) -> tuple[int, ...]:
+    """A legal move order reaching ``position``: X and O marks alternate in cell order."""
+    xs = [cell for cell in range(1, position.geometry.size + 1) if position.mark_at(cell) is Player.X]
+    os_ = [cell for cell in range(1, position.geometry.size + 1) if position.mark_at(cell) is Player.O]
+    order: list[int] = []
+    for index in range(len(xs)):
+        order.append(xs[index])
+        if index < len(os_):
+            order.append(os_[index])
+    return tuple(order)
+
+
+def run(state: AppState | None = None, path: str | None = None, db: str | None = None) -> int:
     """Run the app; 0 on a normal quit, 1 on a crash (Textual prints the traceback)."""
-    app = WorkbenchApp(state, path=path)
+    app = WorkbenchApp(state, path=path, db=db)
     app.run()
     if app.return_code not in (None, 0):
         return 1

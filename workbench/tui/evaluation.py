@@ -9,6 +9,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 
 from ..engine import MASK_NAMES, Analysis, Bitboard, Value, cell_bit
+from ..engine.census import games_through
 from ..state import AppState
 from .lines import LinesView, LineWriter
 
@@ -43,6 +44,11 @@ class EvaluationView(LinesView):
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
+    library_games: reactive[tuple[int, dict] | None] = reactive(None, repaint=False)
+    """(position key, counts) from the library's games tables, when it has them."""
+
+    def watch_library_games(self) -> None:
+        self.invalidate()
 
     def view_slice(self, state: AppState) -> object:
         return state.position, state.view.highlighted
@@ -76,6 +82,13 @@ class EvaluationView(LinesView):
         if analysis.to_move is not None:
             games_line = f"{games.total:,} games on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
             writer.newline().write(games_line, style("evaluation--dim"))
+        served = self.library_games
+        if served is not None and served[0] == analysis.position.key:
+            counts = served[1]
+            computed = games_through(analysis.position.geometry, analysis.position.key)
+            agrees = "as computed" if counts["total"] == computed.total else f"computed {computed.total:,}!"
+            line = f"library: {counts['total']:,} games from the start pass here ({agrees})"
+            writer.newline().write(line, style("evaluation--dim"))
 
     def _masks(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.part

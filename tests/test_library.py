@@ -1,0 +1,276 @@
+"""The library against real SQLite files in temp folders."""
+
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from workbench.engine import TIC_TAC_TOE, Position, census, parse_position
+from workbench.engine.census import games_through as computed_through
+from workbench.library import SCHEMA_VERSION, Library, LibraryError
+from workbench.library.games import complete_games, games_through, has_games, sample_games, write_games
+from workbench.library.graph import graph_dot, write_graph
+from workbench.library.studies import delete_study, list_studies, open_study, rename_study, save_study
+from workbench.state import AppState, reduce
+from workbench.state.actions import Back, PlayCell, SetComment
+
+
+@pytest.fixture(scope="module")
+def games_library(tmp_path_factory):
+    path = tmp_path_factory.mktemp("lib") / "games.sqlite3"
+    library = Library.open(path)
+    write_games(library)
+    write_graph(library)
+    yield library
+    library.close()
+
+
+def study():
+    state = AppState()
+    for cell in (5, 1, 9):
+        state = reduce(state, PlayCell(cell=cell))
+    state = reduce(reduce(state, Back()), PlayCell(cell=3))
+    return reduce(state, SetComment(text="quiet"))
+
+
+def test_new_library_has_the_current_schema_in_wal_mode(tmp_path):
+    with Library.open(tmp_path / "new" / "lib.sqlite3") as library:
+        assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION
+        assert library.query("PRAGMA journal_mode")[0][0] == "wal"
+        assert library.integrity() == "ok"
+
+
+def test_default_path_is_in_the_data_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    with Library.open() as library:
+        assert library.path == tmp_path / "workbench" / "library.sqlite3"
+
+
+def test_studies_round_trip_rename_and_delete(tmp_path):
+    state = study()
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        save_study(library, "centre", state)
+        loaded = open_study(library, "centre")
+        assert loaded.tree == state.tree and loaded.cursor == state.cursor
+        save_study(library, "centre", reduce(state, PlayCell(cell=7)))  # overwrite
+        assert [r.name for r in list_studies(library)] == ["centre"]
+        assert list_studies(library)[0].moves == 5
+        rename_study(library, "centre", "the centre")
+        with pytest.raises(LibraryError, match="no study called 'centre'"):
+            open_study(library, "centre")
+        save_study(library, "other", state)
+        with pytest.raises(LibraryError, match="exists already"):
+            rename_study(library, "other", "the centre")
+        delete_study(library, "other")
+        with pytest.raises(LibraryError, match="no study called 'other'"):
+            delete_study(library, "other")
+        with pytest.raises(LibraryError, match="needs a name"):
+            save_study(library, "  ", state)
+
+
+def test_games_tables_match_the_census(games_library):
+    data = census(TIC_TAC_TOE)
+    split = dict(games_library.query("SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner"))
+    assert (split["X"], split["O"], split["draw"]) == (data["games"]["x"], data["games"]["o"], data["games"]["draw"])
+    assert games_library.query("SELECT count(*) FROM ledger")[0][0] == sum(
+        int(length) * count for length, count in data["games_by_length"].items()
+    )
+    by_length = dict(games_library.query("SELECT length, count(*) FROM games GROUP BY length"))
+    assert {str(k): v for k, v in by_length.items()} == data["games_by_length"]
+    # the ledger and the flat table tell the same games
+    assert games_library.query(
+        "SELECT count(*) FROM ledger AS l JOIN games AS g USING (game_id) WHERE l.cell != CASE l.turn "
+        "WHEN 1 THEN g.a1 WHEN 2 THEN g.b1 WHEN 3 THEN g.a2 WHEN 4 THEN g.b2 WHEN 5 THEN g.a3 "
+        "WHEN 6 THEN g.b3 WHEN 7 THEN g.a4 WHEN 8 THEN g.b4 WHEN 9 THEN g.a5 END"
+    )[0][0] == 0
+    assert games_library.query("SELECT DISTINCT player FROM ledger WHERE turn % 2 = 1") == [("X",)]
+    assert has_games(games_library)
+    assert games_library.integrity() == "ok"
+
+
+@pytest.mark.parametrize("text", [".../.../...", ".../.X./...", "X../.O./...", "O../.X./..X", "XXX/OO./..."])
+def test_games_through_a_position_equal_the_engine(games_library, text):
+    position = parse_position(text)
+    assert games_through(games_library, position) == computed_through(TIC_TAC_TOE, position.key).as_dict()
+    for moves, winner in sample_games(games_library, position, 5):
+        assert Position.empty().play_all(moves[: position.ply]) == position or position.ply == 0
+        final = Position.empty().play_all(moves)
+        assert final.is_over and (winner or "draw") in (final.status.value[0].upper(), "draw")
+
+
+def test_the_games_lookup_uses_an_index(games_library):
+    plan = games_library.query("EXPLAIN QUERY PLAN SELECT winner, count(*) FROM games WHERE k3 = 5 GROUP BY winner")
+    assert any("USING COVERING INDEX games_k3" in row[3] for row in plan)
+
+
+def test_complete_games_generator_is_every_game_once():
+    seen = set()
+    for moves, keys, _ in complete_games():
+        assert moves not in seen
+        seen.add(moves)
+    assert len(seen) == 255168
+
+
+def test_graph_tables_and_dot(games_library):
+    assert games_library.query("SELECT count(*) FROM classes")[0][0] == 765
+    assert games_library.query("SELECT count(*) FROM classes WHERE status != 'in_play'")[0][0] == 138
+    by_ply = [count for _, count in games_library.query("SELECT ply, count(*) FROM classes GROUP BY ply ORDER BY ply")]
+    assert by_ply == [1, 3, 12, 38, 108, 174, 204, 153, 57, 15]
+    assert games_library.query("SELECT count(*) FROM class_edges AS e JOIN classes AS p ON p.class_id = e.parent "
+                               "JOIN classes AS c ON c.class_id = e.child WHERE c.ply != p.ply + 1")[0][0] == 0  # fmt: skip
+    dot = graph_dot()
+    assert dot.startswith("digraph") and dot.count("->") == games_library.query("SELECT count(*) FROM class_edges")[0][0]
+    assert dot.count("rank=same") == 10 and 'fillcolor="#b7e4c7"' in dot
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "future.sqlite3"
+    Library.open(path).close()
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    connection.commit()
+    connection.close()
+    with pytest.raises(LibraryError, match="newer workbench"):
+        Library.open(path)
+
+
+def test_an_old_schema_is_migrated(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    sqlite3.connect(path).close()  # an empty database: schema version 0
+    with Library.open(path) as library:
+        assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION
+        save_study(library, "s", AppState())
+
+
+def test_corrupted_and_foreign_files_are_refused(tmp_path):
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(LibraryError, match="corrupted or not a workbench library"):
+        Library.open(garbage)
+    with pytest.raises(LibraryError, match="no such file"):
+        Library.open(tmp_path / "absent.sqlite3", create=False)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write read-only files")
+def test_a_read_only_library_reads_but_never_writes(tmp_path):  # pragma: no cover - not as root
+    path = tmp_path / "ro.sqlite3"
+    with Library.open(path) as library:
+        save_study(library, "s", AppState())
+    path.chmod(0o444)
+    with Library.open(path) as library:
+        assert [r.name for r in list_studies(library)] == ["s"]
+        with pytest.raises(LibraryError, match="read-only"):
+            save_study(library, "t", AppState())
+
+
+def test_read_only_flag_refuses_writes(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    Library.open(path).close()
+    library = Library(path, sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None), read_only=True)
+    with pytest.raises(LibraryError, match="read-only"):
+        save_study(library, "t", AppState())
+    library.close()
+
+
+def test_a_locked_library_gives_a_clear_message(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as first, Library.open(path) as second:
+        second.connection.execute("PRAGMA busy_timeout = 50")
+        first.connection.execute("BEGIN IMMEDIATE")
+        with pytest.raises(LibraryError, match="locked by another program"):
+            save_study(second, "s", AppState())
+        first.connection.execute("ROLLBACK")
+        save_study(second, "s", AppState())
+
+
+def test_a_failed_write_leaves_nothing_half_written(tmp_path):
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        save_study(library, "kept", AppState())
+        with pytest.raises(RuntimeError):
+            with library.transaction() as connection:
+                connection.execute("DELETE FROM studies")
+                raise RuntimeError("crash in the middle")
+        assert [r.name for r in list_studies(library)] == ["kept"]
+
+
+def test_a_killed_writer_leaves_a_consistent_database(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        save_study(library, "before", AppState())
+    script = (
+        "import os, sys\n"
+        "from workbench.library import Library\n"
+        "from workbench.library import games\n"
+        f"library = Library.open({str(path)!r})\n"
+        "def die(stage, done, total):\n"
+        "    if stage == 'ledger':\n"
+        "        os.kill(os.getpid(), 9)\n"
+        "games.write_games(library, die)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True)
+    assert result.returncode != 0
+    with Library.open(path) as library:
+        assert library.integrity() == "ok"
+        assert not has_games(library)  # the killed transaction left no games at all
+        assert [r.name for r in list_studies(library)] == ["before"]
+
+
+def test_a_reader_is_not_blocked_while_games_are_written(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        save_study(library, "s", AppState())
+    reads = []
+    writing = threading.Event()
+
+    def writer():
+        with Library.open(path) as library:
+            def progress(stage, done, total):
+                writing.set()
+
+            write_games(library, progress)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    writing.wait(30)
+    with Library.open(path) as reader:
+        while thread.is_alive():
+            reads.append(len(list_studies(reader)))
+    thread.join()
+    assert reads and set(reads) == {1}
+
+
+def test_cli_games_graph_and_studies(tmp_path, capsys):
+    from workbench.cli import main
+
+    db = str(tmp_path / "cli.sqlite3")
+    assert main(["games", "--db", db, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"games": 255168' in out and '"ledger_rows": 2106288' in out
+    assert main(["graph", "--db", db]) == 0
+    assert "765 classes" in capsys.readouterr().out
+    dot_file = tmp_path / "dag.dot"
+    assert main(["graph", "--dot", str(dot_file)]) == 0
+    assert dot_file.read_text().startswith("digraph")
+    from workbench.state import save_study as save_file
+
+    file = tmp_path / "s.json"
+    save_file(study(), file)
+    assert main(["studies", "--db", db, "import", str(file), "--name", "mine"]) == 0
+    assert main(["studies", "--db", db, "list", "--json"]) == 0
+    assert '"name": "mine"' in capsys.readouterr().out
+    assert main(["studies", "--db", db, "rename", "mine", "ours"]) == 0
+    out_file = tmp_path / "back.json"
+    assert main(["studies", "--db", db, "export", "ours", str(out_file)]) == 0
+    assert main(["export", str(out_file)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "5 1 9 (3 {quiet})"
+    assert main(["studies", "--db", db, "delete", "ours"]) == 0
+    capsys.readouterr()
+    assert main(["studies", "--db", db, "delete", "ours"]) == 2
+    assert "no study called 'ours'" in capsys.readouterr().err
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_text("nope" * 100)
+    assert main(["games", "--db", str(garbage)]) == 2
+    assert "corrupted" in capsys.readouterr().err

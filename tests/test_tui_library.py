@@ -1,0 +1,110 @@
+"""The app over the library: save and open by name, rename, delete, games like this, no library."""
+
+from textual.widgets import Input, OptionList, Static
+
+from workbench.library import Library
+from workbench.library.games import write_games
+from workbench.library.studies import list_studies
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.evaluation import EvaluationView
+from workbench.tui.dialogs import ConfirmQuit
+from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
+
+from .tui_helpers import moves, text_of, wait_ready
+
+SIZE = (100, 34)
+
+
+async def wait_library(pilot, app):
+    await wait_ready(pilot, app)
+    for _ in range(300):
+        if app.library is not None:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the library did not open")
+
+
+async def test_save_by_name_then_open_rename_and_delete(tmp_path):
+    db = str(tmp_path / "lib.sqlite3")
+    app = WorkbenchApp(db=db)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("5", "1", "ctrl+s")
+        app.screen.query_one(Input).value = "centre game"
+        await pilot.press("enter")
+        assert [r.name for r in list_studies(app.library)] == ["centre game"]
+        assert "centre game" in app.sub_title and not app.store.state.modified
+        await pilot.press("9", "ctrl+s")  # a named study saves straight back to the library
+        assert list_studies(app.library)[0].moves == 3
+
+        await pilot.press("n", "ctrl+o")
+        assert isinstance(app.screen, ConfirmQuit)  # the new game is an unsaved change
+        await pilot.click("#discard")
+        assert isinstance(app.screen, OpenDialog)
+        options = app.screen.query_one(OptionList)
+        assert options.option_count == 1
+        options.focus()
+        options.highlighted = 0
+        await pilot.press("enter")
+        assert moves(app) == (5, 1, 9)
+
+        await pilot.press("ctrl+o")
+        app.screen.query_one(Input).value = "renamed"
+        app.screen.query_one(OptionList).highlighted = 0
+        await pilot.press("f2")
+        assert [r.name for r in list_studies(app.library)] == ["renamed"]
+        await pilot.press("ctrl+o")
+        app.screen.query_one(OptionList).focus()
+        app.screen.query_one(OptionList).highlighted = 0
+        await pilot.press("delete")
+        assert list_studies(app.library) == []
+        assert "deleted" in str(app.screen.query_one("#open-error", Static).render())
+        app.screen.query_one(Input).value = "no such study"
+        app.screen.query_one(Input).focus()
+        await pilot.press("enter")
+        assert "no study called" in str(app.screen.query_one("#open-error", Static).render())
+
+
+async def test_games_like_this_is_computed_without_the_games_tables(tmp_path):
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("5", "1", "9", "g")
+        assert isinstance(app.screen, GamesLikeThis)
+        body = str(app.screen.query_one("#games-like-this", Static).render())
+        assert "1,072 complete games" in body and "source: computed" in body
+        assert sum(1 for line in body.splitlines() if line.startswith("  ")) == 10
+
+
+async def test_games_are_served_from_the_library_when_it_has_them(tmp_path):
+    db = tmp_path / "lib.sqlite3"
+    with Library.open(db) as library:
+        write_games(library)
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_library(pilot, app)
+        assert app.library_has_games
+        await pilot.press("5", "1", "9")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "library: 1,072 games from the start pass here (as computed)" in text_of(app.query_one(EvaluationView))
+        await pilot.press("g")
+        body = str(app.screen.query_one("#games-like-this", Static).render())
+        assert "1,072 complete games" in body and "from the library" in body
+
+
+async def test_an_unusable_library_warns_and_files_still_work(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_text("not a database" * 100)
+    app = WorkbenchApp(db=str(garbage))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.library is None
+        assert any("corrupted" in n.message for n in app._notifications)
+        await pilot.press("5", "ctrl+s")
+        app.screen.query_one(Input).value = "plain"  # no library: a name is a file name
+        await pilot.press("enter")
+        assert app.study_path == "plain" and not app.store.state.modified

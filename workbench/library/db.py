@@ -1,0 +1,190 @@
+"""Opening the library: location, versioned schema, migrations, and clear failures."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+SCHEMA_VERSION = 1
+"""``PRAGMA user_version`` of the schema this code writes."""
+
+_MIGRATIONS: dict[int, str] = {
+    # version reached -> the SQL that reaches it from the one before
+    1: """
+    CREATE TABLE studies (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        data TEXT NOT NULL,
+        created TEXT NOT NULL DEFAULT (datetime('now')),
+        updated TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE TABLE games (
+        game_id INTEGER PRIMARY KEY,
+        a1 INTEGER NOT NULL, b1 INTEGER NOT NULL, a2 INTEGER NOT NULL, b2 INTEGER NOT NULL,
+        a3 INTEGER NOT NULL, b3 INTEGER, a4 INTEGER, b4 INTEGER, a5 INTEGER,
+        winner TEXT CHECK (winner IN ('X', 'O')),
+        length INTEGER NOT NULL,
+        k1 INTEGER NOT NULL, k2 INTEGER NOT NULL, k3 INTEGER NOT NULL, k4 INTEGER NOT NULL,
+        k5 INTEGER NOT NULL, k6 INTEGER, k7 INTEGER, k8 INTEGER, k9 INTEGER
+    );
+    CREATE TABLE ledger (
+        game_id INTEGER NOT NULL REFERENCES games(game_id),
+        turn INTEGER NOT NULL CHECK (turn BETWEEN 1 AND 9),
+        player TEXT NOT NULL CHECK (player IN ('X', 'O')),
+        cell INTEGER NOT NULL CHECK (cell BETWEEN 1 AND 9),
+        PRIMARY KEY (game_id, turn)
+    ) WITHOUT ROWID;
+    CREATE TABLE classes (
+        class_id INTEGER PRIMARY KEY,
+        ply INTEGER NOT NULL,
+        canonical TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL,
+        value TEXT,
+        remoteness INTEGER,
+        orbit_size INTEGER NOT NULL
+    );
+    CREATE TABLE class_edges (
+        parent INTEGER NOT NULL REFERENCES classes(class_id),
+        child INTEGER NOT NULL REFERENCES classes(class_id),
+        PRIMARY KEY (parent, child)
+    ) WITHOUT ROWID;
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+}
+
+
+class LibraryError(Exception):
+    """The library cannot be used; the message names the file and the reason."""
+
+
+def default_path() -> Path:
+    """``$XDG_DATA_HOME/workbench/library.sqlite3`` (``~/.local/share`` when unset)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "workbench" / "library.sqlite3"
+
+
+class Library:
+    """An open library file. Use :meth:`open`; close with :meth:`close` or ``with``."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection, *, read_only: bool) -> None:
+        self.path = path
+        self.connection = connection
+        self.read_only = read_only
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None, *, create: bool = True) -> Library:
+        """Open (and create or migrate) the library at ``path``.
+
+        :raises LibraryError: locked, read-only when a migration is needed,
+            corrupted, not a database, or from a newer workbench.
+        """
+        target = Path(path) if path is not None else default_path()
+        shown = str(target)
+        if not target.exists():
+            if not create:
+                raise LibraryError(f"library {shown!r}: no such file")
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise LibraryError(f"library {shown!r}: cannot create its folder ({error.strerror})") from None
+        read_only = target.exists() and not os.access(target, os.W_OK)
+        uri = f"file:{target}?mode=ro" if read_only else f"file:{target}"
+        try:
+            connection = sqlite3.connect(uri, uri=True, timeout=2.0, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise LibraryError(f"library {shown!r}: cannot open ({error})") from None
+        library = cls(target, connection, read_only=read_only)
+        try:
+            library._prepare()
+        except sqlite3.DatabaseError as error:
+            connection.close()
+            raise LibraryError(f"library {shown!r}: {_describe(error)}") from None
+        except LibraryError:
+            connection.close()
+            raise
+        return library
+
+    def _prepare(self) -> None:
+        connection = self.connection
+        connection.execute("PRAGMA foreign_keys = ON")
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise LibraryError(
+                f"library {str(self.path)!r}: made by a newer workbench (schema {version}, this one knows {SCHEMA_VERSION})"
+            )
+        if version < SCHEMA_VERSION:
+            if self.read_only:
+                raise LibraryError(f"library {str(self.path)!r}: read-only, and its schema {version} needs upgrading")
+            with self.transaction():
+                for step in range(version + 1, SCHEMA_VERSION + 1):
+                    for statement in _statements(_MIGRATIONS[step]):
+                        connection.execute(statement)
+                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if not self.read_only:
+            mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() != "wal":  # pragma: no cover - filesystems without shared memory
+                raise LibraryError(f"library {str(self.path)!r}: cannot switch to WAL mode (got {mode})")
+            connection.execute("PRAGMA synchronous = NORMAL")
+        # a cheap read that fails on a file that is not a database
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error: nothing is written half.
+
+        :raises LibraryError: the library is read-only or another writer holds it.
+        """
+        if self.read_only:
+            raise LibraryError(f"library {str(self.path)!r}: read-only, nothing can be written")
+        try:
+            self.connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
+        try:
+            yield self.connection
+        except BaseException:
+            self.connection.execute("ROLLBACK")
+            raise
+        else:
+            try:
+                self.connection.execute("COMMIT")
+            except sqlite3.OperationalError as error:
+                self.connection.execute("ROLLBACK")
+                raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
+
+    def query(self, sql: str, parameters: tuple = ()) -> list[tuple]:
+        """Run a read; database errors become :class:`LibraryError`."""
+        try:
+            return self.connection.execute(sql, parameters).fetchall()
+        except sqlite3.DatabaseError as error:
+            raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
+
+    def integrity(self) -> str:
+        return self.query("PRAGMA integrity_check")[0][0]
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _statements(script: str) -> list[str]:
+    return [part.strip() for part in script.split(";") if part.strip()]
+
+
+def _describe(error: sqlite3.Error) -> str:
+    text = str(error)
+    if "locked" in text or "busy" in text:
+        return "locked by another program (try again when it is done)"
+    if "not a database" in text or "malformed" in text or "file is encrypted" in text:
+        return "corrupted or not a workbench library"
+    if "readonly" in text or "read-only" in text:
+        return "read-only, nothing can be written"
+    return text

@@ -1,0 +1,122 @@
+"""Dialogs over the library: open (list, rename, delete) and games like this."""
+
+from __future__ import annotations
+
+from typing import Callable, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+
+class OpenDialog(ModalScreen[None]):
+    """Open a study from the library (or a .json file); rename or delete library studies.
+
+    ``attempt(text)`` opens a name or a path and returns an error line or None.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("f2", "rename", "Rename"),
+        Binding("delete", "delete", "Delete"),
+    ]
+
+    def __init__(
+        self,
+        names: list[tuple[str, str]],
+        attempt: Callable[[str], str | None],
+        rename: Callable[[str, str], str | None] | None,
+        delete: Callable[[str], str | None] | None,
+    ) -> None:
+        super().__init__()
+        self._names = names
+        self._attempt = attempt
+        self._rename = rename
+        self._delete = delete
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Open a study", classes="dialog-title")
+            if self._names:
+                yield OptionList(*(Option(f"{name}  [dim]{detail}[/dim]", id=name) for name, detail in self._names), id="study-list")
+                yield Label("enter opens · f2 renames · delete removes · or type a name or a .json path", classes="dialog-hint")
+            else:
+                yield Label("The library has no studies yet: type a .json path.", classes="dialog-hint")
+            yield Input(placeholder="study name or path/to/study.json", id="open-input")
+            yield Static("", id="open-error", classes="dialog-error")
+
+    def _error(self, text: str | None) -> None:
+        self.query_one("#open-error", Static).update(text or "")
+
+    def _open(self, text: str) -> None:
+        problem = self._attempt(text.strip())
+        if problem:
+            self._error(problem)
+        else:
+            self.dismiss(None)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self._open(event.option.id or "")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self._open(event.value)
+
+    def _highlighted(self) -> str | None:
+        lists = self.query(OptionList)
+        if not lists:
+            return None
+        option_list = lists.first()
+        if option_list.highlighted is None:
+            return None
+        return option_list.get_option_at_index(option_list.highlighted).id
+
+    def action_rename(self) -> None:
+        name = self._highlighted()
+        new = self.query_one("#open-input", Input).value.strip()
+        if name is None or self._rename is None:
+            return
+        if not new:
+            self._error("type the new name in the box, then press f2")
+            return
+        problem = self._rename(name, new)
+        if problem:
+            self._error(problem)
+        else:
+            self.dismiss(None)
+
+    def action_delete(self) -> None:
+        name = self._highlighted()
+        if name is None or self._delete is None:
+            return
+        problem = self._delete(name)
+        if problem:
+            self._error(problem)
+        else:
+            option_list = self.query_one(OptionList)
+            option_list.remove_option(name)
+            self._error(f"deleted {name!r}")
+
+
+class GamesLikeThis(ModalScreen[None]):
+    """Counts of the complete games through the position, and some of them."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss(None)", "Close")]
+
+    def __init__(self, title: str, body: str) -> None:
+        super().__init__()
+        self._title = title
+        self._body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self._title, classes="dialog-title")
+            yield Static(self._body, id="games-like-this")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Close", id="close")
+
+    def on_button_pressed(self) -> None:
+        self.dismiss(None)
