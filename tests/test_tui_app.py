@@ -10,6 +10,7 @@ from workbench.tui import app as app_module
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid
 from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog
+from workbench.tui.library_dialogs import OpenDialog
 from workbench.tui.evaluation import EvaluationView
 from workbench.tui.history import ValueStrip, VariationTree
 from workbench.tui.symmetry import SymmetryView
@@ -211,14 +212,16 @@ async def test_save_and_open_through_dialogs(tmp_path):
         broken.write_text("{ not json")
         before = app.store.state
         await pilot.press("ctrl+o")
+        assert isinstance(app.screen, OpenDialog)
         app.screen.query_one(Input).value = str(broken)
+        app.screen.query_one(Input).focus()
         await pilot.press("enter")
-        assert isinstance(app.screen, PathDialog)
-        assert "not valid JSON" in str(app.screen.query_one("#path-error", Static).render())
+        assert isinstance(app.screen, OpenDialog)
+        assert "not valid JSON" in str(app.screen.query_one("#open-error", Static).render())
         assert app.store.state is before
         app.screen.query_one(Input).value = str(target)
         await pilot.press("enter")
-        assert not isinstance(app.screen, PathDialog)
+        assert not isinstance(app.screen, OpenDialog)
         assert moves(app) == (5, 1, 9)
 
 
