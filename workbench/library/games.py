@@ -1,19 +1,31 @@
 """Every complete game from the empty board (seed 000), as two tables.
 
 * ``games``: one row per game, one column per turn (a1, b1, a2, … a5), the
-  winner, the length, and ``k1``…``k9``: the position key after each turn, so
-  "games through this position" is one indexed lookup on ``k<ply>``;
+  winner (NULL for a draw) and the length. Game ids follow the moves in
+  lexicographic order, so games sharing an opening sit together;
 * ``ledger``: seed 000's vertical table, one row per move (game, turn, player, cell).
 
+"Games through this position" never scans the table:
+
+* up to ply 4, a position is reached by at most 4 move orders, and the games
+  after one move order are one contiguous range of game ids (ids follow the
+  moves in lexicographic order). The engine knows how many games each subtree
+  holds, so it computes the ranges and SQLite reads them off the primary key;
+* from ply 5, an index on an expression: ``games_k<t>`` indexes the engine's
+  position key after ``t`` moves, ``Σ 1 << (cell - 1 + 9·[O's move])``, with
+  the winner. Nothing stores the keys; SQLite computes them while indexing.
+
 Games are written from Python once; the ledger is then built inside SQLite
-from the games table, which is far faster than sending 2.1 million rows.
+from the games table, far faster than sending 2.1 million rows.
 """
 
 from __future__ import annotations
 
+from itertools import chain, permutations, zip_longest
 from typing import Callable, Iterator
 
-from ..engine import TIC_TAC_TOE, Geometry, Position, Status
+from ..engine import TIC_TAC_TOE, Geometry, Player, Position, Status
+from ..engine.census import counts
 from ..engine.graph import state_graph
 from .db import Library, LibraryError
 
@@ -21,23 +33,78 @@ Progress = Callable[[str, int, int], None]
 """Called as (stage, done, total) while writing."""
 
 TURN_COLUMNS = ("a1", "b1", "a2", "b2", "a3", "b3", "a4", "b4", "a5")
-KEY_COLUMNS = tuple(f"k{turn}" for turn in range(1, 10))
+SHORTEST_GAME = 5
 _WINNER = {Status.X_WON: "X", Status.O_WON: "O", Status.DRAW: None}
 
 
-def complete_games(geometry: Geometry = TIC_TAC_TOE) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], str | None]]:
-    """(moves, position keys after each move, winner) for every game, depth first in cell order."""
+def position_key_sql(turns: int) -> str:
+    """SQL for the position key after ``turns`` moves of a games row (the engine's ``Position.key``)."""
+    return " + ".join(
+        f"(1 << ({column} {'- 1' if index % 2 == 0 else '+ 8'}))" for index, column in enumerate(TURN_COLUMNS[:turns])
+    )
+
+
+def _through_filter(ply: int) -> str:
+    # the partial indexes of the late plies hold only games that long: say so, to use them
+    length = f"length >= {ply} AND " if ply > SHORTEST_GAME else ""
+    return f"{length}{position_key_sql(ply)} = ?"
+
+
+RANGED_PLIES = 4
+"""Plies answered by ranges of game ids; later plies use the expression indexes."""
+
+_INDEXES = tuple(
+    (
+        f"games_k{turn}",
+        f"CREATE INDEX games_k{turn} ON games ({position_key_sql(turn)}, winner)"
+        + (f" WHERE length >= {turn}" if turn > SHORTEST_GAME else ""),
+    )
+    for turn in range(RANGED_PLIES + 1, 10)
+)
+_OLD_INDEXES = tuple(f"games_k{turn}" for turn in range(1, RANGED_PLIES + 1))
+
+
+def game_id_ranges(position: Position) -> list[tuple[int, int]]:
+    """The game-id ranges of the games through ``position`` (ply ≤ :data:`RANGED_PLIES`).
+
+    Game ids count games depth first in cell order, so the games after a move
+    sequence start right after all games whose sequences sort before it.
+    """
+    geometry = position.geometry
+    games = counts(geometry).games
+    children = state_graph(geometry).children
+    xs = [cell for cell in range(1, geometry.size + 1) if position.mark_at(cell) is Player.X]
+    os_ = [cell for cell in range(1, geometry.size + 1) if position.mark_at(cell) is Player.O]
+    through = games[position.key].total
+    ranges = []
+    for x_order in permutations(xs):
+        for o_order in permutations(os_):
+            sequence = [cell for pair in zip_longest(x_order, o_order) for cell in pair if cell is not None]
+            before, key = 0, 0
+            for cell in sequence:
+                for sibling, child in children[key]:
+                    if sibling == cell:
+                        key = child
+                        break
+                    before += games[child].total
+            ranges.append((before + 1, before + through))
+    return sorted(ranges)
+
+
+def complete_games(geometry: Geometry = TIC_TAC_TOE) -> Iterator[tuple[tuple[int, ...], str | None]]:
+    """(moves, winner) for every complete game, depth first in cell order."""
     graph = state_graph(geometry)
     children, terminal = graph.children, graph.terminal
-    stack: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = [(0, (), ())]
+    stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+    pop, push = stack.pop, stack.append
     while stack:
-        key, moves, keys = stack.pop()
+        key, moves = pop()
         status = terminal.get(key)
         if status is not None:
-            yield moves, keys, _WINNER[status]
+            yield moves, _WINNER[status]
             continue
         for cell, child in reversed(children[key]):
-            stack.append((child, moves + (cell,), keys + (child,)))
+            push((child, moves + (cell,)))
 
 
 def write_games(library: Library, progress: Progress | None = None, geometry: Geometry = TIC_TAC_TOE) -> int:
@@ -45,33 +112,42 @@ def write_games(library: Library, progress: Progress | None = None, geometry: Ge
     if geometry.size != 9:
         raise LibraryError("the games tables hold the 3×3 game (nine turn columns)")
     report = progress or (lambda stage, done, total: None)
-    total = sum(1 for _ in ())  # filled below from the census of the graph
-    from ..engine.census import counts
-
     total = counts(geometry).games[0].total
-    columns = ("game_id", *TURN_COLUMNS, "winner", "length", *KEY_COLUMNS)
-    insert = f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
     padding = (None,) * 9
 
     def rows() -> Iterator[tuple]:
-        for game_id, (moves, keys, winner) in enumerate(complete_games(geometry), 1):
+        for game_id, (moves, winner) in enumerate(complete_games(geometry), 1):
             if game_id % 25_000 == 0:
                 report("games", game_id, total)
-            yield (game_id, *(moves + padding)[:9], winner, len(moves), *(keys + padding)[:9])
+            yield (game_id, *moves, *padding[len(moves) :], winner, len(moves))
 
+    connection = library.connection
     # sorting for the ledger's key and the indexes is the bulk of the work: give it memory
-    library.connection.execute("PRAGMA cache_size = -131072")  # 128 MiB
-    library.connection.execute("PRAGMA temp_store = MEMORY")
-    library.connection.execute("PRAGMA threads = 2")  # index sorts may use the second core
-    library.connection.execute("CREATE TEMP TABLE IF NOT EXISTS turns (turn INTEGER PRIMARY KEY)")
-    library.connection.execute("INSERT OR IGNORE INTO temp.turns VALUES " + ", ".join(f"({turn})" for turn in range(1, 10)))
+    connection.execute("PRAGMA cache_size = -131072")  # 128 MiB
+    connection.execute("PRAGMA temp_store = MEMORY")
+    connection.execute("PRAGMA threads = 2")  # index sorts may use the second core
+    connection.execute("CREATE TEMP TABLE IF NOT EXISTS turns (turn INTEGER PRIMARY KEY)")
+    connection.execute("INSERT OR IGNORE INTO temp.turns VALUES " + ", ".join(f"({turn})" for turn in range(1, 10)))
+    # The ledger is made from the games in the same transaction, so its key into
+    # games holds by construction; checking it row by row would double the ledger's cost.
+    connection.execute("PRAGMA foreign_keys = OFF")
+    try:
+        _write(library, rows(), report, total)
+    finally:
+        connection.execute("PRAGMA foreign_keys = ON")
+    return total
+
+
+def _write(library: Library, rows: Iterator[tuple], report: Progress, total: int) -> None:
+    placeholders = ", ".join("?" * 12)
     with library.transaction() as connection:
-        connection.execute("DROP INDEX IF EXISTS ledger_cell")  # made by earlier versions of this writer
-        for index in _INDEXES:
-            connection.execute(f"DROP INDEX IF EXISTS {index[0]}")
+        for name in (*(name for name, _ in _INDEXES), *_OLD_INDEXES):
+            connection.execute(f"DROP INDEX IF EXISTS {name}")
         connection.execute("DELETE FROM ledger")
         connection.execute("DELETE FROM games")
-        connection.executemany(insert, rows())
+        connection.executemany(
+            f"INSERT INTO games (game_id, {', '.join(TURN_COLUMNS)}, winner, length) VALUES ({placeholders})", rows
+        )
         report("games", total, total)
         report("ledger", 0, 1)
         # one row per move; CROSS JOIN keeps games outside and turns inside, so rows
@@ -83,16 +159,10 @@ def write_games(library: Library, progress: Progress | None = None, geometry: Ge
             f"FROM games AS g CROSS JOIN temp.turns AS t WHERE t.turn <= g.length ORDER BY g.game_id, t.turn"
         )
         report("ledger", 1, 1)
-        for done, (name, sql) in enumerate(_INDEXES, 1):
+        for done, (_, sql) in enumerate(_INDEXES, 1):
             connection.execute(sql)
             report("indexes", done, len(_INDEXES))
         connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('games_written', datetime('now'))")
-    return total
-
-
-_INDEXES = tuple(
-    (f"games_k{turn}", f"CREATE INDEX games_k{turn} ON games (k{turn}, winner)") for turn in range(1, 10)
-)
 
 
 def has_games(library: Library) -> bool:
@@ -104,8 +174,17 @@ def games_through(library: Library, position: Position) -> dict[str, int]:
     ply = position.ply
     if ply == 0:
         rows = library.query("SELECT winner, count(*) FROM games GROUP BY winner")
+    elif ply <= RANGED_PLIES:
+        ranges = game_id_ranges(position)
+        where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)
+        # conditional sums read the range once; GROUP BY would sort it in a temp B-tree (3× slower)
+        total, x_wins, o_wins = library.query(
+            f"SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) FROM games WHERE {where}",
+            tuple(chain(*ranges)),
+        )[0]
+        return {"total": total, "x": x_wins, "o": o_wins, "draw": total - x_wins - o_wins}
     else:
-        rows = library.query(f"SELECT winner, count(*) FROM games WHERE k{ply} = ? GROUP BY winner", (position.key,))
+        rows = library.query(f"SELECT winner, count(*) FROM games WHERE {_through_filter(ply)} GROUP BY winner", (position.key,))
     split = {"X": 0, "O": 0, None: 0}
     for winner, count in rows:
         split[winner] = count
@@ -117,8 +196,13 @@ def sample_games(library: Library, position: Position, limit: int = 10) -> list[
     columns = ", ".join(TURN_COLUMNS)
     if position.ply == 0:
         rows = library.query(f"SELECT {columns}, winner FROM games ORDER BY game_id LIMIT ?", (limit,))
+    elif position.ply <= RANGED_PLIES:
+        ranges = game_id_ranges(position)
+        where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)
+        rows = library.query(f"SELECT {columns}, winner FROM games WHERE {where} ORDER BY game_id LIMIT ?", (*chain(*ranges), limit))
     else:
         rows = library.query(
-            f"SELECT {columns}, winner FROM games WHERE k{position.ply} = ? ORDER BY game_id LIMIT ?", (position.key, limit)
+            f"SELECT {columns}, winner FROM games WHERE {_through_filter(position.ply)} ORDER BY game_id LIMIT ?",
+            (position.key, limit),
         )
     return [(tuple(cell for cell in row[:9] if cell is not None), row[9]) for row in rows]
