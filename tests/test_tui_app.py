@@ -392,3 +392,18 @@ async def test_open_study_from_the_command_line(tmp_path):
     finally:
         app_module.run = original
     assert ran["path"] == str(path) and ran["state"].tree == state.tree
+
+
+async def test_zoom_maximizes_the_focused_pane_and_restores():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("z")
+        assert app.screen.maximized is not None and app.screen.maximized.id == "board"
+        await pilot.press("5")  # the zoomed board still plays
+        assert moves(app) == (5,)
+        await pilot.press("z")
+        assert app.screen.maximized is None
+        app.query_one(VariationTree).focus()
+        await pilot.press("z")
+        assert app.screen.maximized.id == "history"

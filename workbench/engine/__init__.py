@@ -42,7 +42,7 @@ def clear_caches() -> None:
 
     for cached in (
         graph.state_graph, graph.class_index, solver.solve, counts, completing_cells, tables,
-        symmetry.transforms, symmetry._reading_weights,
+        symmetry.transforms, symmetry._reading_weights, symmetry._whole_weights,
     ):  # fmt: skip
         cached.cache_clear()
     threats._PLANNERS.clear()

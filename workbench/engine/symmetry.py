@@ -70,6 +70,16 @@ def _coordinate_map(name: str, rows: int, cols: int):
     }[name]
 
 
+def _whole_table(mapping: tuple[int, ...]) -> tuple[int, ...]:
+    """The image of every bitboard: a board's image is its lowest cell's image
+    joined to the image of the rest, which the table already holds."""
+    table = [0] * (1 << len(mapping))
+    for bb in range(1, len(table)):
+        low = bb & -bb
+        table[bb] = table[bb ^ low] | (1 << mapping[low.bit_length() - 1])
+    return tuple(table)
+
+
 def _byte_tables(mapping: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     tables = []
     for start in range(0, len(mapping), 8):
@@ -97,11 +107,10 @@ def transforms(geometry: Geometry) -> tuple[Transform, ...]:
             image_row, image_col = to(row, col)
             mapping.append(image_row * geometry.cols + image_col)
         mapping_tuple = tuple(mapping)
-        chunked = Transform(name, mapping_tuple, _byte_tables(mapping_tuple))
         if geometry.size <= WHOLE_TABLE_CELLS:
-            whole = tuple(chunked.apply(bb) for bb in range(1 << geometry.size))
-            chunked = Transform(name, mapping_tuple, chunked._tables, whole)
-        result.append(chunked)
+            result.append(Transform(name, mapping_tuple, (), _whole_table(mapping_tuple)))
+        else:
+            result.append(Transform(name, mapping_tuple, _byte_tables(mapping_tuple)))
     return tuple(result)
 
 
@@ -137,8 +146,31 @@ def reading_rank(position: Position) -> int:
     return 2 * _weight(tables, position.x) + _weight(tables, position.o)
 
 
+@cache
+def _whole_weights(geometry: Geometry) -> tuple[int, ...] | None:
+    """The reading weight of every bitboard, on boards small enough for whole tables."""
+    if geometry.size > WHOLE_TABLE_CELLS:
+        return None
+    n = geometry.size
+    table = [0] * (1 << n)
+    for bb in range(1, len(table)):
+        low = bb & -bb
+        table[bb] = table[bb ^ low] + 3 ** (n - low.bit_length())
+    return tuple(table)
+
+
 def canonical_pair(geometry: Geometry, x: Bitboard, o: Bitboard) -> tuple[int, Bitboard, Bitboard]:
     """(rank, x, o) of the canonical image of the marks ``x``/``o``."""
+    weights = _whole_weights(geometry)
+    if weights is not None:  # the fast path: plain table lookups, no calls
+        best = (-1, 0, 0)
+        for transform in transforms(geometry):
+            whole = transform._whole
+            tx, to = whole[x], whole[o]
+            rank = 2 * weights[tx] + weights[to]
+            if rank > best[0]:
+                best = (rank, tx, to)
+        return best
     tables = _reading_weights(geometry)
     best = (-1, 0, 0)
     for transform in transforms(geometry):

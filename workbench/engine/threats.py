@@ -43,7 +43,7 @@ class PlanMasks(NamedTuple):
     perfect_losing: Bitboard = 0
 
 
-_NOTHING = PlanMasks()
+_NOTHING = (0, 0, 0, 0, 0, 0)
 
 
 class Planner:
@@ -60,7 +60,7 @@ class Planner:
             if geometry.size <= 16
             else None
         )
-        self._cache: dict[int, PlanMasks] = {}
+        self._cache: dict[int, tuple[Bitboard, ...]] = {}
 
     def _won(self, marks: Bitboard) -> bool:
         if self._line_table is not None:
@@ -72,13 +72,17 @@ class Planner:
 
     def masks(self, me: Bitboard, opp: Bitboard) -> PlanMasks:
         """All six planner masks for ``me`` to move against ``opp``."""
+        return PlanMasks._make(self._raw(me, opp))
+
+    def _raw(self, me: Bitboard, opp: Bitboard) -> tuple[Bitboard, ...]:
+        # plain tuples inside the recursion: index access beats NamedTuple properties
         key = me | (opp << self._shift)
         cached = self._cache.get(key)
         if cached is None:
             cached = self._cache[key] = self._compute(me, opp)
         return cached
 
-    def _compute(self, me: Bitboard, opp: Bitboard) -> PlanMasks:
+    def _compute(self, me: Bitboard, opp: Bitboard) -> tuple[Bitboard, ...]:
         if self._over(me, opp):
             return _NOTHING
         full = self._full
@@ -95,24 +99,27 @@ class Planner:
             replies = empties ^ move
             if not replies:
                 continue  # a drawn last move forces nothing (the article's bug)
-            child = self.masks(opp, after)
-            if child.winning:
+            # child: the opponent's (winning, giveaways, plan_winning, plan_losing, perfect_winning, …)
+            child_winning, child_giveaways, child_plan_winning, child_plan_losing, child_perfect_winning, _ = self._raw(
+                opp, after
+            )
+            if child_winning:
                 giveaways |= move
-            if child.giveaways == replies:
+            if child_giveaways == replies:
                 plan_winning |= move
-            if child.plan_winning:
+            if child_plan_winning:
                 plan_losing |= move
-            if child.plan_losing == replies:
+            if child_plan_losing == replies:
                 perfect_winning |= move
-            if child.perfect_winning:
+            if child_perfect_winning:
                 perfect_losing |= move
-        return PlanMasks(
-            winning=winning,
-            giveaways=giveaways,
-            plan_winning=winning | plan_winning,
-            plan_losing=giveaways | plan_losing,
-            perfect_winning=winning | perfect_winning,
-            perfect_losing=giveaways | perfect_losing,
+        return (
+            winning,
+            giveaways,
+            winning | plan_winning,
+            giveaways | plan_losing,
+            winning | perfect_winning,
+            giveaways | perfect_losing,
         )
 
     def winning(self, me: Bitboard, opp: Bitboard) -> Bitboard:
@@ -134,8 +141,8 @@ class Planner:
 
     def fork(self, me: Bitboard, opp: Bitboard) -> Bitboard:
         """Moves that are not a win now but leave a win now after every reply."""
-        plan = self.masks(me, opp)
-        return plan.plan_winning & ~plan.winning
+        plan = self._raw(me, opp)
+        return plan[2] & ~plan[0]
 
 
 _PLANNERS: dict[Geometry, Planner] = {}

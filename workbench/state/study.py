@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -147,6 +146,8 @@ def save_study(state: AppState, path: str | os.PathLike[str]) -> None:
 
     :raises StudyError: naming the file when it cannot be written.
     """
+    import tempfile  # here, not at start-up: only saving needs it
+
     target = Path(path)
     text = dumps_study(state)
     folder = target.parent if str(target.parent) else Path(".")

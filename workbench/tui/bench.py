@@ -148,7 +148,7 @@ def keypress_times(keys: int = 200) -> dict:
 
 
 def run_tui_bench(*, quick: bool = False) -> dict:
-    launch = launch_times(3 if quick else 7)
+    launch = launch_times(3 if quick else 11)
     keys = keypress_times(200)
     return {
         "tui_launch": {
