@@ -109,7 +109,7 @@ def run_library_bench(*, quick: bool = False) -> dict:
             probes = [parse_position(text) for text in (".../.X./...", "X../.../...", "X../.O./...", "XO./.X./...", "XO./.XX/..O")]
             slowest = 0.0
             for position in probes:
-                best = min(_timed(lambda: games_through(library, position)) for _ in range(3 if quick else 20))
+                best = min(_timed(lambda probe=position: games_through(library, probe)) for _ in range(3 if quick else 20))
                 slowest = max(slowest, best)
         finally:
             library.close()

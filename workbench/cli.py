@@ -338,7 +338,9 @@ def cmd_graph(args: argparse.Namespace) -> int:
         if args.dot == "-":
             sys.stdout.write(text)
             return 0
-        _write_text_atomically(args.dot, text)
+        from .state.study import write_text_atomically
+
+        write_text_atomically(args.dot, text)
         svg = _render_svg(args.dot)
         print(f"wrote {args.dot}" + (f" and {svg}" if svg else " (install Graphviz's dot to render it as SVG)"))
         return 0
@@ -346,23 +348,6 @@ def cmd_graph(args: argparse.Namespace) -> int:
         classes, edges = write_graph(library)
     print(f"{classes} classes and {edges} edges in {library.path}")
     return 0
-
-
-def _write_text_atomically(path: str, text: str) -> None:
-    import os
-    import tempfile
-    from pathlib import Path
-
-    target = Path(path)
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent if str(target.parent) else ".")
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except OSError as error:
-        raise UsageError(f"cannot write {path!r}: {error.strerror or error}") from None
 
 
 def _render_svg(dot_path: str) -> str | None:

@@ -109,19 +109,15 @@ def counts(geometry: Geometry) -> Counts:
     games: dict[int, GameCounts] = {}
     for key, status in graph.terminal.items():
         games[key] = GameCounts(*_OUTCOME[status])
+    for key, moves in graph.bottom_up():
+        x_wins = o_wins = draws = 0
+        for _, child in moves:
+            child_games = games[child]
+            x_wins += child_games[0]
+            o_wins += child_games[1]
+            draws += child_games[2]
+        games[key] = GameCounts(x_wins, o_wins, draws)
     children = graph.children
-    for layer in reversed(graph.layers):
-        for key in layer:
-            moves = children.get(key)
-            if moves is None:
-                continue
-            x_wins = o_wins = draws = 0
-            for _, child in moves:
-                child_games = games[child]
-                x_wins += child_games[0]
-                o_wins += child_games[1]
-                draws += child_games[2]
-            games[key] = GameCounts(x_wins, o_wins, draws)
     paths: dict[int, int] = {0: 1}
     for layer in graph.layers:
         for key in layer:

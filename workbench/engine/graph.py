@@ -43,6 +43,15 @@ class StateGraph:
         for layer in self.layers:
             yield from layer
 
+    def bottom_up(self):
+        """(key, moves) of every position in play, deepest ply first: children before parents."""
+        children = self.children
+        for layer in reversed(self.layers):
+            for key in layer:
+                moves = children.get(key)
+                if moves is not None:
+                    yield key, moves
+
 
 def _terminal_status(x: int, o: int, lines: tuple[int, ...], full: int) -> Status | None:
     for line in lines:

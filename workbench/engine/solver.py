@@ -51,21 +51,16 @@ def solve(geometry: Geometry) -> Solution:
     for key, status in graph.terminal.items():
         value[key] = 0 if status is Status.DRAW else -1
         remoteness[key] = 0
-    children = graph.children
-    for layer in reversed(graph.layers):
-        for key in layer:
-            moves = children.get(key)
-            if moves is None:
-                continue
-            best_value, best_remoteness = -2, 0
-            for _, child in moves:
-                child_value = -value[child]
-                child_remoteness = remoteness[child] + 1
-                if child_value > best_value or (
-                    child_value == best_value
-                    and (child_remoteness < best_remoteness if child_value > 0 else child_remoteness > best_remoteness)
-                ):
-                    best_value, best_remoteness = child_value, child_remoteness
-            value[key] = best_value
-            remoteness[key] = best_remoteness
+    for key, moves in graph.bottom_up():
+        best_value, best_remoteness = -2, 0
+        for _, child in moves:
+            child_value = -value[child]
+            child_remoteness = remoteness[child] + 1
+            if child_value > best_value or (
+                child_value == best_value
+                and (child_remoteness < best_remoteness if child_value > 0 else child_remoteness > best_remoteness)
+            ):
+                best_value, best_remoteness = child_value, child_remoteness
+        value[key] = best_value
+        remoteness[key] = best_remoteness
     return Solution(value, remoteness)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine import TIC_TAC_TOE, Geometry, Position, Status, analyze, format_position
+from ..engine import TIC_TAC_TOE, Geometry, Status, analyze, format_position
 from ..engine.graph import class_index, state_graph
 from ..engine.solver import solve
 from .db import Library

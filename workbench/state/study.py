@@ -146,10 +146,17 @@ def save_study(state: AppState, path: str | os.PathLike[str]) -> None:
 
     :raises StudyError: naming the file when it cannot be written.
     """
+    write_text_atomically(path, dumps_study(state))
+
+
+def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` so that a crash leaves the old file or the new one, never half.
+
+    :raises StudyError: naming the file when it cannot be written.
+    """
     import tempfile  # here, not at start-up: only saving needs it
 
     target = Path(path)
-    text = dumps_study(state)
     folder = target.parent if str(target.parent) else Path(".")
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)

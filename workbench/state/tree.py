@@ -269,6 +269,10 @@ def _export_line(tree: GameTree, node_id: NodeId) -> list[str]:
 _TOKEN = re.compile(r'\s*(?:(\[Setup\s+"[^"]*"\])|(\{[^}]*\})|([()])|([^\s(){}\[\]]+)|(\S))')
 
 
+def _bad_token(token: str, column: int, reason: str) -> MoveTextError:
+    return MoveTextError(f"invalid move text: {token!r} at column {column}: {reason}", token=token, column=column)
+
+
 def import_movetext(text: str, geometry=None) -> GameTree:
     """Parse :func:`export_movetext` output (and hand-written move lists) into a tree.
 
@@ -291,17 +295,14 @@ def import_movetext(text: str, geometry=None) -> GameTree:
         token = match.group(match.lastindex or 0)
         index = match.end()
 
-        def fail(reason: str) -> MoveTextError:
-            return MoveTextError(f"invalid move text: {token!r} at column {column}: {reason}", token=token, column=column)
-
         if setup:
             if seen_move or tree is not None:
-                raise fail("a set-up must come first")
+                raise _bad_token(token, column, "a set-up must come first")
             body = setup[setup.index('"') + 1 : -2]
             try:
                 root_position = parse_position(body, root_position.geometry)
             except (NotationError, IllegalPositionError) as error:
-                raise fail(str(error)) from None
+                raise _bad_token(token, column, str(error)) from None
             continue
         if tree is None:
             tree = GameTree.new(root_position)
@@ -310,12 +311,12 @@ def import_movetext(text: str, geometry=None) -> GameTree:
         elif paren == "(":
             parent = tree.node(current).parent
             if parent is None:
-                raise fail("a variation needs a move before it")
+                raise _bad_token(token, column, "a variation needs a move before it")
             stack.append(current)
             current = parent
         elif paren == ")":
             if not stack:
-                raise fail("no variation to close")
+                raise _bad_token(token, column, "no variation to close")
             current = stack.pop()
         elif word:
             cells = [c for c in word.split(",") if c]
@@ -323,16 +324,16 @@ def import_movetext(text: str, geometry=None) -> GameTree:
                 cells = list(cells[0])
             for cell_text in cells:
                 if not cell_text.isdigit() or not cell_text.isascii():
-                    raise fail("not a cell number")
+                    raise _bad_token(token, column, "not a cell number")
                 cell = int(cell_text)
                 try:
                     tree, current = tree.add_move(current, cell)
                 except ValueError as error:
                     reason = str(error).split(": ", 1)[-1]
-                    raise fail(reason) from None
+                    raise _bad_token(token, column, reason) from None
                 seen_move = True
         else:
-            raise fail("unexpected character")
+            raise _bad_token(token, column, "unexpected character")
     if stack:
         raise MoveTextError("invalid move text: a variation is not closed", token="(", column=len(text))
     return tree if tree is not None else GameTree.new(root_position)

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from ..engine import PositionError, parse_position
-from ..state import Action, GameTree, MoveTextError, import_movetext
+from ..state import Action, MoveTextError, import_movetext
 from ..state.actions import ReplaceTree, SetUpPosition
 
 

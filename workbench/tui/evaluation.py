@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.style import Style
-from textual.containers import VerticalScroll
 from textual.reactive import reactive
 
 from ..engine import MASK_NAMES, Analysis, Bitboard, Value, cell_bit
 from ..engine.census import games_through
 from ..state import AppState
-from .lines import LinesView, LineWriter
+from .lines import LinesView, LineWriter, ViewPane
 
 MASK_LABELS = {
     "win": "win",
@@ -139,17 +138,8 @@ class EvaluationView(LinesView):
                 writer.write(f" {move.remoteness:>3} {trap} {games.total:>5} {split:>15}", row_style)
 
 
-class EvaluationPane(VerticalScroll):
+class EvaluationPane(ViewPane):
     """Evaluation: masks, value and remoteness, and a table of moves, live with the cursor."""
 
-    ALLOW_MAXIMIZE = True
-
-    # passed down to the views; the container itself draws nothing from them
-    state: reactive[AppState | None] = reactive(None, repaint=False)
-    ready: reactive[bool] = reactive(False, repaint=False)
-
-    def compose(self):
-        yield EvaluationView(id="evaluation-view").data_bind(EvaluationPane.state, EvaluationPane.ready)
-
-    def on_mount(self) -> None:
-        self.border_title = "Evaluation"
+    PANE_TITLE = "Evaluation"
+    VIEW = EvaluationView

@@ -14,7 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ..engine import Player, Status, Value, analyze
+from ..engine import Player, Status, analyze
 from ..state import ROOT, AppState, GameTree, NodeId, annotation
 from ..state.actions import (
     Back,

@@ -7,9 +7,14 @@ strips (Textual's fast path) and ``render_line`` only looks them up.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.reactive import reactive
 from textual.widget import Widget
 
 
@@ -92,3 +97,22 @@ class LinesView(Widget):
 
     def on_resize(self) -> None:
         self.invalidate()
+
+
+class ViewPane(VerticalScroll):
+    """A titled, scrolling pane around one :class:`LinesView` that it binds to the state."""
+
+    ALLOW_MAXIMIZE = True
+    PANE_TITLE: ClassVar[str] = ""
+    VIEW: ClassVar[type[LinesView]]
+
+    # passed down to the view; the container itself draws nothing from them
+    state = reactive(None, repaint=False)
+    ready = reactive(False, repaint=False)
+
+    def compose(self) -> ComposeResult:
+        view_id = f"{self.PANE_TITLE.lower()}-view"
+        yield self.VIEW(id=view_id).data_bind(state=ViewPane.state, ready=ViewPane.ready)
+
+    def on_mount(self) -> None:
+        self.border_title = self.PANE_TITLE

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.containers import VerticalScroll
 from textual.reactive import reactive
 
 from ..engine import Position, format_position
 from ..engine.graph import class_index
 from ..engine.symmetry import images
 from ..state import AppState
-from .lines import LinesView, LineWriter
+from .lines import LinesView, LineWriter, ViewPane
 
 TRANSFORM_LABELS = {
     "identity": "id",
@@ -105,17 +104,8 @@ class SymmetryView(LinesView):
             writer.write(" ")
 
 
-class SymmetryPane(VerticalScroll):
+class SymmetryPane(ViewPane):
     """Symmetry: images under rotation and reflection, canonical form, class, orbit."""
 
-    ALLOW_MAXIMIZE = True
-
-    # passed down to the views; the container itself draws nothing from them
-    state: reactive[AppState | None] = reactive(None, repaint=False)
-    ready: reactive[bool] = reactive(False, repaint=False)
-
-    def compose(self):
-        yield SymmetryView(id="symmetry-view").data_bind(SymmetryPane.state, SymmetryPane.ready)
-
-    def on_mount(self) -> None:
-        self.border_title = "Symmetry"
+    PANE_TITLE = "Symmetry"
+    VIEW = SymmetryView
