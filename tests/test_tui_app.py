@@ -407,3 +407,18 @@ async def test_zoom_maximizes_the_focused_pane_and_restores():
         app.query_one(VariationTree).focus()
         await pilot.press("z")
         assert app.screen.maximized.id == "history"
+
+
+async def test_keys_do_not_act_under_an_open_dialog():
+    """Regression: with a dialog open (its input not focused), n / e / g / digits acted on the main screen."""
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "q")
+        assert isinstance(app.screen, ConfirmQuit)
+        before = app.store.state
+        await pilot.press("n", "e", "v", "1", "g")
+        assert app.store.state is before and isinstance(app.screen, ConfirmQuit)
+        await pilot.click("#cancel")
+        await pilot.press("1")
+        assert moves(app) == (5, 1)

@@ -73,6 +73,7 @@ async def test_games_like_this_is_computed_without_the_games_tables(tmp_path):
         assert isinstance(app.screen, GamesLikeThis)
         body = str(app.screen.query_one("#games-like-this", Static).render())
         assert "1,072 complete games" in body and "source: computed" in body
+        assert body.splitlines()[5].split()[:3] == ["5", "1", "9"]  # the samples continue the line played
         assert sum(1 for line in body.splitlines() if line.startswith("  ")) == 10
 
 
@@ -108,3 +109,20 @@ async def test_an_unusable_library_warns_and_files_still_work(tmp_path, monkeypa
         app.screen.query_one(Input).value = "plain"  # no library: a name is a file name
         await pilot.press("enter")
         assert app.study_path == "plain" and not app.store.state.modified
+
+
+async def test_save_from_the_unsaved_changes_dialog_goes_back_to_the_library(tmp_path):
+    """Regression: "Save" in the unsaved-changes dialog wrote study.json instead of the library study."""
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("5", "ctrl+s")
+        app.screen.query_one(Input).value = "mine"
+        await pilot.press("enter")
+        await pilot.press("1", "q")
+        await pilot.click("#save")
+        await pilot.pause()
+    assert app.return_code == 0
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        assert list_studies(library)[0].moves == 2
+    assert not (tmp_path / "study.json").exists()

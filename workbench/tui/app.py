@@ -1,4 +1,7 @@
-"""The workbench app: owns the store, lays out the four panes, routes actions."""
+"""The workbench app: owns the store, lays out the four panes, routes actions.
+
+Dialogs are imported where they open: they pull in widgets the first paint never needs.
+"""
 
 from __future__ import annotations
 
@@ -100,8 +103,6 @@ class WorkbenchApp(App[int]):
         self.store.subscribe(self._store_changed)
         self.set_reactive(WorkbenchApp.state, self.store.state)
 
-    # Dialogs are imported where they open: they pull in widgets the first paint never needs.
-
     # --- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
@@ -135,6 +136,10 @@ class WorkbenchApp(App[int]):
         self._update_title()
         self.query_one(BoardGrid).focus()
         self._apply_size(self.size.width, self.size.height)
+
+    def on_unmount(self) -> None:
+        if self.library is not None:
+            self.library.close()
 
     def on_resize(self, event) -> None:
         self._apply_size(event.size.width, event.size.height)
@@ -222,14 +227,18 @@ class WorkbenchApp(App[int]):
         name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
         self.sub_title = name + (" •" if self.store.state.modified else "")
 
-    def _on_main_screen(self) -> bool:
-        return not isinstance(self.screen, ModalScreen)
+    MODAL_SAFE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"request_quit", "screenshot"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While a dialog is open, the main screen's keys must not act underneath it."""
+        if isinstance(self.screen, ModalScreen) and action not in self.MODAL_SAFE_ACTIONS:
+            return False
+        return True
 
     # --- actions ------------------------------------------------------------------------
 
     def action_play(self, cell: int) -> None:
-        if self._on_main_screen():
-            self.store.dispatch(PlayCell(cell=cell))
+        self.store.dispatch(PlayCell(cell=cell))
 
     def action_back(self) -> None:
         self.store.dispatch(Back())
@@ -337,10 +346,12 @@ class WorkbenchApp(App[int]):
             title, default = "Save study as (a .json file)", self.study_path or "study.json"
         self.push_screen(PathDialog(title, default, self._save_named), after)
 
-    def action_save(self, then_quit: bool = False) -> None:
+    def _save_then(self, proceed=None) -> None:
+        """Save where the study came from (its file or library name), or ask where; then ``proceed``."""
+
         def after(saved: str | None) -> None:
-            if saved is not None and then_quit:
-                self.exit(0)
+            if saved is not None and proceed is not None:
+                proceed()
 
         target = self.study_path or (self.study_name if self.library is not None else None)
         if target:
@@ -350,6 +361,9 @@ class WorkbenchApp(App[int]):
                 return
             self.notify(problem, title="Not saved", severity="error")
         self._save_dialog(after)
+
+    def action_save(self) -> None:
+        self._save_then()
 
     def action_save_as(self) -> None:
         self._save_dialog()
@@ -409,7 +423,9 @@ class WorkbenchApp(App[int]):
             source = f"from the library ({self.library.path})"
         else:
             counts = games_through(position.geometry, position.key).as_dict()
-            samples = _first_games(position, 10)
+            state = self.store.state
+            played = _some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
+            samples = _first_games(position, played, 10)
             source = "computed (run `workbench games` to serve these from the library)"
         lines = [
             f"{counts['total']:,} complete games pass through {position}",
@@ -426,20 +442,13 @@ class WorkbenchApp(App[int]):
         if not self.store.state.modified:
             proceed()
             return
-        from .dialogs import ConfirmQuit, PathDialog
+        from .dialogs import ConfirmQuit
 
         def decided(choice: str) -> None:
             if choice == "discard":
                 proceed()
             elif choice == "save":
-                def saved(path: str | None) -> None:
-                    if path is not None:
-                        proceed()
-
-                if self.study_path and self._save_to(self.study_path) is None:
-                    proceed()
-                else:
-                    self.push_screen(PathDialog("Save study as", self.study_path or "study.json", self._save_to), saved)
+                self._save_then(proceed)
 
         self.push_screen(ConfirmQuit(), decided)
 
@@ -522,10 +531,8 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     ]
 
 
-def _first_games(position: Position, limit: int) -> list[tuple[tuple[int, ...], str | None]]:
-    """The first ``limit`` complete games through ``position`` in cell order (from the empty board's
-    point of view the moves before it are unknown, so the set-up counts as played in cell order)."""
-    prefix = _some_move_order(position)
+def _first_games(position: Position, prefix: tuple[int, ...], limit: int) -> list[tuple[tuple[int, ...], str | None]]:
+    """The first ``limit`` complete games that continue ``prefix`` (the moves reaching ``position``), in cell order."""
     found: list[tuple[tuple[int, ...], str | None]] = []
     stack = [(position, prefix)]
     while stack and len(found) < limit:
@@ -540,7 +547,7 @@ def _first_games(position: Position, limit: int) -> list[tuple[tuple[int, ...], 
 
 
 def _some_move_order(position: Position) -> tuple[int, ...]:
-    """A legal move order reaching ``position``: X and O marks alternate in cell order."""
+    """A legal move order reaching a set-up ``position``: X and O marks alternate in cell order."""
     xs = [cell for cell in range(1, position.geometry.size + 1) if position.mark_at(cell) is Player.X]
     os_ = [cell for cell in range(1, position.geometry.size + 1) if position.mark_at(cell) is Player.O]
     order: list[int] = []
