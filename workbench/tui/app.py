@@ -99,6 +99,7 @@ class WorkbenchApp(App[int]):
         self.library = None
         """The open library, or None while opening or when it cannot be used."""
         self.library_has_games = False
+        self._layout: tuple[bool, ...] | None = None
         self._rng = random.Random(seed)
         self.store.subscribe(self._store_changed)
         self.set_reactive(WorkbenchApp.state, self.store.state)
@@ -146,15 +147,19 @@ class WorkbenchApp(App[int]):
 
     def _apply_size(self, width: int, height: int) -> None:
         too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-        panes = self.query_one("#panes")
         message = self.query_one("#too-small", Static)
-        panes.display = not too_small
-        message.display = too_small
         if too_small:
             message.update(f"The terminal is {width}×{height}.\nworkbench needs at least {MIN_WIDTH}×{MIN_HEIGHT}.")
-        panes.set_class(width >= WIDE_WIDTH, "-wide")
-        panes.set_class(height >= TALL_HEIGHT, "-tall")
-        self.query_one("#header").display = height >= 30
+        layout = (too_small, width >= WIDE_WIDTH, height >= TALL_HEIGHT, height >= 30)
+        if layout == self._layout:
+            return  # restyling the whole screen for nothing is the dearest thing at start-up
+        self._layout = layout
+        panes = self.query_one("#panes")
+        panes.display = not too_small
+        message.display = too_small
+        panes.set_class(layout[1], "-wide")
+        panes.set_class(layout[2], "-tall")
+        self.query_one("#header").display = layout[3]
 
     # --- the store ----------------------------------------------------------------------
 

@@ -80,7 +80,7 @@ class VariationTree(Tree[NodeId]):
     ready: reactive[bool] = reactive(False, repaint=False)
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("Start", data=ROOT, id=id)
+        super().__init__(Text("Start"), data=ROOT, id=id)  # a Text: no markup parser at start-up
         self.auto_expand = False
         self.show_root = True
         self._tree_nodes: dict[NodeId, TreeNode[NodeId]] = {}
