@@ -105,6 +105,15 @@ def test_games_through_a_position_equal_the_engine(games_library, text):
         assert final.is_over and (winner or "draw") in (final.status.value[0].upper(), "draw")
 
 
+@pytest.mark.parametrize("sequence", [(), (5,), (5, 1), (1, 5, 9), (1, 2, 3, 4, 5, 6)])
+def test_games_after_a_move_sequence_equal_the_engine(games_library, sequence):
+    from workbench.engine import analyze
+    from workbench.library.games import games_after
+
+    position = Position.empty().play_all(sequence)
+    assert games_after(games_library, sequence) == analyze(position).games.as_dict()
+
+
 def test_the_games_lookup_uses_an_index(games_library):
     from workbench.library.games import _through_filter
 

@@ -88,7 +88,14 @@ async def test_games_are_served_from_the_library_when_it_has_them(tmp_path):
         await pilot.press("5", "1", "9")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert "library: 1,072 games from the start pass here (as computed)" in text_of(app.query_one(EvaluationView))
+        shown = text_of(app.query_one(EvaluationView))
+        assert "library: 1,072 games from the start pass here (as computed)" in shown
+        assert "complete games after each move (the library)" in shown
+        view = app.query_one(EvaluationView)
+        served = view.library_games[2]
+        assert {cell: counts["total"] for cell, counts in served.items()} == {
+            move.cell: move.games.total for move in app.store.state.analysis.moves
+        }
         await pilot.press("g")
         body = str(app.screen.query_one("#games-like-this", Static).render())
         assert "1,072 complete games" in body and "from the library" in body

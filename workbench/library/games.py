@@ -75,20 +75,39 @@ def game_id_ranges(position: Position) -> list[tuple[int, int]]:
     children = state_graph(geometry).children
     xs = [cell for cell in range(1, geometry.size + 1) if position.mark_at(cell) is Player.X]
     os_ = [cell for cell in range(1, geometry.size + 1) if position.mark_at(cell) is Player.O]
-    through = games[position.key].total
     ranges = []
     for x_order in permutations(xs):
         for o_order in permutations(os_):
-            sequence = [cell for pair in zip_longest(x_order, o_order) for cell in pair if cell is not None]
-            before, key = 0, 0
-            for cell in sequence:
-                for sibling, child in children[key]:
-                    if sibling == cell:
-                        key = child
-                        break
-                    before += games[child].total
-            ranges.append((before + 1, before + through))
+            sequence = tuple(cell for pair in zip_longest(x_order, o_order) for cell in pair if cell is not None)
+            ranges.append(sequence_range(sequence, geometry))
     return sorted(ranges)
+
+
+def sequence_range(sequence: tuple[int, ...], geometry: Geometry = TIC_TAC_TOE) -> tuple[int, int]:
+    """The game ids of the games whose moves begin with ``sequence`` (one contiguous range)."""
+    games = counts(geometry).games
+    children = state_graph(geometry).children
+    before, key = 0, 0
+    for cell in sequence:
+        for sibling, child in children[key]:
+            if sibling == cell:
+                key = child
+                break
+            before += games[child].total
+        else:
+            raise LibraryError(f"move sequence {sequence} is not a game in progress")
+    return before + 1, before + games[key].total
+
+
+def games_after(library: Library, sequence: tuple[int, ...]) -> dict[str, int]:
+    """Complete games whose moves begin with ``sequence``, split by outcome (one range of ids)."""
+    first, last = sequence_range(sequence)
+    total, x_wins, o_wins = library.query(
+        "SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) FROM games "
+        "WHERE game_id BETWEEN ? AND ?",
+        (first, last),
+    )[0]
+    return {"total": total, "x": x_wins, "o": o_wins, "draw": total - x_wins - o_wins}
 
 
 def complete_games(geometry: Geometry = TIC_TAC_TOE) -> Iterator[tuple[tuple[int, ...], str | None]]:

@@ -212,10 +212,16 @@ class WorkbenchApp(App[int]):
             return
         from ..library.games import games_through as library_through
 
-        library, position = self.library, self.store.state.position
+        from ..library.games import games_after
+
+        state = self.store.state
+        library, position = self.library, state.position
+        line = _some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
 
         def query():
-            return position.key, library_through(library, position)
+            # the position's games from the start, and each move's games after the line played
+            per_move = {cell: games_after(library, line + (cell,)) for cell in position.legal_moves()}
+            return position.key, library_through(library, position), per_move
 
         self.run_worker(query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False)
 

@@ -7,7 +7,7 @@ from typing import ClassVar
 from rich.style import Style
 from textual.reactive import reactive
 
-from ..engine import MASK_NAMES, Analysis, Bitboard, Value, cell_bit
+from ..engine import MASK_NAMES, Analysis, Bitboard, GameCounts, Value, cell_bit
 from ..engine.census import games_through
 from ..state import AppState
 from .lines import LinesView, LineWriter, ViewPane
@@ -36,15 +36,16 @@ class EvaluationView(LinesView):
     }  # fmt: skip
 
     DEFAULT_CSS = """
-    EvaluationView { height: 22; }
+    EvaluationView { height: 23; }
     """
     # A fixed height (the most this view needs) keeps a state change to a
     # repaint: with height auto, every change would lay out the screen again.
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
-    library_games: reactive[tuple[int, dict] | None] = reactive(None, repaint=False)
-    """(position key, counts) from the library's games tables, when it has them."""
+    library_games: reactive[tuple[int, dict, dict] | None] = reactive(None, repaint=False)
+    """(position key, games through it, {cell: games after the move}) from the library's games
+    tables, when it has them; None otherwise (the figures are then computed)."""
 
     def watch_library_games(self) -> None:
         self.invalidate()
@@ -81,13 +82,17 @@ class EvaluationView(LinesView):
         if analysis.to_move is not None:
             games_line = f"{games.total:,} games on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
             writer.newline().write(games_line, style("evaluation--dim"))
-        served = self.library_games
-        if served is not None and served[0] == analysis.position.key:
+        served = self._served(analysis)
+        if served is not None:
             counts = served[1]
             computed = games_through(analysis.position.geometry, analysis.position.key)
             agrees = "as computed" if counts["total"] == computed.total else f"computed {computed.total:,}!"
             line = f"library: {counts['total']:,} games from the start pass here ({agrees})"
             writer.newline().write(line, style("evaluation--dim"))
+
+    def _served(self, analysis: Analysis) -> tuple[int, dict, dict] | None:
+        served = self.library_games
+        return served if served is not None and served[0] == analysis.position.key else None
 
     def _masks(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.part
@@ -115,6 +120,8 @@ class EvaluationView(LinesView):
         if not analysis.moves:
             writer.write("No moves: the game is over.", style("evaluation--dim"))
             return
+        source = "the library" if self._served(analysis) is not None else "computed"
+        writer.write(f"games: complete games after each move ({source})", style("evaluation--dim")).newline()
         wide = self.size.width >= WIDE_TABLE
         heading = style("evaluation--heading") + Style(underline=True)
         if wide:
@@ -122,12 +129,16 @@ class EvaluationView(LinesView):
         else:
             writer.write(f"{'cell':>4} {'value':<5} {'ply':>3} {'trap':>4} {'games':>5} {'X/O/draw':>15}", heading)
         highlighted = self.state.view.highlighted
+        served = self._served(analysis)
         for move in analysis.moves:
             writer.newline()
             row_style = style("evaluation--highlight") if move.cell == highlighted else None
             best = "★" if analysis.masks.best & cell_bit(move.cell) else " "
             trap = "   —" if move.trap is None else f"{move.trap:4.2f}"
             games = move.games
+            if served is not None and move.cell in served[2]:
+                library = served[2][move.cell]  # the same figure, read from the games table
+                games = GameCounts(library["x"], library["o"], library["draw"])
             writer.write(f"{best:>3}{move.cell} ", row_style)
             value_style = style(VALUE_CLASS[move.value])
             writer.write(f"{move.value.label:<5}", value_style + row_style if row_style else value_style)
