@@ -422,3 +422,17 @@ async def test_keys_do_not_act_under_an_open_dialog():
         await pilot.click("#cancel")
         await pilot.press("1")
         assert moves(app) == (5, 1)
+
+
+async def test_tab_moves_between_dialog_buttons():
+    """Regression: blocking the app's keys under dialogs also blocked tab, so enter hit the wrong button."""
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "q")
+        assert app.screen.focused.id == "save"
+        await pilot.press("tab")
+        assert app.screen.focused.id == "discard"
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.return_code == 0

@@ -241,8 +241,9 @@ class WorkbenchApp(App[int]):
     MODAL_SAFE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"request_quit", "screenshot"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """While a dialog is open, the main screen's keys must not act underneath it."""
-        if isinstance(self.screen, ModalScreen) and action not in self.MODAL_SAFE_ACTIONS:
+        """While a dialog is open, the workbench's own keys must not act underneath it
+        (Textual's, such as tab between a dialog's buttons, still work)."""
+        if isinstance(self.screen, ModalScreen) and action in _OWN_ACTIONS and action not in self.MODAL_SAFE_ACTIONS:
             return False
         return True
 
@@ -518,6 +519,11 @@ class WorkbenchApp(App[int]):
                 yield SystemCommand(title, "Who the engine plays, and how", lambda m=mode, s=side: self.action_set_engine(m.value, s.value))
         yield SystemCommand("Screenshot", "Save an SVG screenshot in the current folder", self.action_screenshot)
         yield SystemCommand("Help: keys", "Every key of every pane", self.action_help)
+
+
+_OWN_ACTIONS = frozenset(
+    binding.action.split("(")[0] for binding in WorkbenchApp.BINDINGS if isinstance(binding, Binding)
+)
 
 
 def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
