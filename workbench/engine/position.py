@@ -269,6 +269,17 @@ def _one_move_made_all(geometry: Geometry, marks: Bitboard, lines: tuple[Bitboar
     return False
 
 
+def some_move_order(position: Position) -> tuple[Cell, ...]:
+    """A move order reaching a legal ``position``: X's and O's cells alternate, each in cell order."""
+    xs, os_ = cells_of(position.x), cells_of(position.o)
+    order: list[Cell] = []
+    for index, cell in enumerate(xs):
+        order.append(cell)
+        if index < len(os_):
+            order.append(os_[index])
+    return tuple(order)
+
+
 _SEPARATORS = re.compile(r"[\s,]+")
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from itertools import chain, permutations, zip_longest
 from typing import Callable, Iterator
 
-from ..engine import TIC_TAC_TOE, Geometry, Player, Position, Status
+from ..engine import TIC_TAC_TOE, Geometry, Position, Status, cells_of
 from ..engine.census import counts
 from ..engine.graph import state_graph
 from .db import Library, LibraryError
@@ -71,13 +71,9 @@ def game_id_ranges(position: Position) -> list[tuple[int, int]]:
     sequence start right after all games whose sequences sort before it.
     """
     geometry = position.geometry
-    games = counts(geometry).games
-    children = state_graph(geometry).children
-    xs = [cell for cell in range(1, geometry.size + 1) if position.mark_at(cell) is Player.X]
-    os_ = [cell for cell in range(1, geometry.size + 1) if position.mark_at(cell) is Player.O]
     ranges = []
-    for x_order in permutations(xs):
-        for o_order in permutations(os_):
+    for x_order in permutations(cells_of(position.x)):
+        for o_order in permutations(cells_of(position.o)):
             sequence = tuple(cell for pair in zip_longest(x_order, o_order) for cell in pair if cell is not None)
             ranges.append(sequence_range(sequence, geometry))
     return sorted(ranges)

@@ -20,6 +20,7 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
 from ..engine import Player, Position, Status, analyze
+from ..engine.position import some_move_order
 from ..engine.analysis import tables
 from ..engine.census import games_through
 from ..state import (
@@ -216,7 +217,7 @@ class WorkbenchApp(App[int]):
 
         state = self.store.state
         library, position = self.library, state.position
-        line = _some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
+        line = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
 
         def query():
             # the position's games from the start, and each move's games after the line played
@@ -436,7 +437,7 @@ class WorkbenchApp(App[int]):
         else:
             counts = games_through(position.geometry, position.key).as_dict()
             state = self.store.state
-            played = _some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
+            played = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
             samples = _first_games(position, played, 10)
             source = "computed (run `workbench games` to serve these from the library)"
         lines = [
@@ -561,18 +562,6 @@ def _first_games(position: Position, prefix: tuple[int, ...], limit: int) -> lis
         for cell in reversed(current.legal_moves()):
             stack.append((current.play(cell), moves + (cell,)))
     return found
-
-
-def _some_move_order(position: Position) -> tuple[int, ...]:
-    """A legal move order reaching a set-up ``position``: X and O marks alternate in cell order."""
-    xs = [cell for cell in range(1, position.geometry.size + 1) if position.mark_at(cell) is Player.X]
-    os_ = [cell for cell in range(1, position.geometry.size + 1) if position.mark_at(cell) is Player.O]
-    order: list[int] = []
-    for index in range(len(xs)):
-        order.append(xs[index])
-        if index < len(os_):
-            order.append(os_[index])
-    return tuple(order)
 
 
 def run(state: AppState | None = None, path: str | None = None, db: str | None = None) -> int:
