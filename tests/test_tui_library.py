@@ -90,7 +90,7 @@ async def test_games_are_served_from_the_library_when_it_has_them(tmp_path):
         await pilot.pause()
         shown = text_of(app.query_one(EvaluationView))
         assert "library: 1,072 games from the start pass here (as computed)" in shown
-        assert "complete games after each move (the library)" in shown
+        assert "games after each move: the library" in shown
         view = app.query_one(EvaluationView)
         served = view.library_games[2]
         assert {cell: counts["total"] for cell, counts in served.items()} == {

@@ -113,7 +113,7 @@ class EvaluationView(LinesView):
                         writer.write(mark.value.lower() if mark else "·", style("evaluation--dim"))
                     writer.write(" ")
                 writer.write(" " * (MASK_COLUMN - 2 * geometry.cols))
-        writer.newline().write("● cells of each mask for the side to move · p- perfect", style("evaluation--dim"))
+        writer.newline().write("● mask cells (side to move) · p-: perfect", style("evaluation--dim"))
 
     def _moves(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.part
@@ -121,7 +121,7 @@ class EvaluationView(LinesView):
             writer.write("No moves: the game is over.", style("evaluation--dim"))
             return
         source = "the library" if self._served(analysis) is not None else "computed"
-        writer.write(f"games: complete games after each move ({source})", style("evaluation--dim")).newline()
+        writer.write(f"games after each move: {source}", style("evaluation--dim")).newline()
         wide = self.size.width >= WIDE_TABLE
         heading = style("evaluation--heading") + Style(underline=True)
         if wide:
