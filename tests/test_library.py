@@ -11,6 +11,7 @@ import pytest
 from workbench.engine import TIC_TAC_TOE, Position, census, parse_position
 from workbench.engine.census import games_through as computed_through
 from workbench.library import SCHEMA_VERSION, Library, LibraryError
+from workbench.library.db import PAGE_SIZE
 from workbench.library.games import complete_games, games_through, has_games, sample_games, write_games
 from workbench.library.graph import graph_dot, write_graph
 from workbench.library.studies import delete_study, list_studies, open_study, rename_study, save_study
@@ -40,6 +41,7 @@ def test_new_library_has_the_current_schema_in_wal_mode(tmp_path):
     with Library.open(tmp_path / "new" / "lib.sqlite3") as library:
         assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION
         assert library.query("PRAGMA journal_mode")[0][0] == "wal"
+        assert library.query("PRAGMA page_size")[0][0] == PAGE_SIZE
         assert library.integrity() == "ok"
 
 
@@ -94,7 +96,7 @@ def test_games_tables_match_the_census(games_library):
 @pytest.mark.parametrize(
     "text",
     [".../.../...", ".../.X./...", "X../.../...", "X../.O./...", "O../.X./..X", "XO./XO./...", "XO./.X./..O",
-     "XXX/OO./...", "XOX/.O./X..", "XOX/XOO/OX.", "XOX/XOO/OXX"],
+     "XXX/OO./...", "XOX/.O./X..", "XO./.XX/O.O", "XOX/OXX/.OO", "XOX/.XO/.XO", "XOX/XOO/OX.", "XOX/XOO/OXX"],
 )  # fmt: skip
 def test_games_through_a_position_equal_the_engine(games_library, text):
     position = parse_position(text)
@@ -115,11 +117,23 @@ def test_games_after_a_move_sequence_equal_the_engine(games_library, sequence):
 
 
 def test_the_games_lookup_uses_an_index(games_library):
-    from workbench.library.games import _through_filter
+    from workbench.library.games import RANGED_PLIES, _through_filter
 
-    for ply in (5, 7, 9):
+    for ply in range(RANGED_PLIES + 1, 10):
         plan = games_library.query(f"EXPLAIN QUERY PLAN SELECT winner, count(*) FROM games WHERE {_through_filter(ply)} GROUP BY winner", (5,))
         assert any(f"INDEX games_k{ply} " in row[3] for row in plan), plan
+    names = {name for (name,) in games_library.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'games_k%'")}
+    assert names == {f"games_k{ply}" for ply in range(RANGED_PLIES + 1, 10)}
+
+
+@pytest.mark.parametrize("text", ["X../.../...", "XO./XX./..O", "XO./.XX/O.O"])
+def test_early_plies_read_ranges_of_the_primary_key(games_library, text):
+    from workbench.library.games import game_id_ranges
+
+    ranges = game_id_ranges(parse_position(text))
+    where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)
+    plan = games_library.query(f"EXPLAIN QUERY PLAN SELECT count(*) FROM games WHERE {where}", [bound for pair in ranges for bound in pair])
+    assert all("SCAN" not in row[3] for row in plan) and any("PRIMARY KEY" in row[3] for row in plan), plan
 
 
 def test_complete_games_generator_is_every_game_once():

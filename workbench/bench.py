@@ -106,7 +106,10 @@ def run_library_bench(*, quick: bool = False) -> dict:
             start = time.perf_counter()
             write_games(library)
             written = time.perf_counter() - start
-            probes = [parse_position(text) for text in (".../.X./...", "X../.../...", "X../.O./...", "XO./.X./...", "XO./.XX/..O")]
+            probes = [parse_position(text) for text in (
+                ".../.X./...", "X../.../...", "X../.O./...", "XO./.X./...", "XO./XX./..O", "XO./.XX/O.O", "XOX/.XO/.XO",
+                "XOX/OXX/.OO", "XOX/XOO/OXX",
+            )]
             slowest = 0.0
             for position in probes:
                 best = min(_timed(lambda probe=position: games_through(library, probe)) for _ in range(3 if quick else 20))

@@ -10,6 +10,7 @@ from typing import Iterator
 
 SCHEMA_VERSION = 1
 """``PRAGMA user_version`` of the schema this code writes."""
+PAGE_SIZE = 16384
 
 _MIGRATIONS: dict[int, str] = {
     # version reached -> the SQL that reaches it from the one before
@@ -116,6 +117,9 @@ class Library:
         if version < SCHEMA_VERSION:
             if self.read_only:
                 raise LibraryError(f"library {str(self.path)!r}: read-only, and its schema {version} needs upgrading")
+            if version == 0:
+                # only takes on a new file; bigger pages make writing all games about 10 % faster
+                connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             with self.transaction():
                 for step in range(version + 1, SCHEMA_VERSION + 1):
                     for statement in _statements(_MIGRATIONS[step]):
