@@ -14,5 +14,6 @@ SYMMETRIES = transforms(TIC_TAC_TOE)
 
 @pytest.fixture(autouse=True)
 def private_data_folder(tmp_path_factory, monkeypatch):
-    """No test may touch the user's real library: the default one lives in a temp folder."""
+    """No test may touch the user's real library or cache: both live in temp folders."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))

@@ -1,6 +1,7 @@
 """Exact solver, threat masks, symmetry, counts: checked against each other and known facts."""
 
 import json
+import re
 
 import pytest
 
@@ -22,7 +23,6 @@ from workbench.engine import (
 from workbench.engine.analysis import exact_masks
 from workbench.engine.graph import class_index, state_graph
 from workbench.engine.symmetry import canonical, images, move_classes, orbit_size, stabilizer, transforms
-
 
 SYMMETRIES = transforms(TIC_TAC_TOE)
 
@@ -248,3 +248,38 @@ def test_record_has_the_documented_shape():
     assert over["to_move"] is None and over["value"] is None and over["remoteness"] is None
     assert over["status"] == "x_won" and over["moves"] == []
     assert len(record["moves"]) == 7
+
+
+def test_tables_survive_their_plain_data_form():
+    from workbench.engine.analysis import format_tables, parse_tables, tables
+
+    table = tables(TIC_TAC_TOE)
+    assert parse_tables(TIC_TAC_TOE, format_tables(table)) == table
+
+
+@pytest.mark.parametrize(
+    ("mangle", "reason"),
+    [
+        (lambda data: data[:-1], "11-part tuple"),
+        (lambda data: (99, *data[1:]), "format 99"),
+        (lambda data: (data[0], (4, 4, 4), *data[2:]), "(4, 4, 4)"),
+        (lambda data: (*data[:2], [], *data[3:]), "not a dict"),
+        (lambda data: (*data[:4], {**data[4], 1 << 30: 0}, *data[5:]), "same positions"),
+        (lambda data: (*data[:3], {key: "lost" for key in data[3]}, *data[4:]), "'lost' is not a valid Status"),
+    ],
+)
+def test_tables_data_that_does_not_fit_is_refused_with_the_reason(mangle, reason):
+    from workbench.engine.analysis import TablesDataError, format_tables, parse_tables, tables
+
+    with pytest.raises(TablesDataError, match=re.escape(reason)):
+        parse_tables(TIC_TAC_TOE, mangle(format_tables(tables(TIC_TAC_TOE))))
+
+
+def test_tables_know_classes_by_ply_and_games_through_every_position():
+    from workbench.engine.analysis import tables
+    from workbench.engine.census import games_through
+    from workbench.engine.graph import class_index
+
+    table = tables(TIC_TAC_TOE)
+    assert table.classes_by_ply() == class_index(TIC_TAC_TOE).by_ply() == (1, 3, 12, 38, 108, 174, 204, 153, 57, 15)
+    assert all(table.games_through(key) == games_through(TIC_TAC_TOE, key) for key in table.class_of)

@@ -6,11 +6,11 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("package", ["workbench.engine", "workbench.state", "workbench.library"])
+@pytest.mark.parametrize("package", ["workbench.engine", "workbench.state", "workbench.library", "workbench.cache"])
 def test_core_never_imports_textual_or_rich(package):
     code = (
         f"import importlib, pkgutil, sys, {package} as root\n"
-        "for info in pkgutil.walk_packages(root.__path__, root.__name__ + '.'):\n"
+        "for info in pkgutil.walk_packages(getattr(root, '__path__', []), root.__name__ + '.'):\n"
         "    importlib.import_module(info.name)\n"
         "bad = sorted(name for name in sys.modules if name.split('.')[0] in ('textual', 'rich'))\n"
         "print(','.join(bad))\n"

@@ -10,9 +10,9 @@ from workbench.tui import app as app_module
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid
 from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog
-from workbench.tui.library_dialogs import OpenDialog
 from workbench.tui.evaluation import EvaluationView
 from workbench.tui.history import ValueStrip, VariationTree
+from workbench.tui.library_dialogs import OpenDialog
 from workbench.tui.symmetry import SymmetryView
 
 from .tui_helpers import cell_offset, moves, text_of, wait_ready
@@ -436,3 +436,52 @@ async def test_tab_moves_between_dialog_buttons():
         await pilot.press("enter")
         await pilot.pause()
     assert app.return_code == 0
+
+
+@pytest.fixture
+def cold_tables():
+    """A process without the engine's tables, as on the first run; restored afterwards."""
+    from workbench.engine.analysis import forget_tables, install_tables, tables
+
+    table = tables()
+    forget_tables()
+    yield
+    install_tables(table)
+
+
+async def test_first_run_builds_the_tables_in_a_worker_and_keeps_them(cold_tables):
+    from workbench import cache
+
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        assert not app.ready  # built in a worker: the screen is up meanwhile
+        assert "Building the engine's tables" in text_of(app.query_one(EvaluationView))
+        await wait_ready(pilot, app)
+        assert "X to move: draw in 9" in text_of(app.query_one(EvaluationView))
+    assert cache.load_tables(app.store.state.geometry) is not None
+
+
+async def test_later_runs_read_the_tables_back_before_the_first_paint(cold_tables):
+    from workbench import cache
+    from workbench.engine.analysis import build_tables
+
+    cache.save_tables(build_tables(AppState().geometry))
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE):
+        assert app.ready
+        assert "X to move: draw in 9" in text_of(app.query_one(EvaluationView))
+
+
+async def test_a_failed_table_build_surfaces_instead_of_hanging(cold_tables, monkeypatch):
+    from workbench import cache
+
+    def broken(geometry):
+        raise RuntimeError("tables exploded")
+
+    monkeypatch.setattr(cache, "build_and_cache_tables", broken)
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert any("tables exploded" in notification.message for notification in app._notifications)
+        assert not app.ready

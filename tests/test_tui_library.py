@@ -6,8 +6,8 @@ from workbench.library import Library
 from workbench.library.games import write_games
 from workbench.library.studies import list_studies
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.evaluation import EvaluationView
 from workbench.tui.dialogs import ConfirmQuit
+from workbench.tui.evaluation import EvaluationView
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 
 from .tui_helpers import moves, text_of, wait_ready

@@ -7,7 +7,6 @@ import json
 import sys
 from typing import Sequence
 
-from .library import LibraryError
 from .engine import (
     TIC_TAC_TOE,
     Position,
@@ -20,6 +19,7 @@ from .engine import (
     parse_moves,
     parse_position,
 )
+from .library import LibraryError
 
 EXIT_BAD_INPUT = 2
 
@@ -242,9 +242,7 @@ def _seed_port_disagreements() -> dict:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import format_report, run_engine_bench
-
-    from .bench import run_library_bench
+    from .bench import format_report, run_engine_bench, run_library_bench
 
     report = run_engine_bench(quick=args.quick)
     report.update(run_library_bench(quick=args.quick))

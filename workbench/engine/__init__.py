@@ -37,12 +37,13 @@ __all__ = [
 def clear_caches() -> None:
     """Forget every per-geometry table, so the next call computes from cold."""
     from . import graph, solver, symmetry, threats
-    from .analysis import tables
+    from .analysis import forget_tables
     from .census import completing_cells, counts
 
     for cached in (
-        graph.state_graph, graph.class_index, solver.solve, counts, completing_cells, tables,
+        graph.state_graph, graph.class_index, solver.solve, counts, completing_cells,
         symmetry.transforms, symmetry._reading_weights, symmetry._whole_weights,
     ):  # fmt: skip
         cached.cache_clear()
+    forget_tables()
     threats._PLANNERS.clear()

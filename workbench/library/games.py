@@ -27,6 +27,7 @@ from itertools import chain, permutations, zip_longest
 from typing import Callable, Iterator
 
 from ..engine import TIC_TAC_TOE, Geometry, Position, Status, cells_of
+from ..engine.analysis import tables
 from ..engine.census import counts
 from ..engine.graph import state_graph
 from .db import Library, LibraryError
@@ -89,8 +90,8 @@ def game_id_ranges(position: Position) -> list[tuple[int, int]]:
 
 def sequence_range(sequence: tuple[int, ...], geometry: Geometry = TIC_TAC_TOE) -> tuple[int, int]:
     """The game ids of the games whose moves begin with ``sequence`` (one contiguous range)."""
-    games = counts(geometry).games
-    children = state_graph(geometry).children
+    table = tables(geometry)
+    games, children = table.games, table.children
     before, key = 0, 0
     for cell in sequence:
         for sibling, child in children[key]:

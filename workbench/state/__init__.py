@@ -10,7 +10,18 @@ from .players import choose_move
 from .reducer import reduce
 from .store import Store
 from .study import StudyError, dumps_study, load_study, save_study, study_from_data, study_to_data
-from .tree import ROOT, GameTree, MoveTextError, Node, NodeId, annotation, export_movetext, import_movetext, symmetric_twins, transpositions
+from .tree import (
+    ROOT,
+    GameTree,
+    MoveTextError,
+    Node,
+    NodeId,
+    annotation,
+    export_movetext,
+    import_movetext,
+    symmetric_twins,
+    transpositions,
+)
 
 __all__ = [
     "Action", "AppState", "EngineMode", "EngineSettings", "GameTree", "MoveTextError", "Node", "NodeId",

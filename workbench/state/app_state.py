@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..engine import MASK_NAMES, TIC_TAC_TOE, Analysis, Cell, Geometry, Player, Position, analyze
-from .tree import GameTree, NodeId, ROOT
+from .tree import ROOT, GameTree, NodeId
 
 
 class EngineMode(str, Enum):

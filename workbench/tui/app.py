@@ -20,9 +20,8 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
 from ..engine import Player, Position, Status, analyze
-from ..engine.position import some_move_order
 from ..engine.analysis import tables
-from ..engine.census import games_through
+from ..engine.position import some_move_order
 from ..state import (
     OVERLAYS,
     AppState,
@@ -46,6 +45,11 @@ WIDE_WIDTH = 140  # three columns only where the evaluation table still fits
 TALL_HEIGHT = 36
 ENGINE_CYCLE = (EngineMode.OFF, EngineMode.PERFECT, EngineMode.TRAP, EngineMode.RANDOM)
 MASK_CYCLE = ("none", *OVERLAYS[2:])
+
+
+def _layout_for(width: int, height: int) -> tuple[bool, bool, bool, bool]:
+    """(too small, wide, tall, with header) for a terminal of that size."""
+    return (width < MIN_WIDTH or height < MIN_HEIGHT, width >= WIDE_WIDTH, height >= TALL_HEIGHT, height >= 30)
 
 
 class WorkbenchApp(App[int]):
@@ -80,7 +84,7 @@ class WorkbenchApp(App[int]):
     state: reactive[AppState] = reactive(AppState)
     """The store's current state, mirrored so panes can bind to it."""
     ready: reactive[bool] = reactive(False)
-    """True once the engine's tables are built (in a worker, at start-up)."""
+    """True once the engine's tables are loaded or built (in a worker, at start-up)."""
 
     def __init__(
         self,
@@ -108,21 +112,35 @@ class WorkbenchApp(App[int]):
     # --- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header(id="header")
-        with Container(id="panes"):
+        # laid out for the starting size here: restyling after mount is the dearest thing at start-up
+        too_small, wide, tall, with_header = self._layout = _layout_for(self.size.width, self.size.height)
+        header = Header(id="header")
+        header.display = with_header
+        yield header
+        with Container(id="panes", classes=" ".join(name for name, on in (("-wide", wide), ("-tall", tall)) if on)) as panes:
+            panes.display = not too_small
             with Container(id="left"):
                 yield BoardPane(id="board").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
                 yield HistoryPane(id="history").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
             with Container(id="right"):
                 yield EvaluationPane(id="evaluation").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
                 yield SymmetryPane(id="symmetry").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
-        yield Static(id="too-small")
+        message = Static(self._too_small_text(*self.size), id="too-small")
+        message.display = too_small
+        yield message
         yield Footer()
 
     def on_load(self) -> None:
-        # before compose: the tables build while Textual sets up the screen
-        self.run_worker(self._warm_tables, thread=True, name="warm-tables", exit_on_error=False)
-        self.run_worker(self._open_library, thread=True, name="open-library", exit_on_error=False)
+        from ..cache import ready_tables
+
+        # Read back from the cache (≈ 15 ms) the tables are there for the first paint;
+        # building them (≈ 50 ms: the first run, or after an engine change) is a worker's
+        # job, with the panes saying so meanwhile. A worker for the cheap case would only
+        # delay the first paint: it competes for the GIL with the screen being set up.
+        if ready_tables(self.store.state.geometry) is not None:
+            self._tables_ready()
+        else:
+            self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
 
     def _open_library(self):
         from ..library import Library, LibraryError
@@ -138,6 +156,10 @@ class WorkbenchApp(App[int]):
         self._update_title()
         self.query_one(BoardGrid).focus()
         self._apply_size(self.size.width, self.size.height)
+        # the first paint never needs the library: open it after, not competing for the GIL
+        self.call_after_refresh(
+            self.run_worker, self._open_library, thread=True, name="open-library", exit_on_error=False
+        )
 
     def on_unmount(self) -> None:
         if self.library is not None:
@@ -146,12 +168,16 @@ class WorkbenchApp(App[int]):
     def on_resize(self, event) -> None:
         self._apply_size(event.size.width, event.size.height)
 
+    @staticmethod
+    def _too_small_text(width: int, height: int) -> str:
+        return f"The terminal is {width}×{height}.\nworkbench needs at least {MIN_WIDTH}×{MIN_HEIGHT}."
+
     def _apply_size(self, width: int, height: int) -> None:
-        too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+        layout = _layout_for(width, height)
+        too_small = layout[0]
         message = self.query_one("#too-small", Static)
         if too_small:
-            message.update(f"The terminal is {width}×{height}.\nworkbench needs at least {MIN_WIDTH}×{MIN_HEIGHT}.")
-        layout = (too_small, width >= WIDE_WIDTH, height >= TALL_HEIGHT, height >= 30)
+            message.update(self._too_small_text(width, height))
         if layout == self._layout:
             return  # restyling the whole screen for nothing is the dearest thing at start-up
         self._layout = layout
@@ -164,12 +190,18 @@ class WorkbenchApp(App[int]):
 
     # --- the store ----------------------------------------------------------------------
 
-    def _warm_tables(self) -> None:
-        tables(self.store.state.geometry)
+    def _build_tables(self) -> None:
+        from ..cache import build_and_cache_tables
+
+        build_and_cache_tables(self.store.state.geometry)
         analyze(Position.empty(self.store.state.geometry))
+
+    def _tables_ready(self) -> None:
         # The tables live as long as the app: keep the collector from rescanning
         # them on every full collection, which would stall keypresses.
         gc.freeze()
+        self.ready = True
+        self._maybe_engine_move()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -178,9 +210,8 @@ class WorkbenchApp(App[int]):
             return
         if event.state is not WorkerState.SUCCESS:
             return
-        if worker.name == "warm-tables":
-            self.ready = True
-            self._maybe_engine_move()
+        if worker.name == "build-tables":
+            self._tables_ready()
         elif worker.name == "open-library":
             if isinstance(worker.result, str):
                 self.notify(f"{worker.result}; studies save to .json files instead.", title="No library", severity="warning", timeout=8)
@@ -211,9 +242,8 @@ class WorkbenchApp(App[int]):
         """Ask the library for the games through this position (a worker: it is I/O)."""
         if self.library is None or not self.library_has_games:
             return
-        from ..library.games import games_through as library_through
-
         from ..library.games import games_after
+        from ..library.games import games_through as library_through
 
         state = self.store.state
         library, position = self.library, state.position
@@ -435,7 +465,7 @@ class WorkbenchApp(App[int]):
             samples = sample_games(self.library, position)
             source = f"from the library ({self.library.path})"
         else:
-            counts = games_through(position.geometry, position.key).as_dict()
+            counts = tables(position.geometry).games_through(position.key).as_dict()
             state = self.store.state
             played = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
             samples = _first_games(position, played, 10)

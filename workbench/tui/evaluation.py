@@ -8,7 +8,7 @@ from rich.style import Style
 from textual.reactive import reactive
 
 from ..engine import MASK_NAMES, Analysis, Bitboard, GameCounts, Value, cell_bit
-from ..engine.census import games_through
+from ..engine.analysis import tables
 from ..state import AppState
 from .lines import LinesView, LineWriter, ViewPane
 
@@ -85,7 +85,7 @@ class EvaluationView(LinesView):
         served = self._served(analysis)
         if served is not None:
             counts = served[1]
-            computed = games_through(analysis.position.geometry, analysis.position.key)
+            computed = tables(analysis.position.geometry).games_through(analysis.position.key)
             agrees = "as computed" if counts["total"] == computed.total else f"computed {computed.total:,}!"
             line = f"library: {counts['total']:,} games from the start pass here ({agrees})"
             writer.newline().write(line, style("evaluation--dim"))

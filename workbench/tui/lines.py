@@ -11,10 +11,10 @@ from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.strip import Strip
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 

@@ -7,7 +7,7 @@ from typing import ClassVar
 from textual.reactive import reactive
 
 from ..engine import Position, format_position
-from ..engine.graph import class_index
+from ..engine.analysis import tables
 from ..engine.symmetry import images
 from ..state import AppState
 from .lines import LinesView, LineWriter, ViewPane
@@ -92,7 +92,7 @@ class SymmetryView(LinesView):
 
     def _by_ply(self, writer: LineWriter, position: Position) -> None:
         style = self.part
-        counts = class_index(position.geometry).by_ply()
+        counts = tables(position.geometry).classes_by_ply()
         widths = [max(len(str(ply)), len(str(count))) for ply, count in enumerate(counts)]
         writer.write("classes by ply", style("symmetry--dim")).newline()
         for ply, width in enumerate(widths):

@@ -1,0 +1,151 @@
+"""The engine's tables kept between runs, so the app starts without rebuilding them.
+
+Building the 3×3 tables takes 30–50 ms of pure Python; reading them back takes
+about 8. The file lives in ``$XDG_CACHE_HOME/workbench`` (``~/.cache`` when
+unset), named after the geometry and a fingerprint of the engine's source and
+the Python version, so any change to either builds afresh. Its payload carries a
+SHA-256 digest: a truncated, corrupted or foreign file is never believed, only
+rebuilt. The cache is an optimisation only: every failure to read or write it is
+silent, and ``WORKBENCH_NO_TABLES_CACHE=1`` turns it off.
+
+Like the library, this module does I/O and imports only the engine.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import marshal
+import os
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+
+from .engine import Geometry
+from .engine.analysis import (
+    TABLES_FORMAT,
+    Tables,
+    TablesDataError,
+    build_tables,
+    format_tables,
+    install_tables,
+    parse_tables,
+    tables_if_built,
+)
+
+MAGIC = b"workbench tables\n"
+DISABLE_VARIABLE = "WORKBENCH_NO_TABLES_CACHE"
+
+
+def cache_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "workbench"
+
+
+@cache
+def engine_fingerprint() -> str:
+    """Changes whenever the engine's source, the tables' format or the Python version does."""
+    digest = hashlib.sha256(f"{TABLES_FORMAT} {sys.version}".encode())
+    for source in sorted(Path(__file__).with_name("engine").glob("*.py")):
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_path(geometry: Geometry) -> Path:
+    return cache_folder() / f"tables-{geometry.rows}x{geometry.cols}-k{geometry.k}-{engine_fingerprint()}.bin"
+
+
+def _enabled() -> bool:
+    return os.environ.get(DISABLE_VARIABLE, "") in ("", "0")
+
+
+def load_tables(geometry: Geometry) -> Tables | None:
+    """The cached tables of ``geometry``, or None when there are none to trust."""
+    try:
+        content = cache_path(geometry).read_bytes()
+    except OSError:
+        return None
+    header_end = len(MAGIC) + 65  # the magic line, then 64 hex digits and a newline
+    if not content.startswith(MAGIC) or len(content) < header_end:
+        return None
+    digest, payload = content[len(MAGIC) : header_end - 1], content[header_end:]
+    if hashlib.sha256(payload).hexdigest().encode() != digest:
+        return None
+    # tens of thousands of new objects: without this the collector would sweep the
+    # whole heap (all of Textual, in the app) several times while they are made
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return parse_tables(geometry, marshal.loads(payload))
+    except (TablesDataError, ValueError, EOFError, TypeError):
+        return None
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def save_tables(table: Tables) -> bool:
+    """Write ``table`` to the cache (whole or not at all); False when the folder cannot be written."""
+    target = cache_path(table.geometry)
+    payload = marshal.dumps(format_tables(table))
+    content = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError:
+        return False
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(content)
+        os.replace(temporary, target)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return False
+    _remove_stale(target)
+    return True
+
+
+def _remove_stale(current: Path) -> None:
+    # files of older engines for the same board are never read again
+    prefix = current.name.rsplit("-", 1)[0] + "-"
+    for stale in current.parent.glob(f"{prefix}*.bin"):
+        if stale != current:
+            try:
+                stale.unlink()
+            except OSError:
+                pass
+
+
+def ready_tables(geometry: Geometry) -> str | None:
+    """Make the tables of ``geometry`` ready if that is cheap: ``"memory"`` when this
+    process built them already, ``"cache"`` when read back (≈ 15 ms), else None."""
+    if tables_if_built(geometry) is not None:
+        return "memory"
+    if _enabled():
+        table = load_tables(geometry)
+        if table is not None:
+            install_tables(table)
+            return "cache"
+    return None
+
+
+def build_and_cache_tables(geometry: Geometry) -> None:
+    """Compute the tables of ``geometry`` (the heavy path) and keep them for the next run."""
+    table = build_tables(geometry)
+    install_tables(table)
+    if _enabled():
+        save_tables(table)
+
+
+def warm_tables(geometry: Geometry) -> str:
+    """Make the tables ready however it takes: ``"memory"``, ``"cache"`` or ``"built"``."""
+    source = ready_tables(geometry)
+    if source is None:
+        build_and_cache_tables(geometry)
+        source = "built"
+    return source
