@@ -175,6 +175,25 @@ def test_an_old_schema_is_migrated(tmp_path):
         save_study(library, "s", AppState())
 
 
+def test_a_version_1_library_with_games_gains_its_openings_on_open(games_library, tmp_path):
+    import shutil
+
+    copy = tmp_path / "v1.sqlite3"
+    games_library.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    shutil.copy(games_library.path, copy)
+    connection = sqlite3.connect(copy)
+    expected = connection.execute("SELECT * FROM openings ORDER BY a1, b1").fetchall()
+    connection.execute("DROP TABLE openings")
+    connection.execute("PRAGMA user_version = 1")
+    connection.commit()
+    connection.close()
+    with Library.open(copy) as library:
+        assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION == 2
+        assert library.query("SELECT * FROM openings ORDER BY a1, b1") == expected
+        assert len(expected) == 72 and sum(row[2] for row in expected) == 255168
+        assert games_through(library, Position.empty()) == computed_through(TIC_TAC_TOE, 0).as_dict()
+
+
 def test_corrupted_and_foreign_files_are_refused(tmp_path):
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_bytes(b"this is not a database at all" * 100)

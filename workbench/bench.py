@@ -107,8 +107,8 @@ def run_library_bench(*, quick: bool = False) -> dict:
             write_games(library)
             written = time.perf_counter() - start
             probes = [parse_position(text) for text in (
-                ".../.X./...", "X../.../...", "X../.O./...", "XO./.X./...", "XO./XX./..O", "XO./.XX/O.O", "XOX/.XO/.XO",
-                "XOX/OXX/.OO", "XOX/XOO/OXX",
+                ".../.../...", ".../.X./...", "X../.../...", "X../.O./...", "XO./.X./...", "XO./XX./..O", "XO./.XX/O.O",
+                "XOX/.XO/.XO", "XOX/OXX/.OO", "XOX/XOO/OXX",
             )]
             slowest = 0.0
             for position in probes:

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """``PRAGMA user_version`` of the schema this code writes."""
 PAGE_SIZE = 16384
 
@@ -51,6 +51,20 @@ _MIGRATIONS: dict[int, str] = {
         PRIMARY KEY (parent, child)
     ) WITHOUT ROWID;
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    # outcome totals per first two moves: "games through" the early positions
+    # without reading tens of thousands of games (filled here if games exist)
+    2: """
+    CREATE TABLE openings (
+        a1 INTEGER NOT NULL,
+        b1 INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        x_wins INTEGER NOT NULL,
+        o_wins INTEGER NOT NULL,
+        PRIMARY KEY (a1, b1)
+    ) WITHOUT ROWID;
+    INSERT INTO openings (a1, b1, games, x_wins, o_wins)
+    SELECT a1, b1, count(*), sum(winner = 'X'), sum(winner = 'O') FROM games GROUP BY a1, b1;
     """,
 }
 

@@ -1,12 +1,15 @@
-"""Every complete game from the empty board (seed 000), as two tables.
+"""Every complete game from the empty board (seed 000), as two tables and a summary.
 
 * ``games``: one row per game, one column per turn (a1, b1, a2, … a5), the
   winner (NULL for a draw) and the length. Game ids follow the moves in
   lexicographic order, so games sharing an opening sit together;
-* ``ledger``: seed 000's vertical table, one row per move (game, turn, player, cell).
+* ``ledger``: seed 000's vertical table, one row per move (game, turn, player, cell);
+* ``openings``: games and wins per first two moves (72 rows), summed from ``games``.
 
 "Games through this position" never scans the table:
 
+* up to ply 2, a position has one move order, and ``openings`` holds its totals
+  (reading the 26–255 thousand games themselves would take 3–35 ms);
 * up to ply 6, a position is reached by at most 3!·3! = 36 move orders, and
   the games after one move order are one contiguous range of game ids (ids
   follow the moves in lexicographic order). The engine knows how many games
@@ -106,12 +109,35 @@ def sequence_range(sequence: tuple[int, ...], geometry: Geometry = TIC_TAC_TOE) 
 
 def games_after(library: Library, sequence: tuple[int, ...]) -> dict[str, int]:
     """Complete games whose moves begin with ``sequence``, split by outcome (one range of ids)."""
+    if len(sequence) <= OPENING_PLIES:
+        return _opening_split(library, sequence)
     first, last = sequence_range(sequence)
-    total, x_wins, o_wins = library.query(
-        "SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) FROM games "
-        "WHERE game_id BETWEEN ? AND ?",
-        (first, last),
-    )[0]
+    return _split(
+        library.query(
+            "SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) FROM games "
+            "WHERE game_id BETWEEN ? AND ?",
+            (first, last),
+        )[0]
+    )
+
+
+OPENING_PLIES = 2
+"""Plies answered from the ``openings`` totals (one row per first two moves)."""
+
+
+def _opening_split(library: Library, sequence: tuple[int, ...]) -> dict[str, int]:
+    where = " AND ".join(f"{column} = ?" for column in TURN_COLUMNS[: len(sequence)]) or "1"
+    return _split(
+        library.query(
+            "SELECT coalesce(sum(games), 0), coalesce(sum(x_wins), 0), coalesce(sum(o_wins), 0) "
+            f"FROM openings WHERE {where}",
+            sequence,
+        )[0]
+    )
+
+
+def _split(row: tuple[int, int, int]) -> dict[str, int]:
+    total, x_wins, o_wins = row
     return {"total": total, "x": x_wins, "o": o_wins, "draw": total - x_wins - o_wins}
 
 
@@ -171,9 +197,14 @@ def _write(library: Library, rows: Iterator[tuple], report: Progress, total: int
         for name in (*(name for name, _ in _INDEXES), *_OLD_INDEXES):
             connection.execute(f"DROP INDEX IF EXISTS {name}")
         connection.execute("DELETE FROM ledger")
+        connection.execute("DELETE FROM openings")
         connection.execute("DELETE FROM games")
         connection.executemany(
             f"INSERT INTO games (game_id, {', '.join(TURN_COLUMNS)}, winner, length) VALUES ({placeholders})", rows
+        )
+        connection.execute(
+            "INSERT INTO openings (a1, b1, games, x_wins, o_wins) "
+            "SELECT a1, b1, count(*), sum(winner = 'X'), sum(winner = 'O') FROM games GROUP BY a1, b1"
         )
         report("games", total, total)
         report("ledger", 0, 1)
@@ -199,17 +230,19 @@ def has_games(library: Library) -> bool:
 def games_through(library: Library, position: Position) -> dict[str, int]:
     """Complete games that pass through ``position``, split by outcome (one indexed lookup)."""
     ply = position.ply
-    if ply == 0:
-        rows = library.query("SELECT winner, count(*) FROM games GROUP BY winner")
-    elif ply <= RANGED_PLIES:
+    if ply <= OPENING_PLIES:
+        # before O's second move there is one move order: X's cell, then O's
+        return _opening_split(library, (*cells_of(position.x), *cells_of(position.o)))
+    if ply <= RANGED_PLIES:
         ranges = game_id_ranges(position)
         where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)
         # conditional sums read the range once; GROUP BY would sort it in a temp B-tree (3× slower)
-        total, x_wins, o_wins = library.query(
-            f"SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) FROM games WHERE {where}",
-            tuple(chain(*ranges)),
-        )[0]
-        return {"total": total, "x": x_wins, "o": o_wins, "draw": total - x_wins - o_wins}
+        return _split(
+            library.query(
+                f"SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) FROM games WHERE {where}",
+                tuple(chain(*ranges)),
+            )[0]
+        )
     else:
         rows = library.query(f"SELECT winner, count(*) FROM games WHERE {_through_filter(ply)} GROUP BY winner", (position.key,))
     split = {"X": 0, "O": 0, None: 0}
