@@ -485,3 +485,20 @@ async def test_a_failed_table_build_surfaces_instead_of_hanging(cold_tables, mon
         await pilot.pause()
         assert any("tables exploded" in notification.message for notification in app._notifications)
         assert not app.ready
+
+
+async def test_at_80x24_the_summaries_fit_whole():
+    app = WorkbenchApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9")
+        evaluation = text_of(app.query_one(EvaluationView))
+        symmetry = [line.rstrip() for line in text_of(app.query_one(SymmetryView)).splitlines()]
+        assert "536 games: X/O/draw 248/144/144" in evaluation
+        assert symmetry[:2] == ["class 38 of 765  orbit 4", "canonical X../.X./..O"]
+    app = WorkbenchApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9")
+        assert "536 games on: X 248 · O 144 · draw 144" in text_of(app.query_one(EvaluationView))
+        assert "class 38 of 765  orbit 4  canonical X../.X./..O" in text_of(app.query_one(SymmetryView))

@@ -79,15 +79,22 @@ class EvaluationView(LinesView):
             writer.write(f"{analysis.to_move.value} to move: ", style("evaluation--heading"))
             writer.write(f"{analysis.value.label} in {analysis.remoteness}", style(VALUE_CLASS[analysis.value]))
         games = analysis.games
+        wide = self.size.width >= WIDE_TABLE
         if analysis.to_move is not None:
-            games_line = f"{games.total:,} games on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
+            if wide:
+                games_line = f"{games.total:,} games on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
+            else:  # the moves table's compact form, so it fits 80 columns
+                games_line = f"{games.total:,} games: X/O/draw {games.x}/{games.o}/{games.draw}"
             writer.newline().write(games_line, style("evaluation--dim"))
         served = self._served(analysis)
         if served is not None:
             counts = served[1]
             computed = tables(analysis.position.geometry).games_through(analysis.position.key)
             agrees = "as computed" if counts["total"] == computed.total else f"computed {computed.total:,}!"
-            line = f"library: {counts['total']:,} games from the start pass here ({agrees})"
+            if wide:
+                line = f"library: {counts['total']:,} games from the start pass here ({agrees})"
+            else:
+                line = f"library: {counts['total']:,} pass here ({agrees})"
             writer.newline().write(line, style("evaluation--dim"))
 
     def _served(self, analysis: Analysis) -> tuple[int, dict, dict] | None:

@@ -56,7 +56,12 @@ class SymmetryView(LinesView):
         symmetry = state.analysis.symmetry
         writer.write("class ", style("symmetry--dim")).write(f"{symmetry.class_id} of {symmetry.class_count}", style("symmetry--heading"))
         writer.write("  orbit ", style("symmetry--dim")).write(str(symmetry.orbit_size))
-        writer.write("  canonical ", style("symmetry--dim")).write(format_position(symmetry.canonical))
+        canonical = format_position(symmetry.canonical)
+        summary_width = len(f"class {symmetry.class_id} of {symmetry.class_count}  orbit {symmetry.orbit_size}  canonical {canonical}")
+        if summary_width <= self.size.width:
+            writer.write("  canonical ", style("symmetry--dim")).write(canonical)
+        else:  # a narrow pane: the canonical form whole on a line of its own, never cut
+            writer.newline().write("canonical ", style("symmetry--dim")).write(canonical)
         groups = "  ".join("{" + ",".join(map(str, group)) + "}" for group in symmetry.move_classes) or "—"
         writer.newline().write("same moves ", style("symmetry--dim")).write(groups)
         writer.newline(2)
