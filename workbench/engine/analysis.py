@@ -124,6 +124,7 @@ def tables(geometry: Geometry = TIC_TAC_TOE) -> Tables:
 
 
 def tables_if_built(geometry: Geometry) -> Tables | None:
+    """The geometry's tables if this process has them already; never builds."""
     return _TABLES.get(geometry)
 
 

@@ -12,6 +12,12 @@ SCHEMA_VERSION = 2
 """``PRAGMA user_version`` of the schema this code writes."""
 PAGE_SIZE = 16384
 
+FILL_OPENINGS = (
+    "INSERT INTO openings (a1, b1, games, x_wins, o_wins) "
+    "SELECT a1, b1, count(*), sum(winner = 'X'), sum(winner = 'O') FROM games GROUP BY a1, b1"
+)
+"""Sums the games tables' outcomes per first two moves (run whenever games are written)."""
+
 _MIGRATIONS: dict[int, str] = {
     # version reached -> the SQL that reaches it from the one before
     1: """
@@ -63,9 +69,8 @@ _MIGRATIONS: dict[int, str] = {
         o_wins INTEGER NOT NULL,
         PRIMARY KEY (a1, b1)
     ) WITHOUT ROWID;
-    INSERT INTO openings (a1, b1, games, x_wins, o_wins)
-    SELECT a1, b1, count(*), sum(winner = 'X'), sum(winner = 'O') FROM games GROUP BY a1, b1;
-    """,
+    """
+    + FILL_OPENINGS,
 }
 
 

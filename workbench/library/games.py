@@ -33,7 +33,7 @@ from ..engine import TIC_TAC_TOE, Geometry, Position, Status, cells_of
 from ..engine.analysis import tables
 from ..engine.census import counts
 from ..engine.graph import state_graph
-from .db import Library, LibraryError
+from .db import FILL_OPENINGS, Library, LibraryError
 
 Progress = Callable[[str, int, int], None]
 """Called as (stage, done, total) while writing."""
@@ -108,7 +108,8 @@ def sequence_range(sequence: tuple[int, ...], geometry: Geometry = TIC_TAC_TOE) 
 
 
 def games_after(library: Library, sequence: tuple[int, ...]) -> dict[str, int]:
-    """Complete games whose moves begin with ``sequence``, split by outcome (one range of ids)."""
+    """Complete games whose moves begin with ``sequence``, split by outcome: the openings
+    totals up to two moves, one range of game ids after that."""
     if len(sequence) <= OPENING_PLIES:
         return _opening_split(library, sequence)
     first, last = sequence_range(sequence)
@@ -202,10 +203,7 @@ def _write(library: Library, rows: Iterator[tuple], report: Progress, total: int
         connection.executemany(
             f"INSERT INTO games (game_id, {', '.join(TURN_COLUMNS)}, winner, length) VALUES ({placeholders})", rows
         )
-        connection.execute(
-            "INSERT INTO openings (a1, b1, games, x_wins, o_wins) "
-            "SELECT a1, b1, count(*), sum(winner = 'X'), sum(winner = 'O') FROM games GROUP BY a1, b1"
-        )
+        connection.execute(FILL_OPENINGS)
         report("games", total, total)
         report("ledger", 0, 1)
         # one row per move; CROSS JOIN keeps games outside and turns inside, so rows

@@ -84,7 +84,7 @@ class WorkbenchApp(App[int]):
     state: reactive[AppState] = reactive(AppState)
     """The store's current state, mirrored so panes can bind to it."""
     ready: reactive[bool] = reactive(False)
-    """True once the engine's tables are loaded or built (in a worker, at start-up)."""
+    """True once the engine's tables are ready: read back before the first paint, or built in a worker."""
 
     def __init__(
         self,
@@ -133,7 +133,7 @@ class WorkbenchApp(App[int]):
     def on_load(self) -> None:
         from ..cache import ready_tables
 
-        # Read back from the cache (≈ 15 ms) the tables are there for the first paint;
+        # Tables read back from the cache (≈ 10 ms) are there for the first paint;
         # building them (≈ 50 ms: the first run, or after an engine change) is a worker's
         # job, with the panes saying so meanwhile. A worker for the cheap case would only
         # delay the first paint: it competes for the GIL with the screen being set up.
