@@ -108,3 +108,32 @@ def test_the_file_name_tracks_the_engine_and_python():
     name = cache.cache_path(TIC_TAC_TOE).name
     assert name.startswith("tables-3x3-k3-") and name.endswith(f"-{cache.engine_fingerprint()}.bin")
     assert len(cache.engine_fingerprint()) == 16
+
+
+def test_a_second_thread_waits_for_the_first_instead_of_building_again(built, monkeypatch):
+    import threading
+
+    started, release = threading.Event(), threading.Event()
+    real_build = cache.build_tables
+    builds = []
+
+    def slow_build(geometry):
+        builds.append(geometry)
+        started.set()
+        release.wait(5)
+        return real_build(geometry)
+
+    monkeypatch.setattr(cache, "build_tables", slow_build)
+    monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")
+    forget_tables()
+    first = cache.warm_in_background(TIC_TAC_TOE)
+    assert started.wait(5)
+    assert cache.ready_tables(TIC_TAC_TOE) is None  # busy elsewhere: says so at once, never waits
+    outcome = []
+    second = threading.Thread(target=lambda: outcome.append(cache.build_and_cache_tables(TIC_TAC_TOE)))
+    second.start()
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert outcome == [False] and len(builds) == 1
+    assert cache.ready_tables(TIC_TAC_TOE) == "memory"

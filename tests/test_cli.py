@@ -109,3 +109,36 @@ def test_bad_study_files_exit_2_with_one_line(capsys, tmp_path, command):
     assert code == 2 and err.count("\n") == 1 and "broken.json" in err and "not valid JSON" in err
     code, _, err = run(capsys, command, str(tmp_path / "absent.json"))
     assert code == 2 and "no such file" in err
+
+
+def test_no_command_starts_the_app_with_the_tables_warming(monkeypatch, tmp_path):
+    import threading
+
+    from workbench.engine import TIC_TAC_TOE
+    from workbench.engine.analysis import forget_tables, install_tables, tables, tables_if_built
+    from workbench.state import AppState, save_study
+    from workbench.tui import app as app_module
+
+    launched = []
+
+    def fake_run(**options):
+        warming = [thread for thread in threading.enumerate() if thread.name == "warm-tables"]
+        launched.append((options, warming))
+        for thread in warming:
+            thread.join(5)
+        return 0
+
+    monkeypatch.setattr(app_module, "run", fake_run)
+    table = tables()
+    forget_tables()
+    try:
+        assert main([]) == 0
+        options, warming = launched[-1]
+        assert options == {"db": None} and len(warming) <= 1  # it may have finished already
+        assert tables_if_built(TIC_TAC_TOE) is not None  # made ready by the command, not the app
+    finally:
+        install_tables(table)
+    study = tmp_path / "s.json"
+    save_study(AppState(), study)
+    assert main(["--db", str(tmp_path / "lib.sqlite3"), "open", str(study)]) == 0
+    assert launched[-1][0]["path"] == str(study) and launched[-1][0]["db"] == str(tmp_path / "lib.sqlite3")

@@ -19,6 +19,7 @@ import marshal
 import os
 import sys
 import tempfile
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -121,31 +122,59 @@ def _remove_stale(current: Path) -> None:
                 pass
 
 
+_BUSY = threading.Lock()
+"""Held while one thread loads or builds tables, so no other builds them twice."""
+
+
 def ready_tables(geometry: Geometry) -> str | None:
     """Make the tables of ``geometry`` ready if that is cheap: ``"memory"`` when this
-    process built them already, ``"cache"`` when read back (≈ 15 ms), else None."""
+    process has them already, ``"cache"`` when read back (≈ 10 ms), else None (also
+    while another thread is loading or building them: never waits)."""
     if tables_if_built(geometry) is not None:
         return "memory"
-    if _enabled():
-        table = load_tables(geometry)
-        if table is not None:
-            install_tables(table)
-            return "cache"
-    return None
+    if not _BUSY.acquire(blocking=False):
+        return None
+    try:
+        if tables_if_built(geometry) is not None:
+            return "memory"
+        if _enabled():
+            table = load_tables(geometry)
+            if table is not None:
+                install_tables(table)
+                return "cache"
+        return None
+    finally:
+        _BUSY.release()
 
 
-def build_and_cache_tables(geometry: Geometry) -> None:
-    """Compute the tables of ``geometry`` (the heavy path) and keep them for the next run."""
-    table = build_tables(geometry)
-    install_tables(table)
-    if _enabled():
-        save_tables(table)
+def build_and_cache_tables(geometry: Geometry) -> bool:
+    """Compute the tables of ``geometry`` (the heavy path) and keep them for the next run.
+
+    Waits for a thread already busy with them; False when that one made them ready."""
+    with _BUSY:
+        if tables_if_built(geometry) is not None:
+            return False
+        table = build_tables(geometry)
+        install_tables(table)
+        if _enabled():
+            save_tables(table)
+        return True
 
 
 def warm_tables(geometry: Geometry) -> str:
     """Make the tables ready however it takes: ``"memory"``, ``"cache"`` or ``"built"``."""
     source = ready_tables(geometry)
     if source is None:
-        build_and_cache_tables(geometry)
-        source = "built"
+        source = "built" if build_and_cache_tables(geometry) else "memory"
     return source
+
+
+def warm_in_background(geometry: Geometry) -> threading.Thread:
+    """Start making the tables ready in a thread of their own.
+
+    The command starts this before importing the app, so that reading (or, on a
+    first run, building) them overlaps Textual's import; the app then finds them
+    ready, or waits for this thread in a worker."""
+    thread = threading.Thread(target=warm_tables, args=(geometry,), name="warm-tables", daemon=True)
+    thread.start()
+    return thread

@@ -277,6 +277,10 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 
 def run_app(**options) -> int:
+    from .cache import warm_in_background
+
+    state = options.get("state")
+    warm_in_background(state.geometry if state is not None else TIC_TAC_TOE)  # overlaps the app's import
     try:
         from .tui.app import run
     except ImportError as error:  # pragma: no cover - only before the app exists

@@ -137,6 +137,8 @@ class WorkbenchApp(App[int]):
         # building them (≈ 50 ms: the first run, or after an engine change) is a worker's
         # job, with the panes saying so meanwhile. A worker for the cheap case would only
         # delay the first paint: it competes for the GIL with the screen being set up.
+        # (The command starts on them before importing the app: they are usually
+        # ready here; if that thread is still busy, the worker waits for it.)
         if ready_tables(self.store.state.geometry) is not None:
             self._tables_ready()
         else:
