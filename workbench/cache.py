@@ -23,6 +23,7 @@ import threading
 from functools import cache
 from pathlib import Path
 
+from . import __version__
 from .engine import Geometry
 from .engine.analysis import (
     TABLES_FORMAT,
@@ -46,8 +47,9 @@ def cache_folder() -> Path:
 
 @cache
 def engine_fingerprint() -> str:
-    """Changes whenever the engine's source, the tables' format or the Python version does."""
-    digest = hashlib.sha256(f"{TABLES_FORMAT} {sys.version}".encode())
+    """Changes whenever the engine's source, the tables' format, the workbench's or
+    Python's version does (the version still counts where no source is installed)."""
+    digest = hashlib.sha256(f"{TABLES_FORMAT} {__version__} {sys.version}".encode())
     for source in sorted(Path(__file__).with_name("engine").glob("*.py")):
         digest.update(source.name.encode())
         digest.update(source.read_bytes())
