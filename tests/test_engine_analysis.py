@@ -232,8 +232,18 @@ def test_canonical_orbit_stabiliser_and_move_classes(all_analyses):
 
 
 def test_illegal_position_is_refused_by_analyze():
+    from workbench.engine.analysis import class_id
+
     with pytest.raises(IllegalPositionError):
         analyze(Position(0b111, 0b111000))
+    with pytest.raises(IllegalPositionError):
+        class_id(Position(0b111, 0b111000))
+
+
+def test_class_id_alone_equals_the_full_analysis(all_analyses):
+    from workbench.engine.analysis import class_id
+
+    assert all(class_id(analysis.position) == analysis.symmetry.class_id for analysis in all_analyses)
 
 
 def test_record_has_the_documented_shape():

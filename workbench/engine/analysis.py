@@ -229,11 +229,24 @@ def analyze(position: Position) -> Analysis:
     :raises IllegalPositionError: the position is not reachable.
     """
     table = tables(position.geometry)
+    return _analyze_key(table, position, _reachable_key(table, position))
+
+
+def class_id(position: Position) -> int:
+    """The position's symmetry class id: ``analyze(position).symmetry.class_id``, without the rest.
+
+    :raises IllegalPositionError: the position is not reachable.
+    """
+    table = tables(position.geometry)
+    return table.class_of[_reachable_key(table, position)]
+
+
+def _reachable_key(table: Tables, position: Position) -> int:
     key = position.key
     if key not in table.class_of:
         check_legal(position)  # raises with the reason
         raise AssertionError(f"legal position {format_position(position)} missing from the state graph")
-    return _analyze_key(table, position, key)
+    return key
 
 
 def _analyze_key(table: Tables, position: Position, key: int) -> Analysis:

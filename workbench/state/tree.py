@@ -27,6 +27,7 @@ from ..engine import (
     format_position,
     parse_position,
 )
+from ..engine.analysis import class_id
 
 NodeId = int
 ROOT: NodeId = 0
@@ -204,12 +205,12 @@ def transpositions(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
 def symmetric_twins(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
     """Other nodes whose position is this one's up to symmetry, but not equal to it."""
     target = tree.position(node_id)
-    target_class = analyze(target).symmetry.class_id
+    target_class = class_id(target)
     twins = []
     for other in tree.walk():
         position = tree.position(other)
         if other != node_id and position != target and position.ply == target.ply:
-            if analyze(position).symmetry.class_id == target_class:
+            if class_id(position) == target_class:
                 twins.append(other)
     return tuple(twins)
 

@@ -15,6 +15,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ..engine import Player, Status, analyze
+from ..engine.analysis import class_id
 from ..state import ROOT, AppState, GameTree, NodeId, annotation
 from ..state.actions import (
     Back,
@@ -118,7 +119,7 @@ class VariationTree(Tree[NodeId]):
         groups: dict[object, list[NodeId]] = {}
         for node_id in tree.walk():
             position = tree.position(node_id)
-            key = ("class", analyze(position).symmetry.class_id) if self.ready else ("key", position.key)
+            key = ("class", class_id(position)) if self.ready else ("key", position.key)
             groups.setdefault(key, []).append(node_id)
         return {node_id: tuple(n for n in group if n != node_id) for group in groups.values() for node_id in group if len(group) > 1}
 
