@@ -157,7 +157,6 @@ class WorkbenchApp(App[int]):
     def on_mount(self) -> None:
         self._update_title()
         self.query_one(BoardGrid).focus()
-        self._apply_size(self.size.width, self.size.height)
         # the first paint never needs the library: open it after, not competing for the GIL
         self.call_after_refresh(
             self.run_worker, self._open_library, thread=True, name="open-library", exit_on_error=False
