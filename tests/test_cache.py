@@ -1,7 +1,5 @@
 """The tables cache: read back only what is whole and current; never in the way."""
 
-import os
-
 import pytest
 
 from workbench import cache
@@ -63,15 +61,31 @@ def test_a_digest_that_matches_data_of_the_wrong_shape_is_refused(built):
     assert cache.load_tables(TIC_TAC_TOE) is None
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
-def test_an_unwritable_cache_folder_only_costs_time(built, tmp_path, monkeypatch):  # pragma: no cover - not as root
-    locked = tmp_path / "locked"
-    locked.mkdir()
-    locked.chmod(0o500)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(locked))
+def test_an_unwritable_cache_folder_only_costs_time(built, monkeypatch):
+    # the folder refuses new files (as a read-only folder does; injected so that it holds as root too)
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(cache.tempfile, "mkstemp", refuse)
     forget_tables()
     assert cache.warm_tables(TIC_TAC_TOE) == "built"
+    assert tables_if_built(TIC_TAC_TOE) == built
     assert not cache.save_tables(built)
+    assert not cache.cache_folder().exists() or list(cache.cache_folder().iterdir()) == []
+
+
+def test_a_failed_replace_leaves_no_temporary_and_keeps_the_old_file(built, monkeypatch):
+    assert cache.save_tables(built)
+    path = cache.cache_path(TIC_TAC_TOE)
+    before = path.read_bytes()
+
+    def refuse(source, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cache.os, "replace", refuse)
+    assert not cache.save_tables(built)
+    assert list(cache.cache_folder().iterdir()) == [path]  # the temporary file is gone
+    assert path.read_bytes() == before
 
 
 def test_a_cache_folder_that_is_a_file_only_costs_time(built, tmp_path, monkeypatch):

@@ -112,29 +112,36 @@ def test_bad_study_files_exit_2_with_one_line(capsys, tmp_path, command):
 
 
 def test_no_command_starts_the_app_with_the_tables_warming(monkeypatch, tmp_path):
-    import threading
-
+    from workbench import cache
     from workbench.engine import TIC_TAC_TOE
     from workbench.engine.analysis import forget_tables, install_tables, tables, tables_if_built
     from workbench.state import AppState, save_study
     from workbench.tui import app as app_module
 
-    launched = []
+    launched, started = [], []
+    real_warm = cache.warm_in_background
+
+    def recorded_warm(geometry):
+        thread = real_warm(geometry)
+        started.append((geometry, thread))
+        return thread
 
     def fake_run(**options):
-        warming = [thread for thread in threading.enumerate() if thread.name == "warm-tables"]
-        launched.append((options, warming))
-        for thread in warming:
-            thread.join(5)
+        launched.append((options, list(started)))
+        for _, thread in started:
+            thread.join(60)
         return 0
 
+    monkeypatch.setattr(cache, "warm_in_background", recorded_warm)
     monkeypatch.setattr(app_module, "run", fake_run)
     table = tables()
     forget_tables()
     try:
         assert main([]) == 0
         options, warming = launched[-1]
-        assert options == {"db": None} and len(warming) <= 1  # it may have finished already
+        assert options == {"db": None}
+        # exactly one thread, for the classic board, started before the app ran
+        assert [(geometry, thread.name) for geometry, thread in warming] == [(TIC_TAC_TOE, "warm-tables")]
         assert tables_if_built(TIC_TAC_TOE) is not None  # made ready by the command, not the app
     finally:
         install_tables(table)

@@ -105,16 +105,15 @@ def test_win_block_and_fork_follow_their_definitions(all_analyses):
         win = block = fork = 0
         for cell in position.legal_moves():
             bit = cell_bit(cell)
+            if geometry.has_line(theirs | bit):
+                block |= bit  # the opponent would complete a line here, whether or not we win on it too
             if geometry.has_line(mine | bit):
                 win |= bit
                 continue
-            if geometry.has_line(theirs | bit):
-                block |= bit
             after = position.play(cell)
             replies = [after.play(reply) for reply in after.legal_moves()]
             if replies and all(not reply.is_over and _wins_now(geometry, mine | bit, reply) for reply in replies):
                 fork |= bit
-        block |= analysis.masks.block & win  # a cell can be both a win and a block
         assert analysis.masks.win == win
         assert analysis.masks.block == block
         assert analysis.masks.fork == fork, position

@@ -149,9 +149,13 @@ def test_move_list_errors_name_the_first_bad_token(text, token, index):
 def test_any_string_parses_or_raises_the_documented_error(text):
     try:
         position = parse_position(text)
-    except (NotationError, IllegalPositionError) as error:
-        assert repr(text) in str(error) or format_position  # names the input (or, when illegal, the board)
-        assert str(error).startswith(("invalid position", "illegal position"))
+    except NotationError as error:
+        assert str(error).startswith(f"invalid position {text!r}: ")  # names the input as typed
+    except IllegalPositionError as error:
+        # names the board as the program writes it: upper case, '.' for empty, rows split by '/'
+        cells = "".join("." if char in ".-_" else char.upper() for char in text.strip().replace("/", ""))
+        shown = "/".join(cells[row * 3 : row * 3 + 3] for row in range(3))
+        assert str(error).startswith(f"illegal position {shown}: ")
     else:
         assert parse_position(format_position(position)) == position
 

@@ -2,21 +2,21 @@
 
 import os
 import sqlite3
-import subprocess
-import sys
 import threading
 
 import pytest
 
-from workbench.engine import TIC_TAC_TOE, Position, census, parse_position
+from workbench.engine import TIC_TAC_TOE, Position, Status, census, parse_position
 from workbench.engine.census import games_through as computed_through
 from workbench.library import SCHEMA_VERSION, Library, LibraryError
-from workbench.library.db import PAGE_SIZE
+from workbench.library.db import _MIGRATIONS, PAGE_SIZE, _statements
 from workbench.library.games import complete_games, games_through, has_games, sample_games, write_games
 from workbench.library.graph import graph_dot, write_graph
 from workbench.library.studies import delete_study, list_studies, open_study, rename_study, save_study
 from workbench.state import AppState, reduce
 from workbench.state.actions import Back, PlayCell, SetComment
+
+from .child_process import assert_killed_mid_write, run_child
 
 
 @pytest.fixture(scope="module")
@@ -101,10 +101,14 @@ def test_games_tables_match_the_census(games_library):
 def test_games_through_a_position_equal_the_engine(games_library, text):
     position = parse_position(text)
     assert games_through(games_library, position) == computed_through(TIC_TAC_TOE, position.key).as_dict()
-    for moves, winner in sample_games(games_library, position, 5):
-        assert Position.empty().play_all(moves[: position.ply]) == position or position.ply == 0
+    samples = sample_games(games_library, position, 5)
+    expected_count = min(5, computed_through(TIC_TAC_TOE, position.key).total)
+    assert len(samples) == expected_count
+    winners = {Status.X_WON: "X", Status.O_WON: "O", Status.DRAW: None}
+    for moves, winner in samples:
+        assert Position.empty().play_all(moves[: position.ply]) == position
         final = Position.empty().play_all(moves)
-        assert final.is_over and (winner or "draw") in (final.status.value[0].upper(), "draw")
+        assert final.is_over and winner == winners[final.status]
 
 
 @pytest.mark.parametrize("sequence", [(), (5,), (5, 1), (1, 5, 9), (1, 2, 3, 4, 5, 6)])
@@ -203,16 +207,49 @@ def test_corrupted_and_foreign_files_are_refused(tmp_path):
         Library.open(tmp_path / "absent.sqlite3", create=False)
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root can write read-only files")
-def test_a_read_only_library_reads_but_never_writes(tmp_path):  # pragma: no cover - not as root
+def make_read_only(path, monkeypatch):
+    """chmod 444, and for root (whom the mode bits do not stop) the same answer from ``os.access``."""
+    path.chmod(0o444)
+    real_access = os.access
+
+    def access(target, mode, *args, **kwargs):
+        if os.fspath(target) == os.fspath(path) and mode & os.W_OK:
+            return False
+        return real_access(target, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+
+
+def test_a_read_only_library_reads_but_never_writes(tmp_path, monkeypatch):
     path = tmp_path / "ro.sqlite3"
     with Library.open(path) as library:
         save_study(library, "s", AppState())
-    path.chmod(0o444)
+    make_read_only(path, monkeypatch)
+    with Library.open(path) as library:
+        assert library.read_only
+        assert [r.name for r in list_studies(library)] == ["s"]
+        with pytest.raises(LibraryError, match=r"^library '.*ro\.sqlite3': read-only, nothing can be written$"):
+            save_study(library, "t", AppState())
+        # and SQLite itself refuses, should a write get past the check
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            library.connection.execute("DELETE FROM studies")
     with Library.open(path) as library:
         assert [r.name for r in list_studies(library)] == ["s"]
-        with pytest.raises(LibraryError, match="read-only"):
-            save_study(library, "t", AppState())
+
+
+def test_a_read_only_library_that_needs_a_migration_is_refused_untouched(tmp_path, monkeypatch):
+    path = tmp_path / "old.sqlite3"
+    connection = sqlite3.connect(path)
+    for statement in _statements(_MIGRATIONS[1]):
+        connection.execute(statement)
+    connection.execute("PRAGMA user_version = 1")
+    connection.commit()
+    connection.close()
+    before = path.read_bytes()
+    make_read_only(path, monkeypatch)
+    with pytest.raises(LibraryError, match=r"read-only, and its schema 1 needs upgrading"):
+        Library.open(path)
+    assert path.read_bytes() == before
 
 
 def test_read_only_flag_refuses_writes(tmp_path):
@@ -249,18 +286,24 @@ def test_a_killed_writer_leaves_a_consistent_database(tmp_path):
     path = tmp_path / "lib.sqlite3"
     with Library.open(path) as library:
         save_study(library, "before", AppState())
+    marker = tmp_path / "write-began"
+    # killed in the middle of the games write: every game row is in, the ledger is being written
     script = (
-        "import os, sys\n"
+        "import os, signal\n"
         "from workbench.library import Library\n"
         "from workbench.library import games\n"
         f"library = Library.open({str(path)!r})\n"
         "def die(stage, done, total):\n"
         "    if stage == 'ledger':\n"
-        "        os.kill(os.getpid(), 9)\n"
+        "        count = library.query('SELECT count(*) FROM games')[0][0]\n"
+        f"        open({str(marker)!r}, 'w').write(str(count))\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
         "games.write_games(library, die)\n"
     )
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True)
-    assert result.returncode != 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    written = assert_killed_mid_write(run_child(script, elsewhere), marker)
+    assert int(written) == 255_168  # the transaction had written every game before it was killed
     with Library.open(path) as library:
         assert library.integrity() == "ok"
         assert not has_games(library)  # the killed transaction left no games at all
@@ -271,24 +314,28 @@ def test_a_reader_is_not_blocked_while_games_are_written(tmp_path):
     path = tmp_path / "lib.sqlite3"
     with Library.open(path) as library:
         save_study(library, "s", AppState())
-    reads = []
-    writing = threading.Event()
+    mid_write, first_read_done = threading.Event(), threading.Event()
 
     def writer():
         with Library.open(path) as library:
             def progress(stage, done, total):
-                writing.set()
+                if stage == "ledger" and not mid_write.is_set():
+                    mid_write.set()  # the games are written, not committed: hold here until the reader has read
+                    first_read_done.wait(60)
 
             write_games(library, progress)
 
     thread = threading.Thread(target=writer)
     thread.start()
-    writing.wait(30)
+    assert mid_write.wait(60)
     with Library.open(path) as reader:
+        assert len(list_studies(reader)) == 1 and not has_games(reader)  # answered at once, from before the write
+        first_read_done.set()
         while thread.is_alive():
-            reads.append(len(list_studies(reader)))
+            assert len(list_studies(reader)) == 1
     thread.join()
-    assert reads and set(reads) == {1}
+    with Library.open(path) as reader:
+        assert has_games(reader)
 
 
 def test_cli_games_graph_and_studies(tmp_path, capsys):

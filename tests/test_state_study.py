@@ -2,8 +2,6 @@
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
@@ -21,6 +19,8 @@ from workbench.state import (
     save_study,
 )
 from workbench.state.actions import Back, PlayCell, SetComment, SetEngine, SetOverlay, SetUpPosition
+
+from .child_process import assert_killed_mid_write, run_child
 
 
 def sample_state():
@@ -104,18 +104,25 @@ def test_a_killed_save_leaves_the_old_file_whole(tmp_path):
     path = tmp_path / "study.json"
     save_study(AppState(), path)
     before = path.read_text()
-    # a child process saves a large study and is killed in the middle of writing
+    source = tmp_path / "source.json"
+    source.write_text(dumps_study(sample_state()))
+    marker = tmp_path / "write-began"
+    # a child saves a larger study and is killed after the new text is written to the temporary file,
+    # before it is synced and moved into place; it runs from another folder than the tests
     script = (
-        "import os, sys\n"
+        "import os, signal\n"
         "from workbench.state import study\n"
-        "real_fsync = os.fsync\n"
         "def die(fd):\n"
-        "    os.kill(os.getpid(), 9)\n"
+        f"    open({str(marker)!r}, 'w').write(str(os.fstat(fd).st_size))\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
         "os.fsync = die\n"
-        f"study.save_study(study.study_from_data(study.study_to_data(__import__('tests.test_state_study', fromlist=['x']).sample_state())), {str(path)!r})\n"
+        f"study.save_study(study.load_study({str(source)!r}), {str(path)!r})\n"
     )
-    result = subprocess.run([sys.executable, "-c", script], cwd=os.getcwd(), capture_output=True)
-    assert result.returncode != 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = run_child(script, elsewhere)
+    written = assert_killed_mid_write(result, marker)
+    assert int(written) == len(source.read_text().encode())  # the whole new text was in the temporary file
     assert path.read_text() == before
     assert load_study(path).tree == AppState().tree
 

@@ -15,7 +15,7 @@ from workbench.tui.history import ValueStrip, VariationTree
 from workbench.tui.library_dialogs import OpenDialog
 from workbench.tui.symmetry import SymmetryView
 
-from .tui_helpers import cell_offset, moves, text_of, wait_ready
+from .tui_helpers import HANG_GUARD_SECONDS, cell_offset, moves, text_of, wait_ready
 
 SIZE = (100, 34)
 
@@ -68,7 +68,9 @@ async def test_clicking_a_cell_plays_it_and_occupied_cells_do_nothing():
         assert moves(app) == (3,)
         await pilot.click(BoardGrid, offset=cell_offset(grid, 8))
         assert moves(app) == (3, 8)
-        assert "O" in text_of(grid)
+        rows = [line.split("│") for line in text_of(grid).splitlines() if "─" not in line]
+        middles = [[cell.strip() for cell in row] for row in rows[1::3]]  # the middle line of each row of cells
+        assert middles == [["1", "2", "X"], ["4", "5", "6"], ["7", "O", "9"]]
 
 
 async def test_overlays_toggle_and_cycle():
@@ -242,7 +244,11 @@ async def test_export_comment_help_and_screenshot(tmp_path, monkeypatch):
         for key in ("ctrl+s", "Promote", "To main line", "Play cursor cell", "Values", "Jump to twin"):
             assert key in help_text
         await pilot.press("escape", "f12")
-        assert list(tmp_path.glob("*.svg"))
+        shots = list(tmp_path.glob("*.svg"))
+        assert len(shots) == 1 and shots[0].name.startswith("workbench")
+        svg = shots[0].read_text()
+        assert svg.startswith("<svg") and "Evaluation" in svg and "History" in svg
+        assert [n.message for n in app._notifications][-1] == f"Screenshot saved to {shots[0].resolve()}"
 
 
 async def test_engine_plays_its_side_in_each_mode():
@@ -287,7 +293,12 @@ async def test_command_palette_runs_workbench_commands():
         await wait_ready(pilot, app)
         await pilot.press("ctrl+p")
         await pilot.press(*"Overlay: best")
-        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()  # the palette gathers its matches in a worker
+        await pilot.pause()
+        from textual.command import CommandList
+
+        matches = app.screen.query_one(CommandList)
+        assert "Overlay: best" in str(matches.get_option_at_index(matches.highlighted).prompt)
         await pilot.press("enter")
         await pilot.pause()
         assert app.store.state.view.overlay == "best"
@@ -449,15 +460,30 @@ def cold_tables():
     install_tables(table)
 
 
-async def test_first_run_builds_the_tables_in_a_worker_and_keeps_them(cold_tables):
+async def test_first_run_builds_the_tables_in_a_worker_and_keeps_them(cold_tables, monkeypatch):
+    import threading
+
     from workbench import cache
 
+    # the build waits until the test has seen the screen without tables, however fast or slow the machine
+    release = threading.Event()
+    real_build = cache.build_and_cache_tables
+
+    def gated_build(geometry):
+        assert release.wait(HANG_GUARD_SECONDS)
+        return real_build(geometry)
+
+    monkeypatch.setattr(cache, "build_and_cache_tables", gated_build)
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:
         assert not app.ready  # built in a worker: the screen is up meanwhile
+        assert [worker.name for worker in app.workers if worker.name == "build-tables"] == ["build-tables"]
         assert "Building the engine's tables" in text_of(app.query_one(EvaluationView))
+        await pilot.press("5")  # the board already plays
+        assert moves(app) == (5,)
+        release.set()
         await wait_ready(pilot, app)
-        assert "X to move: draw in 9" in text_of(app.query_one(EvaluationView))
+        assert "O to move: draw in 8" in text_of(app.query_one(EvaluationView))
     assert cache.load_tables(app.store.state.geometry) is not None
 
 

@@ -10,25 +10,16 @@ from workbench.tui.dialogs import ConfirmQuit
 from workbench.tui.evaluation import EvaluationView
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 
-from .tui_helpers import moves, text_of, wait_ready
+from .tui_helpers import moves, text_of, wait_library, wait_ready
 
 SIZE = (100, 34)
-
-
-async def wait_library(pilot, app):
-    await wait_ready(pilot, app)
-    for _ in range(300):
-        if app.library is not None:
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the library did not open")
 
 
 async def test_save_by_name_then_open_rename_and_delete(tmp_path):
     db = str(tmp_path / "lib.sqlite3")
     app = WorkbenchApp(db=db)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_library(pilot, app)
+        assert await wait_library(pilot, app) == "open"
         await pilot.press("5", "1", "ctrl+s")
         app.screen.query_one(Input).value = "centre game"
         await pilot.press("enter")
@@ -68,7 +59,7 @@ async def test_save_by_name_then_open_rename_and_delete(tmp_path):
 async def test_games_like_this_is_computed_without_the_games_tables(tmp_path):
     app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_library(pilot, app)
+        assert await wait_library(pilot, app) == "open"
         await pilot.press("5", "1", "9", "g")
         assert isinstance(app.screen, GamesLikeThis)
         body = str(app.screen.query_one("#games-like-this", Static).render())
@@ -83,7 +74,7 @@ async def test_games_are_served_from_the_library_when_it_has_them(tmp_path):
         write_games(library)
     app = WorkbenchApp(db=str(db))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_library(pilot, app)
+        assert await wait_library(pilot, app) == "open"
         assert app.library_has_games
         await pilot.press("5", "1", "9")
         await app.workers.wait_for_complete()
@@ -107,9 +98,7 @@ async def test_an_unusable_library_warns_and_files_still_work(tmp_path, monkeypa
     garbage.write_text("not a database" * 100)
     app = WorkbenchApp(db=str(garbage))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_ready(pilot, app)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        assert await wait_library(pilot, app) == "unavailable"
         assert app.library is None
         assert any("corrupted" in n.message for n in app._notifications)
         await pilot.press("5", "ctrl+s")
@@ -122,7 +111,7 @@ async def test_save_from_the_unsaved_changes_dialog_goes_back_to_the_library(tmp
     """Regression: "Save" in the unsaved-changes dialog wrote study.json instead of the library study."""
     app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_library(pilot, app)
+        assert await wait_library(pilot, app) == "open"
         await pilot.press("5", "ctrl+s")
         app.screen.query_one(Input).value = "mine"
         await pilot.press("enter")

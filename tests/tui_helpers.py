@@ -1,20 +1,36 @@
 """Shared helpers for the app tests."""
 
+import asyncio
 import io
 
 from rich.console import Console
 
 from workbench.tui.app import WorkbenchApp
 
+# Only a guard against a hang, never a pace: every wait below ends on the event itself.
+HANG_GUARD_SECONDS = 120
+
+
+async def wait_for_reactive(app, name: str, predicate) -> None:
+    """Wait until the app's reactive ``name`` holds a value ``predicate`` accepts (at once if it does now)."""
+    arrived = asyncio.Event()
+    app.watch(app, name, lambda value: arrived.set() if predicate(value) else None)
+    await asyncio.wait_for(arrived.wait(), HANG_GUARD_SECONDS)
+
 
 async def wait_ready(pilot, app: WorkbenchApp) -> None:
-    """Wait until the engine's tables are built and every pane has painted with them."""
-    for _ in range(400):
-        if app.ready:
-            break
-        await pilot.pause(0.01)
-    assert app.ready
+    """Wait until the engine's tables are ready and every pane has painted with them."""
+    await wait_for_reactive(app, "ready", bool)
     await pilot.pause()
+    assert app.ready
+
+
+async def wait_library(pilot, app: WorkbenchApp) -> str:
+    """Wait until the library worker is done; its outcome, ``"open"`` or ``"unavailable"``."""
+    await wait_ready(pilot, app)
+    await wait_for_reactive(app, "library_status", lambda status: status != "opening")
+    await pilot.pause()
+    return app.library_status
 
 
 def moves(app: WorkbenchApp) -> tuple[int, ...]:

@@ -22,6 +22,7 @@ from .engine import (
 from .library import LibraryError
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 
 class UsageError(Exception):
@@ -111,6 +112,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `workbench analyze --all --json | head`
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # ctrl+c while a command runs: the shell's convention, no traceback
+        print("workbench: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def _print_json(data: object) -> None:

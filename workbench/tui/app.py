@@ -85,6 +85,8 @@ class WorkbenchApp(App[int]):
     """The store's current state, mirrored so panes can bind to it."""
     ready: reactive[bool] = reactive(False)
     """True once the engine's tables are ready: read back before the first paint, or built in a worker."""
+    library_status: reactive[str] = reactive("opening")
+    """``"opening"`` until the library worker is done, then ``"open"`` or ``"unavailable"``."""
 
     def __init__(
         self,
@@ -208,6 +210,8 @@ class WorkbenchApp(App[int]):
         worker = event.worker
         if event.state is WorkerState.ERROR:
             self.notify(f"{worker.name} failed: {worker.error!r}", title="Error", severity="error", timeout=10)
+            if worker.name == "open-library":
+                self.library_status = "unavailable"
             return
         if event.state is not WorkerState.SUCCESS:
             return
@@ -216,8 +220,10 @@ class WorkbenchApp(App[int]):
         elif worker.name == "open-library":
             if isinstance(worker.result, str):
                 self.notify(f"{worker.result}; studies save to .json files instead.", title="No library", severity="warning", timeout=8)
+                self.library_status = "unavailable"
             else:
                 self.library, self.library_has_games = worker.result
+                self.library_status = "open"
                 self._library_games()
         elif worker.name == "library-games" and worker.result is not None:
             self.query_one(EvaluationView).library_games = worker.result
@@ -520,7 +526,7 @@ class WorkbenchApp(App[int]):
 
     def action_screenshot(self) -> None:
         path = self.save_screenshot()
-        self.notify(f"Screenshot saved to {path}", timeout=3)
+        self.notify(f"Screenshot saved to {Path(path).resolve()}", timeout=3)
 
     def action_set_engine(self, mode: str, side: str) -> None:
         self.store.dispatch(SetEngine(mode=EngineMode(mode), side=Player(side)))

@@ -1,0 +1,270 @@
+"""What every command prints for a person (its text output), and the error paths users meet."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from workbench.cli import main
+from workbench.state import AppState, dumps_study, reduce, save_study
+from workbench.state.actions import Back, PlayCell, SetComment
+
+from .child_process import PACKAGE_ROOT
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def study_state():
+    state = AppState()
+    for cell in (5, 1, 9):
+        state = reduce(state, PlayCell(cell=cell))
+    state = reduce(reduce(state, Back()), PlayCell(cell=3))
+    return reduce(state, SetComment(text="quiet"))
+
+
+def test_census_text_gives_every_figure(capsys):
+    code, out, err = run(capsys, "census")
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "positions        5,478 (958 terminal)",
+        "classes          765 (138 terminal)",
+        "positions by ply 1 9 72 252 756 1260 1520 1140 390 78",
+        "classes by ply   1 3 12 38 108 174 204 153 57 15",
+        "by value (side to move, positions in play): win 2,836 (390 classes), draw 1,052 (148 classes), "
+        "loss 632 (89 classes)",
+        "games            255,168: X 131,184, O 77,904, draw 46,080",
+        "games by length  5: 1,440, 6: 5,328, 7: 47,952, 8: 72,576, 9: 127,872",
+        "ledger (9! fill orders) 362,880: X 212,256, O 104,544, draw 46,080",
+    ]
+
+
+def test_first_moves_text_is_the_board_of_shares(capsys):
+    code, out, _ = run(capsys, "first-moves")
+    assert code == 0
+    assert out.splitlines() == [
+        "0.875 | 0.500 | 0.875", "-" * 21, "0.500 | 0.500 | 0.500", "-" * 21, "0.875 | 0.500 | 0.875",
+    ]  # fmt: skip
+
+
+def test_verify_text_and_the_seed_port(capsys):
+    code, out, _ = run(capsys, "verify", "--seed-port")
+    assert code == 0
+    assert out.splitlines() == [
+        "checked 4520 positions in play: 0 disagreements between planner and solver",
+        "seed 001's code as written: perfect-win differs on 560 positions, perfect-lose on 676 "
+        "(a drawn last move counts as forcing)",
+    ]
+    code, out, _ = run(capsys, "verify", "--seed-port", "--json")
+    assert json.loads(out) == {"checked": 4520, "disagreements": [], "seed_port": {"perfect_win": 560, "perfect_lose": 676}}
+
+
+def test_verify_exits_1_and_lists_each_disagreement(capsys, monkeypatch):
+    from workbench.engine import analysis as analysis_module
+
+    real = analysis_module.exact_masks
+
+    def off_by_one_cell(analysis):
+        win, lose = real(analysis)
+        return (win ^ 1, lose) if analysis.position.ply == 8 else (win, lose)
+
+    monkeypatch.setattr(analysis_module, "exact_masks", off_by_one_cell)
+    code, out, _ = run(capsys, "verify")
+    lines = out.splitlines()
+    assert code == 1
+    in_play_at_ply_8 = sum(1 for a in analysis_module.analyze_all() if a.to_move is not None and a.position.ply == 8)
+    assert lines[0] == f"checked 4520 positions in play: {in_play_at_ply_8} disagreements between planner and solver"
+    assert len(lines) == 1 + in_play_at_ply_8 and lines[1].startswith("  ") and "planner {'perfect_win'" in lines[1]
+
+
+def test_analyze_all_text_is_one_line_per_position(capsys):
+    code, out, _ = run(capsys, "analyze", "--all")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 5478
+    assert lines[0].split() == [".../.../...", "in_play", "draw", "9"]
+    finished = [line.split() for line in lines if "x_won" in line]
+    assert finished and all(fields[2:] == ["-", "-"] for fields in finished)
+
+
+def test_analyze_text_shows_the_board_value_masks_and_every_move(capsys):
+    code, out, _ = run(capsys, "analyze", "X.O/.X./...")
+    assert code == 0
+    assert "value      draw in 6" in out and "to move    O" in out and "class      33 of 765, orbit 8" in out
+    moves = [line for line in out.splitlines() if line.startswith("│") and "│ loss" in line or "★" in line]
+    assert [line.split("│")[1].strip() for line in moves] == ["2", "4", "6", "7", "8", "9 ★"]
+    assert "2, 4, 6, 7, 8" in out  # the perfect-lose mask, spelled out
+
+
+def test_export_json_gives_the_move_text_and_the_cursor(capsys, tmp_path):
+    path = tmp_path / "s.json"
+    save_study(study_state(), path)
+    code, out, _ = run(capsys, "export", str(path), "--json")
+    assert code == 0 and json.loads(out) == {"movetext": "5 1 9 (3 {quiet})", "cursor_moves": [5, 1, 3]}
+
+
+def test_graph_dot_to_stdout_and_to_a_file(capsys, tmp_path, monkeypatch):
+    code, out, _ = run(capsys, "graph", "--dot", "-")
+    assert code == 0 and out.startswith("digraph tictactoe {") and out.rstrip().endswith("}")
+    assert out.count(" -> ") == 2096
+    monkeypatch.setattr("shutil.which", lambda name: None)  # no Graphviz here
+    target = tmp_path / "dag.dot"
+    code, out2, _ = run(capsys, "graph", "--dot", str(target))
+    assert code == 0 and target.read_text() == out
+    assert out2 == f"wrote {target} (install Graphviz's dot to render it as SVG)\n"
+
+
+def test_graph_dot_renders_svg_with_graphviz_and_reports_its_failure(capsys, tmp_path, monkeypatch):
+    fake_dot = tmp_path / "dot"
+    fake_dot.write_text("#!/bin/sh\nfor a; do last=$a; done\necho '<svg/>' > \"$last\"\n")
+    fake_dot.chmod(0o755)
+    monkeypatch.setattr("shutil.which", lambda name: str(fake_dot))
+    target = tmp_path / "dag.dot"
+    code, out, _ = run(capsys, "graph", "--dot", str(target))
+    assert code == 0 and out == f"wrote {target} and {tmp_path / 'dag.svg'}\n"
+    assert (tmp_path / "dag.svg").read_text() == "<svg/>\n"
+    fake_dot.write_text("#!/bin/sh\necho 'Error: syntax error in line 1' >&2\nexit 1\n")
+    code, out, err = run(capsys, "graph", "--dot", str(target))
+    assert code == 2 and out == ""
+    assert err == f"workbench: error: dot could not render {str(target)!r}: Error: syntax error in line 1\n"
+
+
+def test_graph_into_the_library_text(capsys, tmp_path):
+    db = tmp_path / "lib.sqlite3"
+    code, out, _ = run(capsys, "--db", str(db), "graph")
+    assert code == 0 and out == f"765 classes and 2096 edges in {db}\n"
+
+
+def test_studies_text_output(capsys, tmp_path):
+    db = str(tmp_path / "lib.sqlite3")
+    code, out, _ = run(capsys, "--db", db, "studies", "list")
+    assert code == 0 and out == f"no studies in {db}\n"
+    source = tmp_path / "opening.json"
+    save_study(study_state(), source)
+    code, out, _ = run(capsys, "--db", db, "studies", "import", str(source))
+    assert code == 0 and out == f"imported {source} as 'opening'\n"
+    code, out, _ = run(capsys, "--db", db, "studies", "list")
+    name, count, word, *_ = out.split()
+    assert (name, count, word) == ("opening", "4", "moves") and len(out.splitlines()) == 1
+    code, out, _ = run(capsys, "--db", db, "studies", "rename", "opening", "centre")
+    assert code == 0 and out == ""
+    target = tmp_path / "back.json"
+    code, out, _ = run(capsys, "--db", db, "studies", "export", "centre", str(target))
+    assert code == 0 and out == f"exported 'centre' to {target}\n"
+    assert target.read_text() == dumps_study(study_state())
+    code, out, _ = run(capsys, "--db", db, "studies", "delete", "centre")
+    assert code == 0 and run(capsys, "--db", db, "studies", "list")[1] == f"no studies in {db}\n"
+
+
+@pytest.mark.parametrize("data", ["{ not json", "5", '{"format": "workbench-study", "version": 1, "nodes": "x"}'])
+def test_a_damaged_study_row_is_one_line_and_exit_2(capsys, tmp_path, data):
+    db = tmp_path / "lib.sqlite3"
+    assert run(capsys, "--db", str(db), "studies", "list")[0] == 0
+    connection = sqlite3.connect(db)
+    connection.execute("INSERT INTO studies (name, data) VALUES ('hurt', ?)", (data,))
+    connection.commit()
+    connection.close()
+    code, out, err = run(capsys, "--db", str(db), "studies", "export", "hurt", str(tmp_path / "out.json"))
+    assert code == 2 and out == ""
+    assert err.startswith(f"workbench: error: library {str(db)!r}: study 'hurt' is damaged (") and err.count("\n") == 1
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_games_text_reports_the_counts(capsys, tmp_path):
+    db = tmp_path / "lib.sqlite3"
+    code, out, _ = run(capsys, "--db", str(db), "games")
+    assert code == 0
+    assert out.splitlines()[-1] == (
+        f"255,168 games (131,184 X wins, 77,904 O wins, 46,080 draws) and 2,106,288 ledger rows in {db}"
+    )
+
+
+def test_bench_quick_reports_every_target(capsys):
+    code, out, _ = run(capsys, "bench", "--quick", "--no-tui", "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert report["full_analysis_fresh_process"]["positions"] == 5478
+    for name in ("first_move_table", "ledger", "solve_from_empty"):
+        assert report[name]["speedup"] > 1
+    from workbench.bench import format_report
+
+    text = format_report(report)
+    labels = [line.split("  ")[0] for line in text.splitlines()]
+    assert labels == ["full analysis, fresh process", "first-move table", "ledger of 9! fill orders",
+                      "exact solve from empty", "one position, warm tables", "library: write all games"]  # fmt: skip
+
+
+def test_a_closed_pipe_ends_quietly():
+    """`workbench analyze --all --json | head -1`: the reader goes away; no traceback, exit 0."""
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+    producer = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "analyze", "--all", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    first = producer.stdout.readline()
+    producer.stdout.close()  # as `head -1` does once it has its line
+    _, err = producer.communicate(timeout=60)
+    assert json.loads(first)["position"] == ".../.../..."
+    assert producer.returncode == 0 and err == b""
+
+
+def test_interrupted_by_the_user_is_not_a_traceback():
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "analyze", "--all"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    child.stdout.readline()  # it has started printing
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 130  # the shell's code for "stopped by ctrl+c"
+    assert err == b"workbench: interrupted\n"
+
+
+def test_screenshots_writes_each_view(capsys, tmp_path):
+    folder = tmp_path / "shots"
+    code, out, _ = run(capsys, "screenshots", str(folder))
+    names = ["start-80x24", "midgame-values-120x36", "variations-150x45", "masks-perfect-lose-120x36", "help-100x36"]
+    assert code == 0 and out.splitlines() == [str(folder / f"{name}.svg") for name in names]
+    help_svg = (folder / "help-100x36.svg").read_text()
+    assert help_svg.startswith("<svg") and "Everywhere" in help_svg
+    assert "Evaluation" in (folder / "start-80x24.svg").read_text()
+
+
+def _run_app_with(monkeypatch, pilot_keys, crash=False):
+    """``workbench`` (no command) with the real app, headless, driven by ``pilot_keys``."""
+    from textual.app import App
+
+    from workbench.tui import app as app_module
+
+    real_run = App.run
+
+    async def auto_pilot(pilot):
+        from .tui_helpers import wait_ready
+
+        await wait_ready(pilot, pilot.app)
+        await pilot.press(*pilot_keys)
+
+    def headless_run(self, **options):
+        return real_run(self, headless=True, size=(100, 34), auto_pilot=auto_pilot)
+
+    monkeypatch.setattr(app_module.WorkbenchApp, "run", headless_run)
+    if crash:
+        def explode(self):
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(app_module.WorkbenchApp, "action_toggle_values", explode)
+    return main([])
+
+
+def test_the_app_exits_0_on_quit_and_1_after_a_crash(monkeypatch, capsys):
+    assert _run_app_with(monkeypatch, ["q"]) == 0
+    capsys.readouterr()
+    assert _run_app_with(monkeypatch, ["v"], crash=True) == 1
+    out, err = capsys.readouterr()
+    assert "RuntimeError" in out + err and "boom" in out + err  # Textual shows what went wrong
