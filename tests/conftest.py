@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from workbench.engine import TIC_TAC_TOE, analyze_all
@@ -19,8 +21,28 @@ def private_data_folder(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
 
 
+ROOMS = {"test_engine_": "engine", "test_state_": "state", "test_library": "library", "test_cache": "cache",
+         "test_cli": "cli", "test_tui_": "app"}  # fmt: skip
+"""Test modules by the room whose behaviour they check, as their name says."""
+
+
 def pytest_collection_modifyitems(config, items):
-    """Tests that drive the whole app (Pilot, snapshots) are marked ``app``: ``-m "not app"`` runs the fast rest."""
+    """Mark each test with its room (``-m engine`` runs the engine's own tests); tests that drive the whole
+    app (Pilot, snapshots) are marked ``app``, so ``-m "not app"`` runs the fast rest."""
     for item in items:
-        if item.module.__name__.rsplit(".", 1)[-1].startswith("test_tui_"):
-            item.add_marker(pytest.mark.app)
+        module = item.module.__name__.rsplit(".", 1)[-1]
+        for prefix, room in ROOMS.items():
+            if module.startswith(prefix):
+                item.add_marker(room)
+        if module.startswith("test_tui_"):
+            item.add_marker("app")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def engine_tables_computed_by_the_code_under_test():
+    """Under mutmut each test session is forked from one that already filled the engine's memo tables with
+    the unmutated code's results: forget them, so that the mutant computes what the tests read."""
+    if "MUTANT_UNDER_TEST" in os.environ:
+        from workbench.engine import clear_caches
+
+        clear_caches()

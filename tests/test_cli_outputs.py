@@ -226,6 +226,7 @@ def test_interrupted_by_the_user_is_not_a_traceback():
     assert err == b"workbench: interrupted\n"
 
 
+@pytest.mark.app
 def test_screenshots_writes_each_view(capsys, tmp_path):
     folder = tmp_path / "shots"
     code, out, _ = run(capsys, "screenshots", str(folder))
@@ -262,6 +263,7 @@ def _run_app_with(monkeypatch, pilot_keys, crash=False):
     return main([])
 
 
+@pytest.mark.app
 def test_the_app_exits_0_on_quit_and_1_after_a_crash(monkeypatch, capsys):
     assert _run_app_with(monkeypatch, ["q"]) == 0
     capsys.readouterr()
