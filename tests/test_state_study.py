@@ -86,6 +86,66 @@ def test_hand_edited_files_are_refused_with_the_reason(tmp_path, mutate, fragmen
     assert str(path) in str(caught.value) and fragment in str(caught.value)
 
 
+def _nodes(data):
+    return {node["id"]: node for node in data["nodes"]}
+
+
+@pytest.mark.parametrize(
+    "mutate, reason",
+    [
+        (lambda d: d["nodes"].append(dict(d["nodes"][3])), "node id 3 appears twice"),
+        (lambda d: _nodes(d)[0].update(parent=1), "node 0 must be the root (no parent, no move)"),
+        (lambda d: _nodes(d)[0].update(id=7), "node 0 must be the root (no parent, no move)"),
+        (lambda d: _nodes(d)[3].update(move=None), "node 3 has no parent or no move"),
+        (lambda d: _nodes(d)[2]["children"].remove(4), "node 4 is missing from its parent's children"),
+        (lambda d: _nodes(d)[3].update(parent=1), "node 2 lists child 3, which is not its child"),
+        (lambda d: (_nodes(d)[1]["children"].append(3), _nodes(d)[3].update(parent=1)), "node 2 lists child 3, which is not its child"),
+        (lambda d: (_nodes(d)[3]["children"].append(1), _nodes(d)[1].update(parent=3), _nodes(d)[0]["children"].clear()),
+         "nodes [1, 2, 3, 4] do not hang from the root"),
+        (lambda d: d["nodes"][2].update(move=True), "malformed field move True is not an integer"),
+        (lambda d: d.update(geometry={"rows": 0, "cols": 3, "k": 3}), "0x3"),
+        (lambda d: d.update(geometry={"rows": 3}), "missing or malformed field 'cols'"),
+        (lambda d: d.update(next_id="5"), "\"next_id\" '5' must exceed every node id"),
+        (lambda d: d.update(cursor="4"), "cursor '4' is not a node of the tree"),
+        (lambda d: d["view"].update(overlay="sparkles"), "unknown overlay 'sparkles'"),
+        (lambda d: d["engine"].update(side="Z"), "engine settings: 'Z' is not a valid Player"),
+        (lambda d: _nodes(d)[4].update(move=5), "node 4: illegal move 5 in O../.X./...: cell is occupied"),
+        (lambda d: _nodes(d)[4].update(move=9), "node 2 has two children that play 9"),
+    ],
+)  # fmt: skip
+def test_broken_trees_are_refused_naming_the_node_and_the_reason(tmp_path, mutate, reason):
+    data = good_data()
+    mutate(data)
+    path = corrupt(tmp_path, json.dumps(data))
+    with pytest.raises(StudyError) as caught:
+        load_study(path)
+    message = str(caught.value)
+    assert message.startswith(f"cannot open {str(path)!r}: ") and reason in message and "\n" not in message
+
+
+def test_nodes_that_do_not_hang_from_the_root_are_refused(tmp_path):
+    data = good_data()
+    # a separate little tree 7 -> 8 whose links agree with each other but not with the root
+    data["nodes"] += [{"id": 7, "parent": 8, "move": 1, "children": [8]}, {"id": 8, "parent": 7, "move": 2, "children": [7]}]
+    data["next_id"] = 9
+    with pytest.raises(StudyError, match=r"node 7 is reached twice|nodes \[7, 8\] do not hang from the root"):
+        load_study(corrupt(tmp_path, json.dumps(data)))
+
+
+def test_a_failed_save_removes_its_temporary_file_and_keeps_the_old_one(tmp_path, monkeypatch):
+    path = tmp_path / "study.json"
+    save_study(AppState(), path)
+    before = path.read_text()
+
+    def refuse(source, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(StudyError, match=r"^cannot save '.*study\.json': No space left on device$"):
+        save_study(sample_state(), path)
+    assert [p.name for p in tmp_path.iterdir()] == ["study.json"] and path.read_text() == before
+
+
 def test_truncated_and_garbage_files(tmp_path):
     text = dumps_study(sample_state())
     for bad in (text[: len(text) // 2], "", "\x00\x01garbage", "[1, 2]"):

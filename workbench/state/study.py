@@ -124,6 +124,10 @@ def _check_links(nodes: dict[int, Node]) -> None:
                 raise ValueError(f"node {node.id} lists child {child}, which is not its child")
         if node.parent is not None and (node.parent not in nodes or node.id not in nodes[node.parent].children):
             raise ValueError(f"node {node.id} is missing from its parent's children")
+        moves = [nodes[child].move for child in node.children]
+        if len(set(moves)) != len(moves):
+            repeated = next(move for move in moves if moves.count(move) > 1)
+            raise ValueError(f"node {node.id} has two children that play {repeated}")
     # every node must hang from the root: walk down and count
     seen = set()
     stack = [ROOT]
