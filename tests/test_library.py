@@ -370,3 +370,71 @@ def test_cli_games_graph_and_studies(tmp_path, capsys):
     garbage.write_text("nope" * 100)
     assert main(["games", "--db", str(garbage)]) == 2
     assert "corrupted" in capsys.readouterr().err
+
+
+def test_a_library_whose_folder_cannot_be_made_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the folder should be")
+    with pytest.raises(LibraryError) as caught:
+        Library.open(blocker / "sub" / "lib.sqlite3")
+    assert str(caught.value) == f"library {str(blocker / 'sub' / 'lib.sqlite3')!r}: cannot create its folder (Not a directory)"
+
+
+def test_a_library_sqlite_cannot_open_is_one_line(tmp_path):
+    folder = tmp_path / "a folder"
+    folder.mkdir()
+    with pytest.raises(LibraryError, match=r"^library '.*a folder': "):
+        Library.open(folder)
+
+
+def test_a_newer_library_is_refused(tmp_path):
+    path = tmp_path / "new.sqlite3"
+    Library.open(path).close()
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    connection.commit()
+    connection.close()
+    with pytest.raises(LibraryError) as caught:
+        Library.open(path)
+    assert str(caught.value) == (
+        f"library {str(path)!r}: made by a newer workbench (schema {SCHEMA_VERSION + 1}, this one knows {SCHEMA_VERSION})"
+    )
+
+
+def test_a_failed_commit_rolls_back_and_says_why(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        save_study(library, "kept", AppState())
+        # a deferred foreign key fails only at COMMIT: the whole transaction must go
+        library.connection.execute("PRAGMA foreign_keys = ON")
+        with pytest.raises(LibraryError, match=r"^library '.*lib\.sqlite3': FOREIGN KEY constraint failed$"):
+            with library.transaction() as connection:
+                connection.execute("PRAGMA defer_foreign_keys = ON")
+                connection.execute("INSERT INTO studies (name, data) VALUES ('new', '{}')")
+                connection.execute("INSERT INTO ledger VALUES (999, 1, 'X', 5)")
+        assert [r.name for r in list_studies(library)] == ["kept"]
+        assert not library.connection.in_transaction
+
+
+def test_a_bad_query_is_a_library_error_naming_the_file(tmp_path):
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        with pytest.raises(LibraryError, match=r"^library '.*lib\.sqlite3': no such table: nowhere$"):
+            library.query("SELECT * FROM nowhere")
+
+
+@pytest.mark.parametrize(
+    "message, described",
+    [
+        ("database is locked", "locked by another program (try again when it is done)"),
+        ("database table is busy", "locked by another program (try again when it is done)"),
+        ("file is not a database", "corrupted or not a workbench library"),
+        ("database disk image is malformed", "corrupted or not a workbench library"),
+        ("file is encrypted or is not a database", "corrupted or not a workbench library"),
+        ("attempt to write a readonly database", "read-only, nothing can be written"),
+        ("disk I/O error", "disk I/O error"),
+    ],
+)
+def test_sqlite_errors_are_told_in_words(message, described):
+    from workbench.library.db import _describe
+
+    assert _describe(sqlite3.OperationalError(message)) == described

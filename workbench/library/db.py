@@ -172,7 +172,7 @@ class Library:
         else:
             try:
                 self.connection.execute("COMMIT")
-            except sqlite3.OperationalError as error:
+            except sqlite3.DatabaseError as error:  # busy, full disk, or a deferred constraint
                 self.connection.execute("ROLLBACK")
                 raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
 
