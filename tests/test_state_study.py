@@ -210,6 +210,55 @@ def test_bad_move_text_names_the_first_bad_token(text, token, column):
     assert f"column {column}" in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("5 1 x", "'x' at column 5: not a cell number"),
+        ("5 ١", "'١' at column 3: not a cell number"),
+        ("5 1 1", "'1' at column 5: cell is occupied"),
+        ("10", "'10' at column 1: no such cell (1-9)"),
+        ("5 0", "'0' at column 3: no such cell (1-9)"),
+        ("5 1 9 2 3 4 7 8", "'8' at column 15: the game is over"),
+        ("5 )", "')' at column 3: no variation to close"),
+        ("(5)", "'(' at column 1: a variation needs a move before it"),
+        ("{c} (5)", "'(' at column 5: a variation needs a move before it"),
+        ("5 (1 (2", "'(' at column 6: a variation is not closed"),
+        ("5 (1", "'(' at column 3: a variation is not closed"),
+        ("5 } 1", "'}' at column 3: unexpected character"),
+        ("5 {unclosed", "'{' at column 3: unexpected character"),
+        ('5 [Setup "X../.../..."]', "'[Setup \"X../.../...\"]' at column 3: a set-up must come first"),
+        ('[Setup "XX/..."] 5', "'[Setup \"XX/...\"]' at column 1: invalid position 'XX/...': wrong length, 2 rows instead of 3"),
+        ('[Setup "OO./.../..."]', "'[Setup \"OO./.../...\"]' at column 1: illegal position OO./.../...: O has more marks than X (2 > 0)"),
+    ],
+)  # fmt: skip
+def test_bad_move_text_says_what_where_and_why(text, message):
+    with pytest.raises(MoveTextError) as caught:
+        import_movetext(text)
+    assert str(caught.value) == f"invalid move text: {message}"
+
+
+@pytest.mark.parametrize(
+    "text, exported, cursor_moves",
+    [
+        ("", "", ()),
+        ("   ", "", ()),
+        ("5  1\t9 ", "5 1 9", (5, 1, 9)),
+        ("519", "5 1 9", (5, 1, 9)),
+        ("5,1,9", "5 1 9", (5, 1, 9)),
+        ("5 1 (2 {edge}) 9", "5 1 (2 {edge}) 9", (5, 1, 9)),
+        ("{first} 5", "{first} 5", (5,)),
+        ("5 (1 (3) 7) 9", "5 (1 7) (3) 9", (5, 9)),  # 1 and 3 are alternatives to 5; 7 follows 1
+        ('[Setup "X../.../..."]', '[Setup "X../.../..."]', ()),
+        ('[Setup "X../.../..."] 5 {centre}', '[Setup "X../.../..."] 5 {centre}', (5,)),
+    ],
+)  # fmt: skip
+def test_move_text_imports_to_the_tree_it_describes(text, exported, cursor_moves):
+    tree = import_movetext(text)
+    assert export_movetext(tree) == exported
+    main_line = tree.main_line()
+    assert tree.moves_to(main_line[-1]) == cursor_moves
+
+
 def test_compact_and_comma_move_lists_import():
     assert export_movetext(import_movetext("519")) == "5 1 9"
     assert export_movetext(import_movetext("5,1,9")) == "5 1 9"

@@ -54,7 +54,8 @@ async def test_arrows_move_the_cursor_and_enter_plays():
         assert app.store.state.view.highlighted == 7
         await pilot.press("enter")
         assert moves(app) == (7,)
-        assert "★" in text_of(app.query_one(EvaluationView))
+        table = [line.split() for line in text_of(app.query_one(EvaluationView)).splitlines()]
+        assert ["★5", "draw", "8"] == [row[:3] for row in table if row and row[0].startswith("★")][0]
 
 
 async def test_clicking_a_cell_plays_it_and_occupied_cells_do_nothing():
@@ -81,7 +82,12 @@ async def test_overlays_toggle_and_cycle():
         await pilot.press("v")
         assert app.store.state.view.overlay == "values"
         board_text = text_of(app.query_one(BoardGrid))
-        assert "win" in board_text and "draw" in board_text
+        # each empty cell shows its exact value and plies to the end, as the engine has them
+        shown = [cell.split() for line in board_text.splitlines()[1::4] for cell in line.split("│")]
+        expected = {move.cell: f"{move.value.label} {move.remoteness}" for move in app.store.state.analysis.moves}
+        assert [" ".join(words) for words in shown] == [expected.get(cell, mark) for cell, mark in
+                                                         zip(range(1, 10), ["", "O", "", "", "X", "", "", "", ""])]  # fmt: skip
+        assert expected[8] == "draw 7" and expected[1] == "win 5"
         await pilot.press("v")
         assert app.store.state.view.overlay == "none"
         seen = []

@@ -284,7 +284,7 @@ def import_movetext(text: str, geometry=None) -> GameTree:
     root_position = Position.empty() if geometry is None else Position.empty(geometry)
     tree: GameTree | None = None
     current = ROOT
-    stack: list[NodeId] = []
+    stack: list[tuple[NodeId, int]] = []  # where each open variation returns to, and its column
     index = 0
     seen_move = False
     while index < len(text):
@@ -313,12 +313,12 @@ def import_movetext(text: str, geometry=None) -> GameTree:
             parent = tree.node(current).parent
             if parent is None:
                 raise _bad_token(token, column, "a variation needs a move before it")
-            stack.append(current)
+            stack.append((current, column))
             current = parent
         elif paren == ")":
             if not stack:
                 raise _bad_token(token, column, "no variation to close")
-            current = stack.pop()
+            current = stack.pop()[0]
         elif word:
             cells = [c for c in word.split(",") if c]
             if len(cells) == 1 and len(cells[0]) > 1 and geometry is None and cells[0].isdigit() and root_position.geometry.size <= 9:
@@ -336,7 +336,7 @@ def import_movetext(text: str, geometry=None) -> GameTree:
         else:
             raise _bad_token(token, column, "unexpected character")
     if stack:
-        raise MoveTextError("invalid move text: a variation is not closed", token="(", column=len(text))
+        raise _bad_token("(", stack[-1][1], "a variation is not closed")
     return tree if tree is not None else GameTree.new(root_position)
 
 
