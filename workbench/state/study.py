@@ -161,7 +161,7 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
     import tempfile  # here, not at start-up: only saving needs it
 
     target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
+    folder = target.parent  # Path("s.json").parent is Path("."): a bare name saves in the current folder
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as error:
