@@ -1,0 +1,78 @@
+"""Board shapes: the winning lines of any m×n board with k in a row, counted and checked independently."""
+
+import pytest
+
+from workbench.engine import Geometry, GeometryError, cell_bit, cells_of
+from workbench.engine.geometry import bitboard_of, popcount, scan_cells
+
+SHAPES = [(1, 1, 1), (1, 5, 3), (3, 3, 3), (3, 3, 2), (3, 3, 1), (3, 4, 3), (4, 3, 3), (4, 4, 4), (4, 4, 3), (5, 5, 4),
+          (2, 6, 2), (7, 7, 5), (6, 2, 6)]  # fmt: skip
+
+
+def expected_line_count(rows, cols, k):
+    if k == 1:
+        return rows * cols
+    across = rows * max(0, cols - k + 1)
+    down = cols * max(0, rows - k + 1)
+    diagonal = max(0, rows - k + 1) * max(0, cols - k + 1)
+    return across + down + 2 * diagonal
+
+
+@pytest.mark.parametrize("rows, cols, k", SHAPES)
+def test_lines_are_every_straight_run_of_k_cells(rows, cols, k):
+    geometry = Geometry(rows, cols, k)
+    assert len(geometry.lines) == len(set(geometry.lines)) == expected_line_count(rows, cols, k)
+    for line in geometry.lines:
+        cells = [geometry.row_col(cell) for cell in cells_of(line)]
+        assert len(cells) == k
+        steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(cells, cells[1:])}
+        assert len(steps) <= 1 and steps <= {(0, 1), (1, 0), (1, 1), (1, -1)}  # one direction, no gaps
+    assert geometry.full == (1 << rows * cols) - 1 and geometry.size == rows * cols
+    assert geometry.is_square is (rows == cols)
+    assert str(geometry) == f"{rows}x{cols}k{k}"
+
+
+def test_the_classic_board_has_its_eight_lines():
+    lines = sorted(tuple(cells_of(line)) for line in Geometry().lines)
+    assert lines == [(1, 2, 3), (1, 4, 7), (1, 5, 9), (2, 5, 8), (3, 5, 7), (3, 6, 9), (4, 5, 6), (7, 8, 9)]
+
+
+@pytest.mark.parametrize(
+    "rows, cols, k, message",
+    [
+        (0, 3, 3, "invalid geometry 0x3: needs at least one row and column"),
+        (3, 0, 3, "invalid geometry 3x0: needs at least one row and column"),
+        (4, 4, 7, "invalid geometry 4x4: k=7 does not fit on the board"),
+        (3, 3, 0, "invalid geometry 3x3: k=0 does not fit on the board"),
+    ],
+)
+def test_impossible_boards_are_refused_with_the_reason(rows, cols, k, message):
+    with pytest.raises(GeometryError) as caught:
+        Geometry(rows, cols, k)
+    assert str(caught.value) == message and isinstance(caught.value, ValueError)
+
+
+def test_a_long_thin_board_takes_k_along_its_long_side():
+    assert len(Geometry(1, 5, 5).lines) == 1 and len(Geometry(5, 1, 5).lines) == 1
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 3), (3, 4), (4, 3), (1, 7)])
+def test_cells_and_coordinates_are_inverse(rows, cols):
+    geometry = Geometry(rows, cols, 1)
+    for cell in range(1, rows * cols + 1):
+        row, col = geometry.row_col(cell)
+        assert 0 <= row < rows and 0 <= col < cols and geometry.cell(row, col) == cell
+        assert geometry.contains(cell)
+    assert not geometry.contains(0) and not geometry.contains(rows * cols + 1)
+
+
+def test_bitboard_helpers():
+    assert cell_bit(1) == 1 and cell_bit(9) == 256
+    assert list(scan_cells(0b100100101)) == [1, 3, 6, 9]
+    assert bitboard_of([1, 3, 6, 9]) == 0b100100101 and bitboard_of(()) == 0
+    assert popcount(0b1011) == 3
+    classic = Geometry()
+    assert classic.has_line(bitboard_of([1, 5, 9, 2])) and not classic.has_line(bitboard_of([1, 5, 8]))
+    assert classic.lines_in(bitboard_of([1, 2, 3, 5, 9])) == tuple(
+        line for line in classic.lines if line in (bitboard_of([1, 2, 3]), bitboard_of([1, 5, 9]))
+    )
