@@ -151,3 +151,113 @@ def test_a_second_thread_waits_for_the_first_instead_of_building_again(built, mo
     second.join(5)
     assert outcome == [False] and len(builds) == 1
     assert cache.ready_tables(TIC_TAC_TOE) == "memory"
+
+
+def test_the_cache_folder_follows_xdg_and_falls_back_to_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.cache_folder() == tmp_path / "xdg" / "workbench"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for unset in (lambda: monkeypatch.setenv("XDG_CACHE_HOME", ""), lambda: monkeypatch.delenv("XDG_CACHE_HOME")):
+        unset()
+        assert cache.cache_folder() == tmp_path / "home" / ".cache" / "workbench"
+
+
+def test_a_missing_cache_folder_is_made_with_its_parents(built, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "not" / "yet" / "there"))
+    assert cache.save_tables(built)
+    assert cache.load_tables(TIC_TAC_TOE) == built
+    assert cache.cache_path(TIC_TAC_TOE).parent == tmp_path / "not" / "yet" / "there" / "workbench"
+
+
+def test_the_variable_set_to_0_leaves_the_cache_on(built, monkeypatch):
+    monkeypatch.setenv(cache.DISABLE_VARIABLE, "0")
+    forget_tables()
+    assert cache.warm_tables(TIC_TAC_TOE) == "built"
+    assert cache.cache_path(TIC_TAC_TOE).exists()
+
+
+def test_the_temporary_is_a_hidden_file_beside_the_target(built, monkeypatch):
+    # beside it, so the final rename cannot cross filesystems; hidden and not *.bin, so another
+    # process clearing stale tables never takes a half-written file for one
+    replaced = []
+    real_replace = cache.os.replace
+    monkeypatch.setattr(cache.os, "replace", lambda source, target: (replaced.append((source, target)), real_replace(source, target)))
+    assert cache.save_tables(built)
+    [(source, target)] = replaced
+    source, target = cache.Path(source), cache.Path(target)
+    assert target == cache.cache_path(TIC_TAC_TOE) and source.parent == target.parent
+    assert source.name.startswith(f".{target.name}.") and source.name.endswith(".tmp")
+
+
+def test_loading_leaves_the_garbage_collector_as_it_found_it(built):
+    import gc
+
+    cache.save_tables(built)
+    assert gc.isenabled()
+    assert cache.load_tables(TIC_TAC_TOE) == built
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert cache.load_tables(TIC_TAC_TOE) == built
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_tables_of_other_boards_and_other_k_are_kept(built):
+    folder = cache.cache_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    others = [folder / "tables-3x3-k4-0123456789abcdef.bin", folder / "tables-3x4-k3-0123456789abcdef.bin"]
+    for other in others:
+        other.write_bytes(b"other")
+    cache.save_tables(built)
+    assert sorted(folder.iterdir()) == sorted([*others, cache.cache_path(TIC_TAC_TOE)])
+
+
+def test_tables_in_memory_are_reported_even_while_another_thread_holds_the_lock(built):
+    with cache._BUSY:
+        assert cache.ready_tables(TIC_TAC_TOE) == "memory"
+        assert cache.warm_tables(TIC_TAC_TOE) == "memory"
+
+
+def test_warm_tables_reads_the_cache_before_building(built, monkeypatch):
+    cache.save_tables(built)
+    forget_tables()
+    monkeypatch.setattr(cache, "build_tables", lambda geometry: pytest.fail("built although the cache was whole"))
+    assert cache.warm_tables(TIC_TAC_TOE) == "cache"
+    assert tables_if_built(TIC_TAC_TOE) == built
+
+
+def test_a_thread_that_waited_for_another_build_says_memory(built, monkeypatch):
+    import threading
+
+    started, release = threading.Event(), threading.Event()
+    real_build = cache.build_tables
+
+    def slow_build(geometry):
+        started.set()
+        release.wait(5)
+        return real_build(geometry)
+
+    monkeypatch.setattr(cache, "build_tables", slow_build)
+    monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")
+    forget_tables()
+    first = cache.warm_in_background(TIC_TAC_TOE)
+    # a daemon thread, so quitting never waits for a build; named, so a thread dump says what it is
+    assert first.daemon and first.name == "warm-tables"
+    assert started.wait(5)
+    waiting, real_wait_or_build = threading.Event(), cache.build_and_cache_tables
+
+    def wait_or_build(geometry):
+        waiting.set()
+        return real_wait_or_build(geometry)
+
+    monkeypatch.setattr(cache, "build_and_cache_tables", wait_or_build)
+    outcome = []
+    second = threading.Thread(target=lambda: outcome.append(cache.warm_tables(TIC_TAC_TOE)))
+    second.start()
+    assert waiting.wait(5)  # the second found the lock taken and went to wait for the first
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert outcome == ["memory"]

