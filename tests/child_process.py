@@ -12,9 +12,10 @@ import workbench
 PACKAGE_ROOT = str(Path(workbench.__file__).resolve().parents[1])
 
 
-def run_child(script: str, cwd: Path) -> subprocess.CompletedProcess:
-    """Run ``script`` with ``python -c`` in ``cwd``, importing workbench from where the tests import it."""
-    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+def run_child(script: str, cwd: Path, **variables: str) -> subprocess.CompletedProcess:
+    """Run ``script`` with ``python -c`` in ``cwd`` (and these environment variables), importing workbench
+    from where the tests import it."""
+    env = dict(os.environ, **variables, PYTHONPATH=PACKAGE_ROOT)
     if "MUTANT_UNDER_TEST" in os.environ:
         cwd = Path(PACKAGE_ROOT)  # mutmut's trampolines find their configuration in the current folder
     return subprocess.run([sys.executable, "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)

@@ -16,11 +16,14 @@ from workbench.state.actions import (
     PlayCell,
     PromoteToMainLine,
     PromoteVariation,
+    ReplaceTree,
     SetComment,
     SetUpPosition,
 )
 from workbench.state.study import dumps_study, save_study, study_from_data
-from workbench.state.tree import ROOT, import_movetext
+from workbench.state.tree import ROOT, GameTree, MoveTextError, annotation, import_movetext
+
+from .child_process import run_child
 
 
 def played(*cells, state=None):
@@ -244,3 +247,122 @@ def test_loading_a_state_replaces_the_study():
     other = played(1, 2)
     state = reduce(played(5), LoadState(state=other))
     assert state.tree == other.tree
+
+
+def test_perfect_play_answers_a_corner_with_the_centre():
+    # the lowest free cell (2) loses: only the best-move mask may pick
+    assert choose_move(analysis_of("X../.../..."), EngineMode.PERFECT) == 5
+
+
+def test_the_trap_setter_prefers_the_draw_whose_replies_most_often_lose():
+    analysis = analysis_of(".../.../.X.")  # O's drawing replies 2, 5, 7, 9 leave X 0, 1/7, 3/7, 3/7 losing replies
+    assert choose_move(analysis, EngineMode.TRAP) == 7
+    assert choose_move(analysis, EngineMode.PERFECT) == 2
+
+
+def test_replacing_the_tree_shows_the_new_one_unsaved():
+    tree, node = GameTree.new().add_move(ROOT, 5)
+    tree, node = tree.add_move(node, 1)
+    state = reduce(played(9), ReplaceTree(tree=tree, cursor=node))
+    assert state.tree is tree and state.cursor == node and state.modified
+    assert state.position == parse_position("O../.X./...")
+
+
+def test_a_loaded_study_opens_without_the_unsaved_mark():
+    edited = played(1, 2)
+    assert edited.modified
+    state = reduce(played(5), LoadState(state=edited))
+    assert state.modified is False and state.tree == edited.tree
+
+
+def test_the_current_line_runs_from_the_root_through_the_cursor_to_the_end_of_its_variation():
+    state = played(5, 1, 9)
+    state = reduce(reduce(state, Back()), Back())  # at 5
+    state = played(3, 7, state=state)  # a variation 5 3 7
+    tree = state.tree
+    variation_nodes = tree.path(state.cursor)  # root, 5, 3, 7
+    at_three = variation_nodes[2]
+    assert tree.current_line(at_three) == variation_nodes
+    assert [tree.node(n).move for n in tree.current_line(variation_nodes[1])] == [None, 5, 1, 9]  # main line below 5
+    assert tree.current_line(ROOT) == tree.main_line(ROOT)
+
+
+def test_an_ordinary_move_has_no_annotation():
+    state = played(5, 1)  # O's corner keeps the draw, and three other corners do too
+    assert annotation(state.tree, state.cursor) == ""
+    assert annotation(state.tree, ROOT) == ""
+
+
+def test_move_text_on_another_board_keeps_its_numbers_and_shape():
+    geometry = Geometry(4, 4, 4)
+    tree = import_movetext('[Setup "..../..../..../...X"] 12 1 (2) 13', geometry)
+    assert tree.root_position == parse_position("..../..../..../...X", geometry)
+    assert [tree.node(n).move for n in tree.main_line(ROOT)] == [None, 12, 1, 13]  # 12 is one move, not 1 and 2
+    assert export_movetext(tree) == '[Setup "..../..../..../...X"] 12 1 (2) 13'
+    with pytest.raises(MoveTextError, match=r"^invalid move text: '17' at column 3: no such cell \(1-16\)$"):
+        import_movetext("1 17", geometry)
+
+
+@pytest.mark.parametrize(
+    "text, moves",
+    [("519", [5, 1, 9]), ("51 9", [5, 1, 9]), ("5,1,9", [5, 1, 9]), ("5, 1 ,9 ", [5, 1, 9]), ("  5  ", [5])],
+)
+def test_move_lists_in_any_spacing(text, moves):
+    tree = import_movetext(text)
+    assert [tree.node(n).move for n in tree.main_line(ROOT)][1:] == moves
+
+
+def test_a_study_file_is_indented_json_one_field_to_a_line():
+    state = reduce(played(5, 1), SetComment(text="corner"))
+    assert dumps_study(state) == (
+        '{\n "format": "workbench-study",\n "version": 1,\n "geometry": {\n  "rows": 3,\n  "cols": 3,\n  "k": 3\n },\n'
+        ' "root": ".../.../...",\n "nodes": [\n  {\n   "id": 0,\n   "parent": null,\n   "move": null,\n   "children": [\n    1\n   ],\n'
+        '   "comment": ""\n  },\n  {\n   "id": 1,\n   "parent": 0,\n   "move": 5,\n   "children": [\n    2\n   ],\n   "comment": ""\n  },\n'
+        '  {\n   "id": 2,\n   "parent": 1,\n   "move": 1,\n   "children": [],\n   "comment": "corner"\n  }\n ],\n "next_id": 3,\n'
+        ' "cursor": 2,\n "engine": {\n  "mode": "off",\n  "side": "O"\n },\n "view": {\n  "overlay": "none"\n }\n}\n'
+    )
+
+
+def test_opening_problems_are_named_word_for_word(tmp_path):
+    def message(path):
+        with pytest.raises(StudyError) as caught:
+            load_study(path)
+        return str(caught.value)
+
+    missing = tmp_path / "missing.json"
+    assert message(missing) == f"cannot open {str(missing)!r}: no such file"
+    assert message(tmp_path) == f"cannot open {str(tmp_path)!r}: Is a directory"
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"comment": "caf\xe9"}')
+    assert message(latin) == (
+        f"cannot open {str(latin)!r}: 'utf-8' codec can't decode byte 0xe9 in position 16: invalid continuation byte"
+    )
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format":\n  }')
+    assert message(broken) == f"cannot open {str(broken)!r}: not valid JSON (Expecting value at line 2, column 3)"
+    empty_nodes = tmp_path / "empty.json"
+    empty_nodes.write_text(json.dumps({**good_data(), "nodes": []}))
+    assert message(empty_nodes) == f"cannot open {str(empty_nodes)!r}: \"nodes\" must be a non-empty list"
+
+
+def test_saving_problems_name_the_file(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    target = blocker / "s.json"
+    with pytest.raises(StudyError) as caught:
+        save_study(played(5), target)
+    assert str(caught.value) == f"cannot save {str(target)!r}: Not a directory"
+
+
+def test_studies_are_utf8_whatever_the_locale(tmp_path):
+    # a terminal reached over ssh with LANG=C: Python's default encoding is then ASCII
+    path = tmp_path / "c.json"
+    script = (
+        "from workbench.state import AppState, reduce, save_study, load_study\n"
+        "from workbench.state.actions import SetComment\n"
+        f"save_study(reduce(AppState(), SetComment(text='caf\\u00e9 \\u00bd \\u2713')), {str(path)!r})\n"
+        f"assert load_study({str(path)!r}).tree.node(0).comment == 'caf\\u00e9 \\u00bd \\u2713'\n"
+    )
+    result = run_child(script, tmp_path, LC_ALL="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0")
+    assert result.returncode == 0, result.stderr
+    assert '"comment": "caf\\u00e9 \\u00bd \\u2713"' in path.read_text(encoding="utf-8")

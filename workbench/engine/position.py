@@ -40,7 +40,11 @@ ILLEGAL_REASONS = ("counts", "both_won", "moved_after_win", "impossible_lines")
 
 
 class IllegalMoveError(PositionError):
-    """A move that cannot be played here: off the board, occupied, or after the end."""
+    """A move that cannot be played here: off the board, occupied, or after the end; ``reason`` says which."""
+
+    def __init__(self, cell: object, position: Position, reason: str) -> None:
+        super().__init__(f"illegal move {cell!r} in {format_position(position)}: {reason}")
+        self.reason = reason
 
 
 class MoveListError(PositionError):
@@ -149,14 +153,12 @@ class Position:
         :raises IllegalMoveError: off the board, occupied, or the game is over.
         """
         if not isinstance(cell, int) or not self.geometry.contains(cell):
-            raise IllegalMoveError(
-                f"illegal move {cell!r} in {format_position(self)}: no such cell (1-{self.geometry.size})"
-            )
+            raise IllegalMoveError(cell, self, f"no such cell (1-{self.geometry.size})")
         bit = cell_bit(cell)
         if self.occupied & bit:
-            raise IllegalMoveError(f"illegal move {cell} in {format_position(self)}: cell is occupied")
+            raise IllegalMoveError(cell, self, "cell is occupied")
         if self.is_over:
-            raise IllegalMoveError(f"illegal move {cell} in {format_position(self)}: the game is over")
+            raise IllegalMoveError(cell, self, "the game is over")
         if self.turn is Player.X:
             return Position(self.x | bit, self.o, self.geometry)
         return Position(self.x, self.o | bit, self.geometry)

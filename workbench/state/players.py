@@ -22,6 +22,7 @@ def choose_move(analysis: Analysis, mode: EngineMode, rng: random.Random | None 
     if mode is EngineMode.RANDOM:
         return (rng or random.Random()).choice([move.cell for move in analysis.moves])
     best = [move for move in analysis.moves if analysis.masks.best & cell_bit(move.cell)]
-    if mode is EngineMode.TRAP:
-        return max(best, key=lambda move: (move.trap if move.trap is not None else 1.0, -move.cell)).cell
+    # a move that ends the game has no trap score; when one is best, all best moves end the game
+    if mode is EngineMode.TRAP and best[0].trap is not None:
+        return max(best, key=lambda move: (move.trap, -move.cell)).cell
     return best[0].cell

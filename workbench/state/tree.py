@@ -18,6 +18,7 @@ from typing import Iterator, Mapping
 
 from ..engine import (
     Cell,
+    IllegalMoveError,
     IllegalPositionError,
     MoveListError,
     NotationError,
@@ -286,18 +287,15 @@ def import_movetext(text: str, geometry=None) -> GameTree:
     current = ROOT
     stack: list[tuple[NodeId, int]] = []  # where each open variation returns to, and its column
     index = 0
-    seen_move = False
-    while index < len(text):
-        match = _TOKEN.match(text, index)
-        if match is None or match.end() == index:
-            break  # only trailing white space is left
+    # a match is always of exactly one alternative; None once only white space is left
+    while (match := _TOKEN.match(text, index)) is not None:
         setup, comment, paren, word, stray = match.groups()
-        column = match.start(match.lastindex or 0) + 1
-        token = match.group(match.lastindex or 0)
+        column = match.start(match.lastindex) + 1
+        token = match.group(match.lastindex)
         index = match.end()
 
         if setup:
-            if seen_move or tree is not None:
+            if tree is not None:
                 raise _bad_token(token, column, "a set-up must come first")
             body = setup[setup.index('"') + 1 : -2]
             try:
@@ -321,7 +319,7 @@ def import_movetext(text: str, geometry=None) -> GameTree:
             current = stack.pop()[0]
         elif word:
             cells = [c for c in word.split(",") if c]
-            if len(cells) == 1 and len(cells[0]) > 1 and geometry is None and cells[0].isdigit() and root_position.geometry.size <= 9:
+            if geometry is None and len(cells) == 1 and cells[0].isdigit():  # nine cells: every digit is a move
                 cells = list(cells[0])
             for cell_text in cells:
                 if not cell_text.isdigit() or not cell_text.isascii():
@@ -329,10 +327,8 @@ def import_movetext(text: str, geometry=None) -> GameTree:
                 cell = int(cell_text)
                 try:
                     tree, current = tree.add_move(current, cell)
-                except ValueError as error:
-                    reason = str(error).split(": ", 1)[-1]
-                    raise _bad_token(token, column, reason) from None
-                seen_move = True
+                except IllegalMoveError as error:
+                    raise _bad_token(token, column, error.reason) from None
         else:
             raise _bad_token(token, column, "unexpected character")
     if stack:
