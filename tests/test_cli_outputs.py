@@ -118,6 +118,13 @@ def test_graph_dot_to_stdout_and_to_a_file(capsys, tmp_path, monkeypatch):
     code, out2, _ = run(capsys, "graph", "--dot", str(target))
     assert code == 0 and target.read_text() == out
     assert out2 == f"wrote {target} (install Graphviz's dot to render it as SVG)\n"
+    assert target.stat().st_mode & 0o777 == 0o666 & ~current_umask()  # for sharing, not private
+
+
+def current_umask():
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def test_graph_dot_renders_svg_with_graphviz_and_reports_its_failure(capsys, tmp_path, monkeypatch):
@@ -158,6 +165,7 @@ def test_studies_text_output(capsys, tmp_path):
     code, out, _ = run(capsys, "--db", db, "studies", "export", "centre", str(target))
     assert code == 0 and out == f"exported 'centre' to {target}\n"
     assert target.read_text() == dumps_study(study_state())
+    assert target.stat().st_mode & 0o777 == 0o666 & ~current_umask()
     code, out, _ = run(capsys, "--db", db, "studies", "delete", "centre")
     assert code == 0 and run(capsys, "--db", db, "studies", "list")[1] == f"no studies in {db}\n"
 

@@ -262,3 +262,30 @@ def test_move_text_imports_to_the_tree_it_describes(text, exported, cursor_moves
 def test_compact_and_comma_move_lists_import():
     assert export_movetext(import_movetext("519")) == "5 1 9"
     assert export_movetext(import_movetext("5,1,9")) == "5 1 9"
+
+
+@pytest.fixture
+def umask():
+    """Set the process umask for one test, and put the old one back."""
+    previous = os.umask(0o022)
+    yield os.umask
+    os.umask(previous)
+
+
+@pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)])
+def test_a_new_study_file_gets_the_users_umask(tmp_path, umask, mask, mode):
+    umask(mask)
+    path = tmp_path / "shared.json"
+    save_study(sample_state(), path)
+    assert path.stat().st_mode & 0o777 == mode
+    assert os.umask(mask) == mask  # and the umask is as it was
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o664, 0o640])
+def test_saving_over_a_file_keeps_its_mode(tmp_path, umask, mode):
+    path = tmp_path / "kept.json"
+    save_study(AppState(), path)
+    path.chmod(mode)
+    save_study(sample_state(), path)
+    assert path.stat().st_mode & 0o777 == mode
+    assert load_study(path).tree == sample_state().tree

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -168,6 +169,7 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
     except OSError as error:
         raise StudyError(f"cannot save {str(target)!r}: {error.strerror or error}") from None
     try:
+        os.fchmod(handle, _mode_for(target))  # mkstemp makes it private (0600); the file is for sharing
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
             stream.flush()
@@ -180,6 +182,18 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
             pass
         raise StudyError(f"cannot save {str(target)!r}: {error.strerror or error}") from None
     _fsync_folder(folder)
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions a file written at ``target`` should get: those of the file it replaces, else
+    what the user's umask gives a new file (0644 on a usual system)."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        pass
+    umask = os.umask(0o077)  # reading the umask means setting it; the strictest value for that instant
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def _fsync_folder(folder: Path) -> None:
