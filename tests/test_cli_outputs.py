@@ -156,6 +156,17 @@ def test_studies_text_output(capsys, tmp_path):
     save_study(study_state(), source)
     code, out, _ = run(capsys, "--db", db, "studies", "import", str(source))
     assert code == 0 and out == f"imported {source} as 'opening'\n"
+    code, out, err = run(capsys, "--db", db, "studies", "import", str(tmp_path / "other.json"))
+    assert code == 2 and out == "" and err == f"workbench: error: cannot open {str(tmp_path / 'other.json')!r}: no such file\n"
+    save_study(AppState(), source)  # a different study under the same file name
+    code, out, err = run(capsys, "--db", db, "studies", "import", str(source))
+    assert (code, out) == (2, "") and err == (
+        f"workbench: error: library {db!r}: a study called 'opening' exists already"
+        " (import it --as another name, or --replace it)\n"
+    )
+    code, out, _ = run(capsys, "--db", db, "studies", "import", str(source), "--as", "empty")
+    assert code == 0 and out == f"imported {source} as 'empty'\n"
+    code, out, _ = run(capsys, "--db", db, "studies", "delete", "empty")
     code, out, _ = run(capsys, "--db", db, "studies", "list")
     name, count, word, *_ = out.split()
     assert (name, count, word) == ("opening", "4", "moves") and len(out.splitlines()) == 1
@@ -166,6 +177,9 @@ def test_studies_text_output(capsys, tmp_path):
     assert code == 0 and out == f"exported 'centre' to {target}\n"
     assert target.read_text() == dumps_study(study_state())
     assert target.stat().st_mode & 0o777 == 0o666 & ~current_umask()
+    save_study(study_state(), source)
+    code, out, _ = run(capsys, "--db", db, "studies", "import", str(source), "--as", "centre", "--replace")
+    assert code == 0 and out == f"imported {source} as 'centre'\n"
     code, out, _ = run(capsys, "--db", db, "studies", "delete", "centre")
     assert code == 0 and run(capsys, "--db", db, "studies", "list")[1] == f"no studies in {db}\n"
 

@@ -12,7 +12,15 @@ from workbench.library import SCHEMA_VERSION, Library, LibraryError
 from workbench.library.db import _MIGRATIONS, PAGE_SIZE, _statements
 from workbench.library.games import complete_games, games_through, has_games, sample_games, write_games
 from workbench.library.graph import graph_dot, write_graph
-from workbench.library.studies import delete_study, list_studies, open_study, rename_study, save_study
+from workbench.library.studies import (
+    StudyExistsError,
+    delete_study,
+    list_studies,
+    open_study,
+    rename_study,
+    save_study,
+    study_exists,
+)
 from workbench.state import AppState, reduce
 from workbench.state.actions import Back, PlayCell, SetComment
 
@@ -57,9 +65,15 @@ def test_studies_round_trip_rename_and_delete(tmp_path):
         save_study(library, "centre", state)
         loaded = open_study(library, "centre")
         assert loaded.tree == state.tree and loaded.cursor == state.cursor
-        save_study(library, "centre", reduce(state, PlayCell(cell=7)))  # overwrite
+        longer = reduce(state, PlayCell(cell=7))
+        with pytest.raises(StudyExistsError) as caught:
+            save_study(library, " centre ", longer)  # the same name: kept unless told otherwise
+        assert str(caught.value) == f"library {str(library.path)!r}: a study called 'centre' exists already"
+        assert open_study(library, "centre").tree == state.tree and study_exists(library, "centre ")
+        save_study(library, "centre", longer, replace=True)
         assert [r.name for r in list_studies(library)] == ["centre"]
-        assert list_studies(library)[0].moves == 5
+        assert list_studies(library)[0].moves == 5 and open_study(library, "centre").tree == longer.tree
+        assert not study_exists(library, "elsewhere")
         rename_study(library, "centre", "the centre")
         with pytest.raises(LibraryError, match="no study called 'centre'"):
             open_study(library, "centre")
@@ -269,7 +283,7 @@ def test_a_locked_library_gives_a_clear_message(tmp_path):
         with pytest.raises(LibraryError, match="locked by another program"):
             save_study(second, "s", AppState())
         first.connection.execute("ROLLBACK")
-        save_study(second, "s", AppState())
+        save_study(second, "s", AppState(), replace=True)
 
 
 def test_a_failed_write_leaves_nothing_half_written(tmp_path):

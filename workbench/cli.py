@@ -77,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     studies_sub.add_parser("delete", help="delete a study").add_argument("name")
     import_cmd = studies_sub.add_parser("import", help="copy a JSON study file into the library")
     import_cmd.add_argument("file")
-    import_cmd.add_argument("--name", help="the name in the library (default: the file's name)")
+    import_cmd.add_argument("--as", "--name", dest="name", metavar="NAME", help="the name in the library (default: the file's name)")
+    import_cmd.add_argument("--replace", action="store_true", help="replace a library study of the same name")
     export_cmd2 = studies_sub.add_parser("export", help="write a library study to a JSON file")
     export_cmd2.add_argument("name")
     export_cmd2.add_argument("file")
@@ -393,7 +394,10 @@ def cmd_studies(args: argparse.Namespace) -> int:
             studies.delete_study(library, args.name)
         elif action == "import":
             name = args.name or Path(args.file).stem
-            studies.save_study(library, name, load_study(args.file))
+            try:
+                studies.save_study(library, name, load_study(args.file), replace=args.replace)
+            except studies.StudyExistsError as error:
+                raise UsageError(f"{error} (import it --as another name, or --replace it)") from None
             print(f"imported {args.file} as {name!r}")
         elif action == "export":
             save_study(studies.open_study(library, args.name), args.file)

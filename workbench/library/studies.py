@@ -18,18 +18,35 @@ class StudyRecord:
     updated: str
 
 
-def save_study(library: Library, name: str, state: AppState) -> None:
-    """Save (or overwrite) the study called ``name``."""
+class StudyExistsError(LibraryError):
+    """A save that would replace a study of the same name without being told to."""
+
+
+def save_study(library: Library, name: str, state: AppState, *, replace: bool = False) -> None:
+    """Save the study called ``name``; an existing one is replaced only when ``replace`` says so.
+
+    :raises StudyExistsError: ``name`` is taken and ``replace`` is false.
+    """
     name = name.strip()
     if not name:
         raise LibraryError("a study needs a name")
     data = json.dumps(study_to_data(state))
     with library.transaction() as connection:
-        connection.execute(
-            "INSERT INTO studies (name, data) VALUES (?, ?) "
-            "ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated = datetime('now')",
-            (name, data),
-        )
+        if replace:
+            connection.execute(
+                "INSERT INTO studies (name, data) VALUES (?, ?) "
+                "ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated = datetime('now')",
+                (name, data),
+            )
+            return
+        try:
+            connection.execute("INSERT INTO studies (name, data) VALUES (?, ?)", (name, data))
+        except sqlite3.IntegrityError:
+            raise StudyExistsError(f"library {str(library.path)!r}: a study called {name!r} exists already") from None
+
+
+def study_exists(library: Library, name: str) -> bool:
+    return bool(library.query("SELECT 1 FROM studies WHERE name = ?", (name.strip(),)))
 
 
 def list_studies(library: Library) -> list[StudyRecord]:

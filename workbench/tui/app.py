@@ -378,7 +378,7 @@ class WorkbenchApp(App[int]):
         from ..library.studies import save_study as save_to_library
 
         try:
-            save_to_library(self.library, text, self.store.state)
+            save_to_library(self.library, text, self.store.state, replace=True)
         except LibraryError as error:
             return str(error)
         self.study_name, self.study_path = text.strip(), None
