@@ -292,3 +292,53 @@ def test_the_app_exits_0_on_quit_and_1_after_a_crash(monkeypatch, capsys):
     assert _run_app_with(monkeypatch, ["v"], crash=True) == 1
     out, err = capsys.readouterr()
     assert "RuntimeError" in out + err and "boom" in out + err  # Textual shows what went wrong
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--db", "{db}", "studies", "list"],
+        ["studies", "--db", "{db}", "list"],
+        ["studies", "list", "--db", "{db}"],
+    ],
+)
+def test_db_is_accepted_before_or_after_the_command(capsys, tmp_path, argv):
+    db = str(tmp_path / "chosen.sqlite3")
+    code, out, err = run(capsys, *(part.format(db=db) for part in argv))
+    assert (code, out, err) == (0, f"no studies in {db}\n", "")
+
+
+@pytest.mark.parametrize("command", [["census"], ["first-moves"], ["verify"], ["analyze", "X../.../..."], ["games"], ["graph"]])
+def test_every_command_takes_db_after_its_name(capsys, tmp_path, command, monkeypatch):
+    from workbench.cli import build_parser
+
+    db = str(tmp_path / "chosen.sqlite3")
+    assert build_parser().parse_args([*command, "--db", db]).db == db
+    assert build_parser().parse_args(["--db", db, *command]).db == db
+
+
+def test_open_takes_a_library_study_by_name_or_a_file(capsys, tmp_path, monkeypatch):
+    from workbench.library import Library
+    from workbench.library.studies import save_study as save_to_library
+    from workbench.tui import app as app_module
+
+    launched = []
+    monkeypatch.setattr(app_module, "run", lambda **options: launched.append(options) or 0)
+    db = str(tmp_path / "lib.sqlite3")
+    with Library.open(db) as library:
+        save_to_library(library, "corner opening", study_state())
+    assert run(capsys, "open", "corner opening", "--db", db) == (0, "", "")
+    [options] = launched
+    assert options["name"] == "corner opening" and options["db"] == db and "path" not in options
+    assert options["state"].tree == study_state().tree
+    code, out, err = run(capsys, "--db", db, "open", "no such study")
+    assert (code, out) == (2, "") and err == (
+        f"workbench: error: no study file or library study called 'no such study' (library {db!r})\n"
+    )
+    file = tmp_path / "shared.json"
+    save_study(study_state(), file)
+    monkeypatch.chdir(tmp_path)
+    for target in (str(file), "shared.json"):
+        launched.clear()
+        assert run(capsys, "open", target) == (0, "", "")
+        assert launched[0]["path"] == target and "name" not in launched[0]

@@ -122,3 +122,24 @@ async def test_save_from_the_unsaved_changes_dialog_goes_back_to_the_library(tmp
     with Library.open(tmp_path / "lib.sqlite3") as library:
         assert list_studies(library)[0].moves == 2
     assert not (tmp_path / "study.json").exists()
+
+
+async def test_an_app_opened_on_a_library_study_saves_back_to_it(tmp_path):
+    from workbench.library.studies import open_study, save_study
+    from workbench.state import AppState, reduce
+    from workbench.state.actions import PlayCell
+
+    db = str(tmp_path / "lib.sqlite3")
+    with Library.open(db) as library:
+        save_study(library, "corner opening", reduce(reduce(AppState(), PlayCell(cell=5)), PlayCell(cell=1)))
+    with Library.open(db) as library:
+        state = open_study(library, "corner opening")
+    app = WorkbenchApp(state, name="corner opening", db=db)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        assert app.sub_title == "corner opening"
+        await pilot.press("9")
+        assert app.sub_title == "corner opening •"
+        await pilot.press("ctrl+s")
+        assert app.sub_title == "corner opening"
+        assert moves(app) == (5, 1, 9) and [r.moves for r in list_studies(app.library)] == [3]

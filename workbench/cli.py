@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Sequence
 
@@ -41,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     db_option = _Parser(add_help=False)
     db_option.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="the library file")
 
-    analyze_cmd = commands.add_parser("analyze", help="analyse a position, a move list, or every position")
+    analyze_cmd = commands.add_parser("analyze", parents=[db_option], help="analyse a position, a move list, or every position")
     source = analyze_cmd.add_mutually_exclusive_group()
     source.add_argument("position", nargs="?", help="a position such as X.O/.X./..O")
     source.add_argument("--moves", help="a move list from the empty board, such as 5,1,9 or 519")
@@ -53,10 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
         ("census", "counts over the whole game: positions, classes, games, the 9! ledger"),
         ("first-moves", "seed 001's table: share of O replies that lose, per X opening"),
     ):
-        command = commands.add_parser(name, help=help_text)
+        command = commands.add_parser(name, parents=[db_option], help=help_text)
         command.add_argument("--json", action="store_true", help="machine-readable output only")
 
-    verify_cmd = commands.add_parser("verify", help="check the threat planner against the exact solver")
+    verify_cmd = commands.add_parser("verify", parents=[db_option], help="check the threat planner against the exact solver")
     verify_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
     verify_cmd.add_argument(
         "--seed-port", action="store_true", help="also check seed 001's code as written (reported, not failed)"
@@ -70,30 +71,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     studies_cmd = commands.add_parser("studies", parents=[db_option], help="studies kept in the library")
     studies_sub = studies_cmd.add_subparsers(dest="studies_command", metavar="ACTION", parser_class=_Parser, required=True)
-    studies_sub.add_parser("list", help="names, sizes and dates").add_argument("--json", action="store_true")
-    rename_cmd = studies_sub.add_parser("rename", help="rename a study")
+    studies_sub.add_parser("list", parents=[db_option], help="names, sizes and dates").add_argument("--json", action="store_true")
+    rename_cmd = studies_sub.add_parser("rename", parents=[db_option], help="rename a study")
     rename_cmd.add_argument("old")
     rename_cmd.add_argument("new")
-    studies_sub.add_parser("delete", help="delete a study").add_argument("name")
-    import_cmd = studies_sub.add_parser("import", help="copy a JSON study file into the library")
+    studies_sub.add_parser("delete", parents=[db_option], help="delete a study").add_argument("name")
+    import_cmd = studies_sub.add_parser("import", parents=[db_option], help="copy a JSON study file into the library")
     import_cmd.add_argument("file")
     import_cmd.add_argument("--as", "--name", dest="name", metavar="NAME", help="the name in the library (default: the file's name)")
     import_cmd.add_argument("--replace", action="store_true", help="replace a library study of the same name")
-    export_cmd2 = studies_sub.add_parser("export", help="write a library study to a JSON file")
+    export_cmd2 = studies_sub.add_parser("export", parents=[db_option], help="write a library study to a JSON file")
     export_cmd2.add_argument("name")
     export_cmd2.add_argument("file")
 
-    open_cmd = commands.add_parser("open", help="open the app on a saved study")
-    open_cmd.add_argument("file", help="a study file (.json)")
+    open_cmd = commands.add_parser("open", parents=[db_option], help="open the app on a saved study")
+    open_cmd.add_argument("study", help="a study file (.json), or the name of a study in the library")
 
-    export_cmd = commands.add_parser("export", help="print a saved study's move text (variations in parentheses)")
+    export_cmd = commands.add_parser("export", parents=[db_option], help="print a saved study's move text (variations in parentheses)")
     export_cmd.add_argument("file", help="a study file (.json)")
     export_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
-    shots_cmd = commands.add_parser("screenshots", help="write SVG screenshots of the main views")
+    shots_cmd = commands.add_parser("screenshots", parents=[db_option], help="write SVG screenshots of the main views")
     shots_cmd.add_argument("folder", nargs="?", default="screenshots", help="where to write them (default: screenshots)")
 
-    bench_cmd = commands.add_parser("bench", help="time the engine against the seeds' direct methods")
+    bench_cmd = commands.add_parser("bench", parents=[db_option], help="time the engine against the seeds' direct methods")
     bench_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
     bench_cmd.add_argument("--quick", action="store_true", help="fewer repeats of each timing")
     bench_cmd.add_argument("--no-tui", action="store_true", help="skip the app's launch and keypress timings")
@@ -275,10 +276,20 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    from .state import load_study
+    # a bad file or a missing study is a one-line error before any screen is drawn
+    target = args.study
+    if target.endswith(".json") or "/" in target or os.sep in target or os.path.exists(target):
+        from .state import load_study
 
-    state = load_study(args.file)  # a bad file is a one-line error before any screen is drawn
-    return run_app(state=state, path=args.file, db=args.db)
+        return run_app(state=load_study(target), path=target, db=args.db)
+    from .library import studies
+
+    name = target.strip()
+    with _open_library(args) as library:
+        if not studies.study_exists(library, name):
+            raise UsageError(f"no study file or library study called {name!r} (library {str(library.path)!r})")
+        state = studies.open_study(library, name)
+    return run_app(state=state, name=name, db=args.db)
 
 
 def run_app(**options) -> int:

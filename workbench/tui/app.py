@@ -93,6 +93,7 @@ class WorkbenchApp(App[int]):
         state: AppState | None = None,
         *,
         path: str | None = None,
+        name: str | None = None,
         db: str | None = None,
         seed: int | None = None,
     ) -> None:
@@ -100,7 +101,7 @@ class WorkbenchApp(App[int]):
         self.store = Store(state if state is not None else AppState())
         self.study_path = path
         """The JSON file the study came from or was saved to, if any."""
-        self.study_name: str | None = None
+        self.study_name = name
         """The study's name in the library, if it came from or went there."""
         self.db_path = db
         self.library = None
@@ -601,9 +602,10 @@ def _first_games(position: Position, prefix: tuple[int, ...], limit: int) -> lis
     return found
 
 
-def run(state: AppState | None = None, path: str | None = None, db: str | None = None) -> int:
-    """Run the app; 0 on a normal quit, 1 on a crash (Textual prints the traceback)."""
-    app = WorkbenchApp(state, path=path, db=db)
+def run(state: AppState | None = None, path: str | None = None, name: str | None = None, db: str | None = None) -> int:
+    """Run the app (on a study from the file ``path`` or the library study ``name``); 0 on a normal quit,
+    1 on a crash (Textual prints the traceback)."""
+    app = WorkbenchApp(state, path=path, name=name, db=db)
     app.run()
     if app.return_code not in (None, 0):
         return 1
