@@ -11,7 +11,8 @@ import pytest
 
 from workbench.cli import main
 from workbench.state import AppState, dumps_study, reduce, save_study
-from workbench.state.actions import Back, PlayCell, SetComment
+from workbench.engine import parse_position
+from workbench.state.actions import Back, PlayCell, SetComment, SetUpPosition
 
 from .child_process import PACKAGE_ROOT
 
@@ -342,3 +343,57 @@ def test_open_takes_a_library_study_by_name_or_a_file(capsys, tmp_path, monkeypa
         launched.clear()
         assert run(capsys, "open", target) == (0, "", "")
         assert launched[0]["path"] == target and "name" not in launched[0]
+
+
+def test_review_rates_every_move_and_scores_each_side(capsys):
+    code, out, err = run(capsys, "review", "--moves", "1247538")
+    assert (code, err) == (0, "")
+    assert out == (
+        "review of 1 2 4 7 5 3 8 from the empty board\n"
+        "  1. X 1  best\n"
+        "  1… O 2  mistake: draw → loss in 6 (best: 5)\n"
+        "  2. X 4  best\n"
+        "  2… O 7  best\n"
+        "  3. X 5  best\n"
+        "  3… O 3  best\n"
+        "  4. X 8  inaccurate: win in 1 → win in 3 (best: 6, 9)\n"
+        "X: 4 moves · 3 best · 1 inaccurate · 0 mistakes · accuracy 75%\n"
+        "O: 3 moves · 2 best · 0 inaccurate · 1 mistake · accuracy 67%\n"
+    )
+    code, out, _ = run(capsys, "review", "--moves", "1247538", "--json")
+    data = json.loads(out)
+    assert data["start"] == ".../.../..." and [m["rating"] for m in data["moves"]] == [
+        "best", "mistake", "best", "best", "best", "best", "inaccurate"]  # fmt: skip
+    assert data["moves"][6] == {"ply": 7, "player": "X", "cell": 8, "rating": "inaccurate", "best": [6, 9],
+                                "before": {"value": "win", "remoteness": 1}, "after": {"value": "win", "remoteness": 3}}  # fmt: skip
+    assert data["sides"]["X"] == {"moves": 4, "best": 3, "inaccurate": 1, "mistakes": 0, "accuracy": 0.75}
+
+
+def test_review_of_a_study_follows_its_current_line_from_its_start(capsys, tmp_path):
+    path = tmp_path / "s.json"
+    save_study(study_state(), path)  # 5 1 (9) 3, the cursor on 3
+    code, out, _ = run(capsys, "review", str(path))
+    assert code == 0 and out.splitlines()[0] == "review of 5 1 3 from the empty board"
+    set_up = reduce(AppState(), SetUpPosition(position=parse_position("XO./.../...")))
+    save_study(reduce(set_up, PlayCell(cell=3)), path)
+    code, out, _ = run(capsys, "review", str(path))
+    assert out.splitlines()[:2] == ["review of 3 from XO./.../...", "  1. X 3  mistake: win in 5 → draw (best: 4, 5, 7)"]
+    save_study(AppState(), path)
+    code, out, _ = run(capsys, "review", str(path))
+    assert out == (
+        "review of (no moves) from the empty board\n"
+        "X: 0 moves · 0 best · 0 inaccurate · 0 mistakes · accuracy -\n"
+        "O: 0 moves · 0 best · 0 inaccurate · 0 mistakes · accuracy -\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["review"], "one of the arguments study --moves is required"),
+        (["review", "--moves", "1,1"], "invalid move list '1,1': token 2 '1' plays an occupied cell"),
+        (["review", "x.json", "--moves", "5"], "argument --moves: not allowed with argument study"),
+    ],
+)
+def test_review_refuses_bad_input_in_one_line(capsys, argv, message):
+    assert run(capsys, *argv) == (2, "", f"workbench: error: {message}\n")

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from .engine import (
     TIC_TAC_TOE,
+    Player,
     Position,
     analysis_record,
     analyze,
@@ -49,6 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--all", action="store_true", help="every reachable position (JSON Lines with --json)")
     source.add_argument("--study", metavar="FILE", help="the current node of a saved study")
     analyze_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+
+    review_cmd = commands.add_parser("review", parents=[db_option], help="rate every move of a line: best, inaccurate, mistake")
+    line = review_cmd.add_mutually_exclusive_group(required=True)
+    line.add_argument("study", nargs="?", help="a study file (.json): its current line, from its start")
+    line.add_argument("--moves", help="a move list from the empty board, such as 1,2,4,7 or 1247")
+    review_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
     for name, help_text in (
         ("census", "counts over the whole game: positions, classes, games, the 9! ledger"),
@@ -158,6 +165,41 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         from .text import analysis_view
 
         _console().print(analysis_view(analysis))
+    return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from .engine.review import review_line, score
+
+    if args.study is not None:
+        from .state import load_study
+
+        state = load_study(args.study)
+        tree = state.tree
+        start, cells = tree.root_position, [tree.node(node).move for node in tree.current_line(state.cursor)[1:]]
+    else:
+        start, cells = Position.empty(TIC_TAC_TOE), list(parse_moves(args.moves))
+    reviews = review_line(start, cells)
+    scores = [(player, score(reviews, player)) for player in (Player.X, Player.O)]
+    if args.json:
+        _print_json({
+            "start": format_position(start),
+            "moves": [
+                {"ply": r.ply, "player": r.player.value, "cell": r.cell, "rating": r.rating.value,
+                 "before": {"value": r.value_before.label, "remoteness": r.remoteness_before},
+                 "after": {"value": r.value_after.label, "remoteness": r.remoteness_after},
+                 "best": list(r.best_cells)}
+                for r in reviews
+            ],
+            "sides": {player.value: {"moves": side.moves, "best": side.best, "inaccurate": side.inaccurate,
+                                     "mistakes": side.mistakes, "accuracy": side.accuracy} for player, side in scores},
+        })  # fmt: skip
+        return 0
+    from .text import review_lines
+
+    origin = "the empty board" if start == Position.empty(start.geometry) else format_position(start)
+    print(f"review of {' '.join(map(str, cells)) or '(no moves)'} from {origin}")
+    print("\n".join(review_lines(reviews, scores)))
     return 0
 
 
@@ -424,6 +466,7 @@ COMMANDS = {
     "open": cmd_open,
     "export": cmd_export,
     "analyze": cmd_analyze,
+    "review": cmd_review,
     "census": cmd_census,
     "first-moves": cmd_first_moves,
     "verify": cmd_verify,

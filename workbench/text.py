@@ -135,3 +135,30 @@ def _last_line(position: Position) -> Bitboard:
     for line in lines:
         result |= line
     return result
+
+
+def outcome_label(value: Value, remoteness: int) -> str:
+    """``win in 3``, ``loss in 4``, ``draw``: a value with its remoteness where that matters."""
+    return "draw" if value is Value.DRAW else f"{value.label} in {remoteness}"
+
+
+def review_lines(reviews, scores) -> list[str]:
+    """The scorecard as plain lines: one per move (why a move was not best), then one per side."""
+    from .engine.review import Rating
+
+    lines = []
+    for review in reviews:
+        number = f"{(review.ply + 1) // 2}{'.' if review.ply % 2 else '…'}"
+        line = f"{number:>4} {review.player.value} {review.cell}  {review.rating.value}"
+        if review.rating is not Rating.BEST:
+            before = outcome_label(review.value_before, review.remoteness_before)
+            after = outcome_label(review.value_after, review.remoteness_after)
+            line += f": {before} → {after} (best: {', '.join(map(str, review.best_cells))})"
+        lines.append(line)
+    for player, side in scores:
+        accuracy = "-" if side.accuracy is None else f"{side.accuracy:.0%}"
+        lines.append(
+            f"{player.value}: {side.moves} moves · {side.best} best · {side.inaccurate} inaccurate · "
+            f"{side.mistakes} {'mistake' if side.mistakes == 1 else 'mistakes'} · accuracy {accuracy}"
+        )
+    return lines
