@@ -7,6 +7,7 @@ from workbench.engine import parse_position
 from workbench.state import AppState, EngineMode, load_study, reduce, save_study
 from workbench.state.actions import PlayCell, ToStart
 from workbench.tui import app as app_module
+from workbench.tui import engine_play
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid
 from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog
@@ -280,7 +281,7 @@ async def test_engine_worker_error_surfaces_instead_of_hanging(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("engine exploded")
 
-    monkeypatch.setattr(app_module, "choose_move", broken)
+    monkeypatch.setattr(engine_play, "choose_move", broken)
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)

@@ -10,7 +10,7 @@ from workbench.tui.dialogs import ConfirmQuit
 from workbench.tui.evaluation import EvaluationView
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 
-from .tui_helpers import moves, text_of, wait_library, wait_ready
+from .tui_helpers import moves, text_of, wait_library
 
 SIZE = (100, 34)
 

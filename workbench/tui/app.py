@@ -1,6 +1,8 @@
 """The workbench app: owns the store, lays out the four panes, routes actions.
 
-Dialogs are imported where they open: they pull in widgets the first paint never needs.
+The file flows (:mod:`.study_files`), the engine as an opponent (:mod:`.engine_play`) and
+the palette's entries (:mod:`.commands`) are mixed in from modules of their own. Dialogs
+are imported where they open: they pull in widgets the first paint never needs.
 """
 
 from __future__ import annotations
@@ -9,41 +11,37 @@ import gc
 import random
 import sys
 from pathlib import Path
-from typing import ClassVar, Iterable
+from typing import ClassVar
 
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.reactive import reactive
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
-from ..engine import Player, Position, Status, analyze
+from ..engine import Position, Status, analyze
 from ..engine.analysis import tables
 from ..engine.position import some_move_order
 from ..state import (
     OVERLAYS,
     AppState,
-    EngineMode,
     Store,
-    StudyError,
-    choose_move,
-    export_movetext,
-    load_study,
-    save_study,
 )
-from ..state.actions import Back, LoadState, MarkSaved, NewGame, PlayCell, SetComment, SetEngine, SetOverlay
+from ..state.actions import Back, NewGame, PlayCell, SetComment, SetOverlay
 from .board import BoardGrid, BoardPane
+from .commands import PaletteCommands
+from .engine_play import EnginePlay
 from .evaluation import EvaluationPane, EvaluationView
 from .history import HistoryPane, VariationTree
 from .messages import Dispatch
+from .study_files import StudyFiles
 from .symmetry import SymmetryPane
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 140  # three columns only where the evaluation table still fits
 TALL_HEIGHT = 36
-ENGINE_CYCLE = (EngineMode.OFF, EngineMode.PERFECT, EngineMode.TRAP, EngineMode.RANDOM)
 MASK_CYCLE = ("none", *OVERLAYS[2:])
 
 
@@ -52,7 +50,7 @@ def _layout_for(width: int, height: int) -> tuple[bool, bool, bool, bool]:
     return (width < MIN_WIDTH or height < MIN_HEIGHT, width >= WIDE_WIDTH, height >= TALL_HEIGHT, height >= 30)
 
 
-class WorkbenchApp(App[int]):
+class WorkbenchApp(StudyFiles, EnginePlay, PaletteCommands, App[int]):
     """Tic-Tac-Toe analysis: Board, Evaluation, Symmetry and History over one store."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
@@ -264,15 +262,6 @@ class WorkbenchApp(App[int]):
 
         self.run_worker(query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False)
 
-    def _maybe_engine_move(self) -> None:
-        state = self.store.state
-        if self.ready and state.engine_to_move:
-            self.run_worker(lambda: self._pick_engine_move(state), thread=True, name="engine", group="engine",
-                            exclusive=True, exit_on_error=False)  # fmt: skip
-
-    def _pick_engine_move(self, state: AppState) -> tuple[int, int | None]:
-        return state.cursor, choose_move(state.analysis, state.engine.mode, self._rng)
-
     def _update_title(self) -> None:
         name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
         self.sub_title = name + (" •" if self.store.state.modified else "")
@@ -307,17 +296,6 @@ class WorkbenchApp(App[int]):
         index = MASK_CYCLE.index(current) if current in MASK_CYCLE else 0
         self.store.dispatch(SetOverlay(overlay=MASK_CYCLE[(index + 1) % len(MASK_CYCLE)]))
 
-    def action_cycle_engine(self) -> None:
-        engine = self.store.state.engine
-        mode = ENGINE_CYCLE[(ENGINE_CYCLE.index(engine.mode) + 1) % len(ENGINE_CYCLE)]
-        self.store.dispatch(SetEngine(mode=mode))
-        self.notify(f"Engine: {mode.value}" + ("" if mode is EngineMode.OFF else f", playing {engine.side.value}"), timeout=2)
-
-    def action_swap_engine_side(self) -> None:
-        engine = self.store.state.engine
-        self.store.dispatch(SetEngine(mode=engine.mode, side=engine.side.other))
-        self.notify(f"Engine plays {engine.side.other.value}", timeout=2)
-
     def action_undo(self) -> None:
         if self.store.can_undo:
             self.store.undo()
@@ -345,120 +323,6 @@ class WorkbenchApp(App[int]):
                 self.store.dispatch(SetComment(text=text))
 
         self.push_screen(CommentDialog(state.tree.node(state.cursor).comment), done)
-
-    def action_export(self) -> None:
-        from .dialogs import MoveTextScreen
-
-        text = export_movetext(self.store.state.tree) or "(no moves yet)"
-        self.copy_to_clipboard(text)
-        self.push_screen(MoveTextScreen(text))
-
-    def _save_to(self, path: str) -> str | None:
-        try:
-            save_study(self.store.state, path)
-        except StudyError as error:
-            return str(error)
-        self.study_path = path
-        self.store.dispatch(MarkSaved())
-        self._update_title()
-        self.notify(f"Saved {path}", timeout=2)
-        return None
-
-    def _is_file(self, text: str) -> bool:
-        """A path (``….json`` or with a folder) rather than a library name."""
-        return self.library is None or text.endswith(".json") or "/" in text or "\\" in text
-
-    def _save_named(self, text: str) -> str | None:
-        """Save to the library under ``text``, or to the file ``text``; an error line or None."""
-        if self._is_file(text):
-            problem = self._save_to(text)
-            if problem is None:
-                self.study_name = None
-            return problem
-        from ..library import LibraryError
-        from ..library.studies import save_study as save_to_library
-
-        try:
-            save_to_library(self.library, text, self.store.state, replace=True)
-        except LibraryError as error:
-            return str(error)
-        self.study_name, self.study_path = text.strip(), None
-        self.store.dispatch(MarkSaved())
-        self._update_title()
-        self.notify(f"Saved {self.study_name!r} in the library", timeout=2)
-        return None
-
-    def _save_dialog(self, after=None) -> None:
-        from .dialogs import PathDialog
-
-        if self.library is not None:
-            title, default = "Save study as (a name in the library, or a path ending in .json)", self.study_name or "my study"
-        else:
-            title, default = "Save study as (a .json file)", self.study_path or "study.json"
-        self.push_screen(PathDialog(title, default, self._save_named), after)
-
-    def _save_then(self, proceed=None) -> None:
-        """Save where the study came from (its file or library name), or ask where; then ``proceed``."""
-
-        def after(saved: str | None) -> None:
-            if saved is not None and proceed is not None:
-                proceed()
-
-        target = self.study_path or (self.study_name if self.library is not None else None)
-        if target:
-            problem = self._save_named(target)
-            if problem is None:
-                after(target)
-                return
-            self.notify(problem, title="Not saved", severity="error")
-        self._save_dialog(after)
-
-    def action_save(self) -> None:
-        self._save_then()
-
-    def action_save_as(self) -> None:
-        self._save_dialog()
-
-    def action_open(self) -> None:
-        from ..library import LibraryError
-        from ..library import studies as library_studies
-        from .library_dialogs import OpenDialog
-
-        def attempt(text: str) -> str | None:
-            try:
-                if self._is_file(text):
-                    loaded, path, name = load_study(text), text, None
-                else:
-                    loaded, path, name = library_studies.open_study(self.library, text), None, text
-            except (StudyError, LibraryError) as error:
-                return str(error)
-            self.store.dispatch(LoadState(state=loaded))
-            self.study_path, self.study_name = path, name
-            self._update_title()
-            return None
-
-        def guarded(action):
-            def run(*names: str) -> str | None:
-                try:
-                    action(self.library, *names)
-                except LibraryError as error:
-                    return str(error)
-                return None
-
-            return run
-
-        def ask() -> None:
-            names = []
-            if self.library is not None:
-                try:
-                    names = [(r.name, f"{r.moves} moves · {r.updated}") for r in library_studies.list_studies(self.library)]
-                except LibraryError as error:
-                    self.notify(str(error), title="Library", severity="warning")
-            rename = guarded(library_studies.rename_study) if self.library is not None else None
-            delete = guarded(library_studies.delete_study) if self.library is not None else None
-            self.push_screen(OpenDialog(names, attempt, rename, delete))
-
-        self._unless_unsaved(ask)
 
     def action_games_like_this(self) -> None:
         """Counts of the games through this position and a few of them: from the library when it has them."""
@@ -488,28 +352,6 @@ class WorkbenchApp(App[int]):
         lines += [f"  {' '.join(map(str, moves)):<20} → {winner or 'draw'}" for moves, winner in samples]
         self.push_screen(GamesLikeThis("Games like this", "\n".join(lines)))
 
-    def _unless_unsaved(self, proceed) -> None:
-        """Run ``proceed`` now, or after the user saves or discards unsaved changes."""
-        if not self.store.state.modified:
-            proceed()
-            return
-        from .dialogs import ConfirmQuit
-
-        def decided(choice: str) -> None:
-            if choice == "discard":
-                proceed()
-            elif choice == "save":
-                self._save_then(proceed)
-
-        self.push_screen(ConfirmQuit(), decided)
-
-    def action_request_quit(self) -> None:
-        from .dialogs import ConfirmQuit
-
-        if isinstance(self.screen, ConfirmQuit):
-            return
-        self._unless_unsaved(lambda: self.exit(0))
-
     def action_help(self) -> None:
         from .dialogs import HelpScreen
 
@@ -529,36 +371,8 @@ class WorkbenchApp(App[int]):
         path = self.save_screenshot()
         self.notify(f"Screenshot saved to {Path(path).resolve()}", timeout=3)
 
-    def action_set_engine(self, mode: str, side: str) -> None:
-        self.store.dispatch(SetEngine(mode=EngineMode(mode), side=Player(side)))
-
     def action_set_overlay(self, overlay: str) -> None:
         self.store.dispatch(SetOverlay(overlay=overlay))
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("New game", "Start again from the empty board", self.action_new_game)
-        yield SystemCommand("Set up position", "Type a position or a move list", self.action_set_up)
-        yield SystemCommand("Open study", "Open a saved study file", self.action_open)
-        yield SystemCommand("Save study", "Save the study (tree, comments, settings)", self.action_save)
-        yield SystemCommand("Save study as", "Save under a new name in the library, or to a .json file", self.action_save_as)
-        yield SystemCommand("Games like this", "The complete games through this position, from the library when it has them", self.action_games_like_this)
-        yield SystemCommand("Export move text", "Show and copy the moves with variations", self.action_export)
-        yield SystemCommand("Comment", "Comment on the current move", self.action_comment)
-        yield SystemCommand("Undo tree edit", "Bring back the tree before the last edit", self.action_undo)
-        yield SystemCommand("Redo tree edit", "Re-apply an undone edit", self.action_redo)
-        yield SystemCommand("Toggle value overlay", "Colour empty cells by their exact value", self.action_toggle_values)
-        for overlay in OVERLAYS:
-            yield SystemCommand(f"Overlay: {overlay.replace('_', '-')}", "Paint the board with this", lambda o=overlay: self.action_set_overlay(o))
-        for mode in EngineMode:
-            for side in Player:
-                if mode is EngineMode.OFF and side is Player.X:
-                    continue
-                title = "Engine off" if mode is EngineMode.OFF else f"Play vs engine: {mode.value} as {side.value}"
-                yield SystemCommand(title, "Who the engine plays, and how", lambda m=mode, s=side: self.action_set_engine(m.value, s.value))
-        yield SystemCommand("Screenshot", "Save an SVG screenshot in the current folder", self.action_screenshot)
-        yield SystemCommand("Help: keys", "Every key of every pane", self.action_help)
-
 
 _OWN_ACTIONS = frozenset(
     binding.action.split("(")[0] for binding in WorkbenchApp.BINDINGS if isinstance(binding, Binding)

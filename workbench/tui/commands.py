@@ -1,0 +1,42 @@
+"""The command palette's entries (ctrl+p): every action of the app, by name.
+
+Mixed into :class:`~workbench.tui.app.WorkbenchApp`.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from textual.app import SystemCommand
+from textual.screen import Screen
+
+from ..engine import Player
+from ..state import OVERLAYS, EngineMode
+
+
+class PaletteCommands:
+    """Textual's own system commands, then the workbench's."""
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("New game", "Start again from the empty board", self.action_new_game)
+        yield SystemCommand("Set up position", "Type a position or a move list", self.action_set_up)
+        yield SystemCommand("Open study", "Open a saved study file", self.action_open)
+        yield SystemCommand("Save study", "Save the study (tree, comments, settings)", self.action_save)
+        yield SystemCommand("Save study as", "Save under a new name in the library, or to a .json file", self.action_save_as)
+        yield SystemCommand("Games like this", "The complete games through this position, from the library when it has them", self.action_games_like_this)
+        yield SystemCommand("Export move text", "Show and copy the moves with variations", self.action_export)
+        yield SystemCommand("Comment", "Comment on the current move", self.action_comment)
+        yield SystemCommand("Undo tree edit", "Bring back the tree before the last edit", self.action_undo)
+        yield SystemCommand("Redo tree edit", "Re-apply an undone edit", self.action_redo)
+        yield SystemCommand("Toggle value overlay", "Colour empty cells by their exact value", self.action_toggle_values)
+        for overlay in OVERLAYS:
+            yield SystemCommand(f"Overlay: {overlay.replace('_', '-')}", "Paint the board with this", lambda o=overlay: self.action_set_overlay(o))
+        for mode in EngineMode:
+            for side in Player:
+                if mode is EngineMode.OFF and side is Player.X:
+                    continue
+                title = "Engine off" if mode is EngineMode.OFF else f"Play vs engine: {mode.value} as {side.value}"
+                yield SystemCommand(title, "Who the engine plays, and how", lambda m=mode, s=side: self.action_set_engine(m.value, s.value))
+        yield SystemCommand("Screenshot", "Save an SVG screenshot in the current folder", self.action_screenshot)
+        yield SystemCommand("Help: keys", "Every key of every pane", self.action_help)

@@ -1,0 +1,151 @@
+"""Saving, opening and exporting studies, and the unsaved-changes question: the app's file flows.
+
+Mixed into :class:`~workbench.tui.app.WorkbenchApp`; it works on the app's ``store``,
+``library``, ``study_path`` and ``study_name``.
+"""
+
+from __future__ import annotations
+
+
+from ..state import StudyError, export_movetext, load_study, save_study
+from ..state.actions import LoadState, MarkSaved
+
+
+class StudyFiles:
+    """Save to the library or a file, open, export, and ask before unsaved work is dropped."""
+
+    def action_export(self) -> None:
+        from .dialogs import MoveTextScreen
+
+        text = export_movetext(self.store.state.tree) or "(no moves yet)"
+        self.copy_to_clipboard(text)
+        self.push_screen(MoveTextScreen(text))
+
+    def _save_to(self, path: str) -> str | None:
+        try:
+            save_study(self.store.state, path)
+        except StudyError as error:
+            return str(error)
+        self.study_path = path
+        self.store.dispatch(MarkSaved())
+        self._update_title()
+        self.notify(f"Saved {path}", timeout=2)
+        return None
+
+    def _is_file(self, text: str) -> bool:
+        """A path (``….json`` or with a folder) rather than a library name."""
+        return self.library is None or text.endswith(".json") or "/" in text or "\\" in text
+
+    def _save_named(self, text: str) -> str | None:
+        """Save to the library under ``text``, or to the file ``text``; an error line or None."""
+        if self._is_file(text):
+            problem = self._save_to(text)
+            if problem is None:
+                self.study_name = None
+            return problem
+        from ..library import LibraryError
+        from ..library.studies import save_study as save_to_library
+
+        try:
+            save_to_library(self.library, text, self.store.state, replace=True)
+        except LibraryError as error:
+            return str(error)
+        self.study_name, self.study_path = text.strip(), None
+        self.store.dispatch(MarkSaved())
+        self._update_title()
+        self.notify(f"Saved {self.study_name!r} in the library", timeout=2)
+        return None
+
+    def _save_dialog(self, after=None) -> None:
+        from .dialogs import PathDialog
+
+        if self.library is not None:
+            title, default = "Save study as (a name in the library, or a path ending in .json)", self.study_name or "my study"
+        else:
+            title, default = "Save study as (a .json file)", self.study_path or "study.json"
+        self.push_screen(PathDialog(title, default, self._save_named), after)
+
+    def _save_then(self, proceed=None) -> None:
+        """Save where the study came from (its file or library name), or ask where; then ``proceed``."""
+
+        def after(saved: str | None) -> None:
+            if saved is not None and proceed is not None:
+                proceed()
+
+        target = self.study_path or (self.study_name if self.library is not None else None)
+        if target:
+            problem = self._save_named(target)
+            if problem is None:
+                after(target)
+                return
+            self.notify(problem, title="Not saved", severity="error")
+        self._save_dialog(after)
+
+    def action_save(self) -> None:
+        self._save_then()
+
+    def action_save_as(self) -> None:
+        self._save_dialog()
+
+    def action_open(self) -> None:
+        from ..library import LibraryError
+        from ..library import studies as library_studies
+        from .library_dialogs import OpenDialog
+
+        def attempt(text: str) -> str | None:
+            try:
+                if self._is_file(text):
+                    loaded, path, name = load_study(text), text, None
+                else:
+                    loaded, path, name = library_studies.open_study(self.library, text), None, text
+            except (StudyError, LibraryError) as error:
+                return str(error)
+            self.store.dispatch(LoadState(state=loaded))
+            self.study_path, self.study_name = path, name
+            self._update_title()
+            return None
+
+        def guarded(action):
+            def run(*names: str) -> str | None:
+                try:
+                    action(self.library, *names)
+                except LibraryError as error:
+                    return str(error)
+                return None
+
+            return run
+
+        def ask() -> None:
+            names = []
+            if self.library is not None:
+                try:
+                    names = [(r.name, f"{r.moves} moves · {r.updated}") for r in library_studies.list_studies(self.library)]
+                except LibraryError as error:
+                    self.notify(str(error), title="Library", severity="warning")
+            rename = guarded(library_studies.rename_study) if self.library is not None else None
+            delete = guarded(library_studies.delete_study) if self.library is not None else None
+            self.push_screen(OpenDialog(names, attempt, rename, delete))
+
+        self._unless_unsaved(ask)
+
+    def _unless_unsaved(self, proceed) -> None:
+        """Run ``proceed`` now, or after the user saves or discards unsaved changes."""
+        if not self.store.state.modified:
+            proceed()
+            return
+        from .dialogs import ConfirmQuit
+
+        def decided(choice: str) -> None:
+            if choice == "discard":
+                proceed()
+            elif choice == "save":
+                self._save_then(proceed)
+
+        self.push_screen(ConfirmQuit(), decided)
+
+    def action_request_quit(self) -> None:
+        from .dialogs import ConfirmQuit
+
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        self._unless_unsaved(lambda: self.exit(0))
