@@ -240,8 +240,11 @@ def test_a_closed_pipe_ends_quietly():
 def test_interrupted_by_the_user_is_not_a_traceback():
     env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
     child = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "analyze", "--all"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
-    )
+        [sys.executable, "-m", "workbench", "analyze", "--all"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        # a shell without job control starts background jobs with SIGINT ignored, and children inherit
+        # that: give this one the terminal's default, as a command typed at a prompt has
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
     child.stdout.readline()  # it has started printing
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=60)
