@@ -202,11 +202,13 @@ def test_a_version_1_library_with_games_gains_its_openings_on_open(games_library
     connection = sqlite3.connect(copy)
     expected = connection.execute("SELECT * FROM openings ORDER BY a1, b1").fetchall()
     connection.execute("DROP TABLE openings")
+    connection.execute("DROP TABLE recovery")
     connection.execute("PRAGMA user_version = 1")
     connection.commit()
     connection.close()
     with Library.open(copy) as library:
-        assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION == 2
+        assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION == 3
+        assert library.query("SELECT count(*) FROM recovery") == [(0,)]
         assert library.query("SELECT * FROM openings ORDER BY a1, b1") == expected
         assert len(expected) == 72 and sum(row[2] for row in expected) == 255168
         assert games_through(library, Position.empty()) == computed_through(TIC_TAC_TOE, 0).as_dict()

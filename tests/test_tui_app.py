@@ -520,7 +520,7 @@ async def test_a_failed_table_build_surfaces_instead_of_hanging(cold_tables, mon
         assert not app.ready
 
 
-async def test_at_80x24_the_summaries_fit_whole():
+async def test_at_80x24_the_summaries_fit_whole(tmp_path):
     app = WorkbenchApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot, app)
@@ -529,7 +529,7 @@ async def test_at_80x24_the_summaries_fit_whole():
         symmetry = [line.rstrip() for line in text_of(app.query_one(SymmetryView)).splitlines()]
         assert "536 games: X/O/draw 248/144/144" in evaluation
         assert symmetry[:2] == ["class 38 of 765  orbit 4", "canonical X../.X./..O"]
-    app = WorkbenchApp()
+    app = WorkbenchApp(db=str(tmp_path / "other.sqlite3"))  # the default library would offer the moves above back
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot, app)
         await pilot.press("5", "1", "9")

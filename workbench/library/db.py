@@ -8,8 +8,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """``PRAGMA user_version`` of the schema this code writes."""
+READABLE_FROM = 2
+"""The oldest schema a read-only library can be read at (version 3 only adds the writers' recovery table)."""
 PAGE_SIZE = 16384
 
 FILL_OPENINGS = (
@@ -71,6 +73,18 @@ _MIGRATIONS: dict[int, str] = {
     ) WITHOUT ROWID;
     """
     + FILL_OPENINGS,
+    # the study being edited in each running app, kept after every change so that a killed
+    # terminal loses nothing; a clean quit deletes its row
+    3: """
+    CREATE TABLE recovery (
+        session TEXT PRIMARY KEY,
+        pid INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        path TEXT,
+        name TEXT,
+        updated TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    """,
 }
 
 
@@ -133,7 +147,7 @@ class Library:
             raise LibraryError(
                 f"library {str(self.path)!r}: made by a newer workbench (schema {version}, this one knows {SCHEMA_VERSION})"
             )
-        if version < SCHEMA_VERSION:
+        if version < SCHEMA_VERSION and not (self.read_only and version >= READABLE_FROM):
             if self.read_only:
                 raise LibraryError(f"library {str(self.path)!r}: read-only, and its schema {version} needs upgrading")
             if version == 0:

@@ -111,9 +111,11 @@ class ReplaceTree:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class LoadState:
-    """Replace the whole state (an opened study); it counts as saved."""
+    """Replace the whole state: an opened study, which counts as saved, or a study
+    restored after a crash (``unsaved``), which does not."""
 
     state: AppState
+    unsaved: bool = False
 
 
 @dataclass(frozen=True, slots=True)

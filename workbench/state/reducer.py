@@ -98,8 +98,8 @@ def reduce(state: AppState, action: Action) -> AppState:
             if cursor not in tree or tree.root_position.geometry != state.geometry:
                 return state
             return replace(state, tree=tree, cursor=cursor, modified=True)
-        case LoadState(state=loaded):
-            return replace(loaded, modified=False)
+        case LoadState(state=loaded, unsaved=unsaved):
+            return replace(loaded, modified=unsaved)
         case MarkSaved():
             return replace(state, modified=False) if state.modified else state
     return state

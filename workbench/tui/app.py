@@ -36,6 +36,7 @@ from .engine_play import EnginePlay
 from .evaluation import EvaluationPane, EvaluationView
 from .history import HistoryPane, VariationTree
 from .messages import Dispatch
+from .recovery import Recovery
 from .study_files import StudyFiles
 from .symmetry import SymmetryPane
 
@@ -50,7 +51,7 @@ def _layout_for(width: int, height: int) -> tuple[bool, bool, bool, bool]:
     return (width < MIN_WIDTH or height < MIN_HEIGHT, width >= WIDE_WIDTH, height >= TALL_HEIGHT, height >= 30)
 
 
-class WorkbenchApp(StudyFiles, EnginePlay, PaletteCommands, App[int]):
+class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
     """Tic-Tac-Toe analysis: Board, Evaluation, Symmetry and History over one store."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
@@ -148,10 +149,11 @@ class WorkbenchApp(StudyFiles, EnginePlay, PaletteCommands, App[int]):
     def _open_library(self):
         from ..library import Library, LibraryError
         from ..library.games import has_games
+        from ..library.recovery import left_behind
 
         try:
             library = Library.open(self.db_path)
-            return library, has_games(library)
+            return library, has_games(library), left_behind(library)
         except LibraryError as error:
             return str(error)
 
@@ -164,6 +166,7 @@ class WorkbenchApp(StudyFiles, EnginePlay, PaletteCommands, App[int]):
         )
 
     def on_unmount(self) -> None:
+        self._end_recovery(clean=False)  # a clean quit has ended it already; anything else keeps the study
         if self.library is not None:
             self.library.close()
 
@@ -218,12 +221,13 @@ class WorkbenchApp(StudyFiles, EnginePlay, PaletteCommands, App[int]):
             self._tables_ready()
         elif worker.name == "open-library":
             if isinstance(worker.result, str):
-                self.notify(f"{worker.result}; studies save to .json files instead.", title="No library", severity="warning", timeout=8)
+                self.notify(f"{worker.result}; studies save to .json files instead, and unsaved work is not kept safe.", title="No library", severity="warning", timeout=8)
                 self.library_status = "unavailable"
             else:
-                self.library, self.library_has_games = worker.result
+                self.library, self.library_has_games, left_behind = worker.result
                 self.library_status = "open"
                 self._library_games()
+                self._start_recovery(self.library, left_behind)
         elif worker.name == "library-games" and worker.result is not None:
             self.query_one(EvaluationView).library_games = worker.result
         elif worker.name == "engine" and worker.result is not None:
@@ -237,6 +241,7 @@ class WorkbenchApp(StudyFiles, EnginePlay, PaletteCommands, App[int]):
 
     def _store_changed(self, old: AppState, new: AppState) -> None:
         self.state = new
+        self._keep_recovery()
         if old.modified != new.modified:
             self._update_title()
         if new.cursor != old.cursor or new.engine != old.engine:

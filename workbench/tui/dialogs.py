@@ -175,6 +175,29 @@ class ConfirmQuit(ModalScreen[str]):
         self.dismiss(event.button.id or "cancel")
 
 
+class Confirm(ModalScreen[bool]):
+    """A yes/no question whose safe answer (``no``) is the default: escape and enter on it keep things as they are."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(False)", "Keep")]
+
+    def __init__(self, question: str, yes: str, no: str) -> None:
+        super().__init__()
+        self._question, self._yes, self._no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self._question, classes="dialog-title", id="confirm-question")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self._no, variant="primary", id="no")
+                yield Button(self._yes, variant="error", id="yes")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
 class HelpScreen(ModalScreen[None]):
     """Every key of the app and of each pane, from their BINDINGS."""
 

@@ -148,4 +148,12 @@ class StudyFiles:
 
         if isinstance(self.screen, ConfirmQuit):
             return
-        self._unless_unsaved(lambda: self.exit(0))
+        self._unless_unsaved(self._quit_cleanly)
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (the palette's "Quit") asks about unsaved changes like every other way out."""
+        self.action_request_quit()
+
+    def _quit_cleanly(self) -> None:
+        self._end_recovery(clean=True)  # saved or discarded on purpose: nothing left to offer back
+        self.exit(0)

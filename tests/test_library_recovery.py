@@ -1,0 +1,105 @@
+"""Unsaved work kept in the library: written after each change on a thread of its own, offered back after a crash."""
+
+import os
+
+import pytest
+
+from workbench.library import Library
+from workbench.library.recovery import RecoveryKeeper, forget, keep, left_behind
+from workbench.state import AppState, reduce
+from workbench.state.actions import MarkSaved, PlayCell, SetComment
+
+
+def played(*cells):
+    state = AppState()
+    for cell in cells:
+        state = reduce(state, PlayCell(cell=cell))
+    return state
+
+
+def rows(path):
+    with Library.open(path) as library:
+        return library.query("SELECT session, pid, path, name FROM recovery ORDER BY session")
+
+
+def test_a_kept_study_is_offered_back_whole_and_only_once_forgotten(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    state = reduce(played(5, 1, 9), SetComment(text="the corner"))
+    with Library.open(path) as library:
+        keep(library, "first", state, path="/studies/corner.json", name=None)
+        keep(library, "first", played(5, 1, 9, 3), path="/studies/corner.json", name=None)  # the newest replaces it
+        keep(library, "second", played(1), path=None, name="opening")
+        [newest, older] = sorted(left_behind(library), key=lambda r: r.session != "second")
+        assert (newest.session, newest.name, newest.path) == ("second", "opening", None)
+        assert older.state.tree == played(5, 1, 9, 3).tree and older.path == "/studies/corner.json"
+        assert [r.session for r in left_behind(library, own_session="second")] == ["first"]
+        forget(library, "first")
+        forget(library, "second")
+        assert left_behind(library) == []
+
+
+def test_studies_of_apps_still_running_elsewhere_are_not_offered(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        keep(library, "mine", played(5), path=None, name=None)
+        keep(library, "alive", played(1), path=None, name=None)
+        keep(library, "gone", played(9), path=None, name=None)
+        library.connection.execute("UPDATE recovery SET pid = 1 WHERE session = 'alive'")  # init: always running
+        library.connection.execute("UPDATE recovery SET pid = 4194305 WHERE session = 'gone'")  # past pid_max
+        assert sorted(r.session for r in left_behind(library, own_session="mine")) == ["gone"]
+
+
+@pytest.mark.parametrize("data", ["{ not json", "5", '{"format": "workbench-study"}', "[" * 100_000])
+def test_a_damaged_row_is_dropped_not_offered(tmp_path, data):
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        keep(library, "good", played(5), path=None, name=None)
+        keep(library, "bad", played(1), path=None, name=None)
+        library.connection.execute("UPDATE recovery SET data = ? WHERE session = 'bad'", (data,))
+        assert [r.session for r in left_behind(library)] == ["good"]
+    assert [row[0] for row in rows(path)] == ["good"]
+
+
+def test_the_keeper_writes_each_unsaved_change_and_clears_on_a_clean_quit(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    Library.open(path).close()
+    keeper = RecoveryKeeper(path)
+    keeper.offer(played(5), path=None, name="study")
+    assert keeper.flush()
+    assert rows(path) == [(keeper.session, os.getpid(), None, "study")]
+    keeper.offer(played(5, 1), path="/s.json", name=None)
+    assert keeper.flush()
+    with Library.open(path) as library:
+        [recovered] = left_behind(library)
+    assert recovered.state.tree == played(5, 1).tree and recovered.path == "/s.json"
+    keeper.offer(reduce(played(5, 1), MarkSaved()), path="/s.json", name=None)  # saved: nothing to keep
+    assert keeper.flush() and rows(path) == []
+    keeper.offer(played(5, 1, 9), path="/s.json", name=None)
+    keeper.close(clean=True)
+    assert rows(path) == [] and keeper.error is None
+
+
+def test_a_keeper_closed_without_a_clean_quit_leaves_the_study(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    keeper = RecoveryKeeper(path)
+    keeper.offer(played(5, 1), path=None, name=None)
+    keeper.close(clean=False)
+    with Library.open(path) as library:
+        [recovered] = left_behind(library)
+    assert recovered.state.tree == played(5, 1).tree
+
+
+def test_the_keeper_drops_rows_it_is_told_to_and_reports_a_library_it_cannot_write(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        keep(library, "old", played(9), path=None, name=None)
+    keeper = RecoveryKeeper(path)
+    keeper.drop("old")
+    assert keeper.flush() and rows(path) == []
+    keeper.close(clean=True)
+    blocked = RecoveryKeeper(tmp_path / "a-file" / "lib.sqlite3")
+    (tmp_path / "a-file").write_text("not a folder")
+    blocked.offer(played(5), path=None, name=None)
+    assert blocked.flush()
+    assert blocked.error == f"library {str(tmp_path / 'a-file' / 'lib.sqlite3')!r}: cannot create its folder (File exists)"
+    blocked.close(clean=True)

@@ -1,0 +1,165 @@
+"""Nothing lost: unsaved work survives an app that did not quit cleanly, and every way out asks first."""
+
+import pytest
+
+
+from workbench.library import Library
+from workbench.library.recovery import left_behind
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.dialogs import Confirm, ConfirmQuit
+
+from .tui_helpers import moves, wait_library
+
+SIZE = (100, 34)
+
+
+async def play_and_leave_without_quitting(db, *keys):
+    """An app session that ends without a clean quit (as a killed terminal does), its study kept."""
+    app = WorkbenchApp(db=db)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press(*keys)
+        assert app.keeper.flush()
+        session = app.keeper.session
+    return session
+
+
+async def test_a_study_left_by_a_session_that_did_not_quit_is_offered_back(tmp_path):
+    db = str(tmp_path / "lib.sqlite3")
+    await play_and_leave_without_quitting(db, "5", "1", "9")
+    app = WorkbenchApp(db=db)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        question = str(app.screen.query_one("#confirm-question").render())
+        assert question.startswith("Restore the unsaved study from ") and question.endswith("(an untitled study, 3 moves)")
+        assert app.screen.focused.id == "no" and str(app.screen.focused.label) == "Restore"  # the default keeps the work
+        await pilot.press("enter")
+        assert moves(app) == (5, 1, 9) and app.store.state.modified and app.sub_title == "untitled study •"
+        assert app.keeper.flush()
+        assert left_behind(app.library, own_session=app.keeper.session) == []  # the old row is gone; ours holds the study
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.click("#discard")
+    with Library.open(db) as library:
+        assert left_behind(library) == [] and library.query("SELECT count(*) FROM recovery") == [(0,)]
+
+
+async def test_declining_the_restore_drops_it_and_a_clean_quit_leaves_nothing(tmp_path):
+    db = str(tmp_path / "lib.sqlite3")
+    await play_and_leave_without_quitting(db, "5")
+    app = WorkbenchApp(db=db)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.click("#yes")  # Discard
+        assert moves(app) == () and not app.store.state.modified
+        await pilot.press("ctrl+q")  # nothing unsaved: quits at once
+    assert app.return_code == 0
+    with Library.open(db) as library:
+        assert library.query("SELECT count(*) FROM recovery") == [(0,)]
+
+
+async def test_a_saved_study_leaves_nothing_to_recover(tmp_path):
+    db = str(tmp_path / "lib.sqlite3")
+    app = WorkbenchApp(db=db)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5", "1")
+        assert app.keeper.flush()
+        assert app.library.query("SELECT count(*) FROM recovery") == [(1,)]
+        app._save_to(str(tmp_path / "s.json"))
+        assert app.keeper.flush()
+        assert app.library.query("SELECT count(*) FROM recovery") == [(0,)]
+
+
+async def test_the_palettes_quit_asks_about_unsaved_changes(tmp_path):
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5")
+        await app.action_quit()  # what the palette's "Quit" runs
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuit) and app.is_running
+        await pilot.click("#cancel")
+        assert moves(app) == (5,) and app.is_running
+
+
+@pytest.mark.parametrize("ending", ["SIGKILL", "SIGTERM", "SIGHUP"])  # killed; shut down; its terminal closed
+def test_a_killed_app_loses_nothing(tmp_path, ending):
+    """The real thing: the app in a terminal of its own, two moves, a signal; the next start offers them back."""
+    import asyncio
+    import fcntl
+    import os
+    import pty
+    import signal
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import threading
+    import time
+
+    from .child_process import PACKAGE_ROOT
+    from .tui_helpers import HANG_GUARD_SECONDS
+
+    db = str(tmp_path / "lib.sqlite3")
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 34, 100, 0, 0))
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT, TERM="xterm-256color", COLUMNS="100", LINES="34")
+    child = subprocess.Popen([sys.executable, "-m", "workbench", "--db", db], stdin=follower, stdout=follower,
+                             stderr=follower, env=env, cwd=PACKAGE_ROOT, start_new_session=True)  # fmt: skip
+    os.close(follower)
+    screen = bytearray()
+
+    def drain():  # a terminal reads what the app writes, or the app would block on a full pty
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            screen.extend(chunk)
+
+    threading.Thread(target=drain, daemon=True).start()
+
+    def wait_for(condition):
+        deadline = time.monotonic() + HANG_GUARD_SECONDS
+        while not condition():
+            assert child.poll() is None, bytes(screen[-2000:])
+            assert time.monotonic() < deadline, bytes(screen[-2000:])
+            time.sleep(0.05)
+
+    try:
+        wait_for(lambda: b"Symmetry" in screen)  # painted: the terminal is in the app's hands
+        os.write(leader, b"5")
+        os.write(leader, b"1")
+
+        def kept_study():  # the app is alive, so its row is not "left behind": read the row itself
+            try:
+                with Library.open(db) as library:
+                    return library.query("SELECT data FROM recovery")[0][0]
+            except Exception:  # not created yet, or no row yet
+                return ""
+
+        wait_for(lambda: '"move": 1' in kept_study())
+        os.kill(child.pid, getattr(signal, ending))
+        child.wait(HANG_GUARD_SECONDS)  # ended, however it chose to (the study is on disk either way)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        os.close(leader)
+
+    async def restart():
+        app = WorkbenchApp(db=db)
+        async with app.run_test(size=SIZE) as pilot:
+            assert await wait_library(pilot, app) == "open"
+            await pilot.pause()
+            assert isinstance(app.screen, Confirm)
+            await pilot.press("enter")
+            return moves(app), app.store.state.modified
+
+    assert asyncio.run(restart()) == ((5, 1), True)

@@ -1,0 +1,169 @@
+"""Unsaved work kept safe: each running app keeps its study in the library after every change.
+
+A row per app session (``recovery``) holds the study as JSON with where it came from.
+A clean quit deletes the row; a killed terminal, a lost SSH connection or a crash leaves
+it, and the next start offers it back. Rows of apps that are still running (another
+terminal) are never offered. :class:`RecoveryKeeper` does the writing on a thread and a
+connection of its own, so a keypress never waits for the disk or for a busy library.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..state import AppState, study_from_data, study_to_data
+from .db import Library, LibraryError
+
+
+@dataclass(frozen=True, slots=True)
+class Recovered:
+    """An unsaved study left by an app that did not quit cleanly."""
+
+    session: str
+    state: AppState
+    path: str | None
+    name: str | None
+    updated: str
+    """UTC, as SQLite writes it: ``YYYY-MM-DD HH:MM:SS``."""
+
+
+def keep(library: Library, session: str, state: AppState, *, path: str | None, name: str | None) -> None:
+    """Write (or replace) this session's row, in a transaction of its own."""
+    data = json.dumps(study_to_data(state))
+    with library.transaction() as connection:
+        connection.execute(
+            "INSERT INTO recovery (session, pid, data, path, name) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(session) DO UPDATE SET data = excluded.data, path = excluded.path, name = excluded.name, "
+            "updated = datetime('now')",
+            (session, os.getpid(), data, path, name),
+        )
+
+
+def forget(library: Library, session: str) -> None:
+    """Delete a session's row (after a clean quit, a save, or once it was offered)."""
+    with library.transaction() as connection:
+        connection.execute("DELETE FROM recovery WHERE session = ?", (session,))
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def left_behind(library: Library, *, own_session: str | None = None) -> list[Recovered]:
+    """The studies of apps that are no longer running, newest first; damaged rows are dropped.
+
+    (An app of this very process other than ``own_session`` counts as gone: that is how a
+    test stands for a killed app.)"""
+    found, damaged = [], []
+    rows = library.query("SELECT session, pid, data, path, name, updated FROM recovery ORDER BY updated DESC, session")
+    for session, pid, data, path, name, updated in rows:
+        if session == own_session or (pid != os.getpid() and _running(pid)):
+            continue
+        try:
+            state = study_from_data(json.loads(data))
+        except (ValueError, TypeError, RecursionError):
+            damaged.append(session)
+            continue
+        found.append(Recovered(session, state, path, name, updated))
+    for session in damaged:
+        try:
+            forget(library, session)
+        except LibraryError:
+            pass
+    return found
+
+
+class RecoveryKeeper:
+    """Keeps the latest study of one app in the library, from a thread of its own.
+
+    :meth:`offer` only hands over the (immutable) state and returns; the thread writes
+    the newest state it was offered, skipping any it was too slow to see.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.session = uuid.uuid4().hex
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._pending: tuple[AppState, str | None, str | None] | None = None
+        self._clear = False
+        self._drop: list[str] = []
+        self._stopping = False
+        self._idle = threading.Event()
+        self._idle.set()
+        self.error: str | None = None
+        """The last write's failure, if any (the app says so once)."""
+        self._thread = threading.Thread(target=self._run, name="recovery", daemon=True)
+        self._thread.start()
+
+    def offer(self, state: AppState, *, path: str | None, name: str | None) -> None:
+        """Keep ``state`` (when it has unsaved changes; otherwise nothing needs keeping)."""
+        with self._lock:
+            if state.modified:
+                self._pending, self._clear = (state, path, name), False
+            else:
+                self._pending, self._clear = None, True
+            self._idle.clear()
+        self._wake.set()
+
+    def drop(self, session: str) -> None:
+        """Delete another session's row (its study was restored or declined)."""
+        with self._lock:
+            self._drop.append(session)
+            self._idle.clear()
+        self._wake.set()
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until everything offered is written; False if that took longer than ``timeout``."""
+        return self._idle.wait(timeout)
+
+    def close(self, *, clean: bool) -> None:
+        """Stop the thread; a clean quit also deletes this session's row."""
+        with self._lock:
+            if clean:
+                self._pending, self._clear = None, True
+            self._stopping = True
+            self._idle.clear()
+        self._wake.set()
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        library = None
+        while True:
+            self._wake.wait()
+            with self._lock:
+                self._wake.clear()
+                pending, clear, drop, stopping = self._pending, self._clear, self._drop, self._stopping
+                self._pending, self._clear, self._drop = None, False, []
+            try:
+                if pending is not None or clear or drop:
+                    if library is None:
+                        library = Library.open(self.path)
+                    for session in drop:
+                        forget(library, session)
+                    if pending is not None:
+                        state, path, name = pending
+                        keep(library, self.session, state, path=path, name=name)
+                    elif clear:
+                        forget(library, self.session)
+                    self.error = None
+            except LibraryError as error:
+                self.error = str(error)
+            with self._lock:
+                if self._pending is None and not self._clear and not self._drop:
+                    self._idle.set()
+            if stopping:
+                if library is not None:
+                    library.close()
+                return

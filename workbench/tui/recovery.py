@@ -1,0 +1,72 @@
+"""Unsaved work kept safe while the app runs, and offered back after a crash.
+
+Mixed into :class:`~workbench.tui.app.WorkbenchApp`. Once the library is open, a
+:class:`~workbench.library.recovery.RecoveryKeeper` writes the study after every
+change (on its own thread); a clean quit deletes it. Studies left by apps that did
+not quit cleanly are offered back one by one, newest first.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from ..state.actions import LoadState
+
+
+def _when(updated: str) -> str:
+    """SQLite's UTC ``YYYY-MM-DD HH:MM:SS`` as local time: ``14:02``, or ``2026-11-20 14:02`` on another day."""
+    try:
+        moment = datetime.strptime(updated, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc).astimezone()
+    except ValueError:
+        return updated
+    return moment.strftime("%H:%M" if moment.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
+
+
+class Recovery:
+    """Keep the study safe in the library after every change; offer back what a crash left."""
+
+    keeper = None
+    """The :class:`RecoveryKeeper` once the library is open and writable."""
+
+    def _start_recovery(self, library, left_behind) -> None:
+        from ..library.recovery import RecoveryKeeper
+
+        if library.read_only:
+            self.notify("The library is read-only: unsaved work is not kept safe.", title="Library", severity="warning", timeout=8)
+            return
+        self.keeper = RecoveryKeeper(library.path)
+        self._keep_recovery()
+        self._offer_restore(list(left_behind))
+
+    def _keep_recovery(self) -> None:
+        if self.keeper is not None:
+            self.keeper.offer(self.store.state, path=self.study_path, name=self.study_name)
+
+    def _offer_restore(self, left: list) -> None:
+        if not left:
+            return
+        from .dialogs import Confirm
+
+        recovered, rest = left[0], left[1:]
+        where = recovered.path or recovered.name or "an untitled study"
+        moves = len(recovered.state.tree.nodes) - 1
+        question = (
+            f"Restore the unsaved study from {_when(recovered.updated)}? ({where}, {moves} move{'s' if moves != 1 else ''})"
+        )
+
+        def answered(discard: bool | None) -> None:
+            if not discard:  # restoring is the default answer: declining is what loses work
+                self.store.dispatch(LoadState(state=recovered.state, unsaved=True))
+                self.study_path, self.study_name = recovered.path, recovered.name
+                self._update_title()
+                self._keep_recovery()
+                self.notify("Restored: save it to keep it (ctrl+s).", timeout=4)
+            self.keeper.drop(recovered.session)
+            self._offer_restore(rest)
+
+        self._unless_unsaved(lambda: self.push_screen(Confirm(question, yes="Discard", no="Restore"), answered))
+
+    def _end_recovery(self, *, clean: bool) -> None:
+        if self.keeper is not None:
+            self.keeper.close(clean=clean)
+            self.keeper = None
