@@ -9,7 +9,7 @@ import pytest
 from workbench.engine import TIC_TAC_TOE, Position, Status, census, parse_position
 from workbench.engine.census import games_through as computed_through
 from workbench.library import SCHEMA_VERSION, Library, LibraryError
-from workbench.library.db import _MIGRATIONS, PAGE_SIZE, _statements
+from workbench.library.db import _MIGRATIONS, PAGE_SIZE, _describe, _statements
 from workbench.library.games import complete_games, games_through, has_games, sample_games, write_games
 from workbench.library.graph import graph_dot, write_graph
 from workbench.library.studies import (
@@ -31,7 +31,8 @@ from .child_process import assert_killed_mid_write, run_child
 def games_library(tmp_path_factory):
     path = tmp_path_factory.mktemp("lib") / "games.sqlite3"
     library = Library.open(path)
-    write_games(library)
+    library.progress = []  # what the progress bar was told while writing
+    write_games(library, lambda *call: library.progress.append(call))
     write_graph(library)
     yield library
     library.close()
@@ -172,6 +173,125 @@ def test_graph_tables_and_dot(games_library):
     dot = graph_dot()
     assert dot.startswith("digraph") and dot.count("->") == games_library.query("SELECT count(*) FROM class_edges")[0][0]
     assert dot.count("rank=same") == 10 and 'fillcolor="#b7e4c7"' in dot
+    rows = games_library.query("SELECT * FROM classes WHERE class_id IN (1, 163, 757) ORDER BY class_id")
+    assert rows == [(1, 0, ".../.../...", "in_play", "draw", 9, 1), (163, 5, "XXX/OO./...", "x_won", None, None, 8),
+                    (757, 9, "XXO/OXX/XOO", "draw", None, None, 8)]  # fmt: skip
+
+
+def test_the_dot_file_word_for_word_where_it_matters():
+    lines = graph_dot().split("\n")
+    assert lines[:8] == [
+        "digraph tictactoe {",
+        '  graph [rankdir=TB, ranksep=1.2, nodesep=0.08, fontname="monospace",',
+        '         label="Tic-Tac-Toe: the 765 classes by ply. Fill: value for the side to move (green win, yellow draw,'
+        ' red loss); blue X won, purple O won, grey drawn.", labelloc=t];',
+        '  node [shape=box, style="filled,rounded", fontname="monospace", fontsize=9, margin="0.04,0.02"];',
+        '  edge [arrowsize=0.3, color="#00000030"];',
+        '  c1 [label="···\\n···\\n···\\ndraw 9", fillcolor="#ffe8a3", tooltip="class 1"];',
+        '  c2 [label="X··\\n···\\n···\\ndraw 8", fillcolor="#ffe8a3", tooltip="class 2"];',
+        '  c3 [label="·X·\\n···\\n···\\ndraw 8", fillcolor="#ffe8a3", tooltip="class 3"];',
+    ]
+    assert '  c163 [label="XXX\\nOO·\\n···", fillcolor="#9ecbff", tooltip="class 163"];' in lines  # X won: blue, no value
+    assert '  c757 [label="XXO\\nOXX\\nXOO", fillcolor="#e0e0e0", tooltip="class 757"];' in lines  # drawn: grey
+    ranks = [line for line in lines if "rank=same" in line]
+    assert ranks[0] == "  { rank=same; c1 }" and ranks[1] == "  { rank=same; c2 c3 c4 }"
+    assert lines[-2:] == ["}", ""]
+
+
+def test_the_progress_bar_hears_of_every_stage_and_the_ids_count_from_1(games_library):
+    total = 255168
+    assert games_library.progress == [
+        *(("games", done, total) for done in range(25_000, total, 25_000)),
+        ("games", total, total),
+        ("ledger", 0, 1),
+        ("ledger", 1, 1),
+        ("indexes", 1, 3),
+        ("indexes", 2, 3),
+        ("indexes", 3, 3),
+    ]
+    assert games_library.query("SELECT min(game_id), max(game_id), count(*) FROM games") == [(1, total, total)]
+    assert games_library.query("SELECT a1, b1, a2, b2, a3 FROM games WHERE game_id = 1") == [(1, 2, 3, 4, 5)]
+    # the checks turned off for the bulk write are on again afterwards
+    assert games_library.query("PRAGMA foreign_keys") == [(1,)]
+    assert games_library.query("PRAGMA ignore_check_constraints") == [(0,)]
+
+
+def test_only_the_3x3_game_has_games_tables(tmp_path):
+    from workbench.engine import Geometry
+
+    with Library.open(tmp_path / "lib.sqlite3") as library, pytest.raises(LibraryError) as caught:
+        write_games(library, geometry=Geometry(4, 4, 4))
+    assert str(caught.value) == "the games tables hold the 3×3 game (nine turn columns)"
+
+
+def test_the_first_two_plies_are_answered_from_the_openings_table(games_library):
+    from workbench.library.games import games_after
+
+    # without the games (inside a transaction undone at the end), only the openings table can answer
+    connection = games_library.connection
+    connection.execute("BEGIN")
+    try:
+        connection.execute("DELETE FROM ledger")
+        connection.execute("DELETE FROM games")
+        assert games_through(games_library, parse_position("X../.O./...")) == computed_through(TIC_TAC_TOE, parse_position("X../.O./...").key).as_dict()
+        assert games_after(games_library, (1, 5)) == computed_through(TIC_TAC_TOE, parse_position("X../.O./...").key).as_dict()
+        assert games_through(games_library, parse_position("X../.O./..X"))["total"] == 0  # ply 3 reads the games
+    finally:
+        connection.execute("ROLLBACK")
+
+
+def test_study_errors_name_the_library_and_the_study(tmp_path):
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        where = f"library {str(library.path)!r}"
+        for action, expected in [
+            (lambda: open_study(library, "nope"), f"{where}: no study called 'nope'"),
+            (lambda: delete_study(library, "nope"), f"{where}: no study called 'nope'"),
+            (lambda: rename_study(library, "nope", "other"), f"{where}: no study called 'nope'"),
+            (lambda: rename_study(library, "nope", "  "), "a study needs a name"),
+            (lambda: save_study(library, "", AppState()), "a study needs a name"),
+        ]:
+            with pytest.raises(LibraryError) as caught:
+                action()
+            assert str(caught.value) == expected
+        save_study(library, "a", AppState())
+        save_study(library, "b", AppState())
+        with pytest.raises(LibraryError) as caught:
+            rename_study(library, "a", "b")
+        assert str(caught.value) == f"{where}: a study called 'b' exists already"
+        library.connection.execute("UPDATE studies SET data = '{\"format\": 5}' WHERE name = 'a'")
+        with pytest.raises(LibraryError) as caught:
+            open_study(library, "a")
+        assert str(caught.value) == (
+            f"{where}: study 'a' is damaged (not a workbench study (no \"format\": \"workbench-study\"))"
+        )
+        assert library.integrity() == "ok"
+
+
+def test_the_default_library_follows_xdg_and_falls_back_to_home(tmp_path, monkeypatch):
+    from workbench.library import default_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_path() == tmp_path / "xdg" / "workbench" / "library.sqlite3"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_path() == tmp_path / "home" / ".local" / "share" / "workbench" / "library.sqlite3"
+
+
+@pytest.mark.parametrize(
+    "message, said",
+    [
+        ("database is locked", "locked by another program (try again when it is done)"),
+        ("database table is locked: studies", "locked by another program (try again when it is done)"),
+        ("file is not a database", "corrupted or not a workbench library"),
+        ("database disk image is malformed", "corrupted or not a workbench library"),
+        ("file is encrypted or is not a database", "corrupted or not a workbench library"),
+        ("attempt to write a readonly database", "read-only, nothing can be written"),
+        ("the file system is read-only", "read-only, nothing can be written"),
+        ("disk I/O error", "disk I/O error"),
+    ],
+)
+def test_sqlite_errors_in_words_a_user_can_act_on(message, said):
+    assert _describe(sqlite3.OperationalError(message)) == said
 
 
 def test_a_newer_schema_is_refused(tmp_path):
