@@ -6,7 +6,7 @@ from workbench.library import Library
 from workbench.library.games import write_games
 from workbench.library.studies import list_studies
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.dialogs import ConfirmQuit
+from workbench.tui.dialogs import Confirm, ConfirmQuit, PathDialog
 from workbench.tui.evaluation import EvaluationView
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 
@@ -48,8 +48,14 @@ async def test_save_by_name_then_open_rename_and_delete(tmp_path):
         app.screen.query_one(OptionList).focus()
         app.screen.query_one(OptionList).highlighted = 0
         await pilot.press("delete")
+        assert isinstance(app.screen, Confirm) and app.screen.focused.id == "no"  # deleting asks; keeping is the default
+        await pilot.press("escape")
+        assert [r.name for r in list_studies(app.library)] == ["renamed"]
+        assert str(app.screen.query_one("#open-error", Static).render()) == "kept 'renamed'"
+        await pilot.press("delete")
+        await pilot.click("#yes")
         assert list_studies(app.library) == []
-        assert "deleted" in str(app.screen.query_one("#open-error", Static).render())
+        assert str(app.screen.query_one("#open-error", Static).render()) == "deleted 'renamed'"
         app.screen.query_one(Input).value = "no such study"
         app.screen.query_one(Input).focus()
         await pilot.press("enter")
@@ -143,3 +149,53 @@ async def test_an_app_opened_on_a_library_study_saves_back_to_it(tmp_path):
         await pilot.press("ctrl+s")
         assert app.sub_title == "corner opening"
         assert moves(app) == (5, 1, 9) and [r.moves for r in list_studies(app.library)] == [3]
+
+
+async def test_saving_over_another_study_asks_and_a_new_game_is_untitled(tmp_path):
+    db = str(tmp_path / "lib.sqlite3")
+    app = WorkbenchApp(db=db)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press(*"51937", "ctrl+s")
+        app.screen.query_one(Input).value = "corner opening"
+        await pilot.press("enter")
+        assert app.sub_title == "corner opening"
+        await pilot.press("n")  # a new game is a new, untitled study
+        assert app.sub_title == "untitled study •"
+        await pilot.press("1", "ctrl+s")  # so ctrl+s asks for a name instead of overwriting
+        assert isinstance(app.screen, PathDialog)
+        app.screen.query_one(Input).value = "corner opening"
+        await pilot.press("enter")
+        assert isinstance(app.screen, Confirm)
+        assert str(app.screen.query_one("#confirm-question").render()) == "'corner opening' exists in the library — replace it?"
+        await pilot.press("enter")  # the default answer keeps it
+        assert isinstance(app.screen, PathDialog)
+        assert str(app.screen.query_one("#path-error").render()) == "kept as it was: type another name"
+        assert [r.moves for r in list_studies(app.library)] == [5]
+        await pilot.press("enter")  # asked again
+        await pilot.click("#yes")
+        assert not isinstance(app.screen, (Confirm, PathDialog))
+        assert [r.moves for r in list_studies(app.library)] == [1] and app.sub_title == "corner opening"
+        await pilot.press("i")
+        app.screen.query_one(Input).value = "5 1"
+        await pilot.press("enter")
+        assert app.sub_title == "untitled study •"  # a set-up too
+
+
+async def test_saving_over_a_file_asks_but_saving_back_to_its_own_file_does_not(tmp_path):
+    other = tmp_path / "other.json"
+    other.write_text("precious")
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5", "ctrl+s")
+        app.screen.query_one(Input).value = str(other)
+        await pilot.press("enter")
+        assert str(app.screen.query_one("#confirm-question").render()) == f"{other} exists — replace it?"
+        await pilot.press("escape")
+        assert other.read_text() == "precious"
+        app.screen.query_one(Input).value = str(tmp_path / "mine.json")
+        await pilot.press("enter")
+        assert app.sub_title == "mine.json"
+        await pilot.press("1", "ctrl+s")  # its own file: saved straight back
+        assert app.sub_title == "mine.json" and not isinstance(app.screen, (Confirm, PathDialog))

@@ -290,7 +290,14 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
 
     def action_new_game(self) -> None:
         self.store.dispatch(NewGame())
+        self._untitled()
         self.notify("New game (ctrl+z brings the old tree back).", timeout=3)
+
+    def _untitled(self) -> None:
+        """A new game or set-up is a new study: saving it must not overwrite the one that was open."""
+        self.study_path = self.study_name = None
+        self._update_title()
+        self._keep_recovery()
 
     def action_toggle_values(self) -> None:
         overlay = "none" if self.store.state.view.overlay == "values" else "values"
@@ -315,6 +322,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
         def done(action) -> None:
             if action is not None:
                 self.store.dispatch(action)
+                self._untitled()
 
         self.push_screen(SetUpDialog(), done)
 

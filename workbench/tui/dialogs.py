@@ -81,15 +81,26 @@ class SetUpDialog(ModalScreen[Action | None]):
 
 
 class PathDialog(ModalScreen[str | None]):
-    """Ask for a file path; ``attempt`` runs on submit and returns an error line or None."""
+    """Ask for a file path; ``attempt`` runs on submit and returns an error line or None.
+
+    When ``question`` has one for the path (the file exists, say), it is asked first, and
+    only a yes goes on: the default answer keeps what is there.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
 
-    def __init__(self, title: str, default: str, attempt: Callable[[str], str | None]) -> None:
+    def __init__(
+        self,
+        title: str,
+        default: str,
+        attempt: Callable[[str], str | None],
+        question: Callable[[str], str | None] | None = None,
+    ) -> None:
         super().__init__()
         self._title = title
         self._default = default
         self._attempt = attempt
+        self._question = question
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -105,7 +116,23 @@ class PathDialog(ModalScreen[str | None]):
         if not path:
             self.query_one("#path-error", Static).update("type a file name")
             return
-        problem = self._attempt(str(Path(path).expanduser()))
+        target = str(Path(path).expanduser())
+        question = self._question(target) if self._question is not None else None
+        if question is None:
+            self._finish(path, target)
+            return
+
+        def answered(replace: bool | None) -> None:
+            if replace:
+                self._finish(path, target)
+            else:
+                self.query_one("#path-error", Static).update("kept as it was: type another name")
+                self.query_one("#path-input", Input).focus()
+
+        self.app.push_screen(Confirm(question, yes="Replace", no="Keep it"), answered)
+
+    def _finish(self, path: str, target: str) -> None:
+        problem = self._attempt(target)
         if problem:
             self.query_one("#path-error", Static).update(problem)
         else:

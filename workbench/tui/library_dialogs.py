@@ -89,16 +89,26 @@ class OpenDialog(ModalScreen[None]):
             self.dismiss(None)
 
     def action_delete(self) -> None:
+        """Delete the highlighted study, once the user has said yes (the default keeps it)."""
+        from .dialogs import Confirm
+
         name = self._highlighted()
         if name is None or self._delete is None:
             return
-        problem = self._delete(name)
-        if problem:
-            self._error(problem)
-        else:
-            option_list = self.query_one(OptionList)
-            option_list.remove_option(name)
-            self._error(f"deleted {name!r}")
+
+        def answered(delete: bool | None) -> None:
+            if not delete:
+                self._error(f"kept {name!r}")
+                return
+            problem = self._delete(name)
+            if problem:
+                self._error(problem)
+            else:
+                option_list = self.query_one(OptionList)
+                option_list.remove_option(name)
+                self._error(f"deleted {name!r}")
+
+        self.app.push_screen(Confirm(f"Delete '{name}' from the library? This cannot be undone.", yes="Delete", no="Keep it"), answered)
 
 
 class GamesLikeThis(ModalScreen[None]):

@@ -6,6 +6,7 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`; it works on the app's ``sto
 
 from __future__ import annotations
 
+from pathlib import Path
 
 from ..state import StudyError, export_movetext, load_study, save_study
 from ..state.actions import LoadState, MarkSaved
@@ -56,6 +57,26 @@ class StudyFiles:
         self.notify(f"Saved {self.study_name!r} in the library", timeout=2)
         return None
 
+    def _replacing(self, text: str) -> str | None:
+        """The question to ask before saving as ``text`` would replace something other than this
+        study's own file or library entry; None when nothing would be replaced."""
+        if self._is_file(text):
+            target = Path(text)
+            if target.exists() and not (self.study_path and Path(self.study_path).resolve() == target.resolve()):
+                return f"{text} exists — replace it?"
+            return None
+        from ..library import LibraryError
+        from ..library.studies import study_exists
+
+        name = text.strip()
+        try:
+            exists = study_exists(self.library, name)
+        except LibraryError:
+            return None  # the save itself will say what is wrong with the library
+        if exists and name != self.study_name:
+            return f"'{name}' exists in the library — replace it?"
+        return None
+
     def _save_dialog(self, after=None) -> None:
         from .dialogs import PathDialog
 
@@ -63,7 +84,7 @@ class StudyFiles:
             title, default = "Save study as (a name in the library, or a path ending in .json)", self.study_name or "my study"
         else:
             title, default = "Save study as (a .json file)", self.study_path or "study.json"
-        self.push_screen(PathDialog(title, default, self._save_named), after)
+        self.push_screen(PathDialog(title, default, self._save_named, question=self._replacing), after)
 
     def _save_then(self, proceed=None) -> None:
         """Save where the study came from (its file or library name), or ask where; then ``proceed``."""
