@@ -163,3 +163,17 @@ def test_a_killed_app_loses_nothing(tmp_path, ending):
             return moves(app), app.store.state.modified
 
     assert asyncio.run(restart()) == ((5, 1), True)
+
+
+async def test_a_move_typed_just_before_q_is_never_lost(tmp_path):
+    from textual import events
+
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        # both keys queued at once, as a fast typist's terminal delivers them in one read
+        app.post_message(events.Key("5", "5"))
+        app.post_message(events.Key("q", "q"))
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuit) and app.is_running
+        assert moves(app) == (5,)

@@ -239,6 +239,10 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
         message.stop()
         self.store.dispatch(message.action)
 
+    def take_action(self, action) -> None:
+        """What a pane's :func:`~.messages.dispatch` calls: the store changes before the next key is read."""
+        self.store.dispatch(action)
+
     def _store_changed(self, old: AppState, new: AppState) -> None:
         self.state = new
         self._keep_recovery()

@@ -17,7 +17,7 @@ from ..engine import Bitboard, Cell, Position, Status, Value, cell_bit
 from ..state import AppState
 from ..state.actions import Highlight, PlayCell
 from .lines import LinesView, LineWriter
-from .messages import Dispatch
+from .messages import dispatch
 
 VALUE_WORDS = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
 
@@ -173,7 +173,7 @@ class BoardGrid(LinesView, can_focus=True):
 
     def on_focus(self) -> None:
         if self.state is not None and self.state.view.highlighted is None:
-            self.post_message(Dispatch(Highlight(cell=(self.state.geometry.size + 1) // 2)))
+            dispatch(self, Highlight(cell=(self.state.geometry.size + 1) // 2))
         self.invalidate()
 
     def on_blur(self) -> None:
@@ -182,11 +182,11 @@ class BoardGrid(LinesView, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         cell = self.cell_at(event.x, event.y)
         if cell is not None:
-            self.post_message(Dispatch(Highlight(cell=cell)))
-            self.post_message(Dispatch(PlayCell(cell=cell)))
+            dispatch(self, Highlight(cell=cell))
+            dispatch(self, PlayCell(cell=cell))
 
     def action_play(self, cell: int) -> None:
-        self.post_message(Dispatch(PlayCell(cell=cell)))
+        dispatch(self, PlayCell(cell=cell))
 
     def action_move_cursor(self, d_row: int, d_col: int) -> None:
         geometry = self.state.geometry
@@ -194,11 +194,11 @@ class BoardGrid(LinesView, can_focus=True):
         row, col = geometry.row_col(current)
         row = (row + d_row) % geometry.rows
         col = (col + d_col) % geometry.cols
-        self.post_message(Dispatch(Highlight(cell=geometry.cell(row, col))))
+        dispatch(self, Highlight(cell=geometry.cell(row, col)))
 
     def action_play_cursor(self) -> None:
         if self.state.view.highlighted is not None:
-            self.post_message(Dispatch(PlayCell(cell=self.state.view.highlighted)))
+            dispatch(self, PlayCell(cell=self.state.view.highlighted))
 
 
 class BoardStatus(Widget):

@@ -29,7 +29,7 @@ from ..state.actions import (
     ToEnd,
     ToStart,
 )
-from .messages import Dispatch
+from .messages import dispatch
 
 
 def move_label(tree: GameTree, node_id: NodeId) -> str:
@@ -176,28 +176,28 @@ class VariationTree(Tree[NodeId]):
     def on_tree_node_selected(self, event: Tree.NodeSelected[NodeId]) -> None:
         event.stop()
         if event.node.data is not None:
-            self.post_message(Dispatch(JumpTo(node=event.node.data)))
+            dispatch(self, JumpTo(node=event.node.data))
 
     def action_step(self, direction: int) -> None:
-        self.post_message(Dispatch(Forward() if direction > 0 else Back()))
+        dispatch(self, Forward() if direction > 0 else Back())
 
     def action_dispatch_start(self) -> None:
-        self.post_message(Dispatch(ToStart()))
+        dispatch(self, ToStart())
 
     def action_dispatch_end(self) -> None:
-        self.post_message(Dispatch(ToEnd()))
+        dispatch(self, ToEnd())
 
     def action_variation(self, direction: int) -> None:
-        self.post_message(Dispatch(NextVariation() if direction > 0 else PreviousVariation()))
+        dispatch(self, NextVariation() if direction > 0 else PreviousVariation())
 
     def action_promote(self) -> None:
-        self.post_message(Dispatch(PromoteVariation()))
+        dispatch(self, PromoteVariation())
 
     def action_promote_main(self) -> None:
-        self.post_message(Dispatch(PromoteToMainLine()))
+        dispatch(self, PromoteToMainLine())
 
     def action_delete_variation(self) -> None:
-        self.post_message(Dispatch(DeleteVariation()))
+        dispatch(self, DeleteVariation())
 
     def action_twin(self) -> None:
         """Jump to the next node holding the same position (or its mirror image)."""
@@ -206,7 +206,7 @@ class VariationTree(Tree[NodeId]):
         twins = self._twins.get(self.state.cursor, ())
         if twins:
             later = [t for t in twins if t > self.state.cursor]
-            self.post_message(Dispatch(JumpTo(node=(later or list(twins))[0])))
+            dispatch(self, JumpTo(node=(later or list(twins))[0]))
         else:
             self.notify("No transposition of this position in the tree.", timeout=2)
 
@@ -253,7 +253,7 @@ class ValueStrip(Widget):
         index = event.x // self.CELL_WIDTH
         line = self._line()
         if 0 <= index < len(line):
-            self.post_message(Dispatch(JumpTo(node=line[index])))
+            dispatch(self, JumpTo(node=line[index]))
 
 
 class HistoryPane(Vertical):

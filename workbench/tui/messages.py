@@ -1,8 +1,9 @@
-"""Messages panes send up: they never change state themselves."""
+"""How panes ask for a change: they never change state themselves."""
 
 from __future__ import annotations
 
 from textual.message import Message
+from textual.widget import Widget
 
 from ..state import Action
 
@@ -13,3 +14,17 @@ class Dispatch(Message):
     def __init__(self, action: Action) -> None:
         super().__init__()
         self.action = action
+
+
+def dispatch(widget: Widget, action: Action) -> None:
+    """Hand ``action`` to the app's store at once, or post it as a :class:`Dispatch` where the app
+    takes no actions directly (a pane alone in a test harness).
+
+    At once matters: a message climbs through every parent's queue, so a key queued behind the
+    one that played a move (``5`` then ``q``) would be handled first, and quit over an unsaved move.
+    """
+    take = getattr(widget.app, "take_action", None)
+    if take is not None:
+        take(action)
+    else:
+        widget.post_message(Dispatch(action))
