@@ -216,7 +216,11 @@ def test_bad_move_text_names_the_first_bad_token(text, token, column):
         ("5 1 x", "'x' at column 5: not a cell number"),
         ("5 ١", "'١' at column 3: not a cell number"),
         ("5 1 1", "'1' at column 5: cell is occupied"),
-        ("10", "'10' at column 1: no such cell (1-9)"),
+        ("10", "'0' at column 2: no such cell (1-9)"),  # digits run together are one move each
+        ("5,5", "'5' at column 3: cell is occupied"),  # the move itself, not the list it is in
+        ("515", "'5' at column 3: cell is occupied"),
+        ("5,x", "'x' at column 3: not a cell number"),
+        ("5,,1, 1", "'1' at column 7: cell is occupied"),
         ("5 0", "'0' at column 3: no such cell (1-9)"),
         ("5 1 9 2 3 4 7 8", "'8' at column 15: the game is over"),
         ("5 )", "')' at column 3: no variation to close"),

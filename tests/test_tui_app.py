@@ -198,7 +198,10 @@ async def test_set_up_dialog_shows_errors_inline_then_sets_up():
         assert app.store.state.tree.root_position == parse_position("X.O/.X./...")
         await pilot.press("i", *"5 1 (3) 9", "enter")
         assert moves(app) == (5, 1, 9)
-        await pilot.press("i", "escape")
+        await pilot.press("i", *"5,5")
+        error = app.screen.query_one("#setup-error", Static)
+        assert str(error.render()) == "invalid move text: '5' at column 3: cell is occupied"  # the move, where it is
+        await pilot.press("escape")
         assert not isinstance(app.screen, SetUpDialog)
 
 

@@ -318,17 +318,17 @@ def import_movetext(text: str, geometry=None) -> GameTree:
                 raise _bad_token(token, column, "no variation to close")
             current = stack.pop()[0]
         elif word:
-            cells = [c for c in word.split(",") if c]
-            if geometry is None and len(cells) == 1 and cells[0].isdigit():  # nine cells: every digit is a move
-                cells = list(cells[0])
-            for cell_text in cells:
+            # each move with its own column, so that an error points at the move in ``5,5`` or ``515``
+            cells = [(part.start() + column, part.group()) for part in re.finditer(r"[^,]+", word)]
+            if geometry is None and len(cells) == 1 and word.isdigit():  # nine cells: every digit is a move
+                cells = [(column + offset, digit) for offset, digit in enumerate(word)]
+            for cell_column, cell_text in cells:
                 if not cell_text.isdigit() or not cell_text.isascii():
-                    raise _bad_token(token, column, "not a cell number")
-                cell = int(cell_text)
+                    raise _bad_token(cell_text, cell_column, "not a cell number")
                 try:
-                    tree, current = tree.add_move(current, cell)
+                    tree, current = tree.add_move(current, int(cell_text))
                 except IllegalMoveError as error:
-                    raise _bad_token(token, column, error.reason) from None
+                    raise _bad_token(cell_text, cell_column, error.reason) from None
         else:
             raise _bad_token(token, column, "unexpected character")
     if stack:
