@@ -530,11 +530,14 @@ async def test_at_80x24_the_summaries_fit_whole(tmp_path):
         await pilot.press("5", "1", "9")
         evaluation = text_of(app.query_one(EvaluationView))
         symmetry = [line.rstrip() for line in text_of(app.query_one(SymmetryView)).splitlines()]
-        assert "536 games: X/O/draw 248/144/144" in evaluation
+        assert "536 go on: X/O/draw 248/144/144" in evaluation
+        assert "1,072 pass through, any order" in evaluation  # the `g` dialog's count, said apart
         assert symmetry[:2] == ["class 38 of 765  orbit 4", "canonical X../.X./..O"]
     app = WorkbenchApp(db=str(tmp_path / "other.sqlite3"))  # the default library would offer the moves above back
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot, app)
         await pilot.press("5", "1", "9")
-        assert "536 games on: X 248 · O 144 · draw 144" in text_of(app.query_one(EvaluationView))
+        evaluation = text_of(app.query_one(EvaluationView))
+        assert "536 games go on from here: X 248 · O 144 · draw 144" in evaluation
+        assert "1,072 from the start pass through, any order" in evaluation
         assert "class 38 of 765  orbit 4  canonical X../.X./..O" in text_of(app.query_one(SymmetryView))

@@ -360,7 +360,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
             samples = _first_games(position, played, 10)
             source = "computed (run `workbench games` to serve these from the library)"
         lines = [
-            f"{counts['total']:,} complete games pass through {position}",
+            f"{counts['total']:,} complete games from the empty board pass through {position}, in any move order",
             f"X wins {counts['x']:,} · O wins {counts['o']:,} · draws {counts['draw']:,}",
             f"source: {source}",
             "",

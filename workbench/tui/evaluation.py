@@ -81,21 +81,26 @@ class EvaluationView(LinesView):
         games = analysis.games
         wide = self.size.width >= WIDE_TABLE
         if analysis.to_move is not None:
+            # two different counts: the ways to finish from here, and the games from the empty
+            # board that reach this position by any move order (the `g` dialog's figure)
             if wide:
-                games_line = f"{games.total:,} games on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
+                games_line = f"{games.total:,} games go on from here: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
             else:  # the moves table's compact form, so it fits 80 columns
-                games_line = f"{games.total:,} games: X/O/draw {games.x}/{games.o}/{games.draw}"
+                games_line = f"{games.total:,} go on: X/O/draw {games.x}/{games.o}/{games.draw}"
             writer.newline().write(games_line, style("evaluation--dim"))
+        through = tables(analysis.position.geometry).games_through(analysis.position.key).total
         served = self._served(analysis)
-        if served is not None:
-            counts = served[1]
-            computed = tables(analysis.position.geometry).games_through(analysis.position.key)
-            agrees = "as computed" if counts["total"] == computed.total else f"computed {computed.total:,}!"
-            if wide:
-                line = f"library: {counts['total']:,} games from the start pass here ({agrees})"
-            else:
-                line = f"library: {counts['total']:,} pass here ({agrees})"
-            writer.newline().write(line, style("evaluation--dim"))
+        if served is None:
+            source = ""
+        elif served[1]["total"] == through:
+            source = " · library ✓" if wide else " · lib ✓"  # the games table agrees with the engine
+        else:
+            source = f" · library says {served[1]['total']:,}!"
+        if wide:  # at most 60 columns, as wide as the view is then
+            line = f"{through:,} from the start pass through, any order{source}"
+        else:
+            line = f"{through:,} pass through, any order{source}"
+        writer.newline().write(line, style("evaluation--dim"))
 
     def _served(self, analysis: Analysis) -> tuple[int, dict, dict] | None:
         served = self.library_games
