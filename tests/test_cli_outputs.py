@@ -253,14 +253,22 @@ def test_interrupted_by_the_user_is_not_a_traceback():
 
 
 @pytest.mark.app
-def test_screenshots_writes_each_view(capsys, tmp_path):
+def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys, tmp_path):
+    from workbench.library import Library, default_path
+    from workbench.library.recovery import keep
+
+    with Library.open() as library:  # the user's own unsaved work, left by a killed session
+        keep(library, "users-session", study_state(), path=None, name="mine")
+        library.connection.execute("UPDATE recovery SET pid = 4194305")  # no such process
     folder = tmp_path / "shots"
     code, out, _ = run(capsys, "screenshots", str(folder))
     names = ["start-80x24", "midgame-values-120x36", "variations-150x45", "masks-perfect-lose-120x36", "help-100x36"]
     assert code == 0 and out.splitlines() == [str(folder / f"{name}.svg") for name in names]
     help_svg = (folder / "help-100x36.svg").read_text()
-    assert help_svg.startswith("<svg") and "Everywhere" in help_svg
+    assert help_svg.startswith("<svg") and "Everywhere" in help_svg  # not a restore question over it
     assert "Evaluation" in (folder / "start-80x24.svg").read_text()
+    with Library.open(default_path()) as library:  # the screenshot sessions kept nothing there
+        assert library.query("SELECT session, name FROM recovery") == [("users-session", "mine")]
 
 
 def _run_app_with(monkeypatch, pilot_keys, crash=False):

@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 _LAUNCH = r"""
 import json, sys, time
@@ -108,9 +109,12 @@ async def _keypress_latencies(keys: int) -> list[float]:
 
     from textual import events
 
+    import tempfile
+
     from .app import WorkbenchApp
 
-    app = WorkbenchApp()
+    scratch = tempfile.TemporaryDirectory()  # a library of its own, not the user's (see screenshots)
+    app = WorkbenchApp(db=str(Path(scratch.name) / "library.sqlite3"))
     latencies = []
     async with app.run_test(size=(120, 40)) as pilot:
         while not app.ready:
@@ -151,6 +155,7 @@ async def _keypress_latencies(keys: int) -> list[float]:
                     quiet_since = None
             # a key that changed nothing painted nothing: its latency is the time to settle
             latencies.append((updates[-1] if updates else quiet_since) - start)
+    scratch.cleanup()
     return latencies
 
 

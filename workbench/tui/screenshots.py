@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from pathlib import Path
 
 from .app import WorkbenchApp
@@ -17,7 +18,14 @@ VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...]], ...] = (
 
 
 async def _shoot(folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...]) -> Path:
-    app = WorkbenchApp()
+    # a library of its own: the user's would gain studies to restore from these sessions, and offer
+    # the user's own unsaved work back in the middle of a screenshot
+    with tempfile.TemporaryDirectory() as scratch:
+        return await _shoot_with(str(Path(scratch) / "library.sqlite3"), folder, name, size, keys)
+
+
+async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...]) -> Path:
+    app = WorkbenchApp(db=db)
     async with app.run_test(size=size) as pilot:
         while not app.ready:
             await pilot.pause(0.01)
