@@ -46,3 +46,15 @@ def engine_tables_computed_by_the_code_under_test():
         from workbench.engine import clear_caches
 
         clear_caches()
+
+
+@pytest.fixture(autouse=True)
+def engine_tables_built_by_each_test_while_mutmut_maps_tests():
+    """mutmut first runs the suite once to learn which tests reach each function ("stats"), then runs only
+    those tests against that function's mutants. With the memo tables kept between tests, only the first
+    test would be seen building them, and each mutant of the engine's core would be judged by that one
+    test: forget them before every test of that run, so every test that reads them is counted."""
+    if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+        from workbench.engine import clear_caches
+
+        clear_caches()
