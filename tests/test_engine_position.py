@@ -172,3 +172,40 @@ def test_any_move_list_parses_or_names_its_bad_token(cells, separator):
     else:
         position = Position.empty().play_all(moves)
         assert position.ply == len(moves)
+
+
+@pytest.mark.parametrize(
+    "text, cell, reason",
+    [("X../.../...", 1, "cell is occupied"), ("XXX/OO./...", 9, "the game is over"), (".../.../...", 10, "no such cell (1-9)")],
+)
+def test_an_illegal_move_says_which_rule_it_broke(text, cell, reason):
+    with pytest.raises(IllegalMoveError) as caught:
+        parse_position(text).play(cell)
+    assert caught.value.reason == reason
+    assert str(caught.value) == f"illegal move {cell} in {text}: {reason}"
+
+
+def test_a_cell_with_both_marks_is_refused_by_name():
+    from workbench.engine import check_legal
+
+    with pytest.raises(IllegalPositionError) as caught:
+        check_legal(Position(0b11, 0b10, TIC_TAC_TOE))
+    assert (str(caught.value), caught.value.reason) == ("illegal position XX./.../...: a cell holds both marks", "counts")
+
+
+def test_two_lines_need_a_shared_last_move_on_any_board():
+    four = Geometry(4, 4, 3)
+    assert parse_position("XXXX/OO../O.../....", four).x == 0b1111  # 1-2-3 and 2-3-4: the last move was 2 or 3
+    with pytest.raises(IllegalPositionError) as caught:
+        parse_position("XXXO/.O.O/XXX./O..O", four)  # two rows with no cell in common
+    assert caught.value.reason == "impossible_lines"
+    assert str(caught.value) == "illegal position XXXO/.O.O/XXX./O..O: no single last move could have made all its lines"
+
+
+def test_move_lists_from_a_start_and_on_boards_of_more_than_nine_cells():
+    assert parse_moves("2", Position.empty().play(5)) == (2,)
+    with pytest.raises(MoveListError, match="token 1 '5' plays an occupied cell"):
+        parse_moves("5", Position.empty().play(5))
+    assert parse_moves("10", Position.empty(Geometry(2, 5, 3))) == (10,)  # one number: cells above 9 exist
+    with pytest.raises(MoveListError, match=r"token 2 '0' is not a cell \(1-9\)"):
+        parse_moves("10", Position.empty())  # on nine cells every digit is a move

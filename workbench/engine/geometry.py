@@ -108,6 +108,9 @@ class Geometry:
 
 
 def _generate_lines(rows: int, cols: int, k: int) -> Iterator[Bitboard]:
+    if k == 1:  # a single cell is one line, not four
+        yield from (1 << cell for cell in range(rows * cols))
+        return
     directions = ((0, 1), (1, 0), (1, 1), (1, -1))
     for row in range(rows):
         for col in range(cols):
@@ -115,8 +118,6 @@ def _generate_lines(rows: int, cols: int, k: int) -> Iterator[Bitboard]:
                 end_row, end_col = row + d_row * (k - 1), col + d_col * (k - 1)
                 if not (0 <= end_row < rows and 0 <= end_col < cols):
                     continue
-                if k == 1 and (d_row, d_col) != (0, 1):
-                    continue  # a single cell is one line, not four
                 yield sum(1 << ((row + d_row * i) * cols + col + d_col * i) for i in range(k))
 
 
