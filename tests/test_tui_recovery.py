@@ -177,3 +177,31 @@ async def test_a_move_typed_just_before_q_is_never_lost(tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, ConfirmQuit) and app.is_running
         assert moves(app) == (5,)
+
+
+async def test_the_engine_answers_moves_never_navigation(tmp_path):
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+
+    async def settled():
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+    def replies_to_the_first_move():
+        tree = app.store.state.tree
+        return len(tree.node(tree.node(0).children[0]).children)
+
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("e", "e", "e")  # the random engine, playing O
+        assert app.store.state.engine.mode.value == "random"
+        await pilot.press("1")
+        await settled()
+        assert len(moves(app)) == 2  # it answered the move
+        for _ in range(4):
+            replies = replies_to_the_first_move()
+            await pilot.press("backspace")  # back to O's turn, the engine's: only to look at it
+            await settled()
+            assert moves(app) == (1,) and replies_to_the_first_move() == replies
+            await pilot.press("backspace", "1")  # X's move played again: that the engine answers
+            await settled()
+            assert len(moves(app)) == 2

@@ -237,19 +237,27 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
 
     def on_dispatch(self, message: Dispatch) -> None:
         message.stop()
-        self.store.dispatch(message.action)
+        self._user_dispatch(message.action)
 
     def take_action(self, action) -> None:
         """What a pane's :func:`~.messages.dispatch` calls: the store changes before the next key is read."""
+        self._user_dispatch(action)
+
+    def _user_dispatch(self, action) -> None:
+        """An action of the user's. The engine answers a move just played, never navigation: stepping back
+        to a position where it is the engine's turn lets the user look at it."""
+        before = self.store.state
         self.store.dispatch(action)
+        if isinstance(action, PlayCell) and self.store.state is not before:
+            self._maybe_engine_move()
 
     def _store_changed(self, old: AppState, new: AppState) -> None:
         self.state = new
         self._keep_recovery()
         if old.modified != new.modified:
             self._update_title()
-        if new.cursor != old.cursor or new.engine != old.engine:
-            self._maybe_engine_move()
+        if new.engine != old.engine:
+            self._maybe_engine_move()  # turned on, or moved to the side to move: its turn now
         if new.position != old.position:
             self._library_games()
 
@@ -287,7 +295,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
     # --- actions ------------------------------------------------------------------------
 
     def action_play(self, cell: int) -> None:
-        self.store.dispatch(PlayCell(cell=cell))
+        self._user_dispatch(PlayCell(cell=cell))
 
     def action_back(self) -> None:
         self.store.dispatch(Back())
