@@ -42,16 +42,18 @@ async def test_number_keys_play_their_cell(cell):
         assert app.store.state.position.mark_at(cell).value == "X"
 
 
-async def test_arrows_move_the_cursor_and_enter_plays():
+async def test_the_cell_cursor_moves_with_hjkl_or_shift_arrows_and_enter_plays():
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
         assert app.store.state.view.highlighted == 5  # focusing the board puts the cursor in the middle
-        await pilot.press("up", "left")
+        await pilot.press("k", "h")
         assert app.store.state.view.highlighted == 1
-        await pilot.press("down", "down", "right", "right")
+        await pilot.press("j", "shift+down", "l", "shift+right")
         assert app.store.state.view.highlighted == 9
-        await pilot.press("right")  # wraps around
+        await pilot.press("l")  # wraps around
+        assert app.store.state.view.highlighted == 7
+        await pilot.press("shift+up", "shift+left", "shift+right", "shift+down")
         assert app.store.state.view.highlighted == 7
         await pilot.press("enter")
         assert moves(app) == (7,)
@@ -541,3 +543,43 @@ async def test_at_80x24_the_summaries_fit_whole(tmp_path):
         assert "536 games go on from here: X 248 · O 144 · draw 144" in evaluation
         assert "1,072 from the start pass through, any order" in evaluation
         assert "class 38 of 765  orbit 4  canonical X../.X./..O" in text_of(app.query_one(SymmetryView))
+
+
+@pytest.mark.parametrize("pane", ["BoardGrid", "EvaluationPane", "SymmetryPane", "VariationTree"])  # the focus chain
+async def test_the_arrows_step_through_the_game_from_every_pane(pane):
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "backspace", "3", "9")  # 5 1 and the variation 5 3 9
+        app.query_one(pane).focus()
+        await pilot.pause()
+        assert type(app.focused).__name__ == pane
+        await pilot.press("left")
+        assert moves(app) == (5, 3)
+        await pilot.press("up")
+        assert moves(app) == (5, 1)
+        await pilot.press("down")
+        assert moves(app) == (5, 3)
+        await pilot.press("home")
+        assert moves(app) == ()
+        await pilot.press("right", "right")
+        assert moves(app) == (5, 1)  # forward follows the main line
+        await pilot.press("end")
+        assert moves(app) == (5, 1)
+        assert app.store.state.view.highlighted in (None, 5)  # the cell cursor did not move
+
+
+async def test_the_mouse_wheel_over_the_board_or_the_history_steps_through_the_game():
+    from textual import events
+
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9")
+        for widget in (app.query_one(BoardGrid), app.query_one(VariationTree)):
+            widget.post_message(events.MouseScrollUp(widget, 1, 1, 0, -1, 0, False, False, False))
+            await pilot.pause()
+            assert moves(app) == (5, 1)
+            widget.post_message(events.MouseScrollDown(widget, 1, 1, 0, 1, 0, False, False, False))
+            await pilot.pause()
+            assert moves(app) == (5, 1, 9)

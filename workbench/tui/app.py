@@ -29,7 +29,18 @@ from ..state import (
     AppState,
     Store,
 )
-from ..state.actions import Back, NewGame, PlayCell, SetComment, SetOverlay
+from ..state.actions import (
+    Back,
+    Forward,
+    NewGame,
+    NextVariation,
+    PlayCell,
+    PreviousVariation,
+    SetComment,
+    SetOverlay,
+    ToEnd,
+    ToStart,
+)
 from .board import BoardGrid, BoardPane
 from .commands import PaletteCommands
 from .engine_play import EnginePlay
@@ -73,6 +84,13 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
         Binding("c", "comment", "Comment", show=False),
         Binding("z", "zoom", "Zoom pane", show=False),
         Binding("g", "games_like_this", "Games like this", show=False),
+        # the game's navigation, as on an analysis board, from whichever pane has focus
+        Binding("left", "step(-1)", "Back", priority=True),
+        Binding("right", "step(1)", "Forward", priority=True),
+        Binding("home", "to_start", "Start", show=False, priority=True),
+        Binding("end", "to_end", "End", show=False, priority=True),
+        Binding("up", "variation(-1)", "Previous variation", show=False, priority=True),
+        Binding("down", "variation(1)", "Next variation", show=False, priority=True),
         Binding("backspace", "back", "Back", show=False),
         Binding("ctrl+z", "undo", "Undo edit", show=False),
         Binding("ctrl+y", "redo", "Redo edit", show=False),
@@ -299,6 +317,18 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
 
     def action_back(self) -> None:
         self.store.dispatch(Back())
+
+    def action_step(self, direction: int) -> None:
+        self.store.dispatch(Forward() if direction > 0 else Back())
+
+    def action_to_start(self) -> None:
+        self.store.dispatch(ToStart())
+
+    def action_to_end(self) -> None:
+        self.store.dispatch(ToEnd())
+
+    def action_variation(self, direction: int) -> None:
+        self.store.dispatch(NextVariation() if direction > 0 else PreviousVariation())
 
     def action_new_game(self) -> None:
         self.store.dispatch(NewGame())

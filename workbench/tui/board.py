@@ -15,7 +15,7 @@ from textual.widget import Widget
 
 from ..engine import Bitboard, Cell, Position, Status, Value, cell_bit
 from ..state import AppState
-from ..state.actions import Highlight, PlayCell
+from ..state.actions import Back, Forward, Highlight, PlayCell
 from .lines import LinesView, LineWriter
 from .messages import dispatch
 
@@ -28,16 +28,18 @@ class BoardGrid(LinesView, can_focus=True):
     | Key | Does |
     | :- | :- |
     | 1–9 | play that cell |
-    | arrows | move the cell cursor |
+    | h j k l, shift+arrows | move the cell cursor (the arrows step through the game) |
+    | wheel | step back and forward through the game |
     | enter | play the cell under the cursor |
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"play({n})", f"Play {n}", show=False) for n in range(1, 10)),
-        Binding("up", "move_cursor(-1, 0)", "Cursor up", show=False),
-        Binding("down", "move_cursor(1, 0)", "Cursor down", show=False),
-        Binding("left", "move_cursor(0, -1)", "Cursor left", show=False),
-        Binding("right", "move_cursor(0, 1)", "Cursor right", show=False),
+        # the arrows step through the game (the app's); the cell cursor has vi's keys and shift+arrows
+        Binding("k,shift+up", "move_cursor(-1, 0)", "Cursor up", show=False),
+        Binding("j,shift+down", "move_cursor(1, 0)", "Cursor down", show=False),
+        Binding("h,shift+left", "move_cursor(0, -1)", "Cursor left", show=False),
+        Binding("l,shift+right", "move_cursor(0, 1)", "Cursor right", show=False),
         Binding("enter", "play_cursor", "Play cursor cell"),
     ]
 
@@ -187,6 +189,14 @@ class BoardGrid(LinesView, can_focus=True):
 
     def action_play(self, cell: int) -> None:
         dispatch(self, PlayCell(cell=cell))
+
+    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()  # the wheel over the board steps through the game
+        dispatch(self, Forward())
+
+    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        dispatch(self, Back())
 
     def action_move_cursor(self, d_row: int, d_col: int) -> None:
         geometry = self.state.geometry

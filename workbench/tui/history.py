@@ -22,12 +22,8 @@ from ..state.actions import (
     DeleteVariation,
     Forward,
     JumpTo,
-    NextVariation,
-    PreviousVariation,
     PromoteToMainLine,
     PromoteVariation,
-    ToEnd,
-    ToStart,
 )
 from .messages import dispatch
 
@@ -61,13 +57,8 @@ class VariationTree(Tree[NodeId]):
     `≡` marks a position that occurs elsewhere in the tree, `≈` one that occurs up to symmetry.
     """
 
+    # ← → Home End ↑ ↓ step through the game from every pane: they are the app's bindings
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", "Back"),
-        Binding("right", "step(1)", "Forward"),
-        Binding("home", "dispatch_start", "Start", show=False),
-        Binding("end", "dispatch_end", "End", show=False),
-        Binding("up", "variation(-1)", "Prev variation", show=False),
-        Binding("down", "variation(1)", "Next variation", show=False),
         Binding("k", "cursor_up", "Browse up", show=False),
         Binding("j", "cursor_down", "Browse down", show=False),
         Binding("enter", "select_cursor", "Jump here", show=False),
@@ -178,17 +169,15 @@ class VariationTree(Tree[NodeId]):
         if event.node.data is not None:
             dispatch(self, JumpTo(node=event.node.data))
 
-    def action_step(self, direction: int) -> None:
-        dispatch(self, Forward() if direction > 0 else Back())
+    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()  # the wheel steps through the game, as on an analysis board
+        event.prevent_default()
+        dispatch(self, Forward())
 
-    def action_dispatch_start(self) -> None:
-        dispatch(self, ToStart())
-
-    def action_dispatch_end(self) -> None:
-        dispatch(self, ToEnd())
-
-    def action_variation(self, direction: int) -> None:
-        dispatch(self, NextVariation() if direction > 0 else PreviousVariation())
+    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        event.prevent_default()
+        dispatch(self, Back())
 
     def action_promote(self) -> None:
         dispatch(self, PromoteVariation())
