@@ -129,14 +129,18 @@ def current_umask():
 
 
 def test_graph_dot_renders_svg_with_graphviz_and_reports_its_failure(capsys, tmp_path, monkeypatch):
-    fake_dot = tmp_path / "dot"
-    fake_dot.write_text("#!/bin/sh\nfor a; do last=$a; done\necho '<svg/>' > \"$last\"\n")
+    fake_dot = tmp_path / "dot"  # records how it was called, and writes its output where -o says
+    fake_dot.write_text("#!/bin/sh\necho \"$@\" > \"$0.args\"\nfor a; do last=$a; done\necho '<svg/>' > \"$last\"\n")
     fake_dot.chmod(0o755)
-    monkeypatch.setattr("shutil.which", lambda name: str(fake_dot))
+    monkeypatch.setattr("shutil.which", lambda name: str(fake_dot) if name == "dot" else None)
     target = tmp_path / "dag.dot"
     code, out, _ = run(capsys, "graph", "--dot", str(target))
     assert code == 0 and out == f"wrote {target} and {tmp_path / 'dag.svg'}\n"
     assert (tmp_path / "dag.svg").read_text() == "<svg/>\n"
+    assert (tmp_path / "dot.args").read_text() == f"-Tsvg {target} -o {tmp_path / 'dag.svg'}\n"
+    other = tmp_path / "classes.gv"  # not .dot: the SVG is named after the whole file name
+    code, out, _ = run(capsys, "graph", "--dot", str(other))
+    assert code == 0 and out == f"wrote {other} and {tmp_path / 'classes.gv.svg'}\n"
     fake_dot.write_text("#!/bin/sh\necho 'Error: syntax error in line 1' >&2\nexit 1\n")
     code, out, err = run(capsys, "graph", "--dot", str(target))
     assert code == 2 and out == ""
@@ -199,13 +203,21 @@ def test_a_damaged_study_row_is_one_line_and_exit_2(capsys, tmp_path, data):
     assert not (tmp_path / "out.json").exists()
 
 
-def test_games_text_reports_the_counts(capsys, tmp_path):
+def test_games_text_shows_each_stage_finished_and_reports_the_counts(capsys, tmp_path):
+    import re
+
     db = tmp_path / "lib.sqlite3"
     code, out, _ = run(capsys, "--db", str(db), "games")
     assert code == 0
-    assert out.splitlines()[-1] == (
-        f"255,168 games (131,184 X wins, 77,904 O wins, 46,080 draws) and 2,106,288 ledger rows in {db}"
-    )
+    lines = out.splitlines()
+    # the bars stay on screen when done (not transient): stage, bar, count of total, time taken
+    assert [re.sub(r"━+", "BAR", line).split() for line in lines[:3]] == [
+        ["games", "BAR", "255,168/255,168", lines[0].split()[-1]],
+        ["ledger", "BAR", "1/1", lines[1].split()[-1]],
+        ["indexes", "BAR", "3/3", lines[2].split()[-1]],
+    ]
+    assert all(re.fullmatch(r"\d+:\d\d:\d\d", line.split()[-1]) for line in lines[:3])
+    assert lines[3:] == [f"255,168 games (131,184 X wins, 77,904 O wins, 46,080 draws) and 2,106,288 ledger rows in {db}"]
 
 
 def test_bench_quick_reports_every_target(capsys):
@@ -408,3 +420,83 @@ def test_review_of_a_study_follows_its_current_line_from_its_start(capsys, tmp_p
 )
 def test_review_refuses_bad_input_in_one_line(capsys, argv, message):
     assert run(capsys, *argv) == (2, "", f"workbench: error: {message}\n")
+
+
+@pytest.mark.parametrize("name, position", [("midgame", "O../.X./..X"), ("won", "XXX/OO./..."), ("start", ".../.../...")])
+def test_analyze_in_a_colour_terminal_looks_as_recorded(name, position):
+    """What `workbench analyze` shows in a terminal, colours included, against a recorded screen
+    (tests/data/analyze-*.ansi, checked by eye when recorded: re-record only for an intended change)."""
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from workbench.engine import analyze
+    from workbench.text import analysis_view
+
+    console = Console(width=100, color_system="truecolor", force_terminal=True, record=True, file=open(os.devnull, "w"))
+    console.print(analysis_view(analyze(parse_position(position))))
+    recorded = (Path(__file__).parent / "data" / f"analyze-{name}.ansi").read_text()
+    assert console.export_text(styles=True) == recorded
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["analyze", "X../.../...", "--json"], ["census", "--json"], ["first-moves", "--json"], ["verify", "--json"],
+     ["review", "--moves", "5", "--json"], ["studies", "list", "--json"]],
+)  # fmt: skip
+def test_every_json_output_is_one_document_and_exit_0(capsys, tmp_path, argv):
+    code, out, err = run(capsys, "--db", str(tmp_path / "lib.sqlite3"), *argv)
+    assert (code, err) == (0, "")
+    json.loads(out)
+
+
+def test_studies_list_json_names_each_study(capsys, tmp_path):
+    db = str(tmp_path / "lib.sqlite3")
+    source = tmp_path / "opening.json"
+    save_study(study_state(), source)
+    run(capsys, "--db", db, "studies", "import", str(source))
+    code, out, _ = run(capsys, "--db", db, "studies", "list", "--json")
+    [record] = json.loads(out)
+    assert code == 0 and sorted(record) == ["moves", "name", "updated"]
+    assert (record["name"], record["moves"]) == ("opening", 4) and len(record["updated"]) == 19
+
+
+def test_open_treats_paths_and_existing_files_as_files(capsys, tmp_path, monkeypatch):
+    from workbench.tui import app as app_module
+
+    launched = []
+    monkeypatch.setattr(app_module, "run", lambda **options: launched.append(options) or 0)
+    monkeypatch.chdir(tmp_path)
+    save_study(study_state(), tmp_path / "plain")  # a study file without .json
+    assert run(capsys, "--db", str(tmp_path / "lib.sqlite3"), "open", "plain") == (0, "", "")
+    assert launched[-1]["path"] == "plain"
+    code, out, err = run(capsys, "open", "folder/missing")  # a path: never a library name
+    assert (code, err) == (2, "workbench: error: cannot open 'folder/missing': no such file\n")
+
+
+def test_open_warms_the_tables_of_the_studys_own_board(capsys, tmp_path, monkeypatch):
+    from workbench import cache
+    from workbench.engine import Geometry
+    from workbench.state import study_from_data, study_to_data
+    from workbench.tui import app as app_module
+
+    warmed = []
+    monkeypatch.setattr(cache, "warm_in_background", lambda geometry: warmed.append(geometry))
+    monkeypatch.setattr(app_module, "run", lambda **options: 0)
+    data = study_to_data(AppState())
+    data.update(geometry={"rows": 3, "cols": 4, "k": 3}, root="..../..../....")
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps(data))
+    assert study_from_data(data).geometry == Geometry(3, 4, 3)
+    assert run(capsys, "open", str(path))[0] == 0
+    assert run(capsys, "--db", str(tmp_path / "lib.sqlite3"))[0] == 0
+    assert warmed == [Geometry(3, 4, 3), Geometry(3, 3, 3)]
+
+
+def test_without_the_app_the_command_says_so(capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "workbench.tui.app", None)  # as if Textual were not installed
+    code, out, err = run(capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith("workbench: the app is not available (") and err.endswith("); see `workbench --help`\n")

@@ -341,7 +341,7 @@ def run_app(**options) -> int:
     warm_in_background(state.geometry if state is not None else TIC_TAC_TOE)  # overlaps the app's import
     try:
         from .tui.app import run
-    except ImportError as error:  # pragma: no cover - only before the app exists
+    except ImportError as error:  # Textual missing or broken: say so, no traceback
         print(f"workbench: the app is not available ({error}); see `workbench --help`", file=sys.stderr)
         return 1
     return run(**options)
