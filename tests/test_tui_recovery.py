@@ -109,8 +109,13 @@ def test_a_killed_app_loses_nothing(tmp_path, ending):
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 34, 100, 0, 0))
     env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT, TERM="xterm-256color", COLUMNS="100", LINES="34")
+    def default_signals():  # nohup or a background job may have left them ignored, and children inherit that
+        for number in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
+            signal.signal(number, signal.SIG_DFL)
+
     child = subprocess.Popen([sys.executable, "-m", "workbench", "--db", db], stdin=follower, stdout=follower,
-                             stderr=follower, env=env, cwd=PACKAGE_ROOT, start_new_session=True)  # fmt: skip
+                             stderr=follower, env=env, cwd=PACKAGE_ROOT, start_new_session=True,
+                             preexec_fn=default_signals)  # fmt: skip
     os.close(follower)
     screen = bytearray()
 
