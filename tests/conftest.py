@@ -6,7 +6,17 @@ from workbench.engine import TIC_TAC_TOE, analyze_all
 from workbench.engine.symmetry import transforms
 
 
-@pytest.fixture(scope="session")
+def shared_unless_mapping(scope: str):
+    """A fixture scope: ``scope`` normally; "function" while mutmut maps tests to functions ("stats"), since a
+    fixture built once would count only the first test that used it as reaching the functions it calls."""
+
+    def determine(fixture_name, config) -> str:
+        return "function" if os.environ.get("MUTANT_UNDER_TEST") == "stats" else scope
+
+    return determine
+
+
+@pytest.fixture(scope=shared_unless_mapping("session"))
 def all_analyses():
     return analyze_all(TIC_TAC_TOE)
 

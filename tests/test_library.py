@@ -25,9 +25,10 @@ from workbench.state import AppState, reduce
 from workbench.state.actions import Back, PlayCell, SetComment
 
 from .child_process import assert_killed_mid_write, run_child
+from .conftest import shared_unless_mapping
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=shared_unless_mapping("module"))
 def games_library(tmp_path_factory):
     path = tmp_path_factory.mktemp("lib") / "games.sqlite3"
     library = Library.open(path)
