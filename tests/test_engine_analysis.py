@@ -292,3 +292,45 @@ def test_tables_know_classes_by_ply_and_games_through_every_position():
     table = tables(TIC_TAC_TOE)
     assert table.classes_by_ply() == class_index(TIC_TAC_TOE).by_ply() == (1, 3, 12, 38, 108, 174, 204, 153, 57, 15)
     assert all(table.games_through(key) == games_through(TIC_TAC_TOE, key) for key in table.class_of)
+
+
+def test_the_planner_on_a_board_too_big_for_its_lookup_table():
+    from workbench.engine import Geometry
+    from workbench.engine.threats import Planner
+
+    planner = Planner(Geometry(5, 5, 4))  # 25 cells: lines are checked one by one
+    me, opp = 0b111, 0b11 << 5  # me on 1 2 3, the opponent on 6 7
+    assert planner.winning(me, opp) == 1 << 3  # 4 completes 1-2-3-4 (5 would not be a line of four here)
+    assert planner.block(opp, me) == 1 << 3
+    assert planner.masks(0b1111, opp) == (0,) * 6  # a line of four already: the game is over
+
+
+def test_the_planner_says_nothing_once_the_game_is_over():
+    from workbench.engine.threats import Planner
+
+    planner = Planner(TIC_TAC_TOE)
+    assert planner.masks(0b000011000, 0b000000111) == (0,) * 6  # the opponent has a line
+    assert planner.masks(0b000000111, 0b000011000) == (0,) * 6  # the mover has one
+    assert planner.masks(0b101100110, 0b010011001) == (0,) * 6  # a full board
+    assert planner.winning(0b000000011, 0b000011000) == 0b100  # in play: 3 wins
+
+
+def test_an_analysis_record_word_for_word():
+    import json
+
+    record = analysis_record(analyze(parse_position("O../.X./..X")))
+    text = json.dumps(record)
+    assert text.startswith('{"position": "O../.X./..X", "to_move": "O", "status": "in_play", "value": "draw", "remoteness": 6, '
+                           '"games": {"total": 536, "x": 248, "o": 144, "draw": 144}, "moves": [{"cell": 2, "value": "loss", '
+                           '"remoteness": 4, "trap": 0.8, "games": {"total": 80, "x": 40, "o": 28, "draw": 12}}')  # fmt: skip
+    assert text.endswith('"masks": {"win": [], "block": [], "fork": [], "perfect_win": [], "perfect_lose": [2, 4, 6, 8], '
+                         '"best": [3, 7]}, "symmetry": {"canonical": "X../.X./..O", "class_id": 38, "class_count": 765, '
+                         '"orbit_size": 4, "stabilizer": ["identity", "flip_diag"], "move_classes": [[2, 4], [3, 7], [6, 8]]}}')  # fmt: skip
+    finished = analysis_record(analyze(parse_position("XXX/OO./...")))
+    assert (finished["to_move"], finished["value"], finished["remoteness"], finished["moves"]) == (None, None, None, [])
+
+
+def test_the_first_move_table_of_a_single_cell_board():
+    from workbench.engine import Geometry
+
+    assert first_move_table(Geometry(1, 1, 1)) == ((0.0,),)  # X's only move leaves O no reply to judge

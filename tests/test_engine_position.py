@@ -209,3 +209,30 @@ def test_move_lists_from_a_start_and_on_boards_of_more_than_nine_cells():
     assert parse_moves("10", Position.empty(Geometry(2, 5, 3))) == (10,)  # one number: cells above 9 exist
     with pytest.raises(MoveListError, match=r"token 2 '0' is not a cell \(1-9\)"):
         parse_moves("10", Position.empty())  # on nine cells every digit is a move
+
+
+def test_marks_lines_text_and_a_move_order_of_a_position():
+    from workbench.engine.position import some_move_order
+
+    position = parse_position("XXX/OO./...")
+    assert [position.mark_at(cell) for cell in (1, 4, 6)] == [Player.X, Player.O, None]
+    assert position.winning_lines() == (0b111,)
+    assert parse_position("X../.O./...").winning_lines() == ()
+    assert str(position) == "XXX/OO./..."
+    assert some_move_order(position) == (1, 4, 2, 5, 3)
+    assert Position.empty().play_all(some_move_order(parse_position("O.X/.X./..."))) == parse_position("O.X/.X./...")
+    wide = Position.empty(Geometry(3, 4, 3))
+    assert wide.play(12).play(1).geometry == Geometry(3, 4, 3)  # a move keeps the board's shape
+
+
+def test_the_state_graph_and_the_tables_memo():
+    from workbench.engine.analysis import forget_tables, install_tables, tables, tables_if_built
+    from workbench.engine.graph import state_graph
+
+    graph = state_graph(TIC_TAC_TOE)
+    assert parse_position("X../.../...").key in graph and Position(0b111, 0b111000, TIC_TAC_TOE).key not in graph  # both won: unreachable
+    table = tables(TIC_TAC_TOE)
+    forget_tables()
+    assert tables_if_built(TIC_TAC_TOE) is None
+    install_tables(table)
+    assert tables_if_built(TIC_TAC_TOE) is table

@@ -91,3 +91,27 @@ def test_a_line_from_a_set_up_position_and_an_illegal_line():
     assert review.rating is Rating.MISTAKE  # O wins on 6 next
     with pytest.raises(IllegalMoveError, match="cell is occupied"):
         review_line(start, [9, 9])
+
+
+def test_the_census_counts_values_as_a_plain_negamax_does():
+    from workbench.engine import TIC_TAC_TOE, analyze, census
+
+    data = census(TIC_TAC_TOE)
+    assert list(data) == ["geometry", "positions", "terminal_positions", "classes", "terminal_classes", "positions_by_ply",
+                          "classes_by_ply", "positions_by_value", "classes_by_value", "games", "games_by_length", "ledger"]  # fmt: skip
+    assert data["geometry"] == {"rows": 3, "cols": 3, "k": 3}
+    seen, frontier, by_value, classes = set(), [Position.empty()], {"win": 0, "draw": 0, "loss": 0}, {}
+    while frontier:
+        position = frontier.pop()
+        if position in seen:
+            continue
+        seen.add(position)
+        if position.is_over:
+            continue
+        label = ("loss", "draw", "win")[outcome(position)[0] + 1]
+        by_value[label] += 1
+        classes.setdefault(label, set()).add(analyze(position).symmetry.class_id)
+        frontier.extend(position.play(cell) for cell in position.legal_moves())
+    assert data["positions_by_value"] == by_value == {"win": 2836, "draw": 1052, "loss": 632}
+    assert data["classes_by_value"] == {label: len(ids) for label, ids in classes.items()} == {"win": 390, "draw": 148, "loss": 89}
+    assert data["positions_by_ply"] == [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]

@@ -84,9 +84,9 @@ def _byte_tables(mapping: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     tables = []
     for start in range(0, len(mapping), 8):
         table = []
-        for byte in range(256):
+        for byte in range(256):  # pragma: no mutate (a byte's values; a 257th entry is never read)
             image = 0
-            for offset in range(8):
+            for offset in range(8):  # pragma: no mutate (a 9th bit of a byte is always 0)
                 if byte >> offset & 1 and start + offset < len(mapping):
                     image |= 1 << mapping[start + offset]
             table.append(image)
