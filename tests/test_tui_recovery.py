@@ -210,3 +210,54 @@ async def test_the_engine_answers_moves_never_navigation(tmp_path):
             await pilot.press("backspace", "1")  # X's move played again: that the engine answers
             await settled()
             assert len(moves(app)) == 2
+
+
+async def test_a_read_only_library_of_schema_2_still_opens_in_the_app(tmp_path, monkeypatch):
+    import os
+    import sqlite3
+
+    from workbench.library import db as library_db
+
+    path = tmp_path / "old.sqlite3"
+    Library.open(path).close()
+    connection = sqlite3.connect(path)
+    connection.execute("DROP TABLE recovery")
+    connection.execute("PRAGMA user_version = 2")
+    connection.commit()
+    connection.close()
+    real_access = os.access
+    monkeypatch.setattr(library_db.os, "access", lambda p, mode: False if str(p) == str(path) else real_access(p, mode))
+    app = WorkbenchApp(db=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        assert app.library.read_only and app.keeper is None
+        assert any("read-only" in n.message for n in app._notifications)
+
+
+async def test_a_study_opened_from_a_file_without_json_saves_back_to_that_file(tmp_path):
+    from workbench.state import load_study, save_study
+
+    from .tui_helpers import played_state
+
+    notes = tmp_path / "notes"
+    save_study(played_state(5), notes)
+    app = WorkbenchApp(load_study(notes), path=str(notes), db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("1", "ctrl+s")
+        assert load_study(notes).tree.moves_to(load_study(notes).cursor) == (5, 1)
+        assert app.library.query("SELECT count(*) FROM studies") == [(0,)]  # not into the library
+
+
+async def test_an_engine_playing_x_opens_a_new_game(tmp_path):
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("e", "E")  # perfect engine, playing X: its turn at once
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(moves(app)) == 1
+        await pilot.press("n")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(moves(app)) == 1  # the new game, opened by the engine

@@ -55,3 +55,14 @@ def text_of(widget) -> str:
     console = Console(width=max(widget.size.width, 20), file=io.StringIO(), color_system=None, legacy_windows=False)
     console.print(widget.render())
     return console.file.getvalue()
+
+
+def played_state(*cells):
+    """A state with ``cells`` played from the empty board."""
+    from workbench.state import AppState, reduce
+    from workbench.state.actions import PlayCell
+
+    state = AppState()
+    for cell in cells:
+        state = reduce(state, PlayCell(cell=cell))
+    return state

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import threading
 import uuid
 from dataclasses import dataclass
@@ -143,8 +144,10 @@ class RecoveryKeeper:
 
     def _run(self) -> None:
         library = None
+        failed = False
         while True:
-            self._wake.wait()
+            # after a failed write (a busy or full disk), try again within a second even if nothing new comes
+            self._wake.wait(1.0 if failed else None)
             with self._lock:
                 self._wake.clear()
                 pending, clear, drop, stopping = self._pending, self._clear, self._drop, self._stopping
@@ -153,16 +156,20 @@ class RecoveryKeeper:
                 if pending is not None or clear or drop:
                     if library is None:
                         library = Library.open(self.path)
-                    for session in drop:
-                        forget(library, session)
-                    if pending is not None:
+                    if pending is not None:  # this session's study first: a restored one is never in no row
                         state, path, name = pending
                         keep(library, self.session, state, path=path, name=name)
                     elif clear:
                         forget(library, self.session)
-                    self.error = None
-            except LibraryError as error:
-                self.error = str(error)
+                    for session in drop:
+                        forget(library, session)
+                    self.error, failed = None, False
+            except (LibraryError, sqlite3.Error) as error:
+                self.error, failed = str(error), True
+                with self._lock:  # keep what failed unless something newer came meanwhile
+                    if self._pending is None and not self._clear:
+                        self._pending, self._clear = pending, clear
+                    self._drop = drop + self._drop
             with self._lock:
                 if self._pending is None and not self._clear and not self._drop:
                     self._idle.set()

@@ -171,8 +171,13 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
 
         try:
             library = Library.open(self.db_path)
-            return library, has_games(library), left_behind(library)
         except LibraryError as error:
+            return str(error)
+        try:
+            # a read-only library (perhaps of schema 2, without the recovery table) keeps nothing to offer
+            return library, has_games(library), ([] if library.read_only else left_behind(library))
+        except LibraryError as error:
+            library.close()
             return str(error)
 
     def on_mount(self) -> None:
@@ -333,6 +338,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
     def action_new_game(self) -> None:
         self.store.dispatch(NewGame())
         self._untitled()
+        self._maybe_engine_move()  # an engine playing X opens the new game
         self.notify("New game (ctrl+z brings the old tree back).", timeout=3)
 
     def _untitled(self) -> None:
@@ -365,6 +371,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
             if action is not None:
                 self.store.dispatch(action)
                 self._untitled()
+                self._maybe_engine_move()  # a set-up where it is the engine's turn
 
         self.push_screen(SetUpDialog(), done)
 

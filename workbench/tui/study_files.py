@@ -93,7 +93,15 @@ class StudyFiles:
             if saved is not None and proceed is not None:
                 proceed()
 
-        target = self.study_path or (self.study_name if self.library is not None else None)
+        if self.study_path:  # its own file, whatever its name looks like (not a library name)
+            problem = self._save_to(self.study_path)
+            if problem is None:
+                after(self.study_path)
+                return
+            self.notify(problem, title="Not saved", severity="error")
+            self._save_dialog(after)
+            return
+        target = self.study_name if self.library is not None else None
         if target:
             problem = self._save_named(target)
             if problem is None:
