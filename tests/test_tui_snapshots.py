@@ -7,7 +7,7 @@ import pytest
 
 from workbench.tui.app import WorkbenchApp
 
-from .tui_helpers import wait_ready
+from .tui_helpers import wait_library, wait_ready
 
 POSITIONS = {
     "start": [],
@@ -44,3 +44,26 @@ def test_whole_app(snap_compare, size):
 def test_value_overlay_on_the_board(snap_compare):
     keys = ["5", "2", "v"]
     assert snap_compare(WorkbenchApp(), run_before=preparing(keys, "board"), terminal_size=(90, 30))
+
+
+DIALOGS = {
+    "set-up-with-an-error": ["i", "5", ",", "5"],
+    "save-as": ["5", "ctrl+s"],
+    "unsaved-changes": ["5", "q"],
+    "help": ["f1"],
+    "games-like-this": ["5", "1", "9", "g"],
+    "open-empty-library": ["ctrl+o"],
+}
+
+
+@pytest.mark.parametrize("dialog", list(DIALOGS))
+def test_dialog(snap_compare, dialog):
+    """Each dialog as the user sees it: its title, fields, buttons, hints and errors."""
+
+    async def run_before(pilot):
+        await wait_library(pilot, pilot.app)  # the save and open dialogs say where they save and open
+        for key in DIALOGS[dialog]:
+            await pilot.press(key)
+        await pilot.pause()
+
+    assert snap_compare(WorkbenchApp(), run_before=run_before, terminal_size=(100, 34))
