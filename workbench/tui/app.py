@@ -1,8 +1,9 @@
 """The workbench app: owns the store, lays out the four panes, routes actions.
 
-The file flows (:mod:`.study_files`), the engine as an opponent (:mod:`.engine_play`) and
-the palette's entries (:mod:`.commands`) are mixed in from modules of their own. Dialogs
-are imported where they open: they pull in widgets the first paint never needs.
+The file flows (:mod:`.study_files`), keeping unsaved work safe (:mod:`.recovery`), the
+engine as an opponent (:mod:`.engine_play`) and the palette's entries (:mod:`.commands`)
+are mixed in from modules of their own. Dialogs are imported where they open: they pull
+in widgets the first paint never needs.
 """
 
 from __future__ import annotations
