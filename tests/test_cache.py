@@ -1,5 +1,8 @@
 """The tables cache: read back only what is whole and current; never in the way."""
 
+import threading
+from dataclasses import dataclass
+
 import pytest
 
 from workbench import cache
@@ -124,9 +127,17 @@ def test_the_file_name_tracks_the_engine_and_python():
     assert len(cache.engine_fingerprint()) == 16
 
 
-def test_a_second_thread_waits_for_the_first_instead_of_building_again(built, monkeypatch):
-    import threading
+@dataclass
+class HeldBuild:
+    """A first build, started by warm_in_background, that waits until ``release`` is set."""
 
+    thread: threading.Thread
+    release: threading.Event
+    builds: list
+
+
+@pytest.fixture
+def held_first_build(built, monkeypatch):
     started, release = threading.Event(), threading.Event()
     real_build = cache.build_tables
     builds = []
@@ -142,14 +153,18 @@ def test_a_second_thread_waits_for_the_first_instead_of_building_again(built, mo
     forget_tables()
     first = cache.warm_in_background(TIC_TAC_TOE)
     assert started.wait(5)
+    return HeldBuild(first, release, builds)
+
+
+def test_a_second_thread_waits_for_the_first_instead_of_building_again(held_first_build):
     assert cache.ready_tables(TIC_TAC_TOE) is None  # busy elsewhere: says so at once, never waits
     outcome = []
     second = threading.Thread(target=lambda: outcome.append(cache.build_and_cache_tables(TIC_TAC_TOE)))
     second.start()
-    release.set()
-    first.join(5)
+    held_first_build.release.set()
+    held_first_build.thread.join(5)
     second.join(5)
-    assert outcome == [False] and len(builds) == 1
+    assert outcome == [False] and len(held_first_build.builds) == 1
     assert cache.ready_tables(TIC_TAC_TOE) == "memory"
 
 
@@ -228,24 +243,10 @@ def test_warm_tables_reads_the_cache_before_building(built, monkeypatch):
     assert tables_if_built(TIC_TAC_TOE) == built
 
 
-def test_a_thread_that_waited_for_another_build_says_memory(built, monkeypatch):
-    import threading
-
-    started, release = threading.Event(), threading.Event()
-    real_build = cache.build_tables
-
-    def slow_build(geometry):
-        started.set()
-        release.wait(5)
-        return real_build(geometry)
-
-    monkeypatch.setattr(cache, "build_tables", slow_build)
-    monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")
-    forget_tables()
-    first = cache.warm_in_background(TIC_TAC_TOE)
+def test_a_thread_that_waited_for_another_build_says_memory(held_first_build, monkeypatch):
+    first = held_first_build.thread
     # a daemon thread, so quitting never waits for a build; named, so a thread dump says what it is
     assert first.daemon and first.name == "warm-tables"
-    assert started.wait(5)
     waiting, real_wait_or_build = threading.Event(), cache.build_and_cache_tables
 
     def wait_or_build(geometry):
@@ -257,7 +258,7 @@ def test_a_thread_that_waited_for_another_build_says_memory(built, monkeypatch):
     second = threading.Thread(target=lambda: outcome.append(cache.warm_tables(TIC_TAC_TOE)))
     second.start()
     assert waiting.wait(5)  # the second found the lock taken and went to wait for the first
-    release.set()
+    held_first_build.release.set()
     first.join(5)
     second.join(5)
     assert outcome == ["memory"]

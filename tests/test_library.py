@@ -9,7 +9,7 @@ import pytest
 from workbench.engine import TIC_TAC_TOE, Position, Status, census, parse_position
 from workbench.engine.census import games_through as computed_through
 from workbench.library import SCHEMA_VERSION, Library, LibraryError
-from workbench.library.db import _MIGRATIONS, PAGE_SIZE, _describe, _statements
+from workbench.library.db import _MIGRATIONS, PAGE_SIZE, _statements
 from workbench.library.games import complete_games, games_through, has_games, sample_games, write_games
 from workbench.library.graph import graph_dot, write_graph
 from workbench.library.studies import (
@@ -276,23 +276,6 @@ def test_the_default_library_follows_xdg_and_falls_back_to_home(tmp_path, monkey
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("XDG_DATA_HOME")
     assert default_path() == tmp_path / "home" / ".local" / "share" / "workbench" / "library.sqlite3"
-
-
-@pytest.mark.parametrize(
-    "message, said",
-    [
-        ("database is locked", "locked by another program (try again when it is done)"),
-        ("database table is locked: studies", "locked by another program (try again when it is done)"),
-        ("file is not a database", "corrupted or not a workbench library"),
-        ("database disk image is malformed", "corrupted or not a workbench library"),
-        ("file is encrypted or is not a database", "corrupted or not a workbench library"),
-        ("attempt to write a readonly database", "read-only, nothing can be written"),
-        ("the file system is read-only", "read-only, nothing can be written"),
-        ("disk I/O error", "disk I/O error"),
-    ],
-)
-def test_sqlite_errors_in_words_a_user_can_act_on(message, said):
-    assert _describe(sqlite3.OperationalError(message)) == said
 
 
 def test_a_newer_schema_is_refused(tmp_path):
@@ -564,10 +547,12 @@ def test_a_bad_query_is_a_library_error_naming_the_file(tmp_path):
     [
         ("database is locked", "locked by another program (try again when it is done)"),
         ("database table is busy", "locked by another program (try again when it is done)"),
+        ("database table is locked: studies", "locked by another program (try again when it is done)"),
         ("file is not a database", "corrupted or not a workbench library"),
         ("database disk image is malformed", "corrupted or not a workbench library"),
         ("file is encrypted or is not a database", "corrupted or not a workbench library"),
         ("attempt to write a readonly database", "read-only, nothing can be written"),
+        ("the file system is read-only", "read-only, nothing can be written"),
         ("disk I/O error", "disk I/O error"),
     ],
 )
