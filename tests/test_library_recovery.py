@@ -6,15 +6,10 @@ import pytest
 
 from workbench.library import Library
 from workbench.library.recovery import RecoveryKeeper, forget, keep, left_behind
-from workbench.state import AppState, reduce
-from workbench.state.actions import MarkSaved, PlayCell, SetComment
+from workbench.state import reduce
+from workbench.state.actions import MarkSaved, SetComment
 
-
-def played(*cells):
-    state = AppState()
-    for cell in cells:
-        state = reduce(state, PlayCell(cell=cell))
-    return state
+from .states import played
 
 
 def rows(path):

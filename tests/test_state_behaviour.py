@@ -24,13 +24,7 @@ from workbench.state.study import dumps_study, save_study, study_from_data
 from workbench.state.tree import ROOT, GameTree, MoveTextError, annotation, import_movetext
 
 from .child_process import run_child
-
-
-def played(*cells, state=None):
-    state = state or AppState()
-    for cell in cells:
-        state = reduce(state, PlayCell(cell=cell))
-    return state
+from .states import played
 
 
 def saved(state):

@@ -237,10 +237,10 @@ async def test_a_read_only_library_of_schema_2_still_opens_in_the_app(tmp_path, 
 async def test_a_study_opened_from_a_file_without_json_saves_back_to_that_file(tmp_path):
     from workbench.state import load_study, save_study
 
-    from .tui_helpers import played_state
+    from .states import played
 
     notes = tmp_path / "notes"
-    save_study(played_state(5), notes)
+    save_study(played(5), notes)
     app = WorkbenchApp(load_study(notes), path=str(notes), db=str(tmp_path / "lib.sqlite3"))
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_library(pilot, app) == "open"

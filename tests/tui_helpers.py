@@ -56,13 +56,3 @@ def text_of(widget) -> str:
     console.print(widget.render())
     return console.file.getvalue()
 
-
-def played_state(*cells):
-    """A state with ``cells`` played from the empty board."""
-    from workbench.state import AppState, reduce
-    from workbench.state.actions import PlayCell
-
-    state = AppState()
-    for cell in cells:
-        state = reduce(state, PlayCell(cell=cell))
-    return state
