@@ -93,17 +93,13 @@ class StudyFiles:
             if saved is not None and proceed is not None:
                 proceed()
 
-        if self.study_path:  # its own file, whatever its name looks like (not a library name)
-            problem = self._save_to(self.study_path)
-            if problem is None:
-                after(self.study_path)
-                return
-            self.notify(problem, title="Not saved", severity="error")
-            self._save_dialog(after)
-            return
-        target = self.study_name if self.library is not None else None
+        # its own file, whatever its name looks like (never taken for a library name), else its library name
+        if self.study_path:
+            target, save = self.study_path, self._save_to
+        else:
+            target, save = (self.study_name if self.library is not None else None), self._save_named
         if target:
-            problem = self._save_named(target)
+            problem = save(target)
             if problem is None:
                 after(target)
                 return
