@@ -154,9 +154,51 @@ async def test_enter_and_click_in_the_tree_jump():
         await pilot.pause()
         await pilot.press("k", "k", "enter")  # browse up two lines, jump there
         assert moves(app) == (5,)
-        root_line = tree._tree_nodes[0]._line
+        root_line = tree._view_nodes[0]._line
         await pilot.click(VariationTree, offset=(6, root_line - tree.scroll_offset.y))
         assert moves(app) == ()
+
+
+def lit_tree_lines(tree: VariationTree) -> list[str]:
+    """The tree lines drawn as current: in reverse video, or under the tree's own cursor."""
+    lit = []
+    for y in range(tree.size.height):
+        strip = tree.render_line(y)
+        if any(segment.style and (segment.style.reverse or segment.style.bgcolor == tree.get_component_rich_style("tree--cursor").bgcolor) for segment in strip if segment.text.strip()):
+            lit.append(strip.text.lstrip("│├└─ ▼▶").strip())  # the label without the guides
+    return lit
+
+
+async def test_the_tree_lights_exactly_the_boards_node_after_a_new_variation():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9", "backspace", "backspace", "3")  # 1… 3 becomes a variation of 1… 1
+        tree = app.query_one(VariationTree)
+        tree.focus()
+        await pilot.pause()
+        assert tree.cursor_node is not None and tree.cursor_node.data == app.store.state.cursor
+        assert lit_tree_lines(tree) == ["( 1… 3 ≈"]
+        await pilot.press("enter")  # jumps where it shows, not to a line it drew before
+        assert moves(app) == (5, 3)
+        await pilot.press("k", "enter")
+        assert moves(app) == (5, 1)
+        assert lit_tree_lines(tree) == ["1… 1 ≈"]
+
+
+async def test_jump_to_twin_follows_the_tree_after_it_changes():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("1", "5", "9", "home", "2", "home", "9", "5", "1")  # a variation 2 in between
+        tree = app.query_one(VariationTree)
+        tree.focus()
+        await pilot.pause()
+        await pilot.press("t")
+        assert moves(app) == (1, 5, 9)
+        await pilot.press("t")
+        assert moves(app) == (9, 5, 1)
+        assert lit_tree_lines(tree) == ["2. 1 ≡"]
 
 
 async def test_value_strip_click_jumps_to_that_ply():
@@ -180,7 +222,7 @@ async def test_transposition_mark_and_jump():
         tree = app.query_one(VariationTree)
         tree.focus()
         await pilot.pause()
-        assert "≡" in str(tree._tree_nodes[first].label)
+        assert "≡" in str(tree._view_nodes[first].label)
         await pilot.press("t")
         assert app.store.state.cursor == first
 

@@ -75,7 +75,8 @@ class VariationTree(Tree[NodeId]):
         super().__init__(Text("Start"), data=ROOT, id=id)  # a Text: no markup parser at start-up
         self.auto_expand = False
         self.show_root = True
-        self._tree_nodes: dict[NodeId, TreeNode[NodeId]] = {}
+        # not ``_tree_nodes``: Textual's Tree keeps its own dict by that name
+        self._view_nodes: dict[NodeId, TreeNode[NodeId]] = {}
         self._twins: dict[NodeId, tuple[NodeId, ...]] = {}
         self._shown_tree: GameTree | None = None
         self._shown_ready = False
@@ -85,9 +86,13 @@ class VariationTree(Tree[NodeId]):
             return
         if new.tree is not self._shown_tree or self.ready != self._shown_ready:
             self._rebuild(new.tree)
+        elif old is not None and old.cursor != new.cursor:
+            # the current node is drawn in reverse: both lines change, and Tree caches lines per node
+            for node_id in (old.cursor, new.cursor):
+                if node_id in self._view_nodes:
+                    self._view_nodes[node_id].refresh()
         if old is None or old.cursor != new.cursor or old.tree is not new.tree:
             self._follow_cursor()
-            self.refresh()  # the highlighted current node
 
     def watch_ready(self) -> None:
         if self.state is not None:
@@ -101,7 +106,7 @@ class VariationTree(Tree[NodeId]):
         self.clear()
         self.root.label = self._label(tree, ROOT)
         self.root.data = ROOT
-        self._tree_nodes = {ROOT: self.root}
+        self._view_nodes = {ROOT: self.root}
         self._add_line(tree, self.root, ROOT)
         self.root.expand_all()
 
@@ -136,14 +141,14 @@ class VariationTree(Tree[NodeId]):
             main, *alternatives = tree.node(current).children
             has_alternatives = bool(alternatives)
             branch = parent.add(self._label(tree, main), data=main, expand=True, allow_expand=has_alternatives) if has_alternatives else parent.add_leaf(self._label(tree, main), data=main)
-            self._tree_nodes[main] = branch
+            self._view_nodes[main] = branch
             for alternative in alternatives:
                 label = Text("( ") + self._label(tree, alternative)
                 if tree.node(alternative).children:
                     alt_node = branch.add(label, data=alternative, expand=True)
                 else:
                     alt_node = branch.add_leaf(label, data=alternative)
-                self._tree_nodes[alternative] = alt_node
+                self._view_nodes[alternative] = alt_node
                 self._add_line(tree, alt_node, alternative)
             current = main
 
@@ -151,7 +156,7 @@ class VariationTree(Tree[NodeId]):
         """Put the tree's cursor on the state's node now, not a frame later."""
         if self.state is None:
             return
-        node = self._tree_nodes.get(self.state.cursor)
+        node = self._view_nodes.get(self.state.cursor)
         if node is None:
             return
         self._tree_lines  # noqa: B018 - builds the lines, so the node knows its line
