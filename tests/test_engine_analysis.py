@@ -19,6 +19,7 @@ from workbench.engine import (
     first_move_table,
     ledger_counts,
     parse_position,
+    principal_variation,
 )
 from workbench.engine.analysis import exact_masks
 from workbench.engine.graph import class_index, state_graph
@@ -132,6 +133,47 @@ def test_best_moves_keep_the_value(all_analyses):
             in_best = bool(analysis.masks.best & cell_bit(move.cell))
             keeps = (move.value, move.remoteness) == (analysis.value, analysis.remoteness)
             assert in_best == keeps
+
+
+def test_principal_variation_plays_the_lowest_best_move_to_the_end(all_analyses):
+    winner_for = {Value.WIN: "mover", Value.LOSS: "other", Value.DRAW: None}
+    for analysis in all_analyses:
+        line = principal_variation(analysis.position)
+        if analysis.to_move is None:
+            assert line == ()
+            continue
+        assert len(line) == analysis.remoteness
+        best_cells = [move.cell for move in analysis.moves if analysis.masks.best & cell_bit(move.cell)]
+        assert line[0] == min(best_cells)
+        after = analysis.position.play(line[0])
+        assert line[1:] == principal_variation(after)  # so every later move is the lowest best one too
+        end = analysis.position
+        for cell in line:
+            end = end.play(cell)
+        expected = winner_for[analysis.value]
+        if expected is None:
+            assert end.status.value == "draw"
+        else:
+            mover = analysis.to_move if expected == "mover" else analysis.to_move.other
+            assert end.status.value == f"{mover.value.lower()}_won"
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("XX./OO./...", (3,)),  # X wins at once
+        ("XX./O../...", (3, 5, 6, 8)),  # O blocks, X forks, O delays with the lowest cell, X wins
+        ("X../.O./..X", (2, 8, 7, 3, 6, 4)),  # O on an edge holds the draw; every move forced after
+        ("XOX/XOO/OXX", ()),
+    ],
+)
+def test_known_principal_variations(text, line):
+    assert principal_variation(parse_position(text)) == line
+
+
+def test_principal_variation_refuses_an_unreachable_position():
+    with pytest.raises(IllegalPositionError):
+        principal_variation(Position(0b111, 0b111000))
 
 
 def test_trap_is_the_share_of_replies_that_lose():

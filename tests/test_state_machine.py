@@ -10,6 +10,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from workbench.engine import Player, Position, check_legal
 from workbench.state import OVERLAYS, AppState, EngineMode, Store, load_study, reduce, save_study
 from workbench.state.actions import (
+    AddLine,
     Back,
     DeleteVariation,
     Forward,
@@ -51,6 +52,18 @@ class ReducerMachine(RuleBasedStateMachine):
     @rule(cell=st.integers(min_value=-1, max_value=11))
     def play(self, cell):
         self.apply(PlayCell(cell=cell))
+
+    @rule(cells=st.lists(st.integers(min_value=-1, max_value=11), max_size=6))
+    def add_line(self, cells):
+        before = self.store.state
+        self.apply(AddLine(cells=tuple(cells)))
+        after = self.store.state
+        assert after.cursor == before.cursor
+        if after is not before:  # all of it was added: the line now runs from the cursor
+            node = after.cursor
+            for cell in cells:
+                node = after.tree.child_with_move(node, cell)
+                assert node is not None
 
     @rule(action=simple_actions)
     def step(self, action):

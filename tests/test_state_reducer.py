@@ -17,6 +17,7 @@ from workbench.state import (
     transpositions,
 )
 from workbench.state.actions import (
+    AddLine,
     Back,
     DeleteVariation,
     Forward,
@@ -68,6 +69,24 @@ def test_play_adds_then_reuses_a_child():
 def test_illegal_play_returns_the_same_state(cell):
     state = play(AppState(), 5)
     assert reduce(state, PlayCell(cell=cell)) is state
+
+
+def test_add_line_adds_a_variation_and_keeps_the_cursor():
+    state = reduce(play(AppState(), 5, 1, 9), ToStart())
+    state = reduce(state, Forward())  # after 5
+    added = reduce(state, AddLine(cells=(3, 7, 1)))  # 7 after 5 3 would be new, and so would 1
+    assert added.cursor == state.cursor and added.modified
+    main, variation = added.tree.node(state.cursor).children
+    assert added.tree.moves_to(main) == (5, 1)
+    assert added.tree.moves_to(added.tree.main_line(variation)[-1]) == (5, 3, 7, 1)
+    assert reduce(added, AddLine(cells=(3, 7))) is added  # already there: nothing changes
+    assert reduce(state, AddLine(cells=(1, 9))) is state  # the main line itself
+
+
+@pytest.mark.parametrize("cells", [(3, 3), (3, 0), (3, 10), ("3",), (1, 4, 2, 7, 3, 9), [3, 7]])
+def test_add_line_with_an_illegal_move_adds_nothing(cells):
+    state = play(AppState(), 5)
+    assert reduce(state, AddLine(cells=cells)) is state
 
 
 def test_no_play_after_the_end():

@@ -3,7 +3,7 @@
 import pytest
 from textual.widgets import Input, Static
 
-from workbench.engine import parse_position
+from workbench.engine import parse_position, principal_variation
 from workbench.state import AppState, EngineMode, load_study, reduce, save_study
 from workbench.state.actions import PlayCell, ToStart
 from workbench.tui import app as app_module
@@ -425,6 +425,10 @@ async def test_any_size_renders_and_small_ones_explain(size):
         assert app.query_one("#panes").display is not small
         if small:
             assert "needs at least 80×24" in str(too_small.render())
+            await pilot.press("n", "right", "space", "b", "v", "enter", "6")  # the hidden board never changes
+            assert moves(app) == () and app.store.state.view.overlay == "none"
+        else:
+            assert moves(app) == (5,)
 
 
 async def test_resizing_back_and_forth_never_crashes():
@@ -436,6 +440,9 @@ async def test_resizing_back_and_forth_never_crashes():
             await pilot.press("5")
         assert app.query_one("#panes").display
         assert app.query_one("#panes").has_class("-wide") is False
+        assert moves(app) == (5,)  # played at 300×100; at 1×1 and 40×10 nothing was
+        await pilot.press("h", "enter")  # and the board takes keys again
+        assert moves(app) == (5, 4)
 
 
 async def test_open_study_from_the_command_line(tmp_path):
@@ -625,3 +632,98 @@ async def test_the_mouse_wheel_over_the_board_or_the_history_steps_through_the_g
             widget.post_message(events.MouseScrollDown(widget, 1, 1, 0, 1, 0, False, False, False))
             await pilot.pause()
             assert moves(app) == (5, 1, 9)
+
+
+async def test_a_click_on_a_row_of_the_moves_table_plays_that_move():
+    app = WorkbenchApp()
+    async with app.run_test(size=(120, 50)) as pilot:  # tall enough for the whole table
+        await wait_ready(pilot, app)
+        await pilot.press("5")
+        view = app.query_one(EvaluationView)
+        rows = text_of(view).splitlines()
+        row_of_9 = next(y for y, line in enumerate(rows) if line.split()[:1] in (["9"], ["★9"]))
+        await pilot.click(EvaluationView, offset=(4, row_of_9))
+        assert moves(app) == (5, 9)
+        heading = next(y for y, line in enumerate(text_of(view).splitlines()) if line.split()[:1] == ["cell"])
+        await pilot.click(EvaluationView, offset=(4, heading))  # not a move: nothing happens
+        assert moves(app) == (5, 9)
+
+
+async def test_space_plays_the_best_move_even_from_the_history_tree():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("1", "5", "9")  # O must take an edge to hold the draw: 2 is the lowest
+        await pilot.press("space")
+        assert moves(app) == (1, 5, 9, 2)
+        app.query_one(VariationTree).focus()
+        await pilot.pause()
+        await pilot.press("space")  # X must block at 8
+        assert moves(app) == (1, 5, 9, 2, 8)
+
+
+async def test_b_adds_the_best_line_after_the_selected_move_as_a_variation():
+    app = WorkbenchApp()
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9", "backspace")  # after 5 1; the board's cursor is on 5
+        await pilot.press("k", "h")  # the cursor on 1... occupied: the line from the position
+        text = text_of(app.query_one(EvaluationView))
+        line = next(line for line in text.splitlines() if line.startswith(("best line", "after")))
+        assert line.startswith("best line ")
+        shown = tuple(int(cell) for cell in line.removeprefix("best line ").split("  ")[0].split())
+        assert shown == principal_variation(app.store.state.position)
+        await pilot.press("l", "l")  # the cursor on 3, a legal move: the line after it
+        text = text_of(app.query_one(EvaluationView))
+        line = next(line for line in text.splitlines() if line.startswith(("best line", "after")))
+        assert line.startswith("after 3 ")
+        after = tuple(int(cell) for cell in line.removeprefix("after 3 ").split("  ")[0].split())
+        assert after == principal_variation(app.store.state.position.play(3))
+        before = app.store.state
+        await pilot.press("b")
+        state = app.store.state
+        assert state.cursor == before.cursor and state.modified
+        variation = state.tree.node(state.cursor).children[-1]
+        assert state.tree.moves_to(state.tree.main_line(variation)[-1]) == (5, 1, 3, *after)
+        await pilot.press("b")  # already there: nothing new
+        assert app.store.state.tree is state.tree
+
+
+@pytest.mark.parametrize("size", [(120, 36), (140, 40), (200, 60)])
+async def test_at_screenshot_sizes_nothing_needs_scrolling(size):
+    from textual.widgets._footer import FooterKey
+
+    from workbench.tui.board import BoardStatus
+
+    app = WorkbenchApp()
+    async with app.run_test(size=size) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("e")  # the engine plays O: the board says so
+        for pane in app.query("#evaluation, #symmetry"):
+            assert pane.max_scroll_y == 0, pane.id
+            view = pane.query_one(EvaluationView if pane.id == "evaluation" else SymmetryView)
+            assert view.region.bottom <= pane.content_region.bottom, pane.id
+        symmetry = text_of(app.query_one(SymmetryView))
+        assert "classes by ply" in symmetry and "153" in symmetry and "r: turned clockwise" in symmetry
+        evaluation = text_of(app.query_one(EvaluationView))
+        assert "★9" in evaluation and "b adds it" in evaluation
+        status = text_of(app.query_one(BoardStatus))
+        assert "engine plays O (" in status
+        *keys, palette = app.query(FooterKey)
+        assert palette.key == "ctrl+p" and palette.region.right <= size[0]
+        assert all(key.region.right < palette.region.x for key in keys)  # none hidden under the palette key
+        assert {"Quit", "Help", "Engine", "Back", "Forward"} <= {key.description for key in keys}
+
+
+async def test_at_80_by_24_the_unsaved_mark_shows_on_the_board():
+    app = WorkbenchApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        assert app.query_one("#header").display is False
+        assert app.query_one("#board").border_subtitle == "untitled study"
+        await pilot.press("5")
+        assert app.query_one("#board").border_subtitle == "untitled study •"
+        await pilot.resize_terminal(100, 34)
+        await pilot.pause()
+        assert app.query_one("#header").display is True and app.query_one("#board").border_subtitle == ""
+        assert app.sub_title == "untitled study •"

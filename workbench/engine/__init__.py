@@ -3,7 +3,17 @@
 Everything a pane or the command line shows is computed here.
 """
 
-from .analysis import MASK_NAMES, Analysis, Masks, MoveAnalysis, SymmetryInfo, analysis_record, analyze, analyze_all
+from .analysis import (
+    MASK_NAMES,
+    Analysis,
+    Masks,
+    MoveAnalysis,
+    SymmetryInfo,
+    analysis_record,
+    analyze,
+    analyze_all,
+    principal_variation,
+)
 from .census import GameCounts, census, ledger_counts
 from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, GeometryError, cell_bit, cells_of
 from .openings import first_move_table
@@ -30,7 +40,7 @@ __all__ = [
     "NotationError", "Player", "Position", "PositionError", "Status", "SymmetryInfo",
     "TIC_TAC_TOE", "Value", "analysis_record", "analyze", "analyze_all", "cell_bit",
     "cells_of", "census", "check_legal", "clear_caches", "first_move_table", "format_moves",
-    "format_position", "ledger_counts", "parse_moves", "parse_position",
+    "format_position", "ledger_counts", "parse_moves", "parse_position", "principal_variation",
 ]  # fmt: skip
 
 

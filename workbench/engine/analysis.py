@@ -241,6 +241,26 @@ def class_id(position: Position) -> int:
     return table.class_of[_reachable_key(table, position)]
 
 
+def principal_variation(position: Position) -> tuple[Cell, ...]:
+    """The rest of the game under perfect play: at every ply the side to move plays its best
+    move (the winner hurrying, the loser delaying; the lowest cell among equally good ones).
+
+    Empty when the game is over; as long as the position's remoteness otherwise.
+
+    :raises IllegalPositionError: the position is not reachable.
+    """
+    table = tables(position.geometry)
+    key = _reachable_key(table, position)
+    line: list[Cell] = []
+    while key not in table.terminal:
+        cell, key = max(
+            table.children[key],
+            key=lambda move: (preference(-table.value[move[1]], table.remoteness[move[1]] + 1), -move[0]),
+        )
+        line.append(cell)
+    return tuple(line)
+
+
 def _reachable_key(table: Tables, position: Position) -> int:
     key = position.key
     if key not in table.class_of:

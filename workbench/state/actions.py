@@ -16,6 +16,15 @@ class PlayCell:
     cell: Cell
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AddLine:
+    """Add ``cells``, played one after another from the cursor, as a line of the tree (each move
+    reusing an existing child, else a new last variation); the cursor stays. All or nothing: a
+    line with an illegal move adds none of it."""
+
+    cells: tuple[Cell, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Back:
     """Step to the parent."""
@@ -124,7 +133,7 @@ class MarkSaved:
 
 
 Action = (
-    PlayCell | Back | Forward | ToStart | ToEnd | NextVariation | PreviousVariation | JumpTo
+    PlayCell | AddLine | Back | Forward | ToStart | ToEnd | NextVariation | PreviousVariation | JumpTo
     | PromoteVariation | PromoteToMainLine | DeleteVariation | SetUpPosition | NewGame | SetComment
     | SetEngine | SetOverlay | Highlight | ReplaceTree | LoadState | MarkSaved
 )  # fmt: skip

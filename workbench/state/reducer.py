@@ -11,6 +11,7 @@ from dataclasses import replace
 from ..engine import PositionError, check_legal
 from .actions import (
     Action,
+    AddLine,
     Back,
     DeleteVariation,
     Forward,
@@ -40,6 +41,8 @@ def reduce(state: AppState, action: Action) -> AppState:
     match action:
         case PlayCell(cell=cell):
             return _play(state, cell)
+        case AddLine(cells=cells):
+            return _add_line(state, cells)
         case Back():
             parent = state.tree.node(state.cursor).parent
             return state if parent is None else _move_cursor(state, parent)
@@ -119,6 +122,18 @@ def _play(state: AppState, cell: object) -> AppState:
     if tree is state.tree:
         return _move_cursor(state, node)
     return replace(state, tree=tree, cursor=node, modified=True)
+
+
+def _add_line(state: AppState, cells: object) -> AppState:
+    if not isinstance(cells, tuple) or not all(isinstance(cell, int) for cell in cells):
+        return state
+    tree, node = state.tree, state.cursor
+    try:
+        for cell in cells:
+            tree, node = tree.add_move(node, cell)
+    except PositionError:
+        return state
+    return state if tree is state.tree else replace(state, tree=tree, modified=True)
 
 
 def _new_tree(state: AppState, tree: GameTree) -> AppState:

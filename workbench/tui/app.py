@@ -19,10 +19,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.reactive import reactive
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
-from ..engine import Position, Status, analyze
+from ..engine import Position, Status, analyze, principal_variation
 from ..engine.analysis import tables
 from ..engine.position import some_move_order
 from ..state import (
@@ -31,6 +32,7 @@ from ..state import (
     Store,
 )
 from ..state.actions import (
+    AddLine,
     Back,
     Forward,
     NewGame,
@@ -45,7 +47,7 @@ from ..state.actions import (
 from .board import BoardGrid, BoardPane
 from .commands import PaletteCommands
 from .engine_play import EnginePlay
-from .evaluation import EvaluationPane, EvaluationView
+from .evaluation import EvaluationPane, EvaluationView, selected_line
 from .history import HistoryPane, VariationTree
 from .messages import Dispatch
 from .recovery import Recovery
@@ -53,14 +55,16 @@ from .study_files import StudyFiles
 from .symmetry import SymmetryPane
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-WIDE_WIDTH = 140  # three columns only where the evaluation table still fits
+WIDE_WIDTH = 118  # three columns from here: the board's 32, the evaluation's 56 (its whole moves table), symmetry
+WIDER_WIDTH = 160  # a wider board column
 TALL_HEIGHT = 36
 MASK_CYCLE = ("none", *OVERLAYS[2:])
 
 
-def _layout_for(width: int, height: int) -> tuple[bool, bool, bool, bool]:
-    """(too small, wide, tall, with header) for a terminal of that size."""
-    return (width < MIN_WIDTH or height < MIN_HEIGHT, width >= WIDE_WIDTH, height >= TALL_HEIGHT, height >= 30)
+def _layout_for(width: int, height: int) -> tuple[bool, bool, bool, bool, bool]:
+    """(too small, wide, wider, tall, with header) for a terminal of that size."""
+    too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+    return (too_small, width >= WIDE_WIDTH, width >= WIDER_WIDTH, height >= TALL_HEIGHT, height >= 30)
 
 
 class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
@@ -93,6 +97,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
         Binding("up", "variation(-1)", "Previous variation", show=False, priority=True),
         Binding("down", "variation(1)", "Next variation", show=False, priority=True),
         Binding("backspace", "back", "Back", show=False),
+        Binding("space", "play_best", "Play best move", show=False, priority=True),  # over the tree's own space
+        Binding("b", "add_best_line", "Add best line", show=False),
         Binding("ctrl+z", "undo", "Undo edit", show=False),
         Binding("ctrl+y", "redo", "Redo edit", show=False),
         Binding("f12", "screenshot", "Screenshot", show=False),
@@ -126,6 +132,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
         """The open library, or None while opening or when it cannot be used."""
         self.library_has_games = False
         self._layout: tuple[bool, ...] | None = None
+        self._focus_before_small: Widget | None = None
         self._rng = random.Random(seed)
         self.store.subscribe(self._store_changed)
         self.set_reactive(WorkbenchApp.state, self.store.state)
@@ -134,11 +141,11 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
 
     def compose(self) -> ComposeResult:
         # laid out for the starting size here: restyling after mount is the dearest thing at start-up
-        too_small, wide, tall, with_header = self._layout = _layout_for(self.size.width, self.size.height)
+        too_small, wide, wider, tall, with_header = self._layout = _layout_for(self.size.width, self.size.height)
         header = Header(id="header")
         header.display = with_header
         yield header
-        with Container(id="panes", classes=" ".join(name for name, on in (("-wide", wide), ("-tall", tall)) if on)) as panes:
+        with Container(id="panes", classes=" ".join(name for name, on in (("-wide", wide), ("-wider", wider), ("-tall", tall)) if on)) as panes:
             panes.display = not too_small
             with Container(id="left"):
                 yield BoardPane(id="board").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
@@ -149,7 +156,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
         message = Static(self._too_small_text(*self.size), id="too-small")
         message.display = too_small
         yield message
-        yield Footer()
+        yield Footer(compact=True)  # every key the footer shows fits 120 columns
 
     def on_load(self) -> None:
         from ..cache import ready_tables
@@ -183,7 +190,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
 
     def on_mount(self) -> None:
         self._update_title()
-        self.query_one(BoardGrid).focus()
+        if not self._layout[0]:  # too small: nothing takes keys until the panes show (see _apply_size)
+            self.query_one(BoardGrid).focus()
         # the first paint never needs the library: open it after, not competing for the GIL
         self.call_after_refresh(
             self.run_worker, self._open_library, thread=True, name="open-library", exit_on_error=False
@@ -211,11 +219,18 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
             return  # restyling the whole screen for nothing is the dearest thing at start-up
         self._layout = layout
         panes = self.query_one("#panes")
+        if too_small and panes.display:  # a hidden pane must not take keys: the board would change unseen
+            self._focus_before_small = self.focused
+            self.set_focus(None)
+        elif not too_small and not panes.display:
+            self.call_after_refresh(self.set_focus, self._focus_before_small or self.query_one(BoardGrid))
         panes.display = not too_small
         message.display = too_small
         panes.set_class(layout[1], "-wide")
-        panes.set_class(layout[2], "-tall")
-        self.query_one("#header").display = layout[3]
+        panes.set_class(layout[2], "-wider")
+        panes.set_class(layout[3], "-tall")
+        self.query_one("#header").display = layout[4]
+        self._update_title()
 
     # --- the store ----------------------------------------------------------------------
 
@@ -261,10 +276,13 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
 
     def on_dispatch(self, message: Dispatch) -> None:
         message.stop()
-        self._user_dispatch(message.action)
+        self.take_action(message.action)
 
     def take_action(self, action) -> None:
-        """What a pane's :func:`~.messages.dispatch` calls: the store changes before the next key is read."""
+        """What a pane's :func:`~.messages.dispatch` calls: the store changes before the next key is read.
+        Not while the terminal is too small to show the panes: a focused pane must not change them unseen."""
+        if self._layout is not None and self._layout[0]:
+            return
         self._user_dispatch(action)
 
     def _user_dispatch(self, action) -> None:
@@ -306,20 +324,42 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, App[int]):
     def _update_title(self) -> None:
         name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
         self.sub_title = name + (" •" if self.store.state.modified else "")
+        # under 30 rows there is no header: the board's frame carries the name and the unsaved mark
+        with_header = self._layout is None or self._layout[4]
+        self.query_one("#board").border_subtitle = "" if with_header else self.sub_title
 
     MODAL_SAFE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"request_quit", "screenshot"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """While a dialog is open, the workbench's own keys must not act underneath it
-        (Textual's, such as tab between a dialog's buttons, still work)."""
-        if isinstance(self.screen, ModalScreen) and action in _OWN_ACTIONS and action not in self.MODAL_SAFE_ACTIONS:
-            return False
-        return True
+        """While a dialog is open, or the terminal is too small to show the panes, the workbench's
+        own keys must not act unseen (Textual's, such as tab between a dialog's buttons, still work)."""
+        covered = isinstance(self.screen, ModalScreen) or (self._layout is not None and self._layout[0])
+        return not (covered and action in _OWN_ACTIONS and action not in self.MODAL_SAFE_ACTIONS)
 
     # --- actions ------------------------------------------------------------------------
 
     def action_play(self, cell: int) -> None:
         self._user_dispatch(PlayCell(cell=cell))
+
+    def action_play_best(self) -> None:
+        """Play the best move (the first of the best line from here; the lowest cell among equals)."""
+        line = principal_variation(self.store.state.position) if self.store.state.analysis.to_move else ()
+        if line:
+            self._user_dispatch(PlayCell(cell=line[0]))
+
+    def action_add_best_line(self) -> None:
+        """Add the evaluation's best line (after the selected move) to the history as a variation."""
+        line = selected_line(self.store.state)
+        if not line:
+            self.notify("The game is over: no line to add.", timeout=2)
+            return
+        before = self.store.state.tree
+        self.store.dispatch(AddLine(cells=line))
+        text = " ".join(map(str, line))
+        if self.store.state.tree is before:
+            self.notify(f"{text} is already in the history.", timeout=3)
+        else:
+            self.notify(f"Added {text} as a variation: ↓ or → steps into it.", timeout=3)
 
     def action_back(self) -> None:
         self.store.dispatch(Back())

@@ -40,7 +40,7 @@ class BoardGrid(LinesView, can_focus=True):
         Binding("j,shift+down", "move_cursor(1, 0)", "Cursor down", show=False),
         Binding("h,shift+left", "move_cursor(0, -1)", "Cursor left", show=False),
         Binding("l,shift+right", "move_cursor(0, 1)", "Cursor right", show=False),
-        Binding("enter", "play_cursor", "Play cursor cell"),
+        Binding("enter", "play_cursor", "Play cursor cell", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -212,10 +212,11 @@ class BoardGrid(LinesView, can_focus=True):
 
 
 class BoardStatus(Widget):
-    """Side to move and exact value, then ply, overlay and engine (two lines, fixed)."""
+    """Side to move and exact value; ply and overlay; the engine when it plays (three lines, fixed,
+    so that each fits the board's 28 columns)."""
 
     DEFAULT_CSS = """
-    BoardStatus { height: 2; }
+    BoardStatus { height: 3; }
     """
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
@@ -246,7 +247,7 @@ class BoardStatus(Widget):
         line += f"\nply {position.ply} · " + ("v values, m masks" if overlay == "none" else "showing " + overlay.replace("_", "-"))
         engine = state.engine
         if engine.mode.value != "off":
-            line += f" · engine {engine.mode.value} as {engine.side.value}"
+            line += f"\nengine plays {engine.side.value} ({engine.mode.value})"
         return Text(line, no_wrap=True, overflow="ellipsis")
 
 

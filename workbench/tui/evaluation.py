@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.style import Style
+from textual import events
 from textual.reactive import reactive
 
-from ..engine import MASK_NAMES, Analysis, Bitboard, GameCounts, Value, cell_bit
+from ..engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Value, cell_bit, principal_variation
 from ..engine.analysis import tables
 from ..state import AppState
+from ..state.actions import PlayCell
 from .lines import LinesView, LineWriter, ViewPane
+from .messages import dispatch
 
 MASK_LABELS = {
     "win": "win",
@@ -22,9 +25,28 @@ MASK_LABELS = {
 }
 MASK_COLUMN = 7
 """Cells per mask column: a 3-wide mini board is 5 cells, plus room for the label."""
-WIDE_TABLE = 60
-"""Below this width the X / O / draw split shares one column."""
+WIDE_TABLE = 50
+"""Below this width the X / O / draw split shares one column (the wide table is 48 cells)."""
+WIDE_SUMMARY = 60
+"""From this width the game counts say "from here" and "from the start" in full."""
 VALUE_CLASS = {Value.WIN: "evaluation--win", Value.DRAW: "evaluation--draw", Value.LOSS: "evaluation--loss"}
+
+
+def selected_move(state: AppState) -> Cell | None:
+    """The move the evaluation is about: the board's highlighted cell when it is a legal move."""
+    cell = state.view.highlighted
+    return cell if cell is not None and state.analysis.move(cell) is not None else None
+
+
+def selected_line(state: AppState) -> tuple[Cell, ...]:
+    """The best line the evaluation shows: the selected move and perfect play after it, or
+    perfect play from the position when no move is selected; empty when the game is over."""
+    if state.analysis.to_move is None:
+        return ()
+    cell = selected_move(state)
+    if cell is None:
+        return principal_variation(state.position)
+    return (cell, *principal_variation(state.position.play(cell)))
 
 
 class EvaluationView(LinesView):
@@ -47,14 +69,28 @@ class EvaluationView(LinesView):
     """(position key, games through it, {cell: games after the move}) from the library's games
     tables, when it has them; None otherwise (the figures are then computed)."""
 
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._row_cells: dict[int, Cell] = {}
+        """Line number of each row of the moves table → its cell, as last built."""
+
     def watch_library_games(self) -> None:
         self.invalidate()
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a row of the moves table plays that move."""
+        self._ensure_strips()
+        cell = self._row_cells.get(event.y)
+        if cell is not None:
+            event.stop()
+            dispatch(self, PlayCell(cell=cell))
 
     def view_slice(self, state: AppState) -> object:
         return state.position, state.view.highlighted
 
     def build(self, writer: LineWriter) -> None:
         state = self.state
+        self._row_cells = {}
         if state is None:
             return
         style = self.part
@@ -69,6 +105,8 @@ class EvaluationView(LinesView):
         self._masks(writer, analysis)
         writer.newline(2)
         self._moves(writer, analysis)
+        writer.newline()
+        self._best_line(writer, state)
 
     def _summary(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.part
@@ -79,12 +117,14 @@ class EvaluationView(LinesView):
             writer.write(f"{analysis.to_move.value} to move: ", style("evaluation--heading"))
             writer.write(f"{analysis.value.label} in {analysis.remoteness}", style(VALUE_CLASS[analysis.value]))
         games = analysis.games
-        wide = self.size.width >= WIDE_TABLE
+        width = self.size.width
         if analysis.to_move is not None:
             # two different counts: the ways to finish from here, and the games from the empty
             # board that reach this position by any move order (the `g` dialog's figure)
-            if wide:
-                games_line = f"{games.total:,} games go on from here: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
+            if width >= WIDE_SUMMARY:
+                games_line = f"{games.total:,} go on from here: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
+            elif width >= WIDE_TABLE:
+                games_line = f"{games.total:,} go on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
             else:  # the moves table's compact form, so it fits 80 columns
                 games_line = f"{games.total:,} go on: X/O/draw {games.x}/{games.o}/{games.draw}"
             writer.newline().write(games_line, style("evaluation--dim"))
@@ -93,10 +133,10 @@ class EvaluationView(LinesView):
         if served is None:
             source = ""
         elif served[1]["total"] == through:
-            source = " · library ✓" if wide else " · lib ✓"  # the games table agrees with the engine
+            source = " · library ✓" if width >= WIDE_TABLE else " · lib ✓"  # the games table agrees with the engine
         else:
             source = f" · library says {served[1]['total']:,}!"
-        if wide:  # at most 60 columns, as wide as the view is then
+        if width >= WIDE_SUMMARY:
             line = f"{through:,} from the start pass through, any order{source}"
         else:
             line = f"{through:,} pass through, any order{source}"
@@ -144,6 +184,7 @@ class EvaluationView(LinesView):
         served = self._served(analysis)
         for move in analysis.moves:
             writer.newline()
+            self._row_cells[len(writer.lines) - 1] = move.cell
             row_style = style("evaluation--highlight") if move.cell == highlighted else None
             best = "★" if analysis.masks.best & cell_bit(move.cell) else " "
             trap = "   —" if move.trap is None else f"{move.trap:4.2f}"
@@ -159,6 +200,17 @@ class EvaluationView(LinesView):
             else:
                 split = f"{games.x}/{games.o}/{games.draw}"
                 writer.write(f" {move.remoteness:>3} {trap} {games.total:>5} {split:>15}", row_style)
+
+    def _best_line(self, writer: LineWriter, state: AppState) -> None:
+        """Perfect play after the selected move, the "why" of its value; ``b`` adds it."""
+        style = self.part
+        line = selected_line(state)
+        if selected_move(state) is None:
+            writer.write("best line ", style("evaluation--heading")).write(" ".join(map(str, line)))
+        else:  # the move itself starts the row; what follows is both sides' best replies
+            writer.write(f"after {line[0]} ", style("evaluation--heading"))
+            writer.write(" ".join(map(str, line[1:])) if len(line) > 1 else "the game is over")
+        writer.write("  b adds it", style("evaluation--dim"))
 
 
 class EvaluationPane(ViewPane):

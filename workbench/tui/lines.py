@@ -48,11 +48,17 @@ class LineWriter:
 class LinesView(Widget):
     """A widget whose content is :meth:`build`'s lines, cached until :meth:`invalidate`."""
 
+    FIT_HEIGHT: ClassVar[bool] = False
+    """Be as tall as the lines built (else the height the CSS gives). It grows when a build needs
+    more lines than any before at this width and shrinks only when the width changes, so a
+    state change stays a repaint, not a layout, after the first few positions."""
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._strips: list[Strip] | None = None
         self._blank = Strip.blank(0)
         self._built_for: tuple[int, int] | None = None
+        self._fitted: tuple[int, int] = (-1, 0)  # (width, lines) of FIT_HEIGHT's last fit
 
     def build(self, writer: LineWriter) -> None:  # pragma: no cover - subclasses draw here
         raise NotImplementedError
@@ -89,7 +95,17 @@ class LinesView(Widget):
             ]
             self._blank = Strip.blank(width, base)
             self._built_for = size
+            if self.FIT_HEIGHT:
+                self._fit_height(width, len(writer.lines))
         return self._strips
+
+    def _fit_height(self, width: int, lines: int) -> None:
+        fitted_width, fitted_lines = self._fitted
+        if width == fitted_width and lines <= fitted_lines:
+            return
+        self._fitted = (width, lines)
+        if self.size.height != lines:
+            self.styles.height = lines
 
     def render_line(self, y: int) -> Strip:
         strips = self._ensure_strips()

@@ -23,6 +23,7 @@ TRANSFORM_LABELS = {
     "flip_anti": "m/",
 }
 LEGEND = ("r: turned clockwise · m: mirrored in | - \\ /", "=: the same position (the stabiliser)")
+NARROW_LEGEND = ("r: turned clockwise", "m: mirrored in | - \\ /", "=: the same position", "   (the stabiliser)")
 IMAGE_COLUMN = 6
 """Cells per image: a 3-wide board, its label, and a gap."""
 
@@ -34,10 +35,7 @@ class SymmetryView(LinesView):
         "symmetry--same", "symmetry--dim", "symmetry--heading", "symmetry--current", "symmetry--x", "symmetry--o",
     }  # fmt: skip
 
-    DEFAULT_CSS = """
-    SymmetryView { height: 21; }
-    """
-    # fixed, like EvaluationView's, so a state change is a repaint and not a layout
+    FIT_HEIGHT = True  # its lines depend on the width: three images a row in a narrow pane, eight in a wide one
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
@@ -54,16 +52,16 @@ class SymmetryView(LinesView):
             writer.write("Building the engine's tables…", style("symmetry--dim"))
             return
         symmetry = state.analysis.symmetry
-        writer.write("class ", style("symmetry--dim")).write(f"{symmetry.class_id} of {symmetry.class_count}", style("symmetry--heading"))
-        writer.write("  orbit ", style("symmetry--dim")).write(str(symmetry.orbit_size))
-        canonical = format_position(symmetry.canonical)
-        summary_width = len(f"class {symmetry.class_id} of {symmetry.class_count}  orbit {symmetry.orbit_size}  canonical {canonical}")
-        if summary_width <= self.size.width:
-            writer.write("  canonical ", style("symmetry--dim")).write(canonical)
-        else:  # a narrow pane: the canonical form whole on a line of its own, never cut
-            writer.newline().write("canonical ", style("symmetry--dim")).write(canonical)
-        groups = "  ".join("{" + ",".join(map(str, group)) + "}" for group in symmetry.move_classes) or "—"
-        writer.newline().write("same moves ", style("symmetry--dim")).write(groups)
+        width = self.size.width
+        summary = [
+            (("class ", style("symmetry--dim")), (f"{symmetry.class_id} of {symmetry.class_count}", style("symmetry--heading"))),
+            (("orbit ", style("symmetry--dim")), (str(symmetry.orbit_size), None)),
+            (("canonical ", style("symmetry--dim")), (format_position(symmetry.canonical), None)),
+        ]  # fmt: skip
+        _flow(writer, summary, width)
+        groups = ["{" + ",".join(map(str, group)) + "}" for group in symmetry.move_classes] or ["—"]
+        writer.newline()
+        _flow(writer, [(("same moves ", style("symmetry--dim")), (groups[0], None)), *(((group, None),) for group in groups[1:])], width)
         writer.newline(2)
         self._images(writer, state.position)
         writer.newline(2)
@@ -73,7 +71,9 @@ class SymmetryView(LinesView):
         style = self.part
         geometry = position.geometry
         pairs = images(position)
-        per_row = len(pairs) if self.size.width >= IMAGE_COLUMN * len(pairs) else (len(pairs) + 1) // 2
+        fits = max(1, (self.size.width + 1) // IMAGE_COLUMN)  # the last image needs no gap after it
+        rows = -(-len(pairs) // fits)
+        per_row = -(-len(pairs) // rows)  # rows as even as they can be: 4 and 4 rather than 6 and 2
         for start in range(0, len(pairs), per_row):
             chunk = pairs[start : start + per_row]
             if start:
@@ -92,21 +92,51 @@ class SymmetryView(LinesView):
                         else:
                             writer.write(mark.value, style(f"symmetry--{mark.value.lower()}"))
                     writer.write(" " * (IMAGE_COLUMN - geometry.cols))
-        for line in LEGEND:
+        for line in LEGEND if self.size.width >= max(map(len, LEGEND)) else NARROW_LEGEND:
             writer.newline().write(line, style("symmetry--dim"))
 
     def _by_ply(self, writer: LineWriter, position: Position) -> None:
         style = self.part
         counts = tables(position.geometry).classes_by_ply()
-        widths = [max(len(str(ply)), len(str(count))) for ply, count in enumerate(counts)]
-        writer.write("classes by ply", style("symmetry--dim")).newline()
-        for ply, width in enumerate(widths):
-            writer.write(f"{ply:>{width}}", style("symmetry--current") if ply == position.ply else style("symmetry--dim"))
-            writer.write(" ")
-        writer.newline()
-        for ply, (width, count) in enumerate(zip(widths, counts)):
-            writer.write(f"{count:>{width}}", style("symmetry--current") if ply == position.ply else None)
-            writer.write(" ")
+        widths = [max(len(str(ply)), len(str(count))) + 1 for ply, count in enumerate(counts)]
+        writer.write("classes by ply", style("symmetry--dim"))
+        for start, end in _even_rows(widths, self.size.width + 1):  # the last column's space may hang over
+            writer.newline()
+            for ply in range(start, end):
+                writer.write(f"{ply:>{widths[ply] - 1}}", style("symmetry--current") if ply == position.ply else style("symmetry--dim"))
+                writer.write(" ")
+            writer.newline()
+            for ply in range(start, end):
+                writer.write(f"{counts[ply]:>{widths[ply] - 1}}", style("symmetry--current") if ply == position.ply else None)
+                writer.write(" ")
+
+
+def _even_rows(widths: list[int], width: int) -> list[tuple[int, int]]:
+    """(start, end) of as few rows as hold ``widths`` within ``width``, as even as they can be."""
+    count = len(widths)
+    for rows in range(1, count + 1):
+        per_row = -(-count // rows)
+        bounds = [(start, min(start + per_row, count)) for start in range(0, count, per_row)]
+        if all(sum(widths[start:end]) <= width for start, end in bounds):
+            return bounds
+    return [(index, index + 1) for index in range(count)]
+
+
+def _flow(writer: LineWriter, parts, width: int) -> None:
+    """Write ``parts`` (each a run of (text, style) pieces) on as few lines as ``width`` allows,
+    two spaces apart, never breaking a part."""
+    used = 0
+    for index, pieces in enumerate(parts):
+        length = sum(len(text) for text, _ in pieces)
+        if index and used + 2 + length > width:
+            writer.newline()
+            used = 0
+        elif index:
+            writer.write("  ")
+            used += 2
+        for text, piece_style in pieces:
+            writer.write(text, piece_style)
+        used += length
 
 
 class SymmetryPane(ViewPane):
