@@ -200,3 +200,33 @@ async def test_saving_over_a_file_asks_but_saving_back_to_its_own_file_does_not(
         assert app.sub_title == "mine.json"
         await pilot.press("1", "ctrl+s")  # its own file: saved straight back
         assert app.sub_title == "mine.json" and not isinstance(app.screen, (Confirm, PathDialog))
+
+
+async def test_f2_puts_the_name_in_the_box_to_edit_and_enter_renames(tmp_path):
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5", "ctrl+s")
+        app.screen.query_one(Input).value = "corner opening"
+        await pilot.press("enter")
+        await pilot.press("ctrl+o")
+        dialog = app.screen
+        assert isinstance(dialog, OpenDialog)
+        hint = str(dialog.query_one("#open-hint").render())
+        assert hint.splitlines() == ["enter opens · f2 renames · delete removes", "or type a study name or a .json path below"]
+        hint_label = dialog.query_one("#open-hint")
+        assert hint_label.size.height == 2 and hint_label.size.width >= 42  # both lines whole at 80×24
+        dialog.query_one(OptionList).focus()
+        dialog.query_one(OptionList).highlighted = 0
+        await pilot.press("f2")
+        box = dialog.query_one(Input)
+        await pilot.pause()
+        assert app.focused is box and box.value == "corner opening" and box.cursor_position == len("corner opening")
+        assert box.selection.is_empty  # typing edits the name rather than replacing it
+        assert "new name for 'corner opening'" in str(dialog.query_one("#open-hint").render())
+        await pilot.press("escape")  # leaves the rename, not the dialog
+        assert app.screen is dialog and box.value == "" and str(dialog.query_one("#open-hint").render()).startswith("enter opens")
+        assert isinstance(app.focused, OptionList)
+        await pilot.press("f2", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", *"game", "enter")
+        assert app.screen is not dialog
+        assert [r.name for r in list_studies(app.library)] == ["corner game"]

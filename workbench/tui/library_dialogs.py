@@ -19,10 +19,12 @@ class OpenDialog(ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("escape", "cancel", "Cancel"),
         Binding("f2", "rename", "Rename"),
         Binding("delete", "delete", "Delete"),
     ]
+
+    HINT = "enter opens · f2 renames · delete removes\nor type a study name or a .json path below"
 
     def __init__(
         self,
@@ -36,16 +38,19 @@ class OpenDialog(ModalScreen[None]):
         self._attempt = attempt
         self._rename = rename
         self._delete = delete
+        self._renaming: str | None = None
+        """The study whose new name the box holds, between f2 and enter."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Open a study", classes="dialog-title")
             if self._names:
                 yield OptionList(*(Option(f"{name}  [dim]{detail}[/dim]", id=name) for name, detail in self._names), id="study-list")
-                yield Label("enter opens · f2 renames · delete removes · or type a name or a .json path", classes="dialog-hint")
+                yield Label(self.HINT, classes="dialog-hint", id="open-hint")
             else:
                 yield Label("The library has no studies yet: type a .json path.", classes="dialog-hint")
-            yield Input(placeholder="study name or path/to/study.json", id="open-input")
+            # no select-all on focus: after f2 the cursor sits at the end of the name, to edit it
+            yield Input(placeholder="study name or path/to/study.json", id="open-input", select_on_focus=False)
             yield Static("", id="open-error", classes="dialog-error")
 
     def _error(self, text: str | None) -> None:
@@ -62,8 +67,24 @@ class OpenDialog(ModalScreen[None]):
         self._open(event.option.id or "")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.value.strip():
+        if self._renaming is not None:
+            self._finish_rename(self._renaming, event.value.strip())
+        elif event.value.strip():
             self._open(event.value)
+
+    def action_cancel(self) -> None:
+        """Escape leaves a rename in progress, else the dialog."""
+        if self._renaming is None:
+            self.dismiss(None)
+            return
+        self._end_rename()
+        self.query_one("#open-input", Input).value = ""
+        self.query_one(OptionList).focus()
+        self._error("")
+
+    def _end_rename(self) -> None:
+        self._renaming = None
+        self.query_one("#open-hint", Label).update(self.HINT)
 
     def _highlighted(self) -> str | None:
         lists = self.query(OptionList)
@@ -75,14 +96,31 @@ class OpenDialog(ModalScreen[None]):
         return option_list.get_option_at_index(option_list.highlighted).id
 
     def action_rename(self) -> None:
+        """f2: the highlighted study's name goes into the box, with the cursor there to edit it;
+        enter (or f2 again) renames. A name already typed in the box renames at once."""
         name = self._highlighted()
-        new = self.query_one("#open-input", Input).value.strip()
         if name is None or self._rename is None:
             return
-        if not new:
-            self._error("type the new name in the box, then press f2")
+        box = self.query_one("#open-input", Input)
+        new = box.value.strip()
+        if self._renaming is None and not new:
+            self._renaming = name
+            box.value = name
+            box.focus()
+            box.cursor_position = len(name)
+            self.query_one("#open-hint", Label).update(f"new name for '{name}': enter renames · escape cancels")
+            self._error("")
             return
-        problem = self._rename(name, new)
+        self._finish_rename(self._renaming or name, new)
+
+    def _finish_rename(self, name: str, new: str) -> None:
+        if not new:
+            self._error("type the new name in the box")
+            return
+        if new == name:
+            self._error(f"'{name}' already has that name")
+            return
+        problem = self._rename(name, new) if self._rename is not None else None
         if problem:
             self._error(problem)
         else:
