@@ -242,6 +242,23 @@ def test_annotations_mark_blunders_and_only_moves():
     state = play(state, 5)  # the centre is O's only drawing reply to a corner
     assert annotation(state.tree, state.cursor) == "!"
     assert annotation(state.tree, ROOT) == ""
+    state = play(AppState(), 4, 1, 5, 2)  # X wins at once with 6; 3 (a block) still wins, later
+    assert annotation(play(state, 3).tree, play(state, 3).cursor) == "?!"
+    assert annotation(play(state, 6).tree, play(state, 6).cursor) == ""  # best, but not the only win
+    state = play(AppState(), 1, 4, 2, 5)  # X wins at 3; blocking at 6 instead only draws
+    assert annotation(play(state, 6).tree, play(state, 6).cursor) == "??"
+
+
+def test_annotations_agree_with_the_review_of_every_move_of_a_game():
+    from workbench.engine.review import Rating, review_line
+
+    for cells in [(5, 2, 1, 9, 3, 7, 4, 6, 8), (4, 1, 5, 2, 3, 6, 7), (1, 5, 9, 3, 7, 4, 8)]:
+        state = play(AppState(), *cells)
+        nodes = state.tree.path(state.cursor)[1:]
+        for node_id, review in zip(nodes, review_line(state.tree.root_position, cells), strict=True):
+            mark = annotation(state.tree, node_id)
+            expected = {Rating.MISTAKE: ("??",), Rating.INACCURATE: ("?!",), Rating.BEST: ("", "!")}[review.rating]
+            assert mark in expected, (cells, review)
 
 
 def test_transpositions_and_symmetric_twins():

@@ -297,6 +297,9 @@ async def test_export_comment_help_and_screenshot(tmp_path, monkeypatch):
         help_text = str(app.screen.query_one("#help-text", Static).render())
         for key in ("ctrl+s", "Promote", "To main line", "Play cursor cell", "Values", "Jump to twin"):
             assert key in help_text
+        for term, words in app_module.GLOSSARY:  # every column and mark of the panes, explained at length
+            assert f"{term:<18} {words}" in help_text
+        assert {term for term, _ in app_module.GLOSSARY} >= {"★", "trap", "plies", "games", "p-win / p-lose", "?? / ?! / !", "≡ / ≈"}
         await pilot.press("escape", "f12")
         shots = list(tmp_path.glob("*.svg"))
         assert len(shots) == 1 and shots[0].name.startswith("workbench")
@@ -707,6 +710,7 @@ async def test_at_screenshot_sizes_nothing_needs_scrolling(size):
         assert "classes by ply" in symmetry and "153" in symmetry and "r: turned clockwise" in symmetry
         evaluation = text_of(app.query_one(EvaluationView))
         assert "★9" in evaluation and "b adds it" in evaluation
+        assert "★ best · plies: to the end" in evaluation and "trap: share of the replies that lose" in evaluation
         status = text_of(app.query_one(BoardStatus))
         assert "engine plays O (" in status
         *keys, palette = app.query(FooterKey)
@@ -727,3 +731,27 @@ async def test_at_80_by_24_the_unsaved_mark_shows_on_the_board():
         await pilot.pause()
         assert app.query_one("#header").display is True and app.query_one("#board").border_subtitle == ""
         assert app.sub_title == "untitled study •"
+
+
+async def test_history_marks_each_move_and_scores_each_side_of_the_line():
+    from workbench.tui.history import LineScore
+
+    app = WorkbenchApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("4", "1", "5", "2")  # O's 2 throws the draw away
+        await pilot.press("3")  # X wins more slowly than with 6
+        tree = app.query_one(VariationTree)
+        labels = [str(node.label) for node in tree._view_nodes.values()]
+        assert labels == ["Start", "1. 4", "1… 1", "2. 5", "2… 2??", "3. 3?!"]
+        assert text_of(app.query_one(LineScore)).strip() == "accuracy X 67% · O 50%"
+        legend = app.query_one("#history-legend")
+        assert legend.display and "?? mistake" in text_of(legend) and "≡ ≈ twins" in text_of(legend)
+        await pilot.press("home")  # the score is the whole line's, wherever the cursor is on it
+        assert text_of(app.query_one(LineScore)).strip() == "accuracy X 67% · O 50%"
+        await pilot.press("n")
+        await pilot.pause()
+        assert text_of(app.query_one(LineScore)).strip() == "accuracy X — · O —"
+        await pilot.resize_terminal(100, 30)  # not tall: the legend gives its rows to the tree
+        await pilot.pause()
+        assert not legend.display

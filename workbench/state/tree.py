@@ -180,7 +180,9 @@ class GameTree:
 
 
 def annotation(tree: GameTree, node_id: NodeId) -> str:
-    """``??`` for a move that worsens the mover's exact value, ``!`` for the only move keeping a win or draw."""
+    """The move's mark, from the exact values: ``??`` a mistake (the mover's value drops), ``?!`` an
+    inaccuracy (the value kept, but a slower win or a quicker loss), ``!`` the only move keeping a
+    win or a draw; empty for any other best move."""
     node = tree.node(node_id)
     if node.parent is None:
         return ""
@@ -192,6 +194,8 @@ def annotation(tree: GameTree, node_id: NodeId) -> str:
         return ""
     if played.value < before.value:
         return "??"
+    if played.remoteness != before.remoteness:
+        return "?!"
     if before.value is not Value.LOSS and sum(1 for m in before.moves if m.value == before.value) == 1:
         return "!"
     return ""

@@ -500,8 +500,30 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     return [
         ("Everywhere", app_rows + [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]),
         ("Board", [row for row in rows(BoardGrid.BINDINGS) if not_a_digit(row)] + [("click", "Play the cell")]),
+        ("Evaluation", [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]),
         ("History", rows(VariationTree.BINDINGS) + [("click", "Jump to a move, or a ply on the value strip")]),
+        ("What the marks and numbers mean", GLOSSARY),
     ]
+
+
+GLOSSARY = [
+    ("value in N", "Exact result for the side to move with best play by both (win, draw or loss), and the plies "
+                   "(single moves) until the game ends: the winner hurries, the loser delays"),
+    ("plies", "In the moves table: the plies to the end after that move, both sides at their best"),
+    ("★", "A best move: it keeps the value, with the quickest win or the slowest loss"),
+    ("trap", "Share of the opponent's replies to the move that lose (— when the move ends the game)"),
+    ("games", "Complete games that continue through the move, and how many X wins, O wins, draws"),
+    ("go on from here", "Complete games from this position on, whatever led here"),
+    ("pass through", "Complete games from the empty board that reach this position, in any move order"),
+    ("win / block / fork", "Masks: cells that win at once / stop the opponent's win / make two threats"),
+    ("p-win / p-lose", "Masks: moves that win / lose with perfect play from both sides"),
+    ("best line", "The selected move (the board's cursor) and both sides' best replies to the end"),
+    ("?? / ?! / !", "History marks: a mistake (gives away a win or a draw) / an inaccuracy (a slower win, "
+                    "a quicker loss) / the only move keeping the value"),
+    ("≡ / ≈", "The position occurs elsewhere in the tree / occurs there up to a rotation or mirror"),
+    ("accuracy", "Each side's share of best moves along the current line"),
+    ("value strip", "Under the tree, one cell per ply: its colour is the exact outcome (X, O or draw)"),
+]  # fmt: skip
 
 
 def _first_games(position: Position, prefix: tuple[int, ...], limit: int) -> list[tuple[tuple[int, ...], str | None]]:

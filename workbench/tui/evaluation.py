@@ -29,6 +29,8 @@ WIDE_TABLE = 50
 """Below this width the X / O / draw split shares one column (the wide table is 48 cells)."""
 WIDE_SUMMARY = 60
 """From this width the game counts say "from here" and "from the start" in full."""
+MOVES_LEGEND = ("★ best · plies: to the end, both at their best", "trap: share of the replies that lose")
+"""Under the moves table, in the narrowest evaluation (44 cells); help says it at length."""
 VALUE_CLASS = {Value.WIN: "evaluation--win", Value.DRAW: "evaluation--draw", Value.LOSS: "evaluation--loss"}
 
 
@@ -58,7 +60,7 @@ class EvaluationView(LinesView):
     }  # fmt: skip
 
     DEFAULT_CSS = """
-    EvaluationView { height: 23; }
+    EvaluationView { height: 25; }
     """
     # A fixed height (the most this view needs) keeps a state change to a
     # repaint: with height auto, every change would lay out the screen again.
@@ -107,6 +109,8 @@ class EvaluationView(LinesView):
         self._moves(writer, analysis)
         writer.newline()
         self._best_line(writer, state)
+        for line in MOVES_LEGEND:
+            writer.newline().write(line, style("evaluation--dim"))
 
     def _summary(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.part
@@ -165,7 +169,7 @@ class EvaluationView(LinesView):
                         writer.write(mark.value.lower() if mark else "·", style("evaluation--dim"))
                     writer.write(" ")
                 writer.write(" " * (MASK_COLUMN - 2 * geometry.cols))
-        writer.newline().write("● mask cells (side to move) · p-: perfect", style("evaluation--dim"))
+        writer.newline().write("● the mask's cells · p-win, p-lose: perfect play", style("evaluation--dim"))
 
     def _moves(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.part

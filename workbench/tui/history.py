@@ -11,11 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Tree
+from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
 from ..engine import Player, Status, analyze
 from ..engine.analysis import class_id
+from ..engine.review import review_line, score
 from ..state import ROOT, AppState, GameTree, NodeId, annotation
 from ..state.actions import (
     Back,
@@ -54,8 +55,13 @@ def outcome_for_x(tree: GameTree, node_id: NodeId) -> int:
 class VariationTree(Tree[NodeId]):
     """The variation tree: main line flat, alternatives nested under the move they replace.
 
-    `≡` marks a position that occurs elsewhere in the tree, `≈` one that occurs up to symmetry.
+    `??` marks a mistake, `?!` an inaccuracy, `!` the only move that keeps the value; `≡` a position
+    that occurs elsewhere in the tree, `≈` one that occurs up to symmetry.
     """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = Tree.COMPONENT_CLASSES | {
+        "history--mistake", "history--inaccurate", "history--only",
+    }  # fmt: skip
 
     # ← → Home End ↑ ↓ step through the game from every pane: they are the app's bindings
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -125,7 +131,8 @@ class VariationTree(Tree[NodeId]):
         if node_id != ROOT and self.ready:
             mark = annotation(tree, node_id)
             if mark:
-                text.append(mark, style="bold red" if mark == "??" else "bold green")
+                part = {"??": "history--mistake", "?!": "history--inaccurate", "!": "history--only"}[mark]
+                text.append(mark, style=self.get_component_rich_style(part, partial=True))
         twins = self._twins.get(node_id, ())
         if twins:
             position = tree.position(node_id)
@@ -250,6 +257,40 @@ class ValueStrip(Widget):
             dispatch(self, JumpTo(node=line[index]))
 
 
+class LineScore(Widget):
+    """Each side's accuracy over the current line: the share of its moves that were best."""
+
+    DEFAULT_CSS = """
+    LineScore { height: 1; }
+    """
+
+    state: reactive[AppState | None] = reactive(None, repaint=False)
+    ready: reactive[bool] = reactive(False)
+
+    def watch_state(self, old: AppState | None, new: AppState | None) -> None:
+        if old is None or new is None or old.tree is not new.tree or self._line(old) != self._line(new):
+            self.refresh()
+
+    @staticmethod
+    def _line(state: AppState) -> tuple[NodeId, ...]:
+        return state.tree.current_line(state.cursor)
+
+    def render(self) -> Text:
+        if self.state is None or not self.ready:
+            return Text("")
+        tree = self.state.tree
+        cells = [tree.node(node_id).move for node_id in self._line(self.state)[1:]]
+        reviews = review_line(tree.root_position, cells)  # type: ignore[arg-type]
+        parts = []
+        for player in (Player.X, Player.O):
+            side = score(reviews, player)
+            parts.append(f"{player.value} —" if side.accuracy is None else f"{player.value} {side.accuracy:.0%}")
+        return Text("accuracy " + " · ".join(parts), no_wrap=True, overflow="ellipsis")
+
+
+HISTORY_LEGEND = "?? mistake · ?! inexact\n! only move · ≡ ≈ twins"
+
+
 class HistoryPane(Vertical):
     """History: the variation tree, and below it the value of every ply of the current line."""
 
@@ -262,6 +303,8 @@ class HistoryPane(Vertical):
     def compose(self) -> ComposeResult:
         yield VariationTree(id="variation-tree").data_bind(HistoryPane.state, HistoryPane.ready)
         yield ValueStrip(id="value-strip").data_bind(HistoryPane.state, HistoryPane.ready)
+        yield LineScore(id="line-score").data_bind(HistoryPane.state, HistoryPane.ready)
+        yield Static(HISTORY_LEGEND, id="history-legend", markup=False)
 
     def on_mount(self) -> None:
         self.border_title = "History"
