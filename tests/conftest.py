@@ -26,13 +26,14 @@ SYMMETRIES = transforms(TIC_TAC_TOE)
 
 @pytest.fixture(autouse=True)
 def private_data_folder(tmp_path_factory, monkeypatch):
-    """No test may touch the user's real library or cache: both live in temp folders."""
+    """No test may touch the user's real library, cache or settings: they live in temp folders."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
 
 
 ROOMS = {"test_engine_": "engine", "test_state_": "state", "test_library": "library", "test_cache": "cache",
-         "test_cli": "cli", "test_tui_": "app"}  # fmt: skip
+         "test_cli": "cli", "test_settings": "settings", "test_tui_": "app"}  # fmt: skip
 """Test modules by the room whose behaviour they check, as their name says."""
 
 

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("package", ["workbench.engine", "workbench.state", "workbench.library", "workbench.cache"])
+@pytest.mark.parametrize("package", ["workbench.engine", "workbench.state", "workbench.library", "workbench.cache", "workbench.settings"])
 def test_core_never_imports_textual_or_rich(package):
     code = (
         f"import importlib, pkgutil, sys, {package} as root\n"

@@ -16,7 +16,7 @@ from workbench.tui.history import ValueStrip, VariationTree
 from workbench.tui.library_dialogs import OpenDialog
 from workbench.tui.symmetry import SymmetryView
 
-from .tui_helpers import HANG_GUARD_SECONDS, cell_offset, moves, text_of, wait_ready
+from .tui_helpers import HANG_GUARD_SECONDS, cell_offset, cell_texts, moves, text_of, wait_ready
 
 SIZE = (100, 34)
 
@@ -72,9 +72,7 @@ async def test_clicking_a_cell_plays_it_and_occupied_cells_do_nothing():
         assert moves(app) == (3,)
         await pilot.click(BoardGrid, offset=cell_offset(grid, 8))
         assert moves(app) == (3, 8)
-        rows = [line.split("│") for line in text_of(grid).splitlines() if "─" not in line]
-        middles = [[cell.strip() for cell in row] for row in rows[1::3]]  # the middle line of each row of cells
-        assert middles == [["1", "2", "X"], ["4", "5", "6"], ["7", "O", "9"]]
+        assert cell_texts(grid) == ["1", "2", "X", "4", "5", "6", "7", "O", "9"]
 
 
 async def test_overlays_toggle_and_cycle():
@@ -84,12 +82,10 @@ async def test_overlays_toggle_and_cycle():
         await pilot.press("5", "2")  # O's edge reply loses: X has winning moves
         await pilot.press("v")
         assert app.store.state.view.overlay == "values"
-        board_text = text_of(app.query_one(BoardGrid))
         # each empty cell shows its exact value and plies to the end, as the engine has them
-        shown = [cell.split() for line in board_text.splitlines()[1::4] for cell in line.split("│")]
+        shown = cell_texts(app.query_one(BoardGrid))
         expected = {move.cell: f"{move.value.label} {move.remoteness}" for move in app.store.state.analysis.moves}
-        assert [" ".join(words) for words in shown] == [expected.get(cell, mark) for cell, mark in
-                                                         zip(range(1, 10), ["", "O", "", "", "X", "", "", "", ""])]  # fmt: skip
+        assert shown == [expected.get(cell, mark) for cell, mark in zip(range(1, 10), ["", "O", "", "", "X", "", "", "", ""])]
         assert expected[8] == "draw 7" and expected[1] == "win 5"
         await pilot.press("v")
         assert app.store.state.view.overlay == "none"
@@ -160,11 +156,14 @@ async def test_enter_and_click_in_the_tree_jump():
 
 
 def lit_tree_lines(tree: VariationTree) -> list[str]:
-    """The tree lines drawn as current: in reverse video, or under the tree's own cursor."""
+    """The tree lines drawn as current: in the current node's colours, or under the tree's own cursor."""
+    from workbench.tui.lines import resolved_part
+
+    lit_colours = {resolved_part(tree, "history--current").bgcolor, tree.get_component_rich_style("tree--cursor").bgcolor}
     lit = []
     for y in range(tree.size.height):
         strip = tree.render_line(y)
-        if any(segment.style and (segment.style.reverse or segment.style.bgcolor == tree.get_component_rich_style("tree--cursor").bgcolor) for segment in strip if segment.text.strip()):
+        if any(segment.style and segment.style.bgcolor in lit_colours for segment in strip if segment.text.strip()):
             lit.append(strip.text.lstrip("│├└─ ▼▶").strip())  # the label without the guides
     return lit
 
@@ -584,7 +583,7 @@ async def test_at_80x24_the_summaries_fit_whole(tmp_path):
         await pilot.press("5", "1", "9")
         evaluation = text_of(app.query_one(EvaluationView))
         symmetry = [line.rstrip() for line in text_of(app.query_one(SymmetryView)).splitlines()]
-        assert "536 go on: X/O/draw 248/144/144" in evaluation
+        assert "536 go on: X 248 · O 144 · draw 144" in evaluation
         assert "1,072 pass through, any order" in evaluation  # the `g` dialog's count, said apart
         assert symmetry[:2] == ["class 38 of 765  orbit 4", "canonical X../.X./..O"]
     app = WorkbenchApp(db=str(tmp_path / "other.sqlite3"))  # the default library would offer the moves above back
@@ -592,9 +591,13 @@ async def test_at_80x24_the_summaries_fit_whole(tmp_path):
         await wait_ready(pilot, app)
         await pilot.press("5", "1", "9")
         evaluation = text_of(app.query_one(EvaluationView))
-        assert "536 games go on from here: X 248 · O 144 · draw 144" in evaluation
+        assert "536 games go on from here: X 248 · O 144 · draw 144" in evaluation  # 51 cells: the pane holds 52
         assert "1,072 from the start pass through, any order" in evaluation
-        assert "class 38 of 765  orbit 4  canonical X../.X./..O" in text_of(app.query_one(SymmetryView))
+        symmetry = [line.rstrip() for line in text_of(app.query_one(SymmetryView)).splitlines()]
+        assert symmetry[:2] == ["class 38 of 765  orbit 4", "canonical X../.X./..O"]  # the narrow third column
+        await pilot.press("home")  # bigger numbers: the longest form that fits
+        evaluation = text_of(app.query_one(EvaluationView))
+        assert "255,168 go on: X 131,184 · O 77,904 · draw 46,080" in evaluation
 
 
 @pytest.mark.parametrize("pane", ["BoardGrid", "EvaluationPane", "SymmetryPane", "VariationTree"])  # the focus chain
@@ -755,3 +758,94 @@ async def test_history_marks_each_move_and_scores_each_side_of_the_line():
         await pilot.resize_terminal(100, 30)  # not tall: the legend gives its rows to the tree
         await pilot.pause()
         assert not legend.display
+
+
+async def test_theme_overlay_and_engine_are_remembered_for_the_next_run():
+    from workbench.settings import Settings, load_settings
+
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("v", "e")  # values overlay; the engine plays O
+        app.theme = "textual-light"
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    assert load_settings() == Settings(theme="textual-light", overlay="values", engine_mode="perfect", engine_side="O")
+    again = WorkbenchApp()
+    async with again.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, again)
+        assert again.theme == "textual-light"
+        assert again.store.state.view.overlay == "values" and again.store.state.engine.mode.value == "perfect"
+        assert not again._notifications  # nothing to warn about
+
+
+@pytest.mark.parametrize("content", ['{"overlay": 5}', "not json", '{"theme": "no-such-theme"}'])
+async def test_a_broken_settings_file_warns_once_and_starts_on_the_defaults(content):
+    from workbench.settings import settings_path
+
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content)
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        warnings = [n for n in app._notifications if n.title == "Settings"]
+        assert len(warnings) == 1 and "\n" not in warnings[0].message
+        assert ("no theme called 'no-such-theme'" in warnings[0].message) == ("no-such-theme" in content)
+        assert app.store.state.view.overlay == "none" and app.theme == "textual-dark"
+        await pilot.press("5")
+        assert moves(app) == (5,)
+
+
+async def test_settings_that_cannot_be_written_warn_once_and_the_app_goes_on(monkeypatch, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(blocker))  # workbench/ cannot be made under a file
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("v")
+        await app.workers.wait_for_complete()
+        await pilot.press("v")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        warnings = [n for n in app._notifications if n.title == "Settings"]
+        assert len(warnings) == 1 and warnings[0].message.endswith("; not remembered")
+
+
+async def test_a_theme_change_repaints_every_pane_at_once():
+    app = WorkbenchApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("4", "1", "5", "2")
+        views = [app.query_one(EvaluationView), app.query_one(SymmetryView), app.query_one(BoardGrid)]
+        before = [view.render_line(0) for view in views]
+        tree = app.query_one(VariationTree)
+        mark_style = tree.get_component_rich_style("history--mistake", partial=True)
+        app.theme = "nord"  # its error colour differs from textual-dark's, which textual-light shares
+        await pilot.pause()
+        await pilot.pause()
+        after = [view.render_line(0) for view in views]
+        for old, new, view in zip(before, after, views, strict=True):
+            assert old.text == new.text and list(old) != list(new), view  # same words, new colours
+            assert new == view.render_line(0)
+        new_mark = tree.get_component_rich_style("history--mistake", partial=True)
+        assert new_mark != mark_style
+        label = tree._view_nodes[app.store.state.cursor].label
+        assert any(span.style == new_mark for span in label.spans)
+
+
+async def test_space_types_a_space_in_dialogs_and_the_palette():
+    from textual.command import CommandPalette
+
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "c", *"an edge", "enter")  # space is "play the best move" only on the main screen
+        assert app.store.state.tree.node(app.store.state.cursor).comment == "an edge" and moves(app) == (5,)
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"new game")
+        assert app.screen.query_one(Input).value == "new game"
+        await pilot.press("escape")
+        assert moves(app) == (5,)

@@ -46,6 +46,22 @@ def cell_offset(grid, cell: int) -> tuple[int, int]:
     return origin_x + col * (width + 1) + width // 2, origin_y + row * (height + 1) + height // 2
 
 
+def cell_texts(grid) -> list[str]:
+    """What the board shows on the middle line of each cell, cell 1 to the last (a mark, a number,
+    or an overlay's words), read from the screen by the grid's own geometry."""
+    lines = text_of(grid).splitlines()
+    width, height = grid._cell_size()
+    origin_x, origin_y = grid._origin()
+    geometry = grid.state.geometry
+    texts = []
+    for cell in range(1, geometry.size + 1):
+        row, col = geometry.row_col(cell)
+        y = origin_y + row * (height + 1) + height // 2
+        x = origin_x + col * (width + 1)
+        texts.append(lines[y][x : x + width].strip())
+    return texts
+
+
 def text_of(widget) -> str:
     """The plain text a widget renders now (no colour codes)."""
     from workbench.tui.lines import LinesView

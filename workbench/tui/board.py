@@ -156,18 +156,26 @@ class BoardGrid(LinesView, can_focus=True):
             base = base + style("board--last")
         if self.state.view.highlighted == cell and self.has_focus:
             base = base + style("board--cursor")
+        number = style("board--number")
+        if base.bgcolor is not None:
+            # on a coloured cell the text takes that colour's own contrasting one: an X, an O or a
+            # number in its usual colour can vanish on it in some themes
+            number = Style()
         if mark is not None:
             content = mark.value if line_index == middle else ""
-            return content.center(width), base + style(f"board--{mark.value.lower()}")
+            mark_style = style(f"board--{mark.value.lower()}")
+            if base.bgcolor is not None:
+                mark_style = Style(bold=mark_style.bold)
+            return content.center(width), base + mark_style
         if cell in values:
             value, remoteness = values[cell]
             if line_index == middle:
                 return f"{VALUE_WORDS[value]} {remoteness}".center(width)[:width], base
             if line_index == 0 and height > 2:
-                return str(cell).ljust(width), base + style("board--number")
+                return str(cell).ljust(width), base + number
             return " " * width, base
         if (height == 1 and line_index == 0) or (height > 1 and line_index == middle):
-            return str(cell).center(width), base + style("board--number")
+            return str(cell).center(width), base + number
         return " " * width, base
 
     def view_slice(self, state: AppState) -> object:

@@ -27,11 +27,14 @@ MASK_COLUMN = 7
 """Cells per mask column: a 3-wide mini board is 5 cells, plus room for the label."""
 WIDE_TABLE = 50
 """Below this width the X / O / draw split shares one column (the wide table is 48 cells)."""
-WIDE_SUMMARY = 60
-"""From this width the game counts say "from here" and "from the start" in full."""
 MOVES_LEGEND = ("★ best · plies: to the end, both at their best", "trap: share of the replies that lose")
 """Under the moves table, in the narrowest evaluation (44 cells); help says it at length."""
 VALUE_CLASS = {Value.WIN: "evaluation--win", Value.DRAW: "evaluation--draw", Value.LOSS: "evaluation--loss"}
+
+
+def _longest_that_fits(width: int, forms) -> str:
+    """The first (fullest) of ``forms`` that fits ``width``; the last, shortest, when none does."""
+    return next((form for form in forms if len(form) <= width), forms[-1])
 
 
 def selected_move(state: AppState) -> Cell | None:
@@ -125,25 +128,26 @@ class EvaluationView(LinesView):
         if analysis.to_move is not None:
             # two different counts: the ways to finish from here, and the games from the empty
             # board that reach this position by any move order (the `g` dialog's figure)
-            if width >= WIDE_SUMMARY:
-                games_line = f"{games.total:,} go on from here: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
-            elif width >= WIDE_TABLE:
-                games_line = f"{games.total:,} go on: X {games.x:,} · O {games.o:,} · draw {games.draw:,}"
-            else:  # the moves table's compact form, so it fits 80 columns
-                games_line = f"{games.total:,} go on: X/O/draw {games.x}/{games.o}/{games.draw}"
+            total, x, o, draw = games.total, games.x, games.o, games.draw
+            games_line = _longest_that_fits(width, (
+                f"{total:,} games go on from here: X {x:,} · O {o:,} · draw {draw:,}",
+                f"{total:,} go on from here: X {x:,} · O {o:,} · draw {draw:,}",
+                f"{total:,} go on: X {x:,} · O {o:,} · draw {draw:,}",
+                f"{total:,} go on: X/O/draw {x}/{o}/{draw}",
+            ))  # fmt: skip
             writer.newline().write(games_line, style("evaluation--dim"))
         through = tables(analysis.position.geometry).games_through(analysis.position.key).total
         served = self._served(analysis)
         if served is None:
-            source = ""
+            sources = ("",)
         elif served[1]["total"] == through:
-            source = " · library ✓" if width >= WIDE_TABLE else " · lib ✓"  # the games table agrees with the engine
+            sources = (" · library ✓", " · lib ✓")  # the games table agrees with the engine
         else:
-            source = f" · library says {served[1]['total']:,}!"
-        if width >= WIDE_SUMMARY:
-            line = f"{through:,} from the start pass through, any order{source}"
-        else:
-            line = f"{through:,} pass through, any order{source}"
+            sources = (f" · library says {served[1]['total']:,}!",)
+        line = _longest_that_fits(width, [
+            f"{through:,} {words}{source}"
+            for words in ("from the start pass through, any order", "pass through, any order") for source in sources
+        ])  # fmt: skip
         writer.newline().write(line, style("evaluation--dim"))
 
     def _served(self, analysis: Analysis) -> tuple[int, dict, dict] | None:

@@ -26,6 +26,7 @@ from ..state.actions import (
     PromoteToMainLine,
     PromoteVariation,
 )
+from .lines import resolved_part
 from .messages import dispatch
 
 
@@ -60,7 +61,7 @@ class VariationTree(Tree[NodeId]):
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = Tree.COMPONENT_CLASSES | {
-        "history--mistake", "history--inaccurate", "history--only",
+        "history--mistake", "history--inaccurate", "history--only", "history--current",
     }  # fmt: skip
 
     # ← → Home End ↑ ↓ step through the game from every pane: they are the app's bindings
@@ -101,6 +102,12 @@ class VariationTree(Tree[NodeId]):
             self._follow_cursor()
 
     def watch_ready(self) -> None:
+        if self.state is not None:
+            self._rebuild(self.state.tree)
+            self._follow_cursor()
+
+    def repaint_labels(self) -> None:
+        """Labels hold their colours: build them again (after a theme change)."""
         if self.state is not None:
             self._rebuild(self.state.tree)
             self._follow_cursor()
@@ -173,7 +180,7 @@ class VariationTree(Tree[NodeId]):
     def render_label(self, node: TreeNode[NodeId], base_style, style):  # type: ignore[override]
         label = super().render_label(node, base_style, style)
         if self.state is not None and node.data == self.state.cursor:
-            label.stylize("reverse")
+            label.stylize(resolved_part(self, "history--current"))
         return label
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[NodeId]) -> None:
@@ -234,7 +241,9 @@ class ValueStrip(Widget):
     def render(self) -> Text:
         if self.state is None or not self.ready:
             return Text("")
-        style = self.get_component_rich_style
+        def style(name: str):
+            return self.get_component_rich_style(name) + resolved_part(self, name)
+
         tree = self.state.tree
         text = Text(no_wrap=True, overflow="crop")
         path_length = len(tree.path(self.state.cursor))

@@ -12,6 +12,7 @@ from typing import ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual.app import ComposeResult
+from textual.color import Color as TextualColor
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -45,6 +46,36 @@ class LineWriter:
         return self
 
 
+def resolved_part(widget: Widget, name: str) -> Style:
+    """What the component class ``name`` of ``widget`` sets, its colours worked out: alpha blended
+    over the background, and ``auto`` text on a background of its own as black or white, whichever
+    has the higher WCAG contrast (Textual's own choice of auto can be the lower one)."""
+    styles = widget.get_component_styles(name)
+    resolved = widget.get_component_rich_style(name)
+    color = resolved.color if styles.has_rule("color") else None
+    bgcolor = resolved.bgcolor if styles.has_rule("background") else None
+    if bgcolor is not None and styles.has_rule("color") and styles.color.auto:
+        background = TextualColor.from_rich_color(bgcolor)
+        alpha = styles.color.a
+        candidates = [background.blend(TextualColor(0, 0, 0), alpha), background.blend(TextualColor(255, 255, 255), alpha)]
+        color = max(candidates, key=lambda candidate: contrast_ratio(candidate, background)).rich_color
+    return widget.get_component_rich_style(name, partial=True) + Style(color=color, bgcolor=bgcolor)
+
+
+def contrast_ratio(first: TextualColor, second: TextualColor) -> float:
+    """WCAG 2 contrast of two opaque colours, 1 to 21."""
+
+    def luminance(colour: TextualColor) -> float:
+        def channel(value: int) -> float:
+            value /= 255
+            return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(colour.r) + 0.7152 * channel(colour.g) + 0.0722 * channel(colour.b)
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
 class LinesView(Widget):
     """A widget whose content is :meth:`build`'s lines, cached until :meth:`invalidate`."""
 
@@ -59,13 +90,21 @@ class LinesView(Widget):
         self._blank = Strip.blank(0)
         self._built_for: tuple[int, int] | None = None
         self._fitted: tuple[int, int] = (-1, 0)  # (width, lines) of FIT_HEIGHT's last fit
+        self._parts: dict[str, Style] = {}
 
     def build(self, writer: LineWriter) -> None:  # pragma: no cover - subclasses draw here
         raise NotImplementedError
 
-    def part(self, name: str):
-        """Only what the component class ``name`` sets, to layer over other styles."""
-        return self.get_component_rich_style(name, partial=True)
+    def part(self, name: str) -> Style:
+        """Only what the component class ``name`` sets, to layer over other styles.
+
+        Its colours come resolved: Textual's partial component style would pass ``$foreground 70%``
+        on at full strength and an ``auto`` colour as white, unreadable on a light theme."""
+        style = self._parts.get(name)
+        if style is None:
+            style = resolved_part(self, name)
+            self._parts[name] = style
+        return style
 
     def view_slice(self, state) -> object:
         """What this view draws from the state; a change elsewhere does not repaint it."""
@@ -77,6 +116,12 @@ class LinesView(Widget):
 
     def watch_ready(self) -> None:
         self.invalidate()
+
+    def notify_style_update(self) -> None:
+        """New CSS (a theme change, a pseudo-class): the cached lines hold the old colours."""
+        super().notify_style_update()
+        self._strips = None
+        self._parts = {}
 
     def invalidate(self) -> None:
         """Drop the cached lines and repaint."""

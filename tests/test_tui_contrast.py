@@ -1,0 +1,66 @@
+"""Every text on screen meets WCAG AA contrast in every built-in theme, measured on the app's own
+SVG screenshot: 4.5:1 for text, 3:1 for bold text and for lines and borders."""
+
+import pytest
+from textual.app import App
+
+from workbench.tui.app import WorkbenchApp
+
+from .contrast import contrast, failures
+from .tui_helpers import wait_ready
+
+# The ANSI themes draw in the terminal's own 16 colours, which the screenshot can only guess
+# (Rich's default palette): what a user sees depends on their terminal, not on us.
+THEMES = sorted(name for name in App().available_themes if not name.startswith("ansi-"))
+SIZE = (120, 36)
+
+
+def test_the_contrast_formula_matches_wcag():
+    assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+    assert contrast("#123456", "#123456") == pytest.approx(1.0)
+
+
+def test_a_faint_text_is_found():
+    svg = (
+        '<style>.terminal-1-r1 { fill: #e8e8e8 }\n.terminal-1-r2 { fill: #000000;font-weight: bold }</style>'
+        '<rect fill="#ffffff" x="0" y="1.5" width="24.4" height="24.65" shape-rendering="crispEdges"/>'
+        '<text class="terminal-1-r1" x="0" y="20" textLength="12.2" clip-path="url(#terminal-1-line-0)">a</text>'
+        '<text class="terminal-1-r2" x="12.2" y="20" textLength="12.2" clip-path="url(#terminal-1-line-0)">b</text>'
+    )
+    [faint] = failures(svg)
+    assert (faint.text, faint.foreground, faint.background, faint.needed) == ("a", "#e8e8e8", "#ffffff", 4.5)
+
+
+def describe(found) -> str:
+    return "; ".join(f"{f.text!r} at {f.row},{f.column}: {f.foreground} on {f.background} is {f.ratio}:1" for f in found[:8])
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_every_text_is_readable_in_every_theme(theme):
+    app = WorkbenchApp()
+    app.theme = theme
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("4", "1", "5", "2", "3", "backspace", "v")  # marks ?? and ?!, the values overlay, the cursor
+        await pilot.pause()
+        found = failures(app.export_screenshot())
+        assert not found, describe(found)
+        for keys in (("v", *["m"] * 6), ("6",)):  # the best-move mask; then 6 wins, and the line is marked
+            await pilot.press(*keys)
+            await pilot.pause()
+            found = failures(app.export_screenshot())
+            assert not found, describe(found)
+        assert app.store.state.position.is_over
+
+
+async def test_after_a_theme_change_every_pane_is_readable_at_once():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("4", "1", "5", "2", "v")
+        app.theme = "textual-light"
+        await pilot.pause()
+        await pilot.pause()
+        found = failures(app.export_screenshot())
+        assert not found, describe(found)

@@ -1,0 +1,126 @@
+"""Settings remembered between runs: one small JSON file in the user's config folder.
+
+An edge, like the library: a file problem becomes a :class:`SettingsError` of one line, and
+a broken file never stops the app (it starts on the defaults and says so once). Writes go
+to a temporary file that replaces the old one, so a killed process leaves the old settings
+or the new ones, never half of either.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from .state import OVERLAYS, EngineMode
+
+FILE_NAME = "settings.json"
+MAX_BYTES = 64 * 1024
+"""A settings file is a few hundred bytes; anything this big is not one."""
+SIDES = ("X", "O")
+
+
+class SettingsError(ValueError):
+    """The settings file cannot be read or written; the message names the file and the reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    theme: str | None = None
+    """A Textual theme's name; None for Textual's default."""
+    overlay: str = "none"
+    engine_mode: str = EngineMode.OFF.value
+    engine_side: str = "O"
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "overlay": OVERLAYS,
+    "engine_mode": tuple(mode.value for mode in EngineMode),
+    "engine_side": SIDES,
+}
+
+
+def settings_path() -> Path:
+    """``$XDG_CONFIG_HOME/workbench/settings.json``, or under ``~/.config`` when that is unset."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "workbench" / FILE_NAME
+
+
+def parse_settings(text: str) -> Settings:
+    """Settings from the file's text. Keys this version does not know are ignored (a newer
+    version may have written them); a known key with a wrong value is an error naming it.
+
+    :raises SettingsError: not JSON, not an object, or a value of the wrong kind.
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise SettingsError(f"not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise SettingsError(f"expected a JSON object, found {type(data).__name__}")
+    values = {}
+    for field in fields(Settings):
+        if field.name not in data:
+            continue
+        value = data[field.name]
+        if field.name == "theme":
+            if value is not None and not (isinstance(value, str) and value.strip()):
+                raise SettingsError(f"'theme' must be a theme's name, not {value!r}")
+        elif value not in _CHOICES[field.name]:
+            raise SettingsError(f"'{field.name}' must be one of {', '.join(_CHOICES[field.name])}, not {value!r}")
+        values[field.name] = value
+    return Settings(**values)
+
+
+def format_settings(settings: Settings) -> str:
+    return json.dumps(asdict(settings), indent=2) + "\n"
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """The saved settings; the defaults when there is no file yet.
+
+    :raises SettingsError: the file exists but cannot be read or makes no sense.
+    """
+    path = path or settings_path()
+    try:
+        if not path.exists():
+            return Settings()
+        if not path.is_file():
+            raise SettingsError(f"settings '{path}': not a regular file")
+        if path.stat().st_size > MAX_BYTES:
+            raise SettingsError(f"settings '{path}': too big to be a settings file")
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise SettingsError(f"settings '{path}': {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"settings '{path}': not UTF-8 text") from None
+    try:
+        return parse_settings(text)
+    except SettingsError as error:
+        raise SettingsError(f"settings '{path}': {error}") from None
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write the settings whole (a temporary file renamed over the old one).
+
+    :raises SettingsError: the folder or the file cannot be written.
+    """
+    path = path or settings_path()
+    temporary = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
+        temporary = Path(name)
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(format_settings(settings))
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+        temporary = None
+    except OSError as error:
+        raise SettingsError(f"settings '{path}': {error.strerror or error}") from None
+    finally:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)

@@ -1,0 +1,82 @@
+"""Settings remembered between runs (theme, overlay, engine), and a theme change that repaints at once.
+
+A mixin of :class:`~workbench.tui.app.WorkbenchApp`; the file itself is :mod:`workbench.settings`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..engine import Player
+from ..settings import Settings, SettingsError, load_settings, save_settings
+from ..state import AppState, EngineMode
+
+if TYPE_CHECKING:
+    from .app import WorkbenchApp
+
+
+class RememberedSettings:
+    """Reads the settings before the first paint and writes them (in a worker) when they change."""
+
+    def _load_settings(self: WorkbenchApp, state: AppState | None) -> AppState | None:
+        """Apply the saved theme; apply the saved overlay and engine to a fresh state (an opened
+        study keeps its own). A broken file leaves the defaults and a warning for on_mount."""
+        self._settings_problem: str | None = None
+        self._settings_warned = False
+        try:
+            settings = load_settings()
+        except SettingsError as error:
+            self._settings_problem = f"{error}; starting on the defaults"
+            settings = Settings()
+        self._settings = settings
+        if settings.theme is not None:
+            if settings.theme in self.available_themes:
+                self.theme = settings.theme
+            else:
+                self._settings_problem = f"settings: no theme called {settings.theme!r}; using the default"
+        if state is not None:
+            return state
+        fresh = AppState()
+        view = replace(fresh.view, overlay=settings.overlay)
+        engine = replace(fresh.engine, mode=EngineMode(settings.engine_mode), side=Player(settings.engine_side))
+        return replace(fresh, view=view, engine=engine)
+
+    def _warn_about_settings(self: WorkbenchApp) -> None:
+        if self._settings_problem:
+            self.notify(self._settings_problem, title="Settings", severity="warning", timeout=8)
+
+    def _remember_settings(self: WorkbenchApp) -> None:
+        """Write the settings if they differ from those last read or written."""
+        state = self.store.state
+        settings = Settings(
+            theme=self.theme,
+            overlay=state.view.overlay,
+            engine_mode=state.engine.mode.value,
+            engine_side=state.engine.side.value,
+        )
+        if settings == self._settings:
+            return
+        self._settings = settings
+        self.run_worker(lambda: self._write_settings(settings), thread=True, group="settings", name="settings")
+
+    def _write_settings(self: WorkbenchApp, settings: Settings) -> None:
+        try:
+            save_settings(settings)
+        except SettingsError as error:
+            if not self._settings_warned:  # once a session: a read-only folder stays read-only
+                self._settings_warned = True
+                self.call_from_thread(self.notify, f"{error}; not remembered", title="Settings", severity="warning")
+
+    def _theme_changed(self: WorkbenchApp, _theme) -> None:
+        """Every pane draws in the new colours at once. The line views cache their lines and the
+        tree's labels hold their colours: both are built again once the new CSS is in (a build
+        during the style update can still read the old theme's "auto" text colour)."""
+        from .history import VariationTree
+        from .lines import LinesView
+
+        for view in self.query(LinesView):
+            self.call_after_refresh(view.invalidate)
+        for tree in self.query(VariationTree):
+            self.call_after_refresh(tree.repaint_labels)
+        self._remember_settings()
