@@ -1,7 +1,7 @@
 """Pilot tests: every binding and click path, asserting the state and what the panes show."""
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Input, OptionList, Static
 
 from workbench.engine import parse_position, principal_variation
 from workbench.state import AppState, EngineMode, load_study, reduce, save_study
@@ -10,13 +10,13 @@ from workbench.tui import app as app_module
 from workbench.tui import engine_play
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid
-from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog
+from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog, parse_setup
 from workbench.tui.evaluation import EvaluationView
 from workbench.tui.history import ValueStrip, VariationTree
 from workbench.tui.library_dialogs import OpenDialog
 from workbench.tui.symmetry import SymmetryView
 
-from .tui_helpers import HANG_GUARD_SECONDS, cell_offset, cell_texts, moves, text_of, wait_ready
+from .tui_helpers import HANG_GUARD_SECONDS, cell_offset, cell_texts, moves, text_of, wait_for_reactive, wait_library, wait_ready
 
 SIZE = (100, 34)
 
@@ -208,6 +208,10 @@ async def test_value_strip_click_jumps_to_that_ply():
         strip = app.query_one(ValueStrip)
         await pilot.click(ValueStrip, offset=(strip.CELL_WIDTH * 2 + 1, 0))
         assert moves(app) == (5, 1)
+        await pilot.click(ValueStrip, offset=(0, 0))  # the first cell is the start
+        assert moves(app) == ()
+        await pilot.click(ValueStrip, offset=(strip.CELL_WIDTH * 3 + 1, 0))  # the last ply of the line
+        assert moves(app) == (5, 1, 9)
 
 
 async def test_transposition_mark_and_jump():
@@ -286,7 +290,9 @@ async def test_export_comment_help_and_screenshot(tmp_path, monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
         await pilot.press("5", "1", "backspace", "2")
-        await pilot.press("c", *"edge", "enter")
+        await pilot.press("c")
+        assert str(app.screen.query_one(".dialog-title").render()) == "Comment on this move"
+        await pilot.press(*"edge", "enter")
         assert app.store.state.tree.node(app.store.state.cursor).comment == "edge"
         await pilot.press("x")
         assert isinstance(app.screen, MoveTextScreen)
@@ -358,10 +364,33 @@ async def test_command_palette_runs_workbench_commands():
         await pilot.press("enter")
         await pilot.pause()
         assert app.store.state.view.overlay == "best"
-        titles = [command.title for command in app.get_system_commands(app.screen)]
-        for title in ("New game", "Set up position", "Open study", "Save study", "Export move text",
-                      "Toggle value overlay", "Play vs engine: trap as O", "Screenshot", "Theme"):  # fmt: skip
-            assert title in titles
+        commands = [(command.title, command.help) for command in app.get_system_commands(app.screen)]
+        ours = commands[[title for title, _ in commands].index("New game"):]
+        engine = "Who the engine plays, and how"
+        assert ours == [
+            ("New game", "Start again from the empty board"),
+            ("Set up position", "Type a position or a move list"),
+            ("Open study", "Open a study from the library, or a .json file"),
+            ("Save study", "Save the study (tree, comments, settings)"),
+            ("Save study as", "Save under a new name in the library, or to a .json file"),
+            ("Games like this", "The complete games through this position, from the library when it has them"),
+            ("Export move text", "Show and copy the moves with variations"),
+            ("Comment", "Comment on the current move"),
+            ("Undo tree edit", "Bring back the tree before the last edit"),
+            ("Redo tree edit", "Re-apply an undone edit"),
+            ("Play best move", "The first move of the best line from here"),
+            ("Add best line", "The evaluation's best line, as a variation in the history"),
+            ("Toggle value overlay", "Colour empty cells by their exact value"),
+            *((f"Overlay: {name}", "Paint the board with this") for name in
+              ("none", "values", "win", "block", "fork", "perfect-win", "perfect-lose", "best")),
+            ("Engine off", engine),
+            *((f"Play vs engine: {mode} as {side}", engine) for mode in ("perfect", "trap", "random") for side in "XO"),
+            ("Screenshot", "Save an SVG screenshot in the current folder"),
+            ("Help: keys", "Every key of every pane"),
+        ]  # the palette's words, as a user reads them
+        titles = [title for title, _ in commands]
+        for title in ("Theme", "Quit"):  # Textual's own come first
+            assert titles.index(title) < titles.index("New game")
 
 
 async def test_quit_asks_about_unsaved_changes():
@@ -849,3 +878,115 @@ async def test_space_types_a_space_in_dialogs_and_the_palette():
         assert app.screen.query_one(Input).value == "new game"
         await pilot.press("escape")
         assert moves(app) == (5,)
+
+
+def test_help_lists_the_keys_that_are_not_bindings():
+    sections = dict(app_module.help_sections())
+    assert sections["Everywhere"][-3:] == [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]
+    assert sections["Board"][-1] == ("click", "Play the cell")
+    assert sections["Evaluation"] == [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]
+
+
+@pytest.mark.parametrize(("height", "header"), [(29, False), (30, True)])
+async def test_the_header_shows_from_30_rows(height, header):
+    app = WorkbenchApp()
+    async with app.run_test(size=(100, height)) as pilot:
+        await wait_ready(pilot, app)
+        assert app.query_one("#header").display is header
+
+
+def test_run_opens_the_app_on_a_library_study_by_name(monkeypatch):
+    opened = {}
+
+    def fake_run(self):
+        opened.update(name=self.study_name, path=self.study_path, db=self.db_path)
+        return 0
+
+    monkeypatch.setattr(WorkbenchApp, "run", fake_run)
+    assert app_module.run(name="corner opening", db="lib.sqlite3") == 0
+    assert opened == {"name": "corner opening", "path": None, "db": "lib.sqlite3"}
+
+
+async def test_a_library_worker_that_crashes_is_one_error_and_the_app_goes_on(monkeypatch):
+    def explode(self):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(WorkbenchApp, "_open_library", explode)
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await wait_for_reactive(app, "library_status", lambda status: status != "opening")
+        assert app.library_status == "unavailable"
+        [error] = [n for n in app._notifications if n.severity == "error"]
+        assert error.title == "Error" and error.message == "open-library failed: RuntimeError('disk on fire')"
+        await pilot.press("5")
+        assert moves(app) == (5,)
+
+
+def test_set_up_reads_letters_alone_as_a_position():
+    for text in ("xox", "XOX", "ox"):
+        with pytest.raises(ValueError, match=rf"^invalid position '{text}': wrong length, {len(text)} cells instead of 9$"):
+            parse_setup(text)
+
+
+async def test_the_compact_moves_table_and_a_won_game_in_words():
+    app = WorkbenchApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        view = app.query_one(EvaluationView)
+        lines = [line.rstrip() for line in text_of(view).splitlines()]
+        assert "cell value ply trap games        X/O/draw" in lines
+        highlighted = view.part("evaluation--highlight").bgcolor
+        lit = [view.render_line(y).text.split()[0] for y in range(view.size.height)
+               if any(segment.style and segment.style.bgcolor == highlighted for segment in view.render_line(y))]  # fmt: skip
+        assert lit == ["★5"]  # the board's cursor cell, lit in the table
+        await pilot.press("1", "5", "2", "4", "9", "6")  # O completes 4 5 6
+        assert text_of(view).splitlines()[0].rstrip() == "Game over: O won"
+
+
+async def test_the_open_dialog_says_what_it_is_and_clears_an_old_error(tmp_path):
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("5", "ctrl+s")
+        app.screen.query_one(Input).value = "centre"
+        await pilot.press("enter", "ctrl+o")
+        dialog = app.screen
+        assert str(dialog.query_one(".dialog-title").render()) == "Open a study"
+        assert dialog.query_one(Input).placeholder == "study name or path/to/study.json"
+        dialog.query_one(OptionList).highlighted = 0
+        dialog.query_one(OptionList).focus()
+        await pilot.press("delete", "escape")  # kept: says so
+        error = dialog.query_one("#open-error", Static)
+        assert str(error.render()) == "kept 'centre'"
+        await pilot.press("f2")  # a rename begins: the old line goes
+        assert str(error.render()) == ""
+
+
+async def test_saving_says_where_and_failing_says_not_saved(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("5", "ctrl+s")
+        dialog = app.screen
+        assert isinstance(dialog, PathDialog)
+        assert str(dialog.query_one(".dialog-title").render()) == "Save study as (a name in the library, or a path ending in .json)"
+        dialog.query_one(Input).value = str(tmp_path / "missing-folder" / "deeper" / "study.json")
+        await pilot.press("enter")
+        missing = tmp_path / "missing-folder" / "deeper" / "study.json"
+        assert str(dialog.query_one("#path-error", Static).render()) == f"cannot save '{missing}': No such file or directory"
+        assert app.screen is dialog  # open still, to try another path
+        dialog.query_one(Input).value = "plain.json"  # no folder, but .json: a file, not a library name
+        await pilot.press("enter")
+        await pilot.pause()
+        saved = [n for n in app._notifications if n.message.startswith("Saved ")]
+        assert saved[-1].message == "Saved plain.json" and saved[-1].timeout == 2
+        assert (tmp_path / "plain.json").exists() and app.study_path == "plain.json"
+        (tmp_path / "plain.json").unlink()
+        (tmp_path / "plain.json").mkdir()  # saving back to it now fails
+        await pilot.press("9", "ctrl+s")
+        await pilot.pause()
+        [failed] = [n for n in app._notifications if n.severity == "error"]
+        assert failed.title == "Not saved"
+        assert "plain.json" in failed.message and app.store.state.modified

@@ -1,6 +1,6 @@
 """The app over the library: save and open by name, rename, delete, games like this, no library."""
 
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 
 from workbench.library import Library
 from workbench.library.games import write_games
@@ -109,6 +109,7 @@ async def test_an_unusable_library_warns_and_files_still_work(tmp_path, monkeypa
         assert app.library is None
         assert any("corrupted" in n.message for n in app._notifications)
         await pilot.press("5", "ctrl+s")
+        assert str(app.screen.query_one(".dialog-title").render()) == "Save study as (a .json file)"
         app.screen.query_one(Input).value = "plain"  # no library: a name is a file name
         await pilot.press("enter")
         assert app.study_path == "plain" and not app.store.state.modified
@@ -169,6 +170,7 @@ async def test_saving_over_another_study_asks_and_a_new_game_is_untitled(tmp_pat
         await pilot.press("enter")
         assert isinstance(app.screen, Confirm)
         assert str(app.screen.query_one("#confirm-question").render()) == "'corner opening' exists in the library — replace it?"
+        assert [str(button.label) for button in app.screen.query(Button)] == ["Keep it", "Replace"]  # keeping first
         await pilot.press("enter")  # the default answer keeps it
         assert isinstance(app.screen, PathDialog)
         assert str(app.screen.query_one("#path-error").render()) == "kept as it was: type another name"

@@ -231,7 +231,8 @@ async def test_a_read_only_library_of_schema_2_still_opens_in_the_app(tmp_path, 
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_library(pilot, app) == "open"
         assert app.library.read_only and app.keeper is None
-        assert any("read-only" in n.message for n in app._notifications)
+        [warning] = [n for n in app._notifications if "read-only" in n.message]
+        assert (warning.title, warning.message) == ("Library", "The library is read-only: unsaved work is not kept safe.")
 
 
 async def test_a_study_opened_from_a_file_without_json_saves_back_to_that_file(tmp_path):

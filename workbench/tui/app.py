@@ -325,7 +325,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
             per_move = {cell: games_after(library, line + (cell,)) for cell in position.legal_moves()}
             return position.key, library_through(library, position), per_move
 
-        self.run_worker(query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False)
+        # the group only makes a newer query replace an older one: any name unique to it does
+        self.run_worker(query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False)  # pragma: no mutate
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """Textual dims the study's name, below 4.5:1 on light themes: italic keeps it apart instead."""

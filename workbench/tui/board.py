@@ -269,7 +269,7 @@ class BoardPane(Vertical):
     ready: reactive[bool] = reactive(False, repaint=False)
 
     def compose(self) -> ComposeResult:
-        yield BoardGrid(id="board-grid").data_bind(BoardPane.state, BoardPane.ready)
+        yield BoardGrid().data_bind(BoardPane.state, BoardPane.ready)
         yield BoardStatus(id="board-status").data_bind(BoardPane.state, BoardPane.ready)
 
     def on_mount(self) -> None:

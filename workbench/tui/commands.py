@@ -21,7 +21,7 @@ class PaletteCommands:
         yield from super().get_system_commands(screen)
         yield SystemCommand("New game", "Start again from the empty board", self.action_new_game)
         yield SystemCommand("Set up position", "Type a position or a move list", self.action_set_up)
-        yield SystemCommand("Open study", "Open a saved study file", self.action_open)
+        yield SystemCommand("Open study", "Open a study from the library, or a .json file", self.action_open)
         yield SystemCommand("Save study", "Save the study (tree, comments, settings)", self.action_save)
         yield SystemCommand("Save study as", "Save under a new name in the library, or to a .json file", self.action_save_as)
         yield SystemCommand("Games like this", "The complete games through this position, from the library when it has them", self.action_games_like_this)
@@ -29,6 +29,8 @@ class PaletteCommands:
         yield SystemCommand("Comment", "Comment on the current move", self.action_comment)
         yield SystemCommand("Undo tree edit", "Bring back the tree before the last edit", self.action_undo)
         yield SystemCommand("Redo tree edit", "Re-apply an undone edit", self.action_redo)
+        yield SystemCommand("Play best move", "The first move of the best line from here", self.action_play_best)
+        yield SystemCommand("Add best line", "The evaluation's best line, as a variation in the history", self.action_add_best_line)
         yield SystemCommand("Toggle value overlay", "Colour empty cells by their exact value", self.action_toggle_values)
         for overlay in OVERLAYS:
             yield SystemCommand(f"Overlay: {overlay.replace('_', '-')}", "Paint the board with this", lambda o=overlay: self.action_set_overlay(o))

@@ -160,7 +160,7 @@ class CommentDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Comment on this move", classes="dialog-title")
-            yield Input(value=self._comment, id="comment-input")
+            yield Input(value=self._comment)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)

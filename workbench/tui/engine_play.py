@@ -18,7 +18,8 @@ class EnginePlay:
     def _maybe_engine_move(self) -> None:
         state = self.store.state
         if self.ready and state.engine_to_move:
-            self.run_worker(lambda: self._pick_engine_move(state), thread=True, name="engine", group="engine",
+            # the group only makes a newer search replace an older one: any name unique to it does
+            self.run_worker(lambda: self._pick_engine_move(state), thread=True, name="engine", group="engine",  # pragma: no mutate
                             exclusive=True, exit_on_error=False)  # fmt: skip
 
     def _pick_engine_move(self, state: AppState) -> tuple[int, int | None]:

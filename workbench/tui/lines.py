@@ -26,11 +26,9 @@ class LineWriter:
         self.lines: list[list[Segment]] = [[]]
 
     def write(self, text: str, style: Style | None = None) -> LineWriter:
-        first, *rest = text.split("\n")
-        if first:
-            self.lines[-1].append(Segment(first, style))
-        for line in rest:
-            self.lines.append([Segment(line, style)] if line else [])
+        """Add ``text`` (no line breaks: :meth:`newline` starts the next line) to the current line."""
+        if text:
+            self.lines[-1].append(Segment(text, style))
         return self
 
     def newline(self, count: int = 1) -> LineWriter:
@@ -87,7 +85,7 @@ class LinesView(Widget):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._strips: list[Strip] | None = None
-        self._blank = Strip.blank(0)
+        self._blank: Strip  # set with the strips, which render_line builds first
         self._built_for: tuple[int, int] | None = None
         self._fitted: tuple[int, int] = (-1, 0)  # (width, lines) of FIT_HEIGHT's last fit
         self._parts: dict[str, Style] = {}
@@ -172,8 +170,7 @@ class ViewPane(VerticalScroll):
     ready = reactive(False, repaint=False)
 
     def compose(self) -> ComposeResult:
-        view_id = f"{self.PANE_TITLE.lower()}-view"
-        yield self.VIEW(id=view_id).data_bind(state=ViewPane.state, ready=ViewPane.ready)
+        yield self.VIEW().data_bind(state=ViewPane.state, ready=ViewPane.ready)
 
     def on_mount(self) -> None:
         self.border_title = self.PANE_TITLE

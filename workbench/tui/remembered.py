@@ -5,6 +5,7 @@ A mixin of :class:`~workbench.tui.app.WorkbenchApp`; the file itself is :mod:`wo
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ class RememberedSettings:
             self._settings_problem = f"{error}; starting on the defaults"
             settings = Settings()
         self._settings = settings
+        self._settings_lock = threading.Lock()
         if settings.theme is not None:
             if settings.theme in self.available_themes:
                 self.theme = settings.theme
@@ -58,11 +60,14 @@ class RememberedSettings:
         if settings == self._settings:
             return
         self._settings = settings
-        self.run_worker(lambda: self._write_settings(settings), thread=True, group="settings", name="settings")
+        self.run_worker(self._write_settings, thread=True, name="settings")
 
-    def _write_settings(self: WorkbenchApp, settings: Settings) -> None:
+    def _write_settings(self: WorkbenchApp) -> None:
+        """Write the newest settings. One writer at a time, each taking the newest when it starts:
+        two quick changes can never leave the older one in the file."""
         try:
-            save_settings(settings)
+            with self._settings_lock:
+                save_settings(self._settings)
         except SettingsError as error:
             if not self._settings_warned:  # once a session: a read-only folder stays read-only
                 self._settings_warned = True

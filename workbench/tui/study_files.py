@@ -42,7 +42,7 @@ class StudyFiles:
         if self._is_file(text):
             problem = self._save_to(text)
             if problem is None:
-                self.study_name = None
+                self.study_name = None  # pragma: no mutate - "" would do the same: every reader takes a falsy name as none
             return problem
         from ..library import LibraryError
         from ..library.studies import save_study as save_to_library
