@@ -144,7 +144,7 @@ class StudyFiles:
             names = []
             if self.library is not None:
                 try:
-                    names = [(r.name, f"{r.moves} moves · {r.updated}") for r in library_studies.list_studies(self.library)]
+                    names = [(r.name, f"{r.moves} move{'' if r.moves == 1 else 's'} · {r.updated}") for r in library_studies.list_studies(self.library)]
                 except LibraryError as error:
                     self.notify(str(error), title="Library", severity="warning")
             rename = guarded(library_studies.rename_study) if self.library is not None else None
