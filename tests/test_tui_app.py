@@ -1,6 +1,9 @@
 """Pilot tests: every binding and click path, asserting the state and what the panes show."""
 
+import io
+
 import pytest
+from rich.console import Console
 from textual.widgets import Input, OptionList, Static
 
 from workbench.engine import parse_position, principal_variation
@@ -148,8 +151,12 @@ async def test_enter_and_click_in_the_tree_jump():
         tree = app.query_one(VariationTree)
         tree.focus()
         await pilot.pause()
-        await pilot.press("k", "k", "enter")  # browse up two lines, jump there
+        await pilot.press("k")  # the board follows the tree's lines at once
+        assert moves(app) == (5, 1)
+        await pilot.press("k")
         assert moves(app) == (5,)
+        await pilot.press("j", "j", "j")  # and stops at the last line
+        assert moves(app) == (5, 1, 9)
         root_line = tree._view_nodes[0]._line
         await pilot.click(VariationTree, offset=(6, root_line - tree.scroll_offset.y))
         assert moves(app) == ()
@@ -299,12 +306,15 @@ async def test_export_comment_help_and_screenshot(tmp_path, monkeypatch):
         assert app.screen.query_one("#movetext").text == "5 1 (2 {edge})"
         await pilot.press("escape", "f1")
         assert isinstance(app.screen, HelpScreen)
-        help_text = str(app.screen.query_one("#help-text", Static).render())
+        console = Console(width=400, file=io.StringIO(), color_system=None)  # wide: one line per row
+        console.print(app.screen.query_one("#help-text", Static).content)
+        help_text = "\n".join(line.strip() for line in console.file.getvalue().splitlines())
         for key in ("ctrl+s", "Promote", "To main line", "Play cursor cell", "Values", "Jump to twin"):
             assert key in help_text
+        rows = [" ".join(line.split()) for line in help_text.splitlines()]
         for term, words in app_module.GLOSSARY:  # every column and mark of the panes, explained at length
-            assert f"{term:<18} {words}" in help_text
-        assert {term for term, _ in app_module.GLOSSARY} >= {"★", "trap", "plies", "games", "p-win / p-lose", "?? / ?! / !", "≡ / ≈"}
+            assert " ".join(f"{term} {words}".split()) in rows
+        assert {term for term, _ in app_module.GLOSSARY} >= {"★", "trap", "plies", "games", "p-win / p-lose", "??", "?!", "!", "≡ / ≈", "orbit"}
         await pilot.press("escape", "f12")
         shots = list(tmp_path.glob("*.svg"))
         assert len(shots) == 1 and shots[0].name.startswith("workbench")
@@ -458,6 +468,8 @@ async def test_any_size_renders_and_small_ones_explain(size):
             assert "needs at least 80×24" in str(too_small.render())
             await pilot.press("n", "right", "space", "b", "v", "enter", "6")  # the hidden board never changes
             assert moves(app) == () and app.store.state.view.overlay == "none"
+            titles = [command.title for command in app.get_system_commands(app.screen)]
+            assert "Quit" in titles and "New game" not in titles  # nor does the palette change it
         else:
             assert moves(app) == (5,)
 
@@ -704,15 +716,15 @@ async def test_b_adds_the_best_line_after_the_selected_move_as_a_variation():
         await pilot.press("5", "1", "9", "backspace")  # after 5 1; the board's cursor is on 5
         await pilot.press("k", "h")  # the cursor on 1... occupied: the line from the position
         text = text_of(app.query_one(EvaluationView))
-        line = next(line for line in text.splitlines() if line.startswith(("best line", "after")))
-        assert line.startswith("best line ")
-        shown = tuple(int(cell) for cell in line.removeprefix("best line ").split("  ")[0].split())
+        line = next(line for line in text.splitlines() if line.startswith(("best line:", "after ")))
+        assert line.startswith("best line: ")
+        shown = tuple(int(cell) for cell in line.removeprefix("best line: ").split("  ")[0].split())
         assert shown == principal_variation(app.store.state.position)
         await pilot.press("l", "l")  # the cursor on 3, a legal move: the line after it
         text = text_of(app.query_one(EvaluationView))
-        line = next(line for line in text.splitlines() if line.startswith(("best line", "after")))
-        assert line.startswith("after 3 ")
-        after = tuple(int(cell) for cell in line.removeprefix("after 3 ").split("  ")[0].split())
+        line = next(line for line in text.splitlines() if line.startswith(("best line:", "after ")))
+        assert line.startswith("after 3: ")
+        after = tuple(int(cell) for cell in line.removeprefix("after 3: ").split("  ")[0].split())
         assert after == principal_variation(app.store.state.position.play(3))
         before = app.store.state
         await pilot.press("b")
@@ -758,7 +770,7 @@ async def test_at_80_by_24_the_unsaved_mark_shows_on_the_board():
         assert app.query_one("#header").display is False
         assert app.query_one("#board").border_subtitle == "untitled study"
         await pilot.press("5")
-        assert app.query_one("#board").border_subtitle == "untitled study •"
+        assert app.query_one("#board").border_subtitle == "• untitled study"
         await pilot.resize_terminal(100, 34)
         await pilot.pause()
         assert app.query_one("#header").display is True and app.query_one("#board").border_subtitle == ""
@@ -990,3 +1002,32 @@ async def test_saving_says_where_and_failing_says_not_saved(tmp_path, monkeypatc
         [failed] = [n for n in app._notifications if n.severity == "error"]
         assert failed.title == "Not saved"
         assert "plain.json" in failed.message and app.store.state.modified
+
+
+async def test_the_value_strip_shows_every_ply_of_a_full_game_in_the_narrow_column():
+    app = WorkbenchApp()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press(*"951287364")  # nine plies and the start: ten cells in 28 columns
+        strip = app.query_one(ValueStrip)
+        assert text_of(strip).split() == ["·", "9", "5", "1", "2", "8", "7", "3", "6", "4"]
+        await pilot.click(ValueStrip, offset=(2 * 9, 0))  # the last cell, two columns each now
+        assert moves(app) == (9, 5, 1, 2, 8, 7, 3, 6, 4)
+        await pilot.click(ValueStrip, offset=(2 * 4 + 1, 0))
+        assert moves(app) == (9, 5, 1, 2)
+
+
+async def test_changing_the_engines_level_never_makes_it_move():
+    app = WorkbenchApp(seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("E")  # the engine's side is X; it is still off
+        await pilot.press("e")  # on, as X, at the start: it opens
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(moves(app)) == 1
+        await pilot.press("home", "e", "e", "e")  # back at the start, X to move: trap, random, off
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert moves(app) == () and len(app.store.state.tree.nodes) == 2  # no new move, no new variation
+        assert app.store.state.engine.mode.value == "off"

@@ -232,3 +232,54 @@ async def test_f2_puts_the_name_in_the_box_to_edit_and_enter_renames(tmp_path):
         await pilot.press("f2", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", *"game", "enter")
         assert app.screen is not dialog
         assert [r.name for r in list_studies(app.library)] == ["corner game"]
+
+
+async def test_renaming_or_deleting_the_open_study_follows_in_the_app(tmp_path):
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5", "2", "ctrl+s")
+        app.screen.query_one(Input).value = "edge reply"
+        await pilot.press("enter", "ctrl+o")
+        app.screen.query_one(OptionList).highlighted = 0
+        app.screen.query_one(OptionList).focus()
+        await pilot.press("f2", "s", "enter")
+        assert app.sub_title == "edge replys"
+        assert any(n.message == "Renamed 'edge reply' to 'edge replys'" for n in app._notifications)
+        await pilot.press("9", "ctrl+s")  # saves into the renamed study, not a new copy of the old name
+        assert [(r.name, r.moves) for r in list_studies(app.library)] == [("edge replys", 3)]
+        await pilot.press("ctrl+o")
+        app.screen.query_one(OptionList).highlighted = 0
+        app.screen.query_one(OptionList).focus()
+        await pilot.press("delete")
+        await pilot.click("#yes")
+        await pilot.press("escape")
+        assert list_studies(app.library) == []
+        assert app.sub_title == "untitled study •" and app.store.state.modified  # only here now: unsaved
+        assert moves(app) == (5, 2, 9)
+
+
+async def test_undoing_a_new_game_brings_back_the_study_and_its_name(tmp_path):
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("1", "5", "ctrl+s")
+        app.screen.query_one(Input).value = "corner line"
+        await pilot.press("enter", "n")
+        assert app.sub_title == "untitled study •"
+        await pilot.press("ctrl+z")
+        assert moves(app) == (1, 5) and app.sub_title.startswith("corner line")
+        await pilot.press("9", "ctrl+s")  # saves back into it, without asking for a name
+        assert not isinstance(app.screen, PathDialog)
+        assert [(r.name, r.moves) for r in list_studies(app.library)] == [("corner line", 3)]
+        await pilot.press("ctrl+z")  # the 9 came off; another ctrl+z has nothing; redo brings it back
+        await pilot.press("ctrl+y")
+        assert app.sub_title.startswith("corner line")
+        await pilot.press("i")
+        app.screen.query_one(Input).value = "X../.../..."
+        await pilot.press("enter")
+        assert app.sub_title == "untitled study •"
+        await pilot.press("ctrl+z")
+        assert app.sub_title.startswith("corner line")
+        await pilot.press("ctrl+y")  # redo: the set-up again, untitled again
+        assert app.sub_title == "untitled study •"

@@ -262,3 +262,37 @@ async def test_an_engine_playing_x_opens_a_new_game(tmp_path):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert len(moves(app)) == 1  # the new game, opened by the engine
+
+
+async def test_the_engine_waits_for_the_restore_question_and_the_question_is_whole(tmp_path, monkeypatch):
+    """With the engine on as X (remembered), its first move at the start would be an unsaved change
+    that put the generic unsaved-changes question before the restore offer."""
+    from workbench.settings import Settings, save_settings
+    from workbench.tui.dialogs import Confirm
+
+    db = str(tmp_path / "lib.sqlite3")
+    save_settings(Settings(engine_mode="perfect", engine_side="X"))
+    first = WorkbenchApp(db=db)
+    async with first.run_test(size=(120, 36)) as pilot:
+        await wait_library(pilot, first)
+        await first.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(moves(first)) == 1  # the engine opened, once the library was there
+        await pilot.press(next(str(cell) for cell in range(1, 10) if cell not in moves(first)))
+        await first.workers.wait_for_complete()
+        await pilot.pause()
+        played = moves(first)
+        assert len(played) == 3
+        first.keeper.close(clean=False)  # as if killed: the study stays in the library
+        first.keeper = None
+    app = WorkbenchApp(db=db)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_library(pilot, app)
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)  # the restore offer itself, not "unsaved changes"
+        assert moves(app) == () and not app.store.state.modified  # the engine held its move
+        question = app.screen.query_one("#confirm-question")
+        assert str(question.render()).endswith("(an untitled study, 3 moves)")
+        assert question.size.height == 2  # wrapped, not cut
+        await pilot.press("enter")  # restore, the default
+        assert moves(app) == played

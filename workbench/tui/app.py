@@ -30,6 +30,7 @@ from ..engine.position import some_move_order
 from ..state import (
     OVERLAYS,
     AppState,
+    EngineMode,
     Store,
 )
 from ..state.actions import (
@@ -135,6 +136,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         self.library_has_games = False
         self._layout: tuple[bool, ...] | None = None
         self._focus_before_small: Widget | None = None
+        self._names_of_trees: list[tuple[object, str | None, str | None]] = []
+        """(tree, study path, study name) around each new game or set-up, for undo and redo."""
         self._rng = random.Random(seed)
         self.store.subscribe(self._store_changed)
         self.set_reactive(WorkbenchApp.state, self.store.state)
@@ -257,6 +260,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
             self.notify(f"{worker.name} failed: {worker.error!r}", title="Error", severity="error", timeout=10)
             if worker.name == "open-library":
                 self.library_status = "unavailable"
+                self._maybe_engine_move()
             return
         if event.state is not WorkerState.SUCCESS:
             return
@@ -266,6 +270,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
             if isinstance(worker.result, str):
                 self.notify(f"{worker.result}; studies save to .json files instead, and unsaved work is not kept safe.", title="No library", severity="warning", timeout=8)
                 self.library_status = "unavailable"
+                self._maybe_engine_move()
             else:
                 self.library, self.library_has_games, left_behind = worker.result
                 self.library_status = "open"
@@ -302,8 +307,9 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         self._keep_recovery()
         if old.modified != new.modified:
             self._update_title()
-        if new.engine != old.engine:
-            self._maybe_engine_move()  # turned on, or moved to the side to move: its turn now
+        turned_on = old.engine.mode is EngineMode.OFF and new.engine.mode is not EngineMode.OFF
+        if turned_on or new.engine.side != old.engine.side:
+            self._maybe_engine_move()  # turned on, or moved to the side to move: its turn now (a new level alone is not)
         if new.engine != old.engine or new.view.overlay != old.view.overlay:
             self._remember_settings()
         if new.position != old.position:
@@ -339,7 +345,9 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         self.sub_title = name + (" •" if self.store.state.modified else "")
         # under 30 rows there is no header: the board's frame carries the name and the unsaved mark
         with_header = self._layout is None or self._layout[4]
-        self.query_one("#board").border_subtitle = "" if with_header else self.sub_title
+        # the mark first: a long name is cut at its end, and the mark must not go with it
+        mark = "• " if self.store.state.modified else ""
+        self.query_one("#board").border_subtitle = "" if with_header else mark + name
 
     MODAL_SAFE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"request_quit", "screenshot"})
 
@@ -390,16 +398,32 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         self.store.dispatch(NextVariation() if direction > 0 else PreviousVariation())
 
     def action_new_game(self) -> None:
+        before = self.store.state
         self.store.dispatch(NewGame())
-        self._untitled()
+        self._untitled(before)
         self._maybe_engine_move()  # an engine playing X opens the new game
         self.notify("New game (ctrl+z brings the old tree back).", timeout=3)
 
-    def _untitled(self) -> None:
-        """A new game or set-up is a new study: saving it must not overwrite the one that was open."""
+    def _untitled(self, before: AppState) -> None:
+        """A new game or set-up is a new study: saving it must not overwrite the one that was open.
+        Undo (ctrl+z) brings the old tree back, and with it the old study's name."""
+        self._names_of_trees = [
+            *self._names_of_trees[-20:],
+            (before.tree, self.study_path, self.study_name),
+            (self.store.state.tree, None, None),
+        ]
         self.study_path = self.study_name = None
         self._update_title()
         self._keep_recovery()
+
+    def _names_follow_the_tree(self, tree) -> None:
+        """After an undo or redo across a new game or set-up: the study that tree belongs to."""
+        for known, path, name in reversed(self._names_of_trees):
+            if known is tree:
+                if (path, name) != (self.study_path, self.study_name):
+                    self.study_path, self.study_name = path, name
+                    self._update_title()
+                return
 
     def action_toggle_values(self) -> None:
         overlay = "none" if self.store.state.view.overlay == "values" else "values"
@@ -413,19 +437,23 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
     def action_undo(self) -> None:
         if self.store.can_undo:
             self.store.undo()
+            self._names_follow_the_tree(self.store.state.tree)
 
     def action_redo(self) -> None:
         if self.store.can_redo:
             self.store.redo()
+            self._names_follow_the_tree(self.store.state.tree)
 
     def action_set_up(self) -> None:
         from .dialogs import SetUpDialog
 
         def done(action) -> None:
             if action is not None:
+                before = self.store.state
                 self.store.dispatch(action)
-                self._untitled()
+                self._untitled(before)
                 self._maybe_engine_move()  # a set-up where it is the engine's turn
+                self.notify("Set up (ctrl+z brings the old tree back).", timeout=3)
 
         self.push_screen(SetUpDialog(), done)
 
@@ -522,17 +550,29 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
 GLOSSARY = [
     ("value in N", "Exact result for the side to move with best play by both (win, draw or loss), and the plies "
                    "(single moves) until the game ends: the winner hurries, the loser delays"),
-    ("plies", "In the moves table: the plies to the end after that move, both sides at their best"),
-    ("★", "A best move: it keeps the value, with the quickest win or the slowest loss"),
-    ("trap", "Share of the opponent's replies to the move that lose (— when the move ends the game)"),
-    ("games", "Complete games that continue through the move, and how many X wins, O wins, draws"),
     ("go on from here", "Complete games from this position on, whatever led here"),
     ("pass through", "Complete games from the empty board that reach this position, in any move order"),
     ("win / block / fork", "Masks: cells that win at once / stop the opponent's win / make two threats"),
     ("p-win / p-lose", "Masks: moves that win / lose with perfect play from both sides"),
-    ("best line", "The selected move (the board's cursor) and both sides' best replies to the end"),
-    ("?? / ?! / !", "History marks: a mistake (gives away a win or a draw) / an inaccuracy (a slower win, "
-                    "a quicker loss) / the only move keeping the value"),
+    ("best", "Mask: the best moves (★ in the table)"),
+    ("plies", "In the moves table: the plies to the end after that move, both sides at their best"),
+    ("★", "A best move: it keeps the value, with the quickest win or the slowest loss"),
+    ("trap", "Share of the opponent's replies to the move that lose (— when the move ends the game)"),
+    ("games", "Complete games that continue through the move, and how many X wins, O wins, draws"),
+    ("computed / library", "Where the game counts come from: the engine, or the library's games tables "
+                           "(✓ when the two agree)"),
+    ("after N: … ", "The selected move (the board's cursor) and both sides' best replies to the end"),
+    ("best line: …", "The same from the position, when the cursor is not on a move"),
+    ("class N of 765", "Symmetry: the position's class, positions equal up to rotation and mirroring"),
+    ("orbit", "How many different positions the class holds (8 at most)"),
+    ("canonical", "The class's representative: the image that reads first"),
+    ("same moves", "Moves that lead to the same position up to symmetry"),
+    ("=", "On an image: the transform leaves the position as it is (the stabiliser)"),
+    ("classes by ply", "How many classes have 0, 1, 2 … marks; the current ply lit"),
+    ("( 1… 3", "In the tree: a variation, an alternative to the move above it"),
+    ("??", "A mistake: it gives away a win or a draw"),
+    ("?!", "An inaccuracy: the value kept, but a slower win or a quicker loss"),
+    ("!", "The only move that keeps the value"),
     ("≡ / ≈", "The position occurs elsewhere in the tree / occurs there up to a rotation or mirror"),
     ("accuracy", "Each side's share of best moves along the current line"),
     ("value strip", "Under the tree, one cell per ply: its colour is the exact outcome (X, O or draw)"),

@@ -235,13 +235,22 @@ class HelpScreen(ModalScreen[None]):
         self._sections = sections
 
     def compose(self) -> ComposeResult:
-        lines = []
+        from rich.console import Group
+        from rich.table import Table
+        from rich.text import Text
+
+        parts = []
         for title, keys in self._sections:
-            lines.append(f"[b]{title}[/b]")
-            lines.extend(f"  [b]{key:<18}[/b] {description}" for key, description in keys)
-            lines.append("")
+            parts.append(Text(title, style="bold"))
+            table = Table.grid(padding=(0, 1))  # a long description wraps under itself, not under the key
+            table.add_column(width=1)
+            table.add_column(width=18, no_wrap=True, style="bold")
+            table.add_column(ratio=1)
+            for key, description in keys:
+                table.add_row("", key, description)
+            parts.extend([table, Text("")])
         with Vertical(classes="dialog help"):
-            yield Label("Keys", classes="dialog-title")
+            yield Label("Keys, and what the panes show", classes="dialog-title")
             with VerticalScroll():
-                yield Static("\n".join(lines), id="help-text")
+                yield Static(Group(*parts), id="help-text")
             yield Label("escape closes · ctrl+p opens the command palette", classes="dialog-hint")

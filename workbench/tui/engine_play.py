@@ -17,6 +17,8 @@ class EnginePlay:
 
     def _maybe_engine_move(self) -> None:
         state = self.store.state
+        if self.library_status == "opening" or self._restore_pending:
+            return  # a study left by a crash is offered back first: an engine move now would be an unsaved change
         if self.ready and state.engine_to_move:
             # the group only makes a newer search replace an older one: any name unique to it does
             self.run_worker(lambda: self._pick_engine_move(state), thread=True, name="engine", group="engine",  # pragma: no mutate

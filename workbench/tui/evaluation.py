@@ -173,7 +173,7 @@ class EvaluationView(LinesView):
                         writer.write(mark.value.lower() if mark else "·", style("evaluation--dim"))
                     writer.write(" ")
                 writer.write(" " * (MASK_COLUMN - 2 * geometry.cols))
-        writer.newline().write("● the mask's cells · p-win, p-lose: perfect play", style("evaluation--dim"))
+        writer.newline().write("● in the mask · p-win/p-lose: perfect play", style("evaluation--dim"))
 
     def _moves(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.part
@@ -214,9 +214,9 @@ class EvaluationView(LinesView):
         style = self.part
         line = selected_line(state)
         if selected_move(state) is None:
-            writer.write("best line ", style("evaluation--heading")).write(" ".join(map(str, line)))
+            writer.write("best line: ", style("evaluation--heading")).write(" ".join(map(str, line)))
         else:  # the move itself starts the row; what follows is both sides' best replies
-            writer.write(f"after {line[0]} ", style("evaluation--heading"))
+            writer.write(f"after {line[0]}: ", style("evaluation--heading"))
             writer.write(" ".join(map(str, line[1:])) if len(line) > 1 else "the game is over")
         writer.write("  b adds it", style("evaluation--dim"))
 

@@ -66,9 +66,8 @@ class VariationTree(Tree[NodeId]):
 
     # ← → Home End ↑ ↓ step through the game from every pane: they are the app's bindings
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("k", "cursor_up", "Browse up", show=False),
-        Binding("j", "cursor_down", "Browse down", show=False),
-        Binding("enter", "select_cursor", "Jump here", show=False),
+        Binding("k", "cursor_up", "Up a line of the tree", show=False),
+        Binding("j", "cursor_down", "Down a line of the tree", show=False),
         Binding("p", "promote", "Promote"),
         Binding("P", "promote_main", "To main line"),
         Binding("delete,d", "delete_variation", "Delete"),
@@ -183,6 +182,18 @@ class VariationTree(Tree[NodeId]):
             label.stylize(resolved_part(self, "history--current"))
         return label
 
+    def action_cursor_up(self) -> None:
+        """The board goes to the line above: the tree never lights a node the board is not on."""
+        self._jump_to_line(self.cursor_line - 1)
+
+    def action_cursor_down(self) -> None:
+        self._jump_to_line(self.cursor_line + 1)
+
+    def _jump_to_line(self, line: int) -> None:
+        lines = self._tree_lines
+        if 0 <= line < len(lines) and lines[line].node.data is not None:
+            dispatch(self, JumpTo(node=lines[line].node.data))
+
     def on_tree_node_selected(self, event: Tree.NodeSelected[NodeId]) -> None:
         event.stop()
         if event.node.data is not None:
@@ -227,6 +238,7 @@ class ValueStrip(Widget):
     ValueStrip { height: 1; }
     """
     CELL_WIDTH = 3
+    """Each ply's cell, narrowed to 2 when the whole line would not fit so (ten cells in 28 columns)."""
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False)
@@ -256,11 +268,14 @@ class ValueStrip(Widget):
             elif index >= path_length:
                 cell_style += self.get_component_rich_style("strip--future", partial=True)
             label = "·" if node.move is None else str(node.move)
-            text.append(label.center(self.CELL_WIDTH), cell_style)
+            text.append(label.center(self._cell_width()), cell_style)
         return text
 
+    def _cell_width(self) -> int:
+        return self.CELL_WIDTH if len(self._line()) * self.CELL_WIDTH <= self.size.width else self.CELL_WIDTH - 1
+
     def on_click(self, event: events.Click) -> None:
-        index = event.x // self.CELL_WIDTH
+        index = event.x // self._cell_width()
         line = self._line()
         if 0 <= index < len(line):
             dispatch(self, JumpTo(node=line[index]))
@@ -297,7 +312,7 @@ class LineScore(Widget):
         return Text("accuracy " + " · ".join(parts), no_wrap=True, overflow="ellipsis")
 
 
-HISTORY_LEGEND = "?? mistake · ?! inexact\n! only move · ≡ ≈ twins"
+HISTORY_LEGEND = "?? mistake · ?! inaccuracy\n! only move · ≡ ≈ twins"
 
 
 class HistoryPane(Vertical):

@@ -27,12 +27,15 @@ class Recovery:
 
     keeper = None
     """The :class:`RecoveryKeeper` once the library is open and writable."""
+    _restore_pending = False
+    """A restore question is up (or about to be): the engine holds its move until it is answered."""
 
     def _start_recovery(self, library, left_behind) -> None:
         from ..library.recovery import RecoveryKeeper
 
         if library.read_only:
             self.notify("The library is read-only: unsaved work is not kept safe.", title="Library", severity="warning", timeout=8)
+            self._maybe_engine_move()
             return
         self.keeper = RecoveryKeeper(library.path)
         self._keep_recovery()
@@ -43,7 +46,9 @@ class Recovery:
             self.keeper.offer(self.store.state, path=self.study_path, name=self.study_name)
 
     def _offer_restore(self, left: list) -> None:
+        self._restore_pending = bool(left)
         if not left:
+            self._maybe_engine_move()  # held while the library opened and the questions were up
             return
         from .dialogs import Confirm
 

@@ -147,11 +147,43 @@ class StudyFiles:
                     names = [(r.name, f"{r.moves} move{'' if r.moves == 1 else 's'} · {r.updated}") for r in library_studies.list_studies(self.library)]
                 except LibraryError as error:
                     self.notify(str(error), title="Library", severity="warning")
-            rename = guarded(library_studies.rename_study) if self.library is not None else None
-            delete = guarded(library_studies.delete_study) if self.library is not None else None
+            rename = delete = None
+            if self.library is not None:
+                rename, delete = self._renaming(guarded(library_studies.rename_study)), self._deleting(guarded(library_studies.delete_study))
             self.push_screen(OpenDialog(names, attempt, rename, delete))
 
         self._unless_unsaved(ask)
+
+    def _is_open_study(self, name: str) -> bool:
+        return self.study_path is None and self.study_name == name
+
+    def _renaming(self, rename):
+        """Rename in the library; the open study follows its new name (the next ctrl+s saves there)."""
+
+        def run(old: str, new: str) -> str | None:
+            problem = rename(old, new)
+            if problem is None:
+                if self._is_open_study(old):
+                    self.study_name = new
+                    self._update_title()
+                self.notify(f"Renamed '{old}' to '{new}'", timeout=3)
+            return problem
+
+        return run
+
+    def _deleting(self, delete):
+        """Delete from the library; deleting the open study leaves it untitled and unsaved, so it is
+        still offered to be saved and kept safe by recovery."""
+
+        def run(name: str) -> str | None:
+            problem = delete(name)
+            if problem is None and self._is_open_study(name):
+                self.study_name = None
+                self.store.dispatch(LoadState(state=self.store.state, unsaved=True))
+                self._update_title()
+            return problem
+
+        return run
 
     def _unless_unsaved(self, proceed) -> None:
         """Run ``proceed`` now, or after the user saves or discards unsaved changes."""
