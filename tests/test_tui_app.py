@@ -10,6 +10,7 @@ from workbench.engine import parse_position, principal_variation
 from workbench.state import AppState, EngineMode, load_study, reduce, save_study
 from workbench.state.actions import PlayCell, ToStart
 from workbench.tui import app as app_module
+from workbench.tui import keys_help
 from workbench.tui import engine_play
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid
@@ -312,9 +313,9 @@ async def test_export_comment_help_and_screenshot(tmp_path, monkeypatch):
         for key in ("ctrl+s", "Promote", "To main line", "Play cursor cell", "Values", "Jump to twin"):
             assert key in help_text
         rows = [" ".join(line.split()) for line in help_text.splitlines()]
-        for term, words in app_module.GLOSSARY:  # every column and mark of the panes, explained at length
+        for term, words in keys_help.GLOSSARY:  # every column and mark of the panes, explained at length
             assert " ".join(f"{term} {words}".split()) in rows
-        assert {term for term, _ in app_module.GLOSSARY} >= {"★", "trap", "plies", "games", "p-win / p-lose", "??", "?!", "!", "≡ / ≈", "orbit"}
+        assert {term for term, _ in keys_help.GLOSSARY} >= {"★", "trap", "plies", "games", "p-win / p-lose", "??", "?!", "!", "≡ / ≈", "orbit"}
         await pilot.press("escape", "f12")
         shots = list(tmp_path.glob("*.svg"))
         assert len(shots) == 1 and shots[0].name.startswith("workbench")
@@ -893,7 +894,7 @@ async def test_space_types_a_space_in_dialogs_and_the_palette():
 
 
 def test_help_lists_the_keys_that_are_not_bindings():
-    sections = dict(app_module.help_sections())
+    sections = dict(keys_help.help_sections())
     assert sections["Everywhere"][-3:] == [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]
     assert sections["Board"][-1] == ("click", "Play the cell")
     assert sections["Evaluation"] == [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]

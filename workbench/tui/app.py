@@ -12,7 +12,7 @@ import gc
 import random
 import sys
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -64,10 +64,19 @@ TALL_HEIGHT = 36
 MASK_CYCLE = ("none", *OVERLAYS[2:])
 
 
-def _layout_for(width: int, height: int) -> tuple[bool, bool, bool, bool, bool]:
-    """(too small, wide, wider, tall, with header) for a terminal of that size."""
+class Layout(NamedTuple):
+    too_small: bool
+    """Below 80×24: a message instead of the panes."""
+    wide: bool
+    wider: bool
+    tall: bool
+    with_header: bool
+
+
+def _layout_for(width: int, height: int) -> Layout:
+    """How the panes are laid out in a terminal of that size."""
     too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-    return (too_small, width >= WIDE_WIDTH, width >= WIDER_WIDTH, height >= TALL_HEIGHT, height >= 30)
+    return Layout(too_small, width >= WIDE_WIDTH, width >= WIDER_WIDTH, height >= TALL_HEIGHT, height >= 30)
 
 
 class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, RememberedSettings, App[int]):
@@ -134,7 +143,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         self.library = None
         """The open library, or None while opening or when it cannot be used."""
         self.library_has_games = False
-        self._layout: tuple[bool, ...] | None = None
+        self._layout: Layout | None = None
         self._focus_before_small: Widget | None = None
         self._names_of_trees: list[tuple[object, str | None, str | None]] = []
         """(tree, study path, study name) around each new game or set-up, for undo and redo."""
@@ -197,7 +206,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         self._update_title()
         self._warn_about_settings()
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        if not self._layout[0]:  # too small: nothing takes keys until the panes show (see _apply_size)
+        if not self.panes_hidden:  # too small: nothing takes keys until the panes show (see _apply_size)
             self.query_one(BoardGrid).focus()
         # the first paint never needs the library: open it after, not competing for the GIL
         self.call_after_refresh(
@@ -218,7 +227,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
 
     def _apply_size(self, width: int, height: int) -> None:
         layout = _layout_for(width, height)
-        too_small = layout[0]
+        too_small = layout.too_small
         message = self.query_one("#too-small", Static)
         if too_small:
             message.update(self._too_small_text(width, height))
@@ -233,10 +242,10 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
             self.call_after_refresh(self.set_focus, self._focus_before_small or self.query_one(BoardGrid))
         panes.display = not too_small
         message.display = too_small
-        panes.set_class(layout[1], "-wide")
-        panes.set_class(layout[2], "-wider")
-        panes.set_class(layout[3], "-tall")
-        self.query_one("#header").display = layout[4]
+        panes.set_class(layout.wide, "-wide")
+        panes.set_class(layout.wider, "-wider")
+        panes.set_class(layout.tall, "-tall")
+        self.query_one("#header").display = layout.with_header
         self._update_title()
 
     # --- the store ----------------------------------------------------------------------
@@ -290,7 +299,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
     def take_action(self, action) -> None:
         """What a pane's :func:`~.messages.dispatch` calls: the store changes before the next key is read.
         Not while the terminal is too small to show the panes: a focused pane must not change them unseen."""
-        if self._layout is not None and self._layout[0]:
+        if self.panes_hidden:
             return
         self._user_dispatch(action)
 
@@ -340,11 +349,16 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
             return Content(title)
         return Content.assemble(Content(title), " — ", Content(sub_title).stylize("italic"))
 
+    @property
+    def panes_hidden(self) -> bool:
+        """The terminal is too small: the panes are hidden, and nothing may change them unseen."""
+        return self._layout is not None and self._layout.too_small
+
     def _update_title(self) -> None:
         name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
         self.sub_title = name + (" •" if self.store.state.modified else "")
         # under 30 rows there is no header: the board's frame carries the name and the unsaved mark
-        with_header = self._layout is None or self._layout[4]
+        with_header = self._layout is None or self._layout.with_header
         # the mark first: a long name is cut at its end, and the mark must not go with it
         mark = "• " if self.store.state.modified else ""
         self.query_one("#board").border_subtitle = "" if with_header else mark + name
@@ -354,7 +368,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While a dialog is open, or the terminal is too small to show the panes, the workbench's
         own keys must not act unseen (Textual's, such as tab between a dialog's buttons, still work)."""
-        covered = isinstance(self.screen, ModalScreen) or (self._layout is not None and self._layout[0])
+        covered = isinstance(self.screen, ModalScreen) or self.panes_hidden
         return not (covered and action in _OWN_ACTIONS and action not in self.MODAL_SAFE_ACTIONS)
 
     # --- actions ------------------------------------------------------------------------
@@ -501,6 +515,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
 
         if isinstance(self.screen, HelpScreen):
             return
+        from .keys_help import help_sections
+
         self.push_screen(HelpScreen(help_sections()))
 
     def action_zoom(self) -> None:
@@ -521,62 +537,6 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
 _OWN_ACTIONS = frozenset(
     binding.action.split("(")[0] for binding in WorkbenchApp.BINDINGS if isinstance(binding, Binding)
 )
-
-
-def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
-    """Key tables from the BINDINGS of the app and its panes, so help never goes stale."""
-
-    def rows(bindings) -> list[tuple[str, str]]:
-        result = []
-        for binding in bindings:
-            if isinstance(binding, Binding) and binding.description:
-                keys = binding.key.replace("question_mark", "?").replace(",", " / ")
-                result.append((keys, binding.description))
-        return result
-
-    def not_a_digit(row: tuple[str, str]) -> bool:
-        return not row[0].isdigit()
-
-    app_rows = [row for row in rows(WorkbenchApp.BINDINGS) if not_a_digit(row)]
-    return [
-        ("Everywhere", app_rows + [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]),
-        ("Board", [row for row in rows(BoardGrid.BINDINGS) if not_a_digit(row)] + [("click", "Play the cell")]),
-        ("Evaluation", [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]),
-        ("History", rows(VariationTree.BINDINGS) + [("click", "Jump to a move, or a ply on the value strip")]),
-        ("What the marks and numbers mean", GLOSSARY),
-    ]
-
-
-GLOSSARY = [
-    ("value in N", "Exact result for the side to move with best play by both (win, draw or loss), and the plies "
-                   "(single moves) until the game ends: the winner hurries, the loser delays"),
-    ("go on from here", "Complete games from this position on, whatever led here"),
-    ("pass through", "Complete games from the empty board that reach this position, in any move order"),
-    ("win / block / fork", "Masks: cells that win at once / stop the opponent's win / make two threats"),
-    ("p-win / p-lose", "Masks: moves that win / lose with perfect play from both sides"),
-    ("best", "Mask: the best moves (★ in the table)"),
-    ("plies", "In the moves table: the plies to the end after that move, both sides at their best"),
-    ("★", "A best move: it keeps the value, with the quickest win or the slowest loss"),
-    ("trap", "Share of the opponent's replies to the move that lose (— when the move ends the game)"),
-    ("games", "Complete games that continue through the move, and how many X wins, O wins, draws"),
-    ("computed / library", "Where the game counts come from: the engine, or the library's games tables "
-                           "(✓ when the two agree)"),
-    ("after N: … ", "The selected move (the board's cursor) and both sides' best replies to the end"),
-    ("best line: …", "The same from the position, when the cursor is not on a move"),
-    ("class N of 765", "Symmetry: the position's class, positions equal up to rotation and mirroring"),
-    ("orbit", "How many different positions the class holds (8 at most)"),
-    ("canonical", "The class's representative: the image that reads first"),
-    ("same moves", "Moves that lead to the same position up to symmetry"),
-    ("=", "On an image: the transform leaves the position as it is (the stabiliser)"),
-    ("classes by ply", "How many classes have 0, 1, 2 … marks; the current ply lit"),
-    ("( 1… 3", "In the tree: a variation, an alternative to the move above it"),
-    ("??", "A mistake: it gives away a win or a draw"),
-    ("?!", "An inaccuracy: the value kept, but a slower win or a quicker loss"),
-    ("!", "The only move that keeps the value"),
-    ("≡ / ≈", "The position occurs elsewhere in the tree / occurs there up to a rotation or mirror"),
-    ("accuracy", "Each side's share of best moves along the current line"),
-    ("value strip", "Under the tree, one cell per ply: its colour is the exact outcome (X, O or draw)"),
-]  # fmt: skip
 
 
 def _first_games(position: Position, prefix: tuple[int, ...], limit: int) -> list[tuple[tuple[int, ...], str | None]]:

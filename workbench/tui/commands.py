@@ -19,7 +19,7 @@ class PaletteCommands:
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        if self._layout is not None and self._layout[0]:
+        if self.panes_hidden:
             return  # the terminal is too small to show the panes: nothing may change them unseen
         yield SystemCommand("New game", "Start again from the empty board", self.action_new_game)
         yield SystemCommand("Set up position", "Type a position or a move list", self.action_set_up)

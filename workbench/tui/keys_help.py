@@ -1,0 +1,66 @@
+"""Help's contents: every key, from the BINDINGS of the app and its panes, and what each column
+and mark of the panes means."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+
+def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Key tables from the BINDINGS of the app and its panes, so help never goes stale."""
+
+    def rows(bindings) -> list[tuple[str, str]]:
+        result = []
+        for binding in bindings:
+            if isinstance(binding, Binding) and binding.description:
+                keys = binding.key.replace("question_mark", "?").replace(",", " / ")
+                result.append((keys, binding.description))
+        return result
+
+    def not_a_digit(row: tuple[str, str]) -> bool:
+        return not row[0].isdigit()
+
+    from .app import WorkbenchApp
+    from .board import BoardGrid
+    from .history import VariationTree
+
+    app_rows = [row for row in rows(WorkbenchApp.BINDINGS) if not_a_digit(row)]
+    return [
+        ("Everywhere", app_rows + [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]),
+        ("Board", [row for row in rows(BoardGrid.BINDINGS) if not_a_digit(row)] + [("click", "Play the cell")]),
+        ("Evaluation", [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]),
+        ("History", rows(VariationTree.BINDINGS) + [("click", "Jump to a move, or a ply on the value strip")]),
+        ("What the marks and numbers mean", GLOSSARY),
+    ]
+
+
+GLOSSARY = [
+    ("value in N", "Exact result for the side to move with best play by both (win, draw or loss), and the plies "
+                   "(single moves) until the game ends: the winner hurries, the loser delays"),
+    ("go on from here", "Complete games from this position on, whatever led here"),
+    ("pass through", "Complete games from the empty board that reach this position, in any move order"),
+    ("win / block / fork", "Masks: cells that win at once / stop the opponent's win / make two threats"),
+    ("p-win / p-lose", "Masks: moves that win / lose with perfect play from both sides"),
+    ("best", "Mask: the best moves (★ in the table)"),
+    ("plies", "In the moves table: the plies to the end after that move, both sides at their best"),
+    ("★", "A best move: it keeps the value, with the quickest win or the slowest loss"),
+    ("trap", "Share of the opponent's replies to the move that lose (— when the move ends the game)"),
+    ("games", "Complete games that continue through the move, and how many X wins, O wins, draws"),
+    ("computed / library", "Where the game counts come from: the engine, or the library's games tables "
+                           "(✓ when the two agree)"),
+    ("after N: … ", "The selected move (the board's cursor) and both sides' best replies to the end"),
+    ("best line: …", "The same from the position, when the cursor is not on a move"),
+    ("class N of 765", "Symmetry: the position's class, positions equal up to rotation and mirroring"),
+    ("orbit", "How many different positions the class holds (8 at most)"),
+    ("canonical", "The class's representative: the image that reads first"),
+    ("same moves", "Moves that lead to the same position up to symmetry"),
+    ("=", "On an image: the transform leaves the position as it is (the stabiliser)"),
+    ("classes by ply", "How many classes have 0, 1, 2 … marks; the current ply lit"),
+    ("( 1… 3", "In the tree: a variation, an alternative to the move above it"),
+    ("??", "A mistake: it gives away a win or a draw"),
+    ("?!", "An inaccuracy: the value kept, but a slower win or a quicker loss"),
+    ("!", "The only move that keeps the value"),
+    ("≡ / ≈", "The position occurs elsewhere in the tree / occurs there up to a rotation or mirror"),
+    ("accuracy", "Each side's share of best moves along the current line"),
+    ("value strip", "Under the tree, one cell per ply: its colour is the exact outcome (X, O or draw)"),
+]  # fmt: skip
