@@ -64,3 +64,18 @@ async def test_after_a_theme_change_every_pane_is_readable_at_once():
         await pilot.pause()
         found = failures(app.export_screenshot())
         assert not found, describe(found)
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "solarized-light"])
+@pytest.mark.parametrize("keys", [("f1",), ("5", "ctrl+s", "!"), ("i", *"5,5")], ids=["help", "save-as", "set-up-error"])
+async def test_dialogs_are_readable_over_the_dimmed_screen(theme, keys):
+    """The screen behind a dialog is dimmed on purpose; the dialog itself must read well."""
+    app = WorkbenchApp()
+    app.theme = theme
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press(*keys)
+        await pilot.pause()
+        box = app.screen.query_one(".dialog").region
+        found = [f for f in failures(app.export_screenshot()) if box.contains(f.column, f.row)]
+        assert not found, describe(found)
