@@ -516,6 +516,7 @@ async def test_zoom_maximizes_the_focused_pane_and_restores():
         await wait_ready(pilot, app)
         await pilot.press("z")
         assert app.screen.maximized is not None and app.screen.maximized.id == "board"
+        assert [n.message for n in app._notifications][-1] == "z again brings the four panes back."
         await pilot.press("5")  # the zoomed board still plays
         assert moves(app) == (5,)
         await pilot.press("z")
@@ -1022,7 +1023,8 @@ async def test_changing_the_engines_level_never_makes_it_move():
     app = WorkbenchApp(seed=3)
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
-        await pilot.press("E")  # the engine's side is X; it is still off
+        await pilot.press("E")  # the engine's side is X; it is still off, and says so
+        assert [n.message for n in app._notifications][-1] == "Engine plays X when it is on (e)"
         await pilot.press("e")  # on, as X, at the start: it opens
         await app.workers.wait_for_complete()
         await pilot.pause()

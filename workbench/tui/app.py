@@ -526,6 +526,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
             screen.minimize()
         elif screen.focused is not None:
             screen.maximize(screen.focused)
+            self.notify("z again brings the four panes back.", timeout=2)
 
     def action_screenshot(self) -> None:
         path = self.save_screenshot()

@@ -36,7 +36,8 @@ class EnginePlay:
     def action_swap_engine_side(self) -> None:
         engine = self.store.state.engine
         self.store.dispatch(SetEngine(mode=engine.mode, side=engine.side.other))
-        self.notify(f"Engine plays {engine.side.other.value}", timeout=2)
+        off = " when it is on (e)" if engine.mode is EngineMode.OFF else ""
+        self.notify(f"Engine plays {engine.side.other.value}{off}", timeout=2)
 
     def action_set_engine(self, mode: str, side: str) -> None:
         self.store.dispatch(SetEngine(mode=EngineMode(mode), side=Player(side)))
