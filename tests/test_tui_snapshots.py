@@ -4,6 +4,7 @@ Update only after looking at the report: pytest --snapshot-update, then open sna
 """
 
 import pytest
+from textual.widgets._toast import ToastRack
 
 from workbench.tui.app import WorkbenchApp
 
@@ -70,7 +71,10 @@ def test_dialog(snap_compare, dialog):
             await pilot.press(key)
         # a toast ("Saved 'corner' in the library") lives two seconds: whether it is still up when
         # the picture is taken depends on the machine's speed, so none is in the picture
-        pilot.app.clear_notifications()
+        pilot.app.clear_notifications()  # (this refreshes the top screen's toasts only:)
+        for screen in pilot.app.screen_stack:  # the main screen shows through a dialog's dimmed backdrop
+            for rack in screen.query(ToastRack):
+                rack.show(pilot.app._notifications)
         await pilot.pause()
 
     assert snap_compare(WorkbenchApp(), run_before=run_before, terminal_size=(100, 34))
