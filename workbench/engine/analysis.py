@@ -253,10 +253,10 @@ def principal_variation(position: Position) -> tuple[Cell, ...]:
     key = _reachable_key(table, position)
     line: list[Cell] = []
     while key not in table.terminal:
-        cell, key = max(
-            table.children[key],
-            key=lambda move: (preference(-table.value[move[1]], table.remoteness[move[1]] + 1), -move[0]),
-        )
+        moves = table.children[key]
+        # a child's own remoteness orders the moves as well as the plies after the move would
+        best = max(preference(-table.value[child], table.remoteness[child]) for _, child in moves)
+        cell, key = min(move for move in moves if preference(-table.value[move[1]], table.remoteness[move[1]]) == best)
         line.append(cell)
     return tuple(line)
 
