@@ -36,13 +36,6 @@ class LineWriter:
             self.lines.append([])
         return self
 
-    def pad_to(self, width: int, style: Style | None = None) -> LineWriter:
-        """Pad the current line with spaces to ``width`` cells."""
-        length = sum(segment.cell_length for segment in self.lines[-1])
-        if length < width:
-            self.lines[-1].append(Segment(" " * (width - length), style))
-        return self
-
 
 def resolved_part(widget: Widget, name: str) -> Style:
     """What the component class ``name`` of ``widget`` sets, its colours worked out: alpha blended
@@ -87,7 +80,7 @@ class LinesView(Widget):
         self._strips: list[Strip] | None = None
         self._blank: Strip  # set with the strips, which render_line builds first
         self._built_for: tuple[int, int] | None = None
-        self._fitted: tuple[int, int] = (-1, 0)  # (width, lines) of FIT_HEIGHT's last fit
+        self._fitted: tuple[int, int] | None = None  # (width, lines) of FIT_HEIGHT's last fit
         self._parts: dict[str, Style] = {}
 
     def build(self, writer: LineWriter) -> None:  # pragma: no cover - subclasses draw here
@@ -143,8 +136,7 @@ class LinesView(Widget):
         return self._strips
 
     def _fit_height(self, width: int, lines: int) -> None:
-        fitted_width, fitted_lines = self._fitted
-        if width == fitted_width and lines <= fitted_lines:
+        if self._fitted is not None and width == self._fitted[0] and lines <= self._fitted[1]:
             return
         self._fitted = (width, lines)
         if self.size.height != lines:
