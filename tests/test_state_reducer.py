@@ -73,9 +73,9 @@ def test_illegal_play_returns_the_same_state(cell):
 
 def test_add_line_adds_a_variation_and_keeps_the_cursor():
     state = reduce(play(AppState(), 5, 1, 9), ToStart())
-    state = reduce(state, Forward())  # after 5
+    state = reduce(reduce(state, Forward()), MarkSaved())  # after 5, the study just saved
     added = reduce(state, AddLine(cells=(3, 7, 1)))  # 7 after 5 3 would be new, and so would 1
-    assert added.cursor == state.cursor and added.modified
+    assert added.cursor == state.cursor and added.modified  # a new line is an unsaved change
     main, variation = added.tree.node(state.cursor).children
     assert added.tree.moves_to(main) == (5, 1)
     assert added.tree.moves_to(added.tree.main_line(variation)[-1]) == (5, 3, 7, 1)
