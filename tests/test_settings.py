@@ -118,3 +118,48 @@ def test_a_folder_that_cannot_be_made_is_one_line(tmp_path):
     blocker.write_text("a file where the folder should be")
     with pytest.raises(SettingsError, match=r"^settings '.*': "):
         save_settings(Settings(), blocker / "settings.json")
+
+
+def test_the_file_is_indented_json_a_person_can_edit(tmp_path):
+    path = tmp_path / "settings.json"
+    save_settings(Settings(theme="nord", overlay="best"), path)
+    assert path.read_text() == (
+        '{\n  "theme": "nord",\n  "overlay": "best",\n  "engine_mode": "off",\n  "engine_side": "O"\n}\n'
+    )
+
+
+def test_a_file_of_exactly_the_limit_still_loads(tmp_path):
+    path = tmp_path / "settings.json"
+    body = '{"overlay": "values"}'
+    path.write_text(body[:-1] + " " * (MAX_BYTES - len(body)) + "}")
+    assert path.stat().st_size == MAX_BYTES
+    assert load_settings(path) == Settings(overlay="values")
+
+
+def test_an_unreadable_file_is_one_line_naming_it(tmp_path, monkeypatch):
+    path = tmp_path / "settings.json"
+    path.write_text("{}")
+
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(type(path), "read_text", refuse)
+    with pytest.raises(SettingsError) as error:
+        load_settings(path)
+    assert str(error.value) == f"settings '{path}': Permission denied"
+
+
+def test_the_folders_are_made_and_the_temporary_file_sits_beside_the_settings(tmp_path, monkeypatch):
+    path = tmp_path / "config" / "workbench" / "settings.json"  # neither folder exists yet
+    seen = []
+    real_fsync = os.fsync
+
+    def look(fd):
+        seen.extend(sorted(p.name for p in path.parent.iterdir()))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", look)
+    save_settings(Settings(), path)
+    [temporary] = seen  # written beside the file, so the final rename is atomic
+    assert temporary.startswith(".settings-") and temporary.endswith(".tmp")
+    assert [p.name for p in path.parent.iterdir()] == ["settings.json"]

