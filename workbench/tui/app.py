@@ -269,7 +269,6 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
             self.notify(f"{worker.name} failed: {worker.error!r}", title="Error", severity="error", timeout=10)
             if worker.name == "open-library":
                 self.library_status = "unavailable"
-                self._maybe_engine_move()
             return
         if event.state is not WorkerState.SUCCESS:
             return
@@ -279,18 +278,21 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
             if isinstance(worker.result, str):
                 self.notify(f"{worker.result}; studies save to .json files instead, and unsaved work is not kept safe.", title="No library", severity="warning", timeout=8)
                 self.library_status = "unavailable"
-                self._maybe_engine_move()
             else:
                 self.library, self.library_has_games, left_behind = worker.result
+                self._start_recovery(self.library, left_behind)  # first: a restore offer holds the engine
                 self.library_status = "open"
                 self._library_games()
-                self._start_recovery(self.library, left_behind)
         elif worker.name == "library-games" and worker.result is not None:
             self.query_one(EvaluationView).library_games = worker.result
         elif worker.name == "engine" and worker.result is not None:
             cursor, cell = worker.result
             if cell is not None and self.store.state.cursor == cursor:
                 self.store.dispatch(PlayCell(cell=cell))
+
+    def watch_library_status(self, status: str) -> None:
+        if status != "opening":
+            self._maybe_engine_move()  # held while the library opened (see EnginePlay)
 
     def on_dispatch(self, message: Dispatch) -> None:
         message.stop()

@@ -35,7 +35,6 @@ class Recovery:
 
         if library.read_only:
             self.notify("The library is read-only: unsaved work is not kept safe.", title="Library", severity="warning", timeout=8)
-            self._maybe_engine_move()
             return
         self.keeper = RecoveryKeeper(library.path)
         self._keep_recovery()
@@ -48,7 +47,7 @@ class Recovery:
     def _offer_restore(self, left: list) -> None:
         self._restore_pending = bool(left)
         if not left:
-            self._maybe_engine_move()  # held while the library opened and the questions were up
+            self._maybe_engine_move()  # held while the questions were up
             return
         from .dialogs import Confirm
 
