@@ -165,9 +165,7 @@ async def test_enter_and_click_in_the_tree_jump():
 
 def lit_tree_lines(tree: VariationTree) -> list[str]:
     """The tree lines drawn as current: in the current node's colours, or under the tree's own cursor."""
-    from workbench.tui.lines import resolved_part
-
-    lit_colours = {resolved_part(tree, "history--current").bgcolor, tree.get_component_rich_style("tree--cursor").bgcolor}
+    lit_colours = {tree.part("history--current").bgcolor, tree.get_component_rich_style("tree--cursor").bgcolor}
     lit = []
     for y in range(tree.size.height):
         strip = tree.render_line(y)

@@ -26,7 +26,7 @@ from ..state.actions import (
     PromoteToMainLine,
     PromoteVariation,
 )
-from .lines import resolved_part
+from .lines import ResolvedParts
 from .messages import dispatch
 
 
@@ -53,7 +53,7 @@ def outcome_for_x(tree: GameTree, node_id: NodeId) -> int:
     return int(value) if position.turn is Player.X else -int(value)
 
 
-class VariationTree(Tree[NodeId]):
+class VariationTree(ResolvedParts, Tree[NodeId]):
     """The variation tree: main line flat, alternatives nested under the move they replace.
 
     `??` marks a mistake, `?!` an inaccuracy, `!` the only move that keeps the value; `≡` a position
@@ -93,7 +93,7 @@ class VariationTree(Tree[NodeId]):
         if new.tree is not self._shown_tree or self.ready != self._shown_ready:
             self._rebuild(new.tree)
         elif old is not None and old.cursor != new.cursor:
-            # the current node is drawn in reverse: both lines change, and Tree caches lines per node
+            # the current node is drawn in its own colours: both lines change, and Tree caches lines per node
             for node_id in (old.cursor, new.cursor):
                 if node_id in self._view_nodes:
                     self._view_nodes[node_id].refresh()
@@ -101,12 +101,10 @@ class VariationTree(Tree[NodeId]):
             self._follow_cursor()
 
     def watch_ready(self) -> None:
-        if self.state is not None:
-            self._rebuild(self.state.tree)
-            self._follow_cursor()
+        self.repaint_labels()  # the marks need the engine's tables
 
     def repaint_labels(self) -> None:
-        """Labels hold their colours: build them again (after a theme change)."""
+        """Build every label again: they hold their marks, and the colours of the theme they were built in."""
         if self.state is not None:
             self._rebuild(self.state.tree)
             self._follow_cursor()
@@ -138,7 +136,7 @@ class VariationTree(Tree[NodeId]):
             mark = annotation(tree, node_id)
             if mark:
                 part = {"??": "history--mistake", "?!": "history--inaccurate", "!": "history--only"}[mark]
-                text.append(mark, style=self.get_component_rich_style(part, partial=True))
+                text.append(mark, style=self.part(part))
         twins = self._twins.get(node_id, ())
         if twins:
             position = tree.position(node_id)
@@ -179,7 +177,7 @@ class VariationTree(Tree[NodeId]):
     def render_label(self, node: TreeNode[NodeId], base_style, style):  # type: ignore[override]
         label = super().render_label(node, base_style, style)
         if self.state is not None and node.data == self.state.cursor:
-            label.stylize(resolved_part(self, "history--current"))
+            label.stylize(self.part("history--current"))
         return label
 
     def action_cursor_up(self) -> None:
@@ -230,7 +228,7 @@ class VariationTree(Tree[NodeId]):
             self.notify("No transposition of this position in the tree.", timeout=2)
 
 
-class ValueStrip(Widget):
+class ValueStrip(ResolvedParts, Widget):
     """One cell per ply of the current line, coloured by the exact outcome; click to jump."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"strip--x", "strip--o", "strip--draw", "strip--current", "strip--future"}
@@ -254,7 +252,7 @@ class ValueStrip(Widget):
         if self.state is None or not self.ready:
             return Text("")
         def style(name: str):
-            return self.get_component_rich_style(name) + resolved_part(self, name)
+            return self.get_component_rich_style(name) + self.part(name)
 
         tree = self.state.tree
         text = Text(no_wrap=True, overflow="crop")

@@ -67,7 +67,30 @@ def contrast_ratio(first: TextualColor, second: TextualColor) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-class LinesView(Widget):
+class ResolvedParts:
+    """A widget mixin: :meth:`part`, :func:`resolved_part` kept until the CSS changes (a theme, a
+    pseudo-class), for widgets that style their lines on every repaint."""
+
+    _parts: dict[str, Style] | None = None
+
+    def part(self, name: str) -> Style:
+        """Only what the component class ``name`` sets, to layer over other styles.
+
+        Its colours come resolved: Textual's partial component style would pass ``$foreground 70%``
+        on at full strength and an ``auto`` colour as white, unreadable on a light theme."""
+        if self._parts is None:
+            self._parts = {}
+        style = self._parts.get(name)
+        if style is None:
+            style = self._parts[name] = resolved_part(self, name)  # type: ignore[arg-type]
+        return style
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()  # type: ignore[misc]
+        self._parts = None
+
+
+class LinesView(ResolvedParts, Widget):
     """A widget whose content is :meth:`build`'s lines, cached until :meth:`invalidate`."""
 
     FIT_HEIGHT: ClassVar[bool] = False
@@ -81,21 +104,9 @@ class LinesView(Widget):
         self._blank: Strip  # set with the strips, which render_line builds first
         self._built_for: tuple[int, int] | None = None
         self._fitted: tuple[int, int] | None = None  # (width, lines) of FIT_HEIGHT's last fit
-        self._parts: dict[str, Style] = {}
 
     def build(self, writer: LineWriter) -> None:  # pragma: no cover - subclasses draw here
         raise NotImplementedError
-
-    def part(self, name: str) -> Style:
-        """Only what the component class ``name`` sets, to layer over other styles.
-
-        Its colours come resolved: Textual's partial component style would pass ``$foreground 70%``
-        on at full strength and an ``auto`` colour as white, unreadable on a light theme."""
-        style = self._parts.get(name)
-        if style is None:
-            style = resolved_part(self, name)
-            self._parts[name] = style
-        return style
 
     def view_slice(self, state) -> object:
         """What this view draws from the state; a change elsewhere does not repaint it."""
@@ -112,7 +123,6 @@ class LinesView(Widget):
         """New CSS (a theme change, a pseudo-class): the cached lines hold the old colours."""
         super().notify_style_update()
         self._strips = None
-        self._parts = {}
 
     def invalidate(self) -> None:
         """Drop the cached lines and repaint."""
