@@ -15,6 +15,20 @@ from .tui_helpers import moves, text_of, wait_library
 SIZE = (100, 34)
 
 
+async def save_in_library(pilot, app, name: str) -> None:
+    """ctrl+s, the name typed in the save dialog, enter."""
+    await pilot.press("ctrl+s")
+    app.screen.query_one(Input).value = name
+    await pilot.press("enter")
+
+
+def pick_first_study(dialog) -> None:
+    """In the open dialog: the list focused, its first study highlighted."""
+    studies = dialog.query_one(OptionList)
+    studies.focus()
+    studies.highlighted = 0
+
+
 async def test_save_by_name_then_open_rename_and_delete(tmp_path):
     db = str(tmp_path / "lib.sqlite3")
     app = WorkbenchApp(db=db)
@@ -45,8 +59,7 @@ async def test_save_by_name_then_open_rename_and_delete(tmp_path):
         await pilot.press("f2")
         assert [r.name for r in list_studies(app.library)] == ["renamed"]
         await pilot.press("ctrl+o")
-        app.screen.query_one(OptionList).focus()
-        app.screen.query_one(OptionList).highlighted = 0
+        pick_first_study(app.screen)
         await pilot.press("delete")
         assert isinstance(app.screen, Confirm) and app.screen.focused.id == "no"  # deleting asks; keeping is the default
         await pilot.press("escape")
@@ -208,9 +221,8 @@ async def test_f2_puts_the_name_in_the_box_to_edit_and_enter_renames(tmp_path):
     app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
     async with app.run_test(size=(80, 24)) as pilot:
         assert await wait_library(pilot, app) == "open"
-        await pilot.press("5", "ctrl+s")
-        app.screen.query_one(Input).value = "corner opening"
-        await pilot.press("enter")
+        await pilot.press("5")
+        await save_in_library(pilot, app, "corner opening")
         await pilot.press("ctrl+o")
         dialog = app.screen
         assert isinstance(dialog, OpenDialog)
@@ -218,8 +230,7 @@ async def test_f2_puts_the_name_in_the_box_to_edit_and_enter_renames(tmp_path):
         assert hint.splitlines() == ["enter opens · f2 renames · delete removes", "or type a study name or a .json path below"]
         hint_label = dialog.query_one("#open-hint")
         assert hint_label.size.height == 2 and hint_label.size.width >= 42  # both lines whole at 80×24
-        dialog.query_one(OptionList).focus()
-        dialog.query_one(OptionList).highlighted = 0
+        pick_first_study(dialog)
         await pilot.press("f2")
         box = dialog.query_one(Input)
         await pilot.pause()
@@ -238,19 +249,17 @@ async def test_renaming_or_deleting_the_open_study_follows_in_the_app(tmp_path):
     app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_library(pilot, app) == "open"
-        await pilot.press("5", "2", "ctrl+s")
-        app.screen.query_one(Input).value = "edge reply"
-        await pilot.press("enter", "ctrl+o")
-        app.screen.query_one(OptionList).highlighted = 0
-        app.screen.query_one(OptionList).focus()
+        await pilot.press("5", "2")
+        await save_in_library(pilot, app, "edge reply")
+        await pilot.press("ctrl+o")
+        pick_first_study(app.screen)
         await pilot.press("f2", "s", "enter")
         assert app.sub_title == "edge replys"
         assert any(n.message == "Renamed 'edge reply' to 'edge replys'" for n in app._notifications)
         await pilot.press("9", "ctrl+s")  # saves into the renamed study, not a new copy of the old name
         assert [(r.name, r.moves) for r in list_studies(app.library)] == [("edge replys", 3)]
         await pilot.press("ctrl+o")
-        app.screen.query_one(OptionList).highlighted = 0
-        app.screen.query_one(OptionList).focus()
+        pick_first_study(app.screen)
         await pilot.press("delete")
         await pilot.click("#yes")
         await pilot.press("escape")
@@ -263,9 +272,9 @@ async def test_undoing_a_new_game_brings_back_the_study_and_its_name(tmp_path):
     app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_library(pilot, app) == "open"
-        await pilot.press("1", "5", "ctrl+s")
-        app.screen.query_one(Input).value = "corner line"
-        await pilot.press("enter", "n")
+        await pilot.press("1", "5")
+        await save_in_library(pilot, app, "corner line")
+        await pilot.press("n")
         assert app.sub_title == "untitled study •"
         await pilot.press("ctrl+z")
         assert moves(app) == (1, 5) and app.sub_title.startswith("corner line")
