@@ -321,7 +321,7 @@ def test_a_version_1_library_with_games_gains_its_openings_on_open(games_library
 def test_corrupted_and_foreign_files_are_refused(tmp_path):
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(LibraryError, match="corrupted or not a workbench library"):
+    with pytest.raises(LibraryError, match=r"not a workbench library \(file is not a database\)$"):
         Library.open(garbage)
     with pytest.raises(LibraryError, match="no such file"):
         Library.open(tmp_path / "absent.sqlite3", create=False)
@@ -489,7 +489,7 @@ def test_cli_games_graph_and_studies(tmp_path, capsys):
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_text("nope" * 100)
     assert main(["games", "--db", str(garbage)]) == 2
-    assert "corrupted" in capsys.readouterr().err
+    assert "not a workbench library (file is not a database)" in capsys.readouterr().err
 
 
 def test_a_library_whose_folder_cannot_be_made_is_one_line(tmp_path):
@@ -538,7 +538,7 @@ def test_a_failed_commit_rolls_back_and_says_why(tmp_path):
 
 def test_a_bad_query_is_a_library_error_naming_the_file(tmp_path):
     with Library.open(tmp_path / "lib.sqlite3") as library:
-        with pytest.raises(LibraryError, match=r"^library '.*lib\.sqlite3': no such table: nowhere$"):
+        with pytest.raises(LibraryError, match=r"^library '.*lib\.sqlite3': damaged \(no such table: nowhere\); run `workbench library check`$"):
             library.query("SELECT * FROM nowhere")
 
 
@@ -548,9 +548,10 @@ def test_a_bad_query_is_a_library_error_naming_the_file(tmp_path):
         ("database is locked", "locked by another program (try again when it is done)"),
         ("database table is busy", "locked by another program (try again when it is done)"),
         ("database table is locked: studies", "locked by another program (try again when it is done)"),
-        ("file is not a database", "corrupted or not a workbench library"),
-        ("database disk image is malformed", "corrupted or not a workbench library"),
-        ("file is encrypted or is not a database", "corrupted or not a workbench library"),
+        ("file is not a database", "not a workbench library (file is not a database)"),
+        ("database disk image is malformed", "damaged (database disk image is malformed); run `workbench library check`"),
+        ("file is encrypted or is not a database", "not a workbench library (file is encrypted or is not a database)"),
+        ("no such table: studies", "damaged (no such table: studies); run `workbench library check`"),
         ("attempt to write a readonly database", "read-only, nothing can be written"),
         ("the file system is read-only", "read-only, nothing can be written"),
         ("disk I/O error", "disk I/O error"),

@@ -116,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_app(db=args.db)
         return COMMANDS[args.command](args)
     except (UsageError, ValueError, LibraryError) as error:
-        print(f"workbench: error: {error}", file=sys.stderr)
+        print(f"workbench: error: {printable(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `workbench analyze --all --json | head`
         sys.stderr.close()
@@ -124,6 +124,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # ctrl+c while a command runs: the shell's convention, no traceback
         print("workbench: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters written as escapes (``\\x1b``, ``\\n``), so that a message
+    that quotes the user's input stays one line and cannot steer the terminal."""
+    return "".join(character if character.isprintable() else _escape(character) for character in text)
+
+
+def _escape(character: str) -> str:
+    escaped = repr(character)[1:-1]
+    return escaped if escaped != character else f"\\x{ord(character):02x}"
 
 
 def _print_json(data: object) -> None:
@@ -319,11 +330,15 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_open(args: argparse.Namespace) -> int:
     # a bad file or a missing study is a one-line error before any screen is drawn
+    from .engine import check_analysable
+
     target = args.study
     if target.endswith(".json") or "/" in target or os.sep in target or os.path.exists(target):
         from .state import load_study
 
-        return run_app(state=load_study(target), path=target, db=args.db)
+        state = load_study(target)
+        check_analysable(state.geometry)  # the app analyses every position it shows
+        return run_app(state=state, path=target, db=args.db)
     from .library import studies
 
     name = target.strip()
@@ -331,6 +346,7 @@ def cmd_open(args: argparse.Namespace) -> int:
         if not studies.study_exists(library, name):
             raise UsageError(f"no study file or library study called {name!r} (library {str(library.path)!r})")
         state = studies.open_study(library, name)
+    check_analysable(state.geometry)
     return run_app(state=state, name=name, db=args.db)
 
 
@@ -435,10 +451,14 @@ def cmd_studies(args: argparse.Namespace) -> int:
         if action == "list":
             records = studies.list_studies(library)
             if args.json:
-                _print_json([{"name": r.name, "moves": r.moves, "updated": r.updated} for r in records])
+                _print_json([{"name": r.name, "moves": None if r.damaged else r.moves, "updated": r.updated, "damaged": r.damaged}
+                             for r in records])  # fmt: skip
             else:
                 for record in records:
-                    print(f"{record.name:<30} {record.moves:>4} moves   {record.updated}")
+                    if record.damaged is not None:
+                        print(printable(f"{record.name:<30} damaged ({record.damaged})   {record.updated}"))
+                    else:
+                        print(printable(f"{record.name:<30} {record.moves:>4} moves   {record.updated}"))
                 if not records:
                     print(f"no studies in {library.path}")
         elif action == "rename":

@@ -6,12 +6,14 @@ Everything a pane or the command line shows is computed here.
 from .analysis import (
     MASK_NAMES,
     Analysis,
+    BoardTooLargeError,
     Masks,
     MoveAnalysis,
     SymmetryInfo,
     analysis_record,
     analyze,
     analyze_all,
+    check_analysable,
     principal_variation,
 )
 from .census import GameCounts, census, ledger_counts
@@ -35,11 +37,11 @@ from .position import (
 from .solver import Value
 
 __all__ = [
-    "MASK_NAMES", "Analysis", "Bitboard", "Cell", "GameCounts", "Geometry", "GeometryError",
+    "MASK_NAMES", "Analysis", "Bitboard", "BoardTooLargeError", "Cell", "GameCounts", "Geometry", "GeometryError",
     "IllegalMoveError", "IllegalPositionError", "Masks", "MoveAnalysis", "MoveListError",
     "NotationError", "Player", "Position", "PositionError", "Status", "SymmetryInfo",
     "TIC_TAC_TOE", "Value", "analysis_record", "analyze", "analyze_all", "cell_bit",
-    "cells_of", "census", "check_legal", "clear_caches", "first_move_table", "format_moves",
+    "cells_of", "census", "check_analysable", "check_legal", "clear_caches", "first_move_table", "format_moves",
     "format_position", "ledger_counts", "parse_moves", "parse_position", "principal_variation",
 ]  # fmt: skip
 

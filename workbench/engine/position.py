@@ -17,6 +17,12 @@ from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
 EMPTY_CHARS = frozenset(".-_")
 
 
+def _quoted(text: str, width: int = 60) -> str:
+    """``repr(text)`` for a message: control characters escaped by repr, cut to ``width``."""
+    shown = repr(text)
+    return shown if len(shown) <= width else shown[: width - 2] + "…" + shown[0]
+
+
 class PositionError(ValueError):
     """Base class of every error about a position or a move."""
 
@@ -184,17 +190,17 @@ def parse_position(text: str, geometry: Geometry = TIC_TAC_TOE) -> Position:
         rows = body.split("/")
         if len(rows) != geometry.rows:
             raise NotationError(
-                f"invalid position {text!r}: wrong length, {len(rows)} rows instead of {geometry.rows}"
+                f"invalid position {_quoted(text)}: wrong length, {len(rows)} rows instead of {geometry.rows}"
             )
         for number, row in enumerate(rows, 1):
             if len(row) != geometry.cols:
                 raise NotationError(
-                    f"invalid position {text!r}: wrong length, row {number} has {len(row)} cells instead of {geometry.cols}"
+                    f"invalid position {_quoted(text)}: wrong length, row {number} has {len(row)} cells instead of {geometry.cols}"
                 )
         body = "".join(rows)
     elif len(body) != geometry.size:
         raise NotationError(
-            f"invalid position {text!r}: wrong length, {len(body)} cells instead of {geometry.size}"
+            f"invalid position {_quoted(text)}: wrong length, {len(body)} cells instead of {geometry.size}"
         )
     x = o = 0
     for index, char in enumerate(body):
@@ -205,7 +211,7 @@ def parse_position(text: str, geometry: Geometry = TIC_TAC_TOE) -> Position:
             o |= 1 << index
         elif char not in EMPTY_CHARS:
             raise NotationError(
-                f"invalid position {text!r}: unknown character {char!r} at cell {index + 1}"
+                f"invalid position {_quoted(text)}: unknown character {char!r} at cell {index + 1}"
             )
     position = Position(x, o, geometry)
     check_legal(position)
@@ -303,22 +309,23 @@ def parse_moves(text: str, start: Position | None = None) -> tuple[Cell, ...]:
     for index, token in enumerate(tokens, 1):
         if not token.isdigit() or not token.isascii():
             raise MoveListError(
-                f"invalid move list {text!r}: token {index} {token!r} is not a cell number", token=token, index=index
+                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} is not a cell number", token=token, index=index
             )
-        cell = int(token)
+        # a number longer than any cell's is no cell (and int() of thousands of digits raises)
+        cell = int(token) if len(token) <= len(str(geometry.size)) else 0
         if not geometry.contains(cell):
             raise MoveListError(
-                f"invalid move list {text!r}: token {index} {token!r} is not a cell (1-{geometry.size})",
+                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} is not a cell (1-{geometry.size})",
                 token=token,
                 index=index,
             )
         if position.occupied & cell_bit(cell):
             raise MoveListError(
-                f"invalid move list {text!r}: token {index} {token!r} plays an occupied cell", token=token, index=index
+                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} plays an occupied cell", token=token, index=index
             )
         if position.is_over:
             raise MoveListError(
-                f"invalid move list {text!r}: token {index} {token!r} plays after the game is over",
+                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} plays after the game is over",
                 token=token,
                 index=index,
             )

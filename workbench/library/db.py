@@ -145,6 +145,8 @@ class Library:
         version = connection.execute(
             "PRAGMA user_version"  # pragma: no mutate
         ).fetchone()[0]
+        if version < 0:
+            raise LibraryError(f"library {str(self.path)!r}: damaged (schema version {version}); run `workbench library check`")
         if version > SCHEMA_VERSION:
             raise LibraryError(
                 f"library {str(self.path)!r}: made by a newer workbench (schema {version}, this one knows {SCHEMA_VERSION})"
@@ -182,15 +184,26 @@ class Library:
             raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
         try:
             yield self.connection
+        except sqlite3.DatabaseError as error:
+            self._rollback()
+            raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
         except BaseException:
-            self.connection.execute("ROLLBACK")
+            self._rollback()
             raise
         else:
             try:
                 self.connection.execute("COMMIT")
             except sqlite3.DatabaseError as error:  # busy, full disk, or a deferred constraint
-                self.connection.execute("ROLLBACK")
+                self._rollback()
                 raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
+
+    def _rollback(self) -> None:
+        # SQLite may have rolled back already (a damaged page, a full disk): then there is nothing to undo
+        if self.connection.in_transaction:
+            try:
+                self.connection.execute("ROLLBACK")
+            except sqlite3.DatabaseError:
+                pass
 
     def query(self, sql: str, parameters: tuple = ()) -> list[tuple]:
         """Run a read; database errors become :class:`LibraryError`."""
@@ -218,12 +231,23 @@ def _statements(script: str) -> list[str]:
     return [part.strip() for part in script.split(";") if part.strip()]
 
 
+CHECK_HINT = "run `workbench library check`"
+
+
+def describe(error: sqlite3.Error) -> str:
+    """What an SQLite error means to the library's user, in a few words."""
+    return _describe(error)
+
+
 def _describe(error: sqlite3.Error) -> str:
     text = str(error)
     if "locked" in text or "busy" in text:
         return "locked by another program (try again when it is done)"
-    if "not a database" in text or "malformed" in text or "file is encrypted" in text:
-        return "corrupted or not a workbench library"
+    if "not a database" in text or "file is encrypted" in text:
+        return f"not a workbench library ({text})"
     if "readonly" in text or "read-only" in text:
         return "read-only, nothing can be written"
-    return text
+    if "disk is full" in text or "disk I/O" in text or isinstance(error, sqlite3.IntegrityError):
+        return text
+    # malformed pages, a dropped table or column, a broken index: the file is damaged
+    return f"damaged ({text}); {CHECK_HINT}"

@@ -17,7 +17,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..state import AppState, study_from_data, study_to_data
+from ..state import AppState, parse_study, study_to_data
 from .db import Library, LibraryError
 
 
@@ -75,8 +75,8 @@ def left_behind(library: Library, *, own_session: str | None = None) -> list[Rec
         if session == own_session or (pid != os.getpid() and _running(pid)):
             continue
         try:
-            state = study_from_data(json.loads(data))
-        except (ValueError, TypeError, RecursionError):
+            state = parse_study(data)
+        except (ValueError, TypeError):  # TypeError: a cell that is not text
             damaged.append(session)
             continue
         found.append(Recovered(session, state, path, name, updated))

@@ -11,7 +11,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
-from ..state import AppState, study_from_data, study_to_data
+from ..state import AppState, parse_study, study_to_data
 from .db import Library, LibraryError
 
 
@@ -21,6 +21,8 @@ class StudyRecord:
     moves: int
     """Nodes in the study's tree, less the root."""
     updated: str
+    damaged: str | None = None
+    """Why the study cannot be opened, for a row whose data is not a study any more."""
 
 
 class StudyExistsError(LibraryError):
@@ -61,8 +63,17 @@ def study_exists(library: Library, name: str) -> bool:
 
 
 def list_studies(library: Library) -> list[StudyRecord]:
+    """Every study, newest first; a row whose data is damaged is listed as such, not left out."""
     rows = library.query("SELECT name, data, updated FROM studies ORDER BY updated DESC, name")  # pragma: no mutate
-    return [StudyRecord(name=name, moves=len(json.loads(data).get("nodes", [])) - 1, updated=updated) for name, data, updated in rows]
+    records = []
+    for name, data, updated in rows:
+        try:
+            state = _parse(data)
+        except ValueError as error:
+            records.append(StudyRecord(name=str(name), moves=0, updated=str(updated), damaged=str(error)))
+            continue
+        records.append(StudyRecord(name=str(name), moves=len(state.tree.nodes) - 1, updated=str(updated)))
+    return records
 
 
 def open_study(library: Library, name: str) -> AppState:
@@ -74,9 +85,20 @@ def open_study(library: Library, name: str) -> AppState:
     if not rows:
         raise LibraryError(f"library {str(library.path)!r}: no study called {name!r}")
     try:
-        return study_from_data(json.loads(rows[0][0]))
+        return _parse(rows[0][0])
     except ValueError as error:
         raise LibraryError(f"library {str(library.path)!r}: study {name!r} is damaged ({error})") from None
+
+
+def _parse(data: object) -> AppState:
+    if isinstance(data, bytes):  # a cell SQLite keeps as a blob (written by something else)
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError("not UTF-8 text") from None
+    if not isinstance(data, str):
+        raise ValueError(f"not a study's text (a {type(data).__name__})")
+    return parse_study(data)
 
 
 def rename_study(library: Library, old: str, new: str) -> None:

@@ -9,7 +9,7 @@ from .app_state import OVERLAYS, AppState, EngineMode, EngineSettings, ViewSetti
 from .players import choose_move
 from .reducer import reduce
 from .store import Store
-from .study import StudyError, dumps_study, load_study, save_study, study_from_data, study_to_data
+from .study import StudyError, dumps_study, load_study, parse_study, save_study, study_from_data, study_to_data
 from .tree import (
     ROOT,
     GameTree,
@@ -26,6 +26,6 @@ from .tree import (
 __all__ = [
     "Action", "AppState", "EngineMode", "EngineSettings", "GameTree", "MoveTextError", "Node", "NodeId",
     "OVERLAYS", "ROOT", "Store", "StudyError", "ViewSettings", "annotation", "choose_move", "dumps_study",
-    "export_movetext", "import_movetext", "load_study", "reduce", "save_study", "study_from_data",
+    "export_movetext", "import_movetext", "load_study", "parse_study", "reduce", "save_study", "study_from_data",
     "study_to_data", "symmetric_twins", "transpositions",
 ]  # fmt: skip

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -49,85 +50,188 @@ def study_to_data(state: AppState) -> dict:
     }
 
 
+MAX_STUDY_BYTES = 16 * 1024 * 1024
+"""The largest study file read: 100,000 moves are about 8 MB of JSON, so anything bigger is not a study."""
+MAX_NODE_ID = 2**63 - 2
+"""Node ids are kept below SQLite's largest integer, so a study always fits the library."""
+MAX_SIDE = 15
+"""Rows and columns a study's board may have (15×15 is free-style Gomoku's board)."""
+
+
+def parse_study(text: str) -> AppState:
+    """A study from its JSON text (the inverse of :func:`dumps_study`).
+
+    :raises ValueError: one line naming the problem: too large, not JSON, nested too deeply,
+        a key missing or of the wrong type, broken links, an illegal move.
+    """
+    if len(text) > MAX_STUDY_BYTES:
+        raise ValueError(f"too large for a study ({len(text):,} characters; at most {MAX_STUDY_BYTES:,})")
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
+    except RecursionError:
+        raise ValueError("not a study: JSON nested too deeply") from None
+    except ValueError as error:  # an integer of thousands of digits, NaN or Infinity
+        raise ValueError(f"not valid JSON ({error})") from None
+    return study_from_data(data)
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number a study can hold")
+
+
 def study_from_data(data: object) -> AppState:
-    """Rebuild a state from parsed JSON; raises ``ValueError`` naming the problem."""
+    """Rebuild a state from parsed JSON; raises ``ValueError`` naming the key and the problem."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"not a workbench study (no \"format\": \"{FORMAT}\")")
     version = data.get("version")
     if version != VERSION:
-        raise ValueError(f"unsupported study version {version!r} (this workbench reads version {VERSION})")
+        raise ValueError(f"unsupported study version {_shown(version)} (this workbench reads version {VERSION})")
+    shape = _field(data, "geometry", dict)
+    rows, cols, k = (_field(shape, name, int, "geometry") for name in ("rows", "cols", "k"))
+    # checked before any winning line is built: a board of 10^9 rows must not be attempted
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise ValueError(f"geometry {_shown(rows)}x{_shown(cols)}: a board has 1 to {MAX_SIDE} rows and columns")
     try:
-        shape = data["geometry"]
-        geometry = Geometry(int(shape["rows"]), int(shape["cols"]), int(shape["k"]))
-        root_position = parse_position(str(data["root"]), geometry)
-        raw_nodes = data["nodes"]
-        cursor = data["cursor"]
-        next_id = data["next_id"]
-    except (KeyError, TypeError) as error:
-        raise ValueError(f"missing or malformed field {error}") from None
+        geometry = Geometry(rows, cols, k)
+        root_position = parse_position(_field(data, "root", str), geometry)
     except (GeometryError, PositionError) as error:
         raise ValueError(str(error)) from None
-    if not isinstance(raw_nodes, list) or not raw_nodes:
+    raw_nodes = _field(data, "nodes", list)
+    cursor = _field(data, "cursor", int)
+    next_id = _field(data, "next_id", int)
+    if not raw_nodes:
         raise ValueError("\"nodes\" must be a non-empty list")
     nodes: dict[int, Node] = {}
-    for raw in raw_nodes:
-        try:
-            node = Node(
-                id=_int(raw["id"], "id"),
-                parent=None if raw["parent"] is None else _int(raw["parent"], "parent"),
-                move=None if raw["move"] is None else _int(raw["move"], "move"),
-                children=tuple(_int(child, "child") for child in raw["children"]),
-                comment=str(raw.get("comment", "")),
-            )
-        except (KeyError, TypeError) as error:
-            raise ValueError(f"node {raw!r:.60}: missing or malformed field {error}") from None
-        if node.id in nodes:
-            raise ValueError(f"node id {node.id} appears twice")
-        nodes[node.id] = node
+    for index, raw in enumerate(raw_nodes):
+        where = f"node {index + 1} of \"nodes\""
+        if not isinstance(raw, dict):
+            raise ValueError(f"{where}: expected an object, found {_kind(raw)}")
+        node_id = _field(raw, "id", int, where)
+        if not 0 <= node_id <= MAX_NODE_ID:
+            raise ValueError(f"{where}: \"id\" {_shown(node_id)} is not between 0 and {MAX_NODE_ID}")
+        where = f"node {node_id}"
+        parent = _field(raw, "parent", int, where, nullable=True)
+        move = _field(raw, "move", int, where, nullable=True)
+        if move is not None and not geometry.contains(move):
+            raise ValueError(f"{where}: move {_shown(move)}: no such cell (1-{geometry.size})")
+        children = _field(raw, "children", list, where)
+        for child in children:
+            if isinstance(child, bool) or not isinstance(child, int):
+                raise ValueError(f"{where}: \"children\" holds {_kind(child)}, not a node id")
+        comment = _field(raw, "comment", str, where, default="")
+        if not _is_unicode(comment):
+            raise ValueError(f"{where}: \"comment\" is not valid Unicode (a lone surrogate)")
+        if node_id in nodes:
+            raise ValueError(f"node id {node_id} appears twice")
+        nodes[node_id] = Node(id=node_id, parent=parent, move=move, children=tuple(children), comment=comment)
     _check_links(nodes)
-    if not isinstance(next_id, int) or next_id <= max(nodes):
-        raise ValueError(f"\"next_id\" {next_id!r} must exceed every node id")
+    if not max(nodes) < next_id <= MAX_NODE_ID + 1:
+        raise ValueError(f"\"next_id\" {_shown(next_id)} must exceed every node id")
     tree = GameTree(root_position=root_position, nodes=MappingProxyType(nodes), next_id=next_id)
-    for node_id in tree.walk():  # replays every move: illegal ones raise
+    _replay(tree)
+    if cursor not in nodes:
+        raise ValueError(f"cursor {_shown(cursor)} is not a node of the tree")
+    engine_data = _field(data, "engine", dict, default={})
+    view_data = _field(data, "view", dict, default={})
+    try:
+        mode = EngineMode(_field(engine_data, "mode", str, "engine", default="off"))
+        side = Player(_field(engine_data, "side", str, "engine", default="O"))
+    except ValueError as error:
+        raise ValueError(f"engine settings: {_printable(str(error))}") from None
+    overlay = _field(view_data, "overlay", str, "view", default="none")
+    if overlay not in OVERLAYS:
+        raise ValueError(f"unknown overlay {_shown(overlay)}")
+    return AppState(geometry=geometry, tree=tree, cursor=cursor, engine=EngineSettings(mode=mode, side=side),
+                    view=ViewSettings(overlay=overlay))  # fmt: skip
+
+
+_MISSING = object()
+_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer"}
+
+
+def _field(data: dict, key: str, kind: type, where: str = "", *, nullable: bool = False, default: object = _MISSING):
+    """``data[key]`` when it is of ``kind``; else a ``ValueError`` naming the key and what it holds."""
+    place = f"{where}: " if where else ""
+    if key not in data:
+        if default is not _MISSING:
+            return default
+        raise ValueError(f"{place}missing \"{key}\"")
+    value = data[key]
+    if value is None and nullable:
+        return None
+    if isinstance(value, kind) and not isinstance(value, bool):
+        return value
+    expected = _TYPE_NAMES[kind] + (" or null" if nullable else "")
+    raise ValueError(f"{place}\"{key}\" must be {expected}, not {_kind(value)}")
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, for a message: its type and (briefly) itself."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return f"{'a string' if isinstance(value, str) else 'a number'} {_shown(value)}"
+
+
+def _shown(value: object, width: int = 40) -> str:
+    """``repr(value)`` cut to ``width`` characters; repr escapes control characters, so it stays one line."""
+    text = repr(value) if not isinstance(value, int) or isinstance(value, bool) or abs(value) < 10**30 else "(a huge number)"
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _printable(text: str) -> str:
+    return "".join(character if character.isprintable() else repr(character)[1:-1] for character in text)
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _replay(tree: GameTree) -> None:
+    """Play every move of the tree once, from its parent's position (illegal ones raise, naming the node)."""
+    positions = {ROOT: tree.root_position}
+    for node_id in tree.walk():  # parents come before their children
+        node = tree.node(node_id)
+        if node.parent is None:
+            continue
         try:
-            tree.position(node_id)
+            positions[node_id] = positions[node.parent].play(node.move)
         except PositionError as error:
             raise ValueError(f"node {node_id}: {error}") from None
-    if not isinstance(cursor, int) or cursor not in nodes:
-        raise ValueError(f"cursor {cursor!r} is not a node of the tree")
-    engine_data = data.get("engine", {})
-    view_data = data.get("view", {})
-    try:
-        engine = EngineSettings(mode=EngineMode(engine_data.get("mode", "off")), side=Player(engine_data.get("side", "O")))
-    except ValueError as error:
-        raise ValueError(f"engine settings: {error}") from None
-    overlay = view_data.get("overlay", "none")
-    if overlay not in OVERLAYS:
-        raise ValueError(f"unknown overlay {overlay!r}")
-    return AppState(geometry=geometry, tree=tree, cursor=cursor, engine=engine, view=ViewSettings(overlay=overlay))
-
-
-def _int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} {value!r} is not an integer")
-    return value
 
 
 def _check_links(nodes: dict[int, Node]) -> None:
     root = nodes.get(ROOT)
     if root is None or root.parent is not None or root.move is not None:
         raise ValueError(f"node {ROOT} must be the root (no parent, no move)")
+    # sets, not the tuples: a node may have tens of thousands of children, and a check per
+    # child against a tuple would make opening such a study quadratic
+    children_of = {node.id: frozenset(node.children) for node in nodes.values()}
     for node in nodes.values():
         if node.id != ROOT and (node.parent is None or node.move is None):
             raise ValueError(f"node {node.id} has no parent or no move")
         for child in node.children:
             if child not in nodes or nodes[child].parent != node.id:
-                raise ValueError(f"node {node.id} lists child {child}, which is not its child")
-        if node.parent is not None and (node.parent not in nodes or node.id not in nodes[node.parent].children):
+                raise ValueError(f"node {node.id} lists child {_shown(child)}, which is not its child")
+        if node.parent is not None and (node.parent not in nodes or node.id not in children_of[node.parent]):
             raise ValueError(f"node {node.id} is missing from its parent's children")
+        if len(children_of[node.id]) != len(node.children):
+            raise ValueError(f"node {node.id} lists a child twice")
         moves = [nodes[child].move for child in node.children]
         if len(set(moves)) != len(moves):
-            repeated = next(move for move in moves if moves.count(move) > 1)
+            seen_moves: set[int | None] = set()
+            repeated = next(move for move in moves if move in seen_moves or seen_moves.add(move))
             raise ValueError(f"node {node.id} has two children that play {repeated}")
     # every node must hang from the root: walk down and count
     seen = set()
@@ -164,8 +268,10 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
 
     target = Path(path)
     folder = target.parent  # Path("s.json").parent is Path("."): a bare name saves in the current folder
+    remove_stale_temporaries(target)
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        # the writer's pid in the name tells a later save whether this temporary is still being written
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=folder)
     except OSError as error:
         raise StudyError(f"cannot save {str(target)!r}: {error.strerror or error}") from None
     try:
@@ -182,6 +288,50 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
             pass
         raise StudyError(f"cannot save {str(target)!r}: {error.strerror or error}") from None
     _fsync_folder(folder)
+
+
+STALE_AFTER_SECONDS = 3600
+"""A temporary whose writer cannot be told is left alone for an hour: a save takes milliseconds."""
+
+
+def remove_stale_temporaries(target: Path) -> list[Path]:
+    """Delete the temporaries that saves of ``target`` left behind when they were killed.
+
+    Ours are named ``.NAME.PID.RANDOM.tmp``: one whose process is gone is stale. One without a
+    pid (written by an older workbench) is stale when it is over an hour old. Returns what was
+    removed; a temporary that cannot be removed is left for the next save.
+    """
+    prefix = f".{target.name}."
+    removed = []
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        writer = name[len(prefix):].split(".", 1)[0]
+        try:
+            stale = not _process_alive(int(writer)) if writer.isdigit() else time.time() - entry.stat().st_mtime > STALE_AFTER_SECONDS
+            if stale:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True  # a save of this process running now in another thread
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):  # OverflowError: a number no pid can be
+        return False
+    except PermissionError:  # alive, and another user's
+        return True
+    return True
 
 
 def _mode_for(target: Path) -> int:
@@ -212,22 +362,52 @@ def _fsync_folder(folder: Path) -> None:
 def load_study(path: str | os.PathLike[str]) -> AppState:
     """Open a study file.
 
-    :raises StudyError: naming the file and the problem (missing, unreadable,
-        not JSON, truncated, wrong version, illegal moves, broken links).
+    :raises StudyError: naming the file and the problem (missing, unreadable, not a regular
+        file, too large, not JSON, truncated, wrong version, illegal moves, broken links).
     """
     target = Path(path)
+    shown = _shown(str(target), 200)
     try:
-        text = target.read_text(encoding="utf-8")
+        text = read_text_file(target, MAX_STUDY_BYTES)
     except FileNotFoundError:
-        raise StudyError(f"cannot open {str(target)!r}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise StudyError(f"cannot open {str(target)!r}: {getattr(error, 'strerror', None) or error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise StudyError(f"cannot open {str(target)!r}: not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
-    try:
-        state = study_from_data(data)
+        raise StudyError(f"cannot open {shown}: no such file") from None
+    except OSError as error:
+        raise StudyError(f"cannot open {shown}: {error.strerror or error}") from None
     except ValueError as error:
-        raise StudyError(f"cannot open {str(target)!r}: {error}") from None
+        raise StudyError(f"cannot open {shown}: {error}") from None
+    try:
+        state = parse_study(text)
+    except ValueError as error:
+        raise StudyError(f"cannot open {shown}: {error}") from None
     return replace(state, modified=False)
+
+
+def read_text_file(path: Path, limit: int) -> str:
+    """The UTF-8 text of the regular file at ``path``, refusing anything else before reading.
+
+    A FIFO, a device (``/dev/zero``, ``/dev/urandom``) or a folder is refused without a read
+    that could block or never end; so is a file of more than ``limit`` bytes.
+
+    :raises OSError: the file cannot be opened or read.
+    :raises ValueError: not a regular file, too large, or not UTF-8 text.
+    """
+    # O_NONBLOCK: opening a FIFO that nobody writes to must not wait for a writer
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise ValueError("a folder, not a file" if stat.S_ISDIR(status.st_mode) else "not a regular file")
+        if status.st_size > limit:
+            raise ValueError(f"too large ({status.st_size:,} bytes; at most {limit:,})")
+        stream = os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
+    with stream:
+        data = stream.read(limit + 1)  # the file may have grown since fstat
+    if len(data) > limit:
+        raise ValueError(f"too large (more than {limit:,} bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"not UTF-8 text (byte {error.start + 1})") from None

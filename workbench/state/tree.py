@@ -329,8 +329,13 @@ def import_movetext(text: str, geometry=None) -> GameTree:
             for cell_column, cell_text in cells:
                 if not cell_text.isdigit() or not cell_text.isascii():
                     raise _bad_token(cell_text, cell_column, "not a cell number")
+                # a number longer than any cell's is no cell (and int() of thousands of digits raises)
+                cell = int(cell_text) if len(cell_text) <= len(str(root_position.geometry.size)) else 0
+                if tree.child_with_move(current, cell) is not None:
+                    # a second variation with the same move would merge into the first and lose its comment
+                    raise _bad_token(cell_text, cell_column, "this move is already a line here")
                 try:
-                    tree, current = tree.add_move(current, int(cell_text))
+                    tree, current = tree.add_move(current, cell)
                 except IllegalMoveError as error:
                     raise _bad_token(cell_text, cell_column, error.reason) from None
         else:

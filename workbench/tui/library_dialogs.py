@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -45,7 +46,8 @@ class OpenDialog(ModalScreen[None]):
         with Vertical(classes="dialog"):
             yield Label("Open a study", classes="dialog-title")
             if self._names:
-                yield OptionList(*(Option(f"{name}  [dim]{detail}[/dim]", id=name) for name, detail in self._names), id="study-list")
+                # Text, not markup: a study's name is whatever its author typed, "[/]" included
+                yield OptionList(*(Option(Text.assemble(name, ("  " + detail, "dim")), id=name) for name, detail in self._names), id="study-list")
                 yield Label(self.HINT, classes="dialog-hint", id="open-hint")
             else:
                 yield Label("The library has no studies yet: type a .json path.", classes="dialog-hint")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..engine import BoardTooLargeError, check_analysable
 from ..state import StudyError, export_movetext, load_study, save_study
 from ..state.actions import LoadState, MarkSaved
 
@@ -123,7 +124,8 @@ class StudyFiles:
                     loaded, path, name = load_study(text), text, None
                 else:
                     loaded, path, name = library_studies.open_study(self.library, text), None, text
-            except (StudyError, LibraryError) as error:
+                check_analysable(loaded.geometry)
+            except (StudyError, LibraryError, BoardTooLargeError) as error:
                 return str(error)
             self.store.dispatch(LoadState(state=loaded))
             self.study_path, self.study_name = path, name
@@ -144,7 +146,7 @@ class StudyFiles:
             names = []
             if self.library is not None:
                 try:
-                    names = [(r.name, f"{r.moves} move{'' if r.moves == 1 else 's'} · {r.updated}") for r in library_studies.list_studies(self.library)]
+                    names = [(r.name, _record_detail(r)) for r in library_studies.list_studies(self.library)]
                 except LibraryError as error:
                     self.notify(str(error), title="Library", severity="warning")
             rename = delete = None
@@ -214,3 +216,10 @@ class StudyFiles:
     def _quit_cleanly(self) -> None:
         self._end_recovery(clean=True)  # saved or discarded on purpose: nothing left to offer back
         self.exit(0)
+
+
+def _record_detail(record) -> str:
+    """What the open dialog shows beside a study's name."""
+    if record.damaged is not None:
+        return f"damaged: {record.damaged} · {record.updated}"
+    return f"{record.moves} move{'' if record.moves == 1 else 's'} · {record.updated}"
