@@ -185,6 +185,122 @@ def test_a_killed_save_leaves_the_old_file_whole(tmp_path):
     assert int(written) == len(source.read_text().encode())  # the whole new text was in the temporary file
     assert path.read_text() == before
     assert load_study(path).tree == AppState().tree
+    # the killed save left its temporary; the next save of the same file clears it
+    assert len(list(tmp_path.glob(".study.json.*.tmp"))) == 1
+    save_study(sample_state(), path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "source.json", "study.json", "write-began"]
+
+
+def test_stale_temporaries_go_and_live_ones_stay(tmp_path):
+    path = tmp_path / "s.json"
+    dead_writer = tmp_path / ".s.json.999999999.abcd1234.tmp"  # no process has such a pid
+    live_writer = tmp_path / f".s.json.{os.getppid()}.abcd1234.tmp"  # the test runner's parent: alive
+    old_style = tmp_path / ".s.json.k2j4h5g6.tmp"  # an older workbench's name, with no pid
+    fresh_old_style = tmp_path / ".s.json.zz99yy88.tmp"
+    other_file = tmp_path / ".other.json.999999999.abcd1234.tmp"  # another study's: not ours to judge
+    for temporary in (dead_writer, live_writer, old_style, fresh_old_style, other_file):
+        temporary.write_text("{")
+    two_hours_ago = os.stat(old_style).st_mtime - 7200
+    os.utime(old_style, (two_hours_ago, two_hours_ago))
+    save_study(sample_state(), path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["s.json", live_writer.name, fresh_old_style.name, other_file.name]
+    )
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_devices_are_refused_without_reading_them(device):
+    with pytest.raises(StudyError, match=f"^cannot open '{device}': not a regular file$"):
+        load_study(device)
+
+
+def test_a_fifo_nobody_writes_to_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(StudyError, match="not a regular file$"):
+        load_study(fifo)
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
+    from workbench.state.study import MAX_STUDY_BYTES
+
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as stream:
+        stream.truncate(MAX_STUDY_BYTES + 1)  # sparse: no time spent writing it
+    with pytest.raises(StudyError, match=rf"too large \({MAX_STUDY_BYTES + 1:,} bytes; at most {MAX_STUDY_BYTES:,}\)$"):
+        load_study(huge)
+    at_limit = tmp_path / "limit.json"
+    at_limit.write_text(dumps_study(sample_state()).ljust(MAX_STUDY_BYTES - 1) + "\n")  # white space after the JSON
+    assert load_study(at_limit).tree == sample_state().tree
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("[" * 100_000 + "]" * 100_000, "not a study: JSON nested too deeply"),
+        ('{"format": "workbench-study", "version": 1, "geometry": {"rows": 1e999, "cols": 3, "k": 3}}',
+         '"rows" must be an integer, not a number inf'),
+        ('{"format": "workbench-study", "version": 1, "geometry": {"rows": ' + "9" * 5000 + "}}", "not valid JSON (Exceeds the limit"),
+        ('{"format": "workbench-study", "version": 1, "geometry": {"rows": NaN}}', "not valid JSON (NaN is not a number a study can hold)"),
+        ("[1, 2]", 'not a workbench study (no "format": "workbench-study")'),
+        ('"study"', 'not a workbench study (no "format": "workbench-study")'),
+    ],
+)  # fmt: skip
+def test_attacker_sized_json_is_refused_in_one_line(tmp_path, text, reason):
+    path = corrupt(tmp_path, text)
+    with pytest.raises(StudyError) as caught:
+        load_study(path)
+    assert reason in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "mutate, reason",
+    [
+        (lambda d: d.update(nodes=[5]), 'node 1 of "nodes": expected an object, found a number 5'),
+        (lambda d: d.update(engine="x"), '"engine" must be an object, not a string \'x\''),
+        (lambda d: d.update(view=3), '"view" must be an object, not a number 3'),
+        (lambda d: d.update(geometry=[3, 3, 3]), '"geometry" must be an object, not a list'),
+        (lambda d: d.update(geometry={"rows": 10**9, "cols": 3, "k": 3}), "geometry 1000000000x3: a board has 1 to 15 rows and columns"),
+        (lambda d: d.update(geometry={"rows": 2**63, "cols": 2**63, "k": 3}), "geometry 9223372036854775808x9223372036854775808"),
+        (lambda d: d.update(geometry={"rows": 16, "cols": 3, "k": 3}), "geometry 16x3: a board has 1 to 15 rows and columns"),
+        (lambda d: d["nodes"][1].update(move=10**40), "node 1: move (a huge number): no such cell (1-9)"),
+        (lambda d: d["nodes"][1].update(id=-1), 'node 2 of "nodes": "id" -1 is not between 0 and'),
+        (lambda d: d["nodes"][1].update(comment="\ud800"), 'node 1: "comment" is not valid Unicode (a lone surrogate)'),
+        (lambda d: d["nodes"][1].update(comment=5), 'node 1: "comment" must be a string, not a number 5'),
+        (lambda d: d.update(root="-X\x1b[2J"), "invalid position '-X\\x1b[2J'"),
+    ],
+)  # fmt: skip
+def test_a_value_of_the_wrong_type_is_named_with_its_key(tmp_path, mutate, reason):
+    data = good_data()
+    mutate(data)
+    path = corrupt(tmp_path, json.dumps(data))
+    with pytest.raises(StudyError) as caught:
+        load_study(path)
+    message = str(caught.value)
+    assert reason in message and "\n" not in message and "\x1b" not in message
+
+
+def test_a_wide_tree_opens_in_linear_time_and_repeated_moves_are_refused(tmp_path):
+    data = good_data()
+    width = 40_000  # quadratic checks took 12 s here
+    data["nodes"] = [{"id": 0, "parent": None, "move": None, "children": list(range(1, width + 1))}] + [
+        {"id": i, "parent": 0, "move": 1 + (i - 1) % 9, "children": []} for i in range(1, width + 1)
+    ]
+    data.update(next_id=width + 1, cursor=0)
+    with pytest.raises(StudyError, match=r"node 0 has two children that play 1$"):
+        load_study(corrupt(tmp_path, json.dumps(data)))
+    data["nodes"][0]["children"] = data["nodes"][0]["children"] + [1]
+    with pytest.raises(StudyError, match=r"node 0 lists a child twice$"):
+        load_study(corrupt(tmp_path, json.dumps(data)))
+
+
+def test_move_text_refuses_a_variation_that_repeats_a_line():
+    with pytest.raises(MoveTextError, match=r"^invalid move text: '5' at column 4: this move is already a line here$"):
+        import_movetext("5 (5 {dup})")
+    with pytest.raises(MoveTextError, match=r"at column 10: this move is already a line here$"):
+        import_movetext("5 1 (2) (2)")
+    with pytest.raises(MoveTextError, match=r"^invalid move text: '1{38}…' at column 3: no such cell \(1-9\)$"):
+        import_movetext("5," + "1" * 5000)
 
 
 def test_move_text_round_trip_with_comments_and_set_up():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from typing import Sequence
 
@@ -45,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     analyze_cmd = commands.add_parser("analyze", parents=[db_option], help="analyse a position, a move list, or every position")
     source = analyze_cmd.add_mutually_exclusive_group()
-    source.add_argument("position", nargs="?", help="a position such as X.O/.X./..O")
+    source.add_argument("position", nargs="?", help="a position such as X.O/.X./..O (one starting with '-': after `--`, or --position=…)")
+    source.add_argument("--position", dest="position_option", metavar="POSITION", help="the same, as an option: --position=-X-/---/---")
     source.add_argument("--moves", help="a move list from the empty board, such as 5,1,9 or 519")
     source.add_argument("--all", action="store_true", help="every reachable position (JSON Lines with --json)")
     source.add_argument("--study", metavar="FILE", help="the current node of a saved study")
@@ -91,6 +93,14 @@ def build_parser() -> argparse.ArgumentParser:
     export_cmd2.add_argument("name")
     export_cmd2.add_argument("file")
 
+    library_cmd = commands.add_parser("library", parents=[db_option], help="check the library file, or salvage its studies")
+    library_sub = library_cmd.add_subparsers(dest="library_command", metavar="ACTION", parser_class=_Parser, required=True)
+    check_cmd = library_sub.add_parser("check", parents=[db_option], help="integrity, schema and every study (read-only)")
+    check_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+    salvage_cmd = library_sub.add_parser("salvage", parents=[db_option], help="copy every readable study into a new library")
+    salvage_cmd.add_argument("out", metavar="OUT", help="the new library file (must not exist)")
+    salvage_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+
     open_cmd = commands.add_parser("open", parents=[db_option], help="open the app on a saved study")
     open_cmd.add_argument("study", help="a study file (.json), or the name of a study in the library")
 
@@ -110,13 +120,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    args = None
     try:
         args = parser.parse_args(argv)
         if args.command is None:
             return run_app(db=args.db)
         return COMMANDS[args.command](args)
     except (UsageError, ValueError, LibraryError) as error:
-        print(f"workbench: error: {printable(str(error))}", file=sys.stderr)
+        print(f"workbench: error: {printable(str(error))}{_dash_hint(error, argv)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except sqlite3.Error as error:  # the library's own code turns these into LibraryError; this is the last net
+        from .library import default_path
+        from .library.db import describe
+
+        path = getattr(args, "db", None) or default_path()
+        print(f"workbench: error: library {printable(repr(str(path)))}: {printable(describe(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `workbench analyze --all --json | head`
         sys.stderr.close()
@@ -124,6 +142,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # ctrl+c while a command runs: the shell's convention, no traceback
         print("workbench: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
+    """How to pass a position that argparse took for an option (it starts with '-')."""
+    if not isinstance(error, UsageError):
+        return ""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if any(len(word) > 1 and word.startswith("-") and not word.startswith("--") and "/" in word for word in arguments):
+        return " (a position that starts with '-' goes after `--`, as in `workbench analyze -- -X-/---/---`, or as --position=-X-/---/---)"
+    return ""
 
 
 def printable(text: str) -> str:
@@ -154,9 +182,10 @@ def _position_from(args: argparse.Namespace) -> Position:
         return load_study(args.study).position
     if args.moves is not None:
         return Position.empty(TIC_TAC_TOE).play_all(parse_moves(args.moves))
-    if args.position is None:
+    text = args.position if args.position is not None else args.position_option
+    if text is None:
         raise UsageError("analyze needs a POSITION, --moves or --all")
-    return parse_position(args.position)
+    return parse_position(text)
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -478,7 +507,36 @@ def cmd_studies(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_library(args: argparse.Namespace) -> int:
+    """``library check``: exit 0 when healthy, 1 when damaged. ``library salvage``: 0 when
+    everything was copied, 1 when something could not be read (the new library is written)."""
+    from .library import default_path
+    from .library.check import check_library, salvage_library
+
+    source = getattr(args, "db", None) or default_path()
+    if args.library_command == "check":
+        report = check_library(source)
+        if args.json:
+            _print_json(report.as_dict())
+        else:
+            print(printable(f"library {report.path}: schema {report.schema_version}, {len(report.studies)} studies open"
+                            + (f", {len(report.damaged_studies)} damaged" if report.damaged_studies else "")))  # fmt: skip
+            for finding in report.findings:
+                print(printable(f"  {finding}"))
+            print("healthy" if report.healthy else f"damaged: `workbench library salvage NEW.sqlite3` copies every study that opens")
+        return 0 if report.healthy else 1
+    report = salvage_library(source, args.out)
+    if args.json:
+        _print_json(report.as_dict())
+    else:
+        print(printable(f"salvaged {len(report.saved)} studies and {report.recovered} unsaved ones into {report.target}"))
+        for line in report.lost:
+            print(printable(f"  lost: {line}"))
+    return 1 if report.lost else 0
+
+
 COMMANDS = {
+    "library": cmd_library,
     "games": cmd_games,
     "graph": cmd_graph,
     "studies": cmd_studies,

@@ -276,7 +276,8 @@ _TOKEN = re.compile(r'\s*(?:(\[Setup\s+"[^"]*"\])|(\{[^}]*\})|([()])|([^\s(){}\[
 
 
 def _bad_token(token: str, column: int, reason: str) -> MoveTextError:
-    return MoveTextError(f"invalid move text: {token!r} at column {column}: {reason}", token=token, column=column)
+    shown = repr(token) if len(token) <= 40 else repr(token[:38])[:-1] + "…'"  # a 5,000-digit "move" is not echoed whole
+    return MoveTextError(f"invalid move text: {shown} at column {column}: {reason}", token=token, column=column)
 
 
 def import_movetext(text: str, geometry=None) -> GameTree:

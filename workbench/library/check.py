@@ -1,0 +1,314 @@
+"""Checking a library file and saving what can be read from a damaged one.
+
+:func:`check_library` opens the file read-only and never changes it: SQLite's integrity
+check, the schema against the one this workbench writes, and every study and unsaved
+study parsed. :func:`salvage_library` copies each study (and each unsaved study) that
+can still be read into a new library: a user's studies matter more than the enumerated
+games, which ``workbench games`` rebuilds.
+
+Rows are read one by one when a table cannot be read whole, so a damaged page costs the
+rows on it and not the rest.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from ..state import parse_study
+from .db import _MIGRATIONS, SCHEMA_VERSION, Library, LibraryError, _statements
+
+MAX_PROBED_ROWS = 100_000
+"""How far past the last readable row id a damaged table is probed, one id at a time."""
+MAX_INTEGRITY_MESSAGES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing wrong with the library: where, and what."""
+
+    part: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.part}: {self.problem}"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    path: str
+    schema_version: int | None
+    studies: tuple[str, ...] = ()
+    """The names of the studies that open."""
+    damaged_studies: tuple[str, ...] = ()
+    findings: tuple[Finding, ...] = ()
+
+    @property
+    def healthy(self) -> bool:
+        return not self.findings
+
+    def as_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "healthy": self.healthy,
+            "schema_version": self.schema_version,
+            "studies": len(self.studies),
+            "damaged_studies": list(self.damaged_studies),
+            "findings": [{"part": finding.part, "problem": finding.problem} for finding in self.findings],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SalvageReport:
+    source: str
+    target: str
+    saved: tuple[str, ...]
+    """Studies copied, by name."""
+    recovered: int
+    """Unsaved studies (of apps that did not quit cleanly) copied."""
+    lost: tuple[str, ...] = field(default=())
+    """What could not be read, one line each."""
+
+    def as_dict(self) -> dict:
+        return {"source": self.source, "target": self.target, "saved": list(self.saved),
+                "recovered": self.recovered, "lost": list(self.lost)}  # fmt: skip
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    if not path.exists():
+        raise LibraryError(f"library {str(path)!r}: no such file")
+    if not path.is_file():
+        raise LibraryError(f"library {str(path)!r}: not a regular file")
+    try:
+        return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0, isolation_level=None)
+    except sqlite3.Error as error:
+        raise LibraryError(f"library {str(path)!r}: cannot open ({error})") from None
+
+
+def _expected_schema() -> dict[str, list[str]]:
+    """Table -> columns of a library freshly made by this workbench."""
+    memory = sqlite3.connect(":memory:")
+    try:
+        for step in range(1, SCHEMA_VERSION + 1):
+            for statement in _statements(_MIGRATIONS[step]):
+                memory.execute(statement)
+        return _schema(memory)
+    finally:
+        memory.close()
+
+
+def _schema(connection: sqlite3.Connection) -> dict[str, list[str]]:
+    tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+    return {table: [row[1] for row in connection.execute(f"PRAGMA table_info({_quote(table)})")] for table in tables}
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def readable_rows(connection: sqlite3.Connection, table: str, columns: str) -> tuple[list[tuple], list[str]]:
+    """The rows of ``table`` (``rowid`` first, then ``columns``) that can be read, and what could not.
+
+    A whole-table read first; when a damaged page stops it, the row ids read so far and then
+    each id up to the table's largest (or :data:`MAX_PROBED_ROWS` past the last one read).
+    """
+    sql = f"SELECT rowid, {columns} FROM {_quote(table)}"
+    rows: list[tuple] = []
+    try:
+        for row in connection.execute(sql):
+            rows.append(row)
+        return rows, []
+    except sqlite3.DatabaseError as error:
+        problems = [f"{table}: {error} (read row by row)"]
+    seen = {row[0] for row in rows}
+    try:
+        last = connection.execute(f"SELECT max(rowid) FROM {_quote(table)}").fetchone()[0] or 0
+    except sqlite3.DatabaseError:
+        last = max(seen, default=0) + MAX_PROBED_ROWS
+    unreadable = 0
+    for rowid in _ids(1, last, seen):
+        try:
+            found = connection.execute(f"{sql} WHERE rowid = ?", (rowid,)).fetchone()
+        except sqlite3.DatabaseError:
+            unreadable += 1
+            continue
+        if found is not None:
+            rows.append(found)
+    if unreadable:
+        problems.append(f"{table}: {unreadable:,} row ids could not be read")
+    rows.sort()
+    return rows, problems
+
+
+def _names(name: str) -> Iterator[str]:
+    yield name
+    number = 2
+    while True:
+        yield f"{name} ({number})"
+        number += 1
+
+
+def _ids(first: int, last: int, skip: set[int]) -> Iterator[int]:
+    return (rowid for rowid in range(first, last + 1) if rowid not in skip)
+
+
+def _study_rows(connection: sqlite3.Connection, findings: list[Finding]) -> list[tuple]:
+    try:
+        rows, problems = readable_rows(connection, "studies", "name, data, created, updated")
+    except sqlite3.DatabaseError as error:  # no such table, or its very root unreadable
+        findings.append(Finding("studies", str(error)))
+        return []
+    findings += [Finding("studies", problem) for problem in problems]
+    return rows
+
+
+def _parsed(data: object):
+    """The study in a ``data`` cell; ``ValueError`` naming what is wrong."""
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", errors="strict")
+    if not isinstance(data, str):
+        raise ValueError(f"not a study's text (a {type(data).__name__})")
+    return parse_study(data)
+
+
+def check_library(path: str | os.PathLike[str]) -> CheckReport:
+    """Everything wrong with the library at ``path``; the file is opened read-only.
+
+    :raises LibraryError: there is no such file.
+    """
+    target = Path(path)
+    connection = _connect_read_only(target)
+    findings: list[Finding] = []
+    try:
+        try:
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            return CheckReport(str(target), None, findings=(Finding("file", f"not a workbench library ({error})"),))
+        if not 0 < version <= SCHEMA_VERSION:
+            findings.append(Finding("schema", f"version {version} is not one this workbench knows (1-{SCHEMA_VERSION})"))
+        try:
+            messages = [row[0] for row in connection.execute(f"PRAGMA integrity_check({MAX_INTEGRITY_MESSAGES})")]
+        except sqlite3.DatabaseError as error:
+            messages = [str(error)]
+        if messages != ["ok"]:
+            findings += [Finding("integrity", message) for message in messages]
+        try:
+            schema = _schema(connection)
+        except sqlite3.DatabaseError as error:
+            schema = {}
+            findings.append(Finding("schema", f"unreadable ({error})"))
+        for table, columns in _expected_schema().items():
+            if table == "recovery" and version < 3:
+                continue  # added by version 3; an older library gets it on its next opening
+            if table not in schema:
+                findings.append(Finding("schema", f"table {table} is missing"))
+                continue
+            missing = [column for column in columns if column not in schema[table]]
+            if missing:
+                findings.append(Finding("schema", f"table {table} lacks column {', '.join(missing)}"))
+        good, damaged = [], []
+        if "studies" in schema:
+            for _, name, data, _, _ in _study_rows(connection, findings):
+                try:
+                    _parsed(data)
+                except (ValueError, UnicodeDecodeError) as error:
+                    damaged.append(str(name))
+                    findings.append(Finding(f"study {str(name)!r}", str(error)))
+                    continue
+                good.append(str(name))
+        if "recovery" in schema:
+            try:
+                rows, problems = readable_rows(connection, "recovery", "session, data")
+            except sqlite3.DatabaseError as error:
+                rows, problems = [], [str(error)]
+            findings += [Finding("unsaved studies", problem) for problem in problems]
+            for _, session, data in rows:
+                try:
+                    _parsed(data)
+                except (ValueError, UnicodeDecodeError) as error:
+                    findings.append(Finding(f"unsaved study of session {str(session)[:8]}", str(error)))
+        return CheckReport(str(target), version, tuple(good), tuple(damaged), tuple(findings))
+    finally:
+        connection.close()
+
+
+def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> SalvageReport:
+    """Copy every study that can be read from ``source`` into a new library at ``target``.
+
+    The new library appears whole or not at all (written beside ``target``, then renamed).
+
+    :raises LibraryError: ``source`` is missing, ``target`` exists, or it cannot be written.
+    """
+    origin, destination = Path(source), Path(target)
+    if destination.exists():
+        raise LibraryError(f"library {str(destination)!r}: exists already; salvage writes a new library only")
+    if origin.resolve() == destination.resolve():  # pragma: no cover - caught by exists() above
+        raise LibraryError("salvage needs a new file to write to")
+    connection = _connect_read_only(origin)
+    lost: list[str] = []
+    saved: list[str] = []
+    unsaved: list[tuple] = []
+    try:
+        findings: list[Finding] = []
+        try:
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as error:
+            raise LibraryError(f"library {str(origin)!r}: nothing can be read ({error})") from None
+        studies = []
+        for _, name, data, created, updated in _study_rows(connection, findings):
+            try:
+                _parsed(data)
+            except (ValueError, UnicodeDecodeError) as error:
+                lost.append(f"study {str(name)!r}: {error}")
+                continue
+            studies.append((str(name), data if isinstance(data, str) else data.decode("utf-8"), created, updated))
+        lost += [str(finding) for finding in findings]
+        try:
+            rows, problems = readable_rows(connection, "recovery", "session, pid, data, path, name, updated")
+        except sqlite3.DatabaseError:
+            rows, problems = [], []  # no recovery table: a library from before version 3
+        lost += [f"unsaved studies: {problem}" for problem in problems]
+        for _, session, pid, data, path, name, updated in rows:
+            try:
+                _parsed(data)
+            except (ValueError, UnicodeDecodeError) as error:
+                lost.append(f"unsaved study of session {str(session)[:8]}: {error}")
+                continue
+            unsaved.append((str(session), pid, data if isinstance(data, str) else data.decode("utf-8"), path, name, updated))
+    finally:
+        connection.close()
+    partial = destination.with_name(f".{destination.name}.salvage")
+    for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+        leftover.unlink(missing_ok=True)
+    library = Library.open(partial)
+    try:
+        with library.transaction() as writer:
+            taken: set[str] = set()
+            for name, data, created, updated in studies:
+                # a damaged unique index may have let two studies share a name: keep both, told apart
+                name = next(candidate for candidate in _names(name) if candidate not in taken)
+                taken.add(name)
+                writer.execute(
+                    "INSERT INTO studies (name, data, created, updated) VALUES (?, ?, coalesce(?, datetime('now')), coalesce(?, datetime('now')))",
+                    (name, data, created, updated),
+                )
+                saved.append(name)
+            for session, pid, data, path, name, updated in unsaved:
+                writer.execute(
+                    "INSERT INTO recovery (session, pid, data, path, name, updated) VALUES (?, ?, ?, ?, ?, coalesce(?, datetime('now')))",
+                    (session, pid if isinstance(pid, int) else 0, data, path, name, updated),
+                )
+    except BaseException:
+        library.close()
+        partial.unlink(missing_ok=True)
+        raise
+    library.close()  # the last connection: SQLite folds the WAL back into the file
+    try:
+        os.replace(partial, destination)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise LibraryError(f"library {str(destination)!r}: cannot be written ({error.strerror or error})") from None
+    return SalvageReport(str(origin), str(destination), tuple(saved), len(unsaved), tuple(lost))
