@@ -176,7 +176,7 @@ def study_commands(path: Path) -> list[list[str]]:
 # ---------------------------------------------------------------- library files
 
 
-def make_template_library(path: Path, studies: int = 12) -> None:
+def make_template_library(path: Path, studies: int = 12, comment: int = 400) -> None:
     """A small library with every table filled: studies, an unsaved study, the class graph and some games."""
     from workbench.engine import Position
     from workbench.library import Library
@@ -187,7 +187,7 @@ def make_template_library(path: Path, studies: int = 12) -> None:
 
     with Library.open(path) as library:
         for number in range(studies):
-            tree = import_movetext(" ".join(["5 1 9 (3 7) 2", "1 5 9 (2) 3", "7 3 5"][number % 3]) + f" {{study {number} " + "x" * 400 + "}")
+            tree = import_movetext(["5 1 9 (3 7) 2", "1 5 9 (2) 3", "7 3 5"][number % 3] + f" {{study {number} " + "x" * comment + "}")
             save_study(library, f"study {number}", AppState(tree=tree, cursor=max(tree.nodes)))
         keep(library, "f" * 32, AppState(tree=import_movetext("5 1"), cursor=2), path=None, name="unsaved")
         write_graph(library)

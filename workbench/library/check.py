@@ -168,7 +168,10 @@ def _study_rows(connection: sqlite3.Connection, findings: list[Finding]) -> list
 def _parsed(data: object):
     """The study in a ``data`` cell; ``ValueError`` naming what is wrong."""
     if isinstance(data, bytes):
-        data = data.decode("utf-8", errors="strict")
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError("not UTF-8 text") from None
     if not isinstance(data, str):
         raise ValueError(f"not a study's text (a {type(data).__name__})")
     return parse_study(data)
@@ -214,7 +217,7 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
             for _, name, data, _, _ in _study_rows(connection, findings):
                 try:
                     _parsed(data)
-                except (ValueError, UnicodeDecodeError) as error:
+                except ValueError as error:
                     damaged.append(str(name))
                     findings.append(Finding(f"study {str(name)!r}", str(error)))
                     continue
@@ -228,7 +231,7 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
             for _, session, data in rows:
                 try:
                     _parsed(data)
-                except (ValueError, UnicodeDecodeError) as error:
+                except ValueError as error:
                     findings.append(Finding(f"unsaved study of session {str(session)[:8]}", str(error)))
         return CheckReport(str(target), version, tuple(good), tuple(damaged), tuple(findings))
     finally:
@@ -261,7 +264,7 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
         for _, name, data, created, updated in _study_rows(connection, findings):
             try:
                 _parsed(data)
-            except (ValueError, UnicodeDecodeError) as error:
+            except ValueError as error:
                 lost.append(f"study {str(name)!r}: {error}")
                 continue
             studies.append((str(name), data if isinstance(data, str) else data.decode("utf-8"), created, updated))
@@ -274,7 +277,7 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
         for _, session, pid, data, path, name, updated in rows:
             try:
                 _parsed(data)
-            except (ValueError, UnicodeDecodeError) as error:
+            except ValueError as error:
                 lost.append(f"unsaved study of session {str(session)[:8]}: {error}")
                 continue
             unsaved.append((str(session), pid, data if isinstance(data, str) else data.decode("utf-8"), path, name, updated))

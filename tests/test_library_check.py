@@ -1,0 +1,197 @@
+"""A damaged library: one line for every command, `library check` says what is wrong, `library salvage`
+keeps every study that can still be read."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from tests.fuzz import make_template_library
+from workbench.cli import main
+from workbench.library import Library, LibraryError
+from workbench.library.check import check_library, salvage_library
+from workbench.library.recovery import left_behind
+from workbench.library.studies import list_studies, open_study, save_study
+from workbench.state import AppState, import_movetext
+
+
+@pytest.fixture
+def library_file(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    make_template_library(path, studies=12)
+    return path
+
+
+def page_size(path) -> int:
+    return int.from_bytes(path.read_bytes()[16:18], "big")
+
+
+def damage_page_holding(path, needle: bytes) -> int:
+    """Overwrite, with garbage, the page that holds ``needle``; returns that page's number (1-based)."""
+    raw = bytearray(path.read_bytes())
+    size = page_size(path)
+    page = raw.index(needle) // size
+    raw[page * size : (page + 1) * size] = bytes((7 * i + 3) % 251 for i in range(size))
+    path.write_bytes(bytes(raw))
+    return page + 1
+
+
+def execute(path, *statements: str) -> None:
+    connection = sqlite3.connect(path)
+    for statement in statements:
+        connection.execute(statement)
+    connection.commit()
+    connection.close()
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_healthy_library_checks_healthy(library_file, capsys):
+    report = check_library(library_file)
+    assert report.healthy and report.schema_version == 3 and len(report.studies) == 12
+    code, out, err = run(capsys, "library", "check", "--db", str(library_file))
+    assert code == 0 and err == ""
+    assert out.splitlines() == [f"library {library_file}: schema 3, 12 studies open", "healthy"]
+    code, out, _ = run(capsys, "library", "check", "--json", "--db", str(library_file))
+    assert json.loads(out) == {"path": str(library_file), "healthy": True, "schema_version": 3, "studies": 12,
+                               "damaged_studies": [], "findings": []}  # fmt: skip
+
+
+def test_a_damaged_page_of_studies_costs_only_the_studies_on_it(tmp_path, capsys):
+    # studies of 5 KB each: twelve of them fill several leaf pages of the studies table
+    library_file = tmp_path / "lib.sqlite3"
+    make_template_library(library_file, studies=12, comment=5000)
+    execute(library_file, "PRAGMA journal_mode = DELETE")  # the pages are in the file itself, not in a WAL
+    lost_page = damage_page_holding(library_file, b"study 5 xxxx")
+    code, out, err = run(capsys, "studies", "list", "--db", str(library_file))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"workbench: error: library {str(library_file)!r}: damaged (database disk image is malformed)")
+    assert err.rstrip().endswith("run `workbench library check`")
+
+    report = check_library(library_file)
+    assert not report.healthy and any(f.part == "integrity" for f in report.findings)
+    assert "study 5" not in report.studies and "study 0" in report.studies and "study 11" in report.studies
+    code, out, _ = run(capsys, "library", "check", "--db", str(library_file))
+    assert code == 1 and out.splitlines()[-1].startswith("damaged: `workbench library salvage NEW.sqlite3`")
+
+    salvaged = tmp_path / "salvaged.sqlite3"
+    code, out, err = run(capsys, "library", "salvage", str(salvaged), "--db", str(library_file))
+    assert code == 1 and err == ""
+    saved = set(report.studies)
+    assert out.splitlines()[0] == f"salvaged {len(saved)} studies and 1 unsaved ones into {salvaged}"
+    assert any(line.startswith("  lost: studies:") for line in out.splitlines()[1:])
+    with Library.open(salvaged) as library:
+        assert {record.name for record in list_studies(library)} == saved
+        assert open_study(library, "study 0").tree == open_study_from_template("study 0", 5000)
+        assert [found.name for found in left_behind(library)] == ["unsaved"]
+    assert check_library(salvaged).healthy, lost_page
+
+
+def open_study_from_template(name: str, comment: int):
+    number = int(name.split()[1])
+    text = ["5 1 9 (3 7) 2", "1 5 9 (2) 3", "7 3 5"][number % 3] + f" {{study {number} " + "x" * comment + "}"
+    return import_movetext(text)
+
+
+@pytest.mark.parametrize(
+    "statement, finding",
+    [
+        ("DROP TABLE openings", "schema: table openings is missing"),
+        ("DROP TABLE ledger", "schema: table ledger is missing"),
+        ("ALTER TABLE studies DROP COLUMN updated", "schema: table studies lacks column updated"),
+        ("PRAGMA user_version = -1", "schema: version -1 is not one this workbench knows (1-3)"),
+        ("UPDATE studies SET data = '5' WHERE name = 'study 3'", "study 'study 3': not a workbench study"),
+        ("UPDATE studies SET data = '{\"nodes\": 5}' WHERE name = 'study 3'", "study 'study 3': not a workbench study"),
+        (f"UPDATE studies SET data = '{'[' * 100_000}' WHERE name = 'study 3'", "study 'study 3': not a study: JSON nested too deeply"),
+        ("UPDATE studies SET data = x'FF' WHERE name = 'study 3'", "study 'study 3': not UTF-8 text"),
+        ("UPDATE recovery SET data = 'nope'", "unsaved study of session ffffffff: not valid JSON"),
+    ],
+)  # fmt: skip
+def test_check_names_each_kind_of_damage(library_file, capsys, statement, finding):
+    execute(library_file, statement)
+    code, out, err = run(capsys, "library", "check", "--db", str(library_file))
+    assert code == 1 and err == ""
+    assert any(line.startswith(f"  {finding}") for line in out.splitlines()), out
+
+
+@pytest.mark.parametrize(
+    "statement, argv, message",
+    [
+        ("PRAGMA user_version = -1", ["studies", "list"], "damaged (schema version -1); run `workbench library check`"),
+        ("DROP TABLE studies", ["studies", "list"], "damaged (no such table: studies); run `workbench library check`"),
+        ("DROP TABLE studies", ["studies", "import", "{study}"], "damaged (no such table: studies); run `workbench library check`"),
+        ("DROP TABLE ledger", ["games"], "ledger); run `workbench library check`"),
+        ("DROP TABLE classes", ["graph"], "classes); run `workbench library check`"),
+        ("ALTER TABLE studies DROP COLUMN updated", ["studies", "list"], "damaged (no such column: updated)"),
+    ],
+)  # fmt: skip
+def test_every_command_on_a_damaged_library_says_one_line(library_file, tmp_path, capsys, statement, argv, message):
+    study = tmp_path / "one.json"
+    study.write_text(json.dumps(json.loads(open_study_json())))
+    execute(library_file, statement)
+    argv = [part.replace("{study}", str(study)) for part in argv]
+    code, out, err = run(capsys, *argv, "--db", str(library_file))
+    assert code == 2 and err.count("\n") == 1 and message in err, err
+
+
+def open_study_json() -> str:
+    from workbench.state import dumps_study
+
+    return dumps_study(AppState(tree=import_movetext("5 1"), cursor=2))
+
+
+def test_a_bad_study_row_is_listed_as_damaged_and_hides_nothing(library_file, capsys):
+    execute(library_file, "UPDATE studies SET data = '[]' WHERE name = 'study 4'",
+            "UPDATE studies SET name = '[/]' || char(27) || '[2J' WHERE name = 'study 6'")  # fmt: skip
+    code, out, err = run(capsys, "studies", "list", "--db", str(library_file))
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert len(lines) == 12 and "\x1b" not in out
+    assert any(line.startswith("study 4 ") and "damaged (not a workbench study" in line for line in lines)
+    assert any(line.startswith("[/]\\x1b[2J ") for line in lines)
+    code, out, _ = run(capsys, "studies", "list", "--json", "--db", str(library_file))
+    damaged = [row for row in json.loads(out) if row["damaged"]]
+    assert [(row["name"], row["moves"]) for row in damaged] == [("study 4", None)]
+
+
+def test_salvage_never_writes_over_a_file(library_file, tmp_path, capsys):
+    existing = tmp_path / "taken.sqlite3"
+    existing.write_text("mine")
+    code, out, err = run(capsys, "library", "salvage", str(existing), "--db", str(library_file))
+    assert code == 2 and existing.read_text() == "mine"
+    assert err == f"workbench: error: library {str(existing)!r}: exists already; salvage writes a new library only\n"
+    with pytest.raises(LibraryError, match="no such file"):
+        salvage_library(tmp_path / "absent.sqlite3", tmp_path / "new.sqlite3")
+    assert not (tmp_path / "new.sqlite3").exists()
+
+
+def test_salvage_of_a_whole_library_copies_everything(library_file, tmp_path):
+    report = salvage_library(library_file, tmp_path / "copy.sqlite3")
+    assert report.lost == () and len(report.saved) == 12 and report.recovered == 1
+    with Library.open(tmp_path / "copy.sqlite3") as copy, Library.open(library_file) as original:
+        assert copy.query("SELECT name, data, created, updated FROM studies ORDER BY name") == original.query(
+            "SELECT name, data, created, updated FROM studies ORDER BY name"
+        )
+
+
+def test_a_file_that_is_no_database_is_checked_in_one_finding(tmp_path, capsys):
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"not a database " * 1000)
+    code, out, _ = run(capsys, "library", "check", "--db", str(garbage))
+    assert code == 1 and "file: not a workbench library (file is not a database)" in out
+    code, _, err = run(capsys, "library", "check", "--db", str(tmp_path / "absent.sqlite3"))
+    assert code == 2 and err.endswith("no such file\n")
+
+
+def test_a_save_into_a_damaged_library_is_a_library_error_and_writes_nothing(library_file):
+    execute(library_file, "DROP TABLE studies")
+    with Library.open(library_file) as library:
+        with pytest.raises(LibraryError, match=r"damaged \(no such table: studies\)"):
+            save_study(library, "new", AppState())
+        assert not library.connection.in_transaction
