@@ -62,6 +62,11 @@ def cell_texts(grid) -> list[str]:
     return texts
 
 
+def plain_text(widget) -> str:
+    """The text a Static holds, unwrapped (text_of shows what fits its width)."""
+    return str(widget.render())
+
+
 def text_of(widget) -> str:
     """The plain text a widget renders now (no colour codes)."""
     from workbench.tui.lines import LinesView

@@ -22,6 +22,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
+from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
 from ..engine import Position, Status, analyze, principal_variation
@@ -283,6 +284,10 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
                 self._start_recovery(self.library, left_behind)  # first: a restore offer holds the engine
                 self.library_status = "open"
                 self._library_games()
+        elif worker.name == "library-games" and isinstance(worker.result, Exception):
+            # a damaged games table: say so once, and count the games from the engine's tables from now on
+            self.library_has_games = False
+            self.notify(f"{worker.result}; game counts are computed instead.", title="Library", severity="warning", timeout=8)
         elif worker.name == "library-games" and worker.result is not None:
             self.query_one(EvaluationView).library_games = worker.result
         elif worker.name == "engine" and worker.result is not None:
@@ -330,6 +335,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         """Ask the library for the games through this position (a worker: it is I/O)."""
         if self.library is None or not self.library_has_games:
             return
+        from ..library import LibraryError
         from ..library.games import games_after
         from ..library.games import games_through as library_through
 
@@ -339,11 +345,19 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
 
         def query():
             # the position's games from the start, and each move's games after the line played
-            per_move = {cell: games_after(library, line + (cell,)) for cell in position.legal_moves()}
-            return position.key, library_through(library, position), per_move
+            try:
+                per_move = {cell: games_after(library, line + (cell,)) for cell in position.legal_moves()}
+                return position.key, library_through(library, position), per_move
+            except LibraryError as error:
+                return error
 
         # the group only makes a newer query replace an older one: any name unique to it does
         self.run_worker(query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False)  # pragma: no mutate
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:  # fmt: skip
+        """Textual's notify, reading the message as plain text unless told: messages quote names and paths."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """Textual dims the study's name, below 4.5:1 on light themes: italic keeps it apart instead."""
@@ -489,14 +503,20 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         from .library_dialogs import GamesLikeThis
 
         position = self.store.state.position
+        counts = None
         if self.library is not None and self.library_has_games:
+            from ..library import LibraryError
             from ..library.games import games_through as library_through
             from ..library.games import sample_games
 
-            counts = library_through(self.library, position)
-            samples = sample_games(self.library, position)
-            source = f"from the library ({self.library.path})"
-        else:
+            try:
+                counts = library_through(self.library, position)
+                samples = sample_games(self.library, position)
+                source = f"from the library ({self.library.path})"
+            except LibraryError as error:  # a damaged games table: the counts can still be computed
+                self.notify(str(error), title="Library", severity="warning")
+                counts = None
+        if counts is None:
             counts = tables(position.geometry).games_through(position.key).as_dict()
             state = self.store.state
             played = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)

@@ -45,7 +45,7 @@ class SetUpDialog(ModalScreen[Action | None]):
         with Vertical(classes="dialog"):
             yield Label("Set up a position or a move list", classes="dialog-title")
             yield Input(placeholder="X.O/.X./...  or  5 1 9 (3 7)", id="setup-input")
-            yield Static("", id="setup-error", classes="dialog-error")
+            yield Static("", id="setup-error", classes="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Set up", variant="primary", id="setup-ok")
                 yield Button("Cancel", id="setup-cancel")
@@ -106,7 +106,7 @@ class PathDialog(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label(self._title, classes="dialog-title")
             yield Input(value=self._default, id="path-input")
-            yield Static("", id="path-error", classes="dialog-error")
+            yield Static("", id="path-error", classes="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("OK", variant="primary", id="path-ok")
                 yield Button("Cancel", id="path-cancel")
@@ -213,7 +213,7 @@ class Confirm(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self._question, classes="dialog-title", id="confirm-question")
+            yield Label(self._question, classes="dialog-title", id="confirm-question", markup=False)  # it may quote a name
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self._no, variant="primary", id="no")
                 yield Button(self._yes, variant="error", id="yes")

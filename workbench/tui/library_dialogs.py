@@ -16,7 +16,8 @@ from textual.widgets.option_list import Option
 class OpenDialog(ModalScreen[None]):
     """Open a study from the library (or a .json file); rename or delete library studies.
 
-    ``attempt(text)`` opens a name or a path and returns an error line or None.
+    ``attempt(text, listed)`` opens a name or a path (a library name for certain when ``listed``: picked
+    from the list, whatever its characters) and returns an error line or None.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -30,7 +31,7 @@ class OpenDialog(ModalScreen[None]):
     def __init__(
         self,
         names: list[tuple[str, str]],
-        attempt: Callable[[str], str | None],
+        attempt: Callable[[str, bool], str | None],
         rename: Callable[[str, str], str | None] | None,
         delete: Callable[[str], str | None] | None,
     ) -> None:
@@ -48,25 +49,25 @@ class OpenDialog(ModalScreen[None]):
             if self._names:
                 # Text, not markup: a study's name is whatever its author typed, "[/]" included
                 yield OptionList(*(Option(Text.assemble(name, ("  " + detail, "dim")), id=name) for name, detail in self._names), id="study-list")
-                yield Label(self.HINT, classes="dialog-hint", id="open-hint")
+                yield Label(self.HINT, classes="dialog-hint", id="open-hint", markup=False)  # a rename's hint quotes the name
             else:
                 yield Label("The library has no studies yet: type a .json path.", classes="dialog-hint")
             # no select-all on focus: after f2 the cursor sits at the end of the name, to edit it
             yield Input(placeholder="study name or path/to/study.json", id="open-input", select_on_focus=False)
-            yield Static("", id="open-error", classes="dialog-error")
+            yield Static("", id="open-error", classes="dialog-error", markup=False)  # errors quote names and paths
 
     def _error(self, text: str | None) -> None:
         self.query_one("#open-error", Static).update(text or "")
 
-    def _open(self, text: str) -> None:
-        problem = self._attempt(text.strip())
+    def _open(self, text: str, *, listed: bool = False) -> None:
+        problem = self._attempt(text if listed else text.strip(), listed)
         if problem:
             self._error(problem)
         else:
             self.dismiss(None)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self._open(event.option.id or "")
+        self._open(event.option.id or "", listed=True)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self._renaming is not None:
@@ -164,7 +165,7 @@ class GamesLikeThis(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self._title, classes="dialog-title")
-            yield Static(self._body, id="games-like-this")
+            yield Static(self._body, id="games-like-this", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Close", id="close")
 

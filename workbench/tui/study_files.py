@@ -118,9 +118,9 @@ class StudyFiles:
         from ..library import studies as library_studies
         from .library_dialogs import OpenDialog
 
-        def attempt(text: str) -> str | None:
+        def attempt(text: str, listed: bool) -> str | None:
             try:
-                if self._is_file(text):
+                if not listed and self._is_file(text):
                     loaded, path, name = load_study(text), text, None
                 else:
                     loaded, path, name = library_studies.open_study(self.library, text), None, text

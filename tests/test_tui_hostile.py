@@ -1,0 +1,211 @@
+"""The app under hostile input: each of these once ended the app; now each is one notification or one
+error line in a dialog, and the user's study is never lost."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+
+import pytest
+from textual.widgets import Input, OptionList, Static
+
+from workbench.library import Library
+from workbench.library.games import write_games
+from workbench.library.studies import save_study
+from workbench.state import AppState, dumps_study, import_movetext
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.dialogs import PathDialog
+from workbench.tui.history import VariationTree
+from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
+
+from .tui_helpers import moves, plain_text, text_of, wait_library, wait_ready
+
+SIZE = (100, 34)
+
+
+def execute(path, *statements: str) -> None:
+    connection = sqlite3.connect(path)
+    for statement in statements:
+        connection.execute(statement)
+    connection.commit()
+    connection.close()
+
+
+def messages(app) -> list[str]:
+    return [notification.message for notification in app._notifications]
+
+
+async def test_opening_a_library_row_that_is_not_a_study_says_so_in_the_dialog(tmp_path):
+    db = tmp_path / "lib.sqlite3"
+    with Library.open(db) as library:
+        save_study(library, "good", AppState(tree=import_movetext("5 1"), cursor=2))
+        save_study(library, "[/]broken[bold]", AppState())
+    execute(db, "UPDATE studies SET data = '{\"nodes\": 5}' WHERE name = '[/]broken[bold]'")
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("ctrl+o")
+        dialog = app.screen
+        assert isinstance(dialog, OpenDialog)
+        listed = [str(dialog.query_one(OptionList).get_option_at_index(i).prompt) for i in range(2)]
+        # the name is shown as typed, markup and all, and the damage is told beside it
+        assert any(line.startswith("[/]broken[bold]  damaged: not a workbench study") for line in listed), listed
+        studies = dialog.query_one(OptionList)
+        studies.focus()
+        studies.highlighted = next(i for i in range(2) if studies.get_option_at_index(i).id == "[/]broken[bold]")
+        await pilot.press("enter")  # picked from the list: a library name, though it holds a '/'
+        assert app.screen is dialog
+        error = plain_text(dialog.query_one("#open-error", Static))
+        assert "study '[/]broken[bold]' is damaged (not a workbench study" in error
+        typed = dialog.query_one(Input)
+        typed.focus()
+        typed.value = "good"
+        await pilot.press("enter")
+        assert moves(app) == (5, 1)
+
+
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        ("[" * 100_000, "not a study: JSON nested too deeply"),
+        ('{"format": "workbench-study", "version": 1, "nodes": [5]}', 'missing "geometry"'),
+        ("[]", "not a workbench study"),
+    ],
+    ids=["nested", "no geometry", "a list"],
+)
+async def test_ctrl_o_on_a_bad_json_file_is_an_error_line_and_the_study_stays(tmp_path, content, reason):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "ctrl+o")
+        await pilot.click("#discard")  # the move is an unsaved change: asked first
+        dialog = app.screen
+        assert isinstance(dialog, OpenDialog)
+        dialog.query_one(Input).value = str(bad)
+        await pilot.press("enter")
+        assert app.screen is dialog and reason in plain_text(dialog.query_one("#open-error", Static))
+        await pilot.press("escape")
+        assert app.is_running
+
+
+async def test_games_like_this_on_a_damaged_games_table_falls_back_to_the_engine(tmp_path):
+    db = tmp_path / "lib.sqlite3"
+    with Library.open(db) as library:
+        write_games(library)
+    execute(db, "DROP TABLE openings")
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not app.library_has_games  # said once, then counted by the engine
+        assert any("no such table: openings" in message and "computed instead" in message for message in messages(app))
+        await pilot.press("g")
+        assert isinstance(app.screen, GamesLikeThis)
+        body = text_of(app.screen.query_one("#games-like-this", Static))
+        assert "X wins" in body and "source: computed" in body
+
+
+async def test_a_save_into_a_damaged_library_keeps_the_study_and_offers_a_file(tmp_path):
+    db = tmp_path / "lib.sqlite3"
+    Library.open(db).close()
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        execute(db, "DROP TABLE studies")  # damaged while the app runs
+        await pilot.press("5", "1", "ctrl+s")
+        app.screen.query_one(Input).value = "my study"
+        await pilot.press("enter")
+        dialog = app.screen
+        assert isinstance(dialog, PathDialog)  # still asking: nothing was saved
+        assert "damaged (no such table: studies)" in plain_text(dialog.query_one("#path-error", Static))
+        assert moves(app) == (5, 1) and app.store.state.modified
+        target = tmp_path / "kept.json"
+        dialog.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        assert not app.store.state.modified and json.loads(target.read_text())["nodes"][2]["move"] == 1
+
+
+@pytest.mark.parametrize("width", [4, 5, 6, 10])
+async def test_the_palette_opens_in_a_terminal_of_a_few_columns(width):
+    app = WorkbenchApp()
+    async with app.run_test(size=(width, 12)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press("t", "h")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running
+
+
+def assert_history_matches_the_tree(app) -> None:
+    """The history pane shows exactly the store's tree: a view node per tree node, each at its own id,
+    children in the tree's order, and the lit node is the board's."""
+    view = app.query_one(VariationTree)
+    tree = app.store.state.tree
+    assert set(view._view_nodes) == set(tree.nodes)
+    for node_id, view_node in view._view_nodes.items():
+        assert view_node.data == node_id
+    shown: list[int] = []
+    stack = [view.root]
+    while stack:
+        node = stack.pop()
+        shown.append(node.data)
+        stack.extend(node.children)
+    assert sorted(shown) == sorted(tree.nodes)  # every node once, and no node of an older tree
+    if not app.panes_hidden:
+        assert view.cursor_node is not None and view.cursor_node.data == app.store.state.cursor
+
+
+KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "left", "right", "home", "end", "up", "down", "backspace",
+        "space", "b", "d", "p", "P", "j", "k", "enter", "tab", "shift+tab", "ctrl+z", "ctrl+y", "v", "m", "e", "t",
+        "x", "escape", "z", "i", "h", "l"]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_random_keys_and_resizes_keep_the_history_in_step_with_the_tree(seed):
+    rng = random.Random(seed)
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        for step in range(150):
+            if step % 25 == 24:
+                await pilot.resize_terminal(rng.choice([60, 80, 100, 120, 170]), rng.choice([20, 24, 34, 40]))
+            await pilot.press(rng.choice(KEYS))
+            while app.screen is not app.screen_stack[0]:  # a dialog: close it, as a user would
+                await pilot.press("escape")
+            assert_history_matches_the_tree(app)
+        assert app.is_running
+
+
+async def test_enter_in_the_history_goes_to_the_lit_node_after_going_back_and_branching():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "home", "9")
+        app.query_one(VariationTree).focus()
+        await pilot.press("enter")
+        assert moves(app) == (9,)
+        assert_history_matches_the_tree(app)
+
+
+async def test_a_study_with_a_name_of_markup_opens_and_shows_in_the_title(tmp_path):
+    db = tmp_path / "lib.sqlite3"
+    with Library.open(db) as library:
+        save_study(library, "[bold]x[/]", AppState(tree=import_movetext("5"), cursor=1))
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("ctrl+o")
+        studies = app.screen.query_one(OptionList)
+        studies.focus()
+        studies.highlighted = 0
+        await pilot.press("enter")
+        assert moves(app) == (5,) and "[bold]x[/]" in app.sub_title
+        assert dumps_study(app.store.state)
