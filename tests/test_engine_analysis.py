@@ -376,3 +376,25 @@ def test_the_first_move_table_of_a_single_cell_board():
     from workbench.engine import Geometry
 
     assert first_move_table(Geometry(1, 1, 1)) == ((0.0,),)  # X's only move leaves O no reply to judge
+
+
+def test_tables_installed_from_elsewhere_are_the_ones_used():
+    """The app reads the tables back from its cache file and installs them: analysis must then use that
+    very object, not build its own (which would cost every start-up the build the cache exists to save)."""
+    from workbench.engine.analysis import build_tables, install_tables, tables
+
+    built = build_tables(TIC_TAC_TOE)
+    install_tables(built)
+    assert tables(TIC_TAC_TOE) is built and tables() is built
+
+
+def test_boards_above_twelve_cells_are_refused_before_any_table_is_built():
+    from workbench.engine import BoardTooLargeError, Geometry, check_analysable
+    from workbench.engine.analysis import tables, tables_if_built
+
+    check_analysable(Geometry(3, 4, 3))  # 12 cells: fine
+    with pytest.raises(BoardTooLargeError, match=r"^board 4x4k4: exact analysis covers boards of at most 12 cells so far \(16 here\)$"):
+        tables(Geometry(4, 4, 4))
+    assert tables_if_built(Geometry(4, 4, 4)) is None
+    with pytest.raises(BoardTooLargeError):
+        analyze(Position.empty(Geometry(2, 7, 3)))

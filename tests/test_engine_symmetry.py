@@ -87,6 +87,12 @@ def test_images_of_whole_boards_equal_cell_by_cell_images(shape, data):
     assert orbit_size(position) == len({(image.x, image.o) for _, image in seen})
 
 
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_empty_board_is_its_own_canonical_form_with_rank_zero(shape):
+    # boards above 16 cells take the general path, the others whole-board tables: both must agree here
+    assert canonical_pair(Geometry(*shape, 1), 0, 0) == (0, 0, 0)
+
+
 def test_reading_rank_orders_by_the_first_cell_that_differs():
     geometry = Geometry(3, 3, 3)
     boards = ["X../.../...", "O../.../...", ".X./.../...", "..X/.../...", "..O/.../...", ".../.../..X", ".../.../..."]

@@ -160,25 +160,21 @@ def _whole_weights(geometry: Geometry) -> tuple[int, ...] | None:
 
 
 def canonical_pair(geometry: Geometry, x: Bitboard, o: Bitboard) -> tuple[int, Bitboard, Bitboard]:
-    """(rank, x, o) of the canonical image of the marks ``x``/``o``."""
-    weights = _whole_weights(geometry)
-    if weights is not None:  # the fast path: plain table lookups, no calls
-        best = (-1, 0, 0)
-        for transform in transforms(geometry):
-            whole = transform._whole
-            tx, to = whole[x], whole[o]
-            rank = 2 * weights[tx] + weights[to]
-            if rank > best[0]:
-                best = (rank, tx, to)
-        return best
+    """(rank, x, o) of the canonical image of the marks ``x``/``o``: the image of highest rank.
+
+    The rank reads the board as a base-3 number, so equal ranks are equal images."""
+    # the fast path (plain table lookups, no calls) and the general one give the same answer
+    weights = _whole_weights(geometry)  # pragma: no mutate - None only takes the slower path to the same image
+    if weights is not None:
+        return max(
+            (2 * weights[whole[x]] + weights[whole[o]], whole[x], whole[o])
+            for whole in (transform._whole for transform in transforms(geometry))
+        )
     tables = _reading_weights(geometry)
-    best = (-1, 0, 0)
-    for transform in transforms(geometry):
-        tx, to = transform.apply(x), transform.apply(o)
-        rank = 2 * _weight(tables, tx) + _weight(tables, to)
-        if rank > best[0]:
-            best = (rank, tx, to)
-    return best
+    return max(
+        (2 * _weight(tables, tx) + _weight(tables, to), tx, to)
+        for tx, to in ((transform.apply(x), transform.apply(o)) for transform in transforms(geometry))
+    )
 
 
 def images(position: Position) -> tuple[tuple[Transform, Position], ...]:
