@@ -195,3 +195,17 @@ def test_a_save_into_a_damaged_library_is_a_library_error_and_writes_nothing(lib
         with pytest.raises(LibraryError, match=r"damaged \(no such table: studies\)"):
             save_study(library, "new", AppState())
         assert not library.connection.in_transaction
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "folder", "fifo"])
+def test_a_library_that_is_no_regular_file_is_refused_at_once(tmp_path, capsys, device):
+    import os
+
+    if device == "folder":
+        device = str(tmp_path)
+    elif device == "fifo":
+        device = str(tmp_path / "fifo")
+        os.mkfifo(device)
+    for argv in (["studies", "list"], ["library", "check"], ["games"]):
+        code, out, err = run(capsys, *argv, "--db", device)
+        assert (code, out, err) == (2, "", f"workbench: error: library {device!r}: not a regular file\n")

@@ -122,6 +122,8 @@ class Library:
                 target.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise LibraryError(f"library {shown!r}: cannot create its folder ({error.strerror})") from None
+        if target.exists() and not target.is_file():  # a folder, a FIFO, a device: SQLite would fail oddly or block
+            raise LibraryError(f"library {shown!r}: not a regular file")
         read_only = target.exists() and not os.access(target, os.W_OK)
         uri = f"file:{target}?mode=ro" if read_only else f"file:{target}"
         try:
