@@ -120,7 +120,7 @@ async def test_an_unusable_library_warns_and_files_still_work(tmp_path, monkeypa
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_library(pilot, app) == "unavailable"
         assert app.library is None
-        assert any("corrupted" in n.message for n in app._notifications)
+        assert any("not a workbench library (file is not a database)" in n.message for n in app._notifications)
         await pilot.press("5", "ctrl+s")
         assert str(app.screen.query_one(".dialog-title").render()) == "Save study as (a .json file)"
         app.screen.query_one(Input).value = "plain"  # no library: a name is a file name
