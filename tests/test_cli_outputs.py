@@ -459,8 +459,8 @@ def test_studies_list_json_names_each_study(capsys, tmp_path):
     run(capsys, "--db", db, "studies", "import", str(source))
     code, out, _ = run(capsys, "--db", db, "studies", "list", "--json")
     [record] = json.loads(out)
-    assert code == 0 and sorted(record) == ["moves", "name", "updated"]
-    assert (record["name"], record["moves"]) == ("opening", 4) and len(record["updated"]) == 19
+    assert code == 0 and sorted(record) == ["damaged", "moves", "name", "updated"]
+    assert (record["name"], record["moves"], record["damaged"]) == ("opening", 4, None) and len(record["updated"]) == 19
 
 
 def test_open_treats_paths_and_existing_files_as_files(capsys, tmp_path, monkeypatch):
