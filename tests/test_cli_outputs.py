@@ -502,3 +502,39 @@ def test_without_the_app_the_command_says_so(capsys, monkeypatch):
     code, out, err = run(capsys)
     assert (code, out) == (1, "")
     assert err.startswith("workbench: the app is not available (") and err.endswith("); see `workbench --help`\n")
+
+
+def test_a_board_too_large_for_the_tables_is_one_line_and_its_move_text_still_prints(capsys, tmp_path):
+    from workbench.engine import Geometry, Position
+    from workbench.state import GameTree
+
+    tree, node = GameTree.new(Position.empty(Geometry(4, 4, 4))).add_move(0, 6)
+    big = AppState(geometry=Geometry(4, 4, 4), tree=tree, cursor=node)
+    path = tmp_path / "four.json"
+    save_study(big, path)
+    for argv in (["analyze", "--study", str(path)], ["review", str(path)], ["open", str(path)]):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (2, "")
+        assert err == "workbench: error: board 4x4k4: exact analysis covers boards of at most 12 cells so far (16 here)\n"
+    code, out, _ = run(capsys, "export", str(path))
+    assert code == 0 and out == "6\n"  # the board's shape is not in move text yet (the variants issue adds a header)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["analyze", "-X-/---/---"], "unrecognized arguments: -X-/---/--- (a position that starts with '-' goes after `--`"),
+        (["analyze", "\x1bXO.XO.XO"], "invalid position '\\x1bXO.XO.XO': unknown character '\\x1b' at cell 1"),
+        (["analyze", "--moves", "3," + "1" * 5000], "token 2 '1111111111"),
+        (["review", "--moves", "5\r\nX"], "invalid move list '5\\r\\nX'"),
+    ],
+)
+def test_odd_arguments_get_one_escaped_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err and "\x1b" not in err and len(err) < 400
+
+
+def test_a_position_that_starts_with_a_dash_reads_after_two_dashes_or_as_an_option(capsys):
+    for argv in (["analyze", "--json", "--", "-X-/---/---"], ["analyze", "--json", "--position=-X-/---/---"]):
+        code, out, _ = run(capsys, *argv)
+        assert code == 0 and json.loads(out)["position"] == ".X./.../..."
