@@ -523,7 +523,7 @@ def cmd_library(args: argparse.Namespace) -> int:
                             + (f", {len(report.damaged_studies)} damaged" if report.damaged_studies else "")))  # fmt: skip
             for finding in report.findings:
                 print(printable(f"  {finding}"))
-            print("healthy" if report.healthy else f"damaged: `workbench library salvage NEW.sqlite3` copies every study that opens")
+            print("healthy" if report.healthy else "damaged: `workbench library salvage NEW.sqlite3` copies every study that opens")
         return 0 if report.healthy else 1
     report = salvage_library(source, args.out)
     if args.json:

@@ -118,8 +118,8 @@ def readable_rows(connection: sqlite3.Connection, table: str, columns: str) -> t
     sql = f"SELECT rowid, {columns} FROM {_quote(table)}"
     rows: list[tuple] = []
     try:
-        for row in connection.execute(sql):
-            rows.append(row)
+        for row in connection.execute(sql):  # one by one: the rows before a damaged page are kept
+            rows.append(row)  # noqa: PERF402
         return rows, []
     except sqlite3.DatabaseError as error:
         problems = [f"{table}: {error} (read row by row)"]
