@@ -2,6 +2,7 @@
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -409,3 +410,16 @@ def test_saving_over_a_file_keeps_its_mode(tmp_path, umask, mode):
     save_study(sample_state(), path)
     assert path.stat().st_mode & 0o777 == mode
     assert load_study(path).tree == sample_state().tree
+
+
+@pytest.mark.parametrize("target, reason", [("/dev/null", "not a regular file"), ("folder", "a folder"), ("fifo", "not a regular file")])
+def test_saving_over_a_device_a_fifo_or_a_folder_is_refused_and_leaves_it_be(tmp_path, target, reason):
+    if target == "folder":
+        target = str(tmp_path)
+    elif target == "fifo":
+        target = str(tmp_path / "fifo")
+        os.mkfifo(target)
+    kind = os.stat(target).st_mode
+    with pytest.raises(StudyError, match=f"^cannot save '{target}': {reason}$"):
+        save_study(sample_state(), target)
+    assert os.stat(target).st_mode == kind and not list(Path(target).parent.glob(f".{Path(target).name}.*.tmp"))
