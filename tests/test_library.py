@@ -561,3 +561,8 @@ def test_sqlite_errors_are_told_in_words(message, described):
     from workbench.library.db import _describe
 
     assert _describe(sqlite3.OperationalError(message)) == described
+
+
+def test_games_like_this_samples_ten_games_unless_told(games_library):
+    assert len(sample_games(games_library, Position.empty())) == 10
+    assert len(sample_games(games_library, Position.empty(), 3)) == 3

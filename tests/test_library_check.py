@@ -209,3 +209,39 @@ def test_a_library_that_is_no_regular_file_is_refused_at_once(tmp_path, capsys, 
     for argv in (["studies", "list"], ["library", "check"], ["games"]):
         code, out, err = run(capsys, *argv, "--db", device)
         assert (code, out, err) == (2, "", f"workbench: error: library {device!r}: not a regular file\n")
+
+
+def test_check_and_salvage_in_json(library_file, tmp_path, capsys):
+    execute(library_file, "UPDATE studies SET data = '5' WHERE name = 'study 3'")
+    code, out, _ = run(capsys, "library", "check", "--json", "--db", str(library_file))
+    report = json.loads(out)
+    assert code == 1 and report["healthy"] is False and report["damaged_studies"] == ["study 3"] and report["studies"] == 11
+    assert report["findings"] == [{"part": "study 'study 3'", "problem": 'not a workbench study (no "format": "workbench-study")'}]
+    target = tmp_path / "new.sqlite3"
+    code, out, _ = run(capsys, "library", "salvage", str(target), "--json", "--db", str(library_file))
+    salvaged = json.loads(out)
+    assert code == 1 and sorted(salvaged) == ["lost", "recovered", "saved", "source", "target"]
+    assert (salvaged["source"], salvaged["target"], salvaged["recovered"]) == (str(library_file), str(target), 1)
+    assert sorted(salvaged["saved"]) == sorted(f"study {n}" for n in range(12) if n != 3)
+    assert salvaged["lost"] == ['study \'study 3\': not a workbench study (no "format": "workbench-study")']
+
+
+def test_salvage_keeps_two_studies_that_a_damaged_index_let_share_a_name(library_file, tmp_path):
+    # the unique index on name gone (as a damaged page can make it), two rows hold one name
+    execute(library_file, "PRAGMA writable_schema = ON",
+            "UPDATE sqlite_master SET sql = replace(sql, 'name TEXT NOT NULL UNIQUE', 'name TEXT NOT NULL') WHERE name = 'studies'",
+            "DELETE FROM sqlite_master WHERE name = 'sqlite_autoindex_studies_1'")  # fmt: skip
+    execute(library_file, "UPDATE studies SET name = 'twin' WHERE name IN ('study 1', 'study 2', 'study 4')")
+    report = salvage_library(library_file, tmp_path / "new.sqlite3")
+    assert sorted(report.saved) == sorted(["twin", "twin (2)", "twin (3)"] + [f"study {n}" for n in (0, 3, 5, 6, 7, 8, 9, 10, 11)])
+    with Library.open(tmp_path / "new.sqlite3") as library:
+        assert {record.name for record in list_studies(library)} == set(report.saved)
+
+
+def test_salvage_of_a_file_that_is_no_database_names_it(tmp_path, capsys):
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"not a database " * 1000)
+    code, out, err = run(capsys, "library", "salvage", str(tmp_path / "new.sqlite3"), "--db", str(garbage))
+    assert (code, out) == (2, "")
+    assert err == f"workbench: error: library {str(garbage)!r}: nothing can be read (file is not a database)\n"
+    assert not (tmp_path / "new.sqlite3").exists() and not list(tmp_path.glob(".new.sqlite3*"))

