@@ -12,7 +12,7 @@ from textual.widgets import Input, OptionList, Static
 
 from workbench.library import Library
 from workbench.library.games import write_games
-from workbench.library.studies import save_study
+from workbench.library.studies import list_studies, save_study
 from workbench.state import AppState, dumps_study, import_movetext
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import PathDialog
@@ -213,3 +213,21 @@ async def test_a_study_with_a_name_of_markup_opens_and_shows_in_the_title(tmp_pa
         await pilot.press("enter")
         assert moves(app) == (5,) and "[bold]x[/]" in app.sub_title
         assert dumps_study(app.store.state)
+
+
+async def test_a_library_missing_its_games_and_recovery_tables_still_keeps_studies(tmp_path):
+    db = tmp_path / "lib.sqlite3"
+    Library.open(db).close()
+    execute(db, "DROP TABLE games", "DROP TABLE recovery")
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"  # the studies table is whole: the library stays
+        said = messages(app)
+        assert any("no such table: games" in m and "game counts are computed instead" in m for m in said), said
+        assert any("no such table: recovery" in m and "cannot be offered" in m for m in said), said
+        await pilot.press("5", "ctrl+s")
+        app.screen.query_one(Input).value = "still saved"
+        await pilot.press("enter")
+        assert app.study_name == "still saved" and not app.store.state.modified
+        with Library.open(db) as library:
+            assert [record.name for record in list_studies(library)] == ["still saved"]

@@ -196,12 +196,20 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
             library = Library.open(self.db_path)
         except LibraryError as error:
             return str(error)
+        # a damaged part costs that part only: studies still save and open without the games tables
+        problems = []
+        try:
+            games = has_games(library)
+        except LibraryError as error:
+            games = False
+            problems.append(f"{error}; game counts are computed instead")
         try:
             # a read-only library (perhaps of schema 2, without the recovery table) keeps nothing to offer
-            return library, has_games(library), ([] if library.read_only else left_behind(library))
+            left = [] if library.read_only else left_behind(library)
         except LibraryError as error:
-            library.close()
-            return str(error)
+            left = []
+            problems.append(f"{error}; unsaved work left by an earlier run cannot be offered")
+        return library, games, left, problems
 
     def on_mount(self) -> None:
         self._update_title()
@@ -280,7 +288,9 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
                 self.notify(f"{worker.result}; studies save to .json files instead, and unsaved work is not kept safe.", title="No library", severity="warning", timeout=8)
                 self.library_status = "unavailable"
             else:
-                self.library, self.library_has_games, left_behind = worker.result
+                self.library, self.library_has_games, left_behind, problems = worker.result
+                for problem in problems:
+                    self.notify(problem, title="Library", severity="warning", timeout=8)
                 self._start_recovery(self.library, left_behind)  # first: a restore offer holds the engine
                 self.library_status = "open"
                 self._library_games()
