@@ -245,3 +245,72 @@ def test_salvage_of_a_file_that_is_no_database_names_it(tmp_path, capsys):
     assert (code, out) == (2, "")
     assert err == f"workbench: error: library {str(garbage)!r}: nothing can be read (file is not a database)\n"
     assert not (tmp_path / "new.sqlite3").exists() and not list(tmp_path.glob(".new.sqlite3*"))
+
+
+def test_salvage_reads_between_two_damaged_pages(tmp_path):
+    library_file = tmp_path / "lib.sqlite3"
+    make_template_library(library_file, studies=12, comment=5000)
+    execute(library_file, "PRAGMA journal_mode = DELETE")
+    damage_page_holding(library_file, b"study 2 xxxx")
+    damage_page_holding(library_file, b"study 11 xxxx")  # the last page: max(rowid) cannot be read either
+    report = salvage_library(library_file, tmp_path / "new.sqlite3")
+    assert "study 2" not in report.saved and "study 11" not in report.saved
+    assert {"study 0", "study 6", "study 7"} <= set(report.saved)  # study 6 and 7 lie between the two
+    assert "studies: the rows on damaged pages could not be read" in report.lost
+    assert report.lost[0].startswith("studies: database disk image is malformed (read row by row)")
+
+
+def test_salvage_of_a_library_without_its_studies_or_recovery_table(library_file, tmp_path):
+    execute(library_file, "DROP TABLE studies")
+    report = salvage_library(library_file, tmp_path / "a.sqlite3")
+    assert (report.saved, report.recovered, report.lost) == ((), 1, ("studies: no such table: studies",))
+    execute(library_file, "DROP TABLE recovery")
+    report = salvage_library(library_file, tmp_path / "b.sqlite3")
+    assert (report.saved, report.recovered) == ((), 0)  # a library from before version 3 has none
+
+
+def test_salvage_copies_text_stored_as_a_blob_as_text_and_offers_every_unsaved_study(library_file, tmp_path):
+    execute(library_file, "UPDATE studies SET data = CAST(data AS BLOB) WHERE name = 'study 5'",
+            "UPDATE recovery SET pid = 'x'",  # damaged: not a pid at all
+            "INSERT INTO recovery (session, pid, data) VALUES ('a' || hex(randomblob(8)), 1, 'nope')")  # fmt: skip
+    report = salvage_library(library_file, tmp_path / "new.sqlite3")
+    assert "study 5" in report.saved and report.recovered == 1
+    [bad] = [line for line in report.lost if line.startswith("unsaved")]
+    assert bad.startswith("unsaved study of session a") and bad[len("unsaved study of session ") :].index(":") == 8
+    assert bad.endswith(": not valid JSON (Expecting value at line 1, column 1)")
+    with Library.open(tmp_path / "new.sqlite3") as library:
+        assert library.query("SELECT typeof(data) FROM studies WHERE name = 'study 5'") == [("text",)]
+        [found] = left_behind(library)  # written by no running app: offered at once
+        assert (found.session, found.name, found.state.tree) == ("f" * 32, "unsaved", import_movetext("5 1"))
+
+
+def test_salvage_that_cannot_rename_its_result_leaves_nothing(library_file, tmp_path, monkeypatch):
+    import os
+
+    def refuse(source, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    target = tmp_path / "new.sqlite3"
+    with pytest.raises(LibraryError, match=rf"^library '{target}': cannot be written \(No space left on device\)$"):
+        salvage_library(library_file, target)
+    assert not target.exists() and not list(tmp_path.glob(".new.sqlite3*"))
+
+
+def test_salvage_clears_what_a_killed_salvage_left(library_file, tmp_path):
+    for leftover in (".new.sqlite3.salvage", ".new.sqlite3.salvage-wal", ".new.sqlite3.salvage-shm"):
+        (tmp_path / leftover).write_bytes(b"half")
+    salvage_library(library_file, tmp_path / "new.sqlite3")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".new")) == []
+    assert check_library(tmp_path / "new.sqlite3").healthy
+
+
+def test_check_reads_a_library_with_odd_table_names_and_odd_cells(library_file, capsys):
+    execute(library_file, 'CREATE TABLE "we""ird" (x)', "UPDATE studies SET data = 7 WHERE name = 'study 1'")
+    report = check_library(library_file)
+    # TEXT affinity stores the number as the text "7": valid JSON, not a study
+    assert [str(finding) for finding in report.findings] == ["study 'study 1': not a workbench study (no \"format\": \"workbench-study\")"]
+    garbage = library_file.with_name("garbage.sqlite3")
+    garbage.write_bytes(b"not a database " * 1000)
+    code, out, _ = run(capsys, "library", "check", "--json", "--db", str(garbage))
+    assert json.loads(out)["path"] == str(garbage) and json.loads(out)["schema_version"] is None

@@ -20,6 +20,7 @@ from typing import Iterator
 
 from ..state import parse_study
 from .db import _MIGRATIONS, SCHEMA_VERSION, Library, LibraryError, _statements
+from .recovery import NO_APP
 
 MAX_PROBED_ROWS = 100_000
 """How far past the last readable row id a damaged table is probed, one id at a time."""
@@ -101,7 +102,7 @@ def _expected_schema() -> dict[str, list[str]]:
 
 
 def _schema(connection: sqlite3.Connection) -> dict[str, list[str]]:
-    tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+    tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]  # pragma: no mutate
     return {table: [row[1] for row in connection.execute(f"PRAGMA table_info({_quote(table)})")] for table in tables}
 
 
@@ -122,25 +123,33 @@ def readable_rows(connection: sqlite3.Connection, table: str, columns: str) -> t
             rows.append(row)  # noqa: PERF402
         return rows, []
     except sqlite3.DatabaseError as error:
-        problems = [f"{table}: {error} (read row by row)"]
+        if not rows and str(error).startswith("no such"):  # a table or column gone: no page to read past
+            raise
+        problems = [f"{error} (read row by row)"]
     seen = {row[0] for row in rows}
     try:
         last = connection.execute(f"SELECT max(rowid) FROM {_quote(table)}").fetchone()[0] or 0
-    except sqlite3.DatabaseError:
+    except sqlite3.DatabaseError:  # the last page is damaged too: probe past the rows read so far
         last = max(seen, default=0) + MAX_PROBED_ROWS
-    unreadable = 0
-    for rowid in _ids(1, last, seen):
+    lost_some = False
+    for rowid in _ids(1, last, seen):  # pragma: no mutate - id 1 is read by the scan unless its page is the damaged one
         try:
             found = connection.execute(f"{sql} WHERE rowid = ?", (rowid,)).fetchone()
         except sqlite3.DatabaseError:
-            unreadable += 1
+            lost_some = True
             continue
         if found is not None:
             rows.append(found)
-    if unreadable:
-        problems.append(f"{table}: {unreadable:,} row ids could not be read")
+    if lost_some:
+        problems.append("the rows on damaged pages could not be read")
     rows.sort()
     return rows, problems
+
+
+def _remove(library: Path) -> None:
+    """Delete a library file with its WAL and shared-memory files, whichever exist."""
+    for path in (library, Path(f"{library}-wal"), Path(f"{library}-shm")):
+        path.unlink(missing_ok=True)
 
 
 def _names(name: str) -> Iterator[str]:
@@ -159,7 +168,7 @@ def _ids(first: int, last: int, skip: set[int]) -> Iterator[int]:
 
 def _study_rows(connection: sqlite3.Connection, findings: list[Finding]) -> list[tuple]:
     try:
-        rows, problems = readable_rows(connection, "studies", "name, data, created, updated")
+        rows, problems = readable_rows(connection, "studies", "name, data, created, updated")  # pragma: no mutate - SQL names
     except sqlite3.DatabaseError as error:  # no such table, or its very root unreadable
         findings.append(Finding("studies", str(error)))
         return []
@@ -167,16 +176,17 @@ def _study_rows(connection: sqlite3.Connection, findings: list[Finding]) -> list
     return rows
 
 
-def _parsed(data: object):
-    """The study in a ``data`` cell; ``ValueError`` naming what is wrong."""
+def _study_text(data: object) -> str:
+    """The study text in a ``data`` cell, checked to open; ``ValueError`` naming what is wrong."""
     if isinstance(data, bytes):
         try:
-            data = data.decode("utf-8")
+            data = data.decode("utf-8")  # pragma: no mutate - "UTF-8" is the same codec
         except UnicodeDecodeError:
             raise ValueError("not UTF-8 text") from None
     if not isinstance(data, str):
         raise ValueError(f"not a study's text (a {type(data).__name__})")
-    return parse_study(data)
+    parse_study(data)
+    return data
 
 
 def check_library(path: str | os.PathLike[str]) -> CheckReport:
@@ -189,7 +199,7 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
     findings: list[Finding] = []
     try:
         try:
-            version = connection.execute("PRAGMA user_version").fetchone()[0]
+            version = connection.execute("PRAGMA user_version").fetchone()[0]  # pragma: no mutate
         except sqlite3.DatabaseError as error:
             return CheckReport(str(target), None, findings=(Finding("file", f"not a workbench library ({error})"),))
         if not 0 < version <= SCHEMA_VERSION:
@@ -218,7 +228,7 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
         if "studies" in schema:
             for _, name, data, _, _ in _study_rows(connection, findings):
                 try:
-                    _parsed(data)
+                    _study_text(data)
                 except ValueError as error:
                     damaged.append(str(name))
                     findings.append(Finding(f"study {str(name)!r}", str(error)))
@@ -232,7 +242,7 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
             findings += [Finding("unsaved studies", problem) for problem in problems]
             for _, session, data in rows:
                 try:
-                    _parsed(data)
+                    _study_text(data)
                 except ValueError as error:
                     findings.append(Finding(f"unsaved study of session {str(session)[:8]}", str(error)))
         return CheckReport(str(target), version, tuple(good), tuple(damaged), tuple(findings))
@@ -263,29 +273,24 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
         studies = []
         for _, name, data, created, updated in _study_rows(connection, findings):
             try:
-                _parsed(data)
+                studies.append((str(name), _study_text(data), created, updated))
             except ValueError as error:
                 lost.append(f"study {str(name)!r}: {error}")
-                continue
-            studies.append((str(name), data if isinstance(data, str) else data.decode("utf-8"), created, updated))
         lost += [str(finding) for finding in findings]
         try:
-            rows, problems = readable_rows(connection, "recovery", "session, pid, data, path, name, updated")
+            rows, problems = readable_rows(connection, "recovery", "session, data, path, name, updated")  # pragma: no mutate - SQL names
         except sqlite3.DatabaseError:
             rows, problems = [], []  # no recovery table: a library from before version 3
         lost += [f"unsaved studies: {problem}" for problem in problems]
-        for _, session, pid, data, path, name, updated in rows:
+        for _, session, data, path, name, updated in rows:
             try:
-                _parsed(data)
+                unsaved.append((str(session), _study_text(data), path, name, updated))
             except ValueError as error:
                 lost.append(f"unsaved study of session {str(session)[:8]}: {error}")
-                continue
-            unsaved.append((str(session), pid, data if isinstance(data, str) else data.decode("utf-8"), path, name, updated))
     finally:
         connection.close()
     partial = destination.with_name(f".{destination.name}.salvage")
-    for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
-        leftover.unlink(missing_ok=True)
+    _remove(partial)  # a salvage killed before its end may have left one
     library = Library.open(partial)
     try:
         with library.transaction() as writer:
@@ -295,23 +300,26 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
                 name = next(candidate for candidate in _names(name) if candidate not in taken)
                 taken.add(name)
                 writer.execute(
-                    "INSERT INTO studies (name, data, created, updated) VALUES (?, ?, coalesce(?, datetime('now')), coalesce(?, datetime('now')))",
+                    "INSERT INTO studies (name, data, created, updated) "  # pragma: no mutate
+                    "VALUES (?, ?, coalesce(?, datetime('now')), coalesce(?, datetime('now')))",  # pragma: no mutate
                     (name, data, created, updated),
                 )
                 saved.append(name)
-            for session, pid, data, path, name, updated in unsaved:
+            for session, data, path, name, updated in unsaved:
                 writer.execute(
-                    "INSERT INTO recovery (session, pid, data, path, name, updated) VALUES (?, ?, ?, ?, ?, coalesce(?, datetime('now')))",
-                    (session, pid if isinstance(pid, int) else 0, data, path, name, updated),
+                    "INSERT INTO recovery (session, pid, data, path, name, updated) "  # pragma: no mutate
+                    "VALUES (?, ?, ?, ?, ?, coalesce(?, datetime('now')))",  # pragma: no mutate
+                    # no app writes to the new file: each unsaved study is offered when it is first opened
+                    (session, NO_APP, data, path, name, updated),
                 )
     except BaseException:
         library.close()
-        partial.unlink(missing_ok=True)
+        _remove(partial)
         raise
     library.close()  # the last connection: SQLite folds the WAL back into the file
     try:
         os.replace(partial, destination)
     except OSError as error:
-        partial.unlink(missing_ok=True)
+        _remove(partial)
         raise LibraryError(f"library {str(destination)!r}: cannot be written ({error.strerror or error})") from None
     return SalvageReport(str(origin), str(destination), tuple(saved), len(unsaved), tuple(lost))

@@ -54,7 +54,13 @@ def forget(library: Library, session: str) -> None:
         )
 
 
+NO_APP = 0
+"""The pid of an unsaved study that no running app is keeping (one copied by a salvage)."""
+
+
 def _running(pid: int) -> bool:
+    if not isinstance(pid, int) or pid <= 0:  # 0 and -1 would ask about process groups, not an app
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
