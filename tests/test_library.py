@@ -558,9 +558,9 @@ def test_a_bad_query_is_a_library_error_naming_the_file(tmp_path):
     ],
 )
 def test_sqlite_errors_are_told_in_words(message, described):
-    from workbench.library.db import _describe
+    from workbench.library.db import describe
 
-    assert _describe(sqlite3.OperationalError(message)) == described
+    assert describe(sqlite3.OperationalError(message)) == described
 
 
 def test_games_like_this_samples_ten_games_unless_told(games_library):

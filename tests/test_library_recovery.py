@@ -1,14 +1,16 @@
 """Unsaved work kept in the library: written after each change on a thread of its own, offered back after a crash."""
 
 import os
+import sqlite3
 
 import pytest
 
-from workbench.library import Library
+from workbench.library import Library, LibraryError
 from workbench.library.recovery import RecoveryKeeper, forget, keep, left_behind
-from workbench.state import reduce
-from workbench.state.actions import MarkSaved, SetComment
+from workbench.state import AppState, reduce
+from workbench.state.actions import MarkSaved, PlayCell, SetComment
 
+from .child_process import run_child
 from .states import played
 
 
@@ -131,3 +133,57 @@ def test_another_users_app_counts_as_running(monkeypatch):
 
     monkeypatch.setattr(os, "kill", refuse)
     assert recovery._running(12345)
+
+
+def test_a_clean_close_deletes_the_row_and_an_unclean_one_keeps_it(tmp_path):
+
+    path = tmp_path / "lib.sqlite3"
+    Library.open(path).close()
+    changed = reduce(AppState(), PlayCell(cell=5))
+    for clean, rows in ((True, 0), (False, 1)):
+        keeper = RecoveryKeeper(path)
+        keeper.offer(changed, path=None, name=None)
+        assert keeper.flush()
+        keeper.close(clean=clean)
+        with Library.open(path) as library:
+            assert library.query("SELECT count(*) FROM recovery WHERE session = ?", (keeper.session,)) == [(rows,)]
+
+
+def test_flush_says_when_the_study_could_not_be_written_in_time(tmp_path):
+
+    path = tmp_path / "lib.sqlite3"
+    Library.open(path).close()
+    blocker = sqlite3.connect(path)
+    blocker.execute("BEGIN EXCLUSIVE")  # another program holds the library
+    keeper = RecoveryKeeper(path)
+    try:
+        keeper.offer(reduce(AppState(), PlayCell(cell=5)), path=None, name=None)
+        assert keeper.flush(0.5) is False
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert keeper.flush()  # retried within a second once the library is free
+    assert keeper.error is None
+    keeper.close(clean=True)
+
+
+def test_a_process_that_never_closes_its_keeper_still_exits(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    Library.open(path).close()
+    script = (
+        "from workbench.library.recovery import RecoveryKeeper\n"
+        "from workbench.state import AppState\n"
+        f"keeper = RecoveryKeeper({str(path)!r})\n"
+        "keeper.offer(AppState(), path=None, name=None)\n"
+        "keeper.flush()\n"
+        "print('done')\n"  # and no close(): the thread must not hold the process open
+    )
+    result = run_child(script, tmp_path)
+    assert result.returncode == 0 and result.stdout == "done\n"
+
+
+def test_a_game_sequence_that_is_not_in_progress_is_named():
+    from workbench.library.games import sequence_range
+
+    with pytest.raises(LibraryError, match=r"^move sequence \(1, 2, 4, 5, 7, 3\) is not a game in progress$"):
+        sequence_range((1, 2, 4, 5, 7, 3))

@@ -135,7 +135,7 @@ class Library:
             library._prepare()
         except sqlite3.DatabaseError as error:
             connection.close()
-            raise LibraryError(f"library {shown!r}: {_describe(error)}") from None
+            raise LibraryError(f"library {shown!r}: {describe(error)}") from None
         except LibraryError:
             connection.close()
             raise
@@ -183,12 +183,12 @@ class Library:
         try:
             self.connection.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
-            raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
+            raise LibraryError(f"library {str(self.path)!r}: {describe(error)}") from None
         try:
             yield self.connection
         except sqlite3.DatabaseError as error:
             self._rollback()
-            raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
+            raise LibraryError(f"library {str(self.path)!r}: {describe(error)}") from None
         except BaseException:
             self._rollback()
             raise
@@ -197,7 +197,7 @@ class Library:
                 self.connection.execute("COMMIT")
             except sqlite3.DatabaseError as error:  # busy, full disk, or a deferred constraint
                 self._rollback()
-                raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
+                raise LibraryError(f"library {str(self.path)!r}: {describe(error)}") from None
 
     def _rollback(self) -> None:
         # SQLite may have rolled back already (a damaged page, a full disk): then there is nothing to undo
@@ -212,7 +212,7 @@ class Library:
         try:
             return self.connection.execute(sql, parameters).fetchall()
         except sqlite3.DatabaseError as error:
-            raise LibraryError(f"library {str(self.path)!r}: {_describe(error)}") from None
+            raise LibraryError(f"library {str(self.path)!r}: {describe(error)}") from None
 
     def integrity(self) -> str:
         return self.query(
@@ -238,10 +238,6 @@ CHECK_HINT = "run `workbench library check`"
 
 def describe(error: sqlite3.Error) -> str:
     """What an SQLite error means to the library's user, in a few words."""
-    return _describe(error)
-
-
-def _describe(error: sqlite3.Error) -> str:
     text = str(error)
     if "locked" in text or "busy" in text:
         return "locked by another program (try again when it is done)"

@@ -84,7 +84,7 @@ def game_id_ranges(position: Position) -> list[tuple[int, int]]:
         for o_order in permutations(cells_of(position.o)):
             sequence = tuple(cell for pair in zip_longest(x_order, o_order) for cell in pair if cell is not None)
             # (no order of a legal position's marks completes a line before its last move)
-            ranges.append(sequence_range(sequence, geometry))
+            ranges.append(sequence_range(sequence, geometry))  # pragma: no mutate - the games tables hold 3×3 games only
     return sorted(ranges)
 
 
@@ -94,7 +94,7 @@ def sequence_range(sequence: tuple[int, ...], geometry: Geometry = TIC_TAC_TOE) 
     games, children = table.games, table.children
     before, key = 0, 0
     for cell in sequence:
-        for sibling, child in children[key]:
+        for sibling, child in children.get(key, ()):  # a finished game has no children: no move goes on
             if sibling == cell:
                 key = child
                 break

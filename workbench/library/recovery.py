@@ -107,21 +107,26 @@ class RecoveryKeeper:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._pending: tuple[AppState, str | None, str | None] | None = None
-        self._clear = False
+        self._clear = False  # pragma: no mutate - None is as false; True would only delete a row not yet written
         self._drop: list[str] = []
-        self._stopping = False
+        self._stopping = False  # pragma: no mutate - None is as false
         self._idle = threading.Event()
         self._idle.set()
-        self.error: str | None = None
+        self.error: str | None = None  # pragma: no mutate - "" is as false for every reader
         """The last write's failure, if any (the app says so once)."""
-        self._thread = threading.Thread(target=self._run, name="recovery", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run,
+            name="recovery",  # pragma: no mutate - for a debugger's list of threads only
+            daemon=True,  # the app's exit never waits for a write stuck on a locked library
+        )
         self._thread.start()
 
     def offer(self, state: AppState, *, path: str | None, name: str | None) -> None:
         """Keep ``state`` (when it has unsaved changes; otherwise nothing needs keeping)."""
         with self._lock:
             if state.modified:
-                self._pending, self._clear = (state, path, name), False
+                # a pending study is written before a clear is looked at: True here would change nothing
+                self._pending, self._clear = (state, path, name), False  # pragma: no mutate
             else:
                 self._pending, self._clear = None, True
             self._idle.clear()
@@ -134,7 +139,7 @@ class RecoveryKeeper:
             self._idle.clear()
         self._wake.set()
 
-    def flush(self, timeout: float = 5.0) -> bool:
+    def flush(self, timeout: float = 5.0) -> bool:  # pragma: no mutate - the default wait is a guard, not a pace
         """Wait until everything offered is written; False if that took longer than ``timeout``."""
         return self._idle.wait(timeout)
 

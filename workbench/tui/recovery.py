@@ -40,8 +40,16 @@ class Recovery:
         self._keep_recovery()
         self._offer_restore(list(left_behind))
 
+    _recovery_problem: str | None = None
+    """The last failure of the keeper's writes that the user was told about."""
+
     def _keep_recovery(self) -> None:
         if self.keeper is not None:
+            # the keeper writes on its thread: a failure of an earlier write is told at the next change, once
+            problem = self.keeper.error
+            if problem and problem != self._recovery_problem:
+                self.notify(f"{problem}; unsaved work is not being kept safe.", title="Library", severity="warning", timeout=8)
+            self._recovery_problem = problem
             self.keeper.offer(self.store.state, path=self.study_path, name=self.study_name)
 
     def _offer_restore(self, left: list) -> None:
