@@ -527,6 +527,9 @@ def test_a_board_too_large_for_the_tables_is_one_line_and_its_move_text_still_pr
         (["analyze", "\x1bXO.XO.XO"], "invalid position '\\x1bXO.XO.XO': unknown character '\\x1b' at cell 1"),
         (["analyze", "--moves", "3," + "1" * 5000], "token 2 '1111111111"),
         (["review", "--moves", "5\r\nX"], "invalid move list '5\\r\\nX'"),
+        (["analyze", "--position=--"], "argument --position: '--' is not a value it can take"),
+        (["analyze", "--moves=--"], "argument --moves: '--' is not a value it can take"),
+        (["export", "--db=--", "x.json"], "argument --db: '--' is not a value it can take"),
     ],
 )
 def test_odd_arguments_get_one_escaped_line(capsys, argv, message):

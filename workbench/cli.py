@@ -123,6 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = None
     try:
         args = parser.parse_args(argv)
+        _refuse_empty_values(args)
         if args.command is None:
             return run_app(db=args.db)
         return COMMANDS[args.command](args)
@@ -142,6 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # ctrl+c while a command runs: the shell's convention, no traceback
         print("workbench: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _refuse_empty_values(args: argparse.Namespace) -> None:
+    """argparse drops a value of ``--`` (``--position=--``) and leaves an empty list: say so."""
+    for dest, value in vars(args).items():
+        if value == []:
+            option = "--position" if dest == "position_option" else "--" + dest.replace("_", "-")
+            raise UsageError(f"argument {option}: '--' is not a value it can take")
 
 
 def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
