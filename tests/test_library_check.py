@@ -314,3 +314,12 @@ def test_check_reads_a_library_with_odd_table_names_and_odd_cells(library_file, 
     garbage.write_bytes(b"not a database " * 1000)
     code, out, _ = run(capsys, "library", "check", "--json", "--db", str(garbage))
     assert json.loads(out)["path"] == str(garbage) and json.loads(out)["schema_version"] is None
+
+
+def test_salvage_of_unsaved_studies_with_odd_cells(library_file, tmp_path):
+    execute(library_file, "UPDATE recovery SET path = 5, name = x'00ff'")
+    report = salvage_library(library_file, tmp_path / "new.sqlite3")
+    assert report.recovered == 1
+    with Library.open(tmp_path / "new.sqlite3") as library:
+        [found] = left_behind(library)
+        assert (found.path, found.name) == ("5", None)  # TEXT affinity keeps the number as text; the blob is dropped

@@ -282,9 +282,15 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
         except sqlite3.DatabaseError:
             rows, problems = [], []  # no recovery table: a library from before version 3
         lost += [f"unsaved studies: {problem}" for problem in problems]
+        sessions: set[str] = set()
         for _, session, data, path, name, updated in rows:
+            if str(session) in sessions:  # a damaged index let a session appear twice: the first is kept
+                continue
+            sessions.add(str(session))
             try:
-                unsaved.append((str(session), _study_text(data), path, name, updated))
+                # where the study came from is text or nothing; anything else is damage, and dropped
+                origin_path, origin_name = (value if isinstance(value, str) else None for value in (path, name))
+                unsaved.append((str(session), _study_text(data), origin_path, origin_name, updated))
             except ValueError as error:
                 lost.append(f"unsaved study of session {str(session)[:8]}: {error}")
     finally:
