@@ -323,3 +323,73 @@ def test_salvage_of_unsaved_studies_with_odd_cells(library_file, tmp_path):
     with Library.open(tmp_path / "new.sqlite3") as library:
         [found] = left_behind(library)
         assert (found.path, found.name) == ("5", None)  # TEXT affinity keeps the number as text; the blob is dropped
+
+
+def old_library(path, version: int) -> None:
+    """A library as a workbench of schema ``version`` made it."""
+    from workbench.library.db import _MIGRATIONS, _statements
+
+    connection = sqlite3.connect(path)
+    for step in range(1, version + 1):
+        for statement in _statements(_MIGRATIONS[step]):
+            connection.execute(statement)
+    connection.execute(f"PRAGMA user_version = {version}")
+    connection.commit()
+    connection.close()
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_an_older_library_is_healthy_by_its_own_schema(tmp_path, version):
+    path = tmp_path / "old.sqlite3"
+    old_library(path, version)
+    report = check_library(path)
+    assert report.healthy and report.schema_version == version, report.findings
+
+
+@pytest.mark.parametrize("version", [0, 4, 99])
+def test_a_schema_version_no_workbench_wrote_is_a_finding(library_file, version):
+    execute(library_file, f"PRAGMA user_version = {version}")
+    findings = [str(finding) for finding in check_library(library_file).findings]
+    assert findings == [f"schema: version {version} is not one this workbench knows (1-3)"]
+
+
+def test_check_names_every_missing_table_and_column(library_file):
+    execute(library_file, "DROP TABLE openings", "DROP TABLE ledger",
+            "ALTER TABLE studies DROP COLUMN created", "ALTER TABLE studies DROP COLUMN updated",
+            "ALTER TABLE recovery DROP COLUMN data")  # fmt: skip
+    findings = [str(finding) for finding in check_library(library_file).findings]
+    assert "schema: table ledger is missing" in findings and "schema: table openings is missing" in findings
+    assert "schema: table studies lacks column created, updated" in findings
+    assert "unsaved studies: no such column: data" in findings
+
+
+def test_check_keeps_every_finding_and_says_what_each_is(tmp_path):
+    library_file = tmp_path / "lib.sqlite3"
+    make_template_library(library_file, studies=12, comment=5000)
+    execute(library_file, "PRAGMA journal_mode = DELETE", "PRAGMA user_version = 7")
+    damage_page_holding(library_file, b"study 0 xxxx")  # the first page of the table: the scan fails at once
+    report = check_library(library_file)
+    parts = [finding.part for finding in report.findings]
+    assert parts[0] == "schema" and "integrity" in parts and all(finding.problem for finding in report.findings)
+    assert "study 0" not in report.studies and {"study 5", "study 11"} <= set(report.studies)  # read by id past it
+
+
+def test_salvage_of_a_table_whose_only_page_is_damaged_loses_its_rows_and_says_so(tmp_path):
+    library_file = tmp_path / "lib.sqlite3"
+    make_template_library(library_file, studies=3, comment=100)  # one page holds the whole table
+    execute(library_file, "PRAGMA journal_mode = DELETE")
+    damage_page_holding(library_file, b"study 1 xxxx")
+    report = salvage_library(library_file, tmp_path / "new.sqlite3")
+    assert report.saved == () and "studies: the rows on damaged pages could not be read" in report.lost
+
+
+def test_a_salvage_that_fails_while_writing_leaves_no_file(library_file, tmp_path, monkeypatch):
+    from workbench.library import check
+
+    def broken(name):
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(check, "_names", broken)
+    with pytest.raises(RuntimeError, match="disk gone"):
+        salvage_library(library_file, tmp_path / "new.sqlite3")
+    assert [p.name for p in tmp_path.iterdir() if "new" in p.name] == []

@@ -116,7 +116,8 @@ def test_asking_whether_an_app_still_runs_does_not_signal_it(tmp_path):
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         assert _running(child.pid)
-        assert child.poll() is None  # a real signal (SIGHUP, say) would have ended it
+        with pytest.raises(subprocess.TimeoutExpired):  # a real signal (SIGHUP, say) would end it at once
+            child.wait(1)
     finally:
         child.kill()
         child.wait()
@@ -170,6 +171,7 @@ def test_flush_says_when_the_study_could_not_be_written_in_time(tmp_path):
 def test_a_process_that_never_closes_its_keeper_still_exits(tmp_path):
     path = tmp_path / "lib.sqlite3"
     Library.open(path).close()
+    RecoveryKeeper(path).close(clean=True)  # here too, so that mutmut knows this test runs the keeper
     script = (
         "from workbench.library.recovery import RecoveryKeeper\n"
         "from workbench.state import AppState\n"
@@ -187,3 +189,12 @@ def test_a_game_sequence_that_is_not_in_progress_is_named():
 
     with pytest.raises(LibraryError, match=r"^move sequence \(1, 2, 4, 5, 7, 3\) is not a game in progress$"):
         sequence_range((1, 2, 4, 5, 7, 3))
+
+
+def test_a_left_study_carries_when_it_was_last_kept(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        keep(library, "gone", played(5, 1), path=None, name="mine")
+        [(updated,)] = library.query("SELECT updated FROM recovery")
+        [found] = left_behind(library)
+    assert found.updated == updated and len(updated) == 19

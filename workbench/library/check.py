@@ -89,11 +89,11 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
         raise LibraryError(f"library {str(path)!r}: cannot open ({error})") from None
 
 
-def _expected_schema() -> dict[str, list[str]]:
-    """Table -> columns of a library freshly made by this workbench."""
+def _expected_schema(version: int) -> dict[str, list[str]]:
+    """Table -> columns of a library made by this workbench and migrated up to ``version``."""
     memory = sqlite3.connect(":memory:")
     try:
-        for step in range(1, SCHEMA_VERSION + 1):
+        for step in range(1, version + 1):
             for statement in _statements(_MIGRATIONS[step]):
                 memory.execute(statement)
         return _schema(memory)
@@ -128,7 +128,8 @@ def readable_rows(connection: sqlite3.Connection, table: str, columns: str) -> t
         problems = [f"{error} (read row by row)"]
     seen = {row[0] for row in rows}
     try:
-        last = connection.execute(f"SELECT max(rowid) FROM {_quote(table)}").fetchone()[0] or 0
+        # (NULL only for an empty table, which a whole-table read never fails on)
+        last = connection.execute(f"SELECT max(rowid) FROM {_quote(table)}").fetchone()[0] or 0  # pragma: no mutate
     except sqlite3.DatabaseError:  # the last page is damaged too: probe past the rows read so far
         last = max(seen, default=0) + MAX_PROBED_ROWS
     lost_some = False
@@ -202,7 +203,8 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
             version = connection.execute("PRAGMA user_version").fetchone()[0]  # pragma: no mutate
         except sqlite3.DatabaseError as error:
             return CheckReport(str(target), None, findings=(Finding("file", f"not a workbench library ({error})"),))
-        if not 0 < version <= SCHEMA_VERSION:
+        known = 0 < version <= SCHEMA_VERSION
+        if not known:
             findings.append(Finding("schema", f"version {version} is not one this workbench knows (1-{SCHEMA_VERSION})"))
         try:
             messages = [row[0] for row in connection.execute(f"PRAGMA integrity_check({MAX_INTEGRITY_MESSAGES})")]
@@ -215,9 +217,8 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
         except sqlite3.DatabaseError as error:
             schema = {}
             findings.append(Finding("schema", f"unreadable ({error})"))
-        for table, columns in _expected_schema().items():
-            if table == "recovery" and version < 3:
-                continue  # added by version 3; an older library gets it on its next opening
+        # an older library is judged by its own version's schema: opening it with write access upgrades it
+        for table, columns in _expected_schema(version if known else SCHEMA_VERSION).items():
             if table not in schema:
                 findings.append(Finding("schema", f"table {table} is missing"))
                 continue
@@ -236,7 +237,7 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
                 good.append(str(name))
         if "recovery" in schema:
             try:
-                rows, problems = readable_rows(connection, "recovery", "session, data")
+                rows, problems = readable_rows(connection, "recovery", "session, data")  # pragma: no mutate - SQL names
             except sqlite3.DatabaseError as error:
                 rows, problems = [], [str(error)]
             findings += [Finding("unsaved studies", problem) for problem in problems]

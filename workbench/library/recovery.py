@@ -151,11 +151,11 @@ class RecoveryKeeper:
             self._stopping = True
             self._idle.clear()
         self._wake.set()
-        self._thread.join(10)
+        self._thread.join(10)  # pragma: no mutate - a guard against a write stuck on a locked library, not a pace
 
     def _run(self) -> None:
         library = None
-        failed = False
+        failed = False  # pragma: no mutate - None is as false; True only makes the first wait end after a second
         while True:
             # after a failed write (a busy or full disk), try again within a second even if nothing new comes
             self._wake.wait(1.0 if failed else None)
