@@ -555,6 +555,7 @@ def test_a_bad_query_is_a_library_error_naming_the_file(tmp_path):
         ("attempt to write a readonly database", "read-only, nothing can be written"),
         ("the file system is read-only", "read-only, nothing can be written"),
         ("disk I/O error", "disk I/O error"),
+        ("database or disk is full", "database or disk is full"),
     ],
 )
 def test_sqlite_errors_are_told_in_words(message, described):

@@ -241,7 +241,7 @@ def describe(error: sqlite3.Error) -> str:
     text = str(error)
     if "locked" in text or "busy" in text:
         return "locked by another program (try again when it is done)"
-    if "not a database" in text or "file is encrypted" in text:
+    if "not a database" in text:  # also "file is encrypted or is not a database"
         return f"not a workbench library ({text})"
     if "readonly" in text or "read-only" in text:
         return "read-only, nothing can be written"
