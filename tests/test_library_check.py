@@ -393,3 +393,35 @@ def test_a_salvage_that_fails_while_writing_leaves_no_file(library_file, tmp_pat
     with pytest.raises(RuntimeError, match="disk gone"):
         salvage_library(library_file, tmp_path / "new.sqlite3")
     assert [p.name for p in tmp_path.iterdir() if "new" in p.name] == []
+
+
+def test_studies_stored_as_blobs_are_read_or_named_as_damaged(library_file):
+    execute(library_file, "UPDATE studies SET data = CAST(data AS BLOB) WHERE name = 'study 1'",
+            "UPDATE studies SET data = x'FFFE' WHERE name = 'study 2'",
+            "UPDATE studies SET updated = '2026-01-02 03:04:05' WHERE name = 'study 2'")  # fmt: skip
+    with Library.open(library_file) as library:
+        records = {record.name: record for record in list_studies(library)}
+        assert records["study 1"].damaged is None and records["study 1"].moves == 5
+        assert open_study(library, "study 1").tree == open_study_from_template("study 1", 400)
+        damaged = records["study 2"]
+        assert (damaged.damaged, damaged.moves, damaged.updated) == ("not UTF-8 text", 0, "2026-01-02 03:04:05")
+        with pytest.raises(LibraryError, match=r"study 'study 2' is damaged \(not UTF-8 text\)$"):
+            open_study(library, "study 2")
+
+
+def test_check_opens_read_only_and_leaves_the_folder_as_it_was(library_file):
+    before = sorted(p.name for p in library_file.parent.iterdir())
+    content = library_file.read_bytes()
+    assert check_library(library_file).healthy
+    # SQLite reads a WAL-mode file through its -wal and -shm companions, which it may leave; nothing else
+    after = sorted(p.name for p in library_file.parent.iterdir() if not p.name.endswith(("-wal", "-shm")))
+    assert after == [name for name in before if not name.endswith(("-wal", "-shm"))] and library_file.read_bytes() == content
+    with pytest.raises(LibraryError, match=rf"^library '{library_file.parent / 'absent.sqlite3'}': no such file$"):
+        check_library(library_file.parent / "absent.sqlite3")
+
+
+def test_a_library_in_folders_not_made_yet_is_created_with_them(tmp_path):
+    path = tmp_path / "a" / "b" / "lib.sqlite3"
+    with Library.open(path) as library:
+        save_study(library, "first", AppState())
+    assert sorted(p.name for p in path.parent.iterdir())[0] == "lib.sqlite3" and check_library(path).healthy
