@@ -21,6 +21,7 @@ from typing import Iterator
 from ..state import parse_study
 from .db import _MIGRATIONS, SCHEMA_VERSION, Library, LibraryError, _statements
 from .recovery import NO_APP
+from .studies import cell_text
 
 MAX_PROBED_ROWS = 100_000
 """How far past the last readable row id a damaged table is probed, one id at a time."""
@@ -179,15 +180,9 @@ def _study_rows(connection: sqlite3.Connection, findings: list[Finding]) -> list
 
 def _study_text(data: object) -> str:
     """The study text in a ``data`` cell, checked to open; ``ValueError`` naming what is wrong."""
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8")  # pragma: no mutate - "UTF-8" is the same codec
-        except UnicodeDecodeError:
-            raise ValueError("not UTF-8 text") from None
-    if not isinstance(data, str):
-        raise ValueError(f"not a study's text (a {type(data).__name__})")
-    parse_study(data)
-    return data
+    text = cell_text(data)
+    parse_study(text)
+    return text
 
 
 def check_library(path: str | os.PathLike[str]) -> CheckReport:

@@ -90,15 +90,21 @@ def open_study(library: Library, name: str) -> AppState:
         raise LibraryError(f"library {str(library.path)!r}: study {name!r} is damaged ({error})") from None
 
 
-def _parse(data: object) -> AppState:
-    if isinstance(data, bytes):  # a cell SQLite keeps as a blob (written by something else)
+def cell_text(data: object) -> str:
+    """The text of a ``data`` cell; ``ValueError`` when it holds something else (a blob that is not
+    UTF-8, or a number). SQLite keeps whatever another program wrote there."""
+    if isinstance(data, bytes):
         try:
-            data = data.decode("utf-8")
+            return data.decode("utf-8")  # pragma: no mutate - "UTF-8" is the same codec
         except UnicodeDecodeError:
             raise ValueError("not UTF-8 text") from None
     if not isinstance(data, str):
         raise ValueError(f"not a study's text (a {type(data).__name__})")
-    return parse_study(data)
+    return data
+
+
+def _parse(data: object) -> AppState:
+    return parse_study(cell_text(data))
 
 
 def rename_study(library: Library, old: str, new: str) -> None:
