@@ -242,6 +242,15 @@ SCHEMA_DAMAGE = [
 ]  # fmt: skip
 
 
+def run_sql(path: Path, *statements: str) -> None:
+    """Run ``statements`` on the SQLite file at ``path`` as another program would (no workbench code)."""
+    connection = sqlite3.connect(path)
+    for statement in statements:
+        connection.execute(statement)
+    connection.commit()
+    connection.close()
+
+
 def _schema_damage(rng: random.Random, template: bytes) -> bytes:
     import tempfile
 

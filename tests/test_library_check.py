@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from tests.fuzz import make_template_library
+from tests.fuzz import run_sql as execute
 from workbench.cli import main
 from workbench.library import Library, LibraryError
 from workbench.library.check import check_library, salvage_library
@@ -36,14 +37,6 @@ def damage_page_holding(path, needle: bytes) -> int:
     raw[page * size : (page + 1) * size] = bytes((7 * i + 3) % 251 for i in range(size))
     path.write_bytes(bytes(raw))
     return page + 1
-
-
-def execute(path, *statements: str) -> None:
-    connection = sqlite3.connect(path)
-    for statement in statements:
-        connection.execute(statement)
-    connection.commit()
-    connection.close()
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

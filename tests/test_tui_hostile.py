@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 
 import pytest
 from textual.widgets import Input, OptionList, Static
@@ -19,17 +18,10 @@ from workbench.tui.dialogs import PathDialog
 from workbench.tui.history import VariationTree
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 
+from .fuzz import run_sql as execute
 from .tui_helpers import moves, plain_text, text_of, wait_library, wait_ready
 
 SIZE = (100, 34)
-
-
-def execute(path, *statements: str) -> None:
-    connection = sqlite3.connect(path)
-    for statement in statements:
-        connection.execute(statement)
-    connection.commit()
-    connection.close()
 
 
 def messages(app) -> list[str]:
