@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 
 from ..engine import MASK_NAMES, TIC_TAC_TOE, Analysis, Cell, Geometry, Player, Position, analyze
 from .tree import ROOT, GameTree, NodeId
@@ -49,11 +50,12 @@ class AppState:
     modified: bool = False
     """True when the tree or comments changed since the last save or open."""
 
-    @property
+    # cached: every pane reads them on every state change, and the position is replayed from the root
+    @cached_property
     def position(self) -> Position:
         return self.tree.position(self.cursor)
 
-    @property
+    @cached_property
     def analysis(self) -> Analysis:
         """The current position's analysis (derived, never stored)."""
         return analyze(self.position)

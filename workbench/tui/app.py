@@ -18,11 +18,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
-from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
 from ..engine import Position, Status, analyze, principal_variation
@@ -51,7 +51,7 @@ from .board import BoardGrid, BoardPane
 from .commands import PaletteCommands
 from .engine_play import EnginePlay
 from .evaluation import EvaluationPane, EvaluationView, selected_line
-from .history import HistoryPane, VariationTree
+from .history import HistoryPane
 from .messages import Dispatch
 from .recovery import Recovery
 from .remembered import RememberedSettings
@@ -118,11 +118,12 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         *(Binding(str(n), f"play({n})", f"Play {n}", show=False) for n in range(1, 10)),
     ]
 
-    state: reactive[AppState] = reactive(AppState)
+    # repaint=False: the app draws nothing itself, and an app repaint is a repaint of the whole screen
+    state: reactive[AppState] = reactive(AppState, repaint=False)
     """The store's current state, mirrored so panes can bind to it."""
-    ready: reactive[bool] = reactive(False)
+    ready: reactive[bool] = reactive(False, repaint=False)
     """True once the engine's tables are ready: read back before the first paint, or built in a worker."""
-    library_status: reactive[str] = reactive("opening")
+    library_status: reactive[str] = reactive("opening", repaint=False)
     """``"opening"`` until the library worker is done, then ``"open"`` or ``"unavailable"``."""
 
     def __init__(

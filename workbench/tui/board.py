@@ -5,18 +5,16 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ..engine import Bitboard, Cell, Position, Status, Value, cell_bit
 from ..state import AppState
 from ..state.actions import Back, Forward, Highlight, PlayCell
-from .lines import LinesView, LineWriter
+from .lines import LinesView, LineWriter, ellipsis
 from .messages import dispatch
 
 VALUE_WORDS = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
@@ -181,6 +179,9 @@ class BoardGrid(LinesView, can_focus=True):
     def view_slice(self, state: AppState) -> object:
         return state.position, state.tree.node(state.cursor).move, state.view
 
+    def build_key(self) -> object:
+        return super().build_key(), self.has_focus  # the cell cursor shows only with focus
+
     def on_focus(self) -> None:
         if self.state is not None and self.state.view.highlighted is None:
             dispatch(self, Highlight(cell=(self.state.geometry.size + 1) // 2))
@@ -219,7 +220,7 @@ class BoardGrid(LinesView, can_focus=True):
             dispatch(self, PlayCell(cell=self.state.view.highlighted))
 
 
-class BoardStatus(Widget):
+class BoardStatus(LinesView):
     """Side to move and exact value; ply and overlay; the engine when it plays (three lines, fixed,
     so that each fits the board's 28 columns)."""
 
@@ -228,20 +229,16 @@ class BoardStatus(Widget):
     """
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
-    ready: reactive[bool] = reactive(False)
+    ready: reactive[bool] = reactive(False, repaint=False)
 
-    def watch_state(self, old: AppState | None, new: AppState | None) -> None:
-        if old is None or new is None or self._slice(old) != self._slice(new):
-            self.refresh()
-
-    @staticmethod
-    def _slice(state: AppState) -> object:
+    def view_slice(self, state: AppState) -> object:
         return state.position, state.view.overlay, state.engine
 
-    def render(self) -> Text:
+    def build(self, writer: LineWriter) -> None:
         state = self.state
         if state is None:
-            return Text("")
+            return
+        width = self.size.width
         position = state.position
         status = position.status
         if status is Status.IN_PLAY:
@@ -251,12 +248,13 @@ class BoardStatus(Widget):
                 line += f": {analysis.value.label} in {analysis.remoteness}"
         else:
             line = {Status.X_WON: "X won", Status.O_WON: "O won", Status.DRAW: "Draw"}[status]
+        writer.write(ellipsis(line, width))
         overlay = state.view.overlay
-        line += f"\nply {position.ply} · " + ("v values, m masks" if overlay == "none" else "showing " + overlay.replace("_", "-"))
+        shown = "v values, m masks" if overlay == "none" else "showing " + overlay.replace("_", "-")
+        writer.newline().write(ellipsis(f"ply {position.ply} · {shown}", width))
         engine = state.engine
         if engine.mode.value != "off":
-            line += f"\nengine plays {engine.side.value} ({engine.mode.value})"
-        return Text(line, no_wrap=True, overflow="ellipsis")
+            writer.newline().write(ellipsis(f"engine plays {engine.side.value} ({engine.mode.value})", width))
 
 
 class BoardPane(Vertical):

@@ -93,6 +93,15 @@ class EvaluationView(LinesView):
     def view_slice(self, state: AppState) -> object:
         return state.position, state.view.highlighted
 
+    def build_key(self) -> object:
+        return super().build_key(), self.library_games
+
+    def kept_with_lines(self) -> object:
+        return self._row_cells
+
+    def restore_with_lines(self, kept: object) -> None:
+        self._row_cells = kept  # type: ignore[assignment]
+
     def build(self, writer: LineWriter) -> None:
         state = self.state
         self._row_cells = {}

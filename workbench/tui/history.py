@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.geometry import Region
 from textual.reactive import reactive
-from textual.widget import Widget
 from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
@@ -26,7 +26,7 @@ from ..state.actions import (
     PromoteToMainLine,
     PromoteVariation,
 )
-from .lines import ResolvedParts
+from .lines import LinesView, LineWriter, ResolvedParts, ellipsis
 from .messages import dispatch
 
 
@@ -86,6 +86,25 @@ class VariationTree(ResolvedParts, Tree[NodeId]):
         self._twins: dict[NodeId, tuple[NodeId, ...]] = {}
         self._shown_tree: GameTree | None = None
         self._shown_ready = False
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        """Textual's Tree asks for a layout of the whole screen whenever its nodes change. Its box is
+        set by the CSS, not by its lines, so a layout is needed only when a scrollbar would come or go
+        (or one is shown: its thumb follows the lines' count); otherwise a repaint does."""
+        if layout and self.is_mounted and not self._scrollbars_needed():
+            layout = False
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _scrollbars_needed(self) -> bool:
+        if self.show_horizontal_scrollbar or self.show_vertical_scrollbar:
+            return True
+        width, height = self.container_size
+        styles = self.styles
+        # with room for the other scrollbar to spare, so that neither can be on the edge of showing
+        return (
+            self.virtual_size.width > width - styles.scrollbar_size_vertical
+            or self.virtual_size.height > height - styles.scrollbar_size_horizontal
+        )
 
     def watch_state(self, old: AppState | None, new: AppState | None) -> None:
         if new is None:
@@ -228,7 +247,7 @@ class VariationTree(ResolvedParts, Tree[NodeId]):
             self.notify("No transposition of this position in the tree.", timeout=2)
 
 
-class ValueStrip(ResolvedParts, Widget):
+class ValueStrip(LinesView):
     """One cell per ply of the current line, coloured by the exact outcome; click to jump."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"strip--x", "strip--o", "strip--draw", "strip--current", "strip--future"}
@@ -239,24 +258,24 @@ class ValueStrip(ResolvedParts, Widget):
     """Each ply's cell, narrowed to 2 when the whole line would not fit so (ten cells in 28 columns)."""
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
-    ready: reactive[bool] = reactive(False)
+    ready: reactive[bool] = reactive(False, repaint=False)
 
-    def watch_state(self, old: AppState | None, new: AppState | None) -> None:
-        if old is None or new is None or (old.tree, old.cursor) != (new.tree, new.cursor):
-            self.refresh()
+    def view_slice(self, state: AppState) -> object:
+        return state.tree, state.cursor
 
     def _line(self) -> tuple[NodeId, ...]:
         return self.state.tree.current_line(self.state.cursor) if self.state is not None else ()
 
-    def render(self) -> Text:
+    def build(self, writer: LineWriter) -> None:
         if self.state is None or not self.ready:
-            return Text("")
+            return
+
         def style(name: str):
             return self.get_component_rich_style(name) + self.part(name)
 
         tree = self.state.tree
-        text = Text(no_wrap=True, overflow="crop")
         path_length = len(tree.path(self.state.cursor))
+        cell_width = self._cell_width()
         for index, node_id in enumerate(self._line()):
             node = tree.node(node_id)
             outcome = outcome_for_x(tree, node_id)
@@ -266,8 +285,7 @@ class ValueStrip(ResolvedParts, Widget):
             elif index >= path_length:
                 cell_style += self.get_component_rich_style("strip--future", partial=True)
             label = "·" if node.move is None else str(node.move)
-            text.append(label.center(self._cell_width()), cell_style)
-        return text
+            writer.write(label.center(cell_width), cell_style)
 
     def _cell_width(self) -> int:
         return self.CELL_WIDTH if len(self._line()) * self.CELL_WIDTH <= self.size.width else self.CELL_WIDTH - 1
@@ -279,7 +297,7 @@ class ValueStrip(ResolvedParts, Widget):
             dispatch(self, JumpTo(node=line[index]))
 
 
-class LineScore(Widget):
+class LineScore(LinesView):
     """Each side's accuracy over the current line: the share of its moves that were best."""
 
     DEFAULT_CSS = """
@@ -287,27 +305,22 @@ class LineScore(Widget):
     """
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
-    ready: reactive[bool] = reactive(False)
+    ready: reactive[bool] = reactive(False, repaint=False)
 
-    def watch_state(self, old: AppState | None, new: AppState | None) -> None:
-        if old is None or new is None or old.tree is not new.tree or self._line(old) != self._line(new):
-            self.refresh()
+    def view_slice(self, state: AppState) -> object:
+        return state.tree, state.tree.current_line(state.cursor)
 
-    @staticmethod
-    def _line(state: AppState) -> tuple[NodeId, ...]:
-        return state.tree.current_line(state.cursor)
-
-    def render(self) -> Text:
+    def build(self, writer: LineWriter) -> None:
         if self.state is None or not self.ready:
-            return Text("")
+            return
         tree = self.state.tree
-        cells = [tree.node(node_id).move for node_id in self._line(self.state)[1:]]
+        cells = [tree.node(node_id).move for node_id in tree.current_line(self.state.cursor)[1:]]
         reviews = review_line(tree.root_position, cells)  # type: ignore[arg-type]
         parts = []
         for player in (Player.X, Player.O):
             side = score(reviews, player)
             parts.append(f"{player.value} —" if side.accuracy is None else f"{player.value} {side.accuracy:.0%}")
-        return Text("accuracy " + " · ".join(parts), no_wrap=True, overflow="ellipsis")
+        writer.write(ellipsis("accuracy " + " · ".join(parts), self.size.width))
 
 
 HISTORY_LEGEND = "?? mistake · ?! inaccuracy\n! only move · ≡ ≈ twins"

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.app import ComposeResult
 from textual.color import Color as TextualColor
 from textual.containers import VerticalScroll
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
@@ -35,6 +37,13 @@ class LineWriter:
         for _ in range(count):
             self.lines.append([])
         return self
+
+
+def ellipsis(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells, ending in "…" where it was cut."""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, max(0, width - 1)) + "…" if width > 0 else ""
 
 
 def resolved_part(widget: Widget, name: str) -> Style:
@@ -98,12 +107,18 @@ class LinesView(ResolvedParts, Widget):
     more lines than any before at this width and shrinks only when the width changes, so a
     state change stays a repaint, not a layout, after the first few positions."""
 
+    BUILDS_KEPT: ClassVar[int] = 16
+    """Builds kept for reuse, newest first: stepping back and forth through a game, or toggling an
+    overlay, meets the same few slices of the state again and again."""
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._strips: list[Strip] | None = None
         self._blank: Strip  # set with the strips, which render_line builds first
         self._built_for: tuple[int, int] | None = None
         self._fitted: tuple[int, int] | None = None  # (width, lines) of FIT_HEIGHT's last fit
+        self._builds: list[tuple[object, tuple[int, int], list[Strip], Strip, int, object]] = []
+        """(build key, size, strips, blank strip, lines built, what the build kept beside them), newest first."""
 
     def build(self, writer: LineWriter) -> None:  # pragma: no cover - subclasses draw here
         raise NotImplementedError
@@ -111,6 +126,18 @@ class LinesView(ResolvedParts, Widget):
     def view_slice(self, state) -> object:
         """What this view draws from the state; a change elsewhere does not repaint it."""
         return state
+
+    def build_key(self) -> object:
+        """Everything :meth:`build` reads besides the size and the styles: equal keys build equal lines.
+        Compared with ``==``, so it need not be hashable."""
+        return (None if self.state is None else self.view_slice(self.state)), self.ready
+
+    def kept_with_lines(self) -> object:
+        """What a build sets up beside its lines (e.g. which line shows which move), kept with them."""
+        return None
+
+    def restore_with_lines(self, kept: object) -> None:
+        """Put back what :meth:`kept_with_lines` returned, when a kept build is reused."""
 
     def watch_state(self, old, new) -> None:
         if old is None or new is None or self.view_slice(old) != self.view_slice(new):
@@ -123,27 +150,52 @@ class LinesView(ResolvedParts, Widget):
         """New CSS (a theme change, a pseudo-class): the cached lines hold the old colours."""
         super().notify_style_update()
         self._strips = None
+        self._builds.clear()
 
     def invalidate(self) -> None:
-        """Drop the cached lines and repaint."""
+        """Build the lines again and repaint those that changed.
+
+        A repaint costs Textual a render of every line it covers (borders, padding, crop) and
+        the terminal the bytes of every cell, so lines that come out the same are left alone."""
+        old, built_for = self._strips, self._built_for
         self._strips = None
-        self.refresh()
+        if old is None or not self.is_mounted or built_for != (self.size.width, self.size.height):
+            self.refresh()
+            return
+        new = self._ensure_strips()
+        blank, width = self._blank, self.size.width
+        changed = [
+            y
+            for y in range(max(len(old), len(new)))
+            if (old[y] if y < len(old) else blank) != (new[y] if y < len(new) else blank)
+        ]
+        for first, last in _runs(changed):
+            self.refresh(Region(0, first, width, last - first + 1))
 
     def _ensure_strips(self) -> list[Strip]:
         size = (self.size.width, self.size.height)
-        if self._strips is None or self._built_for != size:
+        if self._strips is not None and self._built_for == size:
+            return self._strips
+        key = self.build_key()
+        for index, (kept_key, kept_size, strips, blank, lines, kept) in enumerate(self._builds):
+            if kept_size == size and kept_key == key:
+                self._builds.insert(0, self._builds.pop(index))
+                self.restore_with_lines(kept)
+                break
+        else:
             writer = LineWriter()
             self.build(writer)
             base = self.rich_style  # an ancestor walk: once per build, not once per line
-            width = self.size.width
-            self._strips = [
-                Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base) for segments in writer.lines
+            strips = [
+                Strip(Segment.apply_style(segments, base)).crop_extend(0, size[0], base) for segments in writer.lines
             ]
-            self._blank = Strip.blank(width, base)
-            self._built_for = size
-            if self.FIT_HEIGHT:
-                self._fit_height(width, len(writer.lines))
-        return self._strips
+            blank, lines = Strip.blank(size[0], base), len(writer.lines)
+            self._builds.insert(0, (key, size, strips, blank, lines, self.kept_with_lines()))
+            del self._builds[self.BUILDS_KEPT :]
+        self._strips, self._blank, self._built_for = strips, blank, size
+        if self.FIT_HEIGHT:
+            self._fit_height(size[0], lines)
+        return strips
 
     def _fit_height(self, width: int, lines: int) -> None:
         if self._fitted is not None and width == self._fitted[0] and lines <= self._fitted[1]:
@@ -158,6 +210,17 @@ class LinesView(ResolvedParts, Widget):
 
     def on_resize(self) -> None:
         self.invalidate()
+
+
+def _runs(numbers: list[int]) -> list[tuple[int, int]]:
+    """Ascending numbers as (first, last) runs of consecutive ones: ``[1, 2, 3, 7]`` → ``[(1, 3), (7, 7)]``."""
+    runs: list[tuple[int, int]] = []
+    for number in numbers:
+        if runs and runs[-1][1] == number - 1:
+            runs[-1] = (runs[-1][0], number)
+        else:
+            runs.append((number, number))
+    return runs
 
 
 class ViewPane(VerticalScroll):

@@ -1,0 +1,241 @@
+"""What makes a key feel instant, checked as behaviour (never as a time): a step through the game
+redraws only the lines that changed, builds are reused, and the terminal bench measures what a
+user sees (a real process on a terminal, its screen read back by a terminal emulator)."""
+
+import re
+import tempfile
+
+import pytest
+from textual._compositor import Compositor
+
+from tests.tui_helpers import text_of, wait_ready
+from workbench.tui import terminal_bench
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.board import BoardGrid, BoardStatus
+from workbench.tui.evaluation import EvaluationView
+from workbench.tui.history import VariationTree
+from workbench.tui.lines import _runs, ellipsis
+from workbench.tui.symmetry import SymmetryView
+
+
+def _app() -> WorkbenchApp:
+    return WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3")
+
+
+class UpdateSpy:
+    """Records the screen regions each compositor update covers."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.updates: list[list] = []
+        original = Compositor.render_update
+        spy = self
+
+        def render_update(compositor, full=False, screen_stack=None, simplify=False):
+            spy.updates.append(["full"] if full else sorted(compositor._dirty_regions))
+            return original(compositor, full=full, screen_stack=screen_stack, simplify=simplify)
+
+        monkeypatch.setattr(Compositor, "render_update", render_update)
+        self.layouts = 0
+        original_reflow = Compositor.reflow
+
+        def reflow(compositor, parent, size):
+            spy.layouts += 1
+            return original_reflow(compositor, parent, size)
+
+        monkeypatch.setattr(Compositor, "reflow", reflow)
+
+    def rows(self) -> set[int]:
+        return {y for update in self.updates for region in update if region != "full" for y in range(region.y, region.bottom)}
+
+
+@pytest.mark.parametrize("key", ["left", "v", "backspace", "3", "ctrl+z", "up"])
+async def test_a_key_repaints_only_the_lines_that_changed_never_the_whole_screen(monkeypatch, key):
+    """Stepping, an overlay, a new move into the tree (3, and its undo), another variation: no layout, no
+    full-screen update."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        for move in "519":
+            await pilot.press(move)
+        if key == "up":  # a second variation to switch to
+            await pilot.press("backspace", "3")
+        await pilot.pause()
+        spy = UpdateSpy(monkeypatch)
+        screen_area = app.screen.region
+        await pilot.press(key)
+        await pilot.pause()
+        assert spy.updates, "the key changed nothing on screen"
+        assert spy.layouts == 0
+        for update in spy.updates:
+            assert "full" not in update and screen_area not in update
+        # rows no pane draws on (the header, the footer, pane borders) are left alone
+        assert not spy.rows() & {0, 1, 39}
+        if key == "v":  # the overlay changes the board and its status: nothing right of the board repaints
+            board_right = app.query_one(BoardGrid).region.right
+            assert all(region.x < board_right for update in spy.updates for region in update)
+
+
+async def test_a_tree_growing_past_its_box_gets_its_scrollbar_and_follows_the_last_move():
+    """Only a tree that outgrows its box is laid out again (its scrollbar comes): the repaint-only path
+    must not lose that."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        tree = app.query_one(VariationTree)
+        assert tree.size.height < 10  # the whole drawn game below is ten lines with the start
+        for move in "519328467":
+            await pilot.press(move)
+            await pilot.pause()
+        await pilot.pause()
+        assert tree.show_vertical_scrollbar and tree.max_scroll_y > 0
+        assert tree.cursor_node is not None and tree.cursor_node.data == app.store.state.cursor
+        assert tree.cursor_line >= tree.scroll_offset.y and tree.cursor_line < tree.scroll_offset.y + tree.size.height
+        await pilot.press("ctrl+z", "ctrl+z", "ctrl+z")  # back under its height: the scrollbar goes
+        await pilot.pause()
+        await pilot.pause()
+        assert not tree.show_vertical_scrollbar
+
+
+async def test_unchanged_lines_of_a_view_are_not_repainted():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5")
+        await pilot.pause()
+        status = app.query_one(BoardStatus)
+        refreshed = []
+        original = status.refresh
+        status.refresh = lambda *regions, **options: (refreshed.append(regions), original(*regions, **options))[1]
+        await pilot.press("v")  # the overlay line changes; the side to move does not
+        await pilot.pause()
+        assert [[(region.y, region.height) for region in regions] for regions in refreshed] == [[(1, 1)]]
+        assert text_of(status).splitlines()[1].startswith("ply 1 · showing values")
+
+
+async def test_stepping_back_and_forth_reuses_the_lines_built_for_each_position():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        for move in "513":
+            await pilot.press(move)
+        await pilot.pause()
+        views = [app.query_one(kind) for kind in (BoardGrid, EvaluationView, SymmetryView)]
+        after_three = [view._strips for view in views]
+        builds = []
+        for view in views:
+            view.build = lambda writer, view=view, built=type(view).build: (builds.append(view), built(view, writer))[1]
+        await pilot.press("left", "right", "left", "right")  # positions drawn before
+        await pilot.pause()
+        assert builds == []
+        assert all(now is before for now, before in zip((view._strips for view in views), after_three))
+        await pilot.press("9")  # a position never drawn: each view builds it once
+        await pilot.pause()
+        assert sorted(type(view).__name__ for view in builds) == ["BoardGrid", "EvaluationView", "SymmetryView"]
+
+
+async def test_a_reused_build_keeps_which_row_shows_which_move():
+    """The moves table's rows are clickable: after a kept build is reused, a click still plays the row's move."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        for move in "51":
+            await pilot.press(move)
+        await pilot.press("left", "right")  # back to a position whose build is kept
+        await pilot.pause()
+        view = app.query_one(EvaluationView)
+        row, cell = next(iter(view._row_cells.items()))
+        assert re.search(rf"(^|\D){cell}\D", view.render_line(row).text)
+        await pilot.click(EvaluationView, offset=(2, row))
+        await pilot.pause()
+        state = app.store.state
+        assert state.tree.moves_to(state.cursor) == (5, 1, cell)
+
+
+async def test_a_theme_change_drops_every_kept_build():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "left", "right")
+        await pilot.pause()
+        view = app.query_one(EvaluationView)
+        assert len(view._builds) >= 2
+        before = view.render_line(0)
+        app.theme = "textual-light"
+        await pilot.pause()
+        await pilot.pause()
+        assert view.render_line(0).text == before.text and view.render_line(0) != before  # same words, new colours
+        assert len(view._builds) == 1
+
+
+def test_runs_and_ellipsis():
+    assert _runs([]) == []
+    assert _runs([1, 2, 3, 7, 9, 10]) == [(1, 3), (7, 7), (9, 10)]
+    assert ellipsis("accuracy X 67%", 20) == "accuracy X 67%"
+    assert ellipsis("accuracy X 67%", 10) == "accuracy …"
+    assert ellipsis("abc", 1) == "…" and ellipsis("abc", 0) == ""
+
+
+# --- the terminal bench: real processes on a terminal of their own ------------------------------
+
+
+@pytest.fixture
+def bench_env(tmp_path):
+    return terminal_bench.environment(str(tmp_path))
+
+
+def test_the_bare_app_is_timed_to_its_settled_screen(bench_env):
+    terminal = terminal_bench.start("bare", 60, 12, bench_env)
+    try:
+        assert "hello" in terminal.text() and "hello, again" not in terminal.text()
+        terminal.send("v")
+        flipped = terminal.settle()
+        assert "hello, again" in terminal.text()
+        terminal.send("v")
+        back = terminal.settle()
+        assert flipped != back
+        latency, written = terminal_bench.time_key(terminal, "v", flipped)
+        assert latency is not None and latency > 0 and written > 0
+        assert "hello, again" in terminal.text()
+    finally:
+        terminal.close()
+    assert terminal.process.poll() is not None  # closing ends the process
+
+
+def test_a_screen_that_never_comes_is_a_failure_not_a_hang(bench_env, monkeypatch):
+    monkeypatch.setattr(terminal_bench, "LIMIT_S", 1.0)
+    terminal = terminal_bench.start("bare", 40, 8, bench_env)
+    try:
+        never = tuple(tuple() for _ in range(8))
+        latency, written = terminal_bench.time_key(terminal, "v", never)
+        assert latency is None and written > 0
+    finally:
+        terminal.close()
+
+
+def test_each_scenario_of_ours_moves_between_two_different_screens(bench_env):
+    """Every scenario runs on the real app (not a stand-in): each key is timed to a settled screen."""
+    terminal_bench.start("ours", 80, 24, bench_env).close()  # the tables cache, as the bench does
+    for scenario in terminal_bench.SCENARIOS:
+        timing = terminal_bench.run_scenario("ours", scenario, 80, 24, bench_env, keys=2)
+        assert timing.failures == 0 and len(timing.latencies) == 2, scenario.name
+        assert all(written > 100 for written in timing.bytes_per_key), scenario.name
+
+
+def test_first_paint_ends_at_the_settled_first_screen(bench_env):
+    assert 0 < terminal_bench.first_paint("bare", 60, 12, bench_env) < terminal_bench.SETTLE_S + 60
+
+
+def test_the_terminal_report_names_every_size_scenario_and_ratio():
+    figures = {"median_s": 0.01, "p95_s": 0.02, "max_s": 0.03, "bytes_per_key": 1000, "failures": 0, "p95_ratio": 2.0}
+    report = {
+        "keys_per_scenario": 10, "launches": 2, "quiet_s": 0.25, "target_ratio": 2.0, "target_first_paint_ratio": 1.5,
+        "sizes": {"80x24": {"first_paint_bare_s": 0.5, "first_paint_s": 0.6, "first_paint_ratio": 1.2,
+                            "bare": {**figures, "p95_s": 0.01}, "scenarios": {s.name: dict(figures) for s in terminal_bench.SCENARIOS}}},
+    }  # fmt: skip
+    report["sizes"]["80x24"]["scenarios"]["values overlay"]["failures"] = 3
+    lines = terminal_bench.format_terminal_report(report)
+    assert lines[0].startswith("keypress to settled screen, in a terminal (10 keys")
+    assert "80x24 bare Textual app     p95   10.0 ms" in lines[1] and "first paint   500 ms" in lines[1]
+    assert all(scenario.name in line for scenario, line in zip(terminal_bench.SCENARIOS, lines[2:6], strict=True))
+    assert "3 never settled" in lines[4] and "never settled" not in lines[3]
+    assert lines[-1].endswith("1.20× the bare app")

@@ -1,0 +1,336 @@
+"""Keypress to settled screen, timed as a user meets it: the real app in a terminal.
+
+Each app runs as a whole process on a pseudo-terminal of its own, as in any
+terminal window. Keys are written to the terminal from outside; everything the
+app writes back is read with the moment it arrived, and fed to a terminal
+emulator (pyte), which keeps the screen a user would see, colours included.
+
+A key's latency runs from writing it to the arrival of the output after which
+the screen equals the *settled screen* of the state that key leads to, and
+stays so. Settled screens are recorded first, untimed, by letting each state go
+quiet for a long while. Every scenario cycles between two states (a move back
+and forth, an overlay on and off), so each state is met many times.
+
+A bare Textual app (Header, one Static whose text a binding changes, Footer) is
+timed the same way in the same run, at the same sizes, alternating with ours so
+drift in machine load hits both alike.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import pyte
+
+SIZES: tuple[tuple[int, int], ...] = ((80, 24), (120, 40), (200, 60))
+QUIET_S = 0.25
+"""Seconds without output after which a screen counts as settled while timing."""
+SETTLE_S = 1.0
+"""Seconds without output that make a recorded settled screen."""
+LIMIT_S = 10.0
+"""A key whose screen has not settled by then is reported as a failure, not waited on."""
+
+KEYS = {"left": b"\x1b[D", "right": b"\x1b[C", "up": b"\x1b[A", "down": b"\x1b[B", "backspace": b"\x7f",
+        "enter": b"\r", "escape": b"\x1b", "ctrl+z": b"\x1a"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Keys that set a state up (untimed), then two keys that go back and forth between two states."""
+
+    name: str
+    setup: tuple[str, ...]
+    cycle: tuple[str, str]
+
+
+SCENARIOS: tuple[Scenario, ...] = (
+    Scenario("step through the game", ("5", "1", "9"), ("left", "right")),
+    Scenario("play a move", ("5", "1"), ("9", "ctrl+z")),  # a new move in the tree, then the edit undone
+    Scenario("values overlay", ("5", "1", "9"), ("v", "v")),
+    Scenario("switch variation", ("5", "1", "9", "backspace", "3"), ("up", "down")),
+)
+
+BARE_APP = r"""
+from textual.app import App
+from textual.binding import Binding
+from textual.widgets import Footer, Header, Static
+
+class Bare(App):
+    BINDINGS = [Binding(key, "toggle", key.title()) for key in ("left", "right", "ctrl+z", "9", "v", "up", "down")]
+    flipped = False
+    def compose(self):
+        yield Header()
+        yield Static("hello", id="text")
+        yield Footer()
+    def action_toggle(self):
+        self.flipped = not self.flipped
+        self.query_one("#text", Static).update("hello" if not self.flipped else "hello, again")
+
+Bare().run()
+"""
+
+
+def key_bytes(key: str) -> bytes:
+    return KEYS.get(key, key.encode())
+
+
+Snapshot = tuple[tuple[tuple, ...], ...]
+
+
+class Terminal:
+    """A process on a pseudo-terminal of ``columns`` × ``rows``, and the screen it draws."""
+
+    def __init__(self, argv: Sequence[str], columns: int, rows: int, env: dict[str, str]) -> None:
+        self.columns, self.rows = columns, rows
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.process = subprocess.Popen(
+            list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True
+        )
+        os.close(slave)
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.bytes_read = 0
+
+    def send(self, key: str) -> float:
+        data = key_bytes(key)
+        start = time.perf_counter()
+        os.write(self.master, data)
+        return start
+
+    def read(self, quiet: float, limit: float) -> list[tuple[float, bytes]]:
+        """Chunks of output with their arrival times, until ``quiet`` seconds pass with none (or ``limit``)."""
+        chunks: list[tuple[float, bytes]] = []
+        deadline = time.perf_counter() + limit
+        while True:
+            timeout = min(quiet, deadline - time.perf_counter())
+            if timeout <= 0:
+                return chunks
+            ready, _, _ = select.select([self.master], [], [], timeout)
+            if not ready:
+                return chunks
+            try:
+                data = os.read(self.master, 1 << 16)
+            except OSError:  # the process ended and closed the terminal
+                return chunks
+            if not data:
+                return chunks
+            chunks.append((time.perf_counter(), data))
+
+    def feed(self, data: bytes) -> None:
+        self.bytes_read += len(data)
+        self.stream.feed(data)
+
+    def snapshot(self) -> Snapshot:
+        buffer = self.screen.buffer
+        return tuple(tuple(buffer[y][x] for x in range(self.columns)) for y in range(self.rows))
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def settle(self, quiet: float = SETTLE_S, limit: float = 60.0) -> Snapshot:
+        for _, data in self.read(quiet, limit):
+            self.feed(data)
+        return self.snapshot()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        os.close(self.master)
+
+
+@dataclass
+class Timing:
+    """Latencies of one app in one scenario at one size."""
+
+    latencies: list[float] = field(default_factory=list)
+    bytes_per_key: list[int] = field(default_factory=list)
+    failures: int = 0
+
+    def p95(self) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[int(0.95 * (len(ordered) - 1))] if ordered else float("nan")
+
+    def median(self) -> float:
+        return statistics.median(self.latencies) if self.latencies else float("nan")
+
+
+def time_key(terminal: Terminal, key: str, target: Snapshot) -> tuple[float | None, int]:
+    """Send ``key``; the time until the screen equals ``target`` for good, and the bytes it took."""
+    start = terminal.send(key)
+    settled_at: float | None = None
+    total = 0
+    deadline = start + LIMIT_S
+    while time.perf_counter() < deadline:
+        chunks = terminal.read(QUIET_S, deadline - time.perf_counter())
+        for arrived, data in chunks:
+            terminal.feed(data)
+            total += len(data)
+            if terminal.snapshot() != target:
+                settled_at = None
+            elif settled_at is None:
+                settled_at = arrived
+        if settled_at is not None or (not chunks and terminal.snapshot() == target):
+            return ((settled_at - start) if settled_at is not None else 0.0), total
+    return None, total
+
+
+def environment(folder: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONDONTWRITEBYTECODE", "TMUX")}
+    env.update(TERM="xterm-256color", COLORTERM="truecolor", XDG_DATA_HOME=f"{folder}/data",
+               XDG_CONFIG_HOME=f"{folder}/config", XDG_CACHE_HOME=f"{folder}/cache")  # fmt: skip
+    os.makedirs(env["XDG_CACHE_HOME"], exist_ok=True)
+    return env
+
+
+def argv_of(kind: str) -> list[str]:
+    return [sys.executable, "-c", BARE_APP] if kind == "bare" else [sys.executable, "-m", "workbench"]
+
+
+def start(kind: str, columns: int, rows: int, env: dict[str, str]) -> Terminal:
+    """``kind`` ("bare" or "ours") started on a terminal of its own, once its first screen has settled."""
+    # a library of its own for each run: a run ended by a signal leaves an unsaved study that the next would offer back
+    env = {**env, "XDG_DATA_HOME": tempfile.mkdtemp(dir=env["XDG_CACHE_HOME"])}
+    terminal = Terminal(argv_of(kind), columns, rows, env)
+    terminal.settle(quiet=SETTLE_S, limit=60.0)
+    return terminal
+
+
+def first_paint(kind: str, columns: int, rows: int, env: dict[str, str]) -> float:
+    """Seconds from starting the process to the output that completes its settled first screen."""
+    env = {**env, "XDG_DATA_HOME": tempfile.mkdtemp(dir=env["XDG_CACHE_HOME"])}
+    started = time.perf_counter()
+    terminal = Terminal(argv_of(kind), columns, rows, env)
+    try:
+        chunks = terminal.read(SETTLE_S, 60.0)
+        screens = []
+        for arrived, data in chunks:
+            terminal.feed(data)
+            screens.append((arrived, terminal.snapshot()))
+        settled = screens[-1][1]
+        painted: float | None = None
+        # the screen may pass through the settled one and leave it again: take the last arrival into it
+        for arrived, screen in screens:
+            if screen != settled:
+                painted = None
+            elif painted is None:
+                painted = arrived
+        return painted - started  # type: ignore[operator]  # the last screen is the settled one
+    finally:
+        terminal.close()
+
+
+def run_scenario(kind: str, scenario: Scenario, columns: int, rows: int, env: dict[str, str], keys: int) -> Timing:
+    """Time ``keys`` presses of the scenario's two keys in turn (the bare app toggles its text on each)."""
+    terminal = start(kind, columns, rows, env)
+    timing = Timing()
+    try:
+        for key in scenario.setup if kind != "bare" else ():
+            terminal.send(key)
+            terminal.settle(quiet=0.3)
+        targets = []
+        for key in scenario.cycle:  # the settled screen of each state, untimed
+            terminal.send(key)
+            targets.append(terminal.settle())
+        if targets[0] == targets[1]:
+            raise RuntimeError(f"{scenario.name}: its two keys leave the same screen")
+        for index in range(keys):
+            latency, written = time_key(terminal, scenario.cycle[index % 2], targets[index % 2])
+            if latency is None:
+                timing.failures += 1
+            else:
+                timing.latencies.append(latency)
+                timing.bytes_per_key.append(written)
+    finally:
+        terminal.close()
+    return timing
+
+
+def run_terminal_bench(*, quick: bool = False, sizes: Sequence[tuple[int, int]] = SIZES) -> dict:
+    """Keypress → settled screen and first paint, ours beside the bare app, at each size; plain data."""
+    keys = 10 if quick else 40
+    launches = 2 if quick else 5
+    report: dict = {"keys_per_scenario": keys, "launches": launches, "quiet_s": QUIET_S, "target_ratio": 2.0,
+                    "target_first_paint_ratio": 1.5, "sizes": {}}  # fmt: skip
+    with tempfile.TemporaryDirectory() as folder:
+        env = environment(folder)
+        start("ours", 80, 24, env).close()  # untimed: bytecode and the tables cache
+        for columns, rows in sizes:
+            paints: dict[str, list[float]] = {"bare": [], "ours": []}
+            for _ in range(launches):  # alternate, so drift in machine load hits both alike
+                for kind in paints:
+                    paints[kind].append(first_paint(kind, columns, rows, env))
+            bare = run_scenario("bare", SCENARIOS[0], columns, rows, env, keys)
+            entry = {
+                "first_paint_bare_s": statistics.median(paints["bare"]),
+                "first_paint_s": statistics.median(paints["ours"]),
+                "bare": _figures(bare),
+                "scenarios": {},
+            }
+            entry["first_paint_ratio"] = entry["first_paint_s"] / entry["first_paint_bare_s"]
+            for scenario in SCENARIOS:
+                ours = _figures(run_scenario("ours", scenario, columns, rows, env, keys))
+                ours["p95_ratio"] = ours["p95_s"] / entry["bare"]["p95_s"]
+                entry["scenarios"][scenario.name] = ours
+            report["sizes"][f"{columns}x{rows}"] = entry
+    return report
+
+
+def _figures(timing: Timing) -> dict:
+    return {
+        "median_s": timing.median(),
+        "p95_s": timing.p95(),
+        "max_s": max(timing.latencies, default=float("nan")),
+        "bytes_per_key": statistics.mean(timing.bytes_per_key) if timing.bytes_per_key else 0,
+        "failures": timing.failures,
+    }
+
+
+def format_terminal_report(report: dict) -> list[str]:
+    """One line per size and app: p95 and median per key, bytes written per key, first paint."""
+    lines = [
+        f"keypress to settled screen, in a terminal ({report['keys_per_scenario']} keys a scenario; "
+        f"target p95 ≤ {report['target_ratio']:.0f}× the bare app's, first paint ≤ {report['target_first_paint_ratio']}×)"
+    ]
+    for size, entry in report["sizes"].items():
+        bare = entry["bare"]
+        lines.append(
+            f"  {size:>7} bare Textual app     p95 {bare['p95_s'] * 1000:6.1f} ms  median {bare['median_s'] * 1000:5.1f} ms  "
+            f"{bare['bytes_per_key']:6.0f} B/key   first paint {entry['first_paint_bare_s'] * 1000:5.0f} ms"
+        )
+        for name, figures in entry["scenarios"].items():
+            failed = f"  {figures['failures']} never settled" if figures["failures"] else ""
+            lines.append(
+                f"  {size:>7} {name:<22} p95 {figures['p95_s'] * 1000:6.1f} ms  median {figures['median_s'] * 1000:5.1f} ms  "
+                f"{figures['bytes_per_key']:6.0f} B/key   {figures['p95_ratio']:4.1f}×{failed}"
+            )
+        lines.append(
+            f"  {size:>7} workbench first paint {entry['first_paint_s'] * 1000:5.0f} ms   {entry['first_paint_ratio']:4.2f}× the bare app"
+        )
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - `python -m` for a quick look
+    quick = "--quick" in (argv if argv is not None else sys.argv[1:])
+    print("\n".join(format_terminal_report(run_terminal_bench(quick=quick))))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
