@@ -26,10 +26,14 @@ SYMMETRIES = transforms(TIC_TAC_TOE)
 
 @pytest.fixture(autouse=True)
 def private_data_folder(tmp_path_factory, monkeypatch):
-    """No test may touch the user's real library, cache or settings: they live in temp folders."""
+    """No test may touch the user's real library, cache or settings: they live in temp folders. Nor may a test
+    write into the folder pytest starts in (an f12 screenshot there once got committed): each runs in a temp
+    folder of its own, except under mutmut, whose trampolines read their configuration from the current folder."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    if "MUTANT_UNDER_TEST" not in os.environ:
+        monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
 
 
 ROOMS = {"test_engine_": "engine", "test_state_": "state", "test_library": "library", "test_cache": "cache",
