@@ -207,7 +207,7 @@ def test_move_lists_from_a_start_and_on_boards_of_more_than_nine_cells():
     with pytest.raises(MoveListError, match="token 1 '5' plays an occupied cell"):
         parse_moves("5", Position.empty().play(5))
     assert parse_moves("10", Position.empty(Geometry(2, 5, 3))) == (10,)  # one number: cells above 9 exist
-    with pytest.raises(MoveListError, match=r"token 2 '0' is not a cell \(1-9\)"):
+    with pytest.raises(MoveListError, match=r"token 2 '0' is not a cell \(1-9 or a1-c3\)"):
         parse_moves("10", Position.empty())  # on nine cells every digit is a move
 
 

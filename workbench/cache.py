@@ -57,7 +57,8 @@ def engine_fingerprint() -> str:
 
 
 def cache_path(geometry: Geometry) -> Path:
-    return cache_folder() / f"tables-{geometry.rows}x{geometry.cols}-k{geometry.k}-{engine_fingerprint()}.bin"
+    rule = "-misere" if geometry.misere else ""  # the classic name is unchanged: its files stay valid
+    return cache_folder() / f"tables-{geometry.rows}x{geometry.cols}-k{geometry.k}{rule}-{engine_fingerprint()}.bin"
 
 
 def _enabled() -> bool:
@@ -117,7 +118,8 @@ def _remove_stale(current: Path) -> None:
     # files of older engines for the same board are never read again
     prefix = current.name.rsplit("-", 1)[0] + "-"
     for stale in current.parent.glob(f"{prefix}*.bin"):
-        if stale != current:
+        # only a fingerprint after the prefix: the misère board's files share the classic one's prefix
+        if stale != current and "-" not in stale.name[len(prefix) :]:
             try:
                 stale.unlink()
             except OSError:

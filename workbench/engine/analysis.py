@@ -321,14 +321,25 @@ def _analyze_key(table: Tables, position: Position, key: int) -> Analysis:
         if preference(move.value, move.remoteness) == best_key:
             best |= cell_bit(move.cell)
     plan = planner.masks(me, opp)
-    masks = Masks(
-        win=plan.winning,
-        block=planner.block(me, opp),
-        fork=plan.plan_winning & ~plan.winning,
-        perfect_win=plan.perfect_winning,
-        perfect_lose=plan.perfect_losing,
-        best=best,
-    )
+    if geometry.misere:  # the planner reads a line as a win: under misère the masks come from the rule itself
+        exact_win, exact_lose = exact_masks_of(moves)
+        masks = Masks(
+            win=plan.winning,
+            block=planner.block(me, opp),
+            fork=misere_squeezes(planner, me, opp),
+            perfect_win=exact_win,
+            perfect_lose=exact_lose,
+            best=best,
+        )
+    else:
+        masks = Masks(
+            win=plan.winning,
+            block=planner.block(me, opp),
+            fork=plan.plan_winning & ~plan.winning,
+            perfect_win=plan.perfect_winning,
+            perfect_lose=plan.perfect_losing,
+            best=best,
+        )
     return Analysis(
         position, Status.IN_PLAY, to_move, _VALUES[value[key]], remoteness[key], moves, masks, symmetry, games
     )
@@ -343,8 +354,26 @@ def analyze_all(geometry: Geometry = TIC_TAC_TOE) -> list[Analysis]:
 
 def exact_masks(analysis: Analysis) -> tuple[Bitboard, Bitboard]:
     """(perfect_win, perfect_lose) as the exact solver sees them."""
+    return exact_masks_of(analysis.moves)
+
+
+def misere_squeezes(planner, me: Bitboard, opp: Bitboard) -> Bitboard:
+    """Under misère, the ``fork`` mask: moves that complete no line of ours and leave the opponent only
+    replies that complete a line of theirs (so they lose on their next move)."""
+    empties = planner.geometry.full & ~(me | opp)
+    squeezes = 0
+    for cell in cells_of(empties):
+        bit = cell_bit(cell)
+        after = me | bit
+        replies = empties ^ bit
+        if replies and not planner.geometry.has_line(after) and planner.winning(opp, after) == replies:
+            squeezes |= bit
+    return squeezes
+
+
+def exact_masks_of(moves: tuple[MoveAnalysis, ...]) -> tuple[Bitboard, Bitboard]:
     win = lose = 0
-    for move in analysis.moves:
+    for move in moves:
         if move.value is Value.WIN:
             win |= cell_bit(move.cell)
         elif move.value is Value.LOSS:

@@ -98,7 +98,7 @@ def ledger_counts(geometry: Geometry) -> GameCounts:
                 empties ^= bit
                 child = key | bit << shift
                 next_layer[child] = get(child, 0) + paths
-        wins[side] += ended * factorial(size - ply - 1)
+        wins[side ^ geometry.misere] += ended * factorial(size - ply - 1)  # misère: completing a line loses
         layer = next_layer
     return GameCounts(wins[0], wins[1], sum(layer.values()))
 

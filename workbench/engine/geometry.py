@@ -1,11 +1,20 @@
-"""Board geometry as a value: rows, columns and how many in a row win.
+"""The rules as a value: rows, columns, how many in a row complete a line, and the objective.
+
+Under the normal objective whoever completes a line wins; under misère whoever
+completes a line loses. A variant is written ``3x3k3``, ``4x4k4``, ``15x15k5``,
+with ``-misere`` appended for the misère rule (:func:`parse_variant`,
+:func:`format_variant`).
 
 Cells are numbered from 1, row-major from the top-left, everywhere a user sees
 them (seed 000's numbering). Cell ``c`` is bit ``c - 1`` of a :data:`Bitboard`.
+They also have coordinates as Gomoku and Renju programs write them: the column
+letter from the left (``a``…, skipping nothing), the row number from the bottom,
+so ``h8`` is the centre of 15×15 (:func:`parse_coordinate`, :func:`format_coordinate`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -18,6 +27,14 @@ Cell = int
 
 class GeometryError(ValueError):
     """A board shape that cannot be played."""
+
+
+class VariantError(GeometryError):
+    """Text that names no playable variant (``4x4k7``, ``0x3k3``, ``chess``)."""
+
+
+MAX_SIDE = 15
+"""Boards have 1 to 15 rows and columns (15×15 with k=5 is free-style Gomoku)."""
 
 
 def popcount(bb: Bitboard) -> int:
@@ -62,6 +79,8 @@ class Geometry:
     rows: int = 3
     cols: int = 3
     k: int = 3
+    misere: bool = False
+    """Whoever completes a line loses (instead of winning)."""
     lines: tuple[Bitboard, ...] = field(init=False, repr=False, compare=False)
     full: Bitboard = field(init=False, repr=False, compare=False)
 
@@ -104,7 +123,7 @@ class Geometry:
         return tuple(line for line in self.lines if bb & line == line)
 
     def __str__(self) -> str:
-        return f"{self.rows}x{self.cols}k{self.k}"
+        return format_variant(self)
 
 
 def _generate_lines(rows: int, cols: int, k: int) -> Iterator[Bitboard]:
@@ -119,6 +138,57 @@ def _generate_lines(rows: int, cols: int, k: int) -> Iterator[Bitboard]:
                 if not (0 <= end_row < rows and 0 <= end_col < cols):
                     continue
                 yield sum(1 << ((row + d_row * i) * cols + col + d_col * i) for i in range(k))
+
+
+_VARIANT = re.compile(r"(\d{1,3})x(\d{1,3})k(\d{1,3})(-misere)?")
+
+
+def parse_variant(text: str) -> Geometry:
+    """``3x3k3``, ``4x4k4-misere``, ``15x15k5`` (any case, ``×`` for ``x``, ``misère`` for ``misere``).
+
+    :raises VariantError: naming the text and what is wrong with it.
+    """
+    spelled = text.strip().lower().replace("×", "x").replace("misère", "misere")
+    match = _VARIANT.fullmatch(spelled)
+    if match is None:
+        raise VariantError(
+            f"unknown variant {text[:40]!r}: write rows x columns k in a row, as 3x3k3 or 4x4k4-misere"
+        )
+    rows, cols, k = (int(group) for group in match.groups()[:3])
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise VariantError(f"unknown variant {text[:40]!r}: boards have 1 to {MAX_SIDE} rows and columns")
+    if not 1 <= k <= max(rows, cols):
+        raise VariantError(f"unknown variant {text[:40]!r}: {k} in a row does not fit on a {rows}x{cols} board")
+    return Geometry(rows, cols, k, misere=match.group(4) is not None)
+
+
+def format_variant(geometry: Geometry) -> str:
+    """The variant's name, as :func:`parse_variant` reads it."""
+    return f"{geometry.rows}x{geometry.cols}k{geometry.k}{'-misere' if geometry.misere else ''}"
+
+
+_COORDINATE = re.compile(r"([a-o])(\d{1,2})")
+
+
+def parse_coordinate(text: str, geometry: Geometry) -> Cell:
+    """The cell at a Gomoku coordinate: column letter from the left, row number from the bottom (``h8``).
+
+    :raises ValueError: the text is no coordinate on this board.
+    """
+    match = _COORDINATE.fullmatch(text.strip().lower())
+    if match is None:
+        raise ValueError(f"not a coordinate: {text[:20]!r} (a column letter and a row number, as b2)")
+    col, row_from_bottom = ord(match.group(1)) - ord("a"), int(match.group(2))
+    if col >= geometry.cols or not 1 <= row_from_bottom <= geometry.rows:
+        last = chr(ord("a") + geometry.cols - 1)
+        raise ValueError(f"no cell {text.strip()[:20]!r} on a {geometry.rows}x{geometry.cols} board (a1-{last}{geometry.rows})")
+    return geometry.cell(geometry.rows - row_from_bottom, col)
+
+
+def format_coordinate(cell: Cell, geometry: Geometry) -> str:
+    """The Gomoku coordinate of ``cell`` (``h8``)."""
+    row, col = geometry.row_col(cell)
+    return f"{chr(ord('a') + col)}{geometry.rows - row}"
 
 
 TIC_TAC_TOE = Geometry()

@@ -53,12 +53,12 @@ class StateGraph:
                     yield key, moves
 
 
-def _terminal_status(x: int, o: int, lines: tuple[int, ...], full: int) -> Status | None:
+def _terminal_status(x: int, o: int, lines: tuple[int, ...], full: int, misere: bool = False) -> Status | None:
     for line in lines:
         if x & line == line:
-            return Status.X_WON
+            return Status.O_WON if misere else Status.X_WON
         if o & line == line:
-            return Status.O_WON
+            return Status.X_WON if misere else Status.O_WON
     if x | o == full:
         return Status.DRAW
     return None
@@ -79,7 +79,7 @@ def state_graph(geometry: Geometry) -> StateGraph:
         shift = 0 if ply % 2 == 0 else size  # X moves at even plies
         for key in layers[-1]:
             x, o = key & full, key >> size
-            status = _terminal_status(x, o, lines, full)
+            status = _terminal_status(x, o, lines, full, geometry.misere)
             if status is not None:
                 terminal[key] = status
                 continue

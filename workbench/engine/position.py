@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable
 
-from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
+from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of, parse_coordinate
 
 EMPTY_CHARS = frozenset(".-_")
 
@@ -119,14 +119,31 @@ class Position:
 
     @property
     def status(self) -> Status:
+        """Who won, by the rules: a line wins, or under misère loses."""
         geometry = self.geometry
         if geometry.has_line(self.x):
-            return Status.X_WON
+            return Status.O_WON if geometry.misere else Status.X_WON
         if geometry.has_line(self.o):
-            return Status.O_WON
+            return Status.X_WON if geometry.misere else Status.O_WON
         if self.occupied == geometry.full:
             return Status.DRAW
         return Status.IN_PLAY
+
+    @property
+    def dead_draw(self) -> bool:
+        """In play, yet no line can be completed any more by either side (seed 003's early draw): every line
+        holds a mark of each side, or needs more marks than its side has moves left before the board is full."""
+        if self.is_over:
+            return False
+        empties = self.empties.bit_count()
+        x_moves = (empties + 1) // 2 if self.turn is Player.X else empties // 2
+        o_moves = empties - x_moves
+        for line in self.geometry.lines:
+            if not line & self.o and (line & ~self.x).bit_count() <= x_moves:
+                return False
+            if not line & self.x and (line & ~self.o).bit_count() <= o_moves:
+                return False
+        return True
 
     @property
     def is_over(self) -> bool:
@@ -291,8 +308,25 @@ def some_move_order(position: Position) -> tuple[Cell, ...]:
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
+_COORDINATES = re.compile(r"(?:[a-oA-O]\d{1,2})+")
+_ONE_COORDINATE = re.compile(r"[a-oA-O]\d{1,2}")
+
+
+def _cell_of_token(token: str, geometry: Geometry) -> Cell | None:
+    """The cell a token names, by number (``5``) or by coordinate (``b2``); None when it names none."""
+    if token.isdigit() and token.isascii():
+        # a number longer than any cell's is no cell (and int() of thousands of digits raises)
+        cell = int(token) if len(token) <= len(str(geometry.size)) else 0
+        return cell if geometry.contains(cell) else None
+    try:
+        return parse_coordinate(token, geometry)
+    except ValueError:
+        return None
+
+
 def parse_moves(text: str, start: Position | None = None) -> tuple[Cell, ...]:
-    """Parse a move list (``5,1,9`` or ``519``) and check it plays from ``start``.
+    """Parse a move list (``5,1,9`` or ``519``, or coordinates: ``b2,a3`` or ``b2a3``) and check it plays
+    from ``start``.
 
     :raises MoveListError: naming the first bad token and its 1-based index.
     """
@@ -301,21 +335,28 @@ def parse_moves(text: str, start: Position | None = None) -> tuple[Cell, ...]:
     body = text.strip()
     if not body:
         return ()
-    if _SEPARATORS.search(body) or geometry.size > 9:
+    if _SEPARATORS.search(body):
         tokens = [token for token in _SEPARATORS.split(body) if token]
+    elif _COORDINATES.fullmatch(body):
+        tokens = _ONE_COORDINATE.findall(body)
+    elif geometry.size > 9:
+        tokens = [body]
     else:
         tokens = list(body)
     cells = []
     for index, token in enumerate(tokens, 1):
-        if not token.isdigit() or not token.isascii():
+        is_number = token.isdigit() and token.isascii()
+        if not is_number and not _ONE_COORDINATE.fullmatch(token):
             raise MoveListError(
-                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} is not a cell number", token=token, index=index
+                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} is not a cell number or coordinate",
+                token=token,
+                index=index,
             )
-        # a number longer than any cell's is no cell (and int() of thousands of digits raises)
-        cell = int(token) if len(token) <= len(str(geometry.size)) else 0
-        if not geometry.contains(cell):
+        cell = _cell_of_token(token, geometry)
+        if cell is None:
+            last = f"a1-{chr(ord('a') + geometry.cols - 1)}{geometry.rows}"  # the top-right corner's coordinate
             raise MoveListError(
-                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} is not a cell (1-{geometry.size})",
+                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} is not a cell (1-{geometry.size} or {last})",
                 token=token,
                 index=index,
             )

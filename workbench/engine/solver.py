@@ -3,7 +3,8 @@
 The value is for the side to move: win, draw or loss under perfect play.
 Remoteness counts plies to the end when the winner hurries and the loser
 delays; a drawn game runs to a full board. A finished position is a loss for
-the side to move if the other side made a line (remoteness 0), else a draw.
+the side to move if the other side made a line (a win under misère; remoteness
+0), else a draw.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ def solve(geometry: Geometry) -> Solution:
     graph = state_graph(geometry)
     value: dict[int, int] = {}
     remoteness: dict[int, int] = {}
+    line_made = 1 if geometry.misere else -1  # for the side to move: the other side completed a line
     for key, status in graph.terminal.items():
-        value[key] = 0 if status is Status.DRAW else -1
+        value[key] = 0 if status is Status.DRAW else line_made
         remoteness[key] = 0
     for key, moves in graph.bottom_up():
         best_value, best_remoteness = -2, 0
