@@ -508,16 +508,32 @@ def test_a_board_too_large_for_the_tables_is_one_line_and_its_move_text_still_pr
     from workbench.engine import Geometry, Position
     from workbench.state import GameTree
 
-    tree, node = GameTree.new(Position.empty(Geometry(4, 4, 4))).add_move(0, 6)
-    big = AppState(geometry=Geometry(4, 4, 4), tree=tree, cursor=node)
-    path = tmp_path / "four.json"
-    save_study(big, path)
-    for argv in (["analyze", "--study", str(path)], ["review", str(path)], ["open", str(path)]):
+    tree, node = GameTree.new(Position.empty(Geometry(5, 5, 4))).add_move(0, 13)
+    path = tmp_path / "five.json"
+    save_study(AppState(geometry=Geometry(5, 5, 4), tree=tree, cursor=node), path)
+    code, out, err = run(capsys, "analyze", "--study", str(path))
+    assert (code, out) == (2, "")
+    assert err == "workbench: error: board 5x5k4: exact analysis covers boards of at most 16 cells so far (25 here)\n"
+    for argv in (["review", str(path)], ["open", str(path)]):  # the app and the review read the 12-cell tables
         code, out, err = run(capsys, *argv)
         assert (code, out) == (2, "")
-        assert err == "workbench: error: board 4x4k4: exact analysis covers boards of at most 12 cells so far (16 here)\n"
+        assert err == "workbench: error: board 5x5k4: exact analysis covers boards of at most 12 cells so far (25 here)\n"
     code, out, _ = run(capsys, "export", str(path))
-    assert code == 0 and out == "6\n"  # the board's shape is not in move text yet (the variants issue adds a header)
+    assert code == 0 and out == "13\n"  # the board's shape is not in move text yet (the variants issue adds a header)
+
+
+def test_a_study_of_fourteen_cells_is_analysed_from_the_strong_solution(capsys, tmp_path):
+    from workbench.engine import Geometry, Position
+    from workbench.state import GameTree
+
+    tree, node = GameTree.new(Position.empty(Geometry(2, 7, 3))).add_move(0, 4)
+    path = tmp_path / "wide.json"
+    save_study(AppState(geometry=Geometry(2, 7, 3), tree=tree, cursor=node), path)
+    code, out, _ = run(capsys, "analyze", "--study", str(path), "--json")
+    record = json.loads(out)
+    assert code == 0 and record["position"] == "...X.../......." and record["to_move"] == "O"
+    assert record["games"] is None and record["symmetry"]["class_id"] is None  # not counted above 12 cells: said so
+    assert len(record["moves"]) == 13 and all(move["value"] in ("win", "draw", "loss") for move in record["moves"])
 
 
 @pytest.mark.parametrize(

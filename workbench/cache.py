@@ -94,7 +94,14 @@ def save_tables(table: Tables) -> bool:
     """Write ``table`` to the cache (whole or not at all); False when the folder cannot be written."""
     target = cache_path(table.geometry)
     payload = marshal.dumps(format_tables(table))
-    content = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    if not _write_whole(target, MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload):
+        return False
+    _remove_stale(target)
+    return True
+
+
+def _write_whole(target: Path, content: bytes) -> bool:
+    """Write ``content`` beside ``target``, then rename it into place; False (and nothing left) on failure."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -110,8 +117,88 @@ def save_tables(table: Tables) -> bool:
         except OSError:
             pass
         return False
+    return True
+
+
+# --- strong solutions of boards of at most 16 cells (engine.strong): one byte per position ---------------
+
+STRONG_MAGIC = b"workbench strong solution\n"
+
+
+def strong_cache_path(geometry: Geometry) -> Path:
+    rule = "-misere" if geometry.misere else ""
+    return cache_folder() / f"strong-{geometry.rows}x{geometry.cols}-k{geometry.k}{rule}-{engine_fingerprint()}.bin"
+
+
+def load_strong(geometry: Geometry):
+    """The cached strong solution of ``geometry``, or None when there is none to trust."""
+    import json
+
+    import numpy as np
+
+    from .engine.strong import StrongSolution
+
+    try:
+        content = strong_cache_path(geometry).read_bytes()
+    except OSError:
+        return None
+    header_end = len(STRONG_MAGIC) + 65
+    if not content.startswith(STRONG_MAGIC):
+        return None
+    digest, payload = content[len(STRONG_MAGIC) : header_end - 1], memoryview(content)[header_end:]
+    if hashlib.sha256(payload).hexdigest().encode() != digest:
+        return None
+    try:
+        meta_end = bytes(payload[:4096]).index(b"\n")
+        meta = json.loads(bytes(payload[:meta_end]))
+        packed = np.frombuffer(payload[meta_end + 1 :], dtype=np.uint8)
+        if meta["variant"] != str(geometry) or packed.size != 3**geometry.size:
+            return None
+        return StrongSolution(
+            geometry,
+            packed,
+            tuple(meta["positions_by_ply"]),
+            tuple(meta["terminal_by_ply"]),
+            tuple(tuple(counts) for counts in meta["values_by_ply"]),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def save_strong(solution) -> bool:
+    """Write a strong solution to the cache (whole or not at all); False when it cannot be written."""
+    import json
+
+    target = strong_cache_path(solution.geometry)
+    meta = json.dumps({
+        "variant": str(solution.geometry),
+        "positions_by_ply": solution.positions_by_ply,
+        "terminal_by_ply": solution.terminal_by_ply,
+        "values_by_ply": solution.values_by_ply,
+    }).encode()  # fmt: skip
+    payload = meta + b"\n" + solution.packed.tobytes()
+    if not _write_whole(target, STRONG_MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload):
+        return False
     _remove_stale(target)
     return True
+
+
+def strong_solution(geometry: Geometry, progress=None):
+    """(solution, where): the strong solution of ``geometry`` read back from the cache (``"cache"``), or
+    solved now and kept for the next run (``"solved"``).
+
+    :raises BoardTooLargeForStrongSolveError: more than 16 cells."""
+    from .engine.strong import check_strongly_solvable, strong_solve
+
+    check_strongly_solvable(geometry)
+    if _enabled():
+        solution = load_strong(geometry)
+        if solution is not None:
+            return solution, "cache"
+    solution = strong_solve(geometry, progress)
+    if _enabled():
+        save_strong(solution)
+    return solution, "solved"
 
 
 def _remove_stale(current: Path) -> None:

@@ -43,8 +43,13 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     db_option = _Parser(add_help=False)
     db_option.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="the library file")
+    game_option = _Parser(add_help=False)
+    game_option.add_argument(
+        "--game", metavar="VARIANT", default="3x3k3",
+        help="rows x columns k in a row, '-misere' for the misère rule: 3x3k3 (default), 4x4k4, 3x3k3-misere",
+    )  # fmt: skip
 
-    analyze_cmd = commands.add_parser("analyze", parents=[db_option], help="analyse a position, a move list, or every position")
+    analyze_cmd = commands.add_parser("analyze", parents=[db_option, game_option], help="analyse a position, a move list, or every position")
     source = analyze_cmd.add_mutually_exclusive_group()
     source.add_argument("position", nargs="?", help="a position such as X.O/.X./..O (one starting with '-': after `--`, or --position=…)")
     source.add_argument("--position", dest="position_option", metavar="POSITION", help="the same, as an option: --position=-X-/---/---")
@@ -63,10 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
         ("census", "counts over the whole game: positions, classes, games, the 9! ledger"),
         ("first-moves", "seed 001's table: share of O replies that lose, per X opening"),
     ):
-        command = commands.add_parser(name, parents=[db_option], help=help_text)
+        command = commands.add_parser(name, parents=[db_option, game_option], help=help_text)
         command.add_argument("--json", action="store_true", help="machine-readable output only")
 
-    verify_cmd = commands.add_parser("verify", parents=[db_option], help="check the threat planner against the exact solver")
+    solve_cmd = commands.add_parser("solve", parents=[db_option, game_option], help="solve every position of a board of at most 16 cells, and keep the solution")
+    solve_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+
+    verify_cmd = commands.add_parser("verify", parents=[db_option, game_option], help="check the threat planner against the exact solver")
     verify_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
     verify_cmd.add_argument(
         "--seed-port", action="store_true", help="also check seed 001's code as written (reported, not failed)"
@@ -185,21 +193,70 @@ def _console():
 
 
 def _position_from(args: argparse.Namespace) -> Position:
+    geometry = _game(args)
     if args.study is not None:
         from .state import load_study
 
         return load_study(args.study).position
     if args.moves is not None:
-        return Position.empty(TIC_TAC_TOE).play_all(parse_moves(args.moves))
+        start = Position.empty(geometry)
+        return start.play_all(parse_moves(args.moves, start))
     text = args.position if args.position is not None else args.position_option
     if text is None:
         raise UsageError("analyze needs a POSITION, --moves or --all")
-    return parse_position(text)
+    return parse_position(text, geometry)
+
+
+def _game(args: argparse.Namespace):
+    """The rules that ``--game`` names (3x3k3 when the command has no such option)."""
+    from .engine.geometry import parse_variant
+
+    return parse_variant(getattr(args, "game", "3x3k3"))
+
+
+def _analyze_any(position: Position):
+    """The exact analysis of ``position`` on its own board: the tables up to 12 cells, the strong solution
+    (read back, or solved now and kept) up to 16."""
+    from .engine.analysis import MAX_TABLE_CELLS
+
+    geometry = position.geometry
+    if geometry.size <= MAX_TABLE_CELLS:
+        return analyze(position)
+    from .cache import strong_solution
+    from .engine import BoardTooLargeError
+    from .engine.strong import MAX_STRONG_CELLS, analyze_strong
+
+    if geometry.size > MAX_STRONG_CELLS:
+        raise BoardTooLargeError(
+            f"board {geometry}: exact analysis covers boards of at most {MAX_STRONG_CELLS} cells so far ({geometry.size} here)"
+        )
+    solution, _ = strong_solution(geometry, _progress_bar(geometry))
+    return analyze_strong(solution, position)
+
+
+def _progress_bar(geometry):
+    """A progress line on stderr while a board is solved, when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(stage: str, done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        step = "enumerating positions" if stage == "forward" else "solving back from the last ply"
+        end = "\n" if stage == "back" and done == total else ""
+        print(f"\rsolving {geometry}: {step:<31} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+    return show
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    geometry = _game(args)
     if args.all:
-        analyses = analyze_all(TIC_TAC_TOE)
+        from .engine.analysis import MAX_TABLE_CELLS
+
+        if geometry.size > MAX_TABLE_CELLS:
+            raise UsageError(f"analyze --all covers boards of at most {MAX_TABLE_CELLS} cells so far ({geometry} has {geometry.size}); `workbench census --game {geometry}` counts a larger one")
+        analyses = analyze_all(geometry)
         if args.json:
             sys.stdout.writelines(json.dumps(analysis_record(analysis)) + "\n" for analysis in analyses)
         else:
@@ -207,7 +264,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                 record = analysis_record(analysis)
                 print(f"{record['position']}  {record['status']:<7} {record['value'] or '-':<5} {record['remoteness'] if record['remoteness'] is not None else '-'}")
         return 0
-    analysis = analyze(_position_from(args))
+    analysis = _analyze_any(_position_from(args))
     if args.json:
         _print_json(analysis_record(analysis))
     else:
@@ -253,7 +310,12 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_census(args: argparse.Namespace) -> int:
-    data = census(TIC_TAC_TOE)
+    from .engine.analysis import MAX_TABLE_CELLS
+
+    geometry = _game(args)
+    if geometry.size > MAX_TABLE_CELLS:
+        return _strong_census(args, geometry)
+    data = census(geometry)
     if args.json:
         _print_json(data)
         return 0
@@ -272,8 +334,54 @@ def cmd_census(args: argparse.Namespace) -> int:
     return 0
 
 
+def _strong_census(args: argparse.Namespace, geometry) -> int:
+    from .cache import strong_solution
+    from .engine.strong import strong_census
+
+    solution, _ = strong_solution(geometry, _progress_bar(geometry))
+    data = strong_census(solution)
+    if args.json:
+        _print_json(data)
+        return 0
+    value = data["value"]
+    print("\n".join([
+        f"variant          {data['variant']}",
+        f"positions        {data['positions']:,} ({data['terminal_positions']:,} terminal)",
+        "positions by ply " + " ".join(map(str, data["positions_by_ply"])),
+        "by value (side to move, positions in play): " + ", ".join(f"{k} {v:,}" for k, v in data["positions_by_value"].items()),
+        f"empty board      {value['value'] and ('first player wins' if value['value'] > 0 else 'first player loses') or 'a draw'}"
+        f" in {value['remoteness']} plies",
+        "classes and games are counted for boards of at most 12 cells so far",
+    ]))  # fmt: skip
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    import time
+
+    from .cache import strong_cache_path, strong_solution
+    from .engine.strong import strong_census
+
+    geometry = _game(args)
+    started = time.perf_counter()
+    solution, where = strong_solution(geometry, None if args.json else _progress_bar(geometry))
+    seconds = time.perf_counter() - started
+    path = strong_cache_path(geometry)
+    kept = path.exists()
+    data = strong_census(solution) | {"source": where, "seconds": round(seconds, 3), "cache": str(path) if kept else None}
+    if args.json:
+        _print_json(data)
+        return 0
+    value = data["value"]
+    outcome = "a draw" if value["value"] == 0 else "first player wins" if value["value"] > 0 else "first player loses"
+    print(f"{geometry}: {data['positions']:,} positions, {outcome} (in {value['remoteness']} plies); "
+          f"{'read back' if where == 'cache' else 'solved'} in {seconds:.2f} s")  # fmt: skip
+    print(f"kept in {path}" if kept else "not kept: the cache folder cannot be written (or WORKBENCH_NO_TABLES_CACHE is set)")
+    return 0
+
+
 def cmd_first_moves(args: argparse.Namespace) -> int:
-    table = [list(row) for row in first_move_table(TIC_TAC_TOE)]
+    table = [list(row) for row in first_move_table(_game(args))]
     if args.json:
         _print_json({"table": table})
         return 0
@@ -285,19 +393,27 @@ def cmd_first_moves(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from .engine.analysis import exact_masks
 
+    geometry = _game(args)
+    if geometry.misere:
+        raise UsageError(f"verify checks the threat planner, which reads a line as a win: {geometry} is misère")
     checked = 0
     disagreements = []
-    for analysis in analyze_all(TIC_TAC_TOE):
+    from .engine.threats import planner_for
+
+    planner = planner_for(geometry)
+    for analysis in analyze_all(geometry):
         if analysis.to_move is None:
             continue
         checked += 1
         exact_win, exact_lose = exact_masks(analysis)
-        masks = analysis.masks
-        if (masks.perfect_win, masks.perfect_lose) != (exact_win, exact_lose):
+        position = analysis.position
+        me, opp = (position.x, position.o) if analysis.to_move is Player.X else (position.o, position.x)
+        masks = planner.masks(me, opp)
+        if (masks.perfect_winning, masks.perfect_losing) != (exact_win, exact_lose):
             disagreements.append(
                 {
                     "position": format_position(analysis.position),
-                    "planner": {"perfect_win": masks.perfect_win, "perfect_lose": masks.perfect_lose},
+                    "planner": {"perfect_win": masks.perfect_winning, "perfect_lose": masks.perfect_losing},
                     "solver": {"perfect_win": exact_win, "perfect_lose": exact_lose},
                 }
             )
@@ -558,4 +674,5 @@ COMMANDS = {
     "first-moves": cmd_first_moves,
     "verify": cmd_verify,
     "bench": cmd_bench,
+    "solve": cmd_solve,
 }

@@ -86,11 +86,9 @@ def moves_table(analysis: Analysis) -> Table:
             Text(move.value.label, style=VALUE_STYLES[move.value]),
             str(move.remoteness),
             trap,
-            f"{move.games.total:,}",
-            f"{move.games.x:,}",
-            f"{move.games.o:,}",
-            f"{move.games.draw:,}",
-        )
+            *((f"{move.games.total:,}", f"{move.games.x:,}", f"{move.games.o:,}", f"{move.games.draw:,}")
+              if move.games is not None else ("—",) * 4),
+        )  # fmt: skip
     return table
 
 
@@ -111,13 +109,19 @@ def analysis_view(analysis: Analysis) -> RenderableType:
     facts.append(analysis.to_move.value if analysis.to_move else "—")
     facts.append("\nvalue      ")
     facts.append_text(value_text(analysis.value, analysis.remoteness))
-    facts.append(f"\nclass      {symmetry.class_id} of {symmetry.class_count}, orbit {symmetry.orbit_size}")
+    if symmetry.class_id is not None:
+        facts.append(f"\nclass      {symmetry.class_id} of {symmetry.class_count}, orbit {symmetry.orbit_size}")
+    else:
+        facts.append(f"\nclass      not counted on this board, orbit {symmetry.orbit_size}")
     facts.append(f"\ncanonical  {format_position(symmetry.canonical)}")
     facts.append(f"\nstabiliser {', '.join(t.name for t in symmetry.stabilizer)}")
     groups = " ".join("{" + ",".join(map(str, group)) + "}" for group in symmetry.move_classes) or "—"
     facts.append(f"\nmove classes {groups}")
     games = analysis.games
-    facts.append(f"\ngames      {games.total:,} (X {games.x:,} · O {games.o:,} · draw {games.draw:,})")
+    if games is not None:
+        facts.append(f"\ngames      {games.total:,} (X {games.x:,} · O {games.o:,} · draw {games.draw:,})")
+    else:
+        facts.append("\ngames      not counted on this board")
     header.add_row(board_text(position, highlight=_last_line(position)), facts)
     if analysis.to_move is None:
         return header

@@ -29,8 +29,8 @@ class MoveAnalysis:
     remoteness: int
     trap: float | None
     """Fraction of the opponent's replies that lose; None when the move ends the game."""
-    games: GameCounts
-    """Complete games that continue through this move."""
+    games: GameCounts | None
+    """Complete games that continue through this move; None where they are not counted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +53,9 @@ class Masks:
 @dataclass(frozen=True, slots=True)
 class SymmetryInfo:
     canonical: Position
-    class_id: int
-    class_count: int
+    class_id: int | None
+    """None where the board's classes are not counted (boards above 12 cells)."""
+    class_count: int | None
     orbit_size: int
     stabilizer: tuple[Transform, ...]
     move_classes: tuple[tuple[Cell, ...], ...]
@@ -71,8 +72,8 @@ class Analysis:
     moves: tuple[MoveAnalysis, ...]
     masks: Masks
     symmetry: SymmetryInfo
-    games: GameCounts
-    """Complete games from this position."""
+    games: GameCounts | None
+    """Complete games from this position; None where they are not counted (boards above 12 cells)."""
 
     def move(self, cell: Cell) -> MoveAnalysis | None:
         for move in self.moves:
@@ -321,25 +322,17 @@ def _analyze_key(table: Tables, position: Position, key: int) -> Analysis:
         if preference(move.value, move.remoteness) == best_key:
             best |= cell_bit(move.cell)
     plan = planner.masks(me, opp)
-    if geometry.misere:  # the planner reads a line as a win: under misère the masks come from the rule itself
-        exact_win, exact_lose = exact_masks_of(moves)
-        masks = Masks(
-            win=plan.winning,
-            block=planner.block(me, opp),
-            fork=misere_squeezes(planner, me, opp),
-            perfect_win=exact_win,
-            perfect_lose=exact_lose,
-            best=best,
-        )
-    else:
-        masks = Masks(
-            win=plan.winning,
-            block=planner.block(me, opp),
-            fork=plan.plan_winning & ~plan.winning,
-            perfect_win=plan.perfect_winning,
-            perfect_lose=plan.perfect_losing,
-            best=best,
-        )
+    # perfect-win and perfect-lose from the exact values: the planner's equal them on 3×3 only (`workbench
+    # verify`); on 3×4 it misses forced wins deeper than its look-ahead, and it reads a line as a win (misère)
+    exact_win, exact_lose = exact_masks_of(moves)
+    masks = Masks(
+        win=plan.winning,
+        block=planner.block(me, opp),
+        fork=misere_squeezes(planner, me, opp) if geometry.misere else plan.plan_winning & ~plan.winning,
+        perfect_win=exact_win,
+        perfect_lose=exact_lose,
+        best=best,
+    )
     return Analysis(
         position, Status.IN_PLAY, to_move, _VALUES[value[key]], remoteness[key], moves, masks, symmetry, games
     )
@@ -371,6 +364,27 @@ def misere_squeezes(planner, me: Bitboard, opp: Bitboard) -> Bitboard:
     return squeezes
 
 
+def two_ply_forks(planner, me: Bitboard, opp: Bitboard) -> Bitboard:
+    """The ``fork`` mask by two plies of look-ahead: moves that complete no line but after which every reply
+    (none of which completes the opponent's line) leaves us a line to complete. The planner's
+    ``plan_winning & ~winning``, without its memo of the whole tree below."""
+    geometry = planner.geometry
+    empties = geometry.full & ~(me | opp)
+    forks = 0
+    for cell in cells_of(empties):
+        bit = cell_bit(cell)
+        after = me | bit
+        replies = empties ^ bit
+        if not replies or geometry.has_line(after):
+            continue
+        if all(
+            not geometry.has_line(opp | cell_bit(reply)) and planner.winning(after, opp | cell_bit(reply))
+            for reply in cells_of(replies)
+        ):
+            forks |= bit
+    return forks
+
+
 def exact_masks_of(moves: tuple[MoveAnalysis, ...]) -> tuple[Bitboard, Bitboard]:
     win = lose = 0
     for move in moves:
@@ -390,14 +404,14 @@ def analysis_record(analysis: Analysis) -> dict:
         "status": analysis.status.value,
         "value": analysis.value.label if analysis.value is not None else None,
         "remoteness": analysis.remoteness,
-        "games": analysis.games.as_dict(),
+        "games": analysis.games.as_dict() if analysis.games is not None else None,
         "moves": [
             {
                 "cell": move.cell,
                 "value": move.value.label,
                 "remoteness": move.remoteness,
                 "trap": move.trap,
-                "games": move.games.as_dict(),
+                "games": move.games.as_dict() if move.games is not None else None,
             }
             for move in analysis.moves
         ],

@@ -61,7 +61,7 @@ class StrongSolution:
     positions_by_ply: tuple[int, ...]
     terminal_by_ply: tuple[int, ...]
     values_by_ply: tuple[tuple[int, int, int], ...]
-    """For each ply, how many positions are (won, drawn, lost) for the side to move, terminal ones included."""
+    """For each ply, how many positions in play are (won, drawn, lost) for the side to move."""
 
     @property
     def positions(self) -> int:
@@ -167,7 +167,7 @@ def strong_solve(geometry: Geometry, progress: Progress | None = None) -> Strong
         if in_play.any():
             result[in_play] = _best_of_children(packed, table, x[in_play], o[in_play], ply, bits, size)
         packed[index] = result
-        values = (result >> 5).astype(np.int64) - 1
+        values = (result[in_play] >> 5).astype(np.int64) - 1
         positions_by_ply.append(int(x.size))
         terminal_by_ply.append(int(won.sum() + full.sum()))
         values_by_ply.append((int((values == 1).sum()), int((values == 0).sum()), int((values == -1).sum())))
@@ -206,3 +206,86 @@ def _best_of_children(
     # a draw always runs to the full board
     remoteness = np.where(best > _DRAW_SCORE, 64 - best, np.where(best < _DRAW_SCORE, best, size - ply))
     return ((value + 1) << 5 | remoteness).astype(np.uint8)
+
+
+def analyze_strong(solution: StrongSolution, position):
+    """The analysis of a legal ``position`` from a strong solution: the value and remoteness of the position and
+    of every move, each move's trap share, the threat masks, and its symmetry (orbit, stabiliser, canonical form).
+    Symmetry classes and game counts are not counted for these boards (None).
+
+    :raises IllegalPositionError: no game reaches ``position``.
+    """
+    from .analysis import Analysis, Masks, MoveAnalysis, SymmetryInfo, exact_masks_of, misere_squeezes, two_ply_forks
+    from .position import Player, Position, Status, check_legal
+    from .solver import Value, preference
+    from .symmetry import canonical, group_moves, stabilizer, transforms
+    from .threats import planner_for
+    from .geometry import cell_bit
+
+    check_legal(position)
+    geometry = position.geometry
+    group = stabilizer(position)
+    legal = position.legal_moves()
+    symmetry = SymmetryInfo(
+        canonical=canonical(position),
+        class_id=None,
+        class_count=None,
+        orbit_size=len(transforms(geometry)) // len(group),
+        stabilizer=group,
+        move_classes=group_moves(legal, group),
+    )
+    if position.is_over:
+        return Analysis(position, position.status, None, None, None, (), Masks(), symmetry, None)
+    found = solution.lookup(position.x, position.o)
+    assert found is not None, f"legal position {position} missing from the strong solution"
+    moves = []
+    for cell in legal:
+        child = position.play(cell)
+        child_value, child_remoteness = solution.lookup(child.x, child.o)
+        replies = child.legal_moves()
+        trap = None
+        if replies:
+            losing = 0
+            for reply in replies:
+                after = child.play(reply)
+                if solution.lookup(after.x, after.o)[0] > 0:  # good for us, who move after the reply
+                    losing += 1
+            trap = losing / len(replies)
+        moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, None))
+    moves = tuple(moves)
+    best_key = max(preference(move.value, move.remoteness) for move in moves)
+    best = 0
+    for move in moves:
+        if preference(move.value, move.remoteness) == best_key:
+            best |= cell_bit(move.cell)
+    to_move = position.turn
+    me, opp = (position.x, position.o) if to_move is Player.X else (position.o, position.x)
+    planner = planner_for(geometry)
+    perfect_win, perfect_lose = exact_masks_of(moves)
+    # the planner's masks read the whole game tree below (354,000 pairs on 4×4): the fork mask needs two plies
+    fork = misere_squeezes(planner, me, opp) if geometry.misere else two_ply_forks(planner, me, opp)
+    masks = Masks(
+        win=planner.winning(me, opp),
+        block=planner.block(me, opp),
+        fork=fork,
+        perfect_win=perfect_win,
+        perfect_lose=perfect_lose,
+        best=best,
+    )
+    value, remoteness = found
+    return Analysis(position, Status.IN_PLAY, to_move, Value(value), remoteness, moves, masks, symmetry, None)
+
+
+def strong_census(solution: StrongSolution) -> dict:
+    """Counts over every reachable position, keyed as :func:`workbench.engine.census` keys them for 3×3."""
+    in_play = solution.values_by_ply
+    return {
+        "variant": str(solution.geometry),
+        "positions": solution.positions,
+        "terminal_positions": sum(solution.terminal_by_ply),
+        "positions_by_ply": list(solution.positions_by_ply),
+        "terminal_by_ply": list(solution.terminal_by_ply),
+        "positions_by_value": {"win": sum(c[0] for c in in_play), "draw": sum(c[1] for c in in_play),
+                               "loss": sum(c[2] for c in in_play)},
+        "value": dict(zip(("value", "remoteness"), solution.lookup(0, 0))),
+    }  # fmt: skip

@@ -1,0 +1,223 @@
+"""The whole family: m,n,k boards and misère, checked against independent methods and published figures."""
+
+from functools import lru_cache
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from workbench.engine import Geometry, Player, Position, Status, analyze, parse_moves
+from workbench.engine.geometry import (
+    VariantError,
+    format_coordinate,
+    format_variant,
+    parse_coordinate,
+    parse_variant,
+)
+from workbench.engine.graph import state_graph
+from workbench.engine.solver import solve
+from workbench.engine.strong import (
+    BoardTooLargeForStrongSolveError,
+    analyze_strong,
+    strong_census,
+    strong_solve,
+)
+from workbench.engine.symmetry import transforms
+
+variants = st.builds(
+    lambda rows, cols, k_share, misere: Geometry(rows, cols, max(1, round(k_share * max(rows, cols))), misere),
+    st.integers(1, 15), st.integers(1, 15), st.floats(0, 1), st.booleans(),
+)  # fmt: skip
+
+
+@given(variants)
+def test_a_variant_reads_back_from_its_name(geometry):
+    assert parse_variant(format_variant(geometry)) == geometry
+    assert str(geometry) == format_variant(geometry)
+
+
+@pytest.mark.parametrize(
+    "text, rules",
+    [("3x3k3", (3, 3, 3, False)), ("4x4k4-misere", (4, 4, 4, True)), (" 15X15k5 ", (15, 15, 5, False)),
+     ("3×3k3-misère", (3, 3, 3, True)), ("1x1k1", (1, 1, 1, False)), ("2x7k3", (2, 7, 3, False))],
+)  # fmt: skip
+def test_variant_names(text, rules):
+    geometry = parse_variant(text)
+    assert (geometry.rows, geometry.cols, geometry.k, geometry.misere) == rules
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [("4x4k7", "7 in a row does not fit on a 4x4 board"), ("0x3k3", "boards have 1 to 15 rows and columns"),
+     ("16x16k5", "boards have 1 to 15 rows and columns"), ("3x3k0", "0 in a row does not fit"),
+     ("chess", "write rows x columns k in a row"), ("3x3k3-normal", "write rows x columns"), ("", "write rows")],
+)  # fmt: skip
+def test_nonsense_variants_name_the_text_and_the_reason(text, reason):
+    with pytest.raises(VariantError, match=reason) as caught:
+        parse_variant(text)
+    assert repr(text) in str(caught.value) and isinstance(caught.value, ValueError)
+
+
+@given(variants, st.data())
+def test_coordinates_read_back_on_every_board(geometry, data):
+    cell = data.draw(st.integers(1, geometry.size))
+    assert parse_coordinate(format_coordinate(cell, geometry), geometry) == cell
+
+
+def test_coordinates_are_gomoku_s():
+    gomoku = parse_variant("15x15k5")
+    assert parse_coordinate("h8", gomoku) == 113 and format_coordinate(113, gomoku) == "h8"  # the centre
+    assert format_coordinate(1, Geometry()) == "a3" and format_coordinate(9, Geometry()) == "c1"
+    assert parse_moves("b2,a3") == (5, 1) == parse_moves("b2a3") == parse_moves("5 a3")
+    with pytest.raises(ValueError, match="no cell 'd1' on a 3x3 board"):
+        parse_coordinate("d1", Geometry())
+
+
+def test_misere_status_names_the_winner_by_the_rule():
+    misere = parse_variant("3x3k3-misere")
+    line = Position.empty(misere).play_all([1, 4, 2, 5, 3])  # X completes the top row
+    assert line.status is Status.O_WON and line.is_over
+    assert Position.empty(Geometry()).play_all([1, 4, 2, 5, 3]).status is Status.X_WON
+
+
+def _negamax(geometry):
+    """An independent solver: plain memoised negamax over positions, the winner hurrying, the loser delaying."""
+
+    @lru_cache(maxsize=None)
+    def solve_position(x, o):
+        position = Position(x, o, geometry)
+        status = position.status
+        if status is Status.DRAW:
+            return 0, 0
+        if status is not Status.IN_PLAY:
+            return (1 if (status is Status.X_WON) == (position.turn is Player.X) else -1), 0
+        best = None
+        for cell in position.legal_moves():
+            child = position.play(cell)
+            value, remoteness = solve_position(child.x, child.o)
+            value, remoteness = -value, remoteness + 1
+            rank = (value, -remoteness if value > 0 else remoteness)
+            if best is None or rank > best[0]:
+                best = (rank, (value, remoteness))
+        return best[1]
+
+    return solve_position
+
+
+@pytest.mark.parametrize("name", ["3x3k3", "3x3k3-misere", "2x4k3-misere", "2x2k2", "1x1k1", "2x3k2-misere"])
+def test_both_solvers_equal_an_independent_negamax_on_every_position(name):
+    geometry = parse_variant(name)
+    negamax = _negamax(geometry)
+    solution, strong = solve(geometry), strong_solve(geometry)
+    keys = list(state_graph(geometry).keys())
+    for key in keys:
+        x, o = key & geometry.full, key >> geometry.size
+        expected = negamax(x, o)
+        assert (solution.value[key], solution.remoteness[key]) == expected
+        assert strong.lookup(x, o) == expected
+    assert strong.positions == len(keys)
+
+
+@pytest.mark.parametrize("name", ["3x4k3", "3x4k3-misere", "2x5k3-misere", "4x3k4"])
+def test_the_strong_sweep_equals_the_dictionary_solver_on_every_position(name):
+    geometry = parse_variant(name)
+    solution, strong = solve(geometry), strong_solve(geometry)
+    graph = state_graph(geometry)
+    for key in graph.keys():
+        assert strong.lookup(key & geometry.full, key >> geometry.size) == (solution.value[key], solution.remoteness[key])
+    assert strong.positions == len(graph)
+    assert sum(strong.terminal_by_ply) == len(graph.terminal)
+
+
+def test_misere_terminal_positions_are_won_by_the_side_to_move():
+    geometry = parse_variant("3x3k3-misere")
+    strong = strong_solve(geometry)
+    for key, status in state_graph(geometry).terminal.items():
+        x, o = key & geometry.full, key >> geometry.size
+        expected = 0 if status is Status.DRAW else 1  # the other side just completed a line, and lost
+        assert strong.lookup(x, o) == (expected, 0)
+        assert status is Status.DRAW or (status is Status.X_WON) == (Position(x, o, geometry).turn is Player.X)
+
+
+def test_unreached_positions_have_no_value():
+    strong = strong_solve(Geometry())
+    assert strong.lookup(0b111, 0b111000) is None  # both sides have a line
+    assert strong.lookup(0, 1) is None  # O moved first
+
+
+@pytest.mark.parametrize(
+    "name, positions, value",
+    [("3x3k3", 5_478, 0), ("3x4k3", 111_973, 1), ("4x4k3", 6_036_001, 1), ("4x4k4", 9_722_011, 0)],
+)
+def test_published_figures(name, positions, value):
+    strong = strong_solve(parse_variant(name))
+    census = strong_census(strong)
+    assert census["positions"] == positions and census["value"]["value"] == value
+    assert sum(census["positions_by_ply"]) == positions
+    in_play = positions - census["terminal_positions"]
+    assert sum(census["positions_by_value"].values()) == in_play
+
+
+@pytest.mark.parametrize("name", ["3x4k3", "3x4k3-misere", "3x3k3-misere"])
+def test_values_are_the_same_on_every_image_of_a_position(name):
+    geometry = parse_variant(name)
+    strong = strong_solve(geometry)
+    group = transforms(geometry)
+    assert len(group) == (8 if geometry.is_square else 4)
+    for key in list(state_graph(geometry).keys())[::7]:
+        x, o = key & geometry.full, key >> geometry.size
+        assert {strong.lookup(t.apply(x), t.apply(o)) for t in group} == {strong.lookup(x, o)}
+
+
+def test_analysis_from_the_strong_solution_equals_the_tables():
+    geometry = parse_variant("3x4k3-misere")
+    strong = strong_solve(geometry)
+    for moves in ([], [6], [6, 7], [1, 2, 3], [6, 7, 2, 11, 5]):
+        position = Position.empty(geometry).play_all(moves)
+        from_tables, from_strong = analyze(position), analyze_strong(strong, position)
+        assert (from_strong.value, from_strong.remoteness, from_strong.masks) == (
+            from_tables.value, from_tables.remoteness, from_tables.masks)  # fmt: skip
+        assert [(m.cell, m.value, m.remoteness, m.trap) for m in from_strong.moves] == [
+            (m.cell, m.value, m.remoteness, m.trap) for m in from_tables.moves
+        ]
+        assert from_strong.symmetry.orbit_size == from_tables.symmetry.orbit_size
+        assert from_strong.games is None and from_strong.symmetry.class_id is None  # not counted: said so
+
+
+def test_normal_masks_from_the_strong_solution_equal_the_planner_s():
+    geometry = parse_variant("3x4k3")
+    strong = strong_solve(geometry)
+    for key in list(state_graph(geometry).keys())[::97]:
+        position = Position(key & geometry.full, key >> geometry.size, geometry)
+        if not position.is_over:
+            assert analyze_strong(strong, position).masks == analyze(position).masks
+
+
+def test_boards_above_sixteen_cells_are_refused_before_any_array_is_made():
+    with pytest.raises(BoardTooLargeForStrongSolveError, match="board 5x5k4: strong solutions cover boards of at most 16 cells"):
+        strong_solve(parse_variant("5x5k4"))
+
+
+def _some_line_still_possible(position):
+    """An independent check: some sequence of legal moves from here completes a line (either side's)."""
+    if position.status in (Status.X_WON, Status.O_WON):
+        return True
+    return any(_some_line_still_possible(position.play(cell)) for cell in position.legal_moves())
+
+
+@pytest.mark.parametrize("name", ["3x3k3", "2x4k3", "3x3k3-misere"])
+def test_dead_draw_is_exactly_no_line_left_to_complete(name):
+    geometry = parse_variant(name)
+    dead = 0
+    for key in state_graph(geometry).keys():
+        position = Position(key & geometry.full, key >> geometry.size, geometry)
+        expected = not position.is_over and not _some_line_still_possible(position)
+        assert position.dead_draw is expected, position
+        dead += expected
+    assert dead > 0
+
+
+def test_dead_draw_examples():
+    assert Position.empty().play_all([5, 1, 9, 3, 2, 8, 4, 6]).dead_draw  # one cell left, every line blocked
+    assert not Position.empty().play_all([5, 1, 2, 8, 4, 6]).dead_draw  # X's 3-5-7 is still open
+    assert not Position.empty().dead_draw
