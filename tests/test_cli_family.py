@@ -1,0 +1,128 @@
+"""The family on the command line: --game, solve, census and analyze of boards other than 3×3."""
+
+import json
+import os
+
+import pytest
+
+from workbench import cache
+from workbench.cli import main
+from workbench.engine.geometry import parse_variant
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_keeps_the_solution_and_reads_it_back(capsys):
+    code, out, err = run(capsys, "solve", "--game", "2x7k3", "--json")
+    first = json.loads(out)
+    assert code == 0 and err == "" and first["source"] == "solved"
+    path = first["cache"]
+    assert path == str(cache.strong_cache_path(parse_variant("2x7k3"))) and os.path.getsize(path) > 3**14
+    code, out, _ = run(capsys, "solve", "--game", "2x7k3", "--json")
+    second = json.loads(out)
+    assert second["source"] == "cache" and second["positions"] == first["positions"] and second["value"] == first["value"]
+    code, out, _ = run(capsys, "solve", "--game", "2x7k3")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith(f"2x7k3: {first['positions']:,} positions, ") and "read back in" in lines[0]
+    assert lines[1] == f"kept in {path}"
+
+
+def test_a_damaged_cache_file_is_never_believed(capsys):
+    geometry = parse_variant("3x4k3-misere")
+    solution, where = cache.strong_solution(geometry)
+    assert where == "solved"
+    path = cache.strong_cache_path(geometry)
+    content = bytearray(path.read_bytes())
+    content[-100] ^= 0xFF  # one flipped byte of the values
+    path.write_bytes(bytes(content))
+    assert cache.load_strong(geometry) is None
+    again, where = cache.strong_solution(geometry)
+    assert where == "solved" and (again.packed == solution.packed).all()
+    assert cache.load_strong(geometry) is not None  # written afresh
+    path.write_bytes(path.read_bytes()[:1000])  # truncated
+    assert cache.load_strong(geometry) is None
+
+
+def test_the_misere_board_s_files_and_the_classic_one_s_live_side_by_side():
+    normal, misere = parse_variant("3x4k3"), parse_variant("3x4k3-misere")
+    cache.strong_solution(misere)
+    cache.strong_solution(normal)
+    assert cache.load_strong(misere) is not None and cache.load_strong(normal) is not None
+    assert cache.strong_cache_path(normal) != cache.strong_cache_path(misere)
+
+
+def test_no_cache_folder_still_solves(monkeypatch, tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))  # a regular file where the folder would be
+    code, out, _ = run(capsys, "solve", "--game", "3x4k3")
+    assert code == 0 and out.splitlines()[1].startswith("not kept: the cache folder cannot be written")
+
+
+def test_census_of_a_larger_board(capsys):
+    code, out, _ = run(capsys, "census", "--game", "2x7k3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["variant"] == "2x7k3"
+    assert data["positions"] == sum(data["positions_by_ply"]) and data["positions_by_ply"][0] == 1
+    assert data["positions_by_ply"][1] == 14 and data["positions_by_ply"][2] == 14 * 13
+    assert sum(data["positions_by_value"].values()) == data["positions"] - data["terminal_positions"]
+    code, out, _ = run(capsys, "census", "--game", "2x7k3")
+    assert code == 0 and out.startswith("variant          2x7k3\n")
+    assert "classes and games are counted for boards of at most 12 cells so far" in out
+
+
+def test_census_of_a_small_misere_board_counts_everything(capsys):
+    code, out, _ = run(capsys, "census", "--game", "3x3k3-misere", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["positions"] == 5478 and data["classes"] == 765
+    # the same positions end the game as in the classic one, but whoever made the line lost
+    classic = json.loads(run(capsys, "census", "--json")[1])
+    assert data["games"]["x"] == classic["games"]["o"] and data["games"]["o"] == classic["games"]["x"]
+    assert data["ledger"]["x"] == classic["ledger"]["o"]
+
+
+def test_analyze_a_misere_position_by_coordinates(capsys):
+    code, out, _ = run(capsys, "analyze", "--game", "3x3k3-misere", "--moves", "b2,a3", "--json")
+    record = json.loads(out)
+    assert code == 0 and record["position"] == "O../.X./..." and record["to_move"] == "X"
+    assert record["value"] == "draw"
+    # one mark each: no line can be completed yet, by either side
+    assert record["masks"]["win"] == [] and record["masks"]["block"] == []
+
+
+def test_analyze_of_fourteen_cells_from_the_strong_solution(capsys):
+    code, out, _ = run(capsys, "analyze", "--game", "2x7k3", "--moves", "d1", "--json")
+    record = json.loads(out)
+    assert code == 0 and record["position"] == "......./...X..." and record["to_move"] == "O"
+    assert record["games"] is None and record["symmetry"]["orbit_size"] == 2
+    code, out, _ = run(capsys, "analyze", "--game", "2x7k3", "--moves", "d1")
+    assert code == 0 and "class      not counted on this board" in out and "games      not counted on this board" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["analyze", "--game", "4x4k7", "...."], "unknown variant '4x4k7': 7 in a row does not fit on a 4x4 board"),
+        (["census", "--game", "chess"], "unknown variant 'chess'"),
+        (["solve", "--game", "5x5k4"], "board 5x5k4: strong solutions cover boards of at most 16 cells (25 here)"),
+        (["analyze", "--game", "5x5k4", "--moves", "c3"], "board 5x5k4: exact analysis covers boards of at most 16 cells so far (25 here)"),
+        (["analyze", "--game", "3x3k3", "--moves", "z9"], "token 1 'z' is not a cell number or coordinate"),
+        (["analyze", "--game", "3x3k3", "--moves", "d1"], "token 1 'd1' is not a cell (1-9 or a1-c3)"),
+        (["verify", "--game", "3x3k3-misere"], "verify checks the threat planner, which reads a line as a win"),
+        (["analyze", "--all", "--game", "4x4k4"], "analyze --all covers boards of at most 12 cells so far"),
+    ],
+)
+def test_bad_variants_and_moves_are_one_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "") and err.startswith("workbench: error: ") and message in err and err.count("\n") == 1
+
+
+def test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three(capsys):
+    code, out, _ = run(capsys, "verify", "--game", "3x4k3", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["checked"] == 79563 and len(report["disagreements"]) == 597
+    assert run(capsys, "verify", "--json")[0] == 0
