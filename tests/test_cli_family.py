@@ -109,7 +109,9 @@ def test_analyze_of_fourteen_cells_from_the_strong_solution(capsys):
         (["analyze", "--game", "4x4k7", "...."], "unknown variant '4x4k7': 7 in a row does not fit on a 4x4 board"),
         (["census", "--game", "chess"], "unknown variant 'chess'"),
         (["solve", "--game", "5x5k4"], "board 5x5k4: strong solutions cover boards of at most 16 cells (25 here)"),
-        (["analyze", "--game", "5x5k4", "--moves", "c3"], "board 5x5k4: exact analysis covers boards of at most 16 cells so far (25 here)"),
+        (["analyze", "--game", "5x5k4", "--moves", "c3", "--budget", "soon"], "--budget 'soon': write a time such as 5s, 500ms or 2m"),
+        (["analyze", "--game", "5x5k4", "--moves", "c3", "--budget", "0s"], "--budget '0s': a time above zero and at most a day"),
+        (["analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", "-5"], "argument --nodes: '-5' is not a positive whole number"),
         (["analyze", "--game", "3x3k3", "--moves", "z9"], "token 1 'z' is not a cell number or coordinate"),
         (["analyze", "--game", "3x3k3", "--moves", "d1"], "token 1 'd1' is not a cell (1-9 or a1-c3)"),
         (["verify", "--game", "3x3k3-misere"], "verify checks the threat planner, which reads a line as a win"),
@@ -126,3 +128,13 @@ def test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three(capsy
     report = json.loads(out)
     assert code == 1 and report["checked"] == 79563 and len(report["disagreements"]) == 597
     assert run(capsys, "verify", "--json")[0] == 0
+
+
+def test_analyze_of_a_large_board_searches_within_the_budget(capsys):
+    code, out, _ = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3,b2,d4,b4,a1,e5,c1,c4", "--json", "--budget", "60s")
+    record = json.loads(out)
+    assert code == 0 and record["proven"] is True and record["value"] in ("win", "draw", "loss")
+    assert all(move["proven"] and move["value"] is not None for move in record["moves"]) and len(record["moves"]) == 17
+    code, out, _ = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", "3000")
+    assert code == 0 and "unknown (" in out and "nodes searched)" in out and "moves proven)" in out
+    assert "perfect-win" in out and "a5" in out  # coordinates beside the cell numbers

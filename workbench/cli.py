@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--all", action="store_true", help="every reachable position (JSON Lines with --json)")
     source.add_argument("--study", metavar="FILE", help="the current node of a saved study")
     analyze_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+    analyze_cmd.add_argument("--budget", default="5s", help="time for the search of a board above 16 cells (5s, 500ms, 2m; default 5s)")
+    analyze_cmd.add_argument("--nodes", type=_positive_int, default=20_000_000, help="nodes for that search (default 20,000,000)")
 
     review_cmd = commands.add_parser("review", parents=[db_option], help="rate every move of a line: best, inaccurate, mistake")
     line = review_cmd.add_mutually_exclusive_group(required=True)
@@ -207,6 +209,27 @@ def _position_from(args: argparse.Namespace) -> Position:
     return parse_position(text, geometry)
 
 
+def _positive_int(text: str) -> int:
+    if not (text.isdigit() and text.isascii()) or len(text) > 12 or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a positive whole number")
+    return int(text)
+
+
+def parse_budget(text: str) -> float:
+    """Seconds from ``5s``, ``500ms``, ``2m`` or a plain number of seconds (at most a day).
+
+    :raises UsageError: naming the text."""
+    import re
+
+    match = re.fullmatch(r"\s*(\d{1,6}(?:\.\d{1,3})?)\s*(ms|s|m)?\s*", text)
+    if match is None:
+        raise UsageError(f"--budget {text[:20]!r}: write a time such as 5s, 500ms or 2m")
+    seconds = float(match.group(1)) * {"ms": 0.001, "s": 1, "m": 60, None: 1}[match.group(2)]
+    if not 0 < seconds <= 86_400:
+        raise UsageError(f"--budget {text[:20]!r}: a time above zero and at most a day")
+    return seconds
+
+
 def _game(args: argparse.Namespace):
     """The rules that ``--game`` names (3x3k3 when the command has no such option)."""
     from .engine.geometry import parse_variant
@@ -264,13 +287,46 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                 record = analysis_record(analysis)
                 print(f"{record['position']}  {record['status']:<7} {record['value'] or '-':<5} {record['remoteness'] if record['remoteness'] is not None else '-'}")
         return 0
-    analysis = _analyze_any(_position_from(args))
+    seconds = parse_budget(args.budget)
+    position = _position_from(args)
+    if position.geometry.size > 16:
+        return _search(args, position, seconds)
+    analysis = _analyze_any(position)
     if args.json:
         _print_json(analysis_record(analysis))
     else:
         from .text import analysis_view
 
         _console().print(analysis_view(analysis))
+    return 0
+
+
+def _search(args: argparse.Namespace, position: Position, seconds: float) -> int:
+    """Tier 2: each move searched exactly within the budget; what it did not prove is said to be unknown."""
+    import time
+
+    from .engine.search import search, search_record
+
+    deadline = time.monotonic() + seconds
+    show = sys.stderr.isatty() and not args.json
+    moves = len(position.legal_moves())
+    done = [0]
+
+    def progress(move, nodes: int) -> None:
+        done[0] += 1
+        if show:
+            print(f"\rsearching {position.geometry}: {done[0]}/{moves} moves proven, {nodes:,} nodes", end="", file=sys.stderr, flush=True)
+
+    result = search(position, max_nodes=args.nodes, should_stop=lambda: time.monotonic() > deadline, progress=progress)
+    if show and done[0]:
+        print(file=sys.stderr)
+    record = search_record(result)
+    if args.json:
+        _print_json(record)
+    else:
+        from .text import search_view
+
+        _console().print(search_view(record, position))
     return 0
 
 

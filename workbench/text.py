@@ -166,3 +166,50 @@ def review_lines(reviews, scores) -> list[str]:
             f"{side.mistakes} {'mistake' if side.mistakes == 1 else 'mistakes'} · accuracy {accuracy}"
         )
     return lines
+
+
+def search_view(record: dict, position: Position) -> RenderableType:
+    """What ``workbench analyze`` prints for a board searched position by position (above 16 cells): every
+    proven move's value, and "unknown (N nodes searched)" for the rest — never a guess."""
+    from .engine.geometry import format_coordinate
+
+    geometry = position.geometry
+    facts = Text()
+    facts.append(record["position"], style="bold")
+    facts.append(f"\nvariant    {geometry}")
+    facts.append(f"\nstatus     {record['status']}")
+    facts.append(f"\nto move    {record['to_move'] or '—'}")
+    facts.append("\nvalue      ")
+    if record["value"] is not None:
+        facts.append_text(value_text(Value[record["value"].upper()], record["remoteness"]))
+    else:
+        proven = sum(move["proven"] for move in record["moves"])
+        facts.append(f"unknown ({proven} of {len(record['moves'])} moves proven)", style="dim")
+    facts.append(f"\nsearched   {record['nodes']:,} nodes")
+    facts.append(f"\norbit      {record['symmetry']['orbit_size']}, canonical {record['symmetry']['canonical']}")
+    header = Table.grid(padding=(0, 3))
+    header.add_column()
+    header.add_column()
+    header.add_row(board_text(position, highlight=_last_line(position)), facts)
+    if record["to_move"] is None:
+        return header
+    masks = Table(title="Masks", title_justify="left", header_style="bold", box=None, padding=(0, 2))
+    masks.add_column("mask")
+    masks.add_column("cells")
+    for name in MASK_NAMES:
+        cells = record["masks"][name]
+        masks.add_row(name.replace("_", "-"), ", ".join(f"{cell} {format_coordinate(cell, geometry)}" for cell in cells) or "—")
+    table = Table(title="Moves (for the side to move)", title_justify="left", header_style="bold")
+    table.add_column("cell", justify="right")
+    table.add_column("coordinate")
+    table.add_column("value")
+    table.add_column("plies", justify="right")
+    table.add_column("nodes", justify="right")
+    for move in record["moves"]:
+        if move["proven"]:
+            value = Value[move["value"].upper()]
+            shown, plies = Text(value.label, style=VALUE_STYLES[value]), str(move["remoteness"])
+        else:
+            shown, plies = Text(f"unknown ({move['nodes']:,} nodes searched)", style="dim"), "—"
+        table.add_row(str(move["cell"]), format_coordinate(move["cell"], geometry), shown, plies, f"{move['nodes']:,}")
+    return Group(header, Text(), masks, Text(), table)

@@ -14,7 +14,7 @@ from .graph import class_index, state_graph
 from .position import Player, Position, Status, check_legal, format_position
 from .solver import Value, preference, solve
 from .symmetry import Transform, group_moves, stabilizer, transforms
-from .threats import planner_for
+from .threats import planner_for, squeezes
 
 _VALUES = {int(value): value for value in Value}
 MASK_NAMES = ("win", "block", "fork", "perfect_win", "perfect_lose", "best")
@@ -328,7 +328,7 @@ def _analyze_key(table: Tables, position: Position, key: int) -> Analysis:
     masks = Masks(
         win=plan.winning,
         block=planner.block(me, opp),
-        fork=misere_squeezes(planner, me, opp) if geometry.misere else plan.plan_winning & ~plan.winning,
+        fork=squeezes(geometry, me, opp) if geometry.misere else plan.plan_winning & ~plan.winning,
         perfect_win=exact_win,
         perfect_lose=exact_lose,
         best=best,
@@ -348,41 +348,6 @@ def analyze_all(geometry: Geometry = TIC_TAC_TOE) -> list[Analysis]:
 def exact_masks(analysis: Analysis) -> tuple[Bitboard, Bitboard]:
     """(perfect_win, perfect_lose) as the exact solver sees them."""
     return exact_masks_of(analysis.moves)
-
-
-def misere_squeezes(planner, me: Bitboard, opp: Bitboard) -> Bitboard:
-    """Under misère, the ``fork`` mask: moves that complete no line of ours and leave the opponent only
-    replies that complete a line of theirs (so they lose on their next move)."""
-    empties = planner.geometry.full & ~(me | opp)
-    squeezes = 0
-    for cell in cells_of(empties):
-        bit = cell_bit(cell)
-        after = me | bit
-        replies = empties ^ bit
-        if replies and not planner.geometry.has_line(after) and planner.winning(opp, after) == replies:
-            squeezes |= bit
-    return squeezes
-
-
-def two_ply_forks(planner, me: Bitboard, opp: Bitboard) -> Bitboard:
-    """The ``fork`` mask by two plies of look-ahead: moves that complete no line but after which every reply
-    (none of which completes the opponent's line) leaves us a line to complete. The planner's
-    ``plan_winning & ~winning``, without its memo of the whole tree below."""
-    geometry = planner.geometry
-    empties = geometry.full & ~(me | opp)
-    forks = 0
-    for cell in cells_of(empties):
-        bit = cell_bit(cell)
-        after = me | bit
-        replies = empties ^ bit
-        if not replies or geometry.has_line(after):
-            continue
-        if all(
-            not geometry.has_line(opp | cell_bit(reply)) and planner.winning(after, opp | cell_bit(reply))
-            for reply in cells_of(replies)
-        ):
-            forks |= bit
-    return forks
 
 
 def exact_masks_of(moves: tuple[MoveAnalysis, ...]) -> tuple[Bitboard, Bitboard]:

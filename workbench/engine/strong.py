@@ -215,11 +215,11 @@ def analyze_strong(solution: StrongSolution, position):
 
     :raises IllegalPositionError: no game reaches ``position``.
     """
-    from .analysis import Analysis, Masks, MoveAnalysis, SymmetryInfo, exact_masks_of, misere_squeezes, two_ply_forks
+    from .analysis import Analysis, Masks, MoveAnalysis, SymmetryInfo, exact_masks_of
     from .position import Player, Position, Status, check_legal
     from .solver import Value, preference
     from .symmetry import canonical, group_moves, stabilizer, transforms
-    from .threats import planner_for
+    from .threats import completions, forks, squeezes
     from .geometry import cell_bit
 
     check_legal(position)
@@ -260,14 +260,12 @@ def analyze_strong(solution: StrongSolution, position):
             best |= cell_bit(move.cell)
     to_move = position.turn
     me, opp = (position.x, position.o) if to_move is Player.X else (position.o, position.x)
-    planner = planner_for(geometry)
     perfect_win, perfect_lose = exact_masks_of(moves)
-    # the planner's masks read the whole game tree below (354,000 pairs on 4×4): the fork mask needs two plies
-    fork = misere_squeezes(planner, me, opp) if geometry.misere else two_ply_forks(planner, me, opp)
+    # from the lines alone: the planner's masks read the whole game tree below (354,000 pairs on 4×4)
     masks = Masks(
-        win=planner.winning(me, opp),
-        block=planner.block(me, opp),
-        fork=fork,
+        win=completions(geometry, me, opp),
+        block=completions(geometry, opp, me),
+        fork=squeezes(geometry, me, opp) if geometry.misere else forks(geometry, me, opp),
         perfect_win=perfect_win,
         perfect_lose=perfect_lose,
         best=best,

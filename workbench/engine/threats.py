@@ -150,3 +150,54 @@ def planner_for(geometry: Geometry) -> Planner:
     if planner is None:
         planner = _PLANNERS[geometry] = Planner(geometry)
     return planner
+
+
+# --- the masks on any board, from the lines alone (no memo of the tree below) ---------------------------
+
+
+def completions(geometry: Geometry, own: Bitboard, other: Bitboard) -> Bitboard:
+    """Empty cells where ``own`` would complete a line now: the ``win`` mask (``block`` with the sides
+    swapped), by one pass over the lines, for boards of any size."""
+    cells = 0
+    need = geometry.k - 1
+    for line in geometry.lines:
+        if not line & other and (line & own).bit_count() == need:
+            cells |= line & ~own
+    return cells
+
+
+def forks(geometry: Geometry, own: Bitboard, other: Bitboard) -> Bitboard:
+    """The ``fork`` mask: moves that complete no line, leave the opponent no line to complete, and leave us
+    two or more cells that complete one (a single one could be blocked). The same set as the planner's
+    ``plan_winning & ~winning``, without its memo of the whole tree below."""
+    empty = geometry.full & ~(own | other)
+    found = 0
+    for cell in cells_of_bits(empty):
+        after = own | cell
+        if empty == cell or geometry.has_line(after) or completions(geometry, other, after):
+            continue
+        threats = completions(geometry, after, other)
+        if threats & (threats - 1):
+            found |= cell
+    return found
+
+
+def squeezes(geometry: Geometry, own: Bitboard, other: Bitboard) -> Bitboard:
+    """Under misère, the ``fork`` mask: moves that complete none of our lines and leave the opponent only
+    replies that complete one of theirs (they lose on their next move)."""
+    empty = geometry.full & ~(own | other)
+    found = 0
+    for cell in cells_of_bits(empty):
+        after = own | cell
+        replies = empty ^ cell
+        if replies and not geometry.has_line(after) and completions(geometry, other, after) == replies:
+            found |= cell
+    return found
+
+
+def cells_of_bits(bb: Bitboard):
+    """Each cell of ``bb`` as a one-cell bitboard, lowest first."""
+    while bb:
+        low = bb & -bb
+        yield low
+        bb ^= low

@@ -1,0 +1,134 @@
+"""Tier 2: exact search of single positions, checked against the strong solutions, under budgets."""
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from workbench.engine import Position, Value, parse_moves
+from workbench.engine.geometry import parse_variant
+from workbench.engine.search import WIN, Searcher, _lower, lift, search, search_record
+from workbench.engine.strong import analyze_strong, strong_solve
+
+
+scores = st.one_of(st.just(0), st.builds(lambda r, sign: sign * (WIN - r), st.integers(1, 225), st.sampled_from((1, -1))))
+"""Every score a search can return: a draw, or a win or loss within the 225 plies of the largest board."""
+
+
+@given(scores)
+def test_a_bound_passed_down_lifts_back_to_itself(score):
+    assert lift(_lower(score)) == score and _lower(lift(score)) == score
+
+
+def test_lift_moves_an_outcome_one_ply_further():
+    assert lift(WIN - 1) == -(WIN - 2)  # the child wins now: we lose in 2
+    assert lift(-(WIN - 3)) == WIN - 4  # the child loses in 3: we win in 4
+    assert lift(0) == 0
+
+
+def _random_positions(geometry, plies, count, seed):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position = Position.empty(geometry)
+        for _ in range(plies):
+            if position.is_over:
+                break
+            position = position.play(rng.choice(position.legal_moves()))
+        if not position.is_over:
+            found.append(position)
+    return found
+
+
+@pytest.mark.parametrize("name, plies", [("4x4k4", 5), ("4x4k3", 3), ("4x4k4-misere", 6), ("3x4k3-misere", 2), ("3x3k3", 0)])
+def test_search_equals_the_strong_solution_move_by_move(name, plies):
+    geometry = parse_variant(name)
+    strong = strong_solve(geometry)
+    searcher = Searcher(geometry)
+    for position in _random_positions(geometry, plies, 6, seed=len(name) + plies):
+        expected = analyze_strong(strong, position)
+        result = search(position, max_nodes=10**8, searcher=searcher)
+        assert result.complete and result.nodes > 0
+        assert [(m.cell, m.value, m.remoteness) for m in result.moves] == [
+            (m.cell, m.value, m.remoteness) for m in expected.moves
+        ]
+        assert (result.value, result.remoteness) == (expected.value, expected.remoteness)
+
+
+def test_a_small_budget_proves_less_but_never_wrongly():
+    geometry = parse_variant("4x4k4")
+    strong = strong_solve(geometry)
+    position = Position.empty(geometry).play_all([6, 11])
+    truth = {m.cell: (m.value, m.remoteness) for m in analyze_strong(strong, position).moves}
+    result = search(position, max_nodes=3_000)
+    assert not result.complete and result.value is None and result.remoteness is None
+    assert any(not move.proven for move in result.moves)
+    for move in result.moves:
+        if move.proven:
+            assert (move.value, move.remoteness) == truth[move.cell]
+        else:
+            assert move.value is None and move.remoteness is None
+    assert sum(move.nodes for move in result.moves) == result.nodes <= 3_000  # every node counted, none beyond
+
+
+def test_a_search_asked_to_stop_stops_at_once():
+    geometry = parse_variant("7x7k5")
+    position = Position.empty(geometry).play(25)
+    asked = []
+
+    def should_stop():
+        asked.append(True)
+        return True
+
+    result = search(position, should_stop=should_stop)
+    assert asked and result.nodes == 0 and not any(move.proven for move in result.moves)
+    assert len(result.moves) == 48
+
+
+def test_a_search_stopped_midway_keeps_what_it_proved():
+    geometry = parse_variant("5x5k4")
+    position = Position.empty(geometry).play_all(parse_moves("c3,b2,d4,b4", Position.empty(geometry)))
+    calls = [0]
+
+    def should_stop():
+        calls[0] += 1
+        return calls[0] > 40
+
+    proven = []
+    result = search(position, should_stop=should_stop, progress=lambda move, nodes: proven.append(move.cell))
+    assert not result.complete and calls[0] > 40
+    assert proven and sorted(proven) == [move.cell for move in result.moves if move.proven]  # each told once
+
+
+def test_immediate_wins_and_forced_blocks_on_a_large_board():
+    gomoku = parse_variant("15x15k5")
+    # X has four in a row on the eighth row with both ends open: a win now
+    position = Position.empty(gomoku).play_all(parse_moves("f8,f9,g8,g9,h8,h9,i8,a1", Position.empty(gomoku)))
+    result = search(position, max_nodes=100_000)
+    by_cell = {move.cell: move for move in result.moves}
+    for end in ("e8", "j8"):
+        cell = parse_moves(end, Position.empty(gomoku))[0]
+        assert (by_cell[cell].value, by_cell[cell].remoteness) == (Value.WIN, 1)
+    record = search_record(result)
+    assert sorted(record["masks"]["win"]) == sorted(parse_moves("e8,j8", Position.empty(gomoku)))
+
+
+def test_misere_search_avoids_completing_its_own_line():
+    geometry = parse_variant("3x3k3-misere")
+    strong = strong_solve(geometry)
+    position = Position.empty(geometry).play_all([1, 5, 2])  # O to move; X threatens nothing it would want
+    expected = analyze_strong(strong, position)
+    result = search(position)
+    assert [(m.cell, m.value, m.remoteness) for m in result.moves] == [(m.cell, m.value, m.remoteness) for m in expected.moves]
+
+
+def test_the_record_says_what_was_proven():
+    geometry = parse_variant("5x5k4")
+    position = Position.empty(geometry).play(13)
+    record = search_record(search(position, max_nodes=2_000))
+    assert record["proven"] is False and record["value"] is None and record["remoteness"] is None
+    assert record["to_move"] == "O" and record["games"] is None and record["symmetry"]["orbit_size"] == 1
+    assert {key for key in record["moves"][0]} == {"cell", "proven", "value", "remoteness", "nodes", "trap", "games"}
+    unproven = [move for move in record["moves"] if not move["proven"]]
+    assert unproven and all(move["value"] is None and move["remoteness"] is None for move in unproven)

@@ -1,0 +1,353 @@
+"""Exact search of single positions on boards too large to solve whole (tier 2).
+
+Negamax with alpha-beta over scores that carry the remoteness: a win in ``r``
+plies scores ``WIN - r``, a loss in ``r`` scores ``r - WIN``, a draw 0; so the
+winner hurries and the loser delays, as in the strong solutions. A score one ply
+up is :func:`lift` of the child's. What makes it fast enough:
+
+- a transposition table on canonical forms (the board's symmetry group), holding
+  exact scores and bounds;
+- immediate wins (a line to complete now ends the search of the node), forced
+  blocks (one opponent threat leaves one move worth searching; two lose in 2),
+  and dead draws (no line can be completed any more) cut at once;
+- move ordering by the lines a cell still serves, the side's own first.
+
+Misère is searched by the same code with its own immediate rule: a move that
+completes one's own line loses at once, so it is searched only when nothing else
+is left.
+
+The search runs under a budget of nodes and a ``should_stop`` callable (time,
+cancellation); each root move is searched on its own, so every move the budget
+allowed is *proven* (value and remoteness) and the rest are reported unproven,
+never guessed. Pure computation: the caller owns the clock and the thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .geometry import Bitboard, Cell, Geometry, cell_bit, cells_of
+from .position import Player, Position, Status, check_legal
+from .solver import Value
+from .symmetry import transforms
+from .threats import completions
+
+WIN = 1000
+"""The score of a win now; a win in ``r`` plies scores ``WIN - r``."""
+_INFINITY = WIN + 1
+CANONICAL_MARKS = 6
+"""Positions with at most this many marks are keyed by their canonical form (see :meth:`Searcher.key`)."""
+
+
+class SearchAborted(Exception):
+    """The budget ran out, or the caller asked the search to stop."""
+
+
+def lift(score: int) -> int:
+    """The score one ply up of a child's score: the sign flips and the outcome is one ply further."""
+    if score > 0:
+        return -score + 1
+    if score < 0:
+        return -score - 1
+    return 0
+
+
+def _lower(bound: int) -> int:
+    """The child's bound whose :func:`lift` is ``bound`` (lift is decreasing: bounds swap sides)."""
+    if bound > 0:
+        return -bound - 1
+    if bound < 0:
+        return -bound + 1
+    return 0
+
+
+def outcome(score: int, empties: int) -> tuple[Value, int]:
+    """(value, remoteness) of a score at a position with ``empties`` empty cells (a draw fills the board)."""
+    if score > 0:
+        return Value.WIN, WIN - score
+    if score < 0:
+        return Value.LOSS, WIN + score
+    return Value.DRAW, empties
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """One root move: its value and remoteness for the side making it where proven, else None."""
+
+    cell: Cell
+    value: Value | None
+    remoteness: int | None
+    nodes: int
+    """Nodes searched for this move (all of them, when it was not proven)."""
+
+    @property
+    def proven(self) -> bool:
+        return self.value is not None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    position: Position
+    moves: tuple[MoveResult, ...]
+    nodes: int
+    complete: bool
+    """Every move proven (then ``value`` and ``remoteness`` are the position's)."""
+
+    @property
+    def value(self) -> Value | None:
+        if not self.complete or not self.moves:
+            return None
+        return max(self.moves, key=lambda move: _rank(move)).value
+
+    @property
+    def remoteness(self) -> int | None:
+        if not self.complete or not self.moves:
+            return None
+        return max(self.moves, key=lambda move: _rank(move)).remoteness
+
+
+def _rank(move: MoveResult) -> tuple[int, int]:
+    value = int(move.value)
+    return value, -move.remoteness if value > 0 else move.remoteness
+
+
+class Searcher:
+    """Exact search on one board; its transposition table is kept between searches of that board."""
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.geometry = geometry
+        self.size = geometry.size
+        self.lines = geometry.lines
+        self.k = geometry.k
+        self.misere = geometry.misere
+        self.lines_through = tuple(
+            tuple(line for line in geometry.lines if line & cell_bit(cell)) for cell in range(1, geometry.size + 1)
+        )
+        self.group = transforms(geometry)
+        self.canonical_marks = CANONICAL_MARKS
+        self.table: dict[int, tuple[int, int]] = {}
+        """canonical key → (kind, score): kind 0 exact, 1 lower bound, 2 upper bound."""
+        self.nodes = 0
+        self.limit = 0
+        self.should_stop: Callable[[], bool] = lambda: False
+
+    # --- the position's threats ---------------------------------------------------------------
+
+    def completing(self, own: Bitboard, other: Bitboard) -> Bitboard:
+        """Empty cells where ``own`` would complete a line now."""
+        return completions(self.geometry, own, other)
+
+    def dead(self, x: Bitboard, o: Bitboard, empties: int, x_to_move: bool) -> bool:
+        """No line can be completed any more by either side (see :attr:`Position.dead_draw`)."""
+        x_moves = (empties + 1) // 2 if x_to_move else empties // 2
+        o_moves = empties - x_moves
+        for line in self.lines:
+            if not line & o and (line & ~x).bit_count() <= x_moves:
+                return False
+            if not line & x and (line & ~o).bit_count() <= o_moves:
+                return False
+        return True
+
+    def key(self, own: Bitboard, other: Bitboard) -> int:
+        """The transposition table's key: the least image under the symmetry group, where the position has
+        few marks (its twins have big subtrees); the position itself deeper down, where eight images cost
+        more than the twins they find."""
+        size = self.size
+        if (own | other).bit_count() > self.canonical_marks:
+            return (own << size) | other
+        return min((t.apply(own) << size) | t.apply(other) for t in self.group)
+
+    def ordered(self, own: Bitboard, other: Bitboard, moves: Bitboard) -> list[Bitboard]:
+        """``moves`` as bits, the cells that serve most live lines (weighted by the marks in them) first."""
+        scored = []
+        for cell in cells_of(moves):
+            weight = 0
+            for line in self.lines_through[cell - 1]:
+                if not line & other:
+                    weight += 1 + 4 * (line & own).bit_count() ** 2
+                if not line & own:
+                    weight += 1 + 3 * (line & other).bit_count() ** 2
+            scored.append((-weight, cell))
+        scored.sort()
+        return [cell_bit(cell) for _, cell in scored]
+
+    # --- the search ---------------------------------------------------------------------------
+
+    def score(self, own: Bitboard, other: Bitboard, alpha: int, beta: int) -> int:
+        """The exact score of the side to move (``own``) if it lies in (alpha, beta), else a bound beyond it."""
+        if self.nodes >= self.limit or (self.nodes & 1023 == 0 and self.should_stop()):
+            raise SearchAborted
+        self.nodes += 1
+        full = self.geometry.full
+        empty = full & ~(own | other)
+        if not empty:
+            return 0
+        count = empty.bit_count()
+        own_is_x = own.bit_count() == other.bit_count()
+        x, o = (own, other) if own_is_x else (other, own)
+        mine = self.completing(own, other)
+        if self.misere:
+            safe = empty & ~mine
+            if not safe:
+                return -(WIN - 1)  # every move completes a line of ours
+            moves_bits = safe
+        else:
+            if mine:
+                return WIN - 1
+            theirs = self.completing(other, own)
+            if theirs:
+                if theirs & (theirs - 1):
+                    return -(WIN - 2)  # two threats: one is blocked, the other completed
+                moves_bits = theirs  # the only move that does not lose in 2
+            else:
+                moves_bits = empty
+        if self.dead(x, o, count, own_is_x):
+            return 0
+        key = self.key(own, other)
+        stored = self.table.get(key)
+        if stored is not None:
+            kind, value = stored
+            if kind == 0:
+                return value
+            if kind == 1 and value >= beta:
+                return value
+            if kind == 2 and value <= alpha:
+                return value
+        original_alpha = alpha
+        best = -_INFINITY
+        for bit in self.ordered(own, other, moves_bits):
+            child = lift(self.score(other, own | bit, _lower(beta), _lower(alpha)))
+            if child > best:
+                best = child
+                if best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        break
+        if best <= original_alpha:
+            self.table[key] = (2, best)
+        elif best >= beta:
+            self.table[key] = (1, best)
+        else:
+            self.table[key] = (0, best)
+        return best
+
+    def move_score(self, position: Position, cell: Cell) -> int:
+        """The exact score, for the side making it, of playing ``cell``."""
+        child = position.play(cell)
+        status = child.status
+        if status is Status.DRAW:
+            return 0
+        if status is not Status.IN_PLAY:
+            mover_won = (status is Status.X_WON) == (position.turn is Player.X)
+            return WIN - 1 if mover_won else -(WIN - 1)
+        own, other = (child.x, child.o) if child.turn is Player.X else (child.o, child.x)
+        return lift(self.score(own, other, -_INFINITY, _INFINITY))
+
+
+def search(
+    position: Position,
+    *,
+    max_nodes: int = 2_000_000,
+    should_stop: Callable[[], bool] = lambda: False,
+    progress: Callable[[MoveResult, int], None] | None = None,
+    searcher: Searcher | None = None,
+) -> SearchResult:
+    """Every move of ``position`` searched exactly, within ``max_nodes`` in all and until ``should_stop()``
+    says so; ``progress(move_result, nodes_so_far)`` after each move is proven.
+
+    The budget is shared out in rounds: each unproven move gets a share of nodes, four times the last
+    round's, so the quick proofs all come in before one hard move takes everything (the transposition
+    table keeps what an unfinished round learnt).
+
+    :raises IllegalPositionError: no game reaches ``position``.
+    """
+    check_legal(position)
+    searcher = searcher if searcher is not None and searcher.geometry == position.geometry else Searcher(position.geometry)
+    searcher.should_stop = should_stop
+    searcher.nodes = 0
+    empties = position.empties.bit_count()
+    legal = position.legal_moves()
+    own, other = (position.x, position.o) if position.turn is Player.X else (position.o, position.x)
+    order = {bit.bit_length(): rank for rank, bit in enumerate(searcher.ordered(own, other, position.empties))}
+    remaining = sorted(legal, key=lambda c: order[c])
+    spent = dict.fromkeys(legal, 0)
+    proven: dict[Cell, MoveResult] = {}
+    share = 2_000
+    while remaining and searcher.nodes < max_nodes and not should_stop():
+        unproven = []
+        for cell in remaining:
+            before = searcher.nodes
+            searcher.limit = min(max_nodes, before + share)
+            try:
+                if should_stop() or before >= max_nodes:
+                    raise SearchAborted
+                value, remoteness = outcome(searcher.move_score(position, cell), empties)
+            except SearchAborted:
+                unproven.append(cell)
+                spent[cell] += searcher.nodes - before
+                continue
+            spent[cell] += searcher.nodes - before
+            proven[cell] = MoveResult(cell, value, remoteness, spent[cell])
+            if progress is not None:
+                progress(proven[cell], searcher.nodes)
+        remaining = unproven
+        share *= 4
+    moves = tuple(proven.get(cell) or MoveResult(cell, None, None, spent[cell]) for cell in legal)
+    return SearchResult(position, moves, searcher.nodes, len(proven) == len(legal))
+
+
+def search_record(result: SearchResult) -> dict:
+    """The search's answer as the ``workbench analyze --json`` record of 3×3, with ``proven`` said of the
+    position and of each move, and ``null`` for every value the budget did not prove."""
+    from .geometry import cells_of as cells
+    from .position import format_position
+    from .symmetry import canonical, group_moves, stabilizer
+    from .threats import completions, forks, squeezes
+
+    position = result.position
+    geometry = position.geometry
+    group = stabilizer(position)
+    to_move = position.to_move
+    me, opp = (position.x, position.o) if position.turn is Player.X else (position.o, position.x)
+    win = lose = best = 0
+    for move in result.moves:
+        if move.value is Value.WIN:
+            win |= cell_bit(move.cell)
+        elif move.value is Value.LOSS:
+            lose |= cell_bit(move.cell)
+    if result.complete and result.moves:
+        top = max(_rank(move) for move in result.moves)
+        best = sum(cell_bit(move.cell) for move in result.moves if _rank(move) == top)
+    masks = {
+        "win": completions(geometry, me, opp),
+        "block": completions(geometry, opp, me),
+        "fork": squeezes(geometry, me, opp) if geometry.misere else forks(geometry, me, opp),
+        "perfect_win": win,
+        "perfect_lose": lose,
+        "best": best,
+    }
+    return {
+        "position": format_position(position),
+        "to_move": to_move.value if to_move else None,
+        "status": position.status.value,
+        "proven": result.complete,
+        "value": result.value.label if result.value is not None else None,
+        "remoteness": result.remoteness,
+        "nodes": result.nodes,
+        "games": None,
+        "moves": [
+            {"cell": move.cell, "proven": move.proven, "value": move.value.label if move.value is not None else None,
+             "remoteness": move.remoteness, "nodes": move.nodes, "trap": None, "games": None}
+            for move in result.moves
+        ],
+        "masks": {name: list(cells(mask)) for name, mask in masks.items()},
+        "symmetry": {
+            "canonical": format_position(canonical(position)),
+            "class_id": None,
+            "class_count": None,
+            "orbit_size": len(transforms(geometry)) // len(group),
+            "stabilizer": [transform.name for transform in group],
+            "move_classes": [list(g) for g in group_moves(position.legal_moves(), group)],
+        },
+    }  # fmt: skip
