@@ -138,3 +138,32 @@ def test_analyze_of_a_large_board_searches_within_the_budget(capsys):
     code, out, _ = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", "3000")
     assert code == 0 and "unknown (" in out and "nodes searched)" in out and "moves proven)" in out
     assert "perfect-win" in out and "a5" in out  # coordinates beside the cell numbers
+
+
+def test_the_family_bench_reports_every_figure_and_says_when_the_peer_is_missing(capsys, monkeypatch):
+    from workbench import bench_family
+
+    monkeypatch.setattr(bench_family, "openspiel_python", lambda: None)
+    two = bench_family.tier2_positions()[:2]
+    monkeypatch.setattr(bench_family, "tier2_positions", lambda geometry=None: two)
+    code, out, _ = run(capsys, "bench", "--game", "2x3k2", "--quick", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["openspiel"] is None
+    assert report["strong"]["solve"]["positions"] == json.loads(run(capsys, "census", "--game", "2x3k2", "--json")[1])["positions"]
+    assert 0 < report["strong"]["cache_mb"] < 1 and report["strong"]["warm_analyze_s"] > 0
+    assert len(report["tier2"]["positions"]) == 2 and all(row["proven_moves"] == row["legal_moves"] for row in report["tier2"]["positions"])
+    assert "openspiel_s" not in report["tier2"] and report["sweep_3x3"]["ours_s"] > 0
+    lines = bench_family.format_family_report(report)
+    assert lines[0].startswith("strong solve 2x3k2, cold, fresh process") and "OpenSpiel not installed" in "\n".join(lines)
+
+
+def test_tier2_positions_are_the_same_every_run_and_in_play_with_8_to_12_marks():
+    from workbench.bench_family import tier2_positions
+    from workbench.engine import Position
+
+    first, second = tier2_positions(), tier2_positions()
+    assert first == second and len(first) == 10
+    geometry = parse_variant("5x5k4")
+    for moves in first:
+        position = Position.empty(geometry).play_all(moves)
+        assert 8 <= position.ply <= 12 and not position.is_over

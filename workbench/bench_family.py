@@ -149,9 +149,10 @@ def sweep_bench(peer: str | None) -> dict:
     return result
 
 
-def run_family_bench(*, quick: bool = False) -> dict:
+def run_family_bench(variant: str = "4x4k4", *, quick: bool = False) -> dict:
+    """Every figure above; ``quick`` gives each tier-2 position a minute instead of five."""
     peer = openspiel_python()
-    report = {"openspiel": peer, "strong": strong_bench("4x4k4")}
+    report = {"openspiel": peer, "strong": strong_bench(variant)}
     report["tier2"] = tier2_bench(peer, budget_s=60.0 if quick else 300.0)
     report["sweep_3x3"] = sweep_bench(peer)
     return report

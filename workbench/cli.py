@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     shots_cmd = commands.add_parser("screenshots", parents=[db_option], help="write SVG screenshots of the main views")
     shots_cmd.add_argument("folder", nargs="?", default="screenshots", help="where to write them (default: screenshots)")
 
-    bench_cmd = commands.add_parser("bench", parents=[db_option], help="time the engine against the seeds' direct methods")
+    bench_cmd = commands.add_parser("bench", parents=[db_option, game_option], help="time the engine against the seeds' direct methods")
     bench_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
     bench_cmd.add_argument("--quick", action="store_true", help="fewer repeats of each timing")
     bench_cmd.add_argument("--no-tui", action="store_true", help="skip the app's launch and keypress timings")
@@ -513,6 +513,9 @@ def _seed_port_disagreements() -> dict:
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_report, run_engine_bench, run_library_bench
 
+    geometry = _game(args)
+    if geometry != TIC_TAC_TOE:
+        return _family_bench(args, geometry)
     report = run_engine_bench(quick=args.quick)
     report.update(run_library_bench(quick=args.quick))
     if not args.no_tui:
@@ -523,6 +526,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
         _print_json(report)
     else:
         print(format_report(report))
+    return 0
+
+
+def _family_bench(args: argparse.Namespace, geometry) -> int:
+    """The family's figures: the strong solve of ``--game`` (at most 16 cells), tier 2 on 5×5k4 and the 3×3
+    sweep, each beside OpenSpiel where it is installed."""
+    from .bench_family import format_family_report, run_family_bench
+    from .engine.strong import check_strongly_solvable
+
+    check_strongly_solvable(geometry)
+    report = run_family_bench(str(geometry), quick=args.quick)
+    if args.json:
+        _print_json(report)
+    else:
+        print("\n".join(format_family_report(report)))
     return 0
 
 
