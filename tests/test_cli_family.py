@@ -70,9 +70,11 @@ def test_census_of_a_larger_board(capsys):
     assert data["positions"] == sum(data["positions_by_ply"]) and data["positions_by_ply"][0] == 1
     assert data["positions_by_ply"][1] == 14 and data["positions_by_ply"][2] == 14 * 13
     assert sum(data["positions_by_value"].values()) == data["positions"] - data["terminal_positions"]
+    assert data["classes_by_ply"][:2] == [1, 4] and data["classes"] == sum(data["classes_by_ply"])  # 4 shapes of 2×7
+    assert data["games"]["total"] == data["games"]["x"] + data["games"]["o"] + data["games"]["draw"]
     code, out, _ = run(capsys, "census", "--game", "2x7k3")
     assert code == 0 and out.startswith("variant          2x7k3\n")
-    assert "classes and games are counted for boards of at most 12 cells so far" in out
+    assert f"classes          {data['classes']:,}\n" in out and f"games            {data['games']['total']:,}: X" in out
 
 
 def test_census_of_a_small_misere_board_counts_everything(capsys):
@@ -98,9 +100,13 @@ def test_analyze_of_fourteen_cells_from_the_strong_solution(capsys):
     code, out, _ = run(capsys, "analyze", "--game", "2x7k3", "--moves", "d1", "--json")
     record = json.loads(out)
     assert code == 0 and record["position"] == "......./...X..." and record["to_move"] == "O"
-    assert record["games"] is None and record["symmetry"]["orbit_size"] == 2
+    assert record["symmetry"]["orbit_size"] == 2 and record["symmetry"]["class_id"] >= 2
+    games = record["games"]
+    assert games["total"] == games["x"] + games["o"] + games["draw"] == sum(move["games"]["total"] for move in record["moves"])
     code, out, _ = run(capsys, "analyze", "--game", "2x7k3", "--moves", "d1")
-    assert code == 0 and "class      not counted on this board" in out and "games      not counted on this board" in out
+    census = json.loads(run(capsys, "census", "--game", "2x7k3", "--json")[1])
+    assert code == 0 and f"class      {record['symmetry']['class_id']} of {census['classes']}, orbit 2" in out
+    assert f"games      {games['total']:,}" in out
 
 
 @pytest.mark.parametrize(

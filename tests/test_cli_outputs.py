@@ -532,7 +532,9 @@ def test_a_study_of_fourteen_cells_is_analysed_from_the_strong_solution(capsys, 
     code, out, _ = run(capsys, "analyze", "--study", str(path), "--json")
     record = json.loads(out)
     assert code == 0 and record["position"] == "...X.../......." and record["to_move"] == "O"
-    assert record["games"] is None and record["symmetry"]["class_id"] is None  # not counted above 12 cells: said so
+    assert record["games"]["total"] == sum(move["games"]["total"] for move in record["moves"]) > 0
+    # ply 1 has four classes (2-5), ranked by their canonical reading: the middle column reads last
+    assert record["symmetry"]["class_id"] == 5 and record["symmetry"]["orbit_size"] == 2
     assert len(record["moves"]) == 13 and all(move["value"] in ("win", "draw", "loss") for move in record["moves"])
 
 

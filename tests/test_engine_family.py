@@ -180,8 +180,10 @@ def test_analysis_from_the_strong_solution_equals_the_tables():
         assert [(m.cell, m.value, m.remoteness, m.trap) for m in from_strong.moves] == [
             (m.cell, m.value, m.remoteness, m.trap) for m in from_tables.moves
         ]
-        assert from_strong.symmetry.orbit_size == from_tables.symmetry.orbit_size
-        assert from_strong.games is None and from_strong.symmetry.class_id is None  # not counted: said so
+        assert from_strong.symmetry == from_tables.symmetry  # the class numbered as the tables number it
+        assert from_strong.games == from_tables.games and [m.games for m in from_strong.moves] == [
+            m.games for m in from_tables.moves
+        ]
 
 
 def test_normal_masks_from_the_strong_solution_equal_the_planner_s():

@@ -149,19 +149,32 @@ def load_strong(geometry: Geometry):
     if hashlib.sha256(payload).hexdigest().encode() != digest:
         return None
     try:
-        meta_end = bytes(payload[:4096]).index(b"\n")
+        meta_end = bytes(payload[:65536]).index(b"\n")
         meta = json.loads(bytes(payload[:meta_end]))
-        packed = np.frombuffer(payload[meta_end + 1 :], dtype=np.uint8)
-        if meta["variant"] != str(geometry) or packed.size != 3**geometry.size:
+        if meta["variant"] != str(geometry):
             return None
+        arrays, offset = [], meta_end + 1
+        for dtype, shape in meta["arrays"]:
+            size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+            if offset + size > len(payload):
+                return None
+            arrays.append(np.frombuffer(payload[offset : offset + size], dtype=dtype).reshape(shape))
+            offset += size
+        if offset != len(payload) or arrays[0].size != 3**geometry.size:
+            return None
+        plies = len(meta["kept_plies"])
         return StrongSolution(
             geometry,
-            packed,
+            arrays[0],
             tuple(meta["positions_by_ply"]),
             tuple(meta["terminal_by_ply"]),
             tuple(tuple(counts) for counts in meta["values_by_ply"]),
+            arrays[1],
+            tuple(meta["classes_by_ply"]),
+            tuple(arrays[2 : 2 + plies]),
+            tuple(arrays[2 + plies : 2 + 2 * plies]),
         )
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, IndexError):
         return None
 
 
@@ -170,13 +183,17 @@ def save_strong(solution) -> bool:
     import json
 
     target = strong_cache_path(solution.geometry)
+    arrays = [solution.packed, solution.class_ranks, *solution.games_indices, *solution.games_counts]
     meta = json.dumps({
         "variant": str(solution.geometry),
         "positions_by_ply": solution.positions_by_ply,
         "terminal_by_ply": solution.terminal_by_ply,
         "values_by_ply": solution.values_by_ply,
+        "classes_by_ply": solution.classes_by_ply,
+        "kept_plies": list(range(len(solution.games_indices))),
+        "arrays": [[array.dtype.str, list(array.shape)] for array in arrays],
     }).encode()  # fmt: skip
-    payload = meta + b"\n" + solution.packed.tobytes()
+    payload = meta + b"\n" + b"".join(array.tobytes() for array in arrays)
     if not _write_whole(target, STRONG_MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload):
         return False
     _remove_stale(target)

@@ -262,10 +262,13 @@ def _progress_bar(geometry):
     if not sys.stderr.isatty():
         return None
 
+    steps = {"forward": "enumerating positions", "classes": "symmetry classes", "games": "counting games",
+             "back": "values, back from the last ply"}  # fmt: skip
+
     def show(stage: str, done: int, total: int) -> None:
         width = 30
         filled = width * done // total
-        step = "enumerating positions" if stage == "forward" else "solving back from the last ply"
+        step = steps.get(stage, stage)
         end = "\n" if stage == "back" and done == total else ""
         print(f"\rsolving {geometry}: {step:<31} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end=end, file=sys.stderr, flush=True)
 
@@ -404,10 +407,12 @@ def _strong_census(args: argparse.Namespace, geometry) -> int:
         f"variant          {data['variant']}",
         f"positions        {data['positions']:,} ({data['terminal_positions']:,} terminal)",
         "positions by ply " + " ".join(map(str, data["positions_by_ply"])),
+        f"classes          {data['classes']:,}",
+        "classes by ply   " + " ".join(map(str, data["classes_by_ply"])),
         "by value (side to move, positions in play): " + ", ".join(f"{k} {v:,}" for k, v in data["positions_by_value"].items()),
+        "games            {total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["games"]),
         f"empty board      {value['value'] and ('first player wins' if value['value'] > 0 else 'first player loses') or 'a draw'}"
         f" in {value['remoteness']} plies",
-        "classes and games are counted for boards of at most 12 cells so far",
     ]))  # fmt: skip
     return 0
 

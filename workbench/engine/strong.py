@@ -19,6 +19,7 @@ bytes between runs).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Callable
 
 import numpy as np
@@ -32,7 +33,8 @@ UNREACHED = 255
 """The byte of an index that no game reaches."""
 
 Progress = Callable[[str, int, int], None]
-"""Called as ``progress(stage, done, total)``: stage ``"forward"`` or ``"back"``, plies done of the total."""
+"""Called as ``progress(stage, done, total)``: plies done of the total in each stage, in turn ``"forward"``
+(enumerating), ``"classes"``, ``"games"`` and ``"back"`` (values and remoteness)."""
 
 
 class BoardTooLargeForStrongSolveError(ValueError):
@@ -62,6 +64,14 @@ class StrongSolution:
     terminal_by_ply: tuple[int, ...]
     values_by_ply: tuple[tuple[int, int, int], ...]
     """For each ply, how many positions in play are (won, drawn, lost) for the side to move."""
+    class_ranks: np.ndarray | None = None
+    """int32: the canonical ranks (see :func:`workbench.engine.symmetry.canonical_pair`) of every class, ply by
+    ply, highest first within a ply: class ``i + 1`` is ``class_ranks[i]``, numbered as the 3×3 classes are."""
+    classes_by_ply: tuple[int, ...] = ()
+    games_indices: tuple[np.ndarray, ...] = ()
+    """For plies 0…:data:`GAMES_KEPT_PLY`, the indices of the ply's positions, sorted."""
+    games_counts: tuple[np.ndarray, ...] = ()
+    """Beside each of those, int64 rows of complete games from the position: (X wins, O wins, draws)."""
 
     @property
     def positions(self) -> int:
@@ -73,6 +83,56 @@ class StrongSolution:
     def lookup(self, x: Bitboard, o: Bitboard) -> tuple[int, int] | None:
         """(value, remoteness) of the position for the side to move, or None when no game reaches it."""
         return unpack(int(self.packed[self.index(x, o)]))
+
+
+    def class_id(self, position) -> int | None:
+        """The class of a reachable ``position`` (1-based, by ply then canonical rank), or None without classes."""
+        from .symmetry import canonical_pair
+
+        if self.class_ranks is None:
+            return None
+        rank = canonical_pair(self.geometry, position.x, position.o)[0]
+        start = sum(self.classes_by_ply[: position.ply])
+        ply_ranks = self.class_ranks[start : start + self.classes_by_ply[position.ply]]
+        # highest first: search the negated ranks, which are ascending
+        offset = int(np.searchsorted(-ply_ranks, -rank))
+        return start + offset + 1
+
+    def games(self, x: Bitboard, o: Bitboard) -> tuple[int, int, int]:
+        """(X wins, O wins, draws) over the complete games from a reachable position."""
+        return self.games_and_children(x, o)[0]
+
+    def games_and_children(self, x: Bitboard, o: Bitboard) -> tuple[tuple[int, int, int], dict[int, tuple[int, int, int]]]:
+        """The games from a reachable position, and from each position one move on (by index): kept for the first
+        plies, counted from the position's own subtree below them (a few milliseconds)."""
+        ply = (x | o).bit_count()
+        if ply + 1 >= len(self.games_indices):
+            return subtree_games(self.geometry, x, o)
+        size = self.geometry.size
+        empty = self.geometry.full & ~(x | o)
+        children = {}
+        for cell in range(size):
+            bit = 1 << cell
+            if empty & bit:
+                child = (x | bit, o) if ply % 2 == 0 else (x, o | bit)
+                found = self._kept_games(ply + 1, *child)
+                if found is not None:
+                    children[self.index(*child)] = found
+        return self._kept_games(ply, x, o), children
+
+    def _kept_games(self, ply: int, x: Bitboard, o: Bitboard) -> tuple[int, int, int] | None:
+        index = self.index(x, o)
+        indices = self.games_indices[ply]
+        row = int(np.searchsorted(indices, index))
+        if row == indices.size or indices[row] != index:
+            return None  # not reached (a move after the game ended)
+        return tuple(int(n) for n in self.games_counts[ply][row])
+
+
+GAMES_KEPT_PLY = 7
+"""Game counts are kept for the positions of plies 0…7 (617,000 of them on 4×4: 10 MB, in the narrowest
+integers that hold them); deeper ones are counted from their own subtree when asked (a few thousand
+positions on 16 cells)."""
 
 
 def ternary(bb: Bitboard, size: int) -> int:
@@ -94,12 +154,14 @@ def check_strongly_solvable(geometry: Geometry) -> None:
         )
 
 
+@cache
 def _ternary_table(size: int) -> np.ndarray:
-    """``table[bb]`` is :func:`ternary` of ``bb`` for every bitboard of ``size`` cells."""
+    """``table[bb]`` is :func:`ternary` of ``bb`` for every bitboard of ``size`` cells (kept: 512 KB at 16)."""
     boards = np.arange(1 << size, dtype=np.int64)
     table = np.zeros(1 << size, dtype=np.int64)
     for cell in range(size):
         table += ((boards >> cell) & 1) * 3**cell
+    table.flags.writeable = False
     return table
 
 
@@ -152,6 +214,9 @@ def strong_solve(geometry: Geometry, progress: Progress | None = None) -> Strong
         x, o = keys & np.uint32(0xFFFF), keys >> np.uint32(16)
     del stamp, key_of
 
+    class_ranks, classes_by_ply = _classes(geometry, layers, report)
+    games_indices, games_counts = _games(geometry, table, layers, bits, report, keep=GAMES_KEPT_PLY)
+
     # back: each position takes the best of its children for the side to move
     packed = np.full(count, UNREACHED, dtype=np.uint8)
     line_made = pack(1 if geometry.misere else -1, 0)  # for the side to move after the other side made a line
@@ -178,7 +243,145 @@ def strong_solve(geometry: Geometry, progress: Progress | None = None) -> Strong
         tuple(reversed(positions_by_ply)),
         tuple(reversed(terminal_by_ply)),
         tuple(reversed(values_by_ply)),
+        class_ranks,
+        classes_by_ply,
+        games_indices,
+        games_counts,
     )
+
+
+def _permutation_tables(geometry: Geometry) -> list[np.ndarray]:
+    """For each symmetry, the image of every bitboard of the board (``size`` ≤ 16 bits)."""
+    from .symmetry import transforms
+
+    boards = np.arange(1 << geometry.size, dtype=np.int64)
+    tables = []
+    for transform in transforms(geometry):
+        image = np.zeros(boards.size, dtype=np.int64)
+        for cell, target in enumerate(transform.mapping):
+            image |= ((boards >> cell) & 1) << target
+        tables.append(image)
+    return tables
+
+
+def _reading_table(size: int) -> np.ndarray:
+    """``table[bb]``: Σ 3**(size - 1 - i) over the cells i of ``bb`` (the board read as a base-3 number)."""
+    boards = np.arange(1 << size, dtype=np.int64)
+    table = np.zeros(boards.size, dtype=np.int64)
+    for cell in range(size):
+        table += ((boards >> cell) & 1) * 3 ** (size - 1 - cell)
+    return table
+
+
+def _classes(geometry: Geometry, layers, report) -> tuple[np.ndarray, tuple[int, ...]]:
+    """Every class's canonical rank, ply by ply, highest first: the image of highest rank 2·R(x) + R(o), as
+    :func:`workbench.engine.symmetry.canonical_pair` ranks them."""
+    reading = _reading_table(geometry.size)
+    image_readings = [reading[image] for image in _permutation_tables(geometry)]  # R of each image, by bitboard
+    ranks, by_ply = [], []
+    for ply, (x, o, _) in enumerate(layers):
+        best = np.full(x.size, -1, dtype=np.int64)
+        for image_reading in image_readings:
+            np.maximum(best, 2 * image_reading[x] + image_reading[o], out=best)
+        unique = np.unique(best)[::-1]
+        ranks.append(unique.astype(np.int32))
+        by_ply.append(int(unique.size))
+        report("classes", ply + 1, len(layers))
+    return np.concatenate(ranks), tuple(by_ply)
+
+
+_WINNER_COLUMN = {True: 0, False: 1}  # X made the line / O made it → the column of the side the rule favours
+
+
+def _games(geometry: Geometry, table, layers, bits, report, *, keep: int):
+    """Complete games from every position (X wins, O wins, draws), by a DP from the last ply back; the rows
+    of plies 0…``keep`` are returned as (n, 3) arrays, each beside its ply's sorted indices."""
+    kept_indices, kept_counts = [], []
+    later = None
+    # the row of each position in its ply's arrays, by index: a child's row is one lookup, not a search
+    # (an array over every index where the positions are many; a search of the ply's sorted indices where few)
+    many = sum(len(layer[0]) for layer in layers) > 100_000
+    slot: list | np.ndarray = np.zeros(3**geometry.size, dtype=np.int32) if many else []
+    for ply in range(len(layers) - 1, -1, -1):
+        x, o, won = layers[ply]
+        index = table[x] + 2 * table[o]  # sorted: the layers come out of the stamp array in index order
+        counts = [np.zeros(x.size, dtype=np.int64) for _ in range(3)]  # X wins, O wins, draws
+        x_made_it = ply % 2 == 1
+        counts[_WINNER_COLUMN[x_made_it != geometry.misere]][won] = 1
+        in_play = np.flatnonzero(~won)
+        if ply == geometry.size:
+            counts[2][in_play] = 1
+        elif in_play.size:
+            px, po = x[in_play], o[in_play]
+            occupied = px | po
+            for bit in bits:
+                empty = np.flatnonzero((occupied & bit) == 0)
+                if ply % 2 == 0:
+                    child = table[px[empty] | bit] + 2 * table[po[empty]]
+                else:
+                    child = table[px[empty]] + 2 * table[po[empty] | bit]
+                rows, targets = _rows(slot, child), in_play[empty]
+                for column in range(3):
+                    counts[column][targets] += later[column][rows]
+        if ply <= keep:
+            stacked = np.stack(counts, axis=1)
+            narrow = stacked.max(initial=0) < 2**32  # 16 cells: from ply 4 on, at most 12! games
+            kept_indices.append(index.astype(np.int32))
+            kept_counts.append(stacked.astype(np.uint32) if narrow else stacked)
+        _remember_rows(slot, index)
+        later = counts
+        report("games", len(layers) - ply, len(layers))
+    return tuple(reversed(kept_indices)), tuple(reversed(kept_counts))
+
+
+def _rows(slot, indices: np.ndarray) -> np.ndarray:
+    if isinstance(slot, list):
+        return np.searchsorted(slot[0], indices)
+    return slot[indices]
+
+
+def _remember_rows(slot, indices: np.ndarray) -> None:
+    if isinstance(slot, list):
+        slot[:] = [indices]
+    else:
+        slot[indices] = np.arange(indices.size, dtype=np.int32)
+
+
+def subtree_games(geometry: Geometry, x: Bitboard, o: Bitboard) -> tuple[tuple[int, int, int], dict[int, tuple[int, int, int]]]:
+    """(X wins, O wins, draws) over the complete games from one position, and from each position one move on
+    (by index), by the same DP over its subtree."""
+    size = geometry.size
+    table = _ternary_table(size) if size <= MAX_STRONG_CELLS else None
+    bits = [np.uint32(1 << cell) for cell in range(size) if not (x | o) >> cell & 1]  # only the cells still empty
+    start = (x | o).bit_count()
+    layers = []
+    lx, lo = np.array([x], dtype=np.uint32), np.array([o], dtype=np.uint32)
+    for ply in range(start, size + 1):
+        last = lx if ply % 2 == 1 else lo
+        won = _holds_line(last, geometry.lines) if ply else np.zeros(lx.size, dtype=bool)
+        layers.append((lx, lo, won))
+        if ply == size or won.all():
+            break
+        open_x, open_o = lx[~won], lo[~won]
+        occupied = open_x | open_o
+        children = []
+        for bit in bits:
+            empty = (occupied & bit) == 0
+            if ply % 2 == 0:
+                children.append((open_x[empty] | bit).astype(np.uint64) | (open_o[empty].astype(np.uint64) << np.uint64(32)))
+            else:
+                children.append(open_x[empty].astype(np.uint64) | ((open_o[empty] | bit).astype(np.uint64) << np.uint64(32)))
+        keys = np.unique(np.concatenate(children))
+        # ordered by index, as the DP's searches need
+        cx, co = (keys & np.uint64(0xFFFFFFFF)).astype(np.uint32), (keys >> np.uint64(32)).astype(np.uint32)
+        order = np.argsort(table[cx] + 2 * table[co], kind="stable")
+        lx, lo = cx[order], co[order]
+    padded = [(np.zeros(0, np.uint32), np.zeros(0, np.uint32), np.zeros(0, bool))] * start + layers
+    indices, counts = _games(geometry, table, padded, bits, lambda *args: None, keep=start + 1)
+    root = tuple(int(n) for n in counts[start][0])
+    if len(indices) <= start + 1:
+        return root, {}
+    return root, {int(i): tuple(int(n) for n in row) for i, row in zip(indices[start + 1], counts[start + 1])}
 
 
 # A child's outcome as a score for the side choosing it, higher is better: a win sooner beats a win later,
@@ -211,11 +414,12 @@ def _best_of_children(
 def analyze_strong(solution: StrongSolution, position):
     """The analysis of a legal ``position`` from a strong solution: the value and remoteness of the position and
     of every move, each move's trap share, the threat masks, and its symmetry (orbit, stabiliser, canonical form).
-    Symmetry classes and game counts are not counted for these boards (None).
+    Everything the tables give a small board, from the solution: the class and the game counts too.
 
     :raises IllegalPositionError: no game reaches ``position``.
     """
     from .analysis import Analysis, Masks, MoveAnalysis, SymmetryInfo, exact_masks_of
+    from .census import GameCounts
     from .position import Player, Position, Status, check_legal
     from .solver import Value, preference
     from .symmetry import canonical, group_moves, stabilizer, transforms
@@ -228,14 +432,15 @@ def analyze_strong(solution: StrongSolution, position):
     legal = position.legal_moves()
     symmetry = SymmetryInfo(
         canonical=canonical(position),
-        class_id=None,
-        class_count=None,
+        class_id=solution.class_id(position),
+        class_count=sum(solution.classes_by_ply) if solution.class_ranks is not None else None,
         orbit_size=len(transforms(geometry)) // len(group),
         stabilizer=group,
         move_classes=group_moves(legal, group),
     )
+    games, games_after = solution.games_and_children(position.x, position.o)
     if position.is_over:
-        return Analysis(position, position.status, None, None, None, (), Masks(), symmetry, None)
+        return Analysis(position, position.status, None, None, None, (), Masks(), symmetry, GameCounts(*games))
     found = solution.lookup(position.x, position.o)
     assert found is not None, f"legal position {position} missing from the strong solution"
     moves = []
@@ -251,7 +456,8 @@ def analyze_strong(solution: StrongSolution, position):
                 if solution.lookup(after.x, after.o)[0] > 0:  # good for us, who move after the reply
                     losing += 1
             trap = losing / len(replies)
-        moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, None))
+        child_games = games_after.get(solution.index(child.x, child.o))
+        moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, GameCounts(*child_games)))
     moves = tuple(moves)
     best_key = max(preference(move.value, move.remoteness) for move in moves)
     best = 0
@@ -271,12 +477,13 @@ def analyze_strong(solution: StrongSolution, position):
         best=best,
     )
     value, remoteness = found
-    return Analysis(position, Status.IN_PLAY, to_move, Value(value), remoteness, moves, masks, symmetry, None)
+    return Analysis(position, Status.IN_PLAY, to_move, Value(value), remoteness, moves, masks, symmetry, GameCounts(*games))
 
 
 def strong_census(solution: StrongSolution) -> dict:
     """Counts over every reachable position, keyed as :func:`workbench.engine.census` keys them for 3×3."""
     in_play = solution.values_by_ply
+    games = solution.games(0, 0)
     return {
         "variant": str(solution.geometry),
         "positions": solution.positions,
@@ -285,5 +492,8 @@ def strong_census(solution: StrongSolution) -> dict:
         "terminal_by_ply": list(solution.terminal_by_ply),
         "positions_by_value": {"win": sum(c[0] for c in in_play), "draw": sum(c[1] for c in in_play),
                                "loss": sum(c[2] for c in in_play)},
+        "classes": sum(solution.classes_by_ply),
+        "classes_by_ply": list(solution.classes_by_ply),
+        "games": dict(zip(("total", "x", "o", "draw"), (sum(games), *games))),
         "value": dict(zip(("value", "remoteness"), solution.lookup(0, 0))),
     }  # fmt: skip
