@@ -121,7 +121,7 @@ def test_analyze_of_fourteen_cells_from_the_strong_solution(capsys):
         (["analyze", "--game", "3x3k3", "--moves", "z9"], "token 1 'z' is not a cell number or coordinate"),
         (["analyze", "--game", "3x3k3", "--moves", "d1"], "token 1 'd1' is not a cell (1-9 or a1-c3)"),
         (["verify", "--game", "3x3k3-misere"], "verify checks the threat planner, which reads a line as a win"),
-        (["analyze", "--all", "--game", "4x4k4"], "analyze --all covers boards of at most 12 cells so far"),
+        (["analyze", "--all", "--game", "5x5k4"], "analyze --all covers boards of at most 16 cells (5x5k4 has 25)"),
     ],
 )
 def test_bad_variants_and_moves_are_one_line(capsys, argv, message):
@@ -173,3 +173,17 @@ def test_tier2_positions_are_the_same_every_run_and_in_play_with_8_to_12_marks()
     for moves in first:
         position = Position.empty(geometry).play_all(moves)
         assert 8 <= position.ply <= 12 and not position.is_over
+
+
+def test_analyze_all_streams_every_position_of_a_strongly_solved_board(capsys):
+    code, out, _ = run(capsys, "analyze", "--all", "--json", "--game", "2x7k3")
+    lines = out.splitlines()
+    census = json.loads(run(capsys, "census", "--game", "2x7k3", "--json")[1])
+    assert code == 0 and len(lines) == census["positions"]
+    first, last = json.loads(lines[0]), json.loads(lines[-1])
+    value = {1: "win", 0: "draw", -1: "loss"}[census["value"]["value"]]
+    assert first == {"position": "......./.......", "to_move": "X", "status": "in_play", "value": value,
+                     "remoteness": census["value"]["remoteness"]}  # fmt: skip
+    assert last["to_move"] is None and last["value"] is None and last["status"] in ("x_won", "o_won", "draw")
+    terminal = sum(1 for line in lines if '"to_move": null' in line)
+    assert terminal == census["terminal_positions"]

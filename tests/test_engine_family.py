@@ -223,3 +223,34 @@ def test_dead_draw_examples():
     assert Position.empty().play_all([5, 1, 9, 3, 2, 8, 4, 6]).dead_draw  # one cell left, every line blocked
     assert not Position.empty().play_all([5, 1, 2, 8, 4, 6]).dead_draw  # X's 3-5-7 is still open
     assert not Position.empty().dead_draw
+
+
+@pytest.mark.parametrize("name", ["3x4k3-misere", "3x3k3"])
+def test_every_position_streams_each_reachable_position_once_with_its_status_and_value(name):
+    from workbench.engine import format_position
+    from workbench.engine.strong import every_position
+
+    geometry = parse_variant(name)
+    solution, tables = strong_solve(geometry), solve(geometry)
+    expected = {}
+    for key in state_graph(geometry).keys():
+        position = Position(key & geometry.full, key >> geometry.size, geometry)
+        over = position.is_over
+        value = None if over else {1: "win", 0: "draw", -1: "loss"}[tables.value[key]]
+        expected[format_position(position)] = (
+            None if over else position.turn.value, position.status.value, value, None if over else tables.remoteness[key])
+    rows = [row for block in every_position(solution, chunk=1000) for row in block]
+    assert len(rows) == len(expected) == solution.positions
+    assert {row[0]: row[1:] for row in rows} == expected
+    plies = [row[0].count("X") + row[0].count("O") for row in rows]
+    assert plies == sorted(plies)  # by ply
+
+
+@given(st.text(max_size=30))
+def test_any_text_is_a_variant_or_a_variant_error(text):
+    try:
+        geometry = parse_variant(text)
+    except VariantError as error:
+        assert "\n" not in str(error) and str(error).startswith("unknown variant")
+    else:
+        assert 1 <= geometry.rows <= 15 and 1 <= geometry.cols <= 15 and 1 <= geometry.k <= max(geometry.rows, geometry.cols)

@@ -281,7 +281,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         from .engine.analysis import MAX_TABLE_CELLS
 
         if geometry.size > MAX_TABLE_CELLS:
-            raise UsageError(f"analyze --all covers boards of at most {MAX_TABLE_CELLS} cells so far ({geometry} has {geometry.size}); `workbench census --game {geometry}` counts a larger one")
+            return _all_strong(args, geometry)
         analyses = analyze_all(geometry)
         if args.json:
             sys.stdout.writelines(json.dumps(analysis_record(analysis)) + "\n" for analysis in analyses)
@@ -330,6 +330,31 @@ def _search(args: argparse.Namespace, position: Position, seconds: float) -> int
         from .text import search_view
 
         _console().print(search_view(record, position))
+    return 0
+
+
+def _all_strong(args: argparse.Namespace, geometry) -> int:
+    """Every reachable position of a strongly solved board, streamed: its value and remoteness (the full
+    record of each, with every move, is ``analyze`` of that position)."""
+    from .cache import strong_solution
+    from .engine.strong import MAX_STRONG_CELLS, every_position
+
+    if geometry.size > MAX_STRONG_CELLS:
+        raise UsageError(f"analyze --all covers boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
+    solution, _ = strong_solution(geometry, _progress_bar(geometry))
+    write = sys.stdout.write
+    for block in every_position(solution):
+        if args.json:
+            write("".join(
+                f'{{"position": "{text}", "to_move": {json.dumps(side)}, "status": "{status}", '
+                f'"value": {json.dumps(value)}, "remoteness": {json.dumps(remoteness)}}}\n'
+                for text, side, status, value, remoteness in block
+            ))  # fmt: skip
+        else:
+            write("".join(
+                f"{text}  {status:<7} {value or '-':<5} {remoteness if remoteness is not None else '-'}\n"
+                for text, _, status, value, remoteness in block
+            ))  # fmt: skip
     return 0
 
 
