@@ -187,3 +187,20 @@ def test_analyze_all_streams_every_position_of_a_strongly_solved_board(capsys):
     assert last["to_move"] is None and last["value"] is None and last["status"] in ("x_won", "o_won", "draw")
     terminal = sum(1 for line in lines if '"to_move": null' in line)
     assert terminal == census["terminal_positions"]
+
+
+def test_first_moves_of_a_misere_board_come_from_its_exact_values(capsys):
+    code, out, _ = run(capsys, "first-moves", "--game", "3x3k3-misere", "--json")
+    assert code == 0 and json.loads(out)["table"] == [[0.0, 0.125, 0.0], [0.125, 0.0, 0.125], [0.0, 0.125, 0.0]]
+    code, out, _ = run(capsys, "first-moves", "--game", "2x7k3-misere", "--json")
+    assert code == 0 and len(json.loads(out)["table"]) == 2 and len(json.loads(out)["table"][0]) == 7
+    code, _, err = run(capsys, "first-moves", "--game", "5x5k4-misere")
+    assert code == 2 and "boards of at most 16 cells (5x5k4-misere has 25)" in err
+
+
+def test_a_dead_draw_is_said_in_text_and_json(capsys):
+    code, out, _ = run(capsys, "analyze", "--moves", "5,1,9,3,2,8,4,6", "--json")
+    assert code == 0 and json.loads(out)["dead_draw"] is True and json.loads(out)["status"] == "in_play"
+    code, out, _ = run(capsys, "analyze", "--moves", "5,1,9,3,2,8,4,6")
+    assert "(a dead draw: no line can be completed any more)" in " ".join(out.split())
+    assert json.loads(run(capsys, "analyze", "--moves", "5", "--json")[1])["dead_draw"] is False

@@ -254,3 +254,22 @@ def test_any_text_is_a_variant_or_a_variant_error(text):
         assert "\n" not in str(error) and str(error).startswith("unknown variant")
     else:
         assert 1 <= geometry.rows <= 15 and 1 <= geometry.cols <= 15 and 1 <= geometry.k <= max(geometry.rows, geometry.cols)
+
+
+@pytest.mark.parametrize("geometry", [Geometry(), Geometry(3, 4, 3), Geometry(2, 5, 3)])
+def test_the_first_move_table_from_exact_values_equals_seed_001_s_search(geometry):
+    from workbench.engine import first_move_table
+    from workbench.engine.openings import first_move_table_from_values
+
+    values = solve(geometry).value
+    assert first_move_table_from_values(geometry, lambda x, o: values[x | o << geometry.size]) == first_move_table(geometry)
+
+
+def test_the_misere_first_move_table():
+    from workbench.engine.openings import first_move_table_from_values
+
+    geometry = parse_variant("3x3k3-misere")
+    values = solve(geometry).value
+    table = first_move_table_from_values(geometry, lambda x, o: values[x | o << geometry.size])
+    # under misère no reply of O's to X's centre or corner loses; to an edge, one reply in eight does
+    assert table == ((0.0, 0.125, 0.0), (0.125, 0.0, 0.125), (0.0, 0.125, 0.0))

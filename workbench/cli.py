@@ -467,13 +467,35 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_first_moves(args: argparse.Namespace) -> int:
-    table = [list(row) for row in first_move_table(_game(args))]
+    geometry = _game(args)
+    if geometry.misere:  # seed 001's forced-win search reads a line as a win: under misère, the exact values
+        table = [list(row) for row in _first_moves_from_values(geometry)]
+    else:
+        table = [list(row) for row in first_move_table(geometry)]
     if args.json:
         _print_json({"table": table})
         return 0
     rows = [" | ".join(f"{share:.3f}" for share in row) for row in table]
     print(("\n" + "-" * len(rows[0]) + "\n").join(rows))
     return 0
+
+
+def _first_moves_from_values(geometry):
+    from .engine.analysis import MAX_TABLE_CELLS
+    from .engine.openings import first_move_table_from_values
+
+    if geometry.size <= MAX_TABLE_CELLS:
+        from .engine.solver import solve
+
+        values = solve(geometry).value
+        return first_move_table_from_values(geometry, lambda x, o: values[x | o << geometry.size])
+    from .cache import strong_solution
+    from .engine.strong import MAX_STRONG_CELLS
+
+    if geometry.size > MAX_STRONG_CELLS:
+        raise UsageError(f"first-moves of a misère board reads its exact values: boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
+    solution, _ = strong_solution(geometry, _progress_bar(geometry))
+    return first_move_table_from_values(geometry, lambda x, o: solution.lookup(x, o)[0])
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

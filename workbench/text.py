@@ -78,11 +78,18 @@ def moves_table(analysis: Analysis) -> Table:
     table.add_column("O wins", justify="right")
     table.add_column("draws", justify="right")
     best = analysis.masks.best
+    geometry = analysis.position.geometry
+    coordinates = geometry.size > 9  # beside the number, as Gomoku programs write the cell (h8)
+    if coordinates:
+        from .engine.geometry import format_coordinate
+
+        table.columns[0].header = "cell (coordinate)"
     for move in analysis.moves:
         trap = "—" if move.trap is None else f"{move.trap:.3f}"
         marker = " ★" if best & cell_bit(move.cell) else ""
+        shown = f"{move.cell} {format_coordinate(move.cell, geometry)}" if coordinates else str(move.cell)
         table.add_row(
-            f"{move.cell}{marker}",
+            f"{shown}{marker}",
             Text(move.value.label, style=VALUE_STYLES[move.value]),
             str(move.remoteness),
             trap,
@@ -105,6 +112,8 @@ def analysis_view(analysis: Analysis) -> RenderableType:
     facts.append(format_position(position), style="bold")
     facts.append("\nstatus     ")
     facts.append(analysis.status.value)
+    if position.dead_draw:
+        facts.append(" (a dead draw: no line can be completed any more)", style="yellow")
     facts.append("\nto move    ")
     facts.append(analysis.to_move.value if analysis.to_move else "—")
     facts.append("\nvalue      ")
@@ -178,6 +187,8 @@ def search_view(record: dict, position: Position) -> RenderableType:
     facts.append(record["position"], style="bold")
     facts.append(f"\nvariant    {geometry}")
     facts.append(f"\nstatus     {record['status']}")
+    if record["dead_draw"]:
+        facts.append(" (a dead draw: no line can be completed any more)", style="yellow")
     facts.append(f"\nto move    {record['to_move'] or '—'}")
     facts.append("\nvalue      ")
     if record["value"] is not None:

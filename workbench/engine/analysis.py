@@ -367,6 +367,7 @@ def analysis_record(analysis: Analysis) -> dict:
         "position": format_position(analysis.position),
         "to_move": analysis.to_move.value if analysis.to_move else None,
         "status": analysis.status.value,
+        "dead_draw": analysis.position.dead_draw,
         "value": analysis.value.label if analysis.value is not None else None,
         "remoteness": analysis.remoteness,
         "games": analysis.games.as_dict() if analysis.games is not None else None,

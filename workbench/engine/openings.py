@@ -79,3 +79,16 @@ def first_move_table(geometry: Geometry) -> tuple[tuple[float, ...], ...]:
                 losing += 1
         shares.append(losing / replies.bit_count() if replies else 0.0)
     return tuple(tuple(shares[row * geometry.cols : (row + 1) * geometry.cols]) for row in range(geometry.rows))
+
+
+def first_move_table_from_values(geometry: Geometry, value_of) -> tuple[tuple[float, ...], ...]:
+    """The same table from exact values, for any rule: ``value_of(x, o)`` is the value (1, 0, -1) of a reachable
+    position for the side to move. A reply loses when X, to move after it, wins (under misère that includes a
+    reply that completes a line of O's)."""
+    shares = []
+    for index in range(geometry.size):
+        x = 1 << index
+        replies = [1 << cell for cell in range(geometry.size) if not x >> cell & 1]
+        losing = sum(1 for reply in replies if value_of(x, reply) > 0)
+        shares.append(losing / len(replies) if replies else 0.0)
+    return tuple(tuple(shares[row * geometry.cols : (row + 1) * geometry.cols]) for row in range(geometry.rows))

@@ -331,6 +331,7 @@ def search_record(result: SearchResult) -> dict:
         "position": format_position(position),
         "to_move": to_move.value if to_move else None,
         "status": position.status.value,
+        "dead_draw": position.dead_draw,
         "proven": result.complete,
         "value": result.value.label if result.value is not None else None,
         "remoteness": result.remoteness,
