@@ -113,7 +113,7 @@ def analysis_view(analysis: Analysis) -> RenderableType:
     facts.append("\nstatus     ")
     facts.append(analysis.status.value)
     if position.dead_draw:
-        facts.append(" (a dead draw: no line can be completed any more)", style="yellow")
+        facts.append(" — a dead draw (no line can be completed)", style="yellow")
     facts.append("\nto move    ")
     facts.append(analysis.to_move.value if analysis.to_move else "—")
     facts.append("\nvalue      ")
@@ -188,7 +188,7 @@ def search_view(record: dict, position: Position) -> RenderableType:
     facts.append(f"\nvariant    {geometry}")
     facts.append(f"\nstatus     {record['status']}")
     if record["dead_draw"]:
-        facts.append(" (a dead draw: no line can be completed any more)", style="yellow")
+        facts.append(" — a dead draw (no line can be completed)", style="yellow")
     facts.append(f"\nto move    {record['to_move'] or '—'}")
     facts.append("\nvalue      ")
     if record["value"] is not None:
