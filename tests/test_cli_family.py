@@ -74,7 +74,8 @@ def test_census_of_a_larger_board(capsys):
     assert data["games"]["total"] == data["games"]["x"] + data["games"]["o"] + data["games"]["draw"]
     code, out, _ = run(capsys, "census", "--game", "2x7k3")
     assert code == 0 and out.startswith("variant          2x7k3\n")
-    assert f"classes          {data['classes']:,}\n" in out and f"games            {data['games']['total']:,}: X" in out
+    assert f"classes          {data['classes']:,} ({data['terminal_classes']:,} terminal)\n" in out
+    assert f"games            {data['games']['total']:,}: X" in out and "ledger (14! fill orders) 87,178,291,200: X" in out
 
 
 def test_census_of_a_small_misere_board_counts_everything(capsys):

@@ -273,3 +273,15 @@ def test_the_misere_first_move_table():
     table = first_move_table_from_values(geometry, lambda x, o: values[x | o << geometry.size])
     # under misère no reply of O's to X's centre or corner loses; to an edge, one reply in eight does
     assert table == ((0.0, 0.125, 0.0), (0.125, 0.0, 0.125), (0.0, 0.125, 0.0))
+
+
+@pytest.mark.parametrize("name", ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere", "2x2k2", "1x1k1", "2x2k1-misere", "1x4k2-misere"])
+def test_the_strong_census_equals_the_dictionary_census_key_for_key(name):
+    from workbench.engine import census
+
+    geometry = parse_variant(name)
+    small, strong = census(geometry), strong_census(strong_solve(geometry))
+    for key, value in small.items():
+        if key != "geometry":
+            assert strong[key] == value, key
+    assert sum(strong["games_by_length"].values()) == strong["games"]["total"]

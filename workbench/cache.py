@@ -173,6 +173,10 @@ def load_strong(geometry: Geometry):
             tuple(meta["classes_by_ply"]),
             tuple(arrays[2 : 2 + plies]),
             tuple(arrays[2 + plies : 2 + 2 * plies]),
+            meta["terminal_classes"],
+            tuple(meta["classes_by_value"]),
+            tuple(meta["games_by_length"]),
+            tuple(meta["ledger"]),
         )
     except (ValueError, KeyError, TypeError, IndexError):
         return None
@@ -191,6 +195,10 @@ def save_strong(solution) -> bool:
         "values_by_ply": solution.values_by_ply,
         "classes_by_ply": solution.classes_by_ply,
         "kept_plies": list(range(len(solution.games_indices))),
+        "terminal_classes": solution.terminal_classes,
+        "classes_by_value": solution.classes_by_value,
+        "games_by_length": solution.games_by_length,
+        "ledger": solution.ledger,
         "arrays": [[array.dtype.str, list(array.shape)] for array in arrays],
     }).encode()  # fmt: skip
     payload = meta + b"\n" + b"".join(array.tobytes() for array in arrays)

@@ -397,48 +397,29 @@ def cmd_census(args: argparse.Namespace) -> int:
     from .engine.analysis import MAX_TABLE_CELLS
 
     geometry = _game(args)
-    if geometry.size > MAX_TABLE_CELLS:
-        return _strong_census(args, geometry)
-    data = census(geometry)
+    if geometry.size > MAX_TABLE_CELLS:  # the strong solution counts the same things, key for key
+        from .cache import strong_solution
+        from .engine.strong import strong_census
+
+        data = strong_census(strong_solution(geometry, _progress_bar(geometry))[0])
+    else:
+        data = census(geometry)
     if args.json:
         _print_json(data)
         return 0
-    lines = [
+    lines = [f"variant          {geometry}"] if geometry != TIC_TAC_TOE else []
+    lines += [
         f"positions        {data['positions']:,} ({data['terminal_positions']:,} terminal)",
         f"classes          {data['classes']:,} ({data['terminal_classes']:,} terminal)",
         "positions by ply " + " ".join(map(str, data["positions_by_ply"])),
         "classes by ply   " + " ".join(map(str, data["classes_by_ply"])),
         "by value (side to move, positions in play): "
-        + ", ".join(f"{k} {v:,} ({data['classes_by_value'][k]} classes)" for k, v in data["positions_by_value"].items()),
+        + ", ".join(f"{k} {v:,} ({data['classes_by_value'][k]:,} classes)" for k, v in data["positions_by_value"].items()),
         "games            {total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["games"]),
         "games by length  " + ", ".join(f"{k}: {v:,}" for k, v in data["games_by_length"].items()),
-        "ledger (9! fill orders) {total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["ledger"]),
+        f"ledger ({geometry.size}! fill orders) " + "{total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["ledger"]),
     ]
     print("\n".join(lines))
-    return 0
-
-
-def _strong_census(args: argparse.Namespace, geometry) -> int:
-    from .cache import strong_solution
-    from .engine.strong import strong_census
-
-    solution, _ = strong_solution(geometry, _progress_bar(geometry))
-    data = strong_census(solution)
-    if args.json:
-        _print_json(data)
-        return 0
-    value = data["value"]
-    print("\n".join([
-        f"variant          {data['variant']}",
-        f"positions        {data['positions']:,} ({data['terminal_positions']:,} terminal)",
-        "positions by ply " + " ".join(map(str, data["positions_by_ply"])),
-        f"classes          {data['classes']:,}",
-        "classes by ply   " + " ".join(map(str, data["classes_by_ply"])),
-        "by value (side to move, positions in play): " + ", ".join(f"{k} {v:,}" for k, v in data["positions_by_value"].items()),
-        "games            {total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["games"]),
-        f"empty board      {value['value'] and ('first player wins' if value['value'] > 0 else 'first player loses') or 'a draw'}"
-        f" in {value['remoteness']} plies",
-    ]))  # fmt: skip
     return 0
 
 

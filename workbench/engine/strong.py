@@ -72,6 +72,14 @@ class StrongSolution:
     """For plies 0…:data:`GAMES_KEPT_PLY`, the indices of the ply's positions, sorted."""
     games_counts: tuple[np.ndarray, ...] = ()
     """Beside each of those, int64 rows of complete games from the position: (X wins, O wins, draws)."""
+    terminal_classes: int = 0
+    classes_by_value: tuple[int, int, int] = (0, 0, 0)
+    """Classes of positions in play won, drawn and lost for the side to move."""
+    games_by_length: tuple[int, ...] = ()
+    """Complete games from the empty board that end after each number of plies (index = length)."""
+    ledger: tuple[int, int, int] = (0, 0, 0)
+    """Seed 000's ledger: of the size! orders in which the cells could all be filled, those whose first line
+    X wins, O wins, and those with no line (by the rule: under misère the line's maker loses)."""
 
     @property
     def positions(self) -> int:
@@ -207,15 +215,14 @@ def strong_solve(geometry: Geometry, progress: Progress | None = None) -> Strong
             stamp[index] = mark
             key_of[index] = child_x | (child_o << np.uint32(16))
         reached = np.flatnonzero(stamp == mark)
-        if reached.size == 0:
-            layers.append((np.zeros(0, np.uint32), np.zeros(0, np.uint32), np.zeros(0, bool)))
+        if reached.size == 0:  # every game ended before the board could fill (2×2, two in a row)
             break
         keys = key_of[reached]
         x, o = keys & np.uint32(0xFFFF), keys >> np.uint32(16)
     del stamp, key_of
 
-    class_ranks, classes_by_ply = _classes(geometry, layers, report)
     games_indices, games_counts = _games(geometry, table, layers, bits, report, keep=GAMES_KEPT_PLY)
+    games_by_length, ledger = _paths(geometry, table, layers, bits)
 
     # back: each position takes the best of its children for the side to move
     packed = np.full(count, UNREACHED, dtype=np.uint8)
@@ -237,6 +244,7 @@ def strong_solve(geometry: Geometry, progress: Progress | None = None) -> Strong
         terminal_by_ply.append(int(won.sum() + full.sum()))
         values_by_ply.append((int((values == 1).sum()), int((values == 0).sum()), int((values == -1).sum())))
         report("back", len(layers) - ply, len(layers))
+    class_ranks, classes_by_ply, terminal_classes, classes_by_value = _classes(geometry, layers, packed, table, report)
     return StrongSolution(
         geometry,
         packed,
@@ -247,6 +255,10 @@ def strong_solve(geometry: Geometry, progress: Progress | None = None) -> Strong
         classes_by_ply,
         games_indices,
         games_counts,
+        terminal_classes,
+        classes_by_value,
+        games_by_length,
+        ledger,
     )
 
 
@@ -273,21 +285,68 @@ def _reading_table(size: int) -> np.ndarray:
     return table
 
 
-def _classes(geometry: Geometry, layers, report) -> tuple[np.ndarray, tuple[int, ...]]:
+def _classes(geometry: Geometry, layers, packed, table, report):
     """Every class's canonical rank, ply by ply, highest first: the image of highest rank 2·R(x) + R(o), as
-    :func:`workbench.engine.symmetry.canonical_pair` ranks them."""
+    :func:`workbench.engine.symmetry.canonical_pair` ranks them; with the number of classes by ply, of
+    terminal classes, and of classes in play by value (symmetric positions share their value)."""
     reading = _reading_table(geometry.size)
     image_readings = [reading[image] for image in _permutation_tables(geometry)]  # R of each image, by bitboard
     ranks, by_ply = [], []
+    terminal, by_value = 0, [0, 0, 0]
     for ply, (x, o, _) in enumerate(layers):
         best = np.full(x.size, -1, dtype=np.int64)
         for image_reading in image_readings:
             np.maximum(best, 2 * image_reading[x] + image_reading[o], out=best)
-        unique = np.unique(best)[::-1]
-        ranks.append(unique.astype(np.int32))
+        unique, first = np.unique(best, return_index=True)  # one member of each class
+        ranks.append(unique[::-1].astype(np.int32))
         by_ply.append(int(unique.size))
+        byte = packed[table[x[first]] + 2 * table[o[first]]]
+        over = (byte & 31) == 0  # remoteness 0: the game has ended
+        terminal += int(over.sum())
+        value = (byte[~over] >> 5).astype(np.int64) - 1
+        for column, wanted in enumerate((1, 0, -1)):
+            by_value[column] += int((value == wanted).sum())
         report("classes", ply + 1, len(layers))
-    return np.concatenate(ranks), tuple(by_ply)
+    return np.concatenate(ranks), tuple(by_ply), terminal, tuple(by_value)
+
+
+def _paths(geometry: Geometry, table, layers, bits) -> tuple[tuple[int, ...], tuple[int, int, int]]:
+    """Move orders from the empty board to each position, by a DP forward (float64 sums stay exact: at most
+    16! < 2**53), turned into the games by length and the ledger of fill orders."""
+    from math import factorial
+
+    size = geometry.size
+    slot = np.zeros(3**size, dtype=np.int32) if sum(len(layer[0]) for layer in layers) > 100_000 else []
+    paths = np.ones(1)
+    by_length = [0] * (size + 1)
+    ledger = [0, 0, 0]
+    for ply, (x, o, won) in enumerate(layers):
+        line_ends = int(paths[won].sum())
+        by_length[ply] += line_ends
+        x_made_it = ply % 2 == 1
+        ledger[_WINNER_COLUMN[x_made_it != geometry.misere]] += line_ends * factorial(size - ply)
+        if ply == size:
+            draws = int(paths[~won].sum())
+            by_length[ply] += draws
+            ledger[2] += draws
+            break
+        if ply + 1 == len(layers):  # every game ended before the board could fill
+            break
+        later = layers[ply + 1]
+        _remember_rows(slot, table[later[0]] + 2 * table[later[1]])
+        in_play = np.flatnonzero(~won)
+        px, po, weight = x[in_play], o[in_play], paths[in_play]
+        occupied = px | po
+        following = np.zeros(later[0].size)
+        for bit in bits:
+            empty = np.flatnonzero((occupied & bit) == 0)
+            if ply % 2 == 0:
+                child = table[px[empty] | bit] + 2 * table[po[empty]]
+            else:
+                child = table[px[empty]] + 2 * table[po[empty] | bit]
+            following += np.bincount(_rows(slot, child), weights=weight[empty], minlength=following.size)
+        paths = following
+    return tuple(by_length), tuple(ledger)
 
 
 _WINNER_COLUMN = {True: 0, False: 1}  # X made the line / O made it → the column of the side the rule favours
@@ -484,8 +543,10 @@ def strong_census(solution: StrongSolution) -> dict:
     """Counts over every reachable position, keyed as :func:`workbench.engine.census` keys them for 3×3."""
     in_play = solution.values_by_ply
     games = solution.games(0, 0)
+    geometry = solution.geometry
     return {
-        "variant": str(solution.geometry),
+        "variant": str(geometry),
+        "geometry": {"rows": geometry.rows, "cols": geometry.cols, "k": geometry.k, "misere": geometry.misere},
         "positions": solution.positions,
         "terminal_positions": sum(solution.terminal_by_ply),
         "positions_by_ply": list(solution.positions_by_ply),
@@ -493,8 +554,12 @@ def strong_census(solution: StrongSolution) -> dict:
         "positions_by_value": {"win": sum(c[0] for c in in_play), "draw": sum(c[1] for c in in_play),
                                "loss": sum(c[2] for c in in_play)},
         "classes": sum(solution.classes_by_ply),
+        "terminal_classes": solution.terminal_classes,
         "classes_by_ply": list(solution.classes_by_ply),
+        "classes_by_value": dict(zip(("win", "draw", "loss"), solution.classes_by_value)),
         "games": dict(zip(("total", "x", "o", "draw"), (sum(games), *games))),
+        "games_by_length": {str(length): count for length, count in enumerate(solution.games_by_length) if count},
+        "ledger": dict(zip(("total", "x", "o", "draw"), (sum(solution.ledger), *solution.ledger))),
         "value": dict(zip(("value", "remoteness"), solution.lookup(0, 0))),
     }  # fmt: skip
 
