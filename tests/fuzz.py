@@ -356,6 +356,39 @@ def fuzz_texts(rng: random.Random, count: int) -> Tally:
     return tally
 
 
+def hostile_variants(rng: random.Random, count: int) -> Iterator[tuple[str, str]]:
+    """(variant, move list) pairs: odd texts as variants, then real small variants with odd or real moves."""
+    for index in range(count):
+        if index < len(ODD_TEXTS):
+            yield ODD_TEXTS[index], "1"
+        elif index % 3 == 0:
+            yield "".join(rng.choice("0123456789xXkK×-miserèn ") for _ in range(rng.randrange(1, 16))), "1"
+        else:
+            rows, cols = rng.randrange(0, 17), rng.randrange(0, 17)
+            k, misere = rng.randrange(0, 7), rng.choice(["", "-misere"])
+            moves = ",".join(rng.choice([str(rng.randrange(0, 40)), f"{rng.choice('abcdefghijklmnop')}{rng.randrange(0, 17)}"])
+                             for _ in range(rng.randrange(0, 10)))  # fmt: skip
+            yield f"{rows}x{cols}k{k}{misere}", moves
+
+
+def variant_commands(variant: str, moves: str) -> list[list[str]]:
+    """Commands that stay quick on any board: big boards get a small node budget, census only small ones."""
+    return [["analyze", "--game", variant, "--moves", moves, "--json", "--nodes", "3000", "--budget", "2s"],
+            ["analyze", "--game", variant, "--moves", moves, "--nodes", "3000", "--budget", "2s"],
+            ["first-moves", "--game", variant if variant.startswith(("1x", "2x", "3x1", "3x2", "3x3")) else "0x0k0"],
+            ["census", "--game", variant if variant.startswith(("1x", "2x2", "2x3", "2x4", "3x1", "3x2", "3x3")) else variant + "!"]]  # fmt: skip
+
+
+def fuzz_variants(rng: random.Random, count: int) -> Tally:
+    tally = Tally()
+    for index, (variant, moves) in enumerate(hostile_variants(rng, count)):
+        commands = variant_commands(variant, moves)
+        for argv in commands if index < len(ODD_TEXTS) else [commands[index % len(commands)]]:
+            code, problem = run_cli(argv)
+            tally.add(code, problem)
+    return tally
+
+
 def fuzz_movetext(rng: random.Random, count: int) -> Tally:
     tally = Tally()
     for text in hostile_texts(rng, count):
@@ -375,6 +408,7 @@ def run_all(folder: Path, count: int, seed: int = 10, report: Callable[[str], No
     for name, run in (("study files", lambda: fuzz_studies(folder, rng, count, template)),
                       ("library files", lambda: fuzz_libraries(folder, rng, count, study_file)),
                       ("positions and move lists", lambda: fuzz_texts(rng, count)),
+                      ("variants and their moves", lambda: fuzz_variants(rng, count)),
                       ("move text", lambda: fuzz_movetext(rng, count))):  # fmt: skip
         results[name] = tally = run()
         report(f"{name}: {tally}")

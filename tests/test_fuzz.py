@@ -97,3 +97,9 @@ def test_move_lists_and_positions_raise_only_their_own_errors(text):
             parse(text)
         except (MoveListError, PositionError) as error:
             assert "\n" not in str(error) and len(str(error)) < 400
+
+
+def test_hostile_variants_and_their_moves_give_one_line(tmp_path):
+    tally = fuzz.fuzz_variants(random.Random(5), 240)
+    assert_clean(tally, exits={0, 2})
+    assert tally.exits.get(0, 0) >= 10  # real variants were analysed too, not only refused
