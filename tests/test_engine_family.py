@@ -1,6 +1,6 @@
 """The whole family: m,n,k boards and misère, checked against independent methods and published figures."""
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given
@@ -83,7 +83,7 @@ def test_misere_status_names_the_winner_by_the_rule():
 def _negamax(geometry):
     """An independent solver: plain memoised negamax over positions, the winner hurrying, the loser delaying."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def solve_position(x, o):
         position = Position(x, o, geometry)
         status = position.status

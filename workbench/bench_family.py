@@ -65,13 +65,14 @@ print(len(states))
 def openspiel_python() -> str | None:
     """A Python that imports pyspiel: this one, or ``$WORKBENCH_OPENSPIEL_PYTHON``; None when neither does."""
     for candidate in (sys.executable, os.environ.get("WORKBENCH_OPENSPIEL_PYTHON")):
-        if candidate and subprocess.run([candidate, "-c", "import pyspiel"], capture_output=True).returncode == 0:
+        if candidate and subprocess.run([candidate, "-c", "import pyspiel"], capture_output=True, check=False).returncode == 0:
             return candidate
     return None
 
 
-def tier2_positions(geometry: Geometry = parse_variant("5x5k4"), count: int = 10, seed: int = 12) -> list[tuple[int, ...]]:
-    """``count`` move lists reaching positions in play with 8–12 marks, the same on every run."""
+def tier2_positions(geometry: Geometry | None = None, count: int = 10, seed: int = 12) -> list[tuple[int, ...]]:
+    """``count`` move lists reaching positions in play with 8–12 marks (5×5k4 by default), the same on every run."""
+    geometry = geometry or parse_variant("5x5k4")
     rng = random.Random(seed)
     found: list[tuple[int, ...]] = []
     while len(found) < count:
@@ -91,7 +92,7 @@ def _whole(argv: list[str], env: dict[str, str] | None = None, timeout: float = 
     """Seconds a whole process took, and its output (None when it timed out or failed)."""
     started = time.perf_counter()
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout)
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return timeout, None
     return time.perf_counter() - started, done.stdout if done.returncode == 0 else None

@@ -316,11 +316,7 @@ def _analyze_key(table: Tables, position: Position, key: int) -> Analysis:
     )
     me, opp = (position.x, position.o) if to_move is Player.X else (position.o, position.x)
     planner = planner_for(geometry)
-    best_key = max(preference(move.value, move.remoteness) for move in moves)
-    best = 0
-    for move in moves:
-        if preference(move.value, move.remoteness) == best_key:
-            best |= cell_bit(move.cell)
+    best = best_moves(moves)
     plan = planner.masks(me, opp)
     # perfect-win and perfect-lose from the exact values: the planner's equal them on 3×3 only (`workbench
     # verify`); on 3×4 it misses forced wins deeper than its look-ahead, and it reads a line as a win (misère)
@@ -343,6 +339,12 @@ def analyze_all(geometry: Geometry = TIC_TAC_TOE) -> list[Analysis]:
     table = tables(geometry)
     graph = state_graph(geometry)
     return [_analyze_key(table, graph.position(key), key) for key in graph.keys()]
+
+
+def best_moves(moves: tuple[MoveAnalysis, ...]) -> Bitboard:
+    """The ``best`` mask: every move of the best outcome (the quickest win, else a draw, else the slowest loss)."""
+    top = max(preference(move.value, move.remoteness) for move in moves)
+    return sum(cell_bit(move.cell) for move in moves if preference(move.value, move.remoteness) == top)
 
 
 def exact_masks(analysis: Analysis) -> tuple[Bitboard, Bitboard]:

@@ -133,17 +133,7 @@ class Position:
     def dead_draw(self) -> bool:
         """In play, yet no line can be completed any more by either side (seed 003's early draw): every line
         holds a mark of each side, or needs more marks than its side has moves left before the board is full."""
-        if self.is_over:
-            return False
-        empties = self.empties.bit_count()
-        x_moves = (empties + 1) // 2 if self.turn is Player.X else empties // 2
-        o_moves = empties - x_moves
-        for line in self.geometry.lines:
-            if not line & self.o and (line & ~self.x).bit_count() <= x_moves:
-                return False
-            if not line & self.x and (line & ~self.o).bit_count() <= o_moves:
-                return False
-        return True
+        return not self.is_over and no_line_left(self.geometry, self.x, self.o)
 
     @property
     def is_over(self) -> bool:
@@ -194,6 +184,20 @@ class Position:
 
     def __str__(self) -> str:
         return format_position(self)
+
+
+def no_line_left(geometry: Geometry, x: Bitboard, o: Bitboard) -> bool:
+    """No line can be completed any more, whatever either side plays: each line holds a mark of both sides, or
+    needs more marks than its side has moves left before the board is full (X moves when the counts are equal)."""
+    empties = (geometry.full & ~(x | o)).bit_count()
+    x_moves = (empties + 1) // 2 if x.bit_count() == o.bit_count() else empties // 2
+    o_moves = empties - x_moves
+    for line in geometry.lines:
+        if not line & o and (line & ~x).bit_count() <= x_moves:
+            return False
+        if not line & x and (line & ~o).bit_count() <= o_moves:
+            return False
+    return True
 
 
 def parse_position(text: str, geometry: Geometry = TIC_TAC_TOE) -> Position:

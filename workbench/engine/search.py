@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .geometry import Bitboard, Cell, Geometry, cell_bit, cells_of
-from .position import Player, Position, Status, check_legal
+from .position import Player, Position, Status, check_legal, no_line_left
 from .solver import Value
 from .symmetry import transforms
 from .threats import completions
@@ -118,8 +118,6 @@ class Searcher:
     def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
         self.size = geometry.size
-        self.lines = geometry.lines
-        self.k = geometry.k
         self.misere = geometry.misere
         self.lines_through = tuple(
             tuple(line for line in geometry.lines if line & cell_bit(cell)) for cell in range(1, geometry.size + 1)
@@ -137,17 +135,6 @@ class Searcher:
     def completing(self, own: Bitboard, other: Bitboard) -> Bitboard:
         """Empty cells where ``own`` would complete a line now."""
         return completions(self.geometry, own, other)
-
-    def dead(self, x: Bitboard, o: Bitboard, empties: int, x_to_move: bool) -> bool:
-        """No line can be completed any more by either side (see :attr:`Position.dead_draw`)."""
-        x_moves = (empties + 1) // 2 if x_to_move else empties // 2
-        o_moves = empties - x_moves
-        for line in self.lines:
-            if not line & o and (line & ~x).bit_count() <= x_moves:
-                return False
-            if not line & x and (line & ~o).bit_count() <= o_moves:
-                return False
-        return True
 
     def key(self, own: Bitboard, other: Bitboard) -> int:
         """The transposition table's key: the least image under the symmetry group, where the position has
@@ -183,9 +170,7 @@ class Searcher:
         empty = full & ~(own | other)
         if not empty:
             return 0
-        count = empty.bit_count()
-        own_is_x = own.bit_count() == other.bit_count()
-        x, o = (own, other) if own_is_x else (other, own)
+        x, o = (own, other) if own.bit_count() == other.bit_count() else (other, own)
         mine = self.completing(own, other)
         if self.misere:
             safe = empty & ~mine
@@ -202,7 +187,7 @@ class Searcher:
                 moves_bits = theirs  # the only move that does not lose in 2
             else:
                 moves_bits = empty
-        if self.dead(x, o, count, own_is_x):
+        if no_line_left(self.geometry, x, o):
             return 0
         key = self.key(own, other)
         stored = self.table.get(key)
@@ -300,7 +285,6 @@ def search(
 def search_record(result: SearchResult) -> dict:
     """The search's answer as the ``workbench analyze --json`` record of 3×3, with ``proven`` said of the
     position and of each move, and ``null`` for every value the budget did not prove."""
-    from .geometry import cells_of as cells
     from .position import format_position
     from .symmetry import canonical, group_moves, stabilizer
     from .threats import completions, forks, squeezes
@@ -342,7 +326,7 @@ def search_record(result: SearchResult) -> dict:
              "remoteness": move.remoteness, "nodes": move.nodes, "trap": None, "games": None}
             for move in result.moves
         ],
-        "masks": {name: list(cells(mask)) for name, mask in masks.items()},
+        "masks": {name: list(cells_of(mask)) for name, mask in masks.items()},
         "symmetry": {
             "canonical": format_position(canonical(position)),
             "class_id": None,

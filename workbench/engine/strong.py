@@ -18,9 +18,9 @@ bytes between runs).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Callable
 
 import numpy as np
 
@@ -262,6 +262,18 @@ def strong_solve(geometry: Geometry, progress: Progress | None = None) -> Strong
     )
 
 
+def _children(table: np.ndarray, x: np.ndarray, o: np.ndarray, ply: int, bits: list):
+    """For each cell, the rows of (x, o) where it is empty and the index of the position after the side to
+    move (X at even plies) marks it there."""
+    occupied = x | o
+    for bit in bits:
+        empty = np.flatnonzero((occupied & bit) == 0)
+        if ply % 2 == 0:
+            yield empty, table[x[empty] | bit] + 2 * table[o[empty]]
+        else:
+            yield empty, table[x[empty]] + 2 * table[o[empty] | bit]
+
+
 def _permutation_tables(geometry: Geometry) -> list[np.ndarray]:
     """For each symmetry, the image of every bitboard of the board (``size`` ≤ 16 bits)."""
     from .symmetry import transforms
@@ -335,15 +347,9 @@ def _paths(geometry: Geometry, table, layers, bits) -> tuple[tuple[int, ...], tu
         later = layers[ply + 1]
         _remember_rows(slot, table[later[0]] + 2 * table[later[1]])
         in_play = np.flatnonzero(~won)
-        px, po, weight = x[in_play], o[in_play], paths[in_play]
-        occupied = px | po
+        weight = paths[in_play]
         following = np.zeros(later[0].size)
-        for bit in bits:
-            empty = np.flatnonzero((occupied & bit) == 0)
-            if ply % 2 == 0:
-                child = table[px[empty] | bit] + 2 * table[po[empty]]
-            else:
-                child = table[px[empty]] + 2 * table[po[empty] | bit]
+        for empty, child in _children(table, x[in_play], o[in_play], ply, bits):
             following += np.bincount(_rows(slot, child), weights=weight[empty], minlength=following.size)
         paths = following
     return tuple(by_length), tuple(ledger)
@@ -371,14 +377,7 @@ def _games(geometry: Geometry, table, layers, bits, report, *, keep: int):
         if ply == geometry.size:
             counts[2][in_play] = 1
         elif in_play.size:
-            px, po = x[in_play], o[in_play]
-            occupied = px | po
-            for bit in bits:
-                empty = np.flatnonzero((occupied & bit) == 0)
-                if ply % 2 == 0:
-                    child = table[px[empty] | bit] + 2 * table[po[empty]]
-                else:
-                    child = table[px[empty]] + 2 * table[po[empty] | bit]
+            for empty, child in _children(table, x[in_play], o[in_play], ply, bits):
                 rows, targets = _rows(slot, child), in_play[empty]
                 for column in range(3):
                     counts[column][targets] += later[column][rows]
@@ -452,13 +451,7 @@ def _best_of_children(
     packed: np.ndarray, table: np.ndarray, x: np.ndarray, o: np.ndarray, ply: int, bits: list, size: int
 ) -> np.ndarray:
     best = np.zeros(x.size, dtype=np.int16)  # below every score: each position here has a move
-    occupied = x | o
-    for bit in bits:
-        empty = np.flatnonzero((occupied & bit) == 0)
-        if ply % 2 == 0:
-            child = table[x[empty] | bit] + 2 * table[o[empty]]
-        else:
-            child = table[x[empty]] + 2 * table[o[empty] | bit]
+    for empty, child in _children(table, x, o, ply, bits):
         byte = packed[child].astype(np.int16)
         ours = 1 - (byte >> 5)  # the child's value is for the other side: ours is its negation
         remoteness = (byte & 31) + 1
@@ -477,13 +470,12 @@ def analyze_strong(solution: StrongSolution, position):
 
     :raises IllegalPositionError: no game reaches ``position``.
     """
-    from .analysis import Analysis, Masks, MoveAnalysis, SymmetryInfo, exact_masks_of
+    from .analysis import Analysis, Masks, MoveAnalysis, SymmetryInfo, best_moves, exact_masks_of
     from .census import GameCounts
-    from .position import Player, Position, Status, check_legal
-    from .solver import Value, preference
+    from .position import Player, Status, check_legal
+    from .solver import Value
     from .symmetry import canonical, group_moves, stabilizer, transforms
     from .threats import completions, forks, squeezes
-    from .geometry import cell_bit
 
     check_legal(position)
     geometry = position.geometry
@@ -518,11 +510,7 @@ def analyze_strong(solution: StrongSolution, position):
         child_games = games_after.get(solution.index(child.x, child.o))
         moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, GameCounts(*child_games)))
     moves = tuple(moves)
-    best_key = max(preference(move.value, move.remoteness) for move in moves)
-    best = 0
-    for move in moves:
-        if preference(move.value, move.remoteness) == best_key:
-            best |= cell_bit(move.cell)
+    best = best_moves(moves)
     to_move = position.turn
     me, opp = (position.x, position.o) if to_move is Player.X else (position.o, position.x)
     perfect_win, perfect_lose = exact_masks_of(moves)
