@@ -205,3 +205,70 @@ def test_a_dead_draw_is_said_in_text_and_json(capsys):
     code, out, _ = run(capsys, "analyze", "--moves", "5,1,9,3,2,8,4,6")
     assert "status     in_play — a dead draw (no line can be completed)\n" in out
     assert json.loads(run(capsys, "analyze", "--moves", "5", "--json")[1])["dead_draw"] is False
+
+
+def test_four_by_four_four_in_a_row_solved_kept_and_analysed(capsys):
+    code, out, _ = run(capsys, "solve", "--game", "4x4k4")
+    assert code == 0 and out.startswith("4x4k4: 9,722,011 positions, a draw (in 16 plies); solved in ")
+    code, out, _ = run(capsys, "analyze", "--game", "4x4k4", "--moves", "a4,b3", "--json")
+    record = json.loads(out)
+    assert code == 0 and record["position"] == "X.../.O../..../...."  # a4 is the top-left corner, b3 below-right of it
+    assert record["to_move"] == "X" and record["value"] == "draw" and record["remoteness"] == 14
+    assert record["symmetry"]["class_count"] == 1_217_977
+    assert record["games"]["total"] == sum(move["games"]["total"] for move in record["moves"])
+
+
+@pytest.mark.parametrize(
+    "variant, outcome", [("3x3k3", "a draw (in 9 plies)"), ("3x4k3", "first player wins (in 7 plies)"),
+                         ("3x4k3-misere", "first player loses (in 11 plies)")],
+)  # fmt: skip
+def test_solve_says_who_wins_and_whether_it_solved_or_read_back(capsys, variant, outcome):
+    code, out, _ = run(capsys, "solve", "--game", variant)
+    first = out.splitlines()[0]
+    assert code == 0 and first.startswith(f"{variant}: ") and f", {outcome}; solved in " in first
+    assert first.endswith(" s") and float(first.rsplit(" ", 2)[1]) < 60
+    code, out, _ = run(capsys, "solve", "--game", variant, "--json")
+    data = json.loads(out)
+    assert data["source"] == "cache" and 0 <= data["seconds"] < 5 and data["seconds"] == round(data["seconds"], 3)
+
+
+def test_solve_without_a_cache_says_so_in_json_too(capsys, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_NO_TABLES_CACHE", "1")
+    code, out, _ = run(capsys, "solve", "--game", "2x3k2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["source"] == "solved" and data["cache"] is None
+    code, out, _ = run(capsys, "solve", "--game", "2x3k2")
+    assert out.splitlines()[1] == "not kept: the cache folder cannot be written (or WORKBENCH_NO_TABLES_CACHE is set)"
+
+
+def test_a_progress_bar_on_a_terminal_only(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    code, _, err = run(capsys, "solve", "--game", "2x6k3")
+    assert code == 0 and "solving 2x6k3: enumerating positions" in err and "counting games" in err
+    assert err.endswith("] 13/13\n") and err.count("\n") == 1 and "\rsolving 2x6k3: values, back from the last ply" in err
+    code, _, err = run(capsys, "solve", "--game", "2x6k3-misere", "--json")
+    assert code == 0 and err == ""  # JSON is for programs: no bar
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False)
+    code, _, err = run(capsys, "census", "--game", "2x7k3-misere")
+    assert code == 0 and err == ""
+
+
+def test_analyze_all_as_text_of_a_strongly_solved_board(capsys):
+    code, out, _ = run(capsys, "analyze", "--all", "--game", "2x7k3")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "......./.......  in_play draw  14"
+    over = [line for line in lines if " in_play " not in line]
+    assert over and all(line.endswith(" -     -") for line in over)
+    assert len(lines) == json.loads(run(capsys, "census", "--game", "2x7k3", "--json")[1])["positions"]
+
+
+def test_first_moves_of_a_larger_misere_board_read_the_strong_solution(capsys):
+    from workbench.cache import strong_solution
+    from workbench.engine.openings import first_move_table_from_values
+
+    geometry = parse_variant("2x7k3-misere")
+    solution, _ = strong_solution(geometry)
+    expected = first_move_table_from_values(geometry, lambda x, o: solution.lookup(x, o)[0])
+    code, out, _ = run(capsys, "first-moves", "--game", "2x7k3-misere", "--json")
+    assert code == 0 and json.loads(out)["table"] == [list(row) for row in expected]
+    assert any(share not in (0.0, 1.0) for row in expected for share in row)  # a table that says something

@@ -245,7 +245,6 @@ def _analyze_any(position: Position):
     geometry = position.geometry
     if geometry.size <= MAX_TABLE_CELLS:
         return analyze(position)
-    from .cache import strong_solution
     from .engine import BoardTooLargeError
     from .engine.strong import MAX_STRONG_CELLS, analyze_strong
 
@@ -253,26 +252,32 @@ def _analyze_any(position: Position):
         raise BoardTooLargeError(
             f"board {geometry}: exact analysis covers boards of at most {MAX_STRONG_CELLS} cells so far ({geometry.size} here)"
         )
-    solution, _ = strong_solution(geometry, _progress_bar(geometry))
+    solution, _ = _solved(geometry)
     return analyze_strong(solution, position)
 
 
-def _progress_bar(geometry):
-    """A progress line on stderr while a board is solved, when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        return None
+def _solved(geometry, *, bar: bool = True):
+    """(solution, where) of :func:`workbench.cache.strong_solution`, with a progress line on stderr while the
+    board is solved when stderr is a terminal (and ``bar``); the line is ended once the solve is."""
+    from .cache import strong_solution
 
+    if not (bar and sys.stderr.isatty()):
+        return strong_solution(geometry)
     steps = {"forward": "enumerating positions", "classes": "symmetry classes", "games": "counting games",
              "back": "values, back from the last ply"}  # fmt: skip
+    shown = []
 
     def show(stage: str, done: int, total: int) -> None:
         width = 30
         filled = width * done // total
-        step = steps.get(stage, stage)
-        end = "\n" if stage == "back" and done == total else ""
-        print(f"\rsolving {geometry}: {step:<31} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end=end, file=sys.stderr, flush=True)
+        shown.append(stage)
+        print(f"\rsolving {geometry}: {steps[stage]:<31} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
 
-    return show
+    try:
+        return strong_solution(geometry, show)
+    finally:
+        if shown:
+            print(file=sys.stderr)
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -336,12 +341,11 @@ def _search(args: argparse.Namespace, position: Position, seconds: float) -> int
 def _all_strong(args: argparse.Namespace, geometry) -> int:
     """Every reachable position of a strongly solved board, streamed: its value and remoteness (the full
     record of each, with every move, is ``analyze`` of that position)."""
-    from .cache import strong_solution
     from .engine.strong import MAX_STRONG_CELLS, every_position
 
     if geometry.size > MAX_STRONG_CELLS:
         raise UsageError(f"analyze --all covers boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
-    solution, _ = strong_solution(geometry, _progress_bar(geometry))
+    solution, _ = _solved(geometry)
     write = sys.stdout.write
     for block in every_position(solution):
         if args.json:
@@ -398,10 +402,9 @@ def cmd_census(args: argparse.Namespace) -> int:
 
     geometry = _game(args)
     if geometry.size > MAX_TABLE_CELLS:  # the strong solution counts the same things, key for key
-        from .cache import strong_solution
         from .engine.strong import strong_census
 
-        data = strong_census(strong_solution(geometry, _progress_bar(geometry))[0])
+        data = strong_census(_solved(geometry)[0])
     else:
         data = census(geometry)
     if args.json:
@@ -426,12 +429,12 @@ def cmd_census(args: argparse.Namespace) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     import time
 
-    from .cache import strong_cache_path, strong_solution
+    from .cache import strong_cache_path
     from .engine.strong import strong_census
 
     geometry = _game(args)
     started = time.perf_counter()
-    solution, where = strong_solution(geometry, None if args.json else _progress_bar(geometry))
+    solution, where = _solved(geometry, bar=not args.json)
     seconds = time.perf_counter() - started
     path = strong_cache_path(geometry)
     kept = path.exists()
@@ -470,12 +473,11 @@ def _first_moves_from_values(geometry):
 
         values = solve(geometry).value
         return first_move_table_from_values(geometry, lambda x, o: values[x | o << geometry.size])
-    from .cache import strong_solution
     from .engine.strong import MAX_STRONG_CELLS
 
     if geometry.size > MAX_STRONG_CELLS:
         raise UsageError(f"first-moves of a misère board reads its exact values: boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
-    solution, _ = strong_solution(geometry, _progress_bar(geometry))
+    solution, _ = _solved(geometry)
     return first_move_table_from_values(geometry, lambda x, o: solution.lookup(x, o)[0])
 
 
