@@ -203,7 +203,7 @@ def test_a_dead_draw_is_said_in_text_and_json(capsys):
     code, out, _ = run(capsys, "analyze", "--moves", "5,1,9,3,2,8,4,6", "--json")
     assert code == 0 and json.loads(out)["dead_draw"] is True and json.loads(out)["status"] == "in_play"
     code, out, _ = run(capsys, "analyze", "--moves", "5,1,9,3,2,8,4,6")
-    assert "status     in_play — a dead draw (no line can be completed)\n" in out
+    assert "status     in_play (dead draw: no line left)\n" in out
     assert json.loads(run(capsys, "analyze", "--moves", "5", "--json")[1])["dead_draw"] is False
 
 
@@ -272,3 +272,61 @@ def test_first_moves_of_a_larger_misere_board_read_the_strong_solution(capsys):
     code, out, _ = run(capsys, "first-moves", "--game", "2x7k3-misere", "--json")
     assert code == 0 and json.loads(out)["table"] == [list(row) for row in expected]
     assert any(share not in (0.0, 1.0) for row in expected for share in row)  # a table that says something
+
+
+def test_the_moves_table_names_coordinates_from_ten_cells_on(capsys):
+    assert "cell coord" in run(capsys, "analyze", "--game", "2x5k3", "--moves", "1")[1]
+    out = run(capsys, "analyze", "--game", "2x5k3", "--moves", "1")[1]
+    assert "│     2 b2 │" in out or "2 b2" in out.split("Moves")[1]
+    assert "cell coord" not in run(capsys, "analyze", "--moves", "1")[1]  # 3×3: numbers, as ever
+    assert "cell coord" not in run(capsys, "analyze", "--game", "3x3k3-misere", "--moves", "1")[1]
+
+
+def _dead_draw_on_five_by_five():
+    import random
+
+    from workbench.engine import Position
+
+    geometry = parse_variant("5x5k4")
+    rng = random.Random(0)
+    while True:
+        position, moves = Position.empty(geometry), []
+        while not position.is_over and not position.dead_draw:
+            cell = rng.choice(position.legal_moves())
+            moves.append(cell)
+            position = position.play(cell)
+        if position.dead_draw:
+            return ",".join(map(str, moves)), position
+
+
+def test_the_search_view_says_a_dead_draw_and_a_finished_game(capsys):
+    moves, position = _dead_draw_on_five_by_five()
+    code, out, _ = run(capsys, "analyze", "--game", "5x5k4", "--moves", moves, "--budget", "30s")
+    assert code == 0 and "status     in_play (dead draw: no line left)" in out
+    assert f"to move    {position.turn.value}" in out and "value      draw in " in out
+    record = json.loads(run(capsys, "analyze", "--game", "5x5k4", "--moves", moves, "--json", "--budget", "30s")[1])
+    assert record["dead_draw"] is True and record["proven"] is True and record["value"] == "draw"
+    assert all(move["value"] == "draw" for move in record["moves"])
+    finished = "c3,a1,c4,a2,c2,a5,c1"  # X's c-file from c1 to c4: four in a row
+    code, out, _ = run(capsys, "analyze", "--game", "5x5k4", "--moves", finished)
+    assert code == 0 and "status     x_won" in out and "to move    —" in out and "Moves" not in out
+
+
+def test_a_dead_draw_is_marked_in_colour_on_a_colour_terminal():
+    import io
+
+    from rich.console import Console
+
+    from workbench.engine import Position, analyze
+    from workbench.engine.search import search, search_record
+    from workbench.text import analysis_view, search_view
+
+    def coloured(renderable) -> str:
+        console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", width=120)
+        console.print(renderable)
+        return console.file.getvalue()
+
+    dead = Position.empty().play_all([5, 1, 9, 3, 2, 8, 4, 6])
+    assert "\x1b[33m (dead draw: no line left)" in coloured(analysis_view(analyze(dead)))
+    _, big = _dead_draw_on_five_by_five()
+    assert "\x1b[33m (dead draw: no line left)" in coloured(search_view(search_record(search(big)), big))

@@ -83,7 +83,7 @@ def moves_table(analysis: Analysis) -> Table:
     if coordinates:
         from .engine.geometry import format_coordinate
 
-        table.columns[0].header = "cell (coordinate)"
+        table.columns[0].header = "cell coord"
     for move in analysis.moves:
         trap = "—" if move.trap is None else f"{move.trap:.3f}"
         marker = " ★" if best & cell_bit(move.cell) else ""
@@ -93,9 +93,11 @@ def moves_table(analysis: Analysis) -> Table:
             Text(move.value.label, style=VALUE_STYLES[move.value]),
             str(move.remoteness),
             trap,
-            *((f"{move.games.total:,}", f"{move.games.x:,}", f"{move.games.o:,}", f"{move.games.draw:,}")
-              if move.games is not None else ("—",) * 4),
-        )  # fmt: skip
+            f"{move.games.total:,}",
+            f"{move.games.x:,}",
+            f"{move.games.o:,}",
+            f"{move.games.draw:,}",
+        )
     return table
 
 
@@ -113,24 +115,18 @@ def analysis_view(analysis: Analysis) -> RenderableType:
     facts.append("\nstatus     ")
     facts.append(analysis.status.value)
     if position.dead_draw:
-        facts.append(" — a dead draw (no line can be completed)", style="yellow")
+        facts.append(" (dead draw: no line left)", style="yellow")
     facts.append("\nto move    ")
     facts.append(analysis.to_move.value if analysis.to_move else "—")
     facts.append("\nvalue      ")
     facts.append_text(value_text(analysis.value, analysis.remoteness))
-    if symmetry.class_id is not None:
-        facts.append(f"\nclass      {symmetry.class_id} of {symmetry.class_count}, orbit {symmetry.orbit_size}")
-    else:
-        facts.append(f"\nclass      not counted on this board, orbit {symmetry.orbit_size}")
+    facts.append(f"\nclass      {symmetry.class_id} of {symmetry.class_count}, orbit {symmetry.orbit_size}")
     facts.append(f"\ncanonical  {format_position(symmetry.canonical)}")
     facts.append(f"\nstabiliser {', '.join(t.name for t in symmetry.stabilizer)}")
     groups = " ".join("{" + ",".join(map(str, group)) + "}" for group in symmetry.move_classes) or "—"
     facts.append(f"\nmove classes {groups}")
     games = analysis.games
-    if games is not None:
-        facts.append(f"\ngames      {games.total:,} (X {games.x:,} · O {games.o:,} · draw {games.draw:,})")
-    else:
-        facts.append("\ngames      not counted on this board")
+    facts.append(f"\ngames      {games.total:,} (X {games.x:,} · O {games.o:,} · draw {games.draw:,})")
     header.add_row(board_text(position, highlight=_last_line(position)), facts)
     if analysis.to_move is None:
         return header
@@ -188,7 +184,7 @@ def search_view(record: dict, position: Position) -> RenderableType:
     facts.append(f"\nvariant    {geometry}")
     facts.append(f"\nstatus     {record['status']}")
     if record["dead_draw"]:
-        facts.append(" — a dead draw (no line can be completed)", style="yellow")
+        facts.append(" (dead draw: no line left)", style="yellow")
     facts.append(f"\nto move    {record['to_move'] or '—'}")
     facts.append("\nvalue      ")
     if record["value"] is not None:

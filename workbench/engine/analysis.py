@@ -29,8 +29,8 @@ class MoveAnalysis:
     remoteness: int
     trap: float | None
     """Fraction of the opponent's replies that lose; None when the move ends the game."""
-    games: GameCounts | None
-    """Complete games that continue through this move; None where they are not counted."""
+    games: GameCounts
+    """Complete games that continue through this move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +53,8 @@ class Masks:
 @dataclass(frozen=True, slots=True)
 class SymmetryInfo:
     canonical: Position
-    class_id: int | None
-    """None where the board's classes are not counted (boards above 12 cells)."""
-    class_count: int | None
+    class_id: int
+    class_count: int
     orbit_size: int
     stabilizer: tuple[Transform, ...]
     move_classes: tuple[tuple[Cell, ...], ...]
@@ -72,8 +71,8 @@ class Analysis:
     moves: tuple[MoveAnalysis, ...]
     masks: Masks
     symmetry: SymmetryInfo
-    games: GameCounts | None
-    """Complete games from this position; None where they are not counted (boards above 12 cells)."""
+    games: GameCounts
+    """Complete games from this position."""
 
     def move(self, cell: Cell) -> MoveAnalysis | None:
         for move in self.moves:
@@ -372,14 +371,14 @@ def analysis_record(analysis: Analysis) -> dict:
         "dead_draw": analysis.position.dead_draw,
         "value": analysis.value.label if analysis.value is not None else None,
         "remoteness": analysis.remoteness,
-        "games": analysis.games.as_dict() if analysis.games is not None else None,
+        "games": analysis.games.as_dict(),
         "moves": [
             {
                 "cell": move.cell,
                 "value": move.value.label,
                 "remoteness": move.remoteness,
                 "trap": move.trap,
-                "games": move.games.as_dict() if move.games is not None else None,
+                "games": move.games.as_dict(),
             }
             for move in analysis.moves
         ],

@@ -64,20 +64,20 @@ class StrongSolution:
     terminal_by_ply: tuple[int, ...]
     values_by_ply: tuple[tuple[int, int, int], ...]
     """For each ply, how many positions in play are (won, drawn, lost) for the side to move."""
-    class_ranks: np.ndarray | None = None
+    class_ranks: np.ndarray
     """int32: the canonical ranks (see :func:`workbench.engine.symmetry.canonical_pair`) of every class, ply by
     ply, highest first within a ply: class ``i + 1`` is ``class_ranks[i]``, numbered as the 3×3 classes are."""
-    classes_by_ply: tuple[int, ...] = ()
-    games_indices: tuple[np.ndarray, ...] = ()
+    classes_by_ply: tuple[int, ...]
+    games_indices: tuple[np.ndarray, ...]
     """For plies 0…:data:`GAMES_KEPT_PLY`, the indices of the ply's positions, sorted."""
-    games_counts: tuple[np.ndarray, ...] = ()
+    games_counts: tuple[np.ndarray, ...]
     """Beside each of those, int64 rows of complete games from the position: (X wins, O wins, draws)."""
-    terminal_classes: int = 0
-    classes_by_value: tuple[int, int, int] = (0, 0, 0)
+    terminal_classes: int
+    classes_by_value: tuple[int, int, int]
     """Classes of positions in play won, drawn and lost for the side to move."""
-    games_by_length: tuple[int, ...] = ()
+    games_by_length: tuple[int, ...]
     """Complete games from the empty board that end after each number of plies (index = length)."""
-    ledger: tuple[int, int, int] = (0, 0, 0)
+    ledger: tuple[int, int, int]
     """Seed 000's ledger: of the size! orders in which the cells could all be filled, those whose first line
     X wins, O wins, and those with no line (by the rule: under misère the line's maker loses)."""
 
@@ -93,12 +93,10 @@ class StrongSolution:
         return unpack(int(self.packed[self.index(x, o)]))
 
 
-    def class_id(self, position) -> int | None:
-        """The class of a reachable ``position`` (1-based, by ply then canonical rank), or None without classes."""
+    def class_id(self, position) -> int:
+        """The class of a reachable ``position`` (1-based, by ply then canonical rank, as the 3×3 tables number)."""
         from .symmetry import canonical_pair
 
-        if self.class_ranks is None:
-            return None
         rank = canonical_pair(self.geometry, position.x, position.o)[0]
         start = sum(self.classes_by_ply[: position.ply])
         ply_ranks = self.class_ranks[start : start + self.classes_by_ply[position.ply]]
@@ -484,7 +482,7 @@ def analyze_strong(solution: StrongSolution, position):
     symmetry = SymmetryInfo(
         canonical=canonical(position),
         class_id=solution.class_id(position),
-        class_count=sum(solution.classes_by_ply) if solution.class_ranks is not None else None,
+        class_count=sum(solution.classes_by_ply),
         orbit_size=len(transforms(geometry)) // len(group),
         stabilizer=group,
         move_classes=group_moves(legal, group),
