@@ -330,3 +330,65 @@ def test_a_dead_draw_is_marked_in_colour_on_a_colour_terminal():
     assert "\x1b[33m (dead draw: no line left)" in coloured(analysis_view(analyze(dead)))
     _, big = _dead_draw_on_five_by_five()
     assert "\x1b[33m (dead draw: no line left)" in coloured(search_view(search_record(search(big)), big))
+
+
+def test_the_search_view_shows_every_fact_mask_and_move_of_the_record():
+    import io
+
+    from rich.console import Console
+
+    from workbench.engine import Position, parse_moves
+    from workbench.engine.geometry import format_coordinate
+    from workbench.engine.search import search, search_record
+    from workbench.text import search_view
+
+    geometry = parse_variant("5x5k4")
+    position = Position.empty(geometry).play_all(parse_moves("c3,b2,d4,b4,a1,e5,c1,c4", Position.empty(geometry)))
+    partial = search_record(search(position, max_nodes=4_000))
+    full = search_record(search(position, max_nodes=10**7))
+    for record in (partial, full):
+        console = Console(file=io.StringIO(), width=140, color_system=None)
+        console.print(search_view(record, position))
+        lines = [" ".join(line.replace("│", " ").replace("┃", " ").split()) for line in console.file.getvalue().splitlines()]
+        text = "\n".join(lines)
+        assert f"{record['position']}" in lines[0] and "variant 5x5k4" in text and "to move X" in text
+        assert f"searched {record['nodes']:,} nodes" in text
+        assert f"orbit {record['symmetry']['orbit_size']}, canonical {record['symmetry']['canonical']}" in text
+        for name, cells in record["masks"].items():
+            shown = ", ".join(f"{cell} {format_coordinate(cell, geometry)}" for cell in cells) or "—"
+            assert f"{name.replace('_', '-')} {shown}" in lines
+        for move in record["moves"]:
+            where = f"{move['cell']} {format_coordinate(move['cell'], geometry)}"
+            if move["proven"]:
+                row = f"{where} {move['value']} {move['remoteness']} {move['nodes']:,}"
+            else:
+                row = f"{where} unknown ({move['nodes']:,} nodes searched) — {move['nodes']:,}"
+            assert row in lines, row
+    assert not partial["proven"] and full["proven"] and full["value"] in ("win", "draw", "loss")
+
+
+def test_the_search_view_s_value_line():
+    import io
+
+    from rich.console import Console
+
+    from workbench.engine import Position, parse_moves
+    from workbench.engine.search import search, search_record
+    from workbench.text import search_view
+
+    geometry = parse_variant("5x5k4")
+    position = Position.empty(geometry).play_all(parse_moves("c3,b2", Position.empty(geometry)))
+
+    def shown(record):
+        console = Console(file=io.StringIO(), width=140, color_system=None)
+        console.print(search_view(record, position))
+        return console.file.getvalue()
+
+    partial = search_record(search(position, max_nodes=3_000))
+    proven = sum(move["proven"] for move in partial["moves"])
+    assert f"value      unknown ({proven} of 23 moves proven)" in shown(partial)
+    quick = Position.empty(geometry).play_all(parse_moves("c3,a1,c4,a2,c2,a5", Position.empty(geometry)))
+    record = search_record(search(quick))
+    console = Console(file=io.StringIO(), width=140, color_system=None)
+    console.print(search_view(record, quick))
+    assert "value      win in 1" in console.file.getvalue()
