@@ -207,17 +207,18 @@ def test_games_text_shows_each_stage_finished_and_reports_the_counts(capsys, tmp
     import re
 
     db = tmp_path / "lib.sqlite3"
-    code, out, _ = run(capsys, "--db", str(db), "games")
+    code, out, err = run(capsys, "--db", str(db), "games")
     assert code == 0
-    lines = out.splitlines()
-    # the bars stay on screen when done (not transient): stage, bar, count of total, time taken
+    lines = err.splitlines()
+    # on stderr, the bars stay on screen when done (not transient): stage, bar, count of total, time taken
     assert [re.sub(r"━+", "BAR", line).split() for line in lines[:3]] == [
         ["games", "BAR", "255,168/255,168", lines[0].split()[-1]],
         ["ledger", "BAR", "1/1", lines[1].split()[-1]],
         ["indexes", "BAR", "3/3", lines[2].split()[-1]],
     ]
     assert all(re.fullmatch(r"\d+:\d\d:\d\d", line.split()[-1]) for line in lines[:3])
-    assert lines[3:] == [f"255,168 games (131,184 X wins, 77,904 O wins, 46,080 draws) and 2,106,288 ledger rows in {db}"]
+    assert len(lines) == 3  # stdout holds only what was written, for a pipe or a file
+    assert out == f"255,168 games (131,184 X wins, 77,904 O wins, 46,080 draws) and 2,106,288 ledger rows in {db}\n"
 
 
 def test_bench_quick_reports_every_target(capsys):
@@ -559,3 +560,25 @@ def test_a_position_that_starts_with_a_dash_reads_after_two_dashes_or_as_an_opti
     for argv in (["analyze", "--json", "--", "-X-/---/---"], ["analyze", "--json", "--position=-X-/---/---"]):
         code, out, _ = run(capsys, *argv)
         assert code == 0 and json.loads(out)["position"] == ".X./.../..."
+
+
+def test_games_says_what_it_wrote_in_json(capsys, tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    code, out, _ = run(capsys, "games", "--db", db, "--json")
+    record = json.loads(out)
+    assert code == 0 and record == {"db": db, "games": 255_168, "ledger_rows": record["ledger_rows"],
+                                    "x": 131_184, "o": 77_904, "draw": 46_080}  # fmt: skip
+    assert record["ledger_rows"] == 2_106_288
+
+
+def test_open_takes_a_name_ending_in_json_as_a_file(capsys, tmp_path):
+    code, out, err = run(capsys, "--db", str(tmp_path / "lib.sqlite3"), "open", "missing.json")
+    assert (code, out, err) == (2, "", "workbench: error: cannot open 'missing.json': no such file\n")
+
+
+def test_the_dash_hint_reads_the_command_line_itself(capsys, monkeypatch):
+    monkeypatch.setattr("sys.argv", ["workbench", "analyze", "-X-/---/---"])
+    assert main() == 2
+    err = capsys.readouterr().err
+    assert err.startswith("workbench: error: unrecognized arguments: -X-/---/--- (a position that starts with '-' goes")
+    assert "`workbench analyze -- -X-/---/---`" in err
