@@ -10,7 +10,10 @@ stamp array over the indices removes duplicates without sorting), then back
 from the last ply to the first: each position takes the best of its children,
 the winner hurrying and the loser delaying, exactly as :mod:`workbench.engine.solver`
 does with dictionaries for small boards (the two are compared on every position
-of the boards both can solve).
+of the boards both can solve). Beside the values, a solution counts what the
+3×3 census counts: complete games from each position (a DP back, kept for the
+first plies), move orders (a DP forward: games by length, the ledger of fill
+orders) and symmetry classes, numbered as the dictionary tables number them.
 
 numpy does the work; this module does no I/O (:mod:`workbench.cache` keeps the
 bytes between runs).
@@ -34,7 +37,7 @@ UNREACHED = 255
 
 Progress = Callable[[str, int, int], None]
 """Called as ``progress(stage, done, total)``: plies done of the total in each stage, in turn ``"forward"``
-(enumerating), ``"classes"``, ``"games"`` and ``"back"`` (values and remoteness)."""
+(enumerating), ``"games"``, ``"back"`` (values and remoteness) and ``"classes"``."""
 
 
 class BoardTooLargeForStrongSolveError(ValueError):
@@ -71,7 +74,8 @@ class StrongSolution:
     games_indices: tuple[np.ndarray, ...]
     """For plies 0…:data:`GAMES_KEPT_PLY`, the indices of the ply's positions, sorted."""
     games_counts: tuple[np.ndarray, ...]
-    """Beside each of those, int64 rows of complete games from the position: (X wins, O wins, draws)."""
+    """Beside each of those, rows of complete games from the position: (X wins, O wins, draws), in uint32 where
+    every count fits (from ply 4 on for 16 cells), else int64."""
     terminal_classes: int
     classes_by_value: tuple[int, int, int]
     """Classes of positions in play won, drawn and lost for the side to move."""
@@ -91,7 +95,6 @@ class StrongSolution:
     def lookup(self, x: Bitboard, o: Bitboard) -> tuple[int, int] | None:
         """(value, remoteness) of the position for the side to move, or None when no game reaches it."""
         return unpack(int(self.packed[self.index(x, o)]))
-
 
     def class_id(self, position) -> int:
         """The class of a reachable ``position`` (1-based, by ply then canonical rank, as the 3×3 tables number)."""
