@@ -36,6 +36,8 @@ from .threats import completions
 WIN = 1000
 """The score of a win now; a win in ``r`` plies scores ``WIN - r``."""
 _INFINITY = WIN + 1
+QUICK_PLIES = 7
+"""Iterative deepening on remoteness: each move is first tried for a win or loss within 1, 2, … 7 plies."""
 CANONICAL_MARKS = 6
 """Positions with at most this many marks are keyed by their canonical form (see :meth:`Searcher.key`)."""
 
@@ -125,6 +127,8 @@ class Searcher:
         self.group = transforms(geometry)
         self.canonical_marks = CANONICAL_MARKS
         self.table: dict[int, tuple[int, int]] = {}
+        self.shallow: dict[tuple[int, int, int, bool], bool] = {}
+        """(own, other, depth, wins?) → proven: the depth-limited proofs of :meth:`wins_within`/:meth:`loses_within`."""
         """canonical key → (kind, score): kind 0 exact, 1 lower bound, 2 upper bound."""
         self.nodes = 0
         self.limit = 0
@@ -217,6 +221,89 @@ class Searcher:
             self.table[key] = (0, best)
         return best
 
+    # --- iterative deepening on remoteness: quick wins and losses, proven by depth-limited AND/OR search ---
+
+    def wins_within(self, own: Bitboard, other: Bitboard, depth: int) -> bool:
+        """The side to move (``own``) can force a win within ``depth`` plies."""
+        if depth < 1:
+            return False
+        key = (own, other, depth, True)
+        known = self.shallow.get(key)
+        if known is not None:
+            return known
+        self._count()
+        empty = self.geometry.full & ~(own | other)
+        mine = self.completing(own, other)
+        if self.misere:
+            candidates = empty & ~mine  # completing our own line loses
+            found = any(self.loses_within(other, own | bit, depth - 1) for bit in self.ordered(own, other, candidates))
+        elif mine:
+            found = True
+        else:
+            theirs = self.completing(other, own)
+            if theirs & (theirs - 1):
+                found = False
+            else:
+                candidates = theirs or empty
+                found = depth >= 3 and any(
+                    self.loses_within(other, own | bit, depth - 1) for bit in self.ordered(own, other, candidates)
+                )
+        self.shallow[key] = found
+        return found
+
+    def loses_within(self, own: Bitboard, other: Bitboard, depth: int) -> bool:
+        """Whatever the side to move (``own``) plays, it loses within ``depth`` plies."""
+        if depth < 1:
+            return False
+        key = (own, other, depth, False)
+        known = self.shallow.get(key)
+        if known is not None:
+            return known
+        self._count()
+        empty = self.geometry.full & ~(own | other)
+        mine = self.completing(own, other)
+        if not empty:
+            found = False  # a full board: a draw
+        elif self.misere:
+            # a move completing our own line loses now; every other move must leave them a win within reach
+            found = all(
+                bool(mine & bit) or self.wins_within(other, own | bit, depth - 1) for bit in self.ordered(own, other, empty)
+            )
+        elif mine:
+            found = False
+        else:
+            theirs = self.completing(other, own)
+            if theirs & (theirs - 1):
+                found = depth >= 2
+            else:
+                candidates = theirs or empty  # beside a block, every move loses in 2
+                found = (not theirs or depth >= 2) and all(
+                    self.wins_within(other, own | bit, depth - 1) for bit in self.ordered(own, other, candidates)
+                )
+        self.shallow[key] = found
+        return found
+
+    def _count(self) -> None:
+        if self.nodes >= self.limit or (self.nodes & 1023 == 0 and self.should_stop()):
+            raise SearchAborted
+        self.nodes += 1
+
+    def quick_move_score(self, position: Position, cell: Cell, depth: int) -> int | None:
+        """The move's exact score where it wins or loses within ``depth`` plies, else None (not known yet)."""
+        child = position.play(cell)
+        status = child.status
+        if status is not Status.IN_PLAY:
+            return self.move_score(position, cell)
+        own, other = (child.x, child.o) if child.turn is Player.X else (child.o, child.x)
+        # a win of ours in r plies is the child's loss within r - 1, a loss ours its win: the first depth that
+        # proves either is exact (under misère either can end on either side's move, so every depth is tried)
+        for plies in range(2, depth + 1):
+            if self.loses_within(own, other, plies - 1):
+                return WIN - plies
+            if self.wins_within(own, other, plies - 1):
+                return -(WIN - plies)
+        return None
+
     def move_score(self, position: Position, cell: Cell) -> int:
         """The exact score, for the side making it, of playing ``cell``."""
         child = position.play(cell)
@@ -243,7 +330,9 @@ def search(
 
     The budget is shared out in rounds: each unproven move gets a share of nodes, four times the last
     round's, so the quick proofs all come in before one hard move takes everything (the transposition
-    table keeps what an unfinished round learnt).
+    table keeps what an unfinished round learnt). In the first round each move is tried by iterative
+    deepening on remoteness first: a win or loss within 1, 2, … :data:`QUICK_PLIES` plies, proven by a
+    depth-limited AND/OR search, is exact at the first depth that proves it.
 
     :raises IllegalPositionError: no game reaches ``position``.
     """
@@ -259,6 +348,7 @@ def search(
     spent = dict.fromkeys(legal, 0)
     proven: dict[Cell, MoveResult] = {}
     share = 2_000
+    first_round = True
     while remaining and searcher.nodes < max_nodes and not should_stop():
         unproven = []
         for cell in remaining:
@@ -267,7 +357,11 @@ def search(
             try:
                 if should_stop() or before >= max_nodes:
                     raise SearchAborted
-                value, remoteness = outcome(searcher.move_score(position, cell), empties)
+                # first the quick wins and losses, by depth (exact where found), then the whole tree
+                score = searcher.quick_move_score(position, cell, QUICK_PLIES) if first_round else None
+                if score is None:
+                    score = searcher.move_score(position, cell)
+                value, remoteness = outcome(score, empties)
             except SearchAborted:
                 unproven.append(cell)
                 spent[cell] += searcher.nodes - before
@@ -278,6 +372,7 @@ def search(
                 progress(proven[cell], searcher.nodes)
         remaining = unproven
         share *= 4
+        first_round = False
     moves = tuple(proven.get(cell) or MoveResult(cell, None, None, spent[cell]) for cell in legal)
     return SearchResult(position, moves, searcher.nodes, len(proven) == len(legal))
 
