@@ -122,6 +122,7 @@ def test_analyze_of_fourteen_cells_from_the_strong_solution(capsys):
         (["analyze", "--game", "3x3k3", "--moves", "z9"], "token 1 'z' is not a cell number or coordinate"),
         (["analyze", "--game", "3x3k3", "--moves", "d1"], "token 1 'd1' is not a cell (1-9 or a1-c3)"),
         (["verify", "--game", "3x3k3-misere"], "verify checks the threat planner, which reads a line as a win"),
+        (["verify", "--game", "4x4k4"], "verify runs the threat planner on every position: boards of at most 12 cells (4x4k4 has 16)"),
         (["analyze", "--all", "--game", "5x5k4"], "analyze --all covers boards of at most 16 cells (5x5k4 has 25)"),
     ],
 )

@@ -484,9 +484,13 @@ def _first_moves_from_values(geometry):
 def cmd_verify(args: argparse.Namespace) -> int:
     from .engine.analysis import exact_masks
 
+    from .engine.analysis import MAX_TABLE_CELLS
+
     geometry = _game(args)
     if geometry.misere:
         raise UsageError(f"verify checks the threat planner, which reads a line as a win: {geometry} is misère")
+    if geometry.size > MAX_TABLE_CELLS:  # the planner's memo of every subtree would not fit: 9.7 million on 4×4
+        raise UsageError(f"verify runs the threat planner on every position: boards of at most {MAX_TABLE_CELLS} cells ({geometry} has {geometry.size})")
     checked = 0
     disagreements = []
     from .engine.threats import planner_for
