@@ -651,12 +651,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         if args.json:
             count = write_games(library)
         else:
-            from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-            # on stderr: stdout carries the one line of what was written, for a pipe or a file
             with Progress(TextColumn("{task.description:<8}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                          TimeElapsedColumn(), transient=False, console=Console(stderr=True)) as bar:  # fmt: skip
+                          TimeElapsedColumn(), transient=False) as bar:  # fmt: skip
                 tasks: dict[str, int] = {}
 
                 def progress(stage: str, done: int, total: int) -> None:
