@@ -393,3 +393,51 @@ def test_the_search_view_s_value_line():
     console = Console(file=io.StringIO(), width=140, color_system=None)
     console.print(search_view(record, quick))
     assert "value      win in 1" in console.file.getvalue()
+
+
+@pytest.mark.parametrize("text, ok", [("1", True), ("999999999999", True), ("0", False), ("1000000000000", False),
+                                      ("١٢", False), ("2.5", False), ("", False)])  # fmt: skip
+def test_nodes_takes_a_positive_whole_number_of_at_most_twelve_digits(capsys, text, ok):
+    code, out, err = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3,a1,c4,a2,c2,a5", "--nodes", text, "--json")
+    if ok:
+        assert code == 0 and json.loads(out)["moves"]
+    else:
+        assert (code, out) == (2, "") and err == f"workbench: error: argument --nodes: {text[:20]!r} is not a positive whole number\n"
+
+
+def test_the_search_reports_its_progress_on_a_terminal_and_keeps_to_its_budgets(capsys, monkeypatch):
+    moves = "c3,b2,d4,b4,a1,e5,c1,c4"
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    code, out, err = run(capsys, "analyze", "--game", "5x5k4", "--moves", moves, "--budget", "60s")
+    assert code == 0 and err.startswith("\rsearching 5x5k4: 1/17 moves proven, ") and err.endswith(" nodes\n")
+    assert err.count("\r") == 17 and "\rsearching 5x5k4: 17/17 moves proven, " in err and err.count("\n") == 1
+    code, out, err = run(capsys, "analyze", "--game", "5x5k4", "--moves", moves, "--json")
+    assert code == 0 and err == ""  # JSON is for programs: no progress line
+    record = json.loads(run(capsys, "analyze", "--game", "5x5k4", "--moves", moves, "--json", "--nodes", "700")[1])
+    assert record["nodes"] <= 700 and not record["proven"]
+    # a time budget alone stops a search that its nodes would let run for minutes
+    record = json.loads(run(capsys, "analyze", "--game", "7x7k5", "--moves", "d4", "--json", "--budget", "300ms",
+                            "--nodes", "999999999999")[1])  # fmt: skip
+    assert not record["proven"] and record["nodes"] < 5_000_000
+
+
+def test_the_search_view_draws_the_board_with_its_winning_line_in_colour():
+    import io
+
+    from rich.console import Console
+
+    from workbench.engine import Position, parse_moves
+    from workbench.engine.search import search, search_record
+    from workbench.text import search_view
+
+    geometry = parse_variant("5x5k4")
+    won = Position.empty(geometry).play_all(parse_moves("c3,a1,c4,a2,c2,a5,c1", Position.empty(geometry)))
+    console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", width=120)
+    console.print(search_view(search_record(search(won)), won))
+    shown = console.file.getvalue()
+    assert shown.count("\x1b[1;7;36m X ") == 4  # the c-file's four X, reversed: the winning line
+    assert "\x1b[1mO..../..X../..X../O.X../O.X..\x1b[0m" in shown  # the position, bold
+    position = Position.empty(geometry).play_all(parse_moves("c3,b2", Position.empty(geometry)))
+    console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", width=120)
+    console.print(search_view(search_record(search(position, max_nodes=500)), position))
+    assert "\x1b[2munknown (" in console.file.getvalue()  # dim: not a value
