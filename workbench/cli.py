@@ -295,9 +295,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                 record = analysis_record(analysis)
                 print(f"{record['position']}  {record['status']:<7} {record['value'] or '-':<5} {record['remoteness'] if record['remoteness'] is not None else '-'}")
         return 0
+    from .engine.analysis import MAX_STRONG_CELLS  # not from engine.strong: that imports numpy
+
     seconds = parse_budget(args.budget)
     position = _position_from(args)
-    if position.geometry.size > 16:
+    if position.geometry.size > MAX_STRONG_CELLS:  # beyond the strong solutions: search this position
         return _search(args, position, seconds)
     analysis = _analyze_any(position)
     if args.json:
@@ -482,9 +484,7 @@ def _first_moves_from_values(geometry):
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .engine.analysis import exact_masks
-
-    from .engine.analysis import MAX_TABLE_CELLS
+    from .engine.analysis import MAX_TABLE_CELLS, exact_masks
 
     geometry = _game(args)
     if geometry.misere:

@@ -115,6 +115,9 @@ class Tables:
 _TABLES: dict[Geometry, Tables] = {}
 
 MAX_TABLE_CELLS = 12
+MAX_STRONG_CELLS = 16
+"""The largest board :mod:`workbench.engine.strong` solves whole: 3**16 bytes is 43 MB (kept here, beside the
+tables' limit, so that asking does not import numpy)."""
 """The largest board whose every position these tables hold: 3×4 has 111,973 positions and
 builds in about two seconds; 4×4 has 9,722,011, beyond what dictionaries of Python ints hold."""
 

@@ -27,10 +27,8 @@ from functools import cache
 
 import numpy as np
 
+from .analysis import MAX_STRONG_CELLS  # re-exported: the largest board solved strongly
 from .geometry import Bitboard, Geometry
-
-MAX_STRONG_CELLS = 16
-"""The largest board solved strongly: 3**16 bytes is 43 MB."""
 
 UNREACHED = 255
 """The byte of an index that no game reaches."""
