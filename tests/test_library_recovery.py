@@ -76,6 +76,36 @@ def test_the_keeper_writes_each_unsaved_change_and_clears_on_a_clean_quit(tmp_pa
     assert rows(path) == [] and keeper.error is None
 
 
+def test_the_keeper_waits_for_the_app_to_settle_then_writes_the_newest_change_once(tmp_path, monkeypatch):
+    """Keys pressed while it settles are one write (of the last state), made after the settle: the
+    app draws a change without the keeper's Python work taking turns with it."""
+    import workbench.library.recovery as recovery
+
+    path = tmp_path / "lib.sqlite3"
+    Library.open(path).close()
+    written = []
+    monkeypatch.setattr(recovery, "keep", lambda library, session, state, **where: written.append(state))
+    keeper = RecoveryKeeper(path, settle=0.3)
+    keeper.offer(played(5), path=None, name=None)
+    keeper.offer(played(5, 1), path=None, name=None)
+    keeper.offer(played(5, 1, 9), path=None, name=None)
+    assert not keeper.flush(timeout=0.1) and written == []  # settling: nothing written yet
+    assert keeper.flush()
+    assert [state.tree for state in written] == [played(5, 1, 9).tree]
+    keeper.close(clean=False)
+
+
+def test_a_quit_does_not_wait_for_the_keeper_to_settle(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    keeper = RecoveryKeeper(path, settle=60.0)
+    keeper.offer(played(5, 1), path=None, name=None)
+    keeper.close(clean=False)  # at once: a minute's settle would hold the quit (the join gives up after 10 s)
+    assert not keeper._thread.is_alive()
+    with Library.open(path) as library:
+        [recovered] = left_behind(library)
+    assert recovered.state.tree == played(5, 1).tree
+
+
 def test_a_keeper_closed_without_a_clean_quit_leaves_the_study(tmp_path):
     path = tmp_path / "lib.sqlite3"
     keeper = RecoveryKeeper(path)

@@ -75,25 +75,33 @@ async def test_a_key_repaints_only_the_lines_that_changed_never_the_whole_screen
             assert all(region.x < board_right for update in spy.updates for region in update)
 
 
-async def test_a_tree_growing_past_its_box_gets_its_scrollbar_and_follows_the_last_move():
-    """Only a tree that outgrows its box is laid out again (its scrollbar comes): the repaint-only path
-    must not lose that."""
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_tree_growing_past_its_box_scrolls_to_the_last_move_without_a_layout(monkeypatch, size):
+    """The tree's scrollbar is always there, so moves that take it past its box and an undo that
+    brings it back under are repaints: the thumb follows, the last move stays in view, and the
+    scroll offset never points past the lines."""
     app = _app()
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await wait_ready(pilot, app)
         tree = app.query_one(VariationTree)
+        assert tree.show_vertical_scrollbar and tree.max_scroll_y == 0
         assert tree.size.height < 10  # the whole drawn game below is ten lines with the start
+        spy = UpdateSpy(monkeypatch)
         for move in "519328467":
             await pilot.press(move)
             await pilot.pause()
         await pilot.pause()
-        assert tree.show_vertical_scrollbar and tree.max_scroll_y > 0
+        assert tree.max_scroll_y == 10 - tree.size.height
+        assert tree.vertical_scrollbar.window_virtual_size == 10
         assert tree.cursor_node is not None and tree.cursor_node.data == app.store.state.cursor
-        assert tree.cursor_line >= tree.scroll_offset.y and tree.cursor_line < tree.scroll_offset.y + tree.size.height
-        await pilot.press("ctrl+z", "ctrl+z", "ctrl+z")  # back under its height: the scrollbar goes
+        assert tree.scroll_offset.y == tree.max_scroll_y  # the last move, on the last line, in view
+        await pilot.press("ctrl+z", "ctrl+z", "ctrl+z", "ctrl+z", "ctrl+z", "ctrl+z")  # four lines: the start and 5 1 9
         await pilot.pause()
         await pilot.pause()
-        assert not tree.show_vertical_scrollbar
+        assert tree.max_scroll_y == max(0, 4 - tree.size.height)
+        assert tree.scroll_offset.y == tree.max_scroll_y
+        assert tree.vertical_scrollbar.window_virtual_size == 4
+        assert spy.layouts == 0
 
 
 async def test_unchanged_lines_of_a_view_are_not_repainted():
@@ -239,3 +247,47 @@ def test_the_terminal_report_names_every_size_scenario_and_ratio():
     assert all(scenario.name in line for scenario, line in zip(terminal_bench.SCENARIOS, lines[2:6], strict=True))
     assert "3 never settled" in lines[4] and "never settled" not in lines[3]
     assert lines[-1].endswith("1.20× the bare app")
+
+
+async def test_the_footer_follows_the_keys_of_the_focused_pane_and_is_rebuilt_only_when_they_change(monkeypatch):
+    from textual.widgets._footer import FooterKey
+
+    from workbench.tui.bars import KeysFooter
+
+    rebuilds = []
+    original = KeysFooter.recompose
+    monkeypatch.setattr(KeysFooter, "recompose", lambda footer: (rebuilds.append(footer), original(footer))[1])
+    app = _app()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_ready(pilot, app)
+
+        def shown() -> set[str]:
+            return {key.description for key in app.query(FooterKey)}
+
+        assert {"Quit", "Values", "Back", "Forward"} <= shown() and "Promote" not in shown()
+        assert rebuilds == []  # the keys were there from the first paint: no rebuild while starting
+        await pilot.press("tab")  # the history tree has keys of its own
+        await pilot.pause()
+        assert {"Promote", "To main line", "Delete", "Quit"} <= shown()
+        assert len(rebuilds) == 1
+        await pilot.press("tab")  # the evaluation pane shows none of its own: back to the app's keys
+        await pilot.pause()
+        assert "Promote" not in shown() and "Quit" in shown()
+        assert len(rebuilds) == 2
+        app.screen.refresh_bindings()  # asked again with nothing changed: no rebuild
+        await pilot.pause()
+        assert len(rebuilds) == 2
+
+
+async def test_the_first_move_marks_the_study_unsaved_in_the_title_without_a_layout(monkeypatch):
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        spy = UpdateSpy(monkeypatch)
+        await pilot.press("5")
+        await pilot.pause()
+        assert app.sub_title == "untitled study •"
+        from workbench.tui.bars import FixedTitle
+
+        assert "workbench — untitled study •" in str(app.query_one(FixedTitle).render())
+        assert spy.layouts == 0

@@ -99,10 +99,16 @@ class RecoveryKeeper:
 
     :meth:`offer` only hands over the (immutable) state and returns; the thread writes
     the newest state it was offered, skipping any it was too slow to see.
+
+    The thread waits ``settle`` seconds after being woken before it writes: its Python work
+    (the study's JSON) would otherwise take the interpreter from the app while the app draws
+    the very change that woke it, and keys pressed meanwhile are written once. A quit writes
+    at once.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, settle: float = 0.05) -> None:
         self.path = Path(path)
+        self.settle = settle
         self.session = uuid.uuid4().hex
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -112,6 +118,7 @@ class RecoveryKeeper:
         self._stopping = False  # pragma: no mutate - None is as false
         self._idle = threading.Event()
         self._idle.set()
+        self._stop = threading.Event()  # ends a settling wait: a quit does not wait for it
         self.error: str | None = None  # pragma: no mutate - "" is as false for every reader
         """The last write's failure, if any (the app says so once)."""
         self._thread = threading.Thread(
@@ -150,6 +157,7 @@ class RecoveryKeeper:
                 self._pending, self._clear = None, True
             self._stopping = True
             self._idle.clear()
+        self._stop.set()
         self._wake.set()
         self._thread.join(10)  # pragma: no mutate - a guard against a write stuck on a locked library, not a pace
 
@@ -159,6 +167,8 @@ class RecoveryKeeper:
         while True:
             # after a failed write (a busy or full disk), try again within a second even if nothing new comes
             self._wake.wait(1.0 if failed else None)
+            if not self._stopping:
+                self._stop.wait(self.settle)
             with self._lock:
                 self._wake.clear()
                 pending, clear, drop, stopping = self._pending, self._clear, self._drop, self._stopping

@@ -22,7 +22,7 @@ from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ..engine import Position, Status, analyze, principal_variation
@@ -51,6 +51,7 @@ from .board import BoardGrid, BoardPane
 from .commands import PaletteCommands
 from .engine_play import EnginePlay
 from .evaluation import EvaluationPane, EvaluationView, selected_line
+from .bars import KeysFooter, TitleHeader
 from .history import HistoryPane
 from .messages import Dispatch
 from .recovery import Recovery
@@ -158,7 +159,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
     def compose(self) -> ComposeResult:
         # laid out for the starting size here: restyling after mount is the dearest thing at start-up
         too_small, wide, wider, tall, with_header = self._layout = _layout_for(self.size.width, self.size.height)
-        header = Header(id="header")
+        header = TitleHeader(id="header")
         header.display = with_header
         yield header
         with Container(id="panes", classes=" ".join(name for name, on in (("-wide", wide), ("-wider", wider), ("-tall", tall)) if on)) as panes:
@@ -172,7 +173,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         message = Static(self._too_small_text(*self.size), id="too-small")
         message.display = too_small
         yield message
-        yield Footer(compact=True)  # every key the footer shows fits 120 columns
+        yield KeysFooter(compact=True)  # every key the footer shows fits 120 columns
 
     def on_load(self) -> None:
         from ..cache import ready_tables
