@@ -276,9 +276,11 @@ def test_first_moves_of_a_larger_misere_board_read_the_strong_solution(capsys):
 
 
 def test_the_moves_table_names_coordinates_from_ten_cells_on(capsys):
-    assert "cell coord" in run(capsys, "analyze", "--game", "2x5k3", "--moves", "1")[1]
     out = run(capsys, "analyze", "--game", "2x5k3", "--moves", "1")[1]
-    assert "│     2 b2 │" in out or "2 b2" in out.split("Moves")[1]
+    table = out.split("Moves (for the side to move)")[1].splitlines()
+    assert [cell.strip() for cell in table[2].split("┃")[1:-1]] == ["cell coord", "value", "plies", "trap", "games", "X wins", "O wins", "draws"]
+    rows = {cells[0]: cells for line in table[4:-1] if len(cells := [cell.strip() for cell in line.split("│")[1:-1]]) == 8}
+    assert "2 b2" in rows or "2 b2 ★" in rows  # cell 2 is b2: the second column, the top row of two
     assert "cell coord" not in run(capsys, "analyze", "--moves", "1")[1]  # 3×3: numbers, as ever
     assert "cell coord" not in run(capsys, "analyze", "--game", "3x3k3-misere", "--moves", "1")[1]
 
@@ -419,6 +421,33 @@ def test_the_search_reports_its_progress_on_a_terminal_and_keeps_to_its_budgets(
     record = json.loads(run(capsys, "analyze", "--game", "7x7k5", "--moves", "d4", "--json", "--budget", "300ms",
                             "--nodes", "999999999999")[1])  # fmt: skip
     assert not record["proven"] and record["nodes"] < 5_000_000
+
+
+def test_each_progress_line_reaches_the_terminal_while_the_search_runs(monkeypatch):
+    """The line has no newline, so a line-buffered stderr would keep it until the search ended: each one
+    must be flushed as it is written."""
+    import io
+
+    class Terminal(io.StringIO):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen_at_flush: list[str] = []
+
+        def isatty(self) -> bool:
+            return True
+
+        def flush(self) -> None:
+            self.seen_at_flush.append(self.getvalue())
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["analyze", "--game", "5x5k4", "--moves", "c3,b2,d4,b4,a1,e5,c1,c4", "--json"]) == 0
+    assert terminal.getvalue() == ""  # JSON: no progress line
+    assert main(["analyze", "--game", "5x5k4", "--moves", "c3,b2,d4,b4,a1,e5,c1,c4"]) == 0
+    lines = terminal.getvalue().split("\r")[1:]
+    assert len(lines) == 17
+    flushed = {seen.count("\r") for seen in terminal.seen_at_flush}
+    assert set(range(1, 18)) <= flushed  # after each of the 17 lines, the terminal had it
 
 
 def test_the_search_view_draws_the_board_with_its_winning_line_in_colour():

@@ -581,3 +581,56 @@ def test_the_dash_hint_reads_the_command_line_itself(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert err.startswith("workbench: error: unrecognized arguments: -X-/---/--- (a position that starts with '-' goes")
     assert "`workbench analyze -- -X-/---/---`" in err
+
+
+@pytest.mark.parametrize("argv, hinted", [
+    (["workbench", "-X-/---/---"], True),  # the very first word
+    (["workbench", "analyze", "-/"], True),  # the shortest such word
+    (["workbench", "--db=/no/such/folder/x", "analyze", "bad"], False),  # a long option with a path is no position
+])  # fmt: skip
+def test_the_dash_hint_is_given_for_a_position_taken_for_an_option_and_only_then(capsys, monkeypatch, argv, hinted):
+    monkeypatch.setattr("sys.argv", argv)
+    assert main() == 2
+    err = capsys.readouterr().err
+    assert err.startswith("workbench: error: ") and err.count("\n") == 1
+    assert ("goes after `--`" in err) is hinted
+
+
+def test_a_study_name_with_control_characters_is_listed_escaped_and_a_damaged_row_says_why(capsys, tmp_path):
+    db = str(tmp_path / "lib.sqlite3")
+    source = tmp_path / "s.json"
+    save_study(study_state(), source)
+    assert run(capsys, "--db", db, "studies", "import", str(source), "--as", "red\x1b[31m\nname")[0] == 0
+    connection = sqlite3.connect(db)
+    connection.execute("INSERT INTO studies (name, data, updated) VALUES ('hurt', '{ not json', '2026-01-02 03:04:05')")
+    connection.commit()
+    connection.close()
+    code, out, _ = run(capsys, "--db", db, "studies", "list")
+    assert code == 0 and "\x1b" not in out
+    hurt, red = sorted(out.splitlines())  # listed newest first: sorted here, "h" before "r"
+    assert red.startswith("red\\x1b[31m\\nname") and red.split()[1:3] == ["4", "moves"]
+    assert hurt.startswith("hurt ") and "damaged (" in hurt and hurt.endswith("   2026-01-02 03:04:05")
+    code, out, _ = run(capsys, "--db", db, "studies", "list", "--json")
+    listed = {record["name"]: record for record in json.loads(out)}
+    assert listed["hurt"]["moves"] is None and listed["hurt"]["damaged"]
+    assert listed["red\x1b[31m\nname"]["moves"] == 4 and listed["red\x1b[31m\nname"]["damaged"] is None
+
+
+def test_a_long_wrong_number_is_quoted_cut_to_twenty_characters(capsys):
+    text = "123456789012345678901234567890x"
+    code, out, err = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", text)
+    assert (code, out) == (2, "") and err == "workbench: error: argument --nodes: '12345678901234567890' is not a positive whole number\n"
+
+
+@pytest.mark.parametrize("target", ["some/folder/study", "other/study"])
+def test_open_takes_a_target_with_a_slash_as_a_file_not_a_library_name(capsys, tmp_path, target):
+    code, out, err = run(capsys, "--db", str(tmp_path / "lib.sqlite3"), "open", target)
+    assert (code, out, err) == (2, "", f"workbench: error: cannot open {target!r}: no such file\n")
+
+
+def test_a_move_that_ends_the_game_has_no_trap_share(capsys):
+    """Trap: the share of the replies that lose; a winning move leaves no replies, so a dash, not a number."""
+    code, out, _ = run(capsys, "analyze", "--moves", "1,4,2,5")
+    rows = {cells[0]: cells[1:] for line in out.splitlines() if len(cells := [c.strip() for c in line.split("│")[1:-1]]) == 8}
+    assert code == 0 and rows["3 ★"] == ["win", "1", "—", "1", "1", "0", "0"]
+    assert rows["6"][:3] == ["draw", "5", "0.750"]

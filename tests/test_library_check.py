@@ -17,6 +17,9 @@ from workbench.library.recovery import left_behind
 from workbench.library.studies import list_studies, open_study, save_study
 from workbench.state import AppState, import_movetext
 
+# the library's room by name; its `workbench library check|salvage` runs are the command line's too
+pytestmark = pytest.mark.cli
+
 
 @pytest.fixture
 def library_file(tmp_path):

@@ -168,7 +168,8 @@ def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
     if not isinstance(error, UsageError):
         return ""
     arguments = sys.argv[1:] if argv is None else list(argv)
-    if any(len(word) > 1 and word.startswith("-") and not word.startswith("--") and "/" in word for word in arguments):
+    # (a word that starts with "-" and holds a "/" is two characters at least: no length check needed)
+    if any(word.startswith("-") and not word.startswith("--") and "/" in word for word in arguments):
         return " (a position that starts with '-' goes after `--`, as in `workbench analyze -- -X-/---/---`, or as --position=-X-/---/---)"
     return ""
 
@@ -327,7 +328,10 @@ def _search(args: argparse.Namespace, position: Position, seconds: float) -> int
         if show:
             print(f"\rsearching {position.geometry}: {done[0]}/{moves} moves proven, {nodes:,} nodes", end="", file=sys.stderr, flush=True)
 
-    result = search(position, max_nodes=args.nodes, should_stop=lambda: time.monotonic() > deadline, progress=progress)
+    def out_of_time() -> bool:
+        return time.monotonic() > deadline  # pragma: no mutate - > or >= at a float deadline: the same
+
+    result = search(position, max_nodes=args.nodes, should_stop=out_of_time, progress=progress)
     if show and done[0]:
         print(file=sys.stderr)
     record = search_record(result)
@@ -600,7 +604,8 @@ def cmd_open(args: argparse.Namespace) -> int:
     from .engine import check_analysable
 
     target = args.study
-    if target.endswith(".json") or "/" in target or os.sep in target or os.path.exists(target):
+    # a folder in it (either separator on Windows) makes it a file's path, never a library name
+    if target.endswith(".json") or os.path.basename(target) != target or os.path.exists(target):
         from .state import load_study
 
         state = load_study(target)
@@ -641,7 +646,7 @@ def cmd_screenshots(args: argparse.Namespace) -> int:
 def _open_library(args: argparse.Namespace):
     from .library import Library
 
-    return Library.open(getattr(args, "db", None))
+    return Library.open(args.db)  # every command that opens the library has --db
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -653,19 +658,21 @@ def cmd_games(args: argparse.Namespace) -> int:
         else:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+            # the bars stay when done (Rich's default): what was written, and how long each stage took
             with Progress(TextColumn("{task.description:<8}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                          TimeElapsedColumn(), transient=False) as bar:  # fmt: skip
+                          TimeElapsedColumn()) as bar:  # fmt: skip
                 tasks: dict[str, int] = {}
 
                 def progress(stage: str, done: int, total: int) -> None:
-                    if stage not in tasks:
+                    if stage not in tasks:  # a stage's total is fixed when it begins
                         tasks[stage] = bar.add_task(stage, total=total)
-                    bar.update(tasks[stage], completed=done, total=total)
+                    bar.update(tasks[stage], completed=done)
 
                 count = write_games(library, progress)
-        rows = library.query("SELECT count(*) FROM ledger")[0][0]
-        split = dict(library.query("SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner"))
-    record = {"db": str(library.path), "games": count, "ledger_rows": rows, "x": split.get("X", 0), "o": split.get("O", 0), "draw": split.get("draw", 0)}
+        rows = library.query("SELECT count(*) FROM ledger")[0][0]  # pragma: no mutate - SQL ignores the case of keywords and names
+        # every outcome is there: the table was just filled with every game of the board
+        split = dict(library.query("SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner"))  # pragma: no mutate - SQL ignores case
+    record = {"db": str(library.path), "games": count, "ledger_rows": rows, "x": split["X"], "o": split["O"], "draw": split["draw"]}
     if args.json:
         _print_json(record)
     else:
