@@ -470,3 +470,16 @@ def test_the_search_view_draws_the_board_with_its_winning_line_in_colour():
     console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", width=120)
     console.print(search_view(search_record(search(position, max_nodes=500)), position))
     assert "\x1b[2munknown (" in console.file.getvalue()  # dim: not a value
+
+
+def test_sixteen_cells_is_the_last_board_streamed_whole_and_read_for_misere_first_moves(capsys):
+    """2x8k2 (16 cells, solved in about a second) is in: every position, one JSON document a line, and
+    the misère first moves read from its exact values."""
+    code, out, err = run(capsys, "analyze", "--all", "--game", "2x8k2", "--json")
+    lines = out.splitlines()
+    assert (code, err) == (0, "") and len(lines) == 189_437
+    first, second = json.loads(lines[0]), json.loads(lines[1])
+    assert first == {"position": "......../........", "to_move": "X", "status": "in_play", "value": "win", "remoteness": 3}
+    assert second["position"] == "X......./........" and second["to_move"] == "O"
+    code, out, _ = run(capsys, "first-moves", "--game", "2x8k2-misere", "--json")
+    assert code == 0 and len(json.loads(out)["table"]) == 2

@@ -47,11 +47,11 @@ from ..state.actions import (
     ToEnd,
     ToStart,
 )
+from .bars import KeysFooter, TitleHeader
 from .board import BoardGrid, BoardPane
 from .commands import PaletteCommands
 from .engine_play import EnginePlay
 from .evaluation import EvaluationPane, EvaluationView, selected_line
-from .bars import KeysFooter, TitleHeader
 from .history import HistoryPane
 from .messages import Dispatch
 from .recovery import Recovery
