@@ -567,3 +567,60 @@ def test_sqlite_errors_are_told_in_words(message, described):
 def test_games_like_this_samples_ten_games_unless_told(games_library):
     assert len(sample_games(games_library, Position.empty())) == 10
     assert len(sample_games(games_library, Position.empty(), 3)) == 3
+
+
+def _library_at_schema(path, version: int) -> None:
+    connection = sqlite3.connect(path)
+    for step in range(1, version + 1):
+        for statement in _statements(_MIGRATIONS[step]):
+            connection.execute(statement)
+    connection.execute(f"PRAGMA user_version = {version}")
+    connection.commit()
+    connection.close()
+
+
+def test_refusals_at_opening_name_the_library_exactly(tmp_path, monkeypatch):
+    damaged = tmp_path / "damaged.sqlite3"
+    _library_at_schema(damaged, 0)
+    connection = sqlite3.connect(damaged)
+    connection.execute("PRAGMA user_version = -3")
+    connection.commit()
+    connection.close()
+    with pytest.raises(LibraryError) as refused:
+        Library.open(damaged)
+    assert str(refused.value) == f"library {str(damaged)!r}: damaged (schema version -3); run `workbench library check`"
+    old = tmp_path / "old.sqlite3"
+    _library_at_schema(old, 1)
+    make_read_only(old, monkeypatch)
+    with pytest.raises(LibraryError) as refused:
+        Library.open(old)
+    assert str(refused.value) == f"library {str(old)!r}: read-only, and its schema 1 needs upgrading"
+
+
+def test_a_read_only_library_of_the_oldest_readable_schema_opens_as_it_is(tmp_path, monkeypatch):
+    from workbench.library.db import READABLE_FROM
+
+    path = tmp_path / "readable.sqlite3"
+    _library_at_schema(path, READABLE_FROM)
+    before = path.read_bytes()
+    make_read_only(path, monkeypatch)
+    with Library.open(path) as library:
+        assert library.read_only and list_studies(library) == []
+    assert path.read_bytes() == before
+
+
+def test_the_list_of_studies_gives_each_its_time_and_says_why_a_row_is_not_a_study(tmp_path):
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        save_study(library, "kept", AppState())
+        # another program rebuilt the table without column types: SQLite then keeps a number as a number
+        library.connection.executescript(
+            "ALTER TABLE studies RENAME TO typed;"
+            "CREATE TABLE studies (id INTEGER PRIMARY KEY, name, data, created, updated);"
+            "INSERT INTO studies SELECT * FROM typed; DROP TABLE typed;"
+            "INSERT INTO studies (name, data, updated) VALUES ('number', 5, '2026-01-02 03:04:05');"
+        )
+        updated = library.query("SELECT updated FROM studies WHERE name = 'kept'")[0][0]
+        records = {record.name: record for record in list_studies(library)}
+    assert records["kept"].updated == updated and records["kept"].damaged is None and records["kept"].moves == 0
+    assert records["number"].damaged == "not a study's text (a int)" and records["number"].updated == "2026-01-02 03:04:05"

@@ -421,3 +421,32 @@ def test_a_library_in_folders_not_made_yet_is_created_with_them(tmp_path):
     with Library.open(path) as library:
         save_study(library, "first", AppState())
     assert sorted(p.name for p in path.parent.iterdir())[0] == "lib.sqlite3" and check_library(path).healthy
+
+
+def test_a_library_sqlite_cannot_open_is_one_line_naming_it_for_check_and_salvage(capsys, tmp_path, monkeypatch):
+    """The error path of opening (a file SQLite refuses even read-only), injected at the boundary: as root,
+    no file on disk can be made unreadable."""
+    import workbench.library.check as check
+
+    library_file = tmp_path / "lib.sqlite3"
+    Library.open(library_file).close()
+
+    def refuse(*arguments, **options):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(check.sqlite3, "connect", refuse)
+    for argv in (["library", "check"], ["library", "salvage", str(tmp_path / "saved.sqlite3")]):
+        code, out, err = run(capsys, *argv, "--db", str(library_file))
+        assert (code, out) == (2, "")
+        assert err == f"workbench: error: library {str(library_file)!r}: cannot open (unable to open database file)\n"
+    assert not (tmp_path / "saved.sqlite3").exists()
+
+
+@pytest.mark.parametrize("name, quoted", [("studies", '"studies"'), ('odd"name', '"odd""name"'), ('""', '""""""')])
+def test_a_table_name_is_quoted_for_sql_with_its_quotes_doubled(name, quoted):
+    from workbench.library.check import _quote
+
+    assert _quote(name) == quoted
+    connection = sqlite3.connect(":memory:")
+    connection.execute(f"CREATE TABLE {quoted} (a)")  # SQLite reads it back as the very name
+    assert connection.execute("SELECT name FROM sqlite_master").fetchone()[0] == name

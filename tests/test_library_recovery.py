@@ -228,3 +228,15 @@ def test_a_left_study_carries_when_it_was_last_kept(tmp_path):
         [(updated,)] = library.query("SELECT updated FROM recovery")
         [found] = left_behind(library)
     assert found.updated == updated and len(updated) == 19
+
+
+def test_a_keeper_that_never_wrote_stops_cleanly(tmp_path, monkeypatch):
+    """Nothing offered, so no library was opened: stopping must not trip over the library it never had."""
+    import threading
+
+    failures = []
+    monkeypatch.setattr(threading, "excepthook", lambda arguments: failures.append(arguments.exc_value))
+    keeper = RecoveryKeeper(tmp_path / "lib.sqlite3")
+    keeper.close(clean=False)
+    assert not keeper._thread.is_alive() and failures == [] and keeper.error is None
+    assert not (tmp_path / "lib.sqlite3").exists()  # and nothing was written

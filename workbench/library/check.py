@@ -85,7 +85,10 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise LibraryError(f"library {str(path)!r}: not a regular file")
     try:
-        return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0, isolation_level=None)
+        # uri=True: SQLite builds without SQLITE_USE_URI need it (Debian's has it on, which makes the flag's
+        # mutants equivalent here); the timeout is a pace, not a behaviour a test could pin without timing;
+        # autocommit changes nothing for a connection that only reads
+        return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0, isolation_level=None)  # pragma: no mutate
     except sqlite3.Error as error:
         raise LibraryError(f"library {str(path)!r}: cannot open ({error})") from None
 
@@ -133,16 +136,16 @@ def readable_rows(connection: sqlite3.Connection, table: str, columns: str) -> t
         last = connection.execute(f"SELECT max(rowid) FROM {_quote(table)}").fetchone()[0] or 0  # pragma: no mutate
     except sqlite3.DatabaseError:  # the last page is damaged too: probe past the rows read so far
         last = max(seen, default=0) + MAX_PROBED_ROWS
-    lost_some = False
+    unreadable: list[int] = []
     for rowid in _ids(1, last, seen):  # pragma: no mutate - id 1 is read by the scan unless its page is the damaged one
         try:
             found = connection.execute(f"{sql} WHERE rowid = ?", (rowid,)).fetchone()
         except sqlite3.DatabaseError:
-            lost_some = True
+            unreadable.append(rowid)
             continue
         if found is not None:
             rows.append(found)
-    if lost_some:
+    if unreadable:
         problems.append("the rows on damaged pages could not be read")
     rows.sort()
     return rows, problems

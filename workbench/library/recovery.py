@@ -106,7 +106,7 @@ class RecoveryKeeper:
     at once.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, settle: float = 0.05) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, settle: float = 0.05) -> None:  # pragma: no mutate - the settle is a pace: only timing could tell 0.05 s from 1.05 s
         self.path = Path(path)
         self.settle = settle
         self.session = uuid.uuid4().hex
@@ -166,7 +166,7 @@ class RecoveryKeeper:
         failed = False  # pragma: no mutate - None is as false; True only makes the first wait end after a second
         while True:
             # after a failed write (a busy or full disk), try again within a second even if nothing new comes
-            self._wake.wait(1.0 if failed else None)
+            self._wake.wait(1.0 if failed else None)  # pragma: no mutate - the retry's pace: only timing could tell
             if not self._stopping:
                 self._stop.wait(self.settle)
             with self._lock:
