@@ -127,7 +127,13 @@ class Library:
         read_only = target.exists() and not os.access(target, os.W_OK)
         uri = f"file:{target}?mode=ro" if read_only else f"file:{target}"
         try:
-            connection = sqlite3.connect(uri, uri=True, timeout=2.0, isolation_level=None, check_same_thread=False)
+            connection = sqlite3.connect(
+                uri,
+                uri=True,  # pragma: no mutate - builds without SQLITE_USE_URI need it; Debian's reads URIs either way
+                timeout=2.0,
+                isolation_level=None,
+                check_same_thread=False,
+            )
         except sqlite3.Error as error:
             raise LibraryError(f"library {shown!r}: cannot open ({error})") from None
         library = cls(target, connection, read_only=read_only)
