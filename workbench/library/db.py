@@ -130,7 +130,7 @@ class Library:
             connection = sqlite3.connect(
                 uri,
                 uri=True,  # pragma: no mutate - builds without SQLITE_USE_URI need it; Debian's reads URIs either way
-                timeout=2.0,
+                timeout=2.0,  # pragma: no mutate - a pace (how long a locked library is waited for): only timing could tell
                 isolation_level=None,
                 check_same_thread=False,
             )
@@ -171,7 +171,7 @@ class Library:
                         connection.execute(statement)
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if not self.read_only:
-            mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]  # pragma: no mutate - SQL ignores case
             if mode.lower() != "wal":  # pragma: no cover - filesystems without shared memory
                 raise LibraryError(f"library {str(self.path)!r}: cannot switch to WAL mode (got {mode})")
             connection.execute("PRAGMA synchronous = NORMAL")  # pragma: no mutate
