@@ -182,6 +182,15 @@ def test_studies_text_output(capsys, tmp_path):
     assert code == 0 and out == f"exported 'centre' to {target}\n"
     assert target.read_text() == dumps_study(study_state())
     assert target.stat().st_mode & 0o777 == 0o666 & ~current_umask()
+    target.write_text("the user's own notes")
+    code, out, err = run(capsys, "--db", db, "studies", "export", "centre", str(target))
+    assert (code, out) == (2, "") and err == (
+        f"workbench: error: {str(target)!r} exists already (export to another file, or --replace it)\n"
+    )
+    assert target.read_text() == "the user's own notes"
+    code, out, _ = run(capsys, "--db", db, "studies", "export", "centre", str(target), "--replace")
+    assert code == 0 and out == f"exported 'centre' to {target}\n"
+    assert target.read_text() == dumps_study(study_state())
     save_study(study_state(), source)
     code, out, _ = run(capsys, "--db", db, "studies", "import", str(source), "--as", "centre", "--replace")
     assert code == 0 and out == f"imported {source} as 'centre'\n"

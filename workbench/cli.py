@@ -90,18 +90,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     studies_cmd = commands.add_parser("studies", parents=[db_option], help="studies kept in the library")
     studies_sub = studies_cmd.add_subparsers(dest="studies_command", metavar="ACTION", parser_class=_Parser, required=True)
-    studies_sub.add_parser("list", parents=[db_option], help="names, sizes and dates").add_argument("--json", action="store_true")
+    studies_sub.add_parser("list", parents=[db_option], help="names, sizes and dates").add_argument(
+        "--json", action="store_true", help="machine-readable output only"
+    )
     rename_cmd = studies_sub.add_parser("rename", parents=[db_option], help="rename a study")
-    rename_cmd.add_argument("old")
-    rename_cmd.add_argument("new")
-    studies_sub.add_parser("delete", parents=[db_option], help="delete a study").add_argument("name")
+    rename_cmd.add_argument("old", help="the study's name now")
+    rename_cmd.add_argument("new", help="its new name")
+    studies_sub.add_parser("delete", parents=[db_option], help="delete a study").add_argument(
+        "name", help="the study to delete"
+    )
     import_cmd = studies_sub.add_parser("import", parents=[db_option], help="copy a JSON study file into the library")
-    import_cmd.add_argument("file")
+    import_cmd.add_argument("file", help="a study file (.json)")
     import_cmd.add_argument("--as", "--name", dest="name", metavar="NAME", help="the name in the library (default: the file's name)")
     import_cmd.add_argument("--replace", action="store_true", help="replace a library study of the same name")
     export_cmd2 = studies_sub.add_parser("export", parents=[db_option], help="write a library study to a JSON file")
-    export_cmd2.add_argument("name")
-    export_cmd2.add_argument("file")
+    export_cmd2.add_argument("name", help="the library study")
+    export_cmd2.add_argument("file", help="the study file (.json) to write")
+    export_cmd2.add_argument("--replace", action="store_true", help="replace the file if it exists")
 
     library_cmd = commands.add_parser("library", parents=[db_option], help="check the library file, or salvage its studies")
     library_sub = library_cmd.add_subparsers(dest="library_command", metavar="ACTION", parser_class=_Parser, required=True)
@@ -747,7 +752,10 @@ def cmd_studies(args: argparse.Namespace) -> int:
                 raise UsageError(f"{error} (import it --as another name, or --replace it)") from None
             print(f"imported {args.file} as {name!r}")
         elif action == "export":
-            save_study(studies.open_study(library, args.name), args.file)
+            study = studies.open_study(library, args.name)
+            if os.path.lexists(args.file) and not args.replace:  # a file the user made is never silently replaced
+                raise UsageError(f"{args.file!r} exists already (export to another file, or --replace it)")
+            save_study(study, args.file)
             print(f"exported {args.name!r} to {args.file}")
     return 0
 
