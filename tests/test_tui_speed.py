@@ -291,3 +291,72 @@ async def test_the_first_move_marks_the_study_unsaved_in_the_title_without_a_lay
 
         assert "workbench — untitled study •" in str(app.query_one(FixedTitle).render())
         assert spy.layouts == 0
+
+
+def _drawn(tree: VariationTree) -> list:
+    """What the tree shows, line by line: the node, its nesting, its label with its styles, its expander."""
+    return [(line.node.data, tuple(node.data for node in line.path), line.node.label, line.node.allow_expand,
+             line.node.is_expanded or not line.node.allow_expand) for line in tree._tree_lines]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_a_move_and_its_undo_change_one_line_of_the_tree_and_draw_what_a_rebuild_draws(seed):
+    """Playing a move or taking it back adds or removes one node of the view instead of rebuilding it; after
+    random moves, undos, redos, deletions, promotions and comments, with twin marks coming and going, the tree
+    shows exactly what a tree built from scratch shows."""
+    import random
+
+    from textual.app import App
+
+    from workbench.state import AppState, reduce
+    from workbench.state.actions import (
+        Back, DeleteVariation, JumpTo, PlayCell, PromoteToMainLine, PromoteVariation, SetComment,
+    )  # fmt: skip
+
+    class Trees(App):
+        def compose(self):
+            yield VariationTree(id="kept")
+            yield VariationTree(id="rebuilt")
+
+    rng = random.Random(seed)
+    app = Trees()
+    async with app.run_test(size=(60, 80)) as pilot:
+        kept, rebuilt = app.query_one("#kept", VariationTree), app.query_one("#rebuilt", VariationTree)
+        rebuilds = []
+        kept._rebuild = lambda tree, built=kept._rebuild: (rebuilds.append(tree), built(tree))[1]
+        rebuilt._update_one_leaf = lambda tree: False
+        for tree in (kept, rebuilt):
+            tree.ready = seed % 2 == 1  # with the tables: annotations and ≈; without: ≡ only
+        history = [AppState()]
+        incremental = 0
+        for _ in range(60):
+            state = history[-1]
+            roll = rng.random()
+            if roll < 0.2 and len(history) > 1:
+                history.pop()  # an undo: the state before, its tree the very object it was
+                state = history[-1]
+            else:
+                position = state.tree.position(state.cursor)
+                if roll < 0.6 and position.legal_moves():
+                    action = PlayCell(cell=rng.choice(position.legal_moves()))
+                elif roll < 0.7:
+                    action = Back()
+                elif roll < 0.8:
+                    action = JumpTo(node=rng.choice(list(state.tree.nodes)))
+                else:
+                    action = rng.choice([DeleteVariation(), PromoteVariation(), PromoteToMainLine(),
+                                         SetComment(node=state.cursor, text=rng.choice(["", "idea"]))])  # fmt: skip
+                state = reduce(state, action)
+                history.append(state)
+            shown_before = kept._shown_tree
+            count = len(rebuilds)
+            kept.state = state
+            rebuilt.state = state
+            await pilot.pause()
+            if shown_before is not None and abs(len(state.tree.nodes) - len(shown_before.nodes)) == 1 and (
+                len(rebuilds) == count
+            ):
+                incremental += 1
+            assert _drawn(kept) == _drawn(rebuilt)
+            assert kept.cursor_node is not None and kept.cursor_node.data == state.cursor
+        assert incremental >= 10  # the one-leaf path ran, not only rebuilds

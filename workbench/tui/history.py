@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar, Self
 
 from rich.text import Text
@@ -108,7 +109,8 @@ class VariationTree(ResolvedParts, Tree[NodeId]):
         if new is None:
             return
         if new.tree is not self._shown_tree or self.ready != self._shown_ready:
-            self._rebuild(new.tree)
+            if self.ready != self._shown_ready or not self._update_one_leaf(new.tree):
+                self._rebuild(new.tree)
         elif old is not None and old.cursor != new.cursor:
             # the current node is drawn in its own colours: both lines change, and Tree caches lines per node
             for node_id in (old.cursor, new.cursor):
@@ -136,6 +138,68 @@ class VariationTree(ResolvedParts, Tree[NodeId]):
         self._view_nodes = {ROOT: self.root}
         self._add_line(tree, self.root, ROOT)
         self.root.expand_all()
+
+    def _update_one_leaf(self, tree: GameTree) -> bool:
+        """A move played, or taken back by an undo, is one leaf more or less: change that line of the view
+        and the labels whose twin marks it changes, instead of building every line again (about 4 ms a
+        key). False when the trees differ otherwise; the caller then rebuilds."""
+        shown = self._shown_tree
+        if shown is None:
+            return False
+        added = _one_leaf_more(shown, tree)
+        removed = None if added is not None else _one_leaf_more(tree, shown)
+        if added is None and removed is None:
+            return False
+        self._shown_tree = tree
+        if added is not None:
+            self._add_leaf(tree, added)
+        else:
+            self._remove_leaf(shown, removed)  # type: ignore[arg-type]
+        twins, self._twins = self._twins, self._find_twins(tree)
+        for node_id in twins.keys() | self._twins.keys():
+            if node_id in tree and twins.get(node_id) != self._twins.get(node_id):
+                self._relabel(tree, node_id)
+        if added is not None:
+            self._relabel(tree, added)
+        return True
+
+    def _add_leaf(self, tree: GameTree, leaf: NodeId) -> None:
+        parent = tree.node(leaf).parent
+        assert parent is not None
+        siblings = tree.node(parent).children
+        if siblings[0] == leaf:  # the line goes on: after its parent, in the same list of lines
+            holder = self._line_holder(tree, parent)
+            self._view_nodes[leaf] = holder.add_leaf(Text(), data=leaf)
+        else:  # a new variation, nested under the move it replaces
+            holder = self._view_nodes[siblings[0]]
+            self._view_nodes[leaf] = holder.add_leaf(Text(), data=leaf)
+        if not holder.allow_expand:
+            holder.allow_expand = True
+            holder.expand()
+
+    def _remove_leaf(self, shown: GameTree, leaf: NodeId) -> None:
+        parent = shown.node(leaf).parent
+        assert parent is not None
+        main = shown.node(parent).children[0]
+        holder = self._line_holder(shown, parent) if main == leaf else self._view_nodes[main]
+        self._view_nodes.pop(leaf).remove()
+        if holder is not self.root and not holder.children:
+            holder.allow_expand = False
+
+    def _line_holder(self, tree: GameTree, node_id: NodeId) -> TreeNode[NodeId]:
+        """The view node whose children are the rest of ``node_id``'s line: the root's and a variation's
+        own node, and for a main move the holder of the move it follows (lines are drawn flat)."""
+        parent = tree.node(node_id).parent
+        if parent is None or tree.node(parent).children[0] != node_id:
+            return self._view_nodes[node_id]
+        return self._line_holder(tree, parent)
+
+    def _relabel(self, tree: GameTree, node_id: NodeId) -> None:
+        label = self._label(tree, node_id)
+        parent = tree.node(node_id).parent
+        if parent is not None and tree.node(parent).children[0] != node_id:
+            label = Text("( ") + label
+        self._view_nodes[node_id].set_label(label)
 
     def _find_twins(self, tree: GameTree) -> dict[NodeId, tuple[NodeId, ...]]:
         """Nodes sharing a position (≡) or, once tables are ready, a symmetry class (≈)."""
@@ -243,6 +307,26 @@ class VariationTree(ResolvedParts, Tree[NodeId]):
             dispatch(self, JumpTo(node=(later or list(twins))[0]))
         else:
             self.notify("No transposition of this position in the tree.", timeout=2)
+
+
+def _one_leaf_more(fewer: GameTree, more: GameTree) -> NodeId | None:
+    """The node ``more`` has as its parent's last child beyond ``fewer``, when that is all that differs."""
+    if len(more.nodes) != len(fewer.nodes) + 1 or more.root_position != fewer.root_position:
+        return None
+    extra = more.nodes.keys() - fewer.nodes.keys()
+    if len(extra) != 1:
+        return None
+    (leaf,) = extra
+    parent = more.nodes[leaf].parent
+    if parent is None or more.nodes[leaf].children:
+        return None
+    before = fewer.nodes[parent]
+    if more.nodes[parent] != replace(before, children=before.children + (leaf,)):
+        return None
+    for node_id, node in fewer.nodes.items():  # an edit shares every node it leaves alone
+        if node_id != parent and more.nodes[node_id] is not node and more.nodes[node_id] != node:
+            return None
+    return leaf
 
 
 class ValueStrip(LinesView):
