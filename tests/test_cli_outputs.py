@@ -145,6 +145,9 @@ def test_graph_dot_renders_svg_with_graphviz_and_reports_its_failure(capsys, tmp
     code, out, err = run(capsys, "graph", "--dot", str(target))
     assert code == 2 and out == ""
     assert err == f"workbench: error: dot could not render {str(target)!r}: Error: syntax error in line 1\n"
+    fake_dot.write_text("#!/bin/sh\nexit 3\n")  # a failure that says nothing: its exit status is named
+    code, out, err = run(capsys, "graph", "--dot", str(target))
+    assert (code, out) == (2, "") and err == f"workbench: error: dot could not render {str(target)!r}: 3\n"
 
 
 def test_graph_into_the_library_text(capsys, tmp_path):

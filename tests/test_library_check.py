@@ -207,6 +207,19 @@ def test_a_library_that_is_no_regular_file_is_refused_at_once(tmp_path, capsys, 
         assert (code, out, err) == (2, "", f"workbench: error: library {device!r}: not a regular file\n")
 
 
+def test_check_and_salvage_as_text_count_the_damaged_and_exit_by_what_was_lost(library_file, tmp_path, capsys):
+    code, out, _ = run(capsys, "library", "salvage", str(tmp_path / "whole.sqlite3"), "--db", str(library_file))
+    assert code == 0 and out == f"salvaged 12 studies and 1 unsaved ones into {tmp_path / 'whole.sqlite3'}\n"
+    execute(library_file, "UPDATE studies SET data = '5' WHERE name = 'study 3'")
+    code, out, _ = run(capsys, "library", "check", "--db", str(library_file))
+    assert code == 1 and out.splitlines()[0] == f"library {library_file}: schema 3, 11 studies open, 1 damaged"
+    code, out, _ = run(capsys, "library", "salvage", str(tmp_path / "part.sqlite3"), "--db", str(library_file))
+    assert code == 1 and out.splitlines() == [
+        f"salvaged 11 studies and 1 unsaved ones into {tmp_path / 'part.sqlite3'}",
+        '''  lost: study 'study 3': not a workbench study (no "format": "workbench-study")''',
+    ]
+
+
 def test_check_and_salvage_in_json(library_file, tmp_path, capsys):
     execute(library_file, "UPDATE studies SET data = '5' WHERE name = 'study 3'")
     code, out, _ = run(capsys, "library", "check", "--json", "--db", str(library_file))

@@ -186,8 +186,8 @@ def printable(text: str) -> str:
 
 
 def _escape(character: str) -> str:
-    escaped = repr(character)[1:-1]
-    return escaped if escaped != character else f"\\x{ord(character):02x}"
+    # repr escapes exactly the characters that isprintable() refuses, so it always has a form for them
+    return repr(character)[1:-1]
 
 
 def _print_json(data: object) -> None:
@@ -766,7 +766,7 @@ def cmd_library(args: argparse.Namespace) -> int:
     from .library import default_path
     from .library.check import check_library, salvage_library
 
-    source = getattr(args, "db", None) or default_path()
+    source = args.db or default_path()
     if args.library_command == "check":
         report = check_library(source)
         if args.json:
