@@ -598,7 +598,7 @@ def test_the_dash_hint_reads_the_command_line_itself(capsys, monkeypatch):
 @pytest.mark.parametrize("argv, hinted", [
     (["workbench", "-X-/---/---"], True),  # the very first word
     (["workbench", "analyze", "-/"], True),  # the shortest such word
-    (["workbench", "--db=/no/such/folder/x", "analyze", "bad"], False),  # a long option with a path is no position
+    (["workbench", "--db=/no/such/folder/x", "analyze", "--frobnicate"], False),  # a long option with a path is no position
 ])  # fmt: skip
 def test_the_dash_hint_is_given_for_a_position_taken_for_an_option_and_only_then(capsys, monkeypatch, argv, hinted):
     monkeypatch.setattr("sys.argv", argv)
