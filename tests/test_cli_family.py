@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 
 import pytest
 
@@ -258,6 +259,8 @@ def test_analyze_all_as_text_of_a_strongly_solved_board(capsys):
     code, out, _ = run(capsys, "analyze", "--all", "--game", "2x7k3")
     lines = out.splitlines()
     assert code == 0 and lines[0] == "......./.......  in_play draw  14"
+    row = re.compile(r"[.XO]{7}/[.XO]{7}  (in_play|x_won|o_won|draw) +(win|draw|loss|-) +(\d+|-)")
+    assert all(row.fullmatch(line) for line in lines)  # one position a line, nothing between them
     over = [line for line in lines if " in_play " not in line]
     assert over and all(line.endswith(" -     -") for line in over)
     assert len(lines) == json.loads(run(capsys, "census", "--game", "2x7k3", "--json")[1])["positions"]
