@@ -360,3 +360,72 @@ async def test_a_move_and_its_undo_change_one_line_of_the_tree_and_draw_what_a_r
             assert _drawn(kept) == _drawn(rebuilt)
             assert kept.cursor_node is not None and kept.cursor_node.data == state.cursor
         assert incremental >= 10  # the one-leaf path ran, not only rebuilds
+
+
+@pytest.mark.parametrize("theme, no_color", [("textual-dark", False), ("textual-light", False), ("textual-dark", True)])
+async def test_the_views_draw_their_kept_lines_exactly_as_textuals_own_path_draws_them(monkeypatch, theme, no_color):
+    """A view whose box adds nothing hands its kept lines to the compositor itself: every line of every
+    view, in every overlay, equals what Textual's own rendering (styles, the app's filters such as
+    NO_COLOR's, crop) makes of them."""
+    from textual.geometry import Region
+    from textual.widget import Widget
+
+    from workbench.tui.lines import LinesView
+
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        app.theme = theme
+        compared = 0
+        for keys in ((), ("5", "1", "9"), ("v",), ("m",), ("left",)):
+            await pilot.press(*keys)
+            await pilot.pause()
+            for view in app.query(LinesView):
+                width, height = view.size
+                assert view._box_adds_nothing()
+                top = 1 if height > 1 else 0
+                for crop in (Region(0, 0, width, height), Region(2, top, width - 3, height - top)):
+                    view._styles_cache.clear()
+                    assert view.render_lines(crop) == Widget.render_lines(view, crop), type(view).__name__
+                    compared += 1
+        assert compared >= 50
+        view = app.query_one(BoardStatus)
+        view.styles.padding = (0, 1)  # a box that draws something: Textual's own path
+        await pilot.pause()
+        assert not view._box_adds_nothing()
+
+
+async def test_a_partial_update_from_the_changed_regions_writes_what_textuals_own_would(monkeypatch):
+    """The main screen's compositor asks only the widgets and rows that changed regions meet: for every
+    update of a game played, stepped through, overlaid and branched, it writes to the terminal exactly
+    what Textual's compositor writes for the same changed regions."""
+    from rich.console import Console
+    from textual._compositor import Compositor
+
+    from workbench.tui.compositor import ChangedRegionsCompositor
+
+    console = Console(width=120, height=40, color_system="truecolor", force_terminal=True)
+    compared: list[bool] = []
+    ours = ChangedRegionsCompositor.render_partial_update
+
+    def both(compositor):
+        regions = set(compositor._dirty_regions)
+        textuals = Compositor.render_partial_update(compositor)
+        compositor._dirty_regions.update(regions)
+        update = ours(compositor)
+        if textuals is not None or update is not None:
+            compared.append(update is not None and textuals is not None
+                            and update.render_segments(console) == textuals.render_segments(console))  # fmt: skip
+        return update
+
+    monkeypatch.setattr(ChangedRegionsCompositor, "render_partial_update", both)
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        assert type(app.screen._compositor) is ChangedRegionsCompositor
+        for key in ("5", "1", "9", "left", "left", "v", "3", "up", "down", "m", "ctrl+z", "tab", "right", "7"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert len(compared) >= 14 and all(compared)

@@ -20,7 +20,7 @@ from textual.containers import Container
 from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
@@ -50,6 +50,7 @@ from ..state.actions import (
 from .bars import KeysFooter, TitleHeader
 from .board import BoardGrid, BoardPane
 from .commands import PaletteCommands
+from .compositor import PanesScreen
 from .engine_play import EnginePlay
 from .evaluation import EvaluationPane, EvaluationView, selected_line
 from .history import HistoryPane
@@ -155,6 +156,9 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         self.set_reactive(WorkbenchApp.state, self.store.state)
 
     # --- layout -----------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen:
+        return PanesScreen(id="_default")
 
     def compose(self) -> ComposeResult:
         # laid out for the starting size here: restyling after mount is the dearest thing at start-up

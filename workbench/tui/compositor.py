@@ -1,0 +1,71 @@
+"""A compositor that renders, on a partial update, only what the changed regions show.
+
+Textual's compositor crops a partial update to the one rectangle around every changed region and asks
+each widget overlapping that rectangle for all of its lines. A step through the game changes the board,
+the evaluation, the symmetry and the history at once, so that rectangle is the whole screen: every
+container, border and bar is asked again for every line, and their lines are then thrown away under the
+widgets in front. This one asks a widget only for the rows where a changed region meets it, and skips a
+widget whose part of those rows is already covered by widgets in front of it. The chops it fills are the
+ones Textual's own code would fill for the lines it writes; a full render is Textual's own."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from textual._compositor import ChopsUpdate, Compositor
+from textual.geometry import Region
+from textual.screen import Screen
+from textual.strip import Strip
+
+
+class ChangedRegionsCompositor(Compositor):
+    """Textual's compositor, rendering a partial update from the changed regions rather than their hull."""
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        update_regions = self._dirty_regions.copy()
+        self._dirty_regions.clear()
+        if not update_regions:
+            return None
+        screen = self.size.region
+        regions = [region for region in (changed.intersection(screen) for changed in update_regions) if region]
+        if not regions:
+            return None
+        spans = list(self._regions_to_spans(regions))
+        chops = self._render_changed_chops(regions, {y for y, _, _ in spans})
+        return ChopsUpdate(chops, spans, [cut_set[1:] for cut_set in self.cuts])
+
+    def _render_changed_chops(self, regions: Sequence[Region], rendered_lines: set[int]) -> Sequence[Mapping[int, Strip]]:
+        """Textual's ``_render_chops``, front to back, asking each widget only for the rows it may show."""
+        cuts = self.cuts
+        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        for widget, (region, clip) in self.visible_widgets.items():
+            shown = region.intersection(clip)
+            if not shown:
+                continue
+            first_cut, last_cut = shown.column_span
+            rows = sorted({y for changed in regions if changed.overlaps(shown)
+                           for y in range(max(changed.y, shown.y), min(changed.bottom, shown.bottom))
+                           if y in rendered_lines})  # fmt: skip
+            # a row whose chops in this widget's columns are all filled already is hidden by widgets in front
+            rows = [y for y in rows if any(chops[y].get(cut, 0) is None for cut in cuts[y] if first_cut <= cut < last_cut)]
+            if not rows:
+                continue
+            top, bottom = rows[0], rows[-1] + 1
+            strips = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
+            for y, strip in zip(range(top, bottom), strips):
+                if y not in rendered_lines:
+                    continue
+                line = chops[y]
+                final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                for cut, part in zip(final_cuts, strip.divide([cut - shown.x for cut in final_cuts[1:]])):
+                    if line.get(cut) is None:
+                        line[cut] = part
+        return chops  # type: ignore[return-value]
+
+
+class PanesScreen(Screen):
+    """The app's main screen, composited from the changed regions (see the module's docstring)."""
+
+    def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._compositor = ChangedRegionsCompositor()
