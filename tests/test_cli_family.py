@@ -486,3 +486,25 @@ def test_sixteen_cells_is_the_last_board_streamed_whole_and_read_for_misere_firs
     assert second["position"] == "X......./........" and second["to_move"] == "O"
     code, out, _ = run(capsys, "first-moves", "--game", "2x8k2-misere", "--json")
     assert code == 0 and len(json.loads(out)["table"]) == 2
+
+
+@pytest.mark.parametrize("name, moves, nodes", [("partial", "c3,b2,d4,b4,a1,e5", 20_000), ("won", "c3,c4,b2,d4,d2", 3_000)])
+def test_a_searched_position_in_a_colour_terminal_looks_as_recorded(name, moves, nodes):
+    """What `workbench analyze --game 5x5k4` shows, colours and layout included, against a recorded screen
+    (tests/data/analyze-5x5k4-*.ansi, checked by eye when recorded: X must take the b-file's gap or lose in
+    4, three moves unproven; O's fork at b4 wins in 3). The search is capped by nodes alone, so it is
+    the same search on every machine."""
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from workbench.engine import Position, parse_moves
+    from workbench.engine.search import search, search_record
+    from workbench.text import search_view
+
+    geometry = parse_variant("5x5k4")
+    position = Position.empty(geometry).play_all(parse_moves(moves, Position.empty(geometry)))
+    console = Console(width=100, color_system="truecolor", force_terminal=True, record=True, file=open(os.devnull, "w"))
+    console.print(search_view(search_record(search(position, max_nodes=nodes)), position))
+    recorded = (Path(__file__).parent / "data" / f"analyze-5x5k4-{name}.ansi").read_text()
+    assert console.export_text(styles=True) == recorded
