@@ -246,7 +246,10 @@ def test_solve_without_a_cache_says_so_in_json_too(capsys, monkeypatch):
 def test_a_progress_bar_on_a_terminal_only(capsys, monkeypatch):
     monkeypatch.setattr("sys.stderr.isatty", lambda: True)
     code, _, err = run(capsys, "solve", "--game", "2x6k3")
-    assert code == 0 and "solving 2x6k3: enumerating positions" in err and "counting games" in err
+    stages = re.findall(r"\rsolving 2x6k3: (.+?) +\[", err)
+    assert code == 0 and list(dict.fromkeys(stages)) == [
+        "enumerating positions", "counting games", "values, back from the last ply", "symmetry classes"
+    ]  # fmt: skip
     assert err.endswith("] 13/13\n") and err.count("\n") == 1 and "\rsolving 2x6k3: values, back from the last ply" in err
     code, _, err = run(capsys, "solve", "--game", "2x6k3-misere", "--json")
     assert code == 0 and err == ""  # JSON is for programs: no bar
@@ -508,3 +511,39 @@ def test_a_searched_position_in_a_colour_terminal_looks_as_recorded(name, moves,
     console.print(search_view(search_record(search(position, max_nodes=nodes)), position))
     recorded = (Path(__file__).parent / "data" / f"analyze-5x5k4-{name}.ansi").read_text()
     assert console.export_text(styles=True) == recorded
+
+
+@pytest.mark.parametrize("text, seconds", [("5s", 5.0), ("5", 5.0), ("500ms", 0.5), ("2m", 120.0), (" 1.5 s ", 1.5),
+                                           ("86400", 86_400.0), ("1440m", 86_400.0), ("0.001", 0.001)])  # fmt: skip
+def test_a_budget_is_read_in_seconds_milliseconds_or_minutes(text, seconds):
+    from workbench.cli import parse_budget
+
+    assert parse_budget(text) == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("86401s", "a time above zero and at most a day"), ("1441m", "a time above zero and at most a day"),
+    ("0s", "a time above zero and at most a day"), ("5h", "write a time such as 5s, 500ms or 2m"),
+    ("a budget far too long to show", "write a time such as 5s, 500ms or 2m"),
+])  # fmt: skip
+def test_a_budget_out_of_range_or_unreadable_is_one_line_naming_it(capsys, text, reason):
+    code, out, err = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3", "--budget", text)
+    assert (code, out) == (2, "") and err == f"workbench: error: --budget {text[:20]!r}: {reason}\n"
+
+
+def test_the_time_budget_stops_a_search_the_node_budget_would_let_run(capsys):
+    code, out, _ = run(capsys, "analyze", "--game", "7x7k5", "--moves", "d4", "--budget", "100ms", "--nodes", "3000000", "--json")
+    record = json.loads(out)
+    assert code == 0 and record["proven"] is False and record["nodes"] < 3_000_000
+
+
+def test_a_position_is_read_on_the_board_of_its_game(capsys):
+    code, out, _ = run(capsys, "analyze", "--game", "3x4k3", "X.../..../....", "--json")
+    assert code == 0 and json.loads(out)["position"] == "X.../..../...." and json.loads(out)["to_move"] == "O"
+    code, out, err = run(capsys, "analyze", "--game", "3x4k3")
+    assert (code, out) == (2, "") and err == "workbench: error: analyze needs a POSITION, --moves or --all\n"
+
+
+def test_solve_says_the_seconds_it_took_to_the_millisecond(capsys):
+    data = json.loads(run(capsys, "solve", "--game", "2x4k3", "--json")[1])
+    assert isinstance(data["seconds"], float) and data["seconds"] == round(data["seconds"], 3)

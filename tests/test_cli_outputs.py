@@ -646,3 +646,17 @@ def test_a_move_that_ends_the_game_has_no_trap_share(capsys):
     rows = {cells[0]: cells[1:] for line in out.splitlines() if len(cells := [c.strip() for c in line.split("│")[1:-1]]) == 8}
     assert code == 0 and rows["3 ★"] == ["win", "1", "—", "1", "1", "0", "0"]
     assert rows["6"][:3] == ["draw", "5", "0.750"]
+
+
+def test_both_lines_of_a_double_win_are_drawn_reversed():
+    """X's last move at 1 made two lines at once (1-2-3 and 1-4-7): all five of their marks are reversed."""
+    from rich.console import Console
+
+    from workbench.engine import analyze
+    from workbench.text import analysis_view
+
+    console = Console(width=100, color_system="truecolor", force_terminal=True)
+    segments = list(console.render(analysis_view(analyze(parse_position("XXX/XOO/XOO")))))
+    marks = [(segment.text.strip(), bool(segment.style and segment.style.reverse)) for segment in segments
+             if segment.text.strip() in ("X", "O") and len(segment.text) == 3]  # fmt: skip
+    assert sorted(marks) == [("O", False)] * 4 + [("X", True)] * 5

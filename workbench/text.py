@@ -17,13 +17,14 @@ from .engine import MASK_NAMES, Analysis, Bitboard, Position, Value, cell_bit, c
 # name's case can change nothing, and a test could not tell
 BOLD = Style(bold=True)
 DIM = Style(dim=True)
+REVERSE = Style(reverse=True)
 
 VALUE_STYLES = {Value.WIN: "bold green", Value.DRAW: "yellow", Value.LOSS: "bold red"}
 MARK_STYLES = {"X": "bold cyan", "O": "bold magenta"}
 
 
-def board_text(position: Position, highlight: Bitboard = 0, *, numbers: bool = True) -> Text:
-    """The board as text: marks, dim cell numbers on empty cells, ``highlight`` reversed."""
+def board_text(position: Position, highlight: Bitboard = 0) -> Text:
+    """The board as text: marks, dim cell numbers on empty cells, the marks of ``highlight`` reversed."""
     geometry = position.geometry
     width = len(str(geometry.size))
     text = Text()
@@ -35,11 +36,11 @@ def board_text(position: Position, highlight: Bitboard = 0, *, numbers: bool = T
             if col:
                 text.append("│", style=DIM)
             mark = position.mark_at(cell)
-            label = mark.value if mark else (str(cell) if numbers else "·")
-            style = MARK_STYLES[mark.value] if mark else "dim"
-            if highlight & cell_bit(cell):
-                style = "reverse " + style.replace("dim", "")
-            text.append(f" {label:^{width}} ", style=style)
+            if mark is None:
+                text.append(f" {cell:^{width}} ", style=DIM)
+            else:
+                style = Style.parse(MARK_STYLES[mark.value]) + (REVERSE if highlight & cell_bit(cell) else Style())
+                text.append(f" {mark.value:^{width}} ", style=style)
     return text
 
 
