@@ -268,18 +268,19 @@ def _solved(geometry, *, bar: bool = True):
         return strong_solution(geometry)
     steps = {"forward": "enumerating positions", "classes": "symmetry classes", "games": "counting games",
              "back": "values, back from the last ply"}  # fmt: skip
-    shown = []
+    started = False
 
     def show(stage: str, done: int, total: int) -> None:
+        nonlocal started
+        started = True
         width = 30
         filled = width * done // total
-        shown.append(stage)
         print(f"\rsolving {geometry}: {steps[stage]:<31} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
 
     try:
         return strong_solution(geometry, show)
     finally:
-        if shown:
+        if started:  # end the line, whatever stage came last
             print(file=sys.stderr)
 
 
