@@ -163,8 +163,14 @@ def test_the_family_bench_reports_every_figure_and_says_when_the_peer_is_missing
     assert 0 < report["strong"]["cache_mb"] < 1 and report["strong"]["warm_analyze_s"] > 0
     assert len(report["tier2"]["positions"]) == 2 and all(row["proven_moves"] == row["legal_moves"] for row in report["tier2"]["positions"])
     assert "openspiel_s" not in report["tier2"] and report["sweep_3x3"]["ours_s"] > 0
+    assert report["tier2"]["budget_s"] == 60.0  # --quick: a minute a position, not five
     lines = bench_family.format_family_report(report)
     assert lines[0].startswith("strong solve 2x3k2, cold, fresh process") and "OpenSpiel not installed" in "\n".join(lines)
+    assert "tier 2, 5x5k4, 2 positions of 8-12 marks, whole processes, 60 s budget each:" in lines
+    code, out, _ = run(capsys, "bench", "--game", "2x3k2", "--quick")  # the same report, as text
+    shown = out.splitlines()
+    assert code == 0 and shown[0].startswith("strong solve 2x3k2, cold, fresh process") and len(shown) == len(lines)
+    assert shown[2] == lines[2] and shown[-1].startswith("3x3 every position: `analyze --all --json` ")
 
 
 def test_tier2_positions_are_the_same_every_run_and_in_play_with_8_to_12_marks():
@@ -562,3 +568,11 @@ def test_the_solve_progress_line_is_a_bar_of_thirty_filled_as_each_stage_goes(mo
     }  # fmt: skip
     flushed = {seen.count("\r") for seen in terminal.seen_at_flush}
     assert set(range(1, len(lines) + 1)) <= flushed  # each line reached the terminal as it was written
+
+
+def test_analyze_all_gives_the_full_record_up_to_twelve_cells_and_the_value_beyond(capsys):
+    code, out, _ = run(capsys, "analyze", "--all", "--game", "3x4k3", "--json")
+    first = json.loads(out.splitlines()[0])
+    assert code == 0 and len(out.splitlines()) == 111_973 and {"masks", "moves", "symmetry"} <= first.keys()
+    code, out, _ = run(capsys, "analyze", "--all", "--game", "2x7k3", "--json")
+    assert code == 0 and sorted(json.loads(out.splitlines()[0])) == ["position", "remoteness", "status", "to_move", "value"]

@@ -133,7 +133,7 @@ def tier2_bench(peer: str | None, budget_s: float = 300.0) -> dict:
             row |= {"openspiel_s": peer_s, "openspiel_finished": peer_output is not None}
         rows.append(row)
     ours = sum(row["ours_s"] for row in rows)
-    result = {"positions": rows, "ours_s": ours, "target_speedup": 10}
+    result = {"positions": rows, "ours_s": ours, "budget_s": budget_s, "target_speedup": 10}
     if peer is not None:
         theirs = sum(row["openspiel_s"] for row in rows)
         result |= {"openspiel_s": theirs, "speedup": theirs / ours}
@@ -169,7 +169,7 @@ def format_family_report(report: dict) -> list[str]:
                  f"whole process {strong['warm_analyze_s'] * 1000:.0f} ms (target ≤ 500 ms)")  # fmt: skip
     tier2 = report["tier2"]
     peer = report["openspiel"] is not None
-    lines.append("tier 2, 5x5k4, 10 positions of 8-12 marks, whole processes:")
+    lines.append(f"tier 2, 5x5k4, {len(tier2['positions'])} positions of 8-12 marks, whole processes, {tier2['budget_s']:.0f} s budget each:")
     for row in tier2["positions"]:
         theirs = (f"OpenSpiel {row['openspiel_s']:7.2f} s{'' if row['openspiel_finished'] else ' (stopped)'}" if peer else "")
         lines.append(f"  {row['moves']:<32} ours {row['ours_s']:6.2f} s, {row['proven_moves']}/{row['legal_moves']} moves proven  {theirs}")
