@@ -141,8 +141,8 @@ class VariationTree(ResolvedParts, Tree[NodeId]):
 
     def _update_one_leaf(self, tree: GameTree) -> bool:
         """A move played, or taken back by an undo, is one leaf more or less: change that line of the view
-        and the labels whose twin marks it changes, instead of building every line again (about 4 ms a
-        key). False when the trees differ otherwise; the caller then rebuilds."""
+        and the labels whose twin marks it changes, instead of building every line again. False when the
+        trees differ otherwise; the caller then rebuilds."""
         shown = self._shown_tree
         if shown is None:
             return False
@@ -166,13 +166,11 @@ class VariationTree(ResolvedParts, Tree[NodeId]):
     def _add_leaf(self, tree: GameTree, leaf: NodeId) -> None:
         parent = tree.node(leaf).parent
         assert parent is not None
-        siblings = tree.node(parent).children
-        if siblings[0] == leaf:  # the line goes on: after its parent, in the same list of lines
-            holder = self._line_holder(tree, parent)
-            self._view_nodes[leaf] = holder.add_leaf(Text(), data=leaf)
-        else:  # a new variation, nested under the move it replaces
-            holder = self._view_nodes[siblings[0]]
-            self._view_nodes[leaf] = holder.add_leaf(Text(), data=leaf)
+        main = tree.node(parent).children[0]
+        # the line going on follows its parent in the same list of lines; a new variation nests under the
+        # move it replaces
+        holder = self._line_holder(tree, parent) if main == leaf else self._view_nodes[main]
+        self._view_nodes[leaf] = holder.add_leaf(Text(), data=leaf)  # labelled with the twins' relabelling
         if not holder.allow_expand:
             holder.allow_expand = True
             holder.expand()
@@ -190,9 +188,9 @@ class VariationTree(ResolvedParts, Tree[NodeId]):
         """The view node whose children are the rest of ``node_id``'s line: the root's and a variation's
         own node, and for a main move the holder of the move it follows (lines are drawn flat)."""
         parent = tree.node(node_id).parent
-        if parent is None or tree.node(parent).children[0] != node_id:
-            return self._view_nodes[node_id]
-        return self._line_holder(tree, parent)
+        while parent is not None and tree.node(parent).children[0] == node_id:
+            node_id, parent = parent, tree.node(parent).parent
+        return self._view_nodes[node_id]
 
     def _relabel(self, tree: GameTree, node_id: NodeId) -> None:
         label = self._label(tree, node_id)
