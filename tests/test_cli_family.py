@@ -136,7 +136,18 @@ def test_bad_variants_and_moves_are_one_line(capsys, argv, message):
 def test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three(capsys):
     code, out, _ = run(capsys, "verify", "--game", "3x4k3", "--json")
     report = json.loads(out)
-    assert code == 1 and report["checked"] == 79563 and len(report["disagreements"]) == 597
+    assert code == 1 and sorted(report) == ["checked", "disagreements"]
+    assert report["checked"] == 79563 and len(report["disagreements"]) == 597
+    first = report["disagreements"][0]
+    assert sorted(first) == ["planner", "position", "solver"] and sorted(first["planner"]) == ["perfect_lose", "perfect_win"]
+    # the solver's side is the exact analysis that `analyze` prints for that position
+    exact = json.loads(run(capsys, "analyze", "--game", "3x4k3", first["position"], "--json")[1])["masks"]
+    bits = {name: sum(1 << (cell - 1) for cell in exact[name]) for name in ("perfect_win", "perfect_lose")}
+    assert first["solver"] == bits and first["planner"] != bits
+    code, out, _ = run(capsys, "verify", "--game", "3x4k3")
+    lines = out.splitlines()
+    assert code == 1 and lines[0] == "checked 79563 positions in play: 597 disagreements between planner and solver"
+    assert len(lines) == 598 and lines[1] == f"  {first['position']}: planner {first['planner']} solver {first['solver']}"
     assert run(capsys, "verify", "--json")[0] == 0
 
 

@@ -235,7 +235,8 @@ def test_games_text_shows_each_stage_finished_and_reports_the_counts(capsys, tmp
 def test_bench_quick_reports_every_target(capsys):
     code, out, _ = run(capsys, "bench", "--quick", "--no-tui", "--json")
     report = json.loads(out)
-    assert code == 0
+    assert code == 0 and not any(key.startswith("tui_") for key in report)  # --no-tui
+    assert (report["repeats"], report["library_games"]["probe_repeats"]) == (1, 3)  # --quick
     assert report["full_analysis_fresh_process"]["positions"] == 5478
     for name in ("first_move_table", "ledger", "solve_from_empty"):
         assert report[name]["speedup"] > 1
@@ -245,6 +246,8 @@ def test_bench_quick_reports_every_target(capsys):
     labels = [line.split("  ")[0] for line in text.splitlines()]
     assert labels == ["full analysis, fresh process", "first-move table", "ledger of 9! fill orders",
                       "exact solve from empty", "one position, warm tables", "library: write all games"]  # fmt: skip
+    code, out, _ = run(capsys, "bench", "--quick", "--no-tui")  # the same report as text
+    assert code == 0 and [line.split("  ")[0] for line in out.splitlines()] == labels
 
 
 def test_a_closed_pipe_ends_quietly():
