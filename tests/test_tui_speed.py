@@ -429,3 +429,21 @@ async def test_a_partial_update_from_the_changed_regions_writes_what_textuals_ow
             await pilot.press(key)
             await pilot.pause()
         assert len(compared) >= 14 and all(compared)
+
+
+def test_an_app_on_the_bench_terminal_ends_when_that_terminal_closes(tmp_path):
+    """The bench's pty is its app's controlling terminal, as in a terminal emulator: closing it hangs the app
+    up, so a bench that dies cannot leave an app spinning on a closed terminal."""
+    import os
+    import subprocess
+
+    from tests.tui_helpers import HANG_GUARD_SECONDS
+
+    terminal = terminal_bench.start("bare", 80, 24, terminal_bench.environment(str(tmp_path)))
+    assert terminal.process.poll() is None
+    os.close(terminal.master)
+    try:
+        terminal.process.wait(HANG_GUARD_SECONDS)
+    except subprocess.TimeoutExpired:
+        terminal.process.kill()
+        pytest.fail("the app outlived its terminal")

@@ -89,6 +89,13 @@ def key_bytes(key: str) -> bytes:
 Snapshot = tuple[tuple[tuple, ...], ...]
 
 
+def _take_the_terminal() -> None:
+    """In the child: make the pty its controlling terminal, as a terminal emulator does, so that closing
+    it sends SIGHUP. Without one, an app left behind by a crashed bench reads EIO forever and spins."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Terminal:
     """A process on a pseudo-terminal of ``columns`` × ``rows``, and the screen it draws."""
 
@@ -97,7 +104,8 @@ class Terminal:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.process = subprocess.Popen(
-            list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True
+            list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True,
+            preexec_fn=_take_the_terminal,
         )
         os.close(slave)
         self.screen = pyte.Screen(columns, rows)
