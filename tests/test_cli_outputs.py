@@ -663,3 +663,32 @@ def test_both_lines_of_a_double_win_are_drawn_reversed():
     marks = [(segment.text.strip(), bool(segment.style and segment.style.reverse)) for segment in segments
              if segment.text.strip() in ("X", "O") and len(segment.text) == 3]  # fmt: skip
     assert sorted(marks) == [("O", False)] * 4 + [("X", True)] * 5
+
+
+def test_the_app_opens_on_the_library_that_db_names(monkeypatch, tmp_path):
+    import workbench.cache
+    import workbench.tui.app
+
+    opened = []
+    monkeypatch.setattr(workbench.cache, "warm_in_background", lambda geometry: None)
+    monkeypatch.setattr(workbench.tui.app, "run", lambda **options: opened.append(options) or 0)
+    assert main(["--db", str(tmp_path / "mine.sqlite3")]) == 0
+    assert main([]) == 0
+    assert opened == [{"db": str(tmp_path / "mine.sqlite3")}, {"db": None}]
+
+
+@pytest.mark.parametrize("with_db", [True, False])
+def test_an_sqlite_error_no_library_code_caught_is_still_one_line_naming_the_library(capsys, monkeypatch, tmp_path, with_db):
+    """The last net: an SQLite error that escaped the library's own handling names the library file."""
+    import sqlite3
+
+    from workbench.cli import COMMANDS
+    from workbench.library import default_path
+
+    def failing(args):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setitem(COMMANDS, "games", failing)
+    path = str(tmp_path / "lib.sqlite3") if with_db else str(default_path())
+    code, out, err = run(capsys, *(["--db", path] if with_db else []), "games")
+    assert (code, out) == (2, "") and err == f"workbench: error: library {path!r}: disk I/O error\n"

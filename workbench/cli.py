@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = None
+    args = None  # pragma: no mutate - read only by the sqlite3 net below, which parse_args never reaches
     try:
         args = parser.parse_args(argv)
         _refuse_empty_values(args)
@@ -164,7 +164,9 @@ def _refuse_empty_values(args: argparse.Namespace) -> None:
     """argparse drops a value of ``--`` (``--position=--``) and leaves an empty list: say so."""
     for dest, value in vars(args).items():
         if value == []:
-            option = "--position" if dest == "position_option" else "--" + dest.replace("_", "-")
+            # --position=-- is the only option whose name is not its dest; no other option taking a value
+            # has an underscore in its dest to turn back into a dash
+            option = "--position" if dest == "position_option" else "--" + dest
             raise UsageError(f"argument {option}: '--' is not a value it can take")
 
 
@@ -237,10 +239,10 @@ def parse_budget(text: str) -> float:
 
 
 def _game(args: argparse.Namespace):
-    """The rules that ``--game`` names (3x3k3 when the command has no such option)."""
+    """The rules that ``--game`` names (every command that reads rules has the option; 3x3k3 by default)."""
     from .engine.geometry import parse_variant
 
-    return parse_variant(getattr(args, "game", "3x3k3"))
+    return parse_variant(args.game)
 
 
 def _analyze_any(position: Position):
