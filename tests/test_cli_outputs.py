@@ -692,3 +692,14 @@ def test_an_sqlite_error_no_library_code_caught_is_still_one_line_naming_the_lib
     path = str(tmp_path / "lib.sqlite3") if with_db else str(default_path())
     code, out, err = run(capsys, *(["--db", path] if with_db else []), "games")
     assert (code, out) == (2, "") and err == f"workbench: error: library {path!r}: disk I/O error\n"
+
+
+def test_screenshots_go_to_the_folder_named_or_to_screenshots_and_each_file_is_printed(capsys, monkeypatch):
+    import workbench.tui.screenshots
+
+    asked = []
+    monkeypatch.setattr(workbench.tui.screenshots, "take_screenshots",
+                        lambda folder: asked.append(folder) or [f"{folder}/a.svg", f"{folder}/b.svg"])  # fmt: skip
+    assert run(capsys, "screenshots") == (0, "screenshots/a.svg\nscreenshots/b.svg\n", "")
+    assert run(capsys, "screenshots", "shots")[1] == "shots/a.svg\nshots/b.svg\n"
+    assert asked == ["screenshots", "shots"]

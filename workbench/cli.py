@@ -25,6 +25,9 @@ from .engine import (
 from .library import LibraryError
 
 EXIT_BAD_INPUT = 2
+DEFAULT_BUDGET = "5s"  # the search of a board above 16 cells: its time, and its nodes
+DEFAULT_NODES = 20_000_000
+DEFAULT_SCREENSHOTS = "screenshots"  # the folder `workbench screenshots` writes into
 EXIT_INTERRUPTED = 130
 
 
@@ -57,8 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--all", action="store_true", help="every reachable position (JSON Lines with --json)")
     source.add_argument("--study", metavar="FILE", help="the current node of a saved study")
     analyze_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
-    analyze_cmd.add_argument("--budget", default="5s", help="time for the search of a board above 16 cells (5s, 500ms, 2m; default 5s)")
-    analyze_cmd.add_argument("--nodes", type=_positive_int, default=20_000_000, help="nodes for that search (default 20,000,000)")
+    analyze_cmd.add_argument("--budget", default=DEFAULT_BUDGET, help=f"time for the search of a board above 16 cells (5s, 500ms, 2m; default {DEFAULT_BUDGET})")
+    analyze_cmd.add_argument("--nodes", type=_positive_int, default=DEFAULT_NODES, help=f"nodes for that search (default {DEFAULT_NODES:,})")
 
     review_cmd = commands.add_parser("review", parents=[db_option], help="rate every move of a line: best, inaccurate, mistake")
     line = review_cmd.add_mutually_exclusive_group(required=True)
@@ -124,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     export_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
     shots_cmd = commands.add_parser("screenshots", parents=[db_option], help="write SVG screenshots of the main views")
-    shots_cmd.add_argument("folder", nargs="?", default="screenshots", help="where to write them (default: screenshots)")
+    shots_cmd.add_argument("folder", nargs="?", default=DEFAULT_SCREENSHOTS, help=f"where to write them (default: {DEFAULT_SCREENSHOTS})")
 
     bench_cmd = commands.add_parser("bench", parents=[db_option, game_option], help="time the engine against the seeds' direct methods")
     bench_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
