@@ -703,3 +703,13 @@ def test_screenshots_go_to_the_folder_named_or_to_screenshots_and_each_file_is_p
     assert run(capsys, "screenshots") == (0, "screenshots/a.svg\nscreenshots/b.svg\n", "")
     assert run(capsys, "screenshots", "shots")[1] == "shots/a.svg\nshots/b.svg\n"
     assert asked == ["screenshots", "shots"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["studies"], "the following arguments are required: ACTION"),
+    (["library"], "the following arguments are required: ACTION"),
+    (["review"], "one of the arguments study --moves is required"),
+    (["analyze", "X../.../...", "--moves", "5"], "argument --moves: not allowed with argument position"),
+])  # fmt: skip
+def test_a_command_missing_what_it_needs_says_so_in_one_line(capsys, argv, message):
+    assert run(capsys, *argv) == (2, "", f"workbench: error: {message}\n")
