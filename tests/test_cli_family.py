@@ -271,6 +271,10 @@ def test_a_progress_bar_on_a_terminal_only(capsys, monkeypatch):
     assert err.endswith("] 13/13\n") and err.count("\n") == 1 and "\rsolving 2x6k3: values, back from the last ply" in err
     code, _, err = run(capsys, "solve", "--game", "2x6k3-misere", "--json")
     assert code == 0 and err == ""  # JSON is for programs: no bar
+    code, _, err = run(capsys, "census", "--game", "2x7k3")  # any command that solves a board shows it
+    assert code == 0 and err.startswith("\rsolving 2x7k3: ") and err.endswith("\n") and err.count("\n") == 1
+    code, _, err = run(capsys, "census", "--game", "2x7k3")  # read back from the cache: no solve, no line
+    assert code == 0 and err == ""
     monkeypatch.setattr("sys.stderr.isatty", lambda: False)
     code, _, err = run(capsys, "census", "--game", "2x7k3-misere")
     assert code == 0 and err == ""

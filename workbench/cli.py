@@ -273,7 +273,7 @@ def _solved(geometry, *, bar: bool = True):
         return strong_solution(geometry)
     steps = {"forward": "enumerating positions", "classes": "symmetry classes", "games": "counting games",
              "back": "values, back from the last ply"}  # fmt: skip
-    started = False
+    started = False  # pragma: no mutate - None would be as false
 
     def show(stage: str, done: int, total: int) -> None:
         nonlocal started

@@ -23,7 +23,7 @@ VALUE_STYLES = {Value.WIN: "bold green", Value.DRAW: "yellow", Value.LOSS: "bold
 MARK_STYLES = {"X": "bold cyan", "O": "bold magenta"}
 
 
-def board_text(position: Position, highlight: Bitboard = 0) -> Text:
+def board_text(position: Position, highlight: Bitboard) -> Text:
     """The board as text: marks, dim cell numbers on empty cells, the marks of ``highlight`` reversed."""
     geometry = position.geometry
     width = len(str(geometry.size))
