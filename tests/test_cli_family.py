@@ -547,6 +547,7 @@ def test_a_budget_is_read_in_seconds_milliseconds_or_minutes(text, seconds):
 @pytest.mark.parametrize("text, reason", [
     ("86401s", "a time above zero and at most a day"), ("1441m", "a time above zero and at most a day"),
     ("0s", "a time above zero and at most a day"), ("5h", "write a time such as 5s, 500ms or 2m"),
+    ("999999m" + " " * 20, "a time above zero and at most a day"),  # read, too long, named by its first 20
     ("a budget far too long to show", "write a time such as 5s, 500ms or 2m"),
 ])  # fmt: skip
 def test_a_budget_out_of_range_or_unreadable_is_one_line_naming_it(capsys, text, reason):

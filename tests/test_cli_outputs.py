@@ -713,3 +713,22 @@ def test_screenshots_go_to_the_folder_named_or_to_screenshots_and_each_file_is_p
 ])  # fmt: skip
 def test_a_command_missing_what_it_needs_says_so_in_one_line(capsys, argv, message):
     assert run(capsys, *argv) == (2, "", f"workbench: error: {message}\n")
+
+
+def test_bench_adds_the_apps_figures_unless_told_not_to(capsys, monkeypatch):
+    import workbench.bench
+    import workbench.tui.bench
+
+    asked = []
+    monkeypatch.setattr(workbench.bench, "run_engine_bench", lambda quick: asked.append(("engine", quick)) or {"engine": 1})
+    monkeypatch.setattr(workbench.bench, "run_library_bench", lambda quick: asked.append(("library", quick)) or {"library": 2})
+    monkeypatch.setattr(workbench.tui.bench, "run_tui_bench", lambda quick: asked.append(("app", quick)) or {"app": 3})
+    code, out, _ = run(capsys, "bench", "--json")
+    assert code == 0 and json.loads(out) == {"engine": 1, "library": 2, "app": 3}
+    assert asked == [("engine", False), ("library", False), ("app", False)]
+    asked.clear()
+    code, out, _ = run(capsys, "bench", "--json", "--quick", "--no-tui")
+    assert code == 0 and json.loads(out) == {"engine": 1, "library": 2}
+    assert asked == [("engine", True), ("library", True)]
+    code, out, _ = run(capsys, "bench", "--json", "--quick")
+    assert json.loads(out)["app"] == 3 and asked[-1] == ("app", True)
