@@ -732,3 +732,29 @@ def test_bench_adds_the_apps_figures_unless_told_not_to(capsys, monkeypatch):
     assert asked == [("engine", True), ("library", True)]
     code, out, _ = run(capsys, "bench", "--json", "--quick")
     assert json.loads(out)["app"] == 3 and asked[-1] == ("app", True)
+
+
+def test_a_closed_pipe_and_ctrl_c_inside_a_command_end_it_quietly(monkeypatch):
+    """In-process, the ends that the two subprocess tests above see from outside: a reader gone is exit 0
+    with stderr closed (Python would report the broken pipe on it at exit), ctrl+c is 130 and one line."""
+    import io
+
+    from workbench.cli import COMMANDS
+
+    class Stderr(io.StringIO):
+        def close(self) -> None:
+            self.closed_by_main = True
+
+    def raising(error):
+        def command(args):
+            raise error
+        return command
+
+    stderr = Stderr()
+    monkeypatch.setattr("sys.stderr", stderr)
+    monkeypatch.setitem(COMMANDS, "census", raising(BrokenPipeError()))
+    assert main(["census"]) == 0 and getattr(stderr, "closed_by_main", False) and stderr.getvalue() == ""
+    stderr = Stderr()
+    monkeypatch.setattr("sys.stderr", stderr)
+    monkeypatch.setitem(COMMANDS, "census", raising(KeyboardInterrupt()))
+    assert main(["census"]) == 130 and stderr.getvalue() == "workbench: interrupted\n"

@@ -152,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .library import default_path
         from .library.db import describe
 
-        path = getattr(args, "db", None) or default_path()
+        path = args.db or default_path()  # (args is set: parse_args raises no SQLite error)
         print(f"workbench: error: library {printable(repr(str(path)))}: {printable(describe(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `workbench analyze --all --json | head`
