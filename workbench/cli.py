@@ -43,10 +43,11 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="A terminal analysis workbench for Tic-Tac-Toe.")
     parser.add_argument("--db", metavar="PATH", help="the library file (default: your data folder)")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    db_option = _Parser(add_help=False)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # subparsers are made of the parser's own class (one-line errors) by argparse's default
+    db_option = _Parser(add_help=False)  # pragma: no mutate - argparse reads None as False
     db_option.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="the library file")
-    game_option = _Parser(add_help=False)
+    game_option = _Parser(add_help=False)  # pragma: no mutate - argparse reads None as False
     game_option.add_argument(
         "--game", metavar="VARIANT", default="3x3k3",
         help="rows x columns k in a row, '-misere' for the misère rule: 3x3k3 (default), 4x4k4, 3x3k3-misere",
@@ -92,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     graph_cmd.add_argument("--dot", metavar="FILE", help="write DOT to FILE ('-' for stdout) and, with Graphviz, FILE.svg")
 
     studies_cmd = commands.add_parser("studies", parents=[db_option], help="studies kept in the library")
-    studies_sub = studies_cmd.add_subparsers(dest="studies_command", metavar="ACTION", parser_class=_Parser, required=True)
+    studies_sub = studies_cmd.add_subparsers(dest="studies_command", metavar="ACTION", required=True)
     studies_sub.add_parser("list", parents=[db_option], help="names, sizes and dates").add_argument(
         "--json", action="store_true", help="machine-readable output only"
     )
@@ -112,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     export_cmd2.add_argument("--replace", action="store_true", help="replace the file if it exists")
 
     library_cmd = commands.add_parser("library", parents=[db_option], help="check the library file, or salvage its studies")
-    library_sub = library_cmd.add_subparsers(dest="library_command", metavar="ACTION", parser_class=_Parser, required=True)
+    library_sub = library_cmd.add_subparsers(dest="library_command", metavar="ACTION", required=True)
     check_cmd = library_sub.add_parser("check", parents=[db_option], help="integrity, schema and every study (read-only)")
     check_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
     salvage_cmd = library_sub.add_parser("salvage", parents=[db_option], help="copy every readable study into a new library")
