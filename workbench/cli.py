@@ -43,8 +43,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="A terminal analysis workbench for Tic-Tac-Toe.")
     parser.add_argument("--db", metavar="PATH", help="the library file (default: your data folder)")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     # subparsers are made of the parser's own class (one-line errors) by argparse's default
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     db_option = _Parser(add_help=False)  # pragma: no mutate - argparse reads None as False
     db_option.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="the library file")
     game_option = _Parser(add_help=False)  # pragma: no mutate - argparse reads None as False
