@@ -25,6 +25,7 @@ from .engine import (
 from .library import LibraryError
 
 EXIT_BAD_INPUT = 2
+DEFAULT_GAME = "3x3k3"  # the rules of every command that takes --game, when it is not given
 DEFAULT_BUDGET = "5s"  # the search of a board above 16 cells: its time, and its nodes
 DEFAULT_NODES = 20_000_000
 DEFAULT_SCREENSHOTS = "screenshots"  # the folder `workbench screenshots` writes into
@@ -49,8 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     db_option.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="the library file")
     game_option = _Parser(add_help=False)  # pragma: no mutate - argparse reads None as False
     game_option.add_argument(
-        "--game", metavar="VARIANT", default="3x3k3",
-        help="rows x columns k in a row, '-misere' for the misère rule: 3x3k3 (default), 4x4k4, 3x3k3-misere",
+        "--game", metavar="VARIANT", default=DEFAULT_GAME,
+        help=f"rows x columns k in a row, '-misere' for the misère rule: {DEFAULT_GAME} (default), 4x4k4, 3x3k3-misere",
     )  # fmt: skip
 
     analyze_cmd = commands.add_parser("analyze", parents=[db_option, game_option], help="analyse a position, a move list, or every position")
