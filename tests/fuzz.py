@@ -242,6 +242,19 @@ SCHEMA_DAMAGE = [
 ]  # fmt: skip
 
 
+def old_library(path: Path, version: int) -> None:
+    """A library as a workbench of schema ``version`` made it (0: an empty SQLite file)."""
+    from workbench.library.db import _MIGRATIONS, _statements
+
+    connection = sqlite3.connect(path)
+    for step in range(1, version + 1):
+        for statement in _statements(_MIGRATIONS[step]):
+            connection.execute(statement)
+    connection.execute(f"PRAGMA user_version = {version}")
+    connection.commit()
+    connection.close()
+
+
 def run_sql(path: Path, *statements: str) -> None:
     """Run ``statements`` on the SQLite file at ``path`` as another program would (no workbench code)."""
     connection = sqlite3.connect(path)

@@ -9,7 +9,7 @@ import pytest
 from workbench.engine import TIC_TAC_TOE, Position, Status, census, parse_position
 from workbench.engine.census import games_through as computed_through
 from workbench.library import SCHEMA_VERSION, Library, LibraryError
-from workbench.library.db import _MIGRATIONS, PAGE_SIZE, _statements
+from workbench.library.db import PAGE_SIZE
 from workbench.library.games import complete_games, games_through, has_games, sample_games, write_games
 from workbench.library.graph import graph_dot, write_graph
 from workbench.library.studies import (
@@ -25,6 +25,7 @@ from workbench.state import AppState, reduce
 from workbench.state.actions import Back, PlayCell, SetComment
 
 from .child_process import assert_killed_mid_write, run_child
+from .fuzz import old_library
 from .conftest import shared_unless_mapping
 
 
@@ -359,12 +360,7 @@ def test_a_read_only_library_reads_but_never_writes(tmp_path, monkeypatch):
 
 def test_a_read_only_library_that_needs_a_migration_is_refused_untouched(tmp_path, monkeypatch):
     path = tmp_path / "old.sqlite3"
-    connection = sqlite3.connect(path)
-    for statement in _statements(_MIGRATIONS[1]):
-        connection.execute(statement)
-    connection.execute("PRAGMA user_version = 1")
-    connection.commit()
-    connection.close()
+    old_library(path, 1)
     before = path.read_bytes()
     make_read_only(path, monkeypatch)
     with pytest.raises(LibraryError, match=r"read-only, and its schema 1 needs upgrading"):
@@ -569,19 +565,9 @@ def test_games_like_this_samples_ten_games_unless_told(games_library):
     assert len(sample_games(games_library, Position.empty(), 3)) == 3
 
 
-def _library_at_schema(path, version: int) -> None:
-    connection = sqlite3.connect(path)
-    for step in range(1, version + 1):
-        for statement in _statements(_MIGRATIONS[step]):
-            connection.execute(statement)
-    connection.execute(f"PRAGMA user_version = {version}")
-    connection.commit()
-    connection.close()
-
-
 def test_refusals_at_opening_name_the_library_exactly(tmp_path, monkeypatch):
     damaged = tmp_path / "damaged.sqlite3"
-    _library_at_schema(damaged, 0)
+    old_library(damaged, 0)
     connection = sqlite3.connect(damaged)
     connection.execute("PRAGMA user_version = -3")
     connection.commit()
@@ -590,7 +576,7 @@ def test_refusals_at_opening_name_the_library_exactly(tmp_path, monkeypatch):
         Library.open(damaged)
     assert str(refused.value) == f"library {str(damaged)!r}: damaged (schema version -3); run `workbench library check`"
     old = tmp_path / "old.sqlite3"
-    _library_at_schema(old, 1)
+    old_library(old, 1)
     make_read_only(old, monkeypatch)
     with pytest.raises(LibraryError) as refused:
         Library.open(old)
@@ -601,7 +587,7 @@ def test_a_read_only_library_of_the_oldest_readable_schema_opens_as_it_is(tmp_pa
     from workbench.library.db import READABLE_FROM
 
     path = tmp_path / "readable.sqlite3"
-    _library_at_schema(path, READABLE_FROM)
+    old_library(path, READABLE_FROM)
     before = path.read_bytes()
     make_read_only(path, monkeypatch)
     with Library.open(path) as library:

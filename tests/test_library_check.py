@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from tests.fuzz import make_template_library
+from tests.fuzz import make_template_library, old_library
 from tests.fuzz import run_sql as execute
 from workbench.cli import main
 from workbench.library import Library, LibraryError
@@ -332,19 +332,6 @@ def test_salvage_of_unsaved_studies_with_odd_cells(library_file, tmp_path):
     with Library.open(tmp_path / "new.sqlite3") as library:
         [found] = left_behind(library)
         assert (found.path, found.name) == ("5", None)  # TEXT affinity keeps the number as text; the blob is dropped
-
-
-def old_library(path, version: int) -> None:
-    """A library as a workbench of schema ``version`` made it."""
-    from workbench.library.db import _MIGRATIONS, _statements
-
-    connection = sqlite3.connect(path)
-    for step in range(1, version + 1):
-        for statement in _statements(_MIGRATIONS[step]):
-            connection.execute(statement)
-    connection.execute(f"PRAGMA user_version = {version}")
-    connection.commit()
-    connection.close()
 
 
 @pytest.mark.parametrize("version", [1, 2, 3])
