@@ -136,16 +136,16 @@ def readable_rows(connection: sqlite3.Connection, table: str, columns: str) -> t
         last = connection.execute(f"SELECT max(rowid) FROM {_quote(table)}").fetchone()[0] or 0  # pragma: no mutate
     except sqlite3.DatabaseError:  # the last page is damaged too: probe past the rows read so far
         last = max(seen, default=0) + MAX_PROBED_ROWS
-    unreadable: list[int] = []
+    lost_some = False  # pragma: no mutate - None is as false
     for rowid in _ids(1, last, seen):  # pragma: no mutate - id 1 is read by the scan unless its page is the damaged one
         try:
             found = connection.execute(f"{sql} WHERE rowid = ?", (rowid,)).fetchone()
         except sqlite3.DatabaseError:
-            unreadable.append(rowid)
+            lost_some = True
             continue
         if found is not None:
             rows.append(found)
-    if unreadable:
+    if lost_some:
         problems.append("the rows on damaged pages could not be read")
     rows.sort()
     return rows, problems

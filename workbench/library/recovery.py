@@ -167,8 +167,7 @@ class RecoveryKeeper:
         while True:
             # after a failed write (a busy or full disk), try again within a second even if nothing new comes
             self._wake.wait(1.0 if failed else None)  # pragma: no mutate - the retry's pace: only timing could tell
-            if not self._stopping:
-                self._stop.wait(self.settle)
+            self._stop.wait(self.settle)  # at once when close has set it
             with self._lock:
                 self._wake.clear()
                 pending, clear, drop, stopping = self._pending, self._clear, self._drop, self._stopping
