@@ -114,9 +114,6 @@ def analysis_view(analysis: Analysis) -> RenderableType:
 
     position = analysis.position
     symmetry = analysis.symmetry
-    header = Table.grid(padding=(0, 3))  # pragma: no mutate - one row: a grid pads no edge, so its vertical padding never shows
-    header.add_column()
-    header.add_column()
     facts = Text()
     facts.append(format_position(position), style=BOLD)
     facts.append("\nstatus     ")
@@ -134,7 +131,7 @@ def analysis_view(analysis: Analysis) -> RenderableType:
     facts.append(f"\nmove classes {groups}")
     games = analysis.games
     facts.append(f"\ngames      {games.total:,} (X {games.x:,} · O {games.o:,} · draw {games.draw:,})")
-    header.add_row(board_text(position, highlight=_last_line(position)), facts)
+    header = _board_beside(position, facts)
     if analysis.to_move is None:
         return header
     masks = Table(title="Masks", title_justify="left", box=None, padding=(0, 2))
@@ -143,6 +140,15 @@ def analysis_view(analysis: Analysis) -> RenderableType:
     masks.add_row(*(mask_board(position, analysis.masks.get(name)) for name in MASK_NAMES))
     masks.add_row(*(cell_list(analysis.masks.get(name)) for name in MASK_NAMES))
     return Group(header, Text(), masks, Text(), moves_table(analysis))
+
+
+def _board_beside(position: Position, facts: Text) -> Table:
+    """The board, its winning lines reversed, with ``facts`` to its right: the head of both analysis views."""
+    header = Table.grid(padding=(0, 3))  # pragma: no mutate - one row: a grid pads no edge, so its vertical padding never shows
+    header.add_column()
+    header.add_column()
+    header.add_row(board_text(position, highlight=_last_line(position)), facts)
+    return header
 
 
 def _last_line(position: Position) -> Bitboard:
@@ -201,10 +207,7 @@ def search_view(record: dict, position: Position) -> RenderableType:
         facts.append(f"unknown ({proven} of {len(record['moves'])} moves proven)", style=DIM)
     facts.append(f"\nsearched   {record['nodes']:,} nodes")
     facts.append(f"\norbit      {record['symmetry']['orbit_size']}, canonical {record['symmetry']['canonical']}")
-    header = Table.grid(padding=(0, 3))  # pragma: no mutate - one row: a grid pads no edge, so its vertical padding never shows
-    header.add_column()
-    header.add_column()
-    header.add_row(board_text(position, highlight=_last_line(position)), facts)
+    header = _board_beside(position, facts)
     if record["to_move"] is None:
         return header
     masks = Table(title="Masks", title_justify="left", box=None, padding=(0, 2))
