@@ -42,7 +42,8 @@ def _random_positions(geometry, plies, count, seed):
 
 @pytest.mark.parametrize(
     "name, plies, count",
-    [("4x4k4", 5, 6), ("4x4k3", 3, 6), ("4x4k4-misere", 6, 6), ("3x4k3-misere", 2, 12), ("3x3k3", 0, 1),
+    [pytest.param("4x4k4", 5, 6, marks=pytest.mark.slow), pytest.param("4x4k3", 3, 6, marks=pytest.mark.slow),
+     pytest.param("4x4k4-misere", 6, 6, marks=pytest.mark.slow), ("3x4k3-misere", 2, 12), ("3x3k3", 0, 1),
      ("3x3k3-misere", 3, 30), ("2x5k3-misere", 4, 30), ("3x4k3", 4, 20)],
 )  # fmt: skip
 def test_search_equals_the_strong_solution_move_by_move(name, plies, count):
@@ -60,6 +61,7 @@ def test_search_equals_the_strong_solution_move_by_move(name, plies, count):
         assert (result.value, result.remoteness) == (expected.value, expected.remoteness)
 
 
+@pytest.mark.slow
 def test_a_small_budget_proves_less_but_never_wrongly():
     geometry = parse_variant("4x4k4")
     strong = strong_solve(geometry)
