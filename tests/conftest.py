@@ -53,6 +53,22 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker("app")
 
 
+@pytest.fixture(autouse=True)
+def no_app_unless_the_test_starts_one(request, monkeypatch):
+    """A command-line test that reaches the app by mistake would wait for keys that never come (a mutant of
+    ``main`` that ran the app for every command did, forever: waiting costs no CPU time, so mutmut's limit
+    never struck). The app's entry point fails at once instead; a test that means to start it patches it, or
+    is marked ``app``."""
+    if request.node.get_closest_marker("cli") is None or request.node.get_closest_marker("app") is not None:
+        return
+    import workbench.tui.app as app_module
+
+    def started(**options):
+        raise AssertionError(f"the app was started ({options})")
+
+    monkeypatch.setattr(app_module, "run", started)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def engine_tables_computed_by_the_code_under_test():
     """Under mutmut each test session is forked from one that already filled the engine's memo tables with

@@ -69,8 +69,10 @@ def test_coordinates_are_gomoku_s():
     assert parse_coordinate("h8", gomoku) == 113 and format_coordinate(113, gomoku) == "h8"  # the centre
     assert format_coordinate(1, Geometry()) == "a3" and format_coordinate(9, Geometry()) == "c1"
     assert parse_moves("b2,a3") == (5, 1) == parse_moves("b2a3") == parse_moves("5 a3")
-    with pytest.raises(ValueError, match="no cell 'd1' on a 3x3 board"):
+    with pytest.raises(ValueError, match=r"no cell 'd1' on a 3x3 board \(a1-c3\)$"):
         parse_coordinate("d1", Geometry())
+    with pytest.raises(ValueError, match=r"no cell 'E9' on a 8x4 board \(a1-d8\)$"):  # the range says the last
+        parse_coordinate(" E9", parse_variant("8x4k3"))
 
 
 def test_misere_status_names_the_winner_by_the_rule():
@@ -153,6 +155,8 @@ def test_unreached_positions_have_no_value():
 def test_published_figures(name, positions, value):
     strong = strong_solve(parse_variant(name))
     census = strong_census(strong)
+    geometry = parse_variant(name)
+    assert census["geometry"] == {"rows": geometry.rows, "cols": geometry.cols, "k": geometry.k, "misere": False}
     assert census["positions"] == positions and census["value"]["value"] == value
     assert sum(census["positions_by_ply"]) == positions
     in_play = positions - census["terminal_positions"]
@@ -173,7 +177,8 @@ def test_values_are_the_same_on_every_image_of_a_position(name):
 def test_analysis_from_the_strong_solution_equals_the_tables():
     geometry = parse_variant("3x4k3-misere")
     strong = strong_solve(geometry)
-    for moves in ([], [6], [6, 7], [1, 2, 3], [6, 7, 2, 11, 5]):
+    # the last two: a game over (X's 2-3-4 loses under misère), and a board filled with no line
+    for moves in ([], [6], [6, 7], [1, 2, 3], [6, 7, 2, 11, 5], [2, 1, 3, 5, 4], [4, 3, 11, 10, 2, 1, 7, 12, 9, 5, 8, 6]):
         position = Position.empty(geometry).play_all(moves)
         from_tables, from_strong = analyze(position), analyze_strong(strong, position)
         assert (from_strong.value, from_strong.remoteness, from_strong.masks) == (
@@ -243,8 +248,12 @@ def test_every_position_streams_each_reachable_position_once_with_its_status_and
     rows = [row for block in every_position(solution, chunk=1000) for row in block]
     assert len(rows) == len(expected) == solution.positions
     assert {row[0]: row[1:] for row in rows} == expected
-    plies = [row[0].count("X") + row[0].count("O") for row in rows]
-    assert plies == sorted(plies)  # by ply
+    def ply_then_index(text):  # the index counts the cells in base 3, the first cell the lowest digit
+        cells = text.replace("/", "")
+        return sum(c != "." for c in cells), sum(".XO".index(c) * 3**i for i, c in enumerate(cells))
+
+    order = [ply_then_index(row[0]) for row in rows]
+    assert order == sorted(order)  # by ply, then index, as documented
 
 
 @given(st.text(max_size=30))

@@ -138,3 +138,59 @@ def test_the_record_says_what_was_proven():
     assert {key for key in record["moves"][0]} == {"cell", "proven", "value", "remoteness", "nodes", "trap", "games"}
     unproven = [move for move in record["moves"] if not move["proven"]]
     assert unproven and all(move["value"] is None and move["remoteness"] is None for move in unproven)
+
+
+@pytest.mark.parametrize("name", ["3x4k3", "3x4k3-misere"])
+def test_the_search_record_says_what_the_strong_analysis_says(name):
+    """``analyze --json``'s record of a searched position: every field named as 3×3's record names it, and
+    each the strong solution's answer (masks, values, symmetry) where the search proved the position."""
+    from workbench.engine import format_position
+    from workbench.engine.geometry import cells_of
+
+    geometry = parse_variant(name)
+    strong = strong_solve(geometry)
+    checked_fork = False
+    openings, endings = _random_positions(geometry, 3, 12, seed=7), _random_positions(geometry, 9, 12, seed=1)
+    for position in openings + endings:  # squeezes come late
+        result = search(position, max_nodes=10**8)
+        record = search_record(result)
+        expected = analyze_strong(strong, position)
+        assert list(record) == ["position", "to_move", "status", "dead_draw", "proven", "value", "remoteness",
+                                "nodes", "games", "moves", "masks", "symmetry"]  # fmt: skip
+        assert record["position"] == format_position(position) and record["to_move"] == position.turn.value
+        assert record["status"] == "in_play" and record["dead_draw"] is position.dead_draw
+        assert record["proven"] is True and record["nodes"] == result.nodes and record["games"] is None
+        assert result.nodes > 0 or position in endings  # an ending can be proven by its immediate wins alone
+        assert (record["value"], record["remoteness"]) == (expected.value.label, expected.remoteness)
+        assert record["moves"] == [
+            {"cell": m.cell, "proven": True, "value": m.value.label, "remoteness": m.remoteness,
+             "nodes": searched.nodes, "trap": None, "games": None}
+            for m, searched in zip(expected.moves, result.moves, strict=True)
+        ]  # fmt: skip
+        masks = expected.masks
+        assert record["masks"] == {name: list(cells_of(masks.get(name))) for name in
+                                   ("win", "block", "fork", "perfect_win", "perfect_lose", "best")}  # fmt: skip
+        checked_fork |= bool(masks.fork)
+        symmetry = expected.symmetry
+        assert record["symmetry"] == {
+            "canonical": format_position(symmetry.canonical), "class_id": None, "class_count": None,
+            "orbit_size": symmetry.orbit_size, "stabilizer": [t.name for t in symmetry.stabilizer],
+            "move_classes": [list(group) for group in symmetry.move_classes],
+        }  # fmt: skip
+    assert checked_fork  # a position with a fork (or, under misère, a squeeze) was among them
+
+
+@pytest.mark.parametrize("name", ["3x3k3", "3x4k3", "3x4k3-misere", "2x5k3-misere"])
+def test_the_full_search_of_each_move_alone_is_exact(name):
+    """Without the quick proofs that usually come first (a search's later rounds go straight to the full
+    search), every move's score is still the exact value and remoteness, short wins and forks included."""
+    from workbench.engine.search import outcome
+
+    geometry = parse_variant(name)
+    strong = strong_solve(geometry)
+    for position in _random_positions(geometry, 2, 6, seed=3) + _random_positions(geometry, 5, 10, seed=4):
+        empties = position.empties.bit_count()
+        expected = {m.cell: (m.value, m.remoteness) for m in analyze_strong(strong, position).moves}
+        searcher = Searcher(geometry)
+        searcher.limit = 10**9
+        assert {cell: outcome(searcher.move_score(position, cell), empties) for cell in position.legal_moves()} == expected
