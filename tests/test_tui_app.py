@@ -16,7 +16,8 @@ from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid
 from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog, parse_setup
 from workbench.tui.evaluation import EvaluationView
-from workbench.tui.history import ValueStrip, VariationTree
+from workbench.tui.history import ValueStrip
+from workbench.tui.variation_tree import VariationTree
 from workbench.tui.library_dialogs import OpenDialog
 from workbench.tui.symmetry import SymmetryView
 
@@ -144,7 +145,7 @@ async def test_history_keys_step_switch_promote_and_delete():
         assert app.store.state.tree.is_main_line(app.store.state.cursor)
 
 
-async def test_enter_and_click_in_the_tree_jump():
+async def test_keys_and_clicks_in_the_tree_jump_and_fold():
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
@@ -158,14 +159,32 @@ async def test_enter_and_click_in_the_tree_jump():
         assert moves(app) == (5,)
         await pilot.press("j", "j", "j")  # and stops at the last line
         assert moves(app) == (5, 1, 9)
-        root_line = tree._view_nodes[0]._line
-        await pilot.click(VariationTree, offset=(6, root_line - tree.scroll_offset.y))
+        await pilot.click(VariationTree, offset=(6, tree.line_of(0) - tree.scroll_offset.y))
         assert moves(app) == ()
+        await pilot.press("5", "1", "backspace", "3")  # 1… 3 a variation under 1… 1
+        await pilot.pause()
+        unfolded = ["▼ Start", "├── 1. 5", "├── ▼ 1… 1 ≈", "│   └── ( 1… 3 ≈", "└── 2. 9"]
+        assert drawn_tree(tree) == unfolded
+        await pilot.click(VariationTree, offset=(4, 2 - tree.scroll_offset.y))  # 1… 1's ▼
+        assert moves(app) == (5, 1)  # the fold hid the board's line: the board goes to the folded move
+        assert drawn_tree(tree) == ["▼ Start", "├── 1. 5", "├── ▶ 1… 1 ≈", "└── 2. 9"]
+        await pilot.press("minus")  # and back, by key
+        assert drawn_tree(tree) == unfolded
+        await pilot.press("minus", "down")  # folded again; the next variation unfolds to show the board's line
+        assert moves(app) == (5, 3)
+        assert drawn_tree(tree) == unfolded
+        await pilot.click(VariationTree, offset=(10, 3 - tree.scroll_offset.y))  # a label: a jump
+        assert moves(app) == (5, 3) and drawn_tree(tree) == unfolded
+
+
+def drawn_tree(tree: VariationTree) -> list[str]:
+    """The tree's lines as drawn, scrolled or not, without trailing blanks."""
+    return [tree._strip(y).text.rstrip() for y in range(len(tree.lines))]
 
 
 def lit_tree_lines(tree: VariationTree) -> list[str]:
-    """The tree lines drawn as current: in the current node's colours, or under the tree's own cursor."""
-    lit_colours = {tree.part("history--current").bgcolor, tree.get_component_rich_style("tree--cursor").bgcolor}
+    """The tree lines drawn as current, in the current node's colours."""
+    lit_colours = {tree.part("history--current").bgcolor}
     lit = []
     for y in range(tree.size.height):
         strip = tree.render_line(y)
@@ -182,11 +201,8 @@ async def test_the_tree_lights_exactly_the_boards_node_after_a_new_variation():
         tree = app.query_one(VariationTree)
         tree.focus()
         await pilot.pause()
-        assert tree.cursor_node is not None and tree.cursor_node.data == app.store.state.cursor
         assert lit_tree_lines(tree) == ["( 1… 3 ≈"]
-        await pilot.press("enter")  # jumps where it shows, not to a line it drew before
-        assert moves(app) == (5, 3)
-        await pilot.press("k", "enter")
+        await pilot.press("k")  # the line above, as drawn now, not a line drawn before
         assert moves(app) == (5, 1)
         assert lit_tree_lines(tree) == ["1… 1 ≈"]
 
@@ -231,7 +247,7 @@ async def test_transposition_mark_and_jump():
         tree = app.query_one(VariationTree)
         tree.focus()
         await pilot.pause()
-        assert "≡" in str(tree._view_nodes[first].label)
+        assert tree.label(first).endswith("≡")
         await pilot.press("t")
         assert app.store.state.cursor == first
 
@@ -786,8 +802,7 @@ async def test_history_marks_each_move_and_scores_each_side_of_the_line():
         await pilot.press("4", "1", "5", "2")  # O's 2 throws the draw away
         await pilot.press("3")  # X wins more slowly than with 6
         tree = app.query_one(VariationTree)
-        labels = [str(node.label) for node in tree._view_nodes.values()]
-        assert labels == ["Start", "1. 4", "1… 1", "2. 5", "2… 2??", "3. 3?!"]
+        assert drawn_tree(tree) == ["▼ Start", "├── 1. 4", "├── 1… 1", "├── 2. 5", "├── 2… 2??", "└── 3. 3?!"]
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X 67% · O 50%"
         legend = app.query_one("#history-legend")
         assert legend.display and "?? mistake" in text_of(legend) and "≡ ≈ twins" in text_of(legend)
@@ -872,8 +887,10 @@ async def test_a_theme_change_repaints_every_pane_at_once():
             assert new == view.render_line(0)
         new_mark = tree.get_component_rich_style("history--mistake", partial=True)
         assert new_mark != mark_style
-        label = tree._view_nodes[app.store.state.cursor].label
-        assert any(span.style == new_mark for span in label.spans)
+        mistake = app.store.state.cursor
+        await pilot.press("home")  # the lit line is drawn in the current node's colours, marks included
+        drawn = tree._strip(tree.line_of(mistake))
+        assert any(segment.text == "??" and segment.style.color == new_mark.color for segment in drawn)
 
 
 async def test_space_types_a_space_in_dialogs_and_the_palette():

@@ -15,7 +15,7 @@ from workbench.library.studies import list_studies, save_study
 from workbench.state import AppState, dumps_study, import_movetext
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import PathDialog
-from workbench.tui.history import VariationTree
+from workbench.tui.variation_tree import VariationTree, tree_lines
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 
 from .fuzz import run_sql as execute
@@ -137,22 +137,19 @@ async def test_the_palette_opens_in_a_terminal_of_a_few_columns(width):
 
 
 def assert_history_matches_the_tree(app) -> None:
-    """The history pane shows exactly the store's tree: a view node per tree node, each at its own id,
-    children in the tree's order, and the lit node is the board's."""
+    """The history pane shows exactly the store's tree: a line per node of it (less any folded away), each
+    labelled with its own move, the main line in order, and the lit line is the board's, in view."""
     view = app.query_one(VariationTree)
     tree = app.store.state.tree
-    assert set(view._view_nodes) == set(tree.nodes)
-    for node_id, view_node in view._view_nodes.items():
-        assert view_node.data == node_id
-    shown: list[int] = []
-    stack = [view.root]
-    while stack:
-        node = stack.pop()
-        shown.append(node.data)
-        stack.extend(node.children)
-    assert sorted(shown) == sorted(tree.nodes)  # every node once, and no node of an older tree
-    if not app.panes_hidden:
-        assert view.cursor_node is not None and view.cursor_node.data == app.store.state.cursor
+    folded = frozenset(line.node for line in view.lines if line.expander == "▶ ")
+    assert view.lines == tree_lines(tree, folded)  # the layout of this tree, not of an older one
+    for line in view.lines[1:]:
+        assert view.label(line.node).removeprefix("( ").split()[1].rstrip("?!") == str(tree.node(line.node).move)
+    cursor = app.store.state.cursor
+    assert view.line_of(cursor) is not None  # never folded away
+    if not app.panes_hidden and view.size.height:
+        top = view.scroll_offset.y
+        assert top <= view.line_of(cursor) < top + view.size.height
 
 
 KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "left", "right", "home", "end", "up", "down", "backspace",
@@ -180,13 +177,17 @@ async def test_random_keys_and_resizes_keep_the_history_in_step_with_the_tree(se
         assert app.is_running
 
 
-async def test_enter_in_the_history_goes_to_the_lit_node_after_going_back_and_branching():
+async def test_the_history_lines_follow_the_tree_after_going_back_and_branching():
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
         await pilot.press("5", "1", "home", "9")
         app.query_one(VariationTree).focus()
-        await pilot.press("enter")
+        await pilot.press("k")  # the variation 9 is drawn under the move it replaces
+        assert moves(app) == (5,)
+        await pilot.press("j", "j")
+        assert moves(app) == (5, 1)
+        await pilot.press("k")
         assert moves(app) == (9,)
         assert_history_matches_the_tree(app)
 

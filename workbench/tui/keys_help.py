@@ -13,7 +13,7 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         result = []
         for binding in bindings:
             if isinstance(binding, Binding) and binding.description:
-                keys = binding.key.replace("question_mark", "?").replace(",", " / ")
+                keys = binding.key.replace("question_mark", "?").replace("minus", "-").replace(",", " / ")
                 result.append((keys, binding.description))
         return result
 
@@ -22,14 +22,14 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
 
     from .app import WorkbenchApp
     from .board import BoardGrid
-    from .history import VariationTree
+    from .variation_tree import VariationTree
 
     app_rows = [row for row in rows(WorkbenchApp.BINDINGS) if not_a_digit(row)]
     return [
         ("Everywhere", app_rows + [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]),
         ("Board", [row for row in rows(BoardGrid.BINDINGS) if not_a_digit(row)] + [("click", "Play the cell")]),
         ("Evaluation", [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]),
-        ("History", rows(VariationTree.BINDINGS) + [("click", "Jump to a move, or a ply on the value strip")]),
+        ("History", rows(VariationTree.BINDINGS) + [("click", "Jump to a move (on ▼ ▶: fold), or a ply on the value strip")]),
         ("What the marks and numbers mean", GLOSSARY),
     ]
 

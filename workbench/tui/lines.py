@@ -209,37 +209,44 @@ class LinesView(ResolvedParts, Widget):
         return strips[y] if y < len(strips) else self._blank
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """The built lines themselves, through the app's line filters, when the box adds nothing to them.
-
-        Textual's own path makes a new strip of every repainted line (border, padding, tint and opacity
-        that this box does not have) and filters it again; these strips are kept per build, and a strip
-        keeps its filtered form, so a position met before costs nothing to draw (a step through the game
-        repaints some 40 lines). Any box that does draw something takes Textual's path."""
-        if not self._box_adds_nothing():
-            return super().render_lines(crop)
+        """The built lines themselves, through the app's line filters (see :func:`render_kept_lines`)."""
         strips = self._ensure_strips()
-        background = self.background_colors[1]
-        filters = self.get_line_filters()
-        lines = []
-        for y in crop.line_range:
-            strip = strips[y] if y < len(strips) else self._blank
-            for line_filter in filters:
-                strip = strip.apply_filter(line_filter, background)
-            lines.append(strip)
-        if crop.column_span != (0, self.size.width):
-            lines = [strip.crop(*crop.column_span) for strip in lines]
-        return lines
-
-    def _box_adds_nothing(self) -> bool:
-        styles = self.styles
-        return (
-            not any(edge for edge, _ in styles.border) and not any(edge for edge, _ in styles.outline)
-            and not any(styles.padding) and not styles.tint.a and styles.text_opacity == 1.0 and self.opacity == 1.0
-            and not (styles.has_rule("hatch") and styles.hatch != "none") and self.region.size == self.content_region.size
-        )  # fmt: skip
+        return render_kept_lines(self, crop, super().render_lines, lambda y: strips[y] if y < len(strips) else self._blank)
 
     def on_resize(self) -> None:
         self.invalidate()
+
+
+def render_kept_lines(widget: Widget, crop: Region, textual_path, strip_at) -> list[Strip]:
+    """``widget``'s rows in ``crop`` as ``strip_at`` keeps them, through the app's line filters, when its
+    box adds nothing to them; else ``textual_path(crop)``, Textual's own.
+
+    Textual's own path makes a new strip of every repainted line (border, padding, tint and opacity that
+    such a box does not have) and filters it again; kept strips keep their filtered form, so a line drawn
+    before costs nothing to draw again (a step through the game repaints some 40 lines)."""
+    if not box_adds_nothing(widget):
+        return textual_path(crop)
+    background = widget.background_colors[1]
+    filters = widget.get_line_filters()
+    lines = []
+    for y in crop.line_range:
+        strip = strip_at(y)
+        for line_filter in filters:
+            strip = strip.apply_filter(line_filter, background)
+        lines.append(strip)
+    if crop.column_span != (0, widget.size.width):
+        lines = [strip.crop(*crop.column_span) for strip in lines]
+    return lines
+
+
+def box_adds_nothing(widget: Widget) -> bool:
+    """No border, outline, padding, tint, hatch or transparency: the widget's lines are drawn as they are."""
+    styles = widget.styles
+    return (
+        not any(edge for edge, _ in styles.border) and not any(edge for edge, _ in styles.outline)
+        and not any(styles.padding) and not styles.tint.a and styles.text_opacity == 1.0 and widget.opacity == 1.0
+        and not (styles.has_rule("hatch") and styles.hatch != "none") and widget.region.size == widget.content_region.size
+    )  # fmt: skip
 
 
 def _runs(numbers: list[int]) -> list[tuple[int, int]]:

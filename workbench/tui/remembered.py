@@ -77,7 +77,7 @@ class RememberedSettings:
         """Every pane draws in the new colours at once. The line views cache their lines and the
         tree's labels hold their colours: both are built again once the new CSS is in (a build
         during the style update can still read the old theme's "auto" text colour)."""
-        from .history import VariationTree
+        from .variation_tree import VariationTree
         from .lines import LinesView
 
         for view in self.query(LinesView):

@@ -1,0 +1,428 @@
+"""The variation tree of the History pane, drawn from the store's tree with the line API.
+
+The main line is drawn flat under the start; a variation nests under the move it replaces, and its own
+line runs flat under it. Each line is a key (its guides, its label's runs of text and styles, whether it
+is the board's node) and its strip is kept per key, so a step through the game redraws the two lines
+whose colours change and nothing else, and a move played redraws the lines it adds or moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Self
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ..engine import Player, Position
+from ..engine.analysis import class_id
+from ..state import ROOT, AppState, GameTree, NodeId, annotation
+from ..state.actions import (
+    Back,
+    DeleteVariation,
+    Forward,
+    JumpTo,
+    PromoteToMainLine,
+    PromoteVariation,
+)
+from .lines import ResolvedParts, render_kept_lines
+from .messages import dispatch
+
+EXPANDED, COLLAPSED = "▼ ", "▶ "
+MARK_PARTS = {"??": "history--mistake", "?!": "history--inaccurate", "!": "history--only"}
+COMMENT_STYLE = Style(italic=True, dim=True)
+TWIN_STYLE = Style(bold=True)
+
+
+@dataclass(frozen=True, slots=True)
+class TreeLine:
+    """One drawn line: the node, the guides in front of it and its expander (``▼ ``, ``▶ `` or none)."""
+
+    node: NodeId
+    guides: str
+    expander: str
+    depth: int
+
+
+def view_children(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
+    """The lines nested under ``node_id``'s line: under the start and under a variation's first move, the
+    rest of that line (drawn flat); under a main-line move, the variations that replace it."""
+    node = tree.node(node_id)
+    if node.parent is not None:
+        siblings = tree.node(node.parent).children
+        if siblings[0] == node_id:
+            return siblings[1:]
+    return tree.main_line(node_id)[1:]
+
+
+def is_variation(tree: GameTree, node_id: NodeId) -> bool:
+    """A move that is not its parent's first choice: drawn as ``( move``."""
+    parent = tree.node(node_id).parent
+    return parent is not None and tree.node(parent).children[0] != node_id
+
+
+def view_parent(tree: GameTree, node_id: NodeId) -> NodeId | None:
+    """The node whose nested lines hold ``node_id``'s line (the inverse of :func:`view_children`)."""
+    parent = tree.node(node_id).parent
+    if parent is None:
+        return None
+    if tree.node(parent).children[0] != node_id:
+        return tree.node(parent).children[0]  # a variation hangs under the move it replaces
+    while parent is not None and not is_variation(tree, parent) and parent != ROOT:
+        parent = tree.node(parent).parent  # a main move hangs under its line's first node
+    return parent
+
+
+def tree_lines(tree: GameTree, collapsed: frozenset[NodeId] = frozenset()) -> tuple[TreeLine, ...]:
+    """Every drawn line, top to bottom, as Textual's Tree draws nested nodes: ``├── `` before a line with
+    more below it at its depth, ``└── `` before the last, ``│   `` where an outer level goes on. A node in
+    ``collapsed`` is drawn ``▶ `` and its nested lines are not drawn."""
+    lines: list[TreeLine] = []
+    # (node, guides of the levels above it, its own branch, depth)
+    stack: list[tuple[NodeId, str, str, int]] = [(ROOT, "", "", 0)]
+    while stack:
+        node_id, outer, branch, depth = stack.pop()
+        nested = view_children(tree, node_id)
+        expander = "" if not nested else COLLAPSED if node_id in collapsed else EXPANDED
+        lines.append(TreeLine(node_id, outer + branch, expander, depth))
+        if nested and node_id not in collapsed:
+            inner = "" if depth == 0 else outer + ("    " if branch == "└── " else "│   ")
+            for index in reversed(range(len(nested))):
+                stack.append((nested[index], inner, "└── " if index == len(nested) - 1 else "├── ", depth + 1))
+    return tuple(lines)
+
+
+def move_label(tree: GameTree, node_id: NodeId) -> str:
+    """``3. 5`` for X's move, ``3… 1`` for O's, numbered like chess."""
+    node = tree.node(node_id)
+    ply = tree.ply(node_id)  # marks after the move
+    number = (ply + 1) // 2
+    mover = tree.position(node.parent).turn if node.parent is not None else Player.X
+    return f"{number}. {node.move}" if mover is Player.X else f"{number}… {node.move}"
+
+
+def find_twins(tree: GameTree, by_class: bool) -> dict[NodeId, tuple[NodeId, ...]]:
+    """Nodes sharing a position (≡), or with ``by_class`` (the engine's tables ready) a symmetry class (≈)."""
+    positions = tree_positions(tree)
+    groups: dict[object, list[NodeId]] = {}
+    for node_id in tree.walk():
+        position = positions[node_id]
+        key = ("class", class_id(position)) if by_class else ("key", position.key)
+        groups.setdefault(key, []).append(node_id)
+    return {node_id: tuple(n for n in group if n != node_id) for group in groups.values() for node_id in group if len(group) > 1}
+
+
+def tree_positions(tree: GameTree) -> dict[NodeId, Position]:
+    """Every node's position, each played from its parent's (``tree.position`` replays the whole path)."""
+    positions = {ROOT: tree.root_position}
+    for node_id in tree.walk():
+        node = tree.node(node_id)
+        if node.parent is not None:
+            positions[node_id] = positions[node.parent].play(node.move)  # type: ignore[arg-type]
+    return positions
+
+
+Run = tuple[str, str | None]
+"""A run of a label's text and the name of its style: a component class, "twin" or "comment"."""
+
+
+class VariationTree(ResolvedParts, ScrollView, can_focus=True):
+    """The variation tree: main line flat, alternatives nested under the move they replace.
+
+    `??` marks a mistake, `?!` an inaccuracy, `!` the only move that keeps the value; `≡` a position
+    that occurs elsewhere in the tree, `≈` one that occurs up to symmetry. The board's node is always
+    the lit line; a click on a line goes there, a click on ``▼`` folds a variation away.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "history--mistake", "history--inaccurate", "history--only", "history--current", "history--guides",
+    }  # fmt: skip
+
+    # ← → Home End ↑ ↓ step through the game from every pane: they are the app's bindings
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("k", "cursor_up", "Up a line of the tree", show=False),
+        Binding("j", "cursor_down", "Down a line of the tree", show=False),
+        Binding("p", "promote", "Promote"),
+        Binding("P", "promote_main", "To main line"),
+        Binding("delete,d", "delete_variation", "Delete"),
+        Binding("t", "twin", "Jump to twin", show=False),
+        Binding("minus", "fold", "Fold or unfold the variations here", show=False, key_display="-"),
+    ]
+
+    state: reactive[AppState | None] = reactive(None, repaint=False)
+    ready: reactive[bool] = reactive(False, repaint=False)
+
+    STRIPS_KEPT: ClassVar[int] = 4096
+    """Drawn lines kept for reuse; a tree of a few hundred moves and its lit lines fit many times over."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._lines: tuple[TreeLine, ...] = ()
+        self._line_of: dict[NodeId, int] = {}
+        self._keys: list[tuple] = []
+        self._labels: dict[NodeId, tuple[Run, ...]] = {}
+        self._twins: dict[NodeId, tuple[NodeId, ...]] = {}
+        self._shown: tuple[GameTree | None, bool] = (None, False)
+        self._laid_out: tuple[GameTree | None, frozenset[NodeId]] = (None, frozenset())
+        self._collapsed: frozenset[NodeId] = frozenset()
+        self._marks: dict[tuple[Position, int], str] = {}
+        self._strips: dict[tuple, Strip] = {}
+        self._updating_scrollbars = False
+
+    # --- what is drawn -------------------------------------------------------------------------
+
+    @property
+    def lines(self) -> tuple[TreeLine, ...]:
+        """The lines drawn, top to bottom (scrolled or not)."""
+        return self._lines
+
+    def line_of(self, node_id: NodeId) -> int | None:
+        """The line that draws ``node_id``; None when it is folded away."""
+        return self._line_of.get(node_id)
+
+    def label(self, node_id: NodeId) -> str:
+        """``node_id``'s label as drawn: its move, marks and comment."""
+        return "".join(text for text, _ in self._labels.get(node_id, ()))
+
+    def watch_state(self, old: AppState | None, new: AppState | None) -> None:
+        if new is not None:
+            self._update(new)
+
+    def watch_ready(self) -> None:
+        if self.state is not None:
+            self._update(self.state)
+
+    def repaint_labels(self) -> None:
+        """Draw every line again, in the colours of the CSS now in force."""
+        self._strips.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def _update(self, state: AppState) -> None:
+        """Lay out the lines again where the tree changed, then repaint only the rows whose lines differ."""
+        tree = state.tree
+        if self._shown[0] is not tree or self._shown[1] != self.ready:  # trees compare node by node: is
+            self._shown = (tree, self.ready)
+            self._twins = find_twins(tree, self.ready)
+            self._labels = {node_id: self._label(tree, node_id) for node_id in tree.walk()}
+        self._collapsed = frozenset(n for n in self._collapsed if n in tree) - self._folds_over(tree, state.cursor)
+        if self._laid_out[0] is not tree or self._laid_out[1] != self._collapsed:
+            self._laid_out = (tree, self._collapsed)
+            self._lines = tree_lines(tree, self._collapsed)
+            self._line_of = {line.node: y for y, line in enumerate(self._lines)}
+        old_keys = self._keys
+        self._keys = [self._key(line, state.cursor) for line in self._lines]
+        width = max((cell_len(line.guides + line.expander) + sum(cell_len(t) for t, _ in self._labels[line.node]) for line in self._lines), default=0)
+        self.virtual_size = Size(width, len(self._lines))
+        self._follow_cursor(state.cursor)
+        top = self.scroll_offset.y
+        for y in range(top, top + self.size.height):
+            old = old_keys[y] if y < len(old_keys) else None
+            new = self._keys[y] if y < len(self._keys) else None
+            if old != new:
+                self.refresh(Region(0, y - top, self.size.width, 1))
+
+    def _folds_over(self, tree: GameTree, node_id: NodeId) -> frozenset[NodeId]:
+        """The nodes whose nested lines hold ``node_id``: unfolded, so that the board's node always shows."""
+        above = set()
+        current = view_parent(tree, node_id)
+        while current is not None:
+            above.add(current)
+            current = view_parent(tree, current)
+        return frozenset(above)
+
+    def _key(self, line: TreeLine, cursor: NodeId) -> tuple:
+        return line.guides, line.expander, self._labels[line.node], line.node == cursor
+
+    def _label(self, tree: GameTree, node_id: NodeId) -> tuple[Run, ...]:
+        node = tree.node(node_id)
+        if node.parent is None:
+            runs: list[Run] = [("Start", None)]
+        else:
+            runs = [(("( " if is_variation(tree, node_id) else "") + move_label(tree, node_id), None)]
+            if self.ready:
+                mark = self._mark(tree, node_id)
+                if mark:
+                    runs.append((mark, MARK_PARTS[mark]))
+        twins = self._twins.get(node_id, ())
+        if twins:
+            position = tree.position(node_id)
+            same = any(tree.position(t) == position for t in twins)
+            runs.append((" ≡" if same else " ≈", "twin"))
+        if node.comment:
+            runs.append((f"  {node.comment}", "comment"))
+        return tuple(runs)
+
+    def _mark(self, tree: GameTree, node_id: NodeId) -> str:
+        """The move's annotation, kept per position and move: it reads the engine's values of both."""
+        node = tree.node(node_id)
+        key = (tree.position(node.parent), node.move)  # type: ignore[arg-type]
+        mark = self._marks.get(key)  # type: ignore[arg-type]
+        if mark is None:
+            mark = self._marks[key] = annotation(tree, node_id)  # type: ignore[index]
+        return mark
+
+    # --- drawing -------------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        return self._strip(y + self.scroll_offset.y)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        return render_kept_lines(self, crop, super().render_lines, self.render_line)
+
+    def _strip(self, index: int) -> Strip:
+        width, left = self.size.width, self.scroll_offset.x
+        key = (self._keys[index] if index < len(self._keys) else None, width, left)
+        strip = self._strips.get(key)
+        if strip is None:
+            if len(self._strips) >= self.STRIPS_KEPT:
+                self._strips.clear()
+            base = self.rich_style
+            segments = [] if key[0] is None else self._segments(*key[0])
+            strip = self._strips[key] = Strip(Segment.apply_style(segments, base)).crop_extend(left, left + width, base)
+        return strip
+
+    def _segments(self, guides: str, expander: str, runs: tuple[Run, ...], lit: bool) -> list[Segment]:
+        guide_style = self.part("history--guides")
+        segments = [Segment(guides + expander, guide_style)] if guides or expander else []
+        current = self.part("history--current") if lit else None
+        for text, name in runs:
+            style = self._run_style(name)
+            if current is not None:
+                style = current if style is None else style + current
+            segments.append(Segment(text, style))
+        return segments
+
+    def _run_style(self, name: str | None) -> Style | None:
+        if name is None:
+            return None
+        if name == "twin":
+            return TWIN_STYLE
+        if name == "comment":
+            return COMMENT_STYLE
+        return self.part(name)
+
+    # --- scrolling -----------------------------------------------------------------------------
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        """A new number of lines asks for a layout of the whole screen (the virtual size is a layout
+        reactive). The box is set by the CSS, not by the lines, so only a scrollbar that comes or goes
+        needs one; a shown scrollbar's thumb is set here directly (a layout costs 10–20 ms a key)."""
+        if layout and self.is_mounted and not self._updating_scrollbars:
+            shown = (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
+            self._updating_scrollbars = True
+            try:
+                # Textual's own update after a layout: visibility (asking for the layout itself when it
+                # changes), the thumbs' sizes, and the scroll offset kept within the new lines
+                self._scroll_update(self.virtual_size)
+            finally:
+                self._updating_scrollbars = False
+            layout = shown != (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _follow_cursor(self, cursor: NodeId) -> None:
+        """Scroll the least that shows the board's line, now rather than a frame later."""
+        y = self._line_of.get(cursor)
+        if y is None or not self.size.height:
+            return
+        top = self.scroll_offset.y
+        if y < top:
+            self.scroll_to(y=y, animate=False, immediate=True)
+        elif y >= top + self.size.height:
+            self.scroll_to(y=y - self.size.height + 1, animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        if self.state is not None:
+            self._follow_cursor(self.state.cursor)
+
+    # --- input ---------------------------------------------------------------------------------
+
+    def on_click(self, event: events.Click) -> None:
+        index = event.y + self.scroll_offset.y
+        if not 0 <= index < len(self._lines):
+            return
+        line = self._lines[index]
+        column = event.x + self.scroll_offset.x
+        start = cell_len(line.guides)
+        if line.expander and start <= column < start + cell_len(line.expander):
+            self._toggle_fold(line.node)
+        else:
+            dispatch(self, JumpTo(node=line.node))
+
+    def _toggle_fold(self, node_id: NodeId) -> None:
+        """Fold the variations under ``node_id`` away, or show them again. A fold over the board's node
+        would hide the lit line: the board goes to the folded node first."""
+        if self.state is None:
+            return
+        if node_id in self._collapsed:
+            self._collapsed -= {node_id}
+        else:
+            self._collapsed |= {node_id}
+            if node_id in self._folds_over(self.state.tree, self.state.cursor):
+                dispatch(self, JumpTo(node=node_id))  # the new state draws the fold
+                return
+        self._update(self.state)
+
+    def action_fold(self) -> None:
+        """Fold or unfold the variations nested under the board's line, as a click on its ``▼`` does."""
+        if self.state is None:
+            return
+        node_id: NodeId | None = self.state.cursor
+        while node_id is not None and not view_children(self.state.tree, node_id):
+            node_id = view_parent(self.state.tree, node_id)
+        if node_id is not None:
+            self._toggle_fold(node_id)
+
+    def action_cursor_up(self) -> None:
+        """The board goes to the line above: the tree never lights a node the board is not on."""
+        self._jump_by(-1)
+
+    def action_cursor_down(self) -> None:
+        self._jump_by(1)
+
+    def _jump_by(self, step: int) -> None:
+        if self.state is None:
+            return
+        y = self._line_of.get(self.state.cursor)
+        if y is not None and 0 <= y + step < len(self._lines):
+            dispatch(self, JumpTo(node=self._lines[y + step].node))
+
+    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()  # the wheel steps through the game, as on an analysis board
+        event.prevent_default()
+        dispatch(self, Forward())
+
+    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        event.prevent_default()
+        dispatch(self, Back())
+
+    def action_promote(self) -> None:
+        dispatch(self, PromoteVariation())
+
+    def action_promote_main(self) -> None:
+        dispatch(self, PromoteToMainLine())
+
+    def action_delete_variation(self) -> None:
+        dispatch(self, DeleteVariation())
+
+    def action_twin(self) -> None:
+        """Jump to the next node holding the same position (or its mirror image)."""
+        if self.state is None:
+            return
+        twins = self._twins.get(self.state.cursor, ())
+        if twins:
+            later = [t for t in twins if t > self.state.cursor]
+            dispatch(self, JumpTo(node=(later or list(twins))[0]))
+        else:
+            self.notify("No transposition of this position in the tree.", timeout=2)
