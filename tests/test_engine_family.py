@@ -295,3 +295,29 @@ def test_the_strong_census_equals_the_dictionary_census_key_for_key(name):
         if key != "geometry":
             assert strong[key] == value, key
     assert sum(strong["games_by_length"].values()) == strong["games"]["total"]
+
+
+@pytest.mark.parametrize("name", ["3x3k3-misere", "2x4k3-misere", "3x4k3-misere"])
+def test_the_misere_fork_mask_is_every_move_that_leaves_only_losing_replies(name):
+    """Under misère the ``fork`` mask holds the squeezes: moves that do not lose at once, after which the
+    opponent has replies and every one of them completes a line of theirs (so loses). Checked by playing
+    every move and every reply, on every reachable position."""
+    from workbench.engine.threats import squeezes
+
+    geometry = parse_variant(name)
+    squeezed = 0
+    for key in list(state_graph(geometry).keys())[:: 1 if geometry.size <= 9 else 7]:
+        position = Position(key & geometry.full, key >> geometry.size, geometry)
+        if position.is_over:
+            continue
+        mover_wins = Status.X_WON if position.turn is Player.X else Status.O_WON
+        expected = 0
+        for cell in position.legal_moves():
+            after = position.play(cell)
+            replies = after.legal_moves() if after.status is Status.IN_PLAY else ()
+            if replies and all(after.play(reply).status is mover_wins for reply in replies):
+                expected |= 1 << (cell - 1)
+        me, opp = (position.x, position.o) if position.turn is Player.X else (position.o, position.x)
+        assert squeezes(geometry, me, opp) == expected, position
+        squeezed += expected != 0
+    assert squeezed > 0

@@ -194,3 +194,26 @@ def test_the_full_search_of_each_move_alone_is_exact(name):
         searcher = Searcher(geometry)
         searcher.limit = 10**9
         assert {cell: outcome(searcher.move_score(position, cell), empties) for cell in position.legal_moves()} == expected
+
+
+def test_the_search_s_effort_is_pinned_node_for_node():
+    """Every move's node count is shown to the user, and the counts are the same on every machine: they are
+    pinned here, so that a change to the search's pruning, move ordering, quick proofs, transposition table
+    or node accounting shows. Update them only for a deliberate change, saying in the commit what it bought."""
+    from workbench.engine import parse_position
+
+    board = parse_variant("5x5k4")
+    won = search(parse_position("...../..OO./..X../.X.X./.....", board), max_nodes=10**6)
+    assert won.complete and won.nodes == 177
+    assert [(m.value.label[0], m.remoteness) for m in won.moves] == [("l", 4)] * 6 + [("w", 3)] + [("l", 4)] * 13
+    assert [m.nodes for m in won.moves] == [11] + [9] * 5 + [3] + [9] * 12 + [10]
+    budget = search(parse_position("...../..O../.XX../...../.....", board), max_nodes=20_000)
+    assert not budget.complete and budget.nodes == 20_000
+    assert [m.remoteness for m in budget.moves] == [4] * 9 + [6, None, 6] + [4] * 10
+    assert [m.nodes for m in budget.moves] == [9] * 9 + [215, 19_407, 207] + [9] * 10
+    misere = parse_variant("3x4k3-misere")
+    shared = Searcher(misere)  # what one search leaves in the table, the next reads
+    counts = [search(Position.empty(misere).play_all(moves), max_nodes=10**7, searcher=shared) for moves in ([6], [6, 7], [1])]
+    assert [result.nodes for result in counts] == [51_122, 4_512, 57_910]
+    assert [m.nodes for m in counts[1].moves] == [549, 422, 547, 330, 520, 625, 443, 507, 264, 305]
+    assert all(sum(m.nodes for m in result.moves) == result.nodes for result in counts)
