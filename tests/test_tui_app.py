@@ -177,6 +177,21 @@ async def test_keys_and_clicks_in_the_tree_jump_and_fold():
         assert moves(app) == (5, 3) and drawn_tree(tree) == unfolded
 
 
+async def test_the_lit_line_stays_in_view_above_a_scrollbar_a_long_comment_brings():
+    from workbench.state.actions import SetComment
+
+    app = WorkbenchApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press(*"5193728")
+        app.store.dispatch(SetComment(text="the only move that keeps the draw, as the strip below shows " * 2))
+        await pilot.pause()
+        tree = app.query_one(VariationTree)
+        assert tree.show_horizontal_scrollbar and tree.label(app.store.state.cursor).endswith("below shows")
+        lit = tree.line_of(app.store.state.cursor)
+        assert tree.scroll_offset.y <= lit < tree.scroll_offset.y + tree.scrollable_content_region.height
+
+
 def drawn_tree(tree: VariationTree) -> list[str]:
     """The tree's lines as drawn, scrolled or not, without trailing blanks."""
     return [tree._strip(y).text.rstrip() for y in range(len(tree.lines))]

@@ -147,9 +147,9 @@ def assert_history_matches_the_tree(app) -> None:
         assert view.label(line.node).removeprefix("( ").split()[1].rstrip("?!") == str(tree.node(line.node).move)
     cursor = app.store.state.cursor
     assert view.line_of(cursor) is not None  # never folded away
-    if not app.panes_hidden and view.size.height:
+    if not app.panes_hidden and view.scrollable_content_region.height > 0:
         top = view.scroll_offset.y
-        assert top <= view.line_of(cursor) < top + view.size.height
+        assert top <= view.line_of(cursor) < top + view.scrollable_content_region.height
 
 
 KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "left", "right", "home", "end", "up", "down", "backspace",

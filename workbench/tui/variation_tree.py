@@ -333,13 +333,14 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
     def _follow_cursor(self, cursor: NodeId) -> None:
         """Scroll the least that shows the board's line, now rather than a frame later."""
         y = self._line_of.get(cursor)
-        if y is None or not self.size.height:
+        height = self.scrollable_content_region.height  # less a horizontal scrollbar, when a long comment has one
+        if y is None or height <= 0:
             return
         top = self.scroll_offset.y
         if y < top:
             self.scroll_to(y=y, animate=False, immediate=True)
-        elif y >= top + self.size.height:
-            self.scroll_to(y=y - self.size.height + 1, animate=False, immediate=True)
+        elif y >= top + height:
+            self.scroll_to(y=y - height + 1, animate=False, immediate=True)
 
     def on_resize(self) -> None:
         if self.state is not None:
