@@ -450,3 +450,30 @@ def test_a_table_name_is_quoted_for_sql_with_its_quotes_doubled(name, quoted):
     connection = sqlite3.connect(":memory:")
     connection.execute(f"CREATE TABLE {quoted} (a)")  # SQLite reads it back as the very name
     assert connection.execute("SELECT name FROM sqlite_master").fetchone()[0] == name
+
+
+def test_salvage_keeps_the_first_of_two_unsaved_studies_a_damaged_index_let_share_a_session(library_file, tmp_path):
+    execute(library_file, "PRAGMA writable_schema = ON",
+            "UPDATE sqlite_master SET sql = replace(sql, 'session TEXT PRIMARY KEY', 'session TEXT') WHERE name = 'recovery'",
+            "DELETE FROM sqlite_master WHERE name = 'sqlite_autoindex_recovery_1'")  # fmt: skip
+    study = "(SELECT data FROM studies WHERE name = 'study 3')"
+    execute(library_file, f"INSERT INTO recovery (session, pid, data, name) VALUES ('{'f' * 32}', 1, {study}, 'twin')",
+            f"INSERT INTO recovery (session, pid, data, name) VALUES ('{'e' * 32}', 1, {study}, 'after')")  # fmt: skip
+    report = salvage_library(library_file, tmp_path / "new.sqlite3")
+    assert report.recovered == 2 and not [line for line in report.lost if line.startswith("unsaved")]
+    with Library.open(tmp_path / "new.sqlite3") as library:
+        found = {study.session: study for study in left_behind(library)}
+    assert set(found) == {"f" * 32, "e" * 32}  # the study after the twin is kept too
+    assert (found["f" * 32].name, found["f" * 32].state.tree) == ("unsaved", import_movetext("5 1"))  # the first row
+
+
+def test_a_damaged_first_page_is_told_by_the_integrity_check_and_by_the_schema_it_hides(library_file):
+    raw = bytearray(library_file.read_bytes())
+    raw[100:140] = b"\xa5" * 40  # the first page's own header, right after the file's: the schema's table
+    library_file.write_bytes(bytes(raw))
+    findings = check_library(library_file).findings
+    assert [(f.part, f.problem) for f in findings[:2]] == [
+        ("integrity", "database disk image is malformed"),
+        ("schema", "unreadable (database disk image is malformed)"),
+    ]
+    assert {"table studies is missing", "table recovery is missing"} <= {f.problem for f in findings[2:] if f.part == "schema"}
