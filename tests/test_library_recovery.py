@@ -240,3 +240,29 @@ def test_a_keeper_that_never_wrote_stops_cleanly(tmp_path, monkeypatch):
     keeper.close(clean=False)
     assert not keeper._thread.is_alive() and failures == [] and keeper.error is None
     assert not (tmp_path / "lib.sqlite3").exists()  # and nothing was written
+
+
+def test_a_change_offered_while_a_write_fails_is_the_one_written_next(tmp_path, monkeypatch):
+    """A failed write (a busy or full disk) is tried again, unless a newer change came meanwhile: the newer
+    one is written then, never the older one over it."""
+    import workbench.library.recovery as recovery
+
+    path = tmp_path / "lib.sqlite3"
+    Library.open(path).close()
+    real_keep, written = recovery.keep, []
+
+    def keep_failing_once(library, session, state, **where):
+        if not written:
+            written.append(None)
+            keeper.offer(played(5, 1, 9), path=None, name="newer")  # the user plays on while the disk is full
+            raise LibraryError("library 'lib.sqlite3': database or disk is full")
+        written.append(state)
+        real_keep(library, session, state, **where)
+
+    monkeypatch.setattr(recovery, "keep", keep_failing_once)
+    keeper = RecoveryKeeper(path)
+    keeper.offer(played(5, 1), path=None, name="older")
+    assert keeper.flush()
+    assert [state.tree for state in written[1:]] == [played(5, 1, 9).tree] and keeper.error is None
+    assert rows(path) == [(keeper.session, os.getpid(), None, "newer")]
+    keeper.close(clean=False)

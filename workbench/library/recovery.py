@@ -183,7 +183,8 @@ class RecoveryKeeper:
                         forget(library, self.session)
                     for session in drop:
                         forget(library, session)
-                    self.error, failed = None, False
+                    # True would only end the next wait after a second, with nothing to write: only timing could tell
+                    self.error, failed = None, False  # pragma: no mutate
             except (LibraryError, sqlite3.Error) as error:
                 self.error, failed = str(error), True
                 with self._lock:  # keep what failed unless something newer came meanwhile
