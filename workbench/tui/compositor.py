@@ -18,6 +18,9 @@ from textual.screen import Screen
 from textual.strip import Strip
 
 
+_NOTHING_WRITTEN = Strip([])
+
+
 class ChangedRegionsCompositor(Compositor):
     """Textual's compositor, rendering a partial update from the changed regions rather than their hull."""
 
@@ -31,11 +34,18 @@ class ChangedRegionsCompositor(Compositor):
         if not regions:
             return None
         spans = list(self._regions_to_spans(regions))
-        chops = self._render_changed_chops(regions, {y for y, _, _ in spans})
+        spans_by_line: dict[int, list[tuple[int, int]]] = {}
+        for y, x1, x2 in spans:
+            spans_by_line.setdefault(y, []).append((x1, x2))
+        chops = self._render_changed_chops(regions, spans_by_line)
         return ChopsUpdate(chops, spans, [cut_set[1:] for cut_set in self.cuts])
 
-    def _render_changed_chops(self, regions: Sequence[Region], rendered_lines: set[int]) -> Sequence[Mapping[int, Strip]]:
-        """Textual's ``_render_chops``, front to back, asking each widget only for the rows it may show."""
+    def _render_changed_chops(
+        self, regions: Sequence[Region], spans_by_line: Mapping[int, list[tuple[int, int]]]
+    ) -> Sequence[Mapping[int, Strip]]:
+        """Textual's ``_render_chops``, front to back, asking each widget only for the rows where it shows
+        through a chop that meets a span of the update. A pane's border and padding beside a repainted view
+        are not asked for."""
         cuts = self.cuts
         chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
         for widget, (region, clip) in self.visible_widgets.items():
@@ -45,22 +55,36 @@ class ChangedRegionsCompositor(Compositor):
             first_cut, last_cut = shown.column_span
             rows = sorted({y for changed in regions if changed.overlaps(shown)
                            for y in range(max(changed.y, shown.y), min(changed.bottom, shown.bottom))
-                           if y in rendered_lines})  # fmt: skip
-            # a row whose chops in this widget's columns are all filled already is hidden by widgets in front
-            rows = [y for y in rows if any(chops[y].get(cut, 0) is None for cut in cuts[y] if first_cut <= cut < last_cut)]
+                           if y in spans_by_line})  # fmt: skip
+            rows = [y for y in rows if self._shows_through(chops[y], cuts[y], first_cut, last_cut, spans_by_line[y])]
             if not rows:
                 continue
             top, bottom = rows[0], rows[-1] + 1
             strips = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
             for y, strip in zip(range(top, bottom), strips):
-                if y not in rendered_lines:
+                if y not in spans_by_line:
                     continue
                 line = chops[y]
                 final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
                 for cut, part in zip(final_cuts, strip.divide([cut - shown.x for cut in final_cuts[1:]])):
                     if line.get(cut) is None:
                         line[cut] = part
+        # Textual's writer moves the cursor to a chop that starts where a span ends and writes none of it:
+        # any strip there writes the same bytes, so no widget is asked for it
+        for y, line_spans in spans_by_line.items():
+            for _, x2 in line_spans:
+                if chops[y].get(x2, 0) is None:
+                    chops[y][x2] = _NOTHING_WRITTEN
         return chops  # type: ignore[return-value]
+
+    @staticmethod
+    def _shows_through(line: Mapping[int, Strip | None], line_cuts: Sequence[int], first: int, last: int,
+                       spans: Sequence[tuple[int, int]]) -> bool:  # fmt: skip
+        """Whether a chop of this line in the columns ``first``-``last`` is still empty and will be written."""
+        for cut, end in zip(line_cuts, line_cuts[1:]):
+            if first <= cut < last and line[cut] is None and any(cut < x2 and end > x1 for x1, x2 in spans):
+                return True
+        return False
 
 
 class PanesScreen(Screen):
