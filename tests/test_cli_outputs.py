@@ -758,3 +758,22 @@ def test_a_closed_pipe_and_ctrl_c_inside_a_command_end_it_quietly(monkeypatch):
     monkeypatch.setattr("sys.stderr", stderr)
     monkeypatch.setitem(COMMANDS, "census", raising(KeyboardInterrupt()))
     assert main(["census"]) == 130 and stderr.getvalue() == "workbench: interrupted\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["games", "--db", "{long}.sqlite3"], ["studies", "list", "--db", "{long}.sqlite3"],
+     ["library", "check", "--db", "{long}.sqlite3"], ["library", "salvage", "--db", "{lib}", "{long}.sqlite3"],
+     ["screenshots", "{long}"], ["graph", "--dot", "{long}.dot"], ["open", "{long}.json"]],
+)  # fmt: skip
+def test_a_name_too_long_for_the_file_system_is_one_line_naming_it(capsys, tmp_path, argv):
+    import errno
+
+    from workbench.library import Library
+
+    Library.open(tmp_path / "lib.sqlite3").close()
+    long = str(tmp_path / ("y" * 300))  # 255 bytes is the longest name most file systems allow
+    code, out, err = run(capsys, *(word.format(long=long, lib=tmp_path / "lib.sqlite3") for word in argv))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("workbench: error: ") and "Traceback" not in err
+    assert "y" * 20 in err and os.strerror(errno.ENAMETOOLONG) in err  # (a study file's name is shown shortened)

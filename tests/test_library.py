@@ -610,3 +610,31 @@ def test_the_list_of_studies_gives_each_its_time_and_says_why_a_row_is_not_a_stu
         records = {record.name: record for record in list_studies(library)}
     assert records["kept"].updated == updated and records["kept"].damaged is None and records["kept"].moves == 0
     assert records["number"].damaged == "not a study's text (a int)" and records["number"].updated == "2026-01-02 03:04:05"
+
+
+def test_a_library_name_too_long_for_the_file_system_is_a_library_error(tmp_path):
+    import errno
+    import os
+
+    long = tmp_path / ("y" * 300)
+    with pytest.raises(LibraryError) as raised:
+        Library.open(long)
+    assert str(raised.value) == f"library {str(long)!r}: cannot open ({os.strerror(errno.ENAMETOOLONG)})"
+
+
+def test_a_library_opened_on_one_thread_serves_another(tmp_path):
+    """The app opens its library in a worker thread and reads it on the UI thread."""
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        save_study(library, "one", AppState())
+        found, errors = [], []
+
+        def read():
+            try:
+                found.append([record.name for record in list_studies(library)])
+            except Exception as error:  # noqa: BLE001 - the test reports what went wrong
+                errors.append(error)
+
+        thread = threading.Thread(target=read)
+        thread.start()
+        thread.join()
+    assert (found, errors) == ([["one"]], [])

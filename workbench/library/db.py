@@ -115,16 +115,20 @@ class Library:
         """
         target = Path(path) if path is not None else default_path()
         shown = str(target)
-        if not target.exists():
+        try:
+            exists = target.exists()  # a name too long for the file system is an OSError here, not False
+        except OSError as error:
+            raise LibraryError(f"library {shown!r}: cannot open ({error.strerror})") from None
+        if not exists:
             if not create:
                 raise LibraryError(f"library {shown!r}: no such file")
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise LibraryError(f"library {shown!r}: cannot create its folder ({error.strerror})") from None
-        if target.exists() and not target.is_file():  # a folder, a FIFO, a device: SQLite would fail oddly or block
+        if exists and not target.is_file():  # a folder, a FIFO, a device: SQLite would fail oddly or block
             raise LibraryError(f"library {shown!r}: not a regular file")
-        read_only = target.exists() and not os.access(target, os.W_OK)
+        read_only = exists and not os.access(target, os.W_OK)
         uri = f"file:{target}?mode=ro" if read_only else f"file:{target}"
         try:
             connection = sqlite3.connect(
