@@ -202,8 +202,30 @@ def test_normal_masks_from_the_strong_solution_equal_the_planner_s():
 
 
 def test_boards_above_sixteen_cells_are_refused_before_any_array_is_made():
+    from workbench.engine.strong import check_strongly_solvable
+
     with pytest.raises(BoardTooLargeForStrongSolveError, match="board 5x5k4: strong solutions cover boards of at most 16 cells"):
         strong_solve(parse_variant("5x5k4"))
+    with pytest.raises(BoardTooLargeForStrongSolveError, match=r"at most 16 cells \(18 here\)"):
+        check_strongly_solvable(parse_variant("2x9k3"))
+    for name in ("4x4k4", "2x8k3", "8x2k3"):  # sixteen cells: solved (the tests marked slow solve 4x4)
+        check_strongly_solvable(parse_variant(name))
+
+
+@pytest.mark.parametrize("name, plies", [("3x3k3", 10), ("2x2k2", 5), ("3x4k3-misere", 13)])
+def test_a_strong_solve_reports_each_stage_from_its_first_step_to_its_last(name, plies):
+    """What `workbench solve` draws its progress bars from: each stage in turn, every step counted once, and
+    every bar ending full, even when every game ends before the board fills (2x2, two in a row)."""
+    seen = []
+    strong_solve(parse_variant(name), progress=lambda stage, done, total: seen.append((stage, done, total)))
+    stages = list(dict.fromkeys(stage for stage, _, _ in seen))
+    assert stages == ["forward", "games", "back", "classes"]
+    assert [(done, total) for stage, done, total in seen if stage == "forward"][-1] == (plies, plies)
+    for stage in stages:
+        steps = [(done, total) for seen_stage, done, total in seen if seen_stage == stage]
+        total = steps[0][1]
+        assert all(step_total == total for _, step_total in steps) and steps[-1][0] == total
+        assert [done for done, _ in steps] == sorted({done for done, _ in steps})  # each step once, in order
 
 
 def _some_line_still_possible(position):

@@ -207,7 +207,7 @@ class Searcher:
         best = -_INFINITY
         for bit in self.ordered(own, other, moves_bits):
             child = lift(self.score(other, own | bit, _lower(beta), _lower(alpha)))
-            if child > best:
+            if child > best:  # pragma: no mutate - a child equal to the best changes neither best nor alpha
                 best = child
                 if best > alpha:
                     alpha = best

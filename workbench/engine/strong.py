@@ -215,6 +215,7 @@ def strong_solve(geometry: Geometry, progress: Progress | None = None) -> Strong
             key_of[index] = child_x | (child_o << np.uint32(16))
         reached = np.flatnonzero(stamp == mark)
         if reached.size == 0:  # every game ended before the board could fill (2×2, two in a row)
+            report("forward", size + 1, size + 1)  # the stage is done: its bar ends full
             break
         keys = key_of[reached]
         x, o = keys & np.uint32(0xFFFF), keys >> np.uint32(16)
@@ -361,7 +362,7 @@ def _games(geometry: Geometry, table, layers, bits, report, *, keep: int):
     """Complete games from every position (X wins, O wins, draws), by a DP from the last ply back; the rows
     of plies 0…``keep`` are returned as (n, 3) arrays, each beside its ply's sorted indices."""
     kept_indices, kept_counts = [], []
-    later = None
+    later = None  # pragma: no mutate - never read: the last ply's positions all end the game
     # the row of each position in its ply's arrays, by index: a child's row is one lookup, not a search
     # (an array over every index where the positions are many; a search of the ply's sorted indices where few)
     many = sum(len(layer[0]) for layer in layers) > 100_000
