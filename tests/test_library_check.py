@@ -477,3 +477,17 @@ def test_a_damaged_first_page_is_told_by_the_integrity_check_and_by_the_schema_i
         ("schema", "unreadable (database disk image is malformed)"),
     ]
     assert {"table studies is missing", "table recovery is missing"} <= {f.problem for f in findings[2:] if f.part == "schema"}
+
+
+def test_check_and_salvage_name_a_path_too_long_for_the_file_system(library_file, tmp_path):
+    import errno
+    import os
+
+    long = tmp_path / ("y" * 300)
+    reason = os.strerror(errno.ENAMETOOLONG)
+    with pytest.raises(LibraryError) as checked:
+        check_library(long)
+    assert str(checked.value) == f"library {str(long)!r}: cannot open ({reason})"
+    with pytest.raises(LibraryError) as salvaged:
+        salvage_library(library_file, long)
+    assert str(salvaged.value) == f"library {str(long)!r}: cannot be written ({reason})"
