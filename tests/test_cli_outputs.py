@@ -777,3 +777,19 @@ def test_a_name_too_long_for_the_file_system_is_one_line_naming_it(capsys, tmp_p
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("workbench: error: ") and "Traceback" not in err
     assert "y" * 20 in err and os.strerror(errno.ENAMETOOLONG) in err  # (a study file's name is shown shortened)
+
+
+@pytest.mark.parametrize(
+    "error, line",
+    [(OSError(28, "No space left on device"), "workbench: error: No space left on device\n"),
+     (OSError(28, "No space left on device", "/full/disk.svg"), "workbench: error: '/full/disk.svg': No space left on device\n"),
+     (OSError("a device gone"), "workbench: error: a device gone\n")],
+)  # fmt: skip
+def test_a_file_error_no_command_turned_into_words_is_still_one_line(capsys, monkeypatch, error, line):
+    import workbench.cli as cli
+
+    def fails(args):
+        raise error
+
+    monkeypatch.setitem(cli.COMMANDS, "census", fails)
+    assert run(capsys, "census") == (2, "", line)
