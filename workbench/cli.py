@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     import_cmd = studies_sub.add_parser("import", parents=[db_option], help="copy a JSON study file into the library")
     import_cmd.add_argument("file", help="a study file (.json)")
-    import_cmd.add_argument("--as", "--name", dest="name", metavar="NAME", help="the name in the library (default: the file's name)")
+    import_cmd.add_argument("--as", "--name", dest="name", help="the name in the library (default: the file's name)")
     import_cmd.add_argument("--replace", action="store_true", help="replace a library study of the same name")
     export_cmd2 = studies_sub.add_parser("export", parents=[db_option], help="write a library study to a JSON file")
     export_cmd2.add_argument("name", help="the library study")
