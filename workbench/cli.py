@@ -128,10 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
     export_cmd.add_argument("file", help="a study file (.json)")
     export_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
-    shots_cmd = commands.add_parser("screenshots", parents=[db_option], help="write SVG screenshots of the main views")
+    shots_cmd = commands.add_parser("screenshots", help="write SVG screenshots of the main views")
     shots_cmd.add_argument("folder", nargs="?", default=DEFAULT_SCREENSHOTS, help=f"where to write them (default: {DEFAULT_SCREENSHOTS})")
 
-    bench_cmd = commands.add_parser("bench", parents=[db_option, game_option], help="time the engine against the seeds' direct methods")
+    bench_cmd = commands.add_parser("bench", parents=[game_option], help="time the engine against the seeds' direct methods")
     bench_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
     bench_cmd.add_argument("--quick", action="store_true", help="fewer repeats of each timing")
     bench_cmd.add_argument("--no-tui", action="store_true", help="skip the app's launch and keypress timings")
