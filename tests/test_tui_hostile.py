@@ -154,7 +154,7 @@ def assert_history_matches_the_tree(app) -> None:
 
 KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "left", "right", "home", "end", "up", "down", "backspace",
         "space", "b", "d", "p", "P", "j", "k", "enter", "tab", "shift+tab", "ctrl+z", "ctrl+y", "v", "m", "e", "t",
-        "x", "escape", "z", "i", "h", "l"]  # fmt: skip
+        "x", "escape", "z", "i", "h", "l", "minus"]  # fmt: skip
 
 
 @pytest.mark.parametrize("seed", [1, 2])
