@@ -48,6 +48,9 @@ class ChangedRegionsCompositor(Compositor):
         are not asked for."""
         cuts = self.cuts
         chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        # per line, the chops the update writes (those that meet a span): the same for every widget
+        written = {y: [cut for cut, end in zip(cuts[y], cuts[y][1:]) if any(cut < x2 and end > x1 for x1, x2 in line_spans)]
+                   for y, line_spans in spans_by_line.items()}  # fmt: skip
         for widget, (region, clip) in self.visible_widgets.items():
             shown = region.intersection(clip)
             if not shown:
@@ -56,7 +59,7 @@ class ChangedRegionsCompositor(Compositor):
             rows = sorted({y for changed in regions if changed.overlaps(shown)
                            for y in range(max(changed.y, shown.y), min(changed.bottom, shown.bottom))
                            if y in spans_by_line})  # fmt: skip
-            rows = [y for y in rows if self._shows_through(chops[y], cuts[y], first_cut, last_cut, spans_by_line[y])]
+            rows = [y for y in rows if any(first_cut <= cut < last_cut and chops[y][cut] is None for cut in written[y])]
             if not rows:
                 continue
             top, bottom = rows[0], rows[-1] + 1
@@ -76,15 +79,6 @@ class ChangedRegionsCompositor(Compositor):
                 if chops[y].get(x2, 0) is None:
                     chops[y][x2] = _NOTHING_WRITTEN
         return chops  # type: ignore[return-value]
-
-    @staticmethod
-    def _shows_through(line: Mapping[int, Strip | None], line_cuts: Sequence[int], first: int, last: int,
-                       spans: Sequence[tuple[int, int]]) -> bool:  # fmt: skip
-        """Whether a chop of this line in the columns ``first``-``last`` is still empty and will be written."""
-        for cut, end in zip(line_cuts, line_cuts[1:]):
-            if first <= cut < last and line[cut] is None and any(cut < x2 and end > x1 for x1, x2 in spans):
-                return True
-        return False
 
 
 class PanesScreen(Screen):
