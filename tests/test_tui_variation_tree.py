@@ -5,7 +5,14 @@ from hypothesis import strategies as st
 
 from workbench.state import ROOT, AppState, reduce
 from workbench.state.actions import (
-    Back, DeleteVariation, Forward, JumpTo, PlayCell, PromoteToMainLine, PromoteVariation, ToStart,
+    Back,
+    DeleteVariation,
+    Forward,
+    JumpTo,
+    PlayCell,
+    PromoteToMainLine,
+    PromoteVariation,
+    ToStart,
 )  # fmt: skip
 from workbench.tui.variation_tree import tree_lines, view_children, view_parent
 
