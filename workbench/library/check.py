@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..state import parse_study
-from .db import _MIGRATIONS, SCHEMA_VERSION, Library, LibraryError, _statements
+from .db import _MIGRATIONS, SCHEMA_VERSION, Library, LibraryError, _statements, library_exists
 from .recovery import NO_APP
 from .studies import cell_text
 
@@ -80,7 +80,7 @@ class SalvageReport:
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:
-    if not _exists(path, "cannot open"):
+    if not library_exists(path, "cannot open"):
         raise LibraryError(f"library {str(path)!r}: no such file")
     if not path.is_file():
         raise LibraryError(f"library {str(path)!r}: not a regular file")
@@ -91,14 +91,6 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
         return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0, isolation_level=None)  # pragma: no mutate
     except sqlite3.Error as error:
         raise LibraryError(f"library {str(path)!r}: cannot open ({error})") from None
-
-
-def _exists(path: Path, doing: str) -> bool:
-    """Whether ``path`` exists; a name the file system refuses (too long, say) is a :class:`LibraryError`."""
-    try:
-        return path.exists()
-    except OSError as error:
-        raise LibraryError(f"library {str(path)!r}: {doing} ({error.strerror})") from None
 
 
 def _expected_schema(version: int) -> dict[str, list[str]]:
@@ -265,7 +257,7 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
     :raises LibraryError: ``source`` is missing, ``target`` exists, or it cannot be written.
     """
     origin, destination = Path(source), Path(target)
-    if _exists(destination, "cannot be written"):
+    if library_exists(destination, "cannot be written"):
         raise LibraryError(f"library {str(destination)!r}: exists already; salvage writes a new library only")
     connection = _connect_read_only(origin)
     lost: list[str] = []

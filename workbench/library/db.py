@@ -115,10 +115,7 @@ class Library:
         """
         target = Path(path) if path is not None else default_path()
         shown = str(target)
-        try:
-            exists = target.exists()  # a name too long for the file system is an OSError here, not False
-        except OSError as error:
-            raise LibraryError(f"library {shown!r}: cannot open ({error.strerror})") from None
+        exists = library_exists(target, "cannot open")
         if not exists:
             if not create:
                 raise LibraryError(f"library {shown!r}: no such file")
@@ -237,6 +234,15 @@ class Library:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def library_exists(path: Path, doing: str) -> bool:
+    """Whether ``path`` exists. A name the file system refuses (too long, say) is an OSError from
+    ``Path.exists``, not False: a :class:`LibraryError` here, saying what could not be done."""
+    try:
+        return path.exists()
+    except OSError as error:
+        raise LibraryError(f"library {str(path)!r}: {doing} ({error.strerror})") from None
 
 
 def _statements(script: str) -> list[str]:
