@@ -99,18 +99,15 @@ def tree_lines(tree: GameTree, collapsed: frozenset[NodeId] = frozenset()) -> tu
     return tuple(lines)
 
 
-def move_label(tree: GameTree, node_id: NodeId) -> str:
-    """``3. 5`` for X's move, ``3… 1`` for O's, numbered like chess."""
-    node = tree.node(node_id)
-    ply = tree.ply(node_id)  # marks after the move
-    number = (ply + 1) // 2
-    mover = tree.position(node.parent).turn if node.parent is not None else Player.X
-    return f"{number}. {node.move}" if mover is Player.X else f"{number}… {node.move}"
+def move_label(before: Position, move: int) -> str:
+    """``3. 5`` for X's move, ``3… 1`` for O's, numbered like chess; ``before`` is the position it is played in."""
+    number = (before.ply + 2) // 2  # the move makes ply + 1 marks
+    return f"{number}. {move}" if before.turn is Player.X else f"{number}… {move}"
 
 
-def find_twins(tree: GameTree, by_class: bool) -> dict[NodeId, tuple[NodeId, ...]]:
-    """Nodes sharing a position (≡), or with ``by_class`` (the engine's tables ready) a symmetry class (≈)."""
-    positions = tree_positions(tree)
+def find_twins(tree: GameTree, positions: dict[NodeId, Position], by_class: bool) -> dict[NodeId, tuple[NodeId, ...]]:
+    """Nodes sharing a position (≡), or with ``by_class`` (the engine's tables ready) a symmetry class (≈);
+    ``positions`` are :func:`tree_positions`."""
     groups: dict[object, list[NodeId]] = {}
     for node_id in tree.walk():
         position = positions[node_id]
@@ -213,8 +210,9 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
         tree = state.tree
         if self._shown[0] is not tree or self._shown[1] != self.ready:  # trees compare node by node: is
             self._shown = (tree, self.ready)
-            self._twins = find_twins(tree, self.ready)
-            self._labels = {node_id: self._label(tree, node_id) for node_id in tree.walk()}
+            positions = tree_positions(tree)  # each once: the labels and the twins both read them
+            self._twins = find_twins(tree, positions, self.ready)
+            self._labels = {node_id: self._label(tree, positions, node_id) for node_id in tree.walk()}
         self._collapsed = frozenset(n for n in self._collapsed if n in tree) - self._folds_over(tree, state.cursor)
         if self._laid_out[0] is not tree or self._laid_out[1] != self._collapsed:
             self._laid_out = (tree, self._collapsed)
@@ -244,29 +242,28 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
     def _key(self, line: TreeLine, cursor: NodeId) -> tuple:
         return line.guides, line.expander, self._labels[line.node], line.node == cursor
 
-    def _label(self, tree: GameTree, node_id: NodeId) -> tuple[Run, ...]:
+    def _label(self, tree: GameTree, positions: dict[NodeId, Position], node_id: NodeId) -> tuple[Run, ...]:
         node = tree.node(node_id)
         if node.parent is None:
             runs: list[Run] = [("Start", None)]
         else:
-            runs = [(("( " if is_variation(tree, node_id) else "") + move_label(tree, node_id), None)]
+            label = move_label(positions[node.parent], node.move)  # type: ignore[arg-type]
+            runs = [(("( " if is_variation(tree, node_id) else "") + label, None)]
             if self.ready:
-                mark = self._mark(tree, node_id)
+                mark = self._mark(tree, positions[node.parent], node_id)
                 if mark:
                     runs.append((mark, MARK_PARTS[mark]))
         twins = self._twins.get(node_id, ())
         if twins:
-            position = tree.position(node_id)
-            same = any(tree.position(t) == position for t in twins)
+            same = any(positions[t] == positions[node_id] for t in twins)
             runs.append((" ≡" if same else " ≈", "twin"))
         if node.comment:
             runs.append((f"  {node.comment}", "comment"))
         return tuple(runs)
 
-    def _mark(self, tree: GameTree, node_id: NodeId) -> str:
+    def _mark(self, tree: GameTree, before: Position, node_id: NodeId) -> str:
         """The move's annotation, kept per position and move: it reads the engine's values of both."""
-        node = tree.node(node_id)
-        key = (tree.position(node.parent), node.move)  # type: ignore[arg-type]
+        key = (before, tree.node(node_id).move)
         mark = self._marks.get(key)  # type: ignore[arg-type]
         if mark is None:
             mark = self._marks[key] = annotation(tree, node_id)  # type: ignore[index]
