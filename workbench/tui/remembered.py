@@ -74,14 +74,14 @@ class RememberedSettings:
                 self.call_from_thread(self.notify, f"{error}; not remembered", title="Settings", severity="warning")
 
     def _theme_changed(self: WorkbenchApp, _theme) -> None:
-        """Every pane draws in the new colours at once. The line views cache their lines and the
-        tree's labels hold their colours: both are built again once the new CSS is in (a build
-        during the style update can still read the old theme's "auto" text colour)."""
+        """Every pane draws in the new colours at once. The line views and the tree keep their drawn
+        lines: both draw them again once the new CSS is in (a line drawn during the style update can
+        still read the old theme's "auto" text colour)."""
         from .variation_tree import VariationTree
         from .lines import LinesView
 
         for view in self.query(LinesView):
             self.call_after_refresh(view.invalidate)
         for tree in self.query(VariationTree):
-            self.call_after_refresh(tree.repaint_labels)
+            self.call_after_refresh(tree.redraw_lines)
         self._remember_settings()

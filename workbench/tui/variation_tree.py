@@ -196,7 +196,7 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
         if self.state is not None:
             self._update(self.state)
 
-    def repaint_labels(self) -> None:
+    def redraw_lines(self) -> None:
         """Draw every line again, in the colours of the CSS now in force."""
         self._strips.clear()
         self.refresh()
