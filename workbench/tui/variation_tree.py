@@ -208,20 +208,23 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
     def _update(self, state: AppState) -> None:
         """Lay out the lines again where the tree changed, then repaint only the rows whose lines differ."""
         tree = state.tree
-        if self._shown[0] is not tree or self._shown[1] != self.ready:  # trees compare node by node: is
+        relabelled = self._shown[0] is not tree or self._shown[1] != self.ready  # trees compare node by node: is
+        if relabelled:
             self._shown = (tree, self.ready)
             positions = tree_positions(tree)  # each once: the labels and the twins both read them
             self._twins = find_twins(tree, positions, self.ready)
             self._labels = {node_id: self._label(tree, positions, node_id) for node_id in tree.walk()}
         self._collapsed = frozenset(n for n in self._collapsed if n in tree) - self._folds_over(tree, state.cursor)
-        if self._laid_out[0] is not tree or self._laid_out[1] != self._collapsed:
+        relaid = self._laid_out[0] is not tree or self._laid_out[1] != self._collapsed
+        if relaid:
             self._laid_out = (tree, self._collapsed)
             self._lines = tree_lines(tree, self._collapsed)
             self._line_of = {line.node: y for y, line in enumerate(self._lines)}
+        if relabelled or relaid:  # a step through the game changes neither: no line is measured again
+            width = max((cell_len(line.guides + line.expander) + sum(cell_len(t) for t, _ in self._labels[line.node]) for line in self._lines), default=0)
+            self.virtual_size = Size(width, len(self._lines))
         old_keys = self._keys
         self._keys = [self._key(line, state.cursor) for line in self._lines]
-        width = max((cell_len(line.guides + line.expander) + sum(cell_len(t) for t, _ in self._labels[line.node]) for line in self._lines), default=0)
-        self.virtual_size = Size(width, len(self._lines))
         self._follow_cursor(state.cursor)
         top = self.scroll_offset.y
         for y in range(top, top + self.size.height):
