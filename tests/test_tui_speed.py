@@ -9,6 +9,8 @@ import pytest
 from textual._compositor import Compositor
 
 from tests.tui_helpers import text_of, wait_ready
+from workbench.cache import build_and_cache_tables
+from workbench.engine import TIC_TAC_TOE
 from workbench.tui import terminal_bench
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid, BoardStatus
@@ -102,6 +104,30 @@ async def test_a_tree_growing_past_its_box_scrolls_to_the_last_move_without_a_la
         assert tree.scroll_offset.y == tree.max_scroll_y
         assert tree.vertical_scrollbar.window_virtual_size == 4
         assert spy.layouts == 0
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_symmetry_view_has_its_height_in_the_first_frame(monkeypatch, size):
+    """Its images wrap with the width, so its height comes from its lines: given at the first layout,
+    the first frame is the settled one (fitted after the first paint, the start took a second layout
+    and a second frame, and the screen settled late)."""
+    heights: list[int] = []
+    original = Compositor.render_update
+
+    def render_update(compositor, full=False, screen_stack=None, simplify=False):
+        views = compositor.root.query(SymmetryView) if compositor.root is not None else []
+        heights.extend(view.size.height for view in views if view.region)
+        return original(compositor, full=full, screen_stack=screen_stack, simplify=simplify)
+
+    monkeypatch.setattr(Compositor, "render_update", render_update)
+    build_and_cache_tables(TIC_TAC_TOE)  # as on every start but the first: the tables there for the first paint
+    app = _app()
+    async with app.run_test(size=size) as pilot:
+        await wait_ready(pilot, app)
+        view = app.query_one(SymmetryView)
+        lines = len(view._ensure_strips())
+        assert "classes by ply" in text_of(view)
+        assert heights and heights[0] == view.size.height == lines
 
 
 async def test_unchanged_lines_of_a_view_are_not_repainted():

@@ -23,6 +23,18 @@ async def wait_ready(pilot, app: WorkbenchApp) -> None:
     await wait_for_reactive(app, "ready", bool)
     await pilot.pause()
     assert app.ready
+    await wait_settled(pilot, app)
+
+
+async def wait_settled(pilot, app: WorkbenchApp) -> None:
+    """Wait until the screen has no layout or repaint waiting for Textual's next refresh tick (a view
+    that grew with the tables asks for one; a slow run would otherwise meet it in the test's keys)."""
+    screen = app.screen
+    for _ in range(1000):  # a bound so that a screen that never settles fails instead of hanging
+        if not (screen._layout_required or screen._scroll_required or screen._repaint_required or screen._dirty_widgets):
+            return
+        await pilot.pause()
+    raise AssertionError("the screen never settled")
 
 
 async def wait_library(pilot, app: WorkbenchApp) -> str:

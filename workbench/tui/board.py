@@ -238,7 +238,7 @@ class BoardStatus(LinesView):
         state = self.state
         if state is None:
             return
-        width = self.size.width
+        width = writer.width
         position = state.position
         status = position.status
         if status is Status.IN_PLAY:

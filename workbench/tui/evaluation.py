@@ -133,7 +133,7 @@ class EvaluationView(LinesView):
             writer.write(f"{analysis.to_move.value} to move: ", style("evaluation--heading"))
             writer.write(f"{analysis.value.label} in {analysis.remoteness}", style(VALUE_CLASS[analysis.value]))
         games = analysis.games
-        width = self.size.width
+        width = writer.width
         if analysis.to_move is not None:
             # two different counts: the ways to finish from here, and the games from the empty
             # board that reach this position by any move order (the `g` dialog's figure)
@@ -191,7 +191,7 @@ class EvaluationView(LinesView):
             return
         source = "the library" if self._served(analysis) is not None else "computed"
         writer.write(f"games after each move: {source}", style("evaluation--dim")).newline()
-        wide = self.size.width >= WIDE_TABLE
+        wide = writer.width >= WIDE_TABLE
         heading = style("evaluation--heading") + Style(underline=True)
         if wide:
             writer.write(f"{'cell':>4} {'value':<5} {'plies':>5} {'trap':>4} {'games':>6} {'X':>6} {'O':>6} {'draw':>5}", heading)

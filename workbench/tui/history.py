@@ -106,7 +106,7 @@ class LineScore(LinesView):
         for player in (Player.X, Player.O):
             side = score(reviews, player)
             parts.append(f"{player.value} —" if side.accuracy is None else f"{player.value} {side.accuracy:.0%}")
-        writer.write(ellipsis("accuracy " + " · ".join(parts), self.size.width))
+        writer.write(ellipsis("accuracy " + " · ".join(parts), writer.width))
 
 
 HISTORY_LEGEND = "?? mistake · ?! inaccuracy\n! only move · ≡ ≈ twins"

@@ -15,7 +15,7 @@ from rich.style import Style
 from textual.app import ComposeResult
 from textual.color import Color as TextualColor
 from textual.containers import VerticalScroll
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
@@ -24,8 +24,10 @@ from textual.widget import Widget
 class LineWriter:
     """Accumulates styled runs of text into lines of segments."""
 
-    def __init__(self) -> None:
+    def __init__(self, width: int = 0) -> None:
         self.lines: list[list[Segment]] = [[]]
+        self.width = width
+        """The cells each line has: a build that lays its content out by width reads it here."""
 
     def write(self, text: str, style: Style | None = None) -> LineWriter:
         """Add ``text`` (no line breaks: :meth:`newline` starts the next line) to the current line."""
@@ -183,7 +185,7 @@ class LinesView(ResolvedParts, Widget):
                 self.restore_with_lines(kept)
                 break
         else:
-            writer = LineWriter()
+            writer = LineWriter(size[0])
             self.build(writer)
             base = self.rich_style  # an ancestor walk: once per build, not once per line
             strips = [
@@ -196,6 +198,20 @@ class LinesView(ResolvedParts, Widget):
         if self.FIT_HEIGHT:
             self._fit_height(size[0], lines)
         return strips
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """For ``height: auto``: the lines a build makes at ``width``, so that a fitted view has its
+        height at the first layout rather than after its first paint (a second layout and a second
+        frame, which the user sees as a start that settles late)."""
+        if not self.FIT_HEIGHT:
+            return super().get_content_height(container, viewport, width)
+        writer = LineWriter(width)
+        self.build(writer)
+        lines = len(writer.lines)
+        if self._fitted is not None and self._fitted[0] == width:
+            lines = max(lines, self._fitted[1])  # as _fit_height: it shrinks only when the width changes
+        self._fitted = (width, lines)
+        return lines
 
     def _fit_height(self, width: int, lines: int) -> None:
         if self._fitted is not None and width == self._fitted[0] and lines <= self._fitted[1]:

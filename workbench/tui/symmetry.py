@@ -52,7 +52,7 @@ class SymmetryView(LinesView):
             writer.write("Building the engine's tables…", style("symmetry--dim"))
             return
         symmetry = state.analysis.symmetry
-        width = self.size.width
+        width = writer.width
         summary = [
             (("class ", style("symmetry--dim")), (f"{symmetry.class_id} of {symmetry.class_count}", style("symmetry--heading"))),
             (("orbit ", style("symmetry--dim")), (str(symmetry.orbit_size), None)),
@@ -71,7 +71,7 @@ class SymmetryView(LinesView):
         style = self.part
         geometry = position.geometry
         pairs = images(position)
-        fits = max(1, (self.size.width + 1) // IMAGE_COLUMN)  # the last image needs no gap after it
+        fits = max(1, (writer.width + 1) // IMAGE_COLUMN)  # the last image needs no gap after it
         rows = -(-len(pairs) // fits)
         per_row = -(-len(pairs) // rows)  # rows as even as they can be: 4 and 4 rather than 6 and 2
         for start in range(0, len(pairs), per_row):
@@ -92,7 +92,7 @@ class SymmetryView(LinesView):
                         else:
                             writer.write(mark.value, style(f"symmetry--{mark.value.lower()}"))
                     writer.write(" " * (IMAGE_COLUMN - geometry.cols))
-        for line in LEGEND if self.size.width >= max(map(len, LEGEND)) else NARROW_LEGEND:
+        for line in LEGEND if writer.width >= max(map(len, LEGEND)) else NARROW_LEGEND:
             writer.newline().write(line, style("symmetry--dim"))
 
     def _by_ply(self, writer: LineWriter, position: Position) -> None:
@@ -100,7 +100,7 @@ class SymmetryView(LinesView):
         counts = tables(position.geometry).classes_by_ply()
         widths = [max(len(str(ply)), len(str(count))) + 1 for ply, count in enumerate(counts)]
         writer.write("classes by ply", style("symmetry--dim"))
-        for start, end in _even_rows(widths, self.size.width + 1):  # the last column's space may hang over
+        for start, end in _even_rows(widths, writer.width + 1):  # the last column's space may hang over
             writer.newline()
             for ply in range(start, end):
                 writer.write(f"{ply:>{widths[ply] - 1}}", style("symmetry--current") if ply == position.ply else style("symmetry--dim"))
