@@ -3,9 +3,13 @@ redraws only the lines that changed, builds are reused, and the terminal bench m
 user sees (a real process on a terminal, its screen read back by a terminal emulator)."""
 
 import re
+import sys
 import tempfile
+import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from textual._compositor import Compositor
 
 from tests.tui_helpers import text_of, wait_ready
@@ -14,10 +18,11 @@ from workbench.engine import TIC_TAC_TOE
 from workbench.tui import terminal_bench
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid, BoardStatus
+from workbench.tui.compositor import _chops_meeting
 from workbench.tui.evaluation import EvaluationView
-from workbench.tui.variation_tree import VariationTree
 from workbench.tui.lines import _runs, ellipsis
 from workbench.tui.symmetry import SymmetryView
+from workbench.tui.variation_tree import VariationTree
 
 
 def _app() -> WorkbenchApp:
@@ -246,6 +251,38 @@ def test_a_screen_that_never_comes_is_a_failure_not_a_hang(bench_env, monkeypatc
         terminal.close()
 
 
+def test_a_key_is_settled_only_after_it_changed_the_screen(bench_env, monkeypatch):
+    """The settled screen of a key is taken after the key's own output: a machine slow to answer would
+    otherwise hand back the screen from before it (and every key timed to it would fail)."""
+    terminal = terminal_bench.start("bare", 40, 8, bench_env)
+    try:
+        before = terminal.snapshot()
+        read, quiet_spells = terminal.read, []
+
+        def slow_read(quiet, limit):  # the app's answer comes only after a quiet spell as long as the settle's
+            if not quiet_spells:
+                quiet_spells.append(quiet)
+                time.sleep(quiet)
+                return []
+            return read(quiet, limit)
+
+        monkeypatch.setattr(terminal, "read", slow_read)
+        after = terminal.press("v", quiet=0.2)
+        assert quiet_spells and after != before and "hello, again" in terminal.text()
+        assert terminal.settle(quiet=0.2) == after
+        monkeypatch.setattr(terminal_bench, "LIMIT_S", 1.0)
+        with pytest.raises(RuntimeError, match="'x' did not change the screen"):
+            terminal.press("x", quiet=0.2)  # no binding: nothing changes, and that is an error, not a hang
+    finally:
+        terminal.close()
+
+
+def test_an_app_that_draws_nothing_is_an_error_not_a_blank_settled_screen(bench_env, monkeypatch):
+    monkeypatch.setattr(terminal_bench, "argv_of", lambda kind: [sys.executable, "-c", "pass"])
+    with pytest.raises(RuntimeError, match="ours: no screen within 60 s"):
+        terminal_bench.start("ours", 40, 8, bench_env)
+
+
 def test_each_scenario_of_ours_moves_between_two_different_screens(bench_env):
     """Every scenario runs on the real app (not a stand-in): each key is timed to a settled screen."""
     terminal_bench.start("ours", 80, 24, bench_env).close()  # the tables cache, as the bench does
@@ -341,7 +378,13 @@ async def test_the_tree_draws_from_its_kept_lines_what_a_tree_drawn_from_scratch
 
     from workbench.state import AppState, reduce
     from workbench.state.actions import (
-        Back, DeleteVariation, JumpTo, PlayCell, PromoteToMainLine, PromoteVariation, SetComment,
+        Back,
+        DeleteVariation,
+        JumpTo,
+        PlayCell,
+        PromoteToMainLine,
+        PromoteVariation,
+        SetComment,
     )  # fmt: skip
 
     class Trees(App):
@@ -474,3 +517,11 @@ def test_an_app_on_the_bench_terminal_ends_when_that_terminal_closes(tmp_path):
     except subprocess.TimeoutExpired:
         terminal.process.kill()
         pytest.fail("the app outlived its terminal")
+
+
+@given(st.lists(st.integers(1, 79), unique=True).map(sorted), st.lists(st.tuples(st.integers(0, 79), st.integers(1, 40))))
+def test_the_chops_a_span_meets_are_found_as_a_scan_of_every_chop_finds_them(inner_cuts, spans):
+    cuts = [0, *inner_cuts, 80]
+    spans = [(x1, min(80, x1 + width)) for x1, width in spans]
+    scanned = [cut for cut, end in zip(cuts, cuts[1:]) if any(cut < x2 and end > x1 for x1, x2 in spans)]
+    assert _chops_meeting(cuts, spans) == scanned

@@ -10,13 +10,13 @@ ones Textual's own code would fill for the lines it writes; a full render is Tex
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
 
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
-
 
 _NOTHING_WRITTEN = Strip([])
 
@@ -37,29 +37,27 @@ class ChangedRegionsCompositor(Compositor):
         spans_by_line: dict[int, list[tuple[int, int]]] = {}
         for y, x1, x2 in spans:
             spans_by_line.setdefault(y, []).append((x1, x2))
-        chops = self._render_changed_chops(regions, spans_by_line)
+        chops = self._render_changed_chops(spans_by_line)
         return ChopsUpdate(chops, spans, [cut_set[1:] for cut_set in self.cuts])
 
-    def _render_changed_chops(
-        self, regions: Sequence[Region], spans_by_line: Mapping[int, list[tuple[int, int]]]
-    ) -> Sequence[Mapping[int, Strip]]:
+    def _render_changed_chops(self, spans_by_line: Mapping[int, list[tuple[int, int]]]) -> Sequence[Mapping[int, Strip]]:
         """Textual's ``_render_chops``, front to back, asking each widget only for the rows where it shows
         through a chop that meets a span of the update. A pane's border and padding beside a repainted view
         are not asked for."""
         cuts = self.cuts
         chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
         # per line, the chops the update writes (those that meet a span): the same for every widget
-        written = {y: [cut for cut, end in zip(cuts[y], cuts[y][1:]) if any(cut < x2 and end > x1 for x1, x2 in line_spans)]
-                   for y, line_spans in spans_by_line.items()}  # fmt: skip
+        written = {y: _chops_meeting(cuts[y], line_spans) for y, line_spans in spans_by_line.items()}
+        changed_rows = sorted(spans_by_line)
         for widget, (region, clip) in self.visible_widgets.items():
             shown = region.intersection(clip)
             if not shown:
                 continue
             first_cut, last_cut = shown.column_span
-            rows = sorted({y for changed in regions if changed.overlaps(shown)
-                           for y in range(max(changed.y, shown.y), min(changed.bottom, shown.bottom))
-                           if y in spans_by_line})  # fmt: skip
-            rows = [y for y in rows if any(first_cut <= cut < last_cut and chops[y][cut] is None for cut in written[y])]
+            # the changed rows across the widget where a chop it covers is written and not yet filled by a
+            # widget in front (a row's chops inside the widget start at cuts within its column span)
+            rows = [y for y in changed_rows[bisect_left(changed_rows, shown.y) : bisect_left(changed_rows, shown.bottom)]
+                    if _any_unfilled(chops[y], written[y], first_cut, last_cut)]  # fmt: skip
             if not rows:
                 continue
             top, bottom = rows[0], rows[-1] + 1
@@ -68,7 +66,8 @@ class ChangedRegionsCompositor(Compositor):
                 if y not in spans_by_line:
                     continue
                 line = chops[y]
-                final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                line_cuts = cuts[y]
+                final_cuts = line_cuts[bisect_left(line_cuts, first_cut) : bisect_right(line_cuts, last_cut)]
                 for cut, part in zip(final_cuts, strip.divide([cut - shown.x for cut in final_cuts[1:]])):
                     if line.get(cut) is None:
                         line[cut] = part
@@ -79,6 +78,20 @@ class ChangedRegionsCompositor(Compositor):
                 if chops[y].get(x2, 0) is None:
                     chops[y][x2] = _NOTHING_WRITTEN
         return chops  # type: ignore[return-value]
+
+
+def _chops_meeting(cuts: list[int], spans: list[tuple[int, int]]) -> list[int]:
+    """The starts of the chops between ``cuts`` (ascending, the line's end last) that meet a span ``[x1, x2)``."""
+    met: set[int] = set()
+    for x1, x2 in spans:
+        # the chop holding x1, up to the last chop starting before x2
+        met.update(cuts[max(0, bisect_right(cuts, x1) - 1) : bisect_left(cuts, x2, hi=len(cuts) - 1)])
+    return sorted(met)
+
+
+def _any_unfilled(line: Mapping[int, Strip | None], written: list[int], first_cut: int, last_cut: int) -> bool:
+    """Whether a written chop of the line starting in ``[first_cut, last_cut)`` has no strip yet."""
+    return any(line[cut] is None for cut in written[bisect_left(written, first_cut) : bisect_left(written, last_cut)])
 
 
 class PanesScreen(Screen):

@@ -153,6 +153,20 @@ class Terminal:
             self.feed(data)
         return self.snapshot()
 
+    def press(self, key: str, quiet: float = SETTLE_S) -> Snapshot:
+        """Send ``key``, wait for the screen to change, then for it to settle. Waiting for the change
+        first keeps a slow start (a loaded machine) from being taken for the settled screen of the key."""
+        before = self.snapshot()
+        start = self.send(key)
+        while self.snapshot() == before:
+            left = start + LIMIT_S - time.perf_counter()
+            chunks = self.read(min(quiet, left), left) if left > 0 else []
+            if not chunks and left <= 0:
+                raise RuntimeError(f"{key!r} did not change the screen within {LIMIT_S:.0f} s")
+            for _, data in chunks:
+                self.feed(data)
+        return self.settle(quiet=quiet)
+
     def close(self) -> None:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
@@ -217,6 +231,14 @@ def start(kind: str, columns: int, rows: int, env: dict[str, str]) -> Terminal:
     # a library of its own for each run: a run ended by a signal leaves an unsaved study that the next would offer back
     env = {**env, "XDG_DATA_HOME": tempfile.mkdtemp(dir=env["XDG_CACHE_HOME"])}
     terminal = Terminal(argv_of(kind), columns, rows, env)
+    deadline = time.perf_counter() + 60.0
+    while not terminal.text().strip():  # the first frame, not just the set-up codes before it (a loaded machine)
+        chunks = terminal.read(SETTLE_S, deadline - time.perf_counter())
+        if not chunks and (time.perf_counter() >= deadline or terminal.process.poll() is not None):
+            terminal.close()
+            raise RuntimeError(f"{kind}: no screen within 60 s")
+        for _, data in chunks:
+            terminal.feed(data)
     terminal.settle(quiet=SETTLE_S, limit=60.0)
     return terminal
 
@@ -251,12 +273,8 @@ def run_scenario(kind: str, scenario: Scenario, columns: int, rows: int, env: di
     timing = Timing()
     try:
         for key in scenario.setup if kind != "bare" else ():
-            terminal.send(key)
-            terminal.settle(quiet=0.3)
-        targets = []
-        for key in scenario.cycle:  # the settled screen of each state, untimed
-            terminal.send(key)
-            targets.append(terminal.settle())
+            terminal.press(key, quiet=0.3)
+        targets = [terminal.press(key) for key in scenario.cycle]  # the settled screen of each state, untimed
         if targets[0] == targets[1]:
             raise RuntimeError(f"{scenario.name}: its two keys leave the same screen")
         for index in range(keys):
