@@ -4,7 +4,7 @@ import io
 
 import pytest
 from rich.console import Console
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 
 from workbench.engine import parse_position, principal_variation
 from workbench.state import AppState, EngineMode, load_study, reduce, save_study
@@ -334,6 +334,10 @@ async def test_export_comment_help_and_screenshot(tmp_path, monkeypatch):
         await pilot.press("x")
         assert isinstance(app.screen, MoveTextScreen)
         assert app.screen.query_one("#movetext").text == "5 1 (2 {edge})"
+        assert str(app.screen.query_one("#movetext-close", Button).label) == "Close"
+        await pilot.click("#movetext-close")
+        assert not isinstance(app.screen, MoveTextScreen)
+        await pilot.press("x")
         await pilot.press("escape", "f1")
         assert isinstance(app.screen, HelpScreen)
         console = Console(width=400, file=io.StringIO(), color_system=None)  # wide: one line per row
@@ -424,7 +428,7 @@ async def test_command_palette_runs_workbench_commands():
             *((f"Overlay: {name}", "Paint the board with this") for name in
               ("none", "values", "win", "block", "fork", "perfect-win", "perfect-lose", "best")),
             ("Engine off", engine),
-            *((f"Play vs engine: {mode} as {side}", engine) for mode in ("perfect", "trap", "random") for side in "XO"),
+            *((f"Play vs engine: {mode}, the engine plays {side}", engine) for mode in ("perfect", "trap", "random") for side in "XO"),
             ("Screenshot", "Save an SVG screenshot in the current folder"),
             ("Help: keys", "Every key of every pane"),
         ]  # the palette's words, as a user reads them
@@ -763,8 +767,11 @@ async def test_b_adds_the_best_line_after_the_selected_move_as_a_variation():
         assert state.cursor == before.cursor and state.modified
         variation = state.tree.node(state.cursor).children[-1]
         assert state.tree.moves_to(state.tree.main_line(variation)[-1]) == (5, 1, 3, *after)
-        await pilot.press("b")  # already there: nothing new
+        added = " ".join(map(str, (3, *after)))
+        assert [n.message for n in app._notifications][-1] == f"Added {added} as a variation: ↓ or → steps into it."
+        await pilot.press("b")  # already there: nothing new, and it says so
         assert app.store.state.tree is state.tree
+        assert [n.message for n in app._notifications][-1] == f"{added} is already in the history."
 
 
 @pytest.mark.parametrize("size", [(120, 36), (140, 40), (200, 60)])
@@ -929,6 +936,86 @@ def test_help_lists_the_keys_that_are_not_bindings():
     assert sections["Everywhere"][-3:] == [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]
     assert sections["Board"][-1] == ("click", "Play the cell")
     assert sections["Evaluation"] == [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]
+    assert sections["History"][-1] == ("click", "Jump to a move (on ▼ ▶: fold), or a ply on the value strip")
+
+
+async def test_the_move_text_of_a_study_without_moves_says_so():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("x")
+        assert app.screen.query_one("#movetext").text == "(no moves yet)"
+
+
+async def test_the_set_up_dialog_s_buttons_set_up_and_cancel():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("i", *"5,5")
+        await pilot.click("#setup-ok")  # an error: the dialog stays, saying why
+        assert isinstance(app.screen, SetUpDialog)
+        assert str(app.screen.query_one("#setup-error", Static).render()) == "invalid move text: '5' at column 3: cell is occupied"
+        app.screen.query_one("#setup-input", Input).value = "5 1 9"
+        while app.screen.query_one("#setup-ok", Button).has_class("-active"):  # a button takes no second press while it shows the first
+            await pilot.pause(0.05)
+        await pilot.click("#setup-ok")
+        assert not isinstance(app.screen, SetUpDialog) and moves(app) == (5, 1, 9)
+        await pilot.press("i", *"3")
+        await pilot.click("#setup-cancel")
+        assert not isinstance(app.screen, SetUpDialog) and moves(app) == (5, 1, 9)
+
+
+async def test_each_engine_command_of_the_palette_sets_the_mode_and_side_it_names():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        commands = [command for command in app.get_system_commands(app.screen) if command.help == "Who the engine plays, and how"]
+        assert len(commands) == 7
+        for command in commands:
+            command.callback()
+            await pilot.pause()
+            engine = app.store.state.engine
+            if command.title == "Engine off":
+                assert engine.mode is EngineMode.OFF
+            else:
+                assert command.title == f"Play vs engine: {engine.mode.value}, the engine plays {engine.side.value}"
+
+
+async def test_the_game_over_notice_of_add_best_line_is_brief():
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("1", "4", "2", "5", "3", "b")  # X has won: there is no line to add
+        [notice] = [n for n in app._notifications if n.message == "The game is over: no line to add."]
+        assert notice.timeout == 2  # a passing remark, gone in two seconds like the other hints
+
+
+async def test_undo_back_through_many_new_games_brings_the_first_study_s_name_back(tmp_path):
+    path = tmp_path / "first.json"
+    save_study(AppState(), path)
+    app = WorkbenchApp(load_study(path), path=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        for _ in range(15):  # more than the last few: undo reaches them all
+            await pilot.press("5", "n")
+        assert app.study_path is None
+        for _ in range(30):
+            await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert moves(app) == () and app.study_path == str(path)
+
+
+def test_run_opens_the_app_on_a_study_file(monkeypatch):
+    opened = {}
+
+    def fake_run(self):
+        opened.update(name=self.study_name, path=self.study_path, moves=self.store.state.tree.moves_to(1))
+        return 0
+
+    monkeypatch.setattr(WorkbenchApp, "run", fake_run)
+    state = reduce(AppState(), PlayCell(cell=5))
+    assert app_module.run(state, path="mine.json") == 0
+    assert opened == {"name": None, "path": "mine.json", "moves": (5,)}
 
 
 @pytest.mark.parametrize(("height", "header"), [(29, False), (30, True)])

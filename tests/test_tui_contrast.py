@@ -3,8 +3,10 @@ SVG screenshot: 4.5:1 for text, 3:1 for bold text and for lines and borders."""
 
 import pytest
 from textual.app import App
+from textual.color import Color
 
 from workbench.tui.app import WorkbenchApp
+from workbench.tui.lines import contrast_ratio
 
 from .contrast import contrast, failures
 from .tui_helpers import wait_ready
@@ -19,6 +21,14 @@ def test_the_contrast_formula_matches_wcag():
     assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
     assert contrast("#123456", "#123456") == pytest.approx(1.0)
+
+
+def test_the_app_s_own_contrast_formula_matches_wcag():
+    """The app picks black or white for ``auto`` text by this figure (Textual's own pick can be the worse)."""
+    assert contrast_ratio(Color(0, 0, 0), Color(255, 255, 255)) == pytest.approx(21.0)
+    assert contrast_ratio(Color(0x77, 0x77, 0x77), Color(255, 255, 255)) == pytest.approx(4.48, abs=0.01)
+    assert contrast_ratio(Color(0, 0x80, 0), Color(0, 0, 0)) == pytest.approx(contrast("#008000", "#000000"))
+    assert contrast_ratio(Color(0x12, 0x34, 0x56), Color(0x12, 0x34, 0x56)) == pytest.approx(1.0)
 
 
 def test_a_faint_text_is_found():

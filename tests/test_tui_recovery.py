@@ -296,3 +296,18 @@ async def test_the_engine_waits_for_the_restore_question_and_the_question_is_who
         assert question.size.height == 2  # wrapped, not cut
         await pilot.press("enter")  # restore, the default
         assert moves(app) == played
+
+
+def test_the_offer_says_when_the_work_was_kept_in_local_time():
+    """The library stamps in UTC; the offer reads it as the user's clock does: the time alone today, the date
+    too on another day, and a stamp it cannot read as it is (never an error)."""
+    from datetime import datetime, timedelta, timezone
+
+    from workbench.tui.recovery import _when
+
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    local = now.astimezone()
+    assert _when(now.strftime("%Y-%m-%d %H:%M:%S")) == local.strftime("%H:%M")
+    earlier = now - timedelta(days=3)
+    assert _when(earlier.strftime("%Y-%m-%d %H:%M:%S")) == earlier.astimezone().strftime("%Y-%m-%d %H:%M")
+    assert _when("yesterday-ish") == "yesterday-ish"

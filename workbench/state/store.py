@@ -31,6 +31,11 @@ class Store:
     def state(self) -> AppState:
         return self._state
 
+    @property
+    def history_limit(self) -> int:
+        """The most changes that undo can go back through."""
+        return self._history_limit
+
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call ``subscriber(old, new)`` after each change; returns an unsubscribe function."""
         self._subscribers.append(subscriber)

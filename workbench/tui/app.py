@@ -453,8 +453,9 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
     def _untitled(self, before: AppState) -> None:
         """A new game or set-up is a new study: saving it must not overwrite the one that was open.
         Undo (ctrl+z) brings the old tree back, and with it the old study's name."""
+        # two entries a new game, and undo goes back at most history_limit changes: older ones are unreachable
         self._names_of_trees = [
-            *self._names_of_trees[-20:],
+            *self._names_of_trees[-2 * self.store.history_limit :],
             (before.tree, self.study_path, self.study_name),
             (self.store.state.tree, None, None),
         ]

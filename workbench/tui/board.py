@@ -78,9 +78,9 @@ class BoardGrid(LinesView, can_focus=True):
         y -= self.styles.gutter.top + origin_y
         col, x_in = divmod(x, cell_width + 1)
         row, y_in = divmod(y, cell_height + 1)
-        if x < 0 or y < 0 or x_in == cell_width or y_in == cell_height:
+        if x_in == cell_width or y_in == cell_height:  # a grid line
             return None
-        if not (0 <= row < geometry.rows and 0 <= col < geometry.cols):
+        if not (0 <= row < geometry.rows and 0 <= col < geometry.cols):  # outside (left or above: a negative row or column)
             return None
         return geometry.cell(row, col)
 
