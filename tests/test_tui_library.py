@@ -292,3 +292,36 @@ async def test_undoing_a_new_game_brings_back_the_study_and_its_name(tmp_path):
         assert app.sub_title.startswith("corner line")
         await pilot.press("ctrl+y")  # redo: the set-up again, untitled again
         assert app.sub_title == "untitled study •"
+
+
+async def test_a_library_that_cannot_list_its_studies_warns_and_still_opens_files(tmp_path, monkeypatch):
+    from workbench.library import LibraryError
+    from workbench.library import studies as library_studies
+    from workbench.state import AppState, save_study
+
+    def damaged(library):
+        raise LibraryError("the library is damaged: no such table studies")
+
+    monkeypatch.setattr(library_studies, "list_studies", damaged)
+    study = tmp_path / "kept.json"
+    save_study(AppState(), study)
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("ctrl+o")
+        [warning] = [n for n in app._notifications if n.message == "the library is damaged: no such table studies"]
+        assert (warning.title, warning.severity) == ("Library", "warning")
+        assert isinstance(app.screen, OpenDialog)
+        app.screen.query_one(Input).value = str(study)
+        await pilot.press("enter")
+        assert not isinstance(app.screen, OpenDialog) and app.study_path == str(study)
+
+
+async def test_saving_in_the_library_is_a_brief_notice(tmp_path):
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5")
+        await save_in_library(pilot, app, "brief")
+        [notice] = [n for n in app._notifications if n.message == "Saved 'brief' in the library"]
+        assert notice.timeout == 2
