@@ -135,6 +135,28 @@ async def test_the_symmetry_view_has_its_height_in_the_first_frame(monkeypatch, 
         assert heights and heights[0] == view.size.height == lines
 
 
+async def test_lines_added_within_the_tree_s_box_leave_its_empty_scrollbar_unpainted():
+    """With no thumb before or after, the bar is an empty track: it is not drawn again (its numbers still
+    follow, so the first line past the box brings the thumb)."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        tree = app.query_one(VariationTree)
+        bar = tree.vertical_scrollbar
+        painted = []
+        original = bar.refresh
+        bar.refresh = lambda *regions, **options: (painted.append(regions), original(*regions, **options))[1]
+        for key in ("5", "1", "ctrl+z", "9"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert painted == [] and bar.window_virtual_size == 3 and tree.size.height > 3
+        for key in ("3", "2", "8", "4", "6", "left", "7", "left", "1", "left", "left", "1"):  # variations: past its box
+            await pilot.press(key)
+            await pilot.pause()
+        lines = len(tree.lines)
+        assert bar.window_virtual_size == lines > tree.size.height and painted
+
+
 async def test_unchanged_lines_of_a_view_are_not_repainted():
     app = _app()
     async with app.run_test(size=(120, 40)) as pilot:
