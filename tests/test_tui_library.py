@@ -325,3 +325,25 @@ async def test_saving_in_the_library_is_a_brief_notice(tmp_path):
         await save_in_library(pilot, app, "brief")
         [notice] = [n for n in app._notifications if n.message == "Saved 'brief' in the library"]
         assert notice.timeout == 2
+
+
+async def test_a_games_table_that_disagrees_with_the_engine_is_shown_as_such(tmp_path):
+    """The engine's count comes first; the library's is a check: ✓ when it agrees, its own figure with "!"
+    when it does not (a games table edited or damaged by hand)."""
+    import sqlite3
+
+    db = tmp_path / "lib.sqlite3"
+    with Library.open(db) as library:
+        write_games(library)
+    connection = sqlite3.connect(db)
+    with connection:
+        connection.execute("DELETE FROM games WHERE game_id = (SELECT game_id FROM games WHERE a1 = 5 AND b1 = 1 AND a2 = 9 LIMIT 1)")
+    connection.close()
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5", "1", "9")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = [strip.text.rstrip() for strip in app.query_one(EvaluationView)._ensure_strips()]
+        assert "1,072 pass through, any order · library says 1,071!" in shown, shown
