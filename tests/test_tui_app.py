@@ -759,6 +759,10 @@ async def test_b_adds_the_best_line_after_the_selected_move_as_a_variation():
         text = text_of(app.query_one(EvaluationView))
         line = next(line for line in text.splitlines() if line.startswith(("best line:", "after ")))
         assert line.startswith("after 3: ")
+        view = app.query_one(EvaluationView)
+        [row] = [view.render_line(y) for y in range(view.size.height) if view.render_line(y).text.startswith("after 3: ")]
+        heading = next(segment for segment in row if segment.text.strip())
+        assert heading.text == "after 3: " and heading.style.bold  # a heading, as "best line:" is
         after = tuple(int(cell) for cell in line.removeprefix("after 3: ").split("  ")[0].split())
         assert after == principal_variation(app.store.state.position.play(3))
         before = app.store.state
