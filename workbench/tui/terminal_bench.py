@@ -29,8 +29,8 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import pyte
 
@@ -153,18 +153,26 @@ class Terminal:
             self.feed(data)
         return self.snapshot()
 
+    def wait_for(self, condition: Callable[[], object], limit: float, quiet: float) -> bool:
+        """Read and feed the output until ``condition()`` holds; False if ``limit`` seconds pass first, or
+        the process ends, without it."""
+        deadline = time.perf_counter() + limit
+        while not condition():
+            left = deadline - time.perf_counter()
+            chunks = self.read(min(quiet, left), left) if left > 0 else []
+            if not chunks and (left <= 0 or self.process.poll() is not None):
+                return False
+            for _, data in chunks:
+                self.feed(data)
+        return True
+
     def press(self, key: str, quiet: float = SETTLE_S) -> Snapshot:
         """Send ``key``, wait for the screen to change, then for it to settle. Waiting for the change
         first keeps a slow start (a loaded machine) from being taken for the settled screen of the key."""
         before = self.snapshot()
-        start = self.send(key)
-        while self.snapshot() == before:
-            left = start + LIMIT_S - time.perf_counter()
-            chunks = self.read(min(quiet, left), left) if left > 0 else []
-            if not chunks and left <= 0:
-                raise RuntimeError(f"{key!r} did not change the screen within {LIMIT_S:.0f} s")
-            for _, data in chunks:
-                self.feed(data)
+        self.send(key)
+        if not self.wait_for(lambda: self.snapshot() != before, LIMIT_S, quiet):
+            raise RuntimeError(f"{key!r} did not change the screen within {LIMIT_S:.0f} s")
         return self.settle(quiet=quiet)
 
     def close(self) -> None:
@@ -231,14 +239,10 @@ def start(kind: str, columns: int, rows: int, env: dict[str, str]) -> Terminal:
     # a library of its own for each run: a run ended by a signal leaves an unsaved study that the next would offer back
     env = {**env, "XDG_DATA_HOME": tempfile.mkdtemp(dir=env["XDG_CACHE_HOME"])}
     terminal = Terminal(argv_of(kind), columns, rows, env)
-    deadline = time.perf_counter() + 60.0
-    while not terminal.text().strip():  # the first frame, not just the set-up codes before it (a loaded machine)
-        chunks = terminal.read(SETTLE_S, deadline - time.perf_counter())
-        if not chunks and (time.perf_counter() >= deadline or terminal.process.poll() is not None):
-            terminal.close()
-            raise RuntimeError(f"{kind}: no screen within 60 s")
-        for _, data in chunks:
-            terminal.feed(data)
+    # the first frame, not just the set-up codes before it (a loaded machine can keep them apart)
+    if not terminal.wait_for(lambda: terminal.text().strip(), 60.0, SETTLE_S):
+        terminal.close()
+        raise RuntimeError(f"{kind}: no screen within 60 s")
     terminal.settle(quiet=SETTLE_S, limit=60.0)
     return terminal
 
