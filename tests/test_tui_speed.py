@@ -157,6 +157,31 @@ async def test_lines_added_within_the_tree_s_box_leave_its_empty_scrollbar_unpai
         assert bar.window_virtual_size == lines > tree.size.height and painted
 
 
+@pytest.mark.parametrize("key", ["9", "ctrl+z"])
+async def test_a_move_added_or_undone_repaints_only_the_tree_lines_that_changed(monkeypatch, key):
+    """A new line at the foot of the tree (or one taken away) changes its number of lines; of the tree's
+    rows only the line lit before, the new one (or the one gone) and the one lit after are drawn again."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        for move in "51" + ("9" if key == "ctrl+z" else ""):
+            await pilot.press(move)
+        await pilot.pause()
+        tree = app.query_one(VariationTree)
+        lines_before = len(tree.lines)
+        assert tree.size.height > lines_before + 1  # room for the new line: no scrolling
+        spy = UpdateSpy(monkeypatch)
+        await pilot.press(key)
+        await pilot.pause()
+        region = tree.content_region
+        rows = {y - region.y for y in spy.rows() if region.y <= y < region.bottom}
+        last = lines_before - 1
+        # 9: the old last line unlit, the new line lit; ctrl+z: the last line gone, the one above lit
+        assert rows == ({last, last + 1} if key == "9" else {last - 1, last})
+        assert len(tree.lines) == lines_before + (1 if key == "9" else -1)
+        assert spy.layouts == 0
+
+
 async def test_unchanged_lines_of_a_view_are_not_repainted():
     app = _app()
     async with app.run_test(size=(120, 40)) as pilot:

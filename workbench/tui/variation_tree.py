@@ -173,6 +173,7 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
         self._marks: dict[tuple[Position, int], str] = {}
         self._strips: dict[tuple, Strip] = {}
         self._updating_scrollbars = False
+        self._sizing_lines = False
 
     # --- what is drawn -------------------------------------------------------------------------
 
@@ -223,7 +224,11 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
             self._line_of = {line.node: y for y, line in enumerate(self._lines)}
         if relabelled or relaid:  # a step through the game changes neither: no line is measured again
             width = max((cell_len(line.guides + line.expander) + sum(cell_len(t) for t, _ in self._labels[line.node]) for line in self._lines), default=0)
-            self.virtual_size = Size(width, len(self._lines))
+            self._sizing_lines = True  # the rows that differ are repainted below, not the whole box
+            try:
+                self.virtual_size = Size(width, len(self._lines))
+            finally:
+                self._sizing_lines = False
         old_keys = self._keys
         self._keys = [self._key(line, state.cursor) for line in self._lines]
         self._follow_cursor(state.cursor)
@@ -318,7 +323,9 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
         """A new number of lines asks for a layout of the whole screen (the virtual size is a layout
         reactive). The box is set by the CSS, not by the lines, so only a scrollbar that comes or goes
-        needs one; a shown scrollbar's thumb is set here directly (a layout costs 10–20 ms a key)."""
+        needs one; a shown scrollbar's thumb is set here directly (a layout costs 10–20 ms a key). Nor
+        does a new number of lines repaint the whole box: :meth:`_update` repaints the rows that differ
+        (a played move at the foot of a 17-line tree drew all 17 again)."""
         if layout and self.is_mounted and not self._updating_scrollbars:
             shown = (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
             self._updating_scrollbars = True
@@ -329,6 +336,8 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
             finally:
                 self._updating_scrollbars = False
             layout = shown != (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
+            if self._sizing_lines and not layout and not regions:
+                return self
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _scroll_update(self, virtual_size: Size) -> None:
