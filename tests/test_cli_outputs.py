@@ -501,13 +501,42 @@ def test_open_warms_the_tables_of_the_studys_own_board(capsys, tmp_path, monkeyp
     monkeypatch.setattr(cache, "warm_in_background", lambda geometry: warmed.append(geometry))
     monkeypatch.setattr(app_module, "run", lambda **options: 0)
     data = study_to_data(AppState())
-    data.update(geometry={"rows": 3, "cols": 4, "k": 3}, root="..../..../....")
+    data.update(geometry={"rows": 3, "cols": 4, "k": 3, "misere": False}, root="..../..../....")
     path = tmp_path / "wide.json"
     path.write_text(json.dumps(data))
     assert study_from_data(data).geometry == Geometry(3, 4, 3)
     assert run(capsys, "open", str(path))[0] == 0
     assert run(capsys, "--db", str(tmp_path / "lib.sqlite3"))[0] == 0
     assert warmed == [Geometry(3, 4, 3), Geometry(3, 3, 3)]
+
+
+def test_game_starts_the_app_on_a_variant_or_on_the_last_one_played(capsys, tmp_path, monkeypatch):
+    from workbench import cache
+    from workbench.engine import Geometry
+    from workbench.settings import Settings, save_settings
+    from workbench.tui import app as app_module
+
+    started, warmed = [], []
+    monkeypatch.setattr(cache, "warm_in_background", lambda geometry: warmed.append(geometry))
+    monkeypatch.setattr(app_module, "run", lambda **options: started.append(options["game"]) or 0)
+    assert run(capsys, "--game", "3x4k3")[0] == 0
+    assert run(capsys)[0] == 0  # nothing remembered yet: the classic game
+    save_settings(Settings(variant="3x3k3-misere"))
+    assert run(capsys)[0] == 0
+    assert started == warmed == [Geometry(3, 4, 3), Geometry(), Geometry(misere=True)]
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["--game", "4x4k4"], "workbench: error: board 4x4k4: exact analysis covers boards of at most 12 cells so far (16 here)"),
+        (["--game", "chess"], "workbench: error: unknown variant 'chess': write rows x columns k in a row, as 3x3k3 or 4x4k4-misere"),
+        (["--game", "3x4k3", "analyze", "5"], "workbench: error: argument --game: before a command it names the app's variant; write it after the command (workbench analyze --game VARIANT)"),
+    ],
+)
+def test_a_game_the_app_cannot_start_on_is_one_line_and_exit_2(capsys, arguments, message):
+    code, out, err = run(capsys, *arguments)
+    assert (code, out, err) == (2, "", message + "\n")
 
 
 def test_without_the_app_the_command_says_so(capsys, monkeypatch):

@@ -3,7 +3,7 @@
 import pytest
 
 from workbench.engine import Geometry, GeometryError, cell_bit, cells_of
-from workbench.engine.geometry import bitboard_of, popcount, scan_cells
+from workbench.engine.geometry import NAMED_VARIANTS, bitboard_of, describe_variant, format_variant, parse_variant, popcount, scan_cells
 
 SHAPES = [(1, 1, 1), (1, 5, 3), (3, 3, 3), (3, 3, 2), (3, 3, 1), (3, 4, 3), (4, 3, 3), (4, 4, 4), (4, 4, 3), (5, 5, 4),
           (2, 6, 2), (7, 7, 5), (6, 2, 6)]  # fmt: skip
@@ -76,3 +76,27 @@ def test_bitboard_helpers():
     assert classic.lines_in(bitboard_of([1, 2, 3, 5, 9])) == tuple(
         line for line in classic.lines if line in (bitboard_of([1, 2, 3]), bitboard_of([1, 5, 9]))
     )
+
+
+@pytest.mark.parametrize(
+    "variant, long, short",
+    [
+        ("3x3k3", "classic", "classic"),
+        ("3x3k3-misere", "misère", "misère"),
+        ("3x4k3", "3×4, three in a row", "3×4 k3"),
+        ("3x4k3-misere", "3×4, three in a row, misère", "3×4 k3 misère"),
+        ("15x15k5", "Gomoku 15×15", "15×15 k5"),
+        ("2x5k4-misere", "2×5, four in a row, misère", "2×5 k4 misère"),
+        ("9x9k8", "9×9, 8 in a row", "9×9 k8"),
+    ],
+)
+def test_a_variant_is_described_as_a_player_says_it(variant, long, short):
+    geometry = parse_variant(variant)
+    assert describe_variant(geometry) == long and describe_variant(geometry, short=True) == short
+
+
+def test_every_named_variant_has_its_own_name_and_spelling():
+    names = [name for name, _ in NAMED_VARIANTS]
+    spellings = [format_variant(geometry) for _, geometry in NAMED_VARIANTS]
+    assert len(set(names)) == len(names) and len(set(spellings)) == len(spellings)
+    assert all(describe_variant(geometry) == name for name, geometry in NAMED_VARIANTS)

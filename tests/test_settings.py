@@ -34,18 +34,22 @@ def test_no_file_means_the_defaults_and_a_saved_file_reads_back(tmp_path):
     chosen = Settings(theme="textual-light", overlay="values", engine_mode="perfect", engine_side="X")
     save_settings(chosen, path)  # makes the folder too
     assert load_settings(path) == chosen
-    assert json.loads(path.read_text()) == {"theme": "textual-light", "overlay": "values", "engine_mode": "perfect", "engine_side": "X"}
+    assert json.loads(path.read_text()) == {"theme": "textual-light", "overlay": "values", "engine_mode": "perfect", "engine_side": "X", "variant": "3x3k3"}
     assert [p.name for p in path.parent.iterdir()] == ["settings.json"]  # no temporary file left
 
 
 @given(st.builds(Settings, theme=st.none() | st.text(min_size=1).filter(str.strip), overlay=st.sampled_from(OVERLAYS),
-                 engine_mode=st.sampled_from(["off", "perfect", "trap", "random"]), engine_side=st.sampled_from(["X", "O"])))  # fmt: skip
+                 engine_mode=st.sampled_from(["off", "perfect", "trap", "random"]), engine_side=st.sampled_from(["X", "O"]), variant=st.sampled_from(["3x3k3", "3x3k3-misere", "3x4k3", "2x5k3-misere"])))  # fmt: skip
 def test_format_and_parse_are_a_pair(settings):
     assert parse_settings(format_settings(settings)) == settings
 
 
 def test_unknown_keys_are_ignored_and_missing_ones_default():
-    assert parse_settings('{"overlay": "best", "variant": "4x4k4"}') == Settings(overlay="best")
+    assert parse_settings('{"overlay": "best", "sparkles": "many"}') == Settings(overlay="best")
+
+
+def test_a_variant_is_kept_in_its_own_spelling():
+    assert parse_settings('{"variant": "3×4K3-Misère"}').variant == "3x4k3-misere"
 
 
 @pytest.mark.parametrize(
@@ -58,6 +62,9 @@ def test_unknown_keys_are_ignored_and_missing_ones_default():
         ('{"engine_mode": 3}', "'engine_mode' must be one of off, perfect, trap, random, not 3"),
         ('{"engine_side": "x"}', "'engine_side' must be one of X, O, not 'x'"),
         ('{"theme": 7}', "'theme' must be a theme's name, not 7"),
+        ('{"variant": 3}', "'variant' must be a variant such as 3x4k3, not 3"),
+        ('{"variant": "chess"}', "'variant': unknown variant 'chess'"),
+        ('{"variant": "4x4k4"}', "'variant': board 4x4k4: exact analysis covers boards of at most 12 cells so far (16 here)"),
         ('{"theme": "  "}', "'theme' must be a theme's name, not '  '"),
         ("[" * 60_000, "not valid JSON"),  # nested past the recursion limit, still under the size limit
     ],
@@ -124,7 +131,7 @@ def test_the_file_is_indented_json_a_person_can_edit(tmp_path):
     path = tmp_path / "settings.json"
     save_settings(Settings(theme="nord", overlay="best"), path)
     assert path.read_text() == (
-        '{\n  "theme": "nord",\n  "overlay": "best",\n  "engine_mode": "off",\n  "engine_side": "O"\n}\n'
+        '{\n  "theme": "nord",\n  "overlay": "best",\n  "engine_mode": "off",\n  "engine_side": "O",\n  "variant": "3x3k3"\n}\n'
     )
 
 

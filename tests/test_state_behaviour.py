@@ -158,11 +158,11 @@ def test_settings_missing_from_a_file_take_their_defaults():
 
 def test_the_board_shape_comes_from_the_file(tmp_path):
     data = good_data()
-    data["geometry"] = {"rows": 3, "cols": 4, "k": 3}
+    data["geometry"] = {"rows": 3, "cols": 4, "k": 3, "misere": False}
     data["root"] = "..../..../...."
     state = study_from_data(data)
     assert state.geometry == Geometry(3, 4, 3) and state.tree.root_position.geometry == Geometry(3, 4, 3)
-    data["geometry"] = {"rows": 3, "cols": 3, "k": 2}
+    data["geometry"] = {"rows": 3, "cols": 3, "k": 2, "misere": False}
     data["root"] = "XX./OO./..."  # both sides have two in a row: no game with k=2 gets here
     with pytest.raises(ValueError, match="both sides have a line"):
         study_from_data(data)
@@ -309,7 +309,7 @@ def test_move_lists_in_any_spacing(text, moves):
 def test_a_study_file_is_indented_json_one_field_to_a_line():
     state = reduce(played(5, 1), SetComment(text="corner"))
     assert dumps_study(state) == (
-        '{\n "format": "workbench-study",\n "version": 1,\n "geometry": {\n  "rows": 3,\n  "cols": 3,\n  "k": 3\n },\n'
+        '{\n "format": "workbench-study",\n "version": 2,\n "geometry": {\n  "rows": 3,\n  "cols": 3,\n  "k": 3,\n  "misere": false\n },\n'
         ' "root": ".../.../...",\n "nodes": [\n  {\n   "id": 0,\n   "parent": null,\n   "move": null,\n   "children": [\n    1\n   ],\n'
         '   "comment": ""\n  },\n  {\n   "id": 1,\n   "parent": 0,\n   "move": 5,\n   "children": [\n    2\n   ],\n   "comment": ""\n  },\n'
         '  {\n   "id": 2,\n   "parent": 1,\n   "move": 1,\n   "children": [],\n   "comment": "corner"\n  }\n ],\n "next_id": 3,\n'

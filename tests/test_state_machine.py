@@ -7,7 +7,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from workbench.engine import Player, Position, check_legal
+from workbench.engine import Geometry, Player, Position, check_legal
 from workbench.state import OVERLAYS, AppState, EngineMode, Store, load_study, reduce, save_study
 from workbench.state.actions import (
     AddLine,
@@ -90,6 +90,11 @@ class ReducerMachine(RuleBasedStateMachine):
         self.apply(SetOverlay(overlay=overlay))
         self.apply(Highlight(cell=cell))
 
+    @rule(geometry=st.sampled_from([Geometry(), Geometry(misere=True), Geometry(3, 4, 3), Geometry(2, 2, 2)]))
+    def new_variant(self, geometry):
+        self.apply(NewGame(geometry=geometry))
+        assert self.store.state.geometry == geometry
+
     @rule()
     def undo_redo(self):
         self.store.undo()
@@ -109,6 +114,12 @@ class ReducerMachine(RuleBasedStateMachine):
     def cursor_is_a_node(self):
         state = self.store.state
         assert state.cursor in state.tree.nodes
+
+    @invariant()
+    def the_tree_is_played_under_the_state_s_rules(self):
+        state = self.store.state
+        assert state.tree.root_position.geometry == state.geometry
+        assert state.view.highlighted is None or state.geometry.contains(state.view.highlighted)
 
     @invariant()
     def every_node_is_legal_and_reached_by_its_moves(self):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from workbench.engine import Player, Position, parse_position
+from workbench.engine import Geometry, Player, Position, parse_position
 from workbench.state import (
     ROOT,
     AppState,
@@ -207,6 +207,40 @@ def test_new_game_and_comments(branched):
     assert reduce(commented, SetComment(text="x", node=12345)) is commented
     fresh = reduce(commented, NewGame())
     assert fresh.cursor == ROOT and len(fresh.tree.nodes) == 1 and fresh.modified
+
+
+THREE_BY_FOUR = Geometry(3, 4, 3)
+
+
+@pytest.mark.parametrize("geometry", [THREE_BY_FOUR, Geometry(misere=True), Geometry(2, 5, 3, misere=True)])
+def test_a_new_game_of_another_variant_starts_its_empty_board(geometry):
+    state = reduce(play(AppState(), 5, 1), Highlight(cell=9))
+    fresh = reduce(state, NewGame(geometry=geometry))
+    assert fresh.geometry == geometry and fresh.position == Position.empty(geometry)
+    assert fresh.cursor == ROOT and len(fresh.tree.nodes) == 1 and fresh.modified
+    assert fresh.view.highlighted is None  # cell 9 of 3x3 is no cell of every other board
+    assert play(fresh, geometry.size).position.x == 1 << (geometry.size - 1)  # its last cell is playable
+    # the same variant again, on its untouched board: nothing to change
+    assert reduce(fresh, NewGame(geometry=geometry)) is fresh
+    assert reduce(fresh, NewGame()) is fresh
+
+
+def test_a_new_game_keeps_the_variant_being_played():
+    """n on a 3x4 game starts a 3x4 game (it used to start a 3x3 tree under the 3x4 rules)."""
+    state = play(AppState(geometry=THREE_BY_FOUR, tree=GameTree.new(Position.empty(THREE_BY_FOUR))), 6, 7)
+    highlighted = reduce(state, Highlight(cell=11))
+    fresh = reduce(highlighted, NewGame())
+    assert fresh.geometry == THREE_BY_FOUR and fresh.position == Position.empty(THREE_BY_FOUR)
+    assert fresh.view.highlighted == 11  # the same board: the cursor stays where it was
+    assert reduce(fresh, NewGame(geometry=THREE_BY_FOUR)) is fresh
+
+
+def test_undo_after_a_new_variant_brings_the_old_variant_back():
+    store = Store(play(AppState(), 5))
+    store.dispatch(NewGame(geometry=THREE_BY_FOUR))
+    assert store.state.geometry == THREE_BY_FOUR
+    store.undo()
+    assert store.state.geometry == Geometry() and store.state.position.x == 1 << 4
 
 
 def test_settings_actions():

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.engine import Player, parse_position
+from workbench.engine import Geometry, Player, parse_position
+from workbench.engine.geometry import parse_variant
 from workbench.state import (
     AppState,
     EngineMode,
@@ -19,7 +20,7 @@ from workbench.state import (
     reduce,
     save_study,
 )
-from workbench.state.actions import Back, PlayCell, SetComment, SetEngine, SetOverlay, SetUpPosition
+from workbench.state.actions import Back, NewGame, PlayCell, SetComment, SetEngine, SetOverlay, SetUpPosition
 
 from .child_process import assert_killed_mid_write, run_child
 
@@ -52,6 +53,27 @@ def test_set_up_root_round_trips(tmp_path):
     assert load_study(tmp_path / "s.json").tree == state.tree
 
 
+@pytest.mark.parametrize("variant", ["3x3k3-misere", "3x4k3", "3x4k3-misere", "2x5k3"])
+def test_a_study_keeps_its_variant(tmp_path, variant):
+    geometry = parse_variant(variant)
+    state = reduce(reduce(AppState(), NewGame(geometry=geometry)), PlayCell(cell=geometry.size))
+    save_study(state, tmp_path / "s.json")
+    loaded = load_study(tmp_path / "s.json")
+    assert loaded.geometry == geometry and loaded.tree == state.tree
+    assert json.loads((tmp_path / "s.json").read_text())["version"] == 2
+
+
+def test_a_version_1_study_opens_under_the_normal_rule(tmp_path):
+    """Version 1 had no misère: its files are read as they were written, under the normal rule."""
+    data = good_data()
+    data["version"] = 1
+    del data["geometry"]["misere"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    loaded = load_study(path)
+    assert loaded.geometry == Geometry() and loaded.tree == sample_state().tree
+
+
 def corrupt(tmp_path, text):
     path = tmp_path / "bad.json"
     path.write_text(text)
@@ -66,6 +88,9 @@ def good_data():
     "mutate, fragment",
     [
         (lambda d: d.update(version=99), "unsupported study version 99"),
+        (lambda d: d.update(version=True), "unsupported study version true"),
+        (lambda d: d["geometry"].pop("misere"), 'geometry: missing "misere"'),
+        (lambda d: d["geometry"].update(misere=1), 'geometry: "misere" must be true or false, not a number 1'),
         (lambda d: d.update(format="other"), "not a workbench study"),
         (lambda d: d["nodes"][1].update(move=5) or d["nodes"][2].update(move=5), "node"),
         (lambda d: d["nodes"][2].update(move=12), "no such cell"),

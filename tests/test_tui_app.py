@@ -107,7 +107,7 @@ async def test_backspace_steps_back_and_undo_redo_restore_edits():
         await wait_ready(pilot, app)
         await pilot.press("5", "1", "backspace")
         assert moves(app) == (5,)
-        await pilot.press("n")
+        await pilot.press("n", "enter")
         assert moves(app) == () and len(app.store.state.tree.nodes) == 1
         await pilot.press("ctrl+z")
         assert len(app.store.state.tree.nodes) == 3
@@ -567,7 +567,7 @@ async def test_keys_do_not_act_under_an_open_dialog():
         await pilot.press("5", "q")
         assert isinstance(app.screen, ConfirmQuit)
         before = app.store.state
-        await pilot.press("n", "e", "v", "1", "g")
+        await pilot.press("n", "enter", "e", "v", "1", "g")
         assert app.store.state is before and isinstance(app.screen, ConfirmQuit)
         await pilot.click("#cancel")
         await pilot.press("1")
@@ -834,7 +834,7 @@ async def test_history_marks_each_move_and_scores_each_side_of_the_line():
         assert legend.display and "?? mistake" in text_of(legend) and "≡ ≈ twins" in text_of(legend)
         await pilot.press("home")  # the score is the whole line's, wherever the cursor is on it
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X 67% · O 50%"
-        await pilot.press("n")
+        await pilot.press("n", "enter")
         await pilot.pause()
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X — · O —"
         await pilot.resize_terminal(100, 30)  # not tall: the legend gives its rows to the tree
@@ -1001,7 +1001,7 @@ async def test_undo_back_through_many_new_games_brings_the_first_study_s_name_ba
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
         for _ in range(15):  # more than the last few: undo reaches them all
-            await pilot.press("5", "n")
+            await pilot.press("5", "n", "enter")
         assert app.study_path is None
         for _ in range(30):
             await pilot.press("ctrl+z")

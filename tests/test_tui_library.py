@@ -42,7 +42,7 @@ async def test_save_by_name_then_open_rename_and_delete(tmp_path):
         await pilot.press("9", "ctrl+s")  # a named study saves straight back to the library
         assert list_studies(app.library)[0].moves == 3
 
-        await pilot.press("n", "ctrl+o")
+        await pilot.press("n", "enter", "ctrl+o")
         assert isinstance(app.screen, ConfirmQuit)  # the new game is an unsaved change
         await pilot.click("#discard")
         assert isinstance(app.screen, OpenDialog)
@@ -175,7 +175,7 @@ async def test_saving_over_another_study_asks_and_a_new_game_is_untitled(tmp_pat
         app.screen.query_one(Input).value = "corner opening"
         await pilot.press("enter")
         assert app.sub_title == "corner opening"
-        await pilot.press("n")  # a new game is a new, untitled study
+        await pilot.press("n", "enter")  # a new game is a new, untitled study
         assert app.sub_title == "untitled study •"
         await pilot.press("1", "ctrl+s")  # so ctrl+s asks for a name instead of overwriting
         assert isinstance(app.screen, PathDialog)
@@ -274,7 +274,7 @@ async def test_undoing_a_new_game_brings_back_the_study_and_its_name(tmp_path):
         assert await wait_library(pilot, app) == "open"
         await pilot.press("1", "5")
         await save_in_library(pilot, app, "corner line")
-        await pilot.press("n")
+        await pilot.press("n", "enter")
         assert app.sub_title == "untitled study •"
         await pilot.press("ctrl+z")
         assert moves(app) == (1, 5) and app.sub_title.startswith("corner line")

@@ -258,7 +258,7 @@ async def test_an_engine_playing_x_opens_a_new_game(tmp_path):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert len(moves(app)) == 1
-        await pilot.press("n")
+        await pilot.press("n", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert len(moves(app)) == 1  # the new game, opened by the engine

@@ -52,8 +52,9 @@ DIALOGS = {
     "save-as": ["5", "ctrl+s"],
     "unsaved-changes": ["5", "q"],
     "help": ["f1"],
+    "new-game-with-an-error": ["5", "n", "tab", *"4x4k4", "enter"],
     "games-like-this": ["5", "1", "9", "g"],
-    "replace-a-study": ["5", "ctrl+s", *"corner", "enter", "n", "1", "ctrl+s", *"corner", "enter"],
+    "replace-a-study": ["5", "ctrl+s", *"corner", "enter", "n", "enter", "1", "ctrl+s", *"corner", "enter"],
     "open-with-a-study": ["5", "ctrl+s", *"corner", "enter", "fix the clock", "ctrl+o", "down"],
 }
 

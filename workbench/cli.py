@@ -44,6 +44,10 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="A terminal analysis workbench for Tic-Tac-Toe.")
     parser.add_argument("--db", metavar="PATH", help="the library file (default: your data folder)")
+    parser.add_argument(
+        "--game", metavar="VARIANT", dest="app_game",
+        help="the app starts a new game of this variant: 3x3k3, 3x3k3-misere, 3x4k3 (default: the last one played)",
+    )  # fmt: skip
     # subparsers are made of the parser's own class (one-line errors) by argparse's default
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     db_option = _Parser(add_help=False)  # pragma: no mutate - argparse reads None as False
@@ -145,7 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         _refuse_empty_values(args)
         if args.command is None:
-            return run_app(db=args.db)
+            return run_app(db=args.db, game=_app_game(args.app_game))
+        if args.app_game is not None:
+            raise UsageError(f"argument --game: before a command it names the app's variant; write it after the command (workbench {args.command} --game VARIANT)")
         return COMMANDS[args.command](args)
     except (UsageError, ValueError, LibraryError) as error:
         print(f"workbench: error: {printable(str(error))}{_dash_hint(error, argv)}", file=sys.stderr)
@@ -167,6 +173,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # ctrl+c while a command runs: the shell's convention, no traceback
         print("workbench: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _app_game(text: str | None):
+    """The variant the app starts on: ``--game``'s, checked to be one the app can analyse; else the last played."""
+    from .engine import check_analysable
+    from .engine.geometry import parse_variant
+    from .settings import remembered_variant
+
+    if text is None:
+        return remembered_variant()
+    geometry = parse_variant(text)
+    check_analysable(geometry)
+    return geometry
 
 
 def _refuse_empty_values(args: argparse.Namespace) -> None:
@@ -641,8 +660,8 @@ def cmd_open(args: argparse.Namespace) -> int:
 def run_app(**options) -> int:
     from .cache import warm_in_background
 
-    state = options.get("state")
-    warm_in_background(state.geometry if state is not None else TIC_TAC_TOE)  # overlaps the app's import
+    state, game = options.get("state"), options.get("game")
+    warm_in_background(state.geometry if state is not None else game or TIC_TAC_TOE)  # overlaps the app's import
     try:
         from .tui.app import run
     except ImportError as error:  # Textual missing or broken: say so, no traceback

@@ -14,6 +14,8 @@ import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from .engine import TIC_TAC_TOE, Geometry, check_analysable
+from .engine.geometry import format_variant, parse_variant
 from .state import OVERLAYS, EngineMode
 
 FILE_NAME = "settings.json"
@@ -33,6 +35,8 @@ class Settings:
     overlay: str = "none"
     engine_mode: str = EngineMode.OFF.value
     engine_side: str = "O"
+    variant: str = "3x3k3"
+    """The variant of the last new game (``3x4k3``, ``3x3k3-misere``): the next run starts on it."""
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -68,10 +72,32 @@ def parse_settings(text: str) -> Settings:
         if field.name == "theme":
             if value is not None and not (isinstance(value, str) and value.strip()):
                 raise SettingsError(f"'theme' must be a theme's name, not {value!r}")
+        elif field.name == "variant":
+            value = _app_variant(value)
         elif value not in _CHOICES[field.name]:
             raise SettingsError(f"'{field.name}' must be one of {', '.join(_CHOICES[field.name])}, not {value!r}")
         values[field.name] = value
     return Settings(**values)
+
+
+def _app_variant(value: object) -> str:
+    """A variant the app can start on, in its canonical spelling; else a :class:`SettingsError` saying why."""
+    if not isinstance(value, str):
+        raise SettingsError(f"'variant' must be a variant such as 3x4k3, not {value!r}")
+    try:
+        geometry = parse_variant(value)
+        check_analysable(geometry)
+    except ValueError as error:
+        raise SettingsError(f"'variant': {error}") from None
+    return format_variant(geometry)
+
+
+def remembered_variant() -> Geometry:
+    """The variant the last new game was played on; classic 3×3 when nothing (or nothing usable) is remembered."""
+    try:
+        return parse_variant(load_settings().variant)
+    except SettingsError:  # the app says so itself, once it shows
+        return TIC_TAC_TOE
 
 
 def format_settings(settings: Settings) -> str:

@@ -193,3 +193,33 @@ def format_coordinate(cell: Cell, geometry: Geometry) -> str:
 
 TIC_TAC_TOE = Geometry()
 """The classic 3×3 board, three in a row."""
+
+NAMED_VARIANTS: tuple[tuple[str, Geometry], ...] = (
+    ("classic", TIC_TAC_TOE),
+    ("misère", Geometry(misere=True)),
+    ("3×4, three in a row", Geometry(3, 4, 3)),
+    ("3×4, three in a row, misère", Geometry(3, 4, 3, misere=True)),
+    ("4×4, three in a row", Geometry(4, 4, 3)),
+    ("4×4, four in a row", Geometry(4, 4, 4)),
+    ("5×5, four in a row", Geometry(5, 5, 4)),
+    ("7×7, five in a row", Geometry(7, 7, 5)),
+    ("Gomoku 15×15", Geometry(15, 15, 5)),
+)
+"""The family's well-known members, by the names a player knows them by."""
+
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+
+
+def describe_variant(geometry: Geometry, *, short: bool = False) -> str:
+    """The variant as a player says it: ``classic``, ``misère``, ``Gomoku 15×15``, ``3×5, four in a row``;
+    ``short``, where a frame's title has little room: ``3×5 k4``, ``3×4 k3 misère``."""
+    for name, known in NAMED_VARIANTS[:2]:  # the classic board's two rules are known by name alone
+        if known == geometry:
+            return name
+    if short:
+        return f"{geometry.rows}×{geometry.cols} k{geometry.k}" + (" misère" if geometry.misere else "")
+    for name, known in NAMED_VARIANTS:
+        if known == geometry:
+            return name
+    in_a_row = f"{_WORDS.get(geometry.k, geometry.k)} in a row"
+    return f"{geometry.rows}×{geometry.cols}, {in_a_row}" + (", misère" if geometry.misere else "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import Cell, Player, Position
+from ..engine import Cell, Geometry, Player, Position
 from .app_state import AppState, EngineMode
 from .tree import GameTree, NodeId
 
@@ -82,9 +82,11 @@ class SetUpPosition:
     position: Position
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class NewGame:
-    """Start a new tree from the empty board."""
+    """Start a new tree from the empty board: of ``geometry`` (another variant), or of the one played now."""
+
+    geometry: Geometry | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..engine import PositionError, check_legal
+from ..engine import Position, PositionError, check_legal
 from .actions import (
     Action,
     AddLine,
@@ -76,10 +76,13 @@ def reduce(state: AppState, action: Action) -> AppState:
             if position.geometry != state.geometry:
                 return state
             return _new_tree(state, GameTree.new(position))
-        case NewGame():
-            if state.tree.root_position.ply == 0 and len(state.tree.nodes) == 1:
+        case NewGame(geometry=geometry):
+            geometry = geometry or state.geometry
+            if geometry == state.geometry and state.tree.root_position.ply == 0 and len(state.tree.nodes) == 1:
                 return state
-            return _new_tree(state, GameTree.new())
+            # the panes' highlighted cell may not exist on the new board
+            view = state.view if geometry == state.geometry else replace(state.view, highlighted=None)
+            return replace(_new_tree(state, GameTree.new(Position.empty(geometry))), geometry=geometry, view=view)
         case SetComment(text=text, node=node):
             target = state.cursor if node is None else node
             if target not in state.tree:

@@ -78,8 +78,10 @@ class Store:
         return self._restore(self._redo.pop())
 
     def _restore(self, earlier: AppState) -> AppState:
-        # settings stay as they are now: only the tree and its cursor go back
-        restored = replace(self._state, tree=earlier.tree, cursor=earlier.cursor, modified=True)
+        # settings stay as they are now: only the tree, its cursor and its rules go back
+        restored = replace(self._state, tree=earlier.tree, cursor=earlier.cursor, geometry=earlier.geometry, modified=True)
+        if restored.geometry != self._state.geometry:  # the highlighted cell may be on no cell of that board
+            restored = replace(restored, view=replace(restored.view, highlighted=None))
         self._set(restored)
         return restored
 

@@ -24,7 +24,9 @@ from .app_state import OVERLAYS, AppState, EngineMode, EngineSettings, ViewSetti
 from .tree import ROOT, GameTree, Node
 
 FORMAT = "workbench-study"
-VERSION = 1
+VERSION = 2
+"""Version 2 records the rule (``"misere"`` in the geometry); version 1 files open under the normal rule."""
+READABLE_VERSIONS = (1, 2)
 
 
 class StudyError(ValueError):
@@ -37,7 +39,7 @@ def study_to_data(state: AppState) -> dict:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "geometry": {"rows": geometry.rows, "cols": geometry.cols, "k": geometry.k},
+        "geometry": {"rows": geometry.rows, "cols": geometry.cols, "k": geometry.k, "misere": geometry.misere},
         "root": format_position(tree.root_position),
         "nodes": [
             {"id": node.id, "parent": node.parent, "move": node.move, "children": list(node.children), "comment": node.comment}
@@ -86,15 +88,18 @@ def study_from_data(data: object) -> AppState:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"not a workbench study (no \"format\": \"{FORMAT}\")")
     version = data.get("version")
-    if version != VERSION:
-        raise ValueError(f"unsupported study version {_shown(version)} (this workbench reads version {VERSION})")
+    # (bool is an int to Python: true is no version)
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+        shown = _kind(version) if version is None or isinstance(version, bool) else _shown(version)  # as JSON writes them
+        raise ValueError(f"unsupported study version {shown} (this workbench reads versions 1 and {VERSION})")
     shape = _field(data, "geometry", dict)
     rows, cols, k = (_field(shape, name, int, "geometry") for name in ("rows", "cols", "k"))
     # checked before any winning line is built: a board of 10^9 rows must not be attempted
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise ValueError(f"geometry {_shown(rows)}x{_shown(cols)}: a board has 1 to {MAX_SIDE} rows and columns")
+    misere = _field(shape, "misere", bool, "geometry") if version >= 2 else False
     try:
-        geometry = Geometry(rows, cols, k)
+        geometry = Geometry(rows, cols, k, misere=misere)
         root_position = parse_position(_field(data, "root", str), geometry)
     except (GeometryError, PositionError) as error:
         raise ValueError(str(error)) from None
@@ -148,7 +153,7 @@ def study_from_data(data: object) -> AppState:
 
 
 _MISSING = object()
-_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer"}
+_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer", bool: "true or false"}
 
 
 def _field(data: dict, key: str, kind: type, where: str = "", *, nullable: bool = False, default: object = _MISSING):
@@ -161,7 +166,7 @@ def _field(data: dict, key: str, kind: type, where: str = "", *, nullable: bool 
     value = data[key]
     if value is None and nullable:
         return None
-    if isinstance(value, kind) and not isinstance(value, bool):
+    if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):  # true is an int to Python
         return value
     expected = _TYPE_NAMES[kind] + (" or null" if nullable else "")
     raise ValueError(f"{place}\"{key}\" must be {expected}, not {_kind(value)}")

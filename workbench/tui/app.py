@@ -25,8 +25,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ..engine import Position, Status, analyze, principal_variation
-from ..engine.analysis import tables
+from ..engine import Geometry, Position, Status, analyze, principal_variation
+from ..engine.analysis import tables, tables_if_built
+from ..engine.geometry import describe_variant
 from ..engine.position import some_move_order
 from ..state import (
     OVERLAYS,
@@ -136,9 +137,10 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         name: str | None = None,
         db: str | None = None,
         seed: int | None = None,
+        game: Geometry | None = None,
     ) -> None:
         super().__init__()
-        self.store = Store(self._load_settings(state))
+        self.store = Store(self._load_settings(state, game))
         self.study_path = path
         """The JSON file the study came from or was saved to, if any."""
         self.study_name = name
@@ -272,6 +274,9 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         analyze(Position.empty(self.store.state.geometry))
 
     def _tables_ready(self) -> None:
+        if tables_if_built(self.store.state.geometry) is None:  # the rules changed while they were built
+            self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
+            return
         # The tables live as long as the app: keep the collector from rescanning
         # them on every full collection, which would stall keypresses.
         gc.freeze()
@@ -334,7 +339,22 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         if isinstance(action, PlayCell) and self.store.state is not before:
             self._maybe_engine_move()
 
+    def _rules_changed(self, geometry: Geometry) -> None:
+        """Another variant: its tables are made ready before any pane reads an analysis of it, read back
+        from the cache at once or built in a worker (3x4 takes seconds) while the panes say so."""
+        from ..cache import ready_tables
+
+        if ready_tables(geometry) is not None:
+            if not self.ready:
+                self._tables_ready()
+        else:
+            self.ready = False
+            self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
+
     def _store_changed(self, old: AppState, new: AppState) -> None:
+        if new.geometry != old.geometry:
+            self._rules_changed(new.geometry)  # first: the panes see the new state next, and read its analysis when ready
+            self._update_title()
         self.state = new
         self._keep_recovery()
         if old.modified != new.modified:
@@ -342,7 +362,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         turned_on = old.engine.mode is EngineMode.OFF and new.engine.mode is not EngineMode.OFF
         if turned_on or new.engine.side != old.engine.side:
             self._maybe_engine_move()  # turned on, or moved to the side to move: its turn now (a new level alone is not)
-        if new.engine != old.engine or new.view.overlay != old.view.overlay:
+        if new.engine != old.engine or new.view.overlay != old.view.overlay or new.geometry != old.geometry:
             self._remember_settings()
         if new.position != old.position:
             self._library_games()
@@ -388,7 +408,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
 
     def _update_title(self) -> None:
         name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
-        self.sub_title = name + (" •" if self.store.state.modified else "")
+        self.sub_title = f"{describe_variant(self.store.state.geometry)} · {name}" + (" •" if self.store.state.modified else "")
         # under 30 rows there is no header: the board's frame carries the name and the unsaved mark
         with_header = self._layout is None or self._layout.with_header
         # the mark first: a long name is cut at its end, and the mark must not go with it
@@ -444,8 +464,19 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         self.store.dispatch(NextVariation() if direction > 0 else PreviousVariation())
 
     def action_new_game(self) -> None:
+        """Ask which variant (the one being played lit: n, Enter starts it again)."""
+        from .dialogs import NewGameDialog
+
+        self.push_screen(NewGameDialog(self.store.state.geometry), self._new_game_dismissed)
+
+    def _new_game_dismissed(self, geometry: Geometry | None) -> None:
+        if geometry is not None:
+            self.new_game(geometry)
+
+    def new_game(self, geometry: Geometry) -> None:
+        """A new game of ``geometry``: a new, untitled study."""
         before = self.store.state
-        self.store.dispatch(NewGame())
+        self.store.dispatch(NewGame(geometry=geometry))
         self._untitled(before)
         self._maybe_engine_move()  # an engine playing X opens the new game
         self.notify("New game (ctrl+z brings the old tree back).", timeout=3)
@@ -594,10 +625,11 @@ def _first_games(position: Position, prefix: tuple[int, ...], limit: int) -> lis
     return found
 
 
-def run(state: AppState | None = None, path: str | None = None, name: str | None = None, db: str | None = None) -> int:
-    """Run the app (on a study from the file ``path`` or the library study ``name``); 0 on a normal quit,
-    1 on a crash (Textual prints the traceback)."""
-    app = WorkbenchApp(state, path=path, name=name, db=db)
+def run(state: AppState | None = None, path: str | None = None, name: str | None = None, db: str | None = None,
+        game: Geometry | None = None) -> int:  # fmt: skip
+    """Run the app (on a study from the file ``path`` or the library study ``name``, else a new game of
+    ``game`` or of the variant last played); 0 on a normal quit, 1 on a crash (Textual prints the traceback)."""
+    app = WorkbenchApp(state, path=path, name=name, db=db, game=game)
     app.run()
     if app.return_code not in (None, 0):
         return 1

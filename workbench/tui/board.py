@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 
 from ..engine import Bitboard, Cell, Position, Status, Value, cell_bit
+from ..engine.geometry import describe_variant
 from ..state import AppState
 from ..state.actions import Back, Forward, Highlight, PlayCell
 from .lines import LinesView, LineWriter, ellipsis
@@ -258,7 +259,7 @@ class BoardStatus(LinesView):
 
 
 class BoardPane(Vertical):
-    """Board: the grid and a status line (side to move, result, exact value)."""
+    """Board: the grid and a status line (side to move, result, exact value); its frame names the variant."""
 
     ALLOW_MAXIMIZE = True
 
@@ -270,5 +271,7 @@ class BoardPane(Vertical):
         yield BoardGrid().data_bind(BoardPane.state, BoardPane.ready)
         yield BoardStatus(id="board-status").data_bind(BoardPane.state, BoardPane.ready)
 
-    def on_mount(self) -> None:
-        self.border_title = "Board"
+    def watch_state(self, state: AppState | None) -> None:
+        title = "Board" if state is None else f"Board · {describe_variant(state.geometry, short=True)}"
+        if title != self.border_title:  # a new title repaints the frame: only when the variant changes
+            self.border_title = title

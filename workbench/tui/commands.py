@@ -11,7 +11,9 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 
 from ..engine import Player
+from ..engine.geometry import describe_variant, format_variant
 from ..state import OVERLAYS, EngineMode
+from .dialogs import playable_variants
 
 
 class PaletteCommands:
@@ -21,7 +23,9 @@ class PaletteCommands:
         yield from super().get_system_commands(screen)
         if self.panes_hidden:
             return  # the terminal is too small to show the panes: nothing may change them unseen
-        yield SystemCommand("New game", "Start again from the empty board", self.action_new_game)
+        yield SystemCommand("New game", "Start again from the empty board, of this variant or another", self.action_new_game)
+        for geometry in playable_variants(self.store.state.geometry):
+            yield SystemCommand(f"New game: {describe_variant(geometry)}", f"{format_variant(geometry)}: a new study on its empty board", lambda g=geometry: self.new_game(g))
         yield SystemCommand("Set up position", "Type a position or a move list", self.action_set_up)
         yield SystemCommand("Open study", "Open a study from the library, or a .json file", self.action_open)
         yield SystemCommand("Save study", "Save the study (tree, comments, settings)", self.action_save)

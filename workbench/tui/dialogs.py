@@ -1,4 +1,4 @@
-"""Modal dialogs: set-up, save/open, comment, move text, quit with unsaved changes, help."""
+"""Modal dialogs: new game, set-up, save/open, comment, move text, quit with unsaved changes, help."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static, TextArea
+from textual.widgets import Button, Input, Label, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
 
-from ..engine import PositionError, parse_position
+from ..engine import Geometry, PositionError, check_analysable, parse_position
+from ..engine.geometry import NAMED_VARIANTS, describe_variant, format_variant, parse_variant
 from ..state import Action, MoveTextError, import_movetext
 from ..state.actions import ReplaceTree, SetUpPosition
 
@@ -34,6 +36,68 @@ def parse_setup(text: str) -> Action:
     except MoveTextError as error:
         raise ValueError(str(error)) from None
     return ReplaceTree(tree=tree, cursor=tree.main_line()[-1])
+
+
+def playable_variants(current: Geometry) -> list[Geometry]:
+    """The named variants the app can study (its exact tables fit), with ``current`` among them."""
+    variants = []
+    for _, geometry in NAMED_VARIANTS:
+        try:
+            check_analysable(geometry)
+        except ValueError:
+            continue
+        variants.append(geometry)
+    return variants if current in variants else [*variants, current]
+
+
+def parse_app_variant(text: str) -> Geometry:
+    """A typed variant the app can study (``2x5k3``, ``3x4k3-misere``).
+
+    :raises ValueError: naming what is wrong with the text, or why the app cannot study that board.
+    """
+    geometry = parse_variant(text)
+    check_analysable(geometry)
+    return geometry
+
+
+class NewGameDialog(ModalScreen[Geometry | None]):
+    """A new game: pick a variant by name (the one being played is lit, so Enter starts it again), or type
+    rows × columns, k in a row, and the rule."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, current: Geometry) -> None:
+        super().__init__()
+        self.current = current
+        self.variants = playable_variants(current)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("New game", classes="dialog-title")
+            options = [Option(f"{describe_variant(geometry):<30} {format_variant(geometry)}") for geometry in self.variants]
+            yield OptionList(*options, id="variant-list")
+            yield Input(placeholder="or type one: 2x5k3, 3x4k3-misere", id="variant-input")
+            yield Static("", id="variant-error", classes="dialog-error", markup=False)
+            yield Static("boards of up to 12 cells, each solved exactly", classes="dialog-hint", markup=False)
+
+    def on_mount(self) -> None:
+        variants = self.query_one("#variant-list", OptionList)
+        variants.highlighted = self.variants.index(self.current)
+        variants.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.variants[event.option_index])
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#variant-error", Static).update("")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            geometry = parse_app_variant(event.value)
+        except ValueError as problem:
+            self.query_one("#variant-error", Static).update(str(problem))
+            return
+        self.dismiss(geometry)
 
 
 class SetUpDialog(ModalScreen[Action | None]):

@@ -9,9 +9,10 @@ import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..engine import Player
+from ..engine import Geometry, Player, Position
+from ..engine.geometry import format_variant, parse_variant
 from ..settings import Settings, SettingsError, load_settings, save_settings
-from ..state import AppState, EngineMode
+from ..state import AppState, EngineMode, GameTree
 
 if TYPE_CHECKING:
     from .app import WorkbenchApp
@@ -20,9 +21,10 @@ if TYPE_CHECKING:
 class RememberedSettings:
     """Reads the settings before the first paint and writes them (in a worker) when they change."""
 
-    def _load_settings(self: WorkbenchApp, state: AppState | None) -> AppState | None:
+    def _load_settings(self: WorkbenchApp, state: AppState | None, game: Geometry | None = None) -> AppState | None:
         """Apply the saved theme; apply the saved overlay and engine to a fresh state (an opened
-        study keeps its own). A broken file leaves the defaults and a warning for on_mount."""
+        study keeps its own), on ``game`` or else the variant last played. A broken file leaves the
+        defaults and a warning for on_mount."""
         self._settings_problem: str | None = None
         self._settings_warned = False
         try:
@@ -39,7 +41,8 @@ class RememberedSettings:
                 self._settings_problem = f"settings: no theme called {settings.theme!r}; using the default"
         if state is not None:
             return state
-        fresh = AppState()
+        geometry = game or parse_variant(settings.variant)  # (the settings hold only variants the app can start on)
+        fresh = AppState(geometry=geometry, tree=GameTree.new(Position.empty(geometry)))
         view = replace(fresh.view, overlay=settings.overlay)
         engine = replace(fresh.engine, mode=EngineMode(settings.engine_mode), side=Player(settings.engine_side))
         return replace(fresh, view=view, engine=engine)
@@ -56,6 +59,7 @@ class RememberedSettings:
             overlay=state.view.overlay,
             engine_mode=state.engine.mode.value,
             engine_side=state.engine.side.value,
+            variant=format_variant(state.geometry),
         )
         if settings == self._settings:
             return

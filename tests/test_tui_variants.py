@@ -1,0 +1,201 @@
+"""Choosing a variant in the app: the new-game dialog, the palette, the command line, and what is remembered."""
+
+import json
+import re
+import tempfile
+
+import pytest
+from textual.widgets import Input, OptionList, Static
+
+from workbench.engine import Geometry, Position
+from workbench.settings import load_settings
+from workbench.state import load_study
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.board import BoardGrid, BoardPane
+from workbench.tui.dialogs import NewGameDialog
+from workbench.tui.evaluation import EvaluationView
+
+from .tui_helpers import cell_offset, moves, text_of, wait_ready
+
+SIZE = (100, 34)
+THREE_BY_FOUR = Geometry(3, 4, 3)
+
+
+def _app(**options) -> WorkbenchApp:
+    return WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", **options)
+
+
+def _header(app: WorkbenchApp) -> str:
+    return str(app.format_title(app.title, app.sub_title))
+
+
+async def _choose(pilot, app: WorkbenchApp, downs: int) -> None:
+    await pilot.press("n")
+    await pilot.pause()
+    assert isinstance(app.screen, NewGameDialog)
+    await pilot.press(*["down"] * downs, "enter")
+    await pilot.pause()
+    await wait_ready(pilot, app)
+
+
+async def test_n_lists_the_variants_with_the_one_played_lit_and_enter_starts_it_again():
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5")
+        await pilot.press("n")
+        await pilot.pause()
+        listed = app.screen.query_one("#variant-list", OptionList)
+        texts = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+        assert [text.split()[-1] for text in texts] == ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere"]
+        assert texts[0].startswith("classic") and texts[2].startswith("3×4, three in a row")
+        assert listed.highlighted == 0 and app.focused is listed
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, NewGameDialog)
+        assert moves(app) == () and app.store.state.geometry == Geometry()
+
+
+async def test_choosing_3x4_plays_it_in_every_pane_and_names_it():
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await _choose(pilot, app, 2)
+        state = app.store.state
+        assert state.geometry == THREE_BY_FOUR and state.position == Position.empty(THREE_BY_FOUR)
+        assert app.query_one(BoardPane).border_title == "Board · 3×4 k3"
+        assert "3×4, three in a row · untitled study" in _header(app)
+        grid = app.query_one(BoardGrid)
+        assert re.findall(r"\d+", text_of(grid)) == [str(cell) for cell in range(1, 13)]
+        await pilot.click(BoardGrid, offset=cell_offset(grid, 12))  # a cell past the digit keys
+        await pilot.press("6")
+        await pilot.pause()
+        assert moves(app) == (12, 6)
+        evaluation = text_of(app.query_one(EvaluationView))
+        assert evaluation.startswith("X to move") and "12" in evaluation.split("cell value")[1]
+        await pilot.press("ctrl+z")  # the move, then the new game: back to the classic board, its tables at hand
+        await pilot.press("ctrl+z", "ctrl+z")
+        await pilot.pause()
+        assert app.store.state.geometry == Geometry() and app.ready
+        assert app.query_one(BoardPane).border_title == "Board · classic"
+
+
+async def test_the_panes_say_the_tables_are_being_built_and_nothing_blocks_meanwhile(monkeypatch):
+    """A variant whose tables are not at hand gets them from a worker; the panes say so until then, and
+    the app answers keys meanwhile."""
+    import threading
+
+    from workbench import cache
+    from workbench.engine import analysis
+
+    monkeypatch.setattr(analysis, "_TABLES", {key: value for key, value in analysis._TABLES.items() if key != THREE_BY_FOUR})
+    monkeypatch.setattr(cache, "load_tables", lambda geometry: None)  # none kept on disk either
+    release, original = threading.Event(), cache.build_and_cache_tables
+
+    def held_build(geometry):
+        release.wait(60)
+        return original(geometry)
+
+    monkeypatch.setattr(cache, "build_and_cache_tables", held_build)
+    app = _app(game=Geometry())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("n", "down", "down", "enter")
+        await pilot.pause()
+        assert not app.ready and analysis.tables_if_built(THREE_BY_FOUR) is None
+        assert "Building the engine's tables" in text_of(app.query_one(EvaluationView))
+        await pilot.press("v")  # the app still answers
+        await pilot.pause()
+        assert app.store.state.view.overlay == "values"
+        release.set()
+        await wait_ready(pilot, app)
+        assert analysis.tables_if_built(THREE_BY_FOUR) is not None
+        assert text_of(app.query_one(EvaluationView)).startswith("X to move: win in")
+
+
+async def test_a_typed_variant_is_checked_before_the_game_starts():
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "n")
+        await pilot.pause()
+        dialog = app.screen
+        dialog.query_one("#variant-input", Input).focus()
+        for text, problem in (("4x4k4", "at most 12 cells"), ("chess", "unknown variant 'chess'"), ("3x3k5", "does not fit")):
+            dialog.query_one("#variant-input", Input).value = text
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is dialog and problem in str(dialog.query_one("#variant-error", Static).render())
+        assert moves(app) == (5,)  # nothing changed meanwhile
+        dialog.query_one("#variant-input", Input).value = "2x5K3-Misère"
+        await pilot.press("enter")
+        await wait_ready(pilot, app)
+        assert app.store.state.geometry == Geometry(2, 5, 3, misere=True) and moves(app) == ()
+        assert app.query_one(BoardPane).border_title == "Board · 2×5 k3 misère"
+
+
+async def test_escape_leaves_the_game_as_it_was():
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1")
+        before = app.store.state
+        await pilot.press("n", "down", "escape")
+        await pilot.pause()
+        assert app.store.state is before and not isinstance(app.screen, NewGameDialog)
+
+
+async def test_the_palette_starts_a_named_variant():
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"New game: misère")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_ready(pilot, app)
+        assert app.store.state.geometry == Geometry(misere=True)
+        assert "misère · untitled study" in _header(app)
+
+
+async def test_the_last_variant_is_where_the_next_run_starts():
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await _choose(pilot, app, 3)
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    assert load_settings().variant == "3x4k3-misere"
+    again = _app()
+    async with again.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, again)
+        assert again.store.state.geometry == Geometry(3, 4, 3, misere=True)
+    chosen = _app(game=Geometry())  # `workbench --game 3x3k3` says otherwise for this run
+    async with chosen.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, chosen)
+        assert chosen.store.state.geometry == Geometry()
+
+
+async def test_a_misere_study_saved_and_opened_again_keeps_its_rule(tmp_path):
+    path = tmp_path / "misere.json"
+    app = _app(game=Geometry(misere=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        field = dialog.query_one(Input)
+        field.value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    loaded = load_study(path)
+    assert loaded.geometry == Geometry(misere=True) and loaded.tree.moves_to(loaded.cursor) == (5, 1)
+    assert json.loads(path.read_text())["geometry"]["misere"] is True
+    reopened = _app(state=loaded)
+    async with reopened.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, reopened)
+        assert reopened.query_one(BoardPane).border_title == "Board · misère"
+        assert "misère" in _header(reopened)
