@@ -7,7 +7,7 @@ import tempfile
 import pytest
 from textual.widgets import Input, OptionList, Static
 
-from workbench.engine import Geometry, Position
+from workbench.engine import Geometry, Position, parse_position
 from workbench.settings import load_settings
 from workbench.state import load_study
 from workbench.tui.app import WorkbenchApp
@@ -199,3 +199,19 @@ async def test_a_misere_study_saved_and_opened_again_keeps_its_rule(tmp_path):
         await wait_ready(pilot, reopened)
         assert reopened.query_one(BoardPane).border_title == "Board · misère"
         assert "misère" in _header(reopened)
+
+
+async def test_set_up_reads_the_board_being_played():
+    """On 3x4 a position is three rows of four, and a move list may name cells up to 12."""
+    app = _app(game=THREE_BY_FOUR)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("i", *"x.../.o../....", "enter")
+        await pilot.pause()
+        assert app.store.state.tree.root_position == parse_position("X.../.O../....", THREE_BY_FOUR)
+        await pilot.press("i", *"12 1 6", "enter")
+        await pilot.pause()
+        assert moves(app) == (12, 1, 6) and app.store.state.geometry == THREE_BY_FOUR
+        await pilot.press("i", *"x.o/.x./...")
+        await pilot.pause()
+        assert "wrong length" in str(app.screen.query_one("#setup-error", Static).render())

@@ -533,7 +533,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
                 self._maybe_engine_move()  # a set-up where it is the engine's turn
                 self.notify("Set up (ctrl+z brings the old tree back).", timeout=3)
 
-        self.push_screen(SetUpDialog(), done)
+        self.push_screen(SetUpDialog(self.store.state.geometry), done)
 
     def action_comment(self) -> None:
         from .dialogs import CommentDialog

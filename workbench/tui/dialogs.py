@@ -18,8 +18,9 @@ from ..state import Action, MoveTextError, import_movetext
 from ..state.actions import ReplaceTree, SetUpPosition
 
 
-def parse_setup(text: str) -> Action:
-    """A position (``X.O/.X./...``) or move text (``5 1 9 (3)``) typed by the user.
+def parse_setup(text: str, geometry: Geometry | None = None) -> Action:
+    """A position (``X.O/.X./...``) or move text (``5 1 9 (3)``) typed by the user, on ``geometry``'s
+    board (the classic one when None).
 
     :raises ValueError: naming what is wrong with the text.
     """
@@ -28,11 +29,11 @@ def parse_setup(text: str) -> Action:
         raise ValueError("type a position such as X.O/.X./... or moves such as 5,1,9")
     if any(char in body.upper() for char in "XO/.-_") and not body.startswith("["):
         try:
-            return SetUpPosition(position=parse_position(body))
+            return SetUpPosition(position=parse_position(body) if geometry is None else parse_position(body, geometry))
         except PositionError as error:
             raise ValueError(str(error)) from None
     try:
-        tree = import_movetext(body)
+        tree = import_movetext(body, geometry)
     except MoveTextError as error:
         raise ValueError(str(error)) from None
     return ReplaceTree(tree=tree, cursor=tree.main_line()[-1])
@@ -101,9 +102,13 @@ class NewGameDialog(ModalScreen[Geometry | None]):
 
 
 class SetUpDialog(ModalScreen[Action | None]):
-    """Type a position or a move list; the parse error shows as you type."""
+    """Type a position or a move list on the board being played; the parse error shows as you type."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, geometry: Geometry | None = None) -> None:
+        super().__init__()
+        self.geometry = geometry
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -117,7 +122,7 @@ class SetUpDialog(ModalScreen[Action | None]):
     def _check(self, text: str) -> Action | None:
         error = self.query_one("#setup-error", Static)
         try:
-            action = parse_setup(text)
+            action = parse_setup(text, self.geometry)
         except ValueError as problem:
             error.update(str(problem))
             return None
