@@ -139,7 +139,7 @@ def test_no_command_starts_the_app_with_the_tables_warming(monkeypatch, tmp_path
     try:
         assert main([]) == 0
         options, warming = launched[-1]
-        assert options == {"db": None}
+        assert options == {"db": None, "game": TIC_TAC_TOE}
         # exactly one thread, for the classic board, started before the app ran
         assert [(geometry, thread.name) for geometry, thread in warming] == [(TIC_TAC_TOE, "warm-tables")]
         assert tables_if_built(TIC_TAC_TOE) is not None  # made ready by the command, not the app

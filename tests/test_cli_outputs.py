@@ -11,7 +11,7 @@ import pytest
 
 from workbench.cli import main
 from workbench.state import AppState, dumps_study, reduce, save_study
-from workbench.engine import parse_position
+from workbench.engine import Geometry, parse_position
 from workbench.state.actions import Back, PlayCell, SetComment, SetUpPosition
 
 from .child_process import PACKAGE_ROOT
@@ -529,7 +529,7 @@ def test_game_starts_the_app_on_a_variant_or_on_the_last_one_played(capsys, tmp_
 @pytest.mark.parametrize(
     "arguments, message",
     [
-        (["--game", "4x4k4"], "workbench: error: board 4x4k4: exact analysis covers boards of at most 12 cells so far (16 here)"),
+        (["--game", "5x5k4"], "workbench: error: board 5x5k4: the app studies boards of at most 16 cells so far (25 here); `workbench analyze --game 5x5k4` searches bigger ones"),
         (["--game", "chess"], "workbench: error: unknown variant 'chess': write rows x columns k in a row, as 3x3k3 or 4x4k4-misere"),
         (["--game", "3x4k3", "analyze", "5"], "workbench: error: argument --game: before a command it names the app's variant; write it after the command (workbench analyze --game VARIANT)"),
     ],
@@ -558,10 +558,11 @@ def test_a_board_too_large_for_the_tables_is_searched_or_one_line_and_its_move_t
     code, out, _ = run(capsys, "analyze", "--study", str(path), "--json", "--nodes", "500")  # searched, not solved
     record = json.loads(out)
     assert code == 0 and record["position"] == "...../...../..X../...../....." and record["proven"] is False
-    for argv in (["review", str(path)], ["open", str(path)]):  # the app and the review read the 12-cell tables
-        code, out, err = run(capsys, *argv)
-        assert (code, out) == (2, "")
-        assert err == "workbench: error: board 5x5k4: exact analysis covers boards of at most 12 cells so far (25 here)\n"
+    code, out, err = run(capsys, "review", str(path))  # the review reads the 12-cell tables
+    assert (code, out, err) == (2, "", "workbench: error: board 5x5k4: exact analysis covers boards of at most 12 cells so far (25 here)\n")
+    code, out, err = run(capsys, "open", str(path))  # the app, the tables or a strong solution: 16 cells
+    assert (code, out) == (2, "")
+    assert err == "workbench: error: board 5x5k4: the app studies boards of at most 16 cells so far (25 here); `workbench analyze --game 5x5k4` searches bigger ones\n"
     code, out, _ = run(capsys, "export", str(path))
     assert code == 0 and out == "13\n"  # the board's shape is not in move text yet (the variants issue adds a header)
 
@@ -703,7 +704,8 @@ def test_the_app_opens_on_the_library_that_db_names(monkeypatch, tmp_path):
     monkeypatch.setattr(workbench.tui.app, "run", lambda **options: opened.append(options) or 0)
     assert main(["--db", str(tmp_path / "mine.sqlite3")]) == 0
     assert main([]) == 0
-    assert opened == [{"db": str(tmp_path / "mine.sqlite3")}, {"db": None}]
+    classic = Geometry()  # nothing remembered yet
+    assert opened == [{"db": str(tmp_path / "mine.sqlite3"), "game": classic}, {"db": None, "game": classic}]
 
 
 @pytest.mark.parametrize("with_db", [True, False])

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from workbench.engine import Geometry, Player, Position, Status, analyze, parse_moves
+from workbench.engine import Geometry, Player, Position, Status, analyze, parse_moves, principal_variation
 from workbench.engine.geometry import (
     VariantError,
     format_coordinate,
@@ -343,3 +343,40 @@ def test_the_misere_fork_mask_is_every_move_that_leaves_only_losing_replies(name
         assert squeezes(geometry, me, opp) == expected, position
         squeezed += expected != 0
     assert squeezed > 0
+
+
+def test_an_installed_strong_solution_answers_where_the_tables_are_not_built():
+    """analyze, class_id, principal_variation and classes_by_ply read the strong solution when it is installed
+    and the tables are not: the same answers the tables give."""
+    from workbench.engine import clear_caches
+    from workbench.engine.analysis import analysis_ready, class_id, classes_by_ply, install_strong, tables_if_built
+
+    geometry = parse_variant("3x4k3")
+    lines = ([], [6], [6, 7], [1, 5, 2], [6, 7, 2, 11, 5], [2, 1, 3, 5, 9])
+    clear_caches()
+    assert not analysis_ready(geometry)
+    install_strong(strong_solve(geometry))
+    assert analysis_ready(geometry)
+    from_strong = [
+        (analyze(p), class_id(p), principal_variation(p)) for p in (Position.empty(geometry).play_all(m) for m in lines)
+    ]
+    by_ply = classes_by_ply(geometry)
+    assert tables_if_built(geometry) is None  # none of it built the tables
+    clear_caches()
+    from_tables = [
+        (analyze(p), class_id(p), principal_variation(p)) for p in (Position.empty(geometry).play_all(m) for m in lines)
+    ]
+    assert by_ply == classes_by_ply(geometry) and sum(by_ply) == 28275
+    for (strong_analysis, strong_class, strong_line), (table_analysis, table_class, table_line) in zip(from_strong, from_tables):
+        assert (strong_analysis.value, strong_analysis.remoteness) == (table_analysis.value, table_analysis.remoteness)
+        assert strong_class == table_class == table_analysis.symmetry.class_id
+        assert strong_line == table_line and len(table_line) == (table_analysis.remoteness or 0)
+
+
+def test_the_app_studies_boards_up_to_sixteen_cells():
+    from workbench.engine.analysis import BoardNotStudiableError, check_studiable
+
+    for variant in ("3x3k3", "3x4k3-misere", "4x4k4", "2x8k3"):
+        check_studiable(parse_variant(variant))
+    with pytest.raises(BoardNotStudiableError, match=r"board 5x5k4: the app studies boards of at most 16 cells so far \(25 here\)"):
+        check_studiable(parse_variant("5x5k4"))

@@ -31,7 +31,7 @@ async def test_start_up_shows_four_titled_panes_and_focuses_the_board():
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
         titles = {pane.border_title for pane in app.query("#board, #evaluation, #symmetry, #history")}
-        assert titles == {"Board", "Evaluation", "Symmetry", "History"}
+        assert titles == {"Board · classic", "Evaluation", "Symmetry", "History"}
         assert isinstance(app.focused, BoardGrid)
         assert "X to move: draw in 9" in text_of(app.query_one(EvaluationView))
         assert "class 1 of 765" in text_of(app.query_one(SymmetryView))
@@ -412,7 +412,10 @@ async def test_command_palette_runs_workbench_commands():
         ours = commands[[title for title, _ in commands].index("New game"):]
         engine = "Who the engine plays, and how"
         assert ours == [
-            ("New game", "Start again from the empty board"),
+            ("New game", "Start again from the empty board, of this variant or another"),
+            *((f"New game: {name}", f"{spelling}: a new study on its empty board") for name, spelling in (
+                ("classic", "3x3k3"), ("misère", "3x3k3-misere"), ("3×4, three in a row", "3x4k3"),
+                ("3×4, three in a row, misère", "3x4k3-misere"), ("4×4, three in a row", "4x4k3"), ("4×4, four in a row", "4x4k4"))),
             ("Set up position", "Type a position or a move list"),
             ("Open study", "Open a study from the library, or a .json file"),
             ("Save study", "Save the study (tree, comments, settings)"),
@@ -567,7 +570,7 @@ async def test_keys_do_not_act_under_an_open_dialog():
         await pilot.press("5", "q")
         assert isinstance(app.screen, ConfirmQuit)
         before = app.store.state
-        await pilot.press("n", "enter", "e", "v", "1", "g")
+        await pilot.press("n", "e", "v", "1", "g")
         assert app.store.state is before and isinstance(app.screen, ConfirmQuit)
         await pilot.click("#cancel")
         await pilot.press("1")
@@ -816,7 +819,7 @@ async def test_at_80_by_24_the_unsaved_mark_shows_on_the_board():
         await pilot.resize_terminal(100, 34)
         await pilot.pause()
         assert app.query_one("#header").display is True and app.query_one("#board").border_subtitle == ""
-        assert app.sub_title == "untitled study •"
+        assert app.sub_title == "classic · untitled study •"
 
 
 async def test_history_marks_each_move_and_scores_each_side_of_the_line():

@@ -158,11 +158,11 @@ async def test_an_app_opened_on_a_library_study_saves_back_to_it(tmp_path):
     app = WorkbenchApp(state, name="corner opening", db=db)
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_library(pilot, app) == "open"
-        assert app.sub_title == "corner opening"
+        assert app.sub_title == "classic · corner opening"
         await pilot.press("9")
-        assert app.sub_title == "corner opening •"
+        assert app.sub_title == "classic · corner opening •"
         await pilot.press("ctrl+s")
-        assert app.sub_title == "corner opening"
+        assert app.sub_title == "classic · corner opening"
         assert moves(app) == (5, 1, 9) and [r.moves for r in list_studies(app.library)] == [3]
 
 
@@ -174,9 +174,9 @@ async def test_saving_over_another_study_asks_and_a_new_game_is_untitled(tmp_pat
         await pilot.press(*"51937", "ctrl+s")
         app.screen.query_one(Input).value = "corner opening"
         await pilot.press("enter")
-        assert app.sub_title == "corner opening"
+        assert app.sub_title == "classic · corner opening"
         await pilot.press("n", "enter")  # a new game is a new, untitled study
-        assert app.sub_title == "untitled study •"
+        assert app.sub_title == "classic · untitled study •"
         await pilot.press("1", "ctrl+s")  # so ctrl+s asks for a name instead of overwriting
         assert isinstance(app.screen, PathDialog)
         app.screen.query_one(Input).value = "corner opening"
@@ -191,11 +191,11 @@ async def test_saving_over_another_study_asks_and_a_new_game_is_untitled(tmp_pat
         await pilot.press("enter")  # asked again
         await pilot.click("#yes")
         assert not isinstance(app.screen, (Confirm, PathDialog))
-        assert [r.moves for r in list_studies(app.library)] == [1] and app.sub_title == "corner opening"
+        assert [r.moves for r in list_studies(app.library)] == [1] and app.sub_title == "classic · corner opening"
         await pilot.press("i")
         app.screen.query_one(Input).value = "5 1"
         await pilot.press("enter")
-        assert app.sub_title == "untitled study •"  # a set-up too
+        assert app.sub_title == "classic · untitled study •"  # a set-up too
 
 
 async def test_saving_over_a_file_asks_but_saving_back_to_its_own_file_does_not(tmp_path):
@@ -212,9 +212,9 @@ async def test_saving_over_a_file_asks_but_saving_back_to_its_own_file_does_not(
         assert other.read_text() == "precious"
         app.screen.query_one(Input).value = str(tmp_path / "mine.json")
         await pilot.press("enter")
-        assert app.sub_title == "mine.json"
+        assert app.sub_title == "classic · mine.json"
         await pilot.press("1", "ctrl+s")  # its own file: saved straight back
-        assert app.sub_title == "mine.json" and not isinstance(app.screen, (Confirm, PathDialog))
+        assert app.sub_title == "classic · mine.json" and not isinstance(app.screen, (Confirm, PathDialog))
 
 
 async def test_f2_puts_the_name_in_the_box_to_edit_and_enter_renames(tmp_path):
@@ -254,7 +254,7 @@ async def test_renaming_or_deleting_the_open_study_follows_in_the_app(tmp_path):
         await pilot.press("ctrl+o")
         pick_first_study(app.screen)
         await pilot.press("f2", "s", "enter")
-        assert app.sub_title == "edge replys"
+        assert app.sub_title == "classic · edge replys"
         assert any(n.message == "Renamed 'edge reply' to 'edge replys'" for n in app._notifications)
         await pilot.press("9", "ctrl+s")  # saves into the renamed study, not a new copy of the old name
         assert [(r.name, r.moves) for r in list_studies(app.library)] == [("edge replys", 3)]
@@ -264,7 +264,7 @@ async def test_renaming_or_deleting_the_open_study_follows_in_the_app(tmp_path):
         await pilot.click("#yes")
         await pilot.press("escape")
         assert list_studies(app.library) == []
-        assert app.sub_title == "untitled study •" and app.store.state.modified  # only here now: unsaved
+        assert app.sub_title == "classic · untitled study •" and app.store.state.modified  # only here now: unsaved
         assert moves(app) == (5, 2, 9)
 
 
@@ -275,23 +275,23 @@ async def test_undoing_a_new_game_brings_back_the_study_and_its_name(tmp_path):
         await pilot.press("1", "5")
         await save_in_library(pilot, app, "corner line")
         await pilot.press("n", "enter")
-        assert app.sub_title == "untitled study •"
+        assert app.sub_title == "classic · untitled study •"
         await pilot.press("ctrl+z")
-        assert moves(app) == (1, 5) and app.sub_title.startswith("corner line")
+        assert moves(app) == (1, 5) and app.sub_title.startswith("classic · corner line")
         await pilot.press("9", "ctrl+s")  # saves back into it, without asking for a name
         assert not isinstance(app.screen, PathDialog)
         assert [(r.name, r.moves) for r in list_studies(app.library)] == [("corner line", 3)]
         await pilot.press("ctrl+z")  # the 9 came off; another ctrl+z has nothing; redo brings it back
         await pilot.press("ctrl+y")
-        assert app.sub_title.startswith("corner line")
+        assert app.sub_title.startswith("classic · corner line")
         await pilot.press("i")
         app.screen.query_one(Input).value = "X../.../..."
         await pilot.press("enter")
-        assert app.sub_title == "untitled study •"
+        assert app.sub_title == "classic · untitled study •"
         await pilot.press("ctrl+z")
-        assert app.sub_title.startswith("corner line")
+        assert app.sub_title.startswith("classic · corner line")
         await pilot.press("ctrl+y")  # redo: the set-up again, untitled again
-        assert app.sub_title == "untitled study •"
+        assert app.sub_title == "classic · untitled study •"
 
 
 async def test_a_library_that_cannot_list_its_studies_warns_and_still_opens_files(tmp_path, monkeypatch):

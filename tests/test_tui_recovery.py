@@ -36,7 +36,7 @@ async def test_a_study_left_by_a_session_that_did_not_quit_is_offered_back(tmp_p
         assert question.startswith("Restore the unsaved study from ") and question.endswith("(an untitled study, 3 moves)")
         assert app.screen.focused.id == "no" and str(app.screen.focused.label) == "Restore"  # the default keeps the work
         await pilot.press("enter")
-        assert moves(app) == (5, 1, 9) and app.store.state.modified and app.sub_title == "untitled study •"
+        assert moves(app) == (5, 1, 9) and app.store.state.modified and app.sub_title == "classic · untitled study •"
         assert app.keeper.flush()
         assert left_behind(app.library, own_session=app.keeper.session) == []  # the old row is gone; ours holds the study
         await pilot.press("ctrl+q")

@@ -52,7 +52,7 @@ DIALOGS = {
     "save-as": ["5", "ctrl+s"],
     "unsaved-changes": ["5", "q"],
     "help": ["f1"],
-    "new-game-with-an-error": ["5", "n", "tab", *"4x4k4", "enter"],
+    "new-game-with-an-error": ["5", "n", "tab", *"5x5k4", "enter"],
     "games-like-this": ["5", "1", "9", "g"],
     "replace-a-study": ["5", "ctrl+s", *"corner", "enter", "n", "enter", "1", "ctrl+s", *"corner", "enter"],
     "open-with-a-study": ["5", "ctrl+s", *"corner", "enter", "fix the clock", "ctrl+o", "down"],

@@ -396,10 +396,10 @@ async def test_the_first_move_marks_the_study_unsaved_in_the_title_without_a_lay
         spy = UpdateSpy(monkeypatch)
         await pilot.press("5")
         await pilot.pause()
-        assert app.sub_title == "untitled study •"
+        assert app.sub_title == "classic · untitled study •"
         from workbench.tui.bars import FixedTitle
 
-        assert "workbench — untitled study •" in str(app.query_one(FixedTitle).render())
+        assert "workbench — classic · untitled study •" in str(app.query_one(FixedTitle).render())
         assert spy.layouts == 0
 
 

@@ -14,6 +14,7 @@ from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid, BoardPane
 from workbench.tui.dialogs import NewGameDialog
 from workbench.tui.evaluation import EvaluationView
+from workbench.tui.symmetry import SymmetryView
 
 from .tui_helpers import cell_offset, moves, text_of, wait_ready
 
@@ -47,7 +48,7 @@ async def test_n_lists_the_variants_with_the_one_played_lit_and_enter_starts_it_
         await pilot.pause()
         listed = app.screen.query_one("#variant-list", OptionList)
         texts = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
-        assert [text.split()[-1] for text in texts] == ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere"]
+        assert [text.split()[-1] for text in texts] == ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere", "4x4k3", "4x4k4"]
         assert texts[0].startswith("classic") and texts[2].startswith("3×4, three in a row")
         assert listed.highlighted == 0 and app.focused is listed
         await pilot.press("enter")
@@ -121,7 +122,7 @@ async def test_a_typed_variant_is_checked_before_the_game_starts():
         await pilot.pause()
         dialog = app.screen
         dialog.query_one("#variant-input", Input).focus()
-        for text, problem in (("4x4k4", "at most 12 cells"), ("chess", "unknown variant 'chess'"), ("3x3k5", "does not fit")):
+        for text, problem in (("5x5k4", "at most 16 cells"), ("chess", "unknown variant 'chess'"), ("3x3k5", "does not fit")):
             dialog.query_one("#variant-input", Input).value = text
             await pilot.press("enter")
             await pilot.pause()
@@ -215,3 +216,65 @@ async def test_set_up_reads_the_board_being_played():
         await pilot.press("i", *"x.o/.x./...")
         await pilot.pause()
         assert "wrong length" in str(app.screen.query_one("#setup-error", Static).render())
+
+
+TWO_BY_SEVEN = Geometry(2, 7, 4)  # 14 cells: beyond the tables, a strong solution in about a second
+
+
+async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress_shown(monkeypatch):
+    """13-16 cells: the strong solution is made off the UI thread (held here until the test lets it go), the
+    evaluation says what it is doing and how far it is, keys answer meanwhile, and then every pane reads it."""
+    import threading
+
+    from workbench import cache
+    from workbench.engine import analysis
+    from workbench.engine.strong import strong_solve
+
+    monkeypatch.setattr(analysis, "_STRONG", {})
+    release, original = threading.Event(), cache.strong_solution
+
+    def held_solve(geometry, progress=None):
+        release.wait(60)
+        return original(geometry, progress)
+
+    monkeypatch.setattr(cache, "strong_solution", held_solve)
+    app = _app(game=Geometry())
+    seen: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        app.watch(app, "preparing", lambda text: seen.append(text), init=False)
+        await pilot.press("n", "tab", *"2x7k4", "enter")
+        await pilot.pause()
+        assert not app.ready and app.store.state.geometry == TWO_BY_SEVEN
+        assert "Solving 2×7, four in a row exactly" in text_of(app.query_one(EvaluationView))
+        await pilot.press("v")  # the app still answers
+        await pilot.pause()
+        assert app.store.state.view.overlay == "values"
+        release.set()
+        await wait_ready(pilot, app)
+        assert any(text.startswith("enumerating positions: ply") for text in seen)
+        assert any(text.startswith("values, back from the last ply: ply") for text in seen)
+        evaluation = text_of(app.query_one(EvaluationView))
+        solution = strong_solve(TWO_BY_SEVEN)
+        value, remoteness = solution.lookup(0, 0)
+        assert evaluation.startswith(f"X to move: {('loss', 'draw', 'win')[value + 1]} in {remoteness}")
+        assert "pass through" not in evaluation  # counted by the tables only: not claimed here
+        assert f"of {sum(solution.classes_by_ply)}" in text_of(app.query_one(SymmetryView))
+        await pilot.click(BoardGrid, offset=cell_offset(app.query_one(BoardGrid), 14))
+        await pilot.pause()
+        assert moves(app) == (14,) and text_of(app.query_one(EvaluationView)).startswith("O to move")
+
+
+async def test_games_like_this_says_which_boards_it_counts():
+    from workbench.engine import analysis
+    from workbench.engine.strong import strong_solve
+
+    analysis.install_strong(strong_solve(TWO_BY_SEVEN))
+    app = _app(game=TWO_BY_SEVEN)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("g")
+        await pilot.pause()
+        notes = [str(n.message) for n in app._notifications]
+        assert any("boards of up to 12 cells; this is 2×7, four in a row" in note for note in notes)
+        assert not app.screen.query("GamesLikeThis") and app.screen is app.screen_stack[0]

@@ -177,14 +177,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _app_game(text: str | None):
     """The variant the app starts on: ``--game``'s, checked to be one the app can analyse; else the last played."""
-    from .engine import check_analysable
+    from .engine.analysis import check_studiable
     from .engine.geometry import parse_variant
     from .settings import remembered_variant
 
     if text is None:
         return remembered_variant()
     geometry = parse_variant(text)
-    check_analysable(geometry)
+    check_studiable(geometry)
     return geometry
 
 
@@ -296,8 +296,8 @@ def _solved(geometry, *, bar: bool = True):
 
     if not (bar and sys.stderr.isatty()):
         return strong_solution(geometry)
-    steps = {"forward": "enumerating positions", "classes": "symmetry classes", "games": "counting games",
-             "back": "values, back from the last ply"}  # fmt: skip
+    from .engine.strong import STAGE_NAMES as steps
+
     started = False  # pragma: no mutate - None would be as false
 
     def show(stage: str, done: int, total: int) -> None:
@@ -636,7 +636,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_open(args: argparse.Namespace) -> int:
     # a bad file or a missing study is a one-line error before any screen is drawn
-    from .engine import check_analysable
+    from .engine.analysis import check_studiable
 
     target = args.study
     # a folder in it (either separator on Windows) makes it a file's path, never a library name
@@ -644,7 +644,7 @@ def cmd_open(args: argparse.Namespace) -> int:
         from .state import load_study
 
         state = load_study(target)
-        check_analysable(state.geometry)  # the app analyses every position it shows
+        check_studiable(state.geometry)  # the app analyses every position it shows
         return run_app(state=state, path=target, db=args.db)
     from .library import studies
 
@@ -653,15 +653,19 @@ def cmd_open(args: argparse.Namespace) -> int:
         if not studies.study_exists(library, name):
             raise UsageError(f"no study file or library study called {name!r} (library {str(library.path)!r})")
         state = studies.open_study(library, name)
-    check_analysable(state.geometry)
+    check_studiable(state.geometry)
     return run_app(state=state, name=name, db=args.db)
 
 
 def run_app(**options) -> int:
     from .cache import warm_in_background
 
+    from .engine.analysis import MAX_TABLE_CELLS
+
     state, game = options.get("state"), options.get("game")
-    warm_in_background(state.geometry if state is not None else game or TIC_TAC_TOE)  # overlaps the app's import
+    geometry = state.geometry if state is not None else game or TIC_TAC_TOE
+    if geometry.size <= MAX_TABLE_CELLS:  # a strong solution is the app's worker's: read back or made, with progress
+        warm_in_background(geometry)  # overlaps the app's import
     try:
         from .tui.app import run
     except ImportError as error:  # Textual missing or broken: say so, no traceback

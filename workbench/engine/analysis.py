@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .census import GameCounts, counts
 from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
@@ -158,6 +159,61 @@ def install_tables(table: Tables) -> None:
 
 def forget_tables() -> None:
     _TABLES.clear()
+    _STRONG.clear()
+    _analyze_strong.cache_clear()
+
+
+# --- boards of 13 to 16 cells: a strong solution (engine.strong) stands where the tables cannot --------------
+
+_STRONG: dict[Geometry, object] = {}
+
+
+def install_strong(solution) -> None:
+    """Answer :func:`analyze`, :func:`class_id` and :func:`principal_variation` on ``solution``'s board (13–16
+    cells, beyond the tables) from it from now on."""
+    _STRONG[solution.geometry] = solution
+    _analyze_strong.cache_clear()
+
+
+def strong_if_installed(geometry: Geometry):
+    """The strong solution installed for ``geometry``, or None."""
+    return _STRONG.get(geometry)
+
+
+def analysis_ready(geometry: Geometry) -> bool:
+    """Whether :func:`analyze` answers on ``geometry`` without building anything."""
+    return geometry in _TABLES or geometry in _STRONG
+
+
+class BoardNotStudiableError(ValueError):
+    """A board beyond every exact analysis this workbench keeps whole (more than 16 cells)."""
+
+
+def check_studiable(geometry: Geometry) -> None:
+    """:raises BoardNotStudiableError: naming the board, when neither the tables (12 cells) nor a strong
+    solution (16 cells) covers it."""
+    if geometry.size > MAX_STRONG_CELLS:
+        raise BoardNotStudiableError(
+            f"board {geometry}: the app studies boards of at most {MAX_STRONG_CELLS} cells so far ({geometry.size} here); "
+            f"`workbench analyze --game {geometry}` searches bigger ones"
+        )
+
+
+@lru_cache(maxsize=4096)
+def _analyze_strong(position: Position) -> Analysis:
+    from .strong import analyze_strong
+
+    return analyze_strong(_STRONG[position.geometry], position)
+
+
+def _strong_for(geometry: Geometry):
+    return _STRONG.get(geometry) if geometry not in _TABLES else None
+
+
+def classes_by_ply(geometry: Geometry) -> tuple[int, ...]:
+    """How many symmetry classes have 0, 1, 2, … marks, from the tables or the strong solution."""
+    strong = _strong_for(geometry)
+    return tuple(strong.classes_by_ply) if strong is not None else tables(geometry).classes_by_ply()
 
 
 def build_tables(geometry: Geometry) -> Tables:
@@ -251,6 +307,8 @@ def analyze(position: Position) -> Analysis:
 
     :raises IllegalPositionError: the position is not reachable.
     """
+    if _strong_for(position.geometry) is not None:
+        return _analyze_strong(position)
     table = tables(position.geometry)
     return _analyze_key(table, position, _reachable_key(table, position))
 
@@ -260,6 +318,10 @@ def class_id(position: Position) -> int:
 
     :raises IllegalPositionError: the position is not reachable.
     """
+    strong = _strong_for(position.geometry)
+    if strong is not None:
+        check_legal(position)
+        return strong.class_id(position)
     table = tables(position.geometry)
     return table.class_of[_reachable_key(table, position)]
 
@@ -272,6 +334,9 @@ def principal_variation(position: Position) -> tuple[Cell, ...]:
 
     :raises IllegalPositionError: the position is not reachable.
     """
+    strong = _strong_for(position.geometry)
+    if strong is not None:
+        return _strong_line(strong, position)
     table = tables(position.geometry)
     key = _reachable_key(table, position)
     line: list[Cell] = []
@@ -281,6 +346,23 @@ def principal_variation(position: Position) -> tuple[Cell, ...]:
         best = max(preference(-table.value[child], table.remoteness[child]) for _, child in moves)
         cell, key = min(move for move in moves if preference(-table.value[move[1]], table.remoteness[move[1]]) == best)
         line.append(cell)
+    return tuple(line)
+
+
+def _strong_line(strong, position: Position) -> tuple[Cell, ...]:
+    """:func:`principal_variation` read from a strong solution: the same preference, the same lowest cell."""
+    check_legal(position)
+    line: list[Cell] = []
+    while not position.is_over:
+        scored = []
+        for cell in position.legal_moves():
+            child = position.play(cell)
+            value, remoteness = strong.lookup(child.x, child.o)
+            scored.append((preference(-value, remoteness), cell))
+        best = max(score for score, _ in scored)
+        cell = min(cell for score, cell in scored if score == best)
+        line.append(cell)
+        position = position.play(cell)
     return tuple(line)
 
 

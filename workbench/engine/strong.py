@@ -36,6 +36,9 @@ UNREACHED = 255
 Progress = Callable[[str, int, int], None]
 """Called as ``progress(stage, done, total)``: plies done of the total in each stage, in turn ``"forward"``
 (enumerating), ``"games"``, ``"back"`` (values and remoteness) and ``"classes"``."""
+STAGE_NAMES = {"forward": "enumerating positions", "classes": "symmetry classes", "games": "counting games",
+               "back": "values, back from the last ply"}  # fmt: skip
+"""Each stage of :data:`Progress` as a person reads it."""
 
 
 class BoardTooLargeForStrongSolveError(ValueError):

@@ -25,8 +25,15 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ..engine import Geometry, Position, Status, analyze, principal_variation
-from ..engine.analysis import tables, tables_if_built
+from ..engine import TIC_TAC_TOE, Geometry, Position, Status, analyze, principal_variation
+from ..engine.analysis import (
+    MAX_TABLE_CELLS,
+    analysis_ready,
+    install_strong,
+    strong_if_installed,
+    tables,
+    tables_if_built,
+)
 from ..engine.geometry import describe_variant
 from ..engine.position import some_move_order
 from ..state import (
@@ -126,6 +133,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
     """The store's current state, mirrored so panes can bind to it."""
     ready: reactive[bool] = reactive(False, repaint=False)
     """True once the engine's tables are ready: read back before the first paint, or built in a worker."""
+    preparing: reactive[str] = reactive("", repaint=False)
+    """While a strong solution is made: its step and how far it is (``"forward 5/17"``)."""
     library_status: reactive[str] = reactive("opening", repaint=False)
     """``"opening"`` until the library worker is done, then ``"open"`` or ``"unavailable"``."""
 
@@ -182,15 +191,13 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         yield KeysFooter(compact=True)  # every key the footer shows fits 120 columns
 
     def on_load(self) -> None:
-        from ..cache import ready_tables
-
         # Tables read back from the cache (≈ 10 ms) are there for the first paint;
         # building them (≈ 50 ms: the first run, or after an engine change) is a worker's
         # job, with the panes saying so meanwhile. A worker for the cheap case would only
         # delay the first paint: it competes for the GIL with the screen being set up.
         # (The command starts on them before importing the app: they are usually
         # ready here; if that thread is still busy, the worker waits for it.)
-        if ready_tables(self.store.state.geometry) is not None:
+        if self._analysis_at_hand(self.store.state.geometry):
             self._tables_ready()
         else:
             self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
@@ -268,13 +275,25 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
     # --- the store ----------------------------------------------------------------------
 
     def _build_tables(self) -> None:
-        from ..cache import build_and_cache_tables
+        """The exact analysis of the variant being played: its tables (up to 12 cells), or its strong solution
+        (13-16 cells), read back from the cache or made and kept there."""
+        from ..cache import build_and_cache_tables, strong_solution
 
-        build_and_cache_tables(self.store.state.geometry)
-        analyze(Position.empty(self.store.state.geometry))
+        geometry = self.store.state.geometry
+        if geometry.size <= MAX_TABLE_CELLS:
+            build_and_cache_tables(geometry)
+        elif strong_if_installed(geometry) is None:
+            from ..engine.strong import STAGE_NAMES
+
+            def progress(stage: str, done: int, total: int) -> None:
+                self.call_from_thread(setattr, self, "preparing", f"{STAGE_NAMES[stage]}: ply {done} of {total}")
+
+            solution, _ = strong_solution(geometry, progress)
+            install_strong(solution)
+        analyze(Position.empty(geometry))
 
     def _tables_ready(self) -> None:
-        if tables_if_built(self.store.state.geometry) is None:  # the rules changed while they were built
+        if not analysis_ready(self.store.state.geometry):  # the rules changed while they were built
             self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
             return
         # The tables live as long as the app: keep the collector from rescanning
@@ -339,15 +358,24 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         if isinstance(action, PlayCell) and self.store.state is not before:
             self._maybe_engine_move()
 
+    def watch_preparing(self, text: str) -> None:
+        self.query_one(EvaluationView).preparing = text
+
+    @staticmethod
+    def _analysis_at_hand(geometry: Geometry) -> bool:
+        """The variant's exact analysis is in memory, or its tables read back from the cache (≈ 10 ms)."""
+        from ..cache import ready_tables
+
+        return analysis_ready(geometry) or (geometry.size <= MAX_TABLE_CELLS and ready_tables(geometry) is not None)
+
     def _rules_changed(self, geometry: Geometry) -> None:
         """Another variant: its tables are made ready before any pane reads an analysis of it, read back
         from the cache at once or built in a worker (3x4 takes seconds) while the panes say so."""
-        from ..cache import ready_tables
-
-        if ready_tables(geometry) is not None:
+        if self._analysis_at_hand(geometry):
             if not self.ready:
                 self._tables_ready()
         else:
+            self.preparing = ""
             self.ready = False
             self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
 
@@ -369,8 +397,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
 
     def _library_games(self) -> None:
         """Ask the library for the games through this position (a worker: it is I/O)."""
-        if self.library is None or not self.library_has_games:
-            return
+        if self.library is None or not self.library_has_games or self.store.state.geometry != TIC_TAC_TOE:
+            return  # the library's games are the classic game's
         from ..library import LibraryError
         from ..library.games import games_after
         from ..library.games import games_through as library_through
@@ -551,8 +579,12 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         from .library_dialogs import GamesLikeThis
 
         position = self.store.state.position
+        if tables_if_built(position.geometry) is None:
+            self.notify(f"Games like this counts the games of boards of up to {MAX_TABLE_CELLS} cells; "
+                        f"this is {describe_variant(position.geometry)}.", title="Games like this", severity="warning")  # fmt: skip
+            return
         counts = None
-        if self.library is not None and self.library_has_games:
+        if self.library is not None and self.library_has_games and position.geometry == TIC_TAC_TOE:
             from ..library import LibraryError
             from ..library.games import games_through as library_through
             from ..library.games import sample_games

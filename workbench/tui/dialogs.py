@@ -12,7 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from ..engine import Geometry, PositionError, check_analysable, parse_position
+from ..engine import Geometry, PositionError, parse_position
+from ..engine.analysis import check_studiable
 from ..engine.geometry import NAMED_VARIANTS, describe_variant, format_variant, parse_variant
 from ..state import Action, MoveTextError, import_movetext
 from ..state.actions import ReplaceTree, SetUpPosition
@@ -40,11 +41,11 @@ def parse_setup(text: str, geometry: Geometry | None = None) -> Action:
 
 
 def playable_variants(current: Geometry) -> list[Geometry]:
-    """The named variants the app can study (its exact tables fit), with ``current`` among them."""
+    """The named variants the app can study (the tables or a strong solution cover them), with ``current`` among them."""
     variants = []
     for _, geometry in NAMED_VARIANTS:
         try:
-            check_analysable(geometry)
+            check_studiable(geometry)
         except ValueError:
             continue
         variants.append(geometry)
@@ -57,7 +58,7 @@ def parse_app_variant(text: str) -> Geometry:
     :raises ValueError: naming what is wrong with the text, or why the app cannot study that board.
     """
     geometry = parse_variant(text)
-    check_analysable(geometry)
+    check_studiable(geometry)
     return geometry
 
 
@@ -79,7 +80,8 @@ class NewGameDialog(ModalScreen[Geometry | None]):
             yield OptionList(*options, id="variant-list")
             yield Input(placeholder="or type one: 2x5k3, 3x4k3-misere", id="variant-input")
             yield Static("", id="variant-error", classes="dialog-error", markup=False)
-            yield Static("boards of up to 12 cells, each solved exactly", classes="dialog-hint", markup=False)
+            yield Static("boards of up to 16 cells, each solved exactly (above 12 cells: once, some seconds, kept after)",
+                         classes="dialog-hint", markup=False)  # fmt: skip
 
     def on_mount(self) -> None:
         variants = self.query_one("#variant-list", OptionList)

@@ -8,8 +8,9 @@ from rich.style import Style
 from textual import events
 from textual.reactive import reactive
 
-from ..engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Value, cell_bit, principal_variation
-from ..engine.analysis import tables
+from ..engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, principal_variation
+from ..engine.analysis import MAX_TABLE_CELLS, tables_if_built
+from ..engine.geometry import describe_variant
 from ..state import AppState
 from ..state.actions import PlayCell
 from .lines import LinesView, LineWriter, ViewPane
@@ -54,6 +55,13 @@ def selected_line(state: AppState) -> tuple[Cell, ...]:
     return (cell, *principal_variation(state.position.play(cell)))
 
 
+def preparing_text(geometry: Geometry) -> str:
+    """What a pane says while the exact analysis of ``geometry`` is being made."""
+    if geometry.size <= MAX_TABLE_CELLS:
+        return "Building the engine's tables…"
+    return f"Solving {describe_variant(geometry)} exactly: every position, once (kept after)…"
+
+
 class EvaluationView(LinesView):
     """The analysis of the current position, for the side to move."""
 
@@ -73,6 +81,8 @@ class EvaluationView(LinesView):
     library_games: reactive[tuple[int, dict, dict] | None] = reactive(None, repaint=False)
     """(position key, games through it, {cell: games after the move}) from the library's games
     tables, when it has them; None otherwise (the figures are then computed)."""
+    preparing: reactive[str] = reactive("", repaint=False)
+    """While a strong solution is being made: its step and how far it is, as the solver reports it."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -81,6 +91,10 @@ class EvaluationView(LinesView):
 
     def watch_library_games(self) -> None:
         self.invalidate()
+
+    def watch_preparing(self) -> None:
+        if not self.ready:
+            self.invalidate()
 
     def on_click(self, event: events.Click) -> None:
         """A click on a row of the moves table plays that move."""
@@ -94,7 +108,7 @@ class EvaluationView(LinesView):
         return state.position, state.view.highlighted
 
     def build_key(self) -> object:
-        return super().build_key(), self.library_games
+        return super().build_key(), self.library_games, (self.preparing if not self.ready else "")
 
     def kept_with_lines(self) -> object:
         return self._row_cells
@@ -109,7 +123,9 @@ class EvaluationView(LinesView):
             return
         style = self.part
         if not self.ready:
-            writer.write("Building the engine's tables…", style("evaluation--dim"))
+            writer.write(preparing_text(state.geometry), style("evaluation--dim"))
+            if self.preparing:
+                writer.newline().write(self.preparing, style("evaluation--dim"))
             return
         analysis = state.analysis
         self._summary(writer, analysis)
@@ -145,7 +161,10 @@ class EvaluationView(LinesView):
                 f"{total:,} go on: X/O/draw {x}/{o}/{draw}",
             ))  # fmt: skip
             writer.newline().write(games_line, style("evaluation--dim"))
-        through = tables(analysis.position.geometry).games_through(analysis.position.key).total
+        table = tables_if_built(analysis.position.geometry)
+        if table is None:  # a strong solution counts the games from a position, not those through it
+            return
+        through = table.games_through(analysis.position.key).total
         served = self._served(analysis)
         if served is None:
             sources = ("",)

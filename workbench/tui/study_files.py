@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine import BoardTooLargeError, check_analysable
+from ..engine.analysis import BoardNotStudiableError, check_studiable
 from ..state import StudyError, export_movetext, load_study, save_study
 from ..state.actions import LoadState, MarkSaved
 
@@ -124,8 +124,8 @@ class StudyFiles:
                     loaded, path, name = load_study(text), text, None
                 else:
                     loaded, path, name = library_studies.open_study(self.library, text), None, text
-                check_analysable(loaded.geometry)
-            except (StudyError, LibraryError, BoardTooLargeError) as error:
+                check_studiable(loaded.geometry)
+            except (StudyError, LibraryError, BoardNotStudiableError) as error:
                 return str(error)
             self.store.dispatch(LoadState(state=loaded))
             self.study_path, self.study_name = path, name

@@ -7,9 +7,10 @@ from typing import ClassVar
 from textual.reactive import reactive
 
 from ..engine import Position, format_position
-from ..engine.analysis import tables
+from ..engine.analysis import classes_by_ply
 from ..engine.symmetry import images
 from ..state import AppState
+from .evaluation import preparing_text
 from .lines import LinesView, LineWriter, ViewPane
 
 TRANSFORM_LABELS = {
@@ -49,7 +50,7 @@ class SymmetryView(LinesView):
             return
         style = self.part
         if not self.ready:
-            writer.write("Building the engine's tables…", style("symmetry--dim"))
+            writer.write(preparing_text(state.geometry), style("symmetry--dim"))
             return
         symmetry = state.analysis.symmetry
         width = writer.width
@@ -97,7 +98,7 @@ class SymmetryView(LinesView):
 
     def _by_ply(self, writer: LineWriter, position: Position) -> None:
         style = self.part
-        counts = tables(position.geometry).classes_by_ply()
+        counts = classes_by_ply(position.geometry)
         widths = [max(len(str(ply)), len(str(count))) + 1 for ply, count in enumerate(counts)]
         writer.write("classes by ply", style("symmetry--dim"))
         for start, end in _even_rows(widths, writer.width + 1):  # the last column's space may hang over
