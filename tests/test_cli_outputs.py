@@ -564,7 +564,7 @@ def test_a_board_too_large_for_the_tables_is_searched_or_one_line_and_its_move_t
     assert (code, out) == (2, "")
     assert err == "workbench: error: board 5x5k4: the app studies boards of at most 16 cells so far (25 here); `workbench analyze --game 5x5k4` searches bigger ones\n"
     code, out, _ = run(capsys, "export", str(path))
-    assert code == 0 and out == "13\n"  # the board's shape is not in move text yet (the variants issue adds a header)
+    assert code == 0 and out == '[Variant "5x5k4"] 13\n'
 
 
 def test_a_study_of_fourteen_cells_is_analysed_from_the_strong_solution(capsys, tmp_path):

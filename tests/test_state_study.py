@@ -448,3 +448,44 @@ def test_saving_over_a_device_a_fifo_or_a_folder_is_refused_and_leaves_it_be(tmp
     with pytest.raises(StudyError, match=f"^cannot save '{target}': {reason}$"):
         save_study(sample_state(), target)
     assert os.stat(target).st_mode == kind and not list(Path(target).parent.glob(f".{Path(target).name}.*.tmp"))
+
+
+@pytest.mark.parametrize("variant", ["3x3k3-misere", "3x4k3", "4x4k4-misere", "2x7k4"])
+def test_move_text_names_its_variant_and_reads_back_on_that_board(variant):
+    geometry = parse_variant(variant)
+    state = reduce(AppState(), NewGame(geometry=geometry))
+    for cell in (geometry.size, 1, 2):
+        state = reduce(state, PlayCell(cell=cell))
+    state = reduce(reduce(state, Back()), PlayCell(cell=3))
+    text = export_movetext(state.tree)
+    assert text.startswith(f'[Variant "{variant}"] {geometry.size} 1 2 (3)')
+    assert import_movetext(text) == state.tree
+    assert import_movetext(text, geometry) == state.tree  # the set-up dialog, on that board
+    assert export_movetext(reduce(AppState(), PlayCell(cell=5)).tree) == "5"  # the classic board needs no name
+
+
+def test_a_set_up_root_follows_the_variant():
+    geometry = parse_variant("3x4k3")
+    tree = import_movetext('[Variant "3x4k3"] [Setup "X.../..../...."] 12 {far}')
+    assert tree.root_position == parse_position("X.../..../....", geometry) and export_movetext(tree) == (
+        '[Variant "3x4k3"] [Setup "X.../..../...."] 12 {far}'
+    )
+    tree = import_movetext('[Variant "3x4k3"] 11,12 10')  # past nine cells a number is one move, not its digits
+    assert tree.root_position.geometry == geometry and tree.moves_to(tree.main_line()[-1]) == (11, 12, 10)
+
+
+@pytest.mark.parametrize(
+    "text, geometry, message",
+    [
+        ('5 [Variant "3x4k3"]', None, "'[Variant \"3x4k3\"]' at column 3: the variant must come first"),
+        ('[Setup "X../.../..."] [Variant "3x4k3"]', None, "at column 23: the variant must come first"),
+        ('[Variant "3x4k3"] [Variant "3x4k3"]', None, "at column 19: the variant must come first"),
+        ('[Variant "chess"] 5', None, "at column 1: unknown variant 'chess'"),
+        ('[Variant "3x4k3"] 5', "3x3k3", "at column 1: this board is 3x3k3: start a game of 3x4k3 first"),
+        ('[Variant "3x4k3"] 13', None, "'13' at column 19: no such cell (1-12)"),
+    ],
+)
+def test_a_bad_variant_header_is_named(text, geometry, message):
+    with pytest.raises(MoveTextError) as caught:
+        import_movetext(text, None if geometry is None else parse_variant(geometry))
+    assert message in str(caught.value)

@@ -278,3 +278,13 @@ async def test_games_like_this_says_which_boards_it_counts():
         notes = [str(n.message) for n in app._notifications]
         assert any("boards of up to 12 cells; this is 2×7, four in a row" in note for note in notes)
         assert not app.screen.query("GamesLikeThis") and app.screen is app.screen_stack[0]
+
+
+def test_set_up_on_the_classic_board_still_reads_digits_as_moves():
+    from workbench.tui.dialogs import parse_setup
+
+    for geometry in (None, Geometry()):
+        action = parse_setup("519", geometry)
+        assert action.tree.moves_to(action.cursor) == (5, 1, 9)
+    action = parse_setup("11 12", THREE_BY_FOUR)
+    assert action.tree.moves_to(action.cursor) == (11, 12)

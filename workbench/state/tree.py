@@ -22,6 +22,7 @@ from ..engine import (
     IllegalPositionError,
     MoveListError,
     NotationError,
+    TIC_TAC_TOE,
     Position,
     Value,
     analyze,
@@ -29,6 +30,7 @@ from ..engine import (
     parse_position,
 )
 from ..engine.analysis import class_id
+from ..engine.geometry import VariantError, format_variant, parse_variant
 
 NodeId = int
 ROOT: NodeId = 0
@@ -235,9 +237,13 @@ class MoveTextError(ValueError):
 def export_movetext(tree: GameTree) -> str:
     """Moves as cell numbers, the main line first, variations in parentheses like PGN.
 
-    A set-up root is written first as ``[Setup "X../.../..."]``; comments as ``{…}``.
+    A board other than the classic one is named first, as ``[Variant "4x4k4-misere"]``; a set-up root
+    next, as ``[Setup "X../.../..."]``; comments as ``{…}``.
     """
     parts: list[str] = []
+    geometry = tree.root_position.geometry
+    if geometry != TIC_TAC_TOE:
+        parts.append(f'[Variant "{format_variant(geometry)}"]')
     if tree.root_position != Position.empty(tree.root_position.geometry):
         parts.append(f'[Setup "{format_position(tree.root_position)}"]')
     root_comment = tree.node(ROOT).comment
@@ -272,7 +278,7 @@ def _export_line(tree: GameTree, node_id: NodeId) -> list[str]:
     return parts
 
 
-_TOKEN = re.compile(r'\s*(?:(\[Setup\s+"[^"]*"\])|(\{[^}]*\})|([()])|([^\s(){}\[\]]+)|(\S))')
+_TOKEN = re.compile(r'\s*(?:(\[(?:Setup|Variant)\s+"[^"]*"\])|(\{[^}]*\})|([()])|([^\s(){}\[\]]+)|(\S))')
 
 
 def _bad_token(token: str, column: int, reason: str) -> MoveTextError:
@@ -283,12 +289,15 @@ def _bad_token(token: str, column: int, reason: str) -> MoveTextError:
 def import_movetext(text: str, geometry=None) -> GameTree:
     """Parse :func:`export_movetext` output (and hand-written move lists) into a tree.
 
-    Numbers may be separated by spaces or commas; ``519`` is three moves.
+    Numbers may be separated by spaces or commas; on a board of at most nine cells ``519`` is three moves.
+    A ``[Variant "…"]`` header names the board (the classic one without it); where ``geometry`` is given,
+    the text must be of that board.
 
     :raises MoveTextError: naming the first bad token and its 1-based column.
     """
     root_position = Position.empty() if geometry is None else Position.empty(geometry)
     tree: GameTree | None = None
+    headers = 0
     current = ROOT
     stack: list[tuple[NodeId, int]] = []  # where each open variation returns to, and its column
     index = 0
@@ -299,9 +308,22 @@ def import_movetext(text: str, geometry=None) -> GameTree:
         token = match.group(match.lastindex)
         index = match.end()
 
+        if setup and setup.startswith("[Variant"):
+            if tree is not None or headers:
+                raise _bad_token(token, column, "the variant must come first")
+            headers += 1
+            try:
+                named = parse_variant(setup[setup.index('"') + 1 : -2])
+            except VariantError as error:
+                raise _bad_token(token, column, str(error)) from None
+            if geometry is not None and named != geometry:
+                raise _bad_token(token, column, f"this board is {format_variant(geometry)}: start a game of {format_variant(named)} first")
+            root_position = Position.empty(named)
+            continue
         if setup:
             if tree is not None:
                 raise _bad_token(token, column, "a set-up must come first")
+            headers += 1
             body = setup[setup.index('"') + 1 : -2]
             try:
                 root_position = parse_position(body, root_position.geometry)
@@ -325,7 +347,7 @@ def import_movetext(text: str, geometry=None) -> GameTree:
         elif word:
             # each move with its own column, so that an error points at the move in ``5,5`` or ``515``
             cells = [(part.start() + column, part.group()) for part in re.finditer(r"[^,]+", word)]
-            if geometry is None and len(cells) == 1 and word.isdigit():  # nine cells: every digit is a move
+            if root_position.geometry.size <= 9 and len(cells) == 1 and word.isdigit():  # every digit is a move
                 cells = [(column + offset, digit) for offset, digit in enumerate(word)]
             for cell_column, cell_text in cells:
                 if not cell_text.isdigit() or not cell_text.isascii():
