@@ -156,6 +156,22 @@ def test_graph_into_the_library_text(capsys, tmp_path):
     assert code == 0 and out == f"765 classes and 2096 edges in {db}\n"
 
 
+def test_studies_list_names_each_study_s_variant(capsys, tmp_path):
+    from workbench.engine.geometry import parse_variant
+    from workbench.state.actions import NewGame
+
+    db = str(tmp_path / "lib.sqlite3")
+    for name, variant in (("wide misere", "3x4k3-misere"), ("big", "4x4k4"), ("classic", "3x3k3")):
+        state = reduce(reduce(AppState(), NewGame(geometry=parse_variant(variant))), PlayCell(cell=1))
+        save_study(state, tmp_path / f"{name}.json")
+        assert run(capsys, "--db", db, "studies", "import", str(tmp_path / f"{name}.json"))[0] == 0
+    code, out, _ = run(capsys, "--db", db, "studies", "list", "--json")
+    assert code == 0 and {row["name"]: (row["variant"], row["moves"]) for row in json.loads(out)} == {
+        "wide misere": ("3x4k3-misere", 1), "big": ("4x4k4", 1), "classic": ("3x3k3", 1)}  # fmt: skip
+    code, out, _ = run(capsys, "--db", db, "studies", "list")
+    assert sorted(line.split()[-5] for line in out.splitlines()) == ["3x3k3", "3x4k3-misere", "4x4k4"]
+
+
 def test_studies_text_output(capsys, tmp_path):
     db = str(tmp_path / "lib.sqlite3")
     code, out, _ = run(capsys, "--db", db, "studies", "list")
@@ -176,8 +192,8 @@ def test_studies_text_output(capsys, tmp_path):
     assert code == 0 and out == f"imported {source} as 'empty'\n"
     code, out, _ = run(capsys, "--db", db, "studies", "delete", "empty")
     code, out, _ = run(capsys, "--db", db, "studies", "list")
-    name, count, word, *_ = out.split()
-    assert (name, count, word) == ("opening", "4", "moves") and len(out.splitlines()) == 1
+    name, variant, count, word, *_ = out.split()
+    assert (name, variant, count, word) == ("opening", "3x3k3", "4", "moves") and len(out.splitlines()) == 1
     code, out, _ = run(capsys, "--db", db, "studies", "rename", "opening", "centre")
     assert code == 0 and out == ""
     target = tmp_path / "back.json"
@@ -474,8 +490,8 @@ def test_studies_list_json_names_each_study(capsys, tmp_path):
     run(capsys, "--db", db, "studies", "import", str(source))
     code, out, _ = run(capsys, "--db", db, "studies", "list", "--json")
     [record] = json.loads(out)
-    assert code == 0 and sorted(record) == ["damaged", "moves", "name", "updated"]
-    assert (record["name"], record["moves"], record["damaged"]) == ("opening", 4, None) and len(record["updated"]) == 19
+    assert code == 0 and sorted(record) == ["damaged", "moves", "name", "updated", "variant"]
+    assert (record["name"], record["variant"], record["moves"], record["damaged"]) == ("opening", "3x3k3", 4, None) and len(record["updated"]) == 19
 
 
 def test_open_treats_paths_and_existing_files_as_files(capsys, tmp_path, monkeypatch):
@@ -653,7 +669,7 @@ def test_a_study_name_with_control_characters_is_listed_escaped_and_a_damaged_ro
     code, out, _ = run(capsys, "--db", db, "studies", "list")
     assert code == 0 and "\x1b" not in out
     hurt, red = sorted(out.splitlines())  # listed newest first: sorted here, "h" before "r"
-    assert red.startswith("red\\x1b[31m\\nname") and red.split()[1:3] == ["4", "moves"]
+    assert red.startswith("red\\x1b[31m\\nname") and red.split()[1:4] == ["3x3k3", "4", "moves"]
     assert hurt.startswith("hurt ") and "damaged (" in hurt and hurt.endswith("   2026-01-02 03:04:05")
     code, out, _ = run(capsys, "--db", db, "studies", "list", "--json")
     listed = {record["name"]: record for record in json.loads(out)}

@@ -764,14 +764,14 @@ def cmd_studies(args: argparse.Namespace) -> int:
         if action == "list":
             records = studies.list_studies(library)
             if args.json:
-                _print_json([{"name": r.name, "moves": None if r.damaged else r.moves, "updated": r.updated, "damaged": r.damaged}
-                             for r in records])  # fmt: skip
+                _print_json([{"name": r.name, "variant": None if r.damaged else r.variant, "moves": None if r.damaged else r.moves,
+                              "updated": r.updated, "damaged": r.damaged} for r in records])  # fmt: skip
             else:
                 for record in records:
                     if record.damaged is not None:
                         print(printable(f"{record.name:<30} damaged ({record.damaged})   {record.updated}"))
                     else:
-                        print(printable(f"{record.name:<30} {record.moves:>4} moves   {record.updated}"))
+                        print(printable(f"{record.name:<30} {record.variant:<13} {record.moves:>4} moves   {record.updated}"))
                 if not records:
                     print(f"no studies in {library.path}")
         elif action == "rename":

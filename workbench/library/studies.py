@@ -11,6 +11,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
+from ..engine.geometry import format_variant
 from ..state import AppState, parse_study, study_to_data
 from .db import Library, LibraryError
 
@@ -23,6 +24,8 @@ class StudyRecord:
     updated: str
     damaged: str | None = None
     """Why the study cannot be opened, for a row whose data is not a study any more."""
+    variant: str = "3x3k3"
+    """The board and rule it is played under (``4x4k4-misere``)."""
 
 
 class StudyExistsError(LibraryError):
@@ -72,7 +75,8 @@ def list_studies(library: Library) -> list[StudyRecord]:
         except ValueError as error:
             records.append(StudyRecord(name=str(name), moves=0, updated=str(updated), damaged=str(error)))
             continue
-        records.append(StudyRecord(name=str(name), moves=len(state.tree.nodes) - 1, updated=str(updated)))
+        records.append(StudyRecord(name=str(name), moves=len(state.tree.nodes) - 1, updated=str(updated),
+                                   variant=format_variant(state.geometry)))  # fmt: skip
     return records
 
 

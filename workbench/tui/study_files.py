@@ -222,4 +222,4 @@ def _record_detail(record) -> str:
     """What the open dialog shows beside a study's name."""
     if record.damaged is not None:
         return f"damaged: {record.damaged} · {record.updated}"
-    return f"{record.moves} move{'' if record.moves == 1 else 's'} · {record.updated}"
+    return f"{record.variant} · {record.moves} move{'' if record.moves == 1 else 's'} · {record.updated}"
