@@ -416,6 +416,7 @@ async def test_command_palette_runs_workbench_commands():
             *((f"New game: {name}", f"{spelling}: a new study on its empty board") for name, spelling in (
                 ("classic", "3x3k3"), ("misère", "3x3k3-misere"), ("3×4, three in a row", "3x4k3"),
                 ("3×4, three in a row, misère", "3x4k3-misere"), ("4×4, three in a row", "4x4k3"), ("4×4, four in a row", "4x4k4"))),
+            ("Play a cell", "By its number or coordinate (b2)"),
             ("Set up position", "Type a position or a move list"),
             ("Open study", "Open a study from the library, or a .json file"),
             ("Save study", "Save the study (tree, comments, settings)"),

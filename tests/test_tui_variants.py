@@ -288,3 +288,54 @@ def test_set_up_on_the_classic_board_still_reads_digits_as_moves():
         assert action.tree.moves_to(action.cursor) == (5, 1, 9)
     action = parse_setup("11 12", THREE_BY_FOUR)
     assert action.tree.moves_to(action.cursor) == (11, 12)
+
+
+@pytest.mark.parametrize(
+    "text, cell",
+    [("16", 16), (" 1 ", 1), ("a1", 13), ("A4", 1), ("d1", 16), ("b3", 6)],
+)
+def test_a_cell_is_typed_by_number_or_coordinate(text, cell):
+    from workbench.tui.dialogs import parse_cell
+
+    assert parse_cell(text, Position.empty(Geometry(4, 4, 4))) == cell
+
+
+@pytest.mark.parametrize(
+    "text, moves, problem",
+    [
+        ("17", (), "no cell 17 on this board (1-16)"),
+        ("0", (), "no cell 0 on this board (1-16)"),
+        ("9" * 400, (), "no cell 9999"),
+        ("e1", (), "no cell 'e1' on a 4x4 board (a1-d4)"),
+        ("x", (), "not a coordinate: 'x'"),
+        ("b3", (6,), "b3 (cell 6) is taken"),
+        ("16", (1, 5, 2, 6, 3, 7, 4), "the game is over"),
+    ],
+)
+def test_a_typed_cell_that_cannot_be_played_says_why(text, moves, problem):
+    from workbench.tui.dialogs import parse_cell
+
+    with pytest.raises(ValueError) as caught:
+        parse_cell(text, Position.empty(Geometry(4, 4, 4)).play_all(moves))
+    assert problem in str(caught.value)
+
+
+async def test_colon_plays_a_typed_cell_on_any_board():
+    from workbench.engine import analysis
+    from workbench.engine.strong import strong_solve
+
+    analysis.install_strong(strong_solve(TWO_BY_SEVEN))
+    app = _app(game=TWO_BY_SEVEN)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("colon", *"14", "enter")
+        await pilot.pause()
+        assert moves(app) == (14,)
+        await pilot.press("colon", *"g1")  # taken: said in the dialog, nothing played
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "g1 (cell 14) is taken" in str(app.screen.query_one("#cell-error", Static).render())
+        await pilot.press("escape")
+        await pilot.press("colon", *"a2", "enter")  # the top row's first cell
+        await pilot.pause()
+        assert moves(app) == (14, 1) and app.screen is app.screen_stack[0]

@@ -101,6 +101,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         Binding("q", "request_quit", "Quit", show=False),
         Binding("f1,question_mark", "help", "Help"),
         Binding("n", "new_game", "New"),
+        Binding("colon", "type_cell", "Play a cell by number or coordinate", show=False, key_display=":"),
         Binding("i", "set_up", "Set up"),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+o", "open", "Open"),
@@ -455,6 +456,16 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
 
     def action_play(self, cell: int) -> None:
         self._user_dispatch(PlayCell(cell=cell))
+
+    def action_type_cell(self) -> None:
+        """Ask for a cell (its number or coordinate): the way to cells past 9 without the mouse or the cursor."""
+        from .dialogs import PlayCellDialog
+
+        def played(cell: int | None) -> None:
+            if cell is not None:
+                self._user_dispatch(PlayCell(cell=cell))
+
+        self.push_screen(PlayCellDialog(self.store.state.position), played)
 
     def action_play_best(self) -> None:
         """Play the best move (the first of the best line from here; the lowest cell among equals)."""

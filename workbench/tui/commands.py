@@ -26,6 +26,7 @@ class PaletteCommands:
         yield SystemCommand("New game", "Start again from the empty board, of this variant or another", self.action_new_game)
         for geometry in playable_variants(self.store.state.geometry):
             yield SystemCommand(f"New game: {describe_variant(geometry)}", f"{format_variant(geometry)}: a new study on its empty board", lambda g=geometry: self.new_game(g))
+        yield SystemCommand("Play a cell", "By its number or coordinate (b2)", self.action_type_cell)
         yield SystemCommand("Set up position", "Type a position or a move list", self.action_set_up)
         yield SystemCommand("Open study", "Open a study from the library, or a .json file", self.action_open)
         yield SystemCommand("Save study", "Save the study (tree, comments, settings)", self.action_save)

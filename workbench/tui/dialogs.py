@@ -12,9 +12,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from ..engine import Geometry, PositionError, parse_position
+from ..engine import Cell, Geometry, Position, PositionError, parse_position
 from ..engine.analysis import check_studiable
-from ..engine.geometry import NAMED_VARIANTS, describe_variant, format_variant, parse_variant
+from ..engine.geometry import (
+    NAMED_VARIANTS,
+    describe_variant,
+    format_coordinate,
+    format_variant,
+    parse_coordinate,
+    parse_variant,
+)
 from ..state import Action, MoveTextError, import_movetext
 from ..state.actions import ReplaceTree, SetUpPosition
 
@@ -101,6 +108,56 @@ class NewGameDialog(ModalScreen[Geometry | None]):
             self.query_one("#variant-error", Static).update(str(problem))
             return
         self.dismiss(geometry)
+
+
+def parse_cell(text: str, position: Position) -> Cell:
+    """A cell of ``position``'s board typed by number (``14``) or coordinate (``b2``, the column letter from
+    the left, the row number from the bottom), free to play.
+
+    :raises ValueError: naming what is wrong: no such cell, or a cell already taken, or the game over.
+    """
+    geometry = position.geometry
+    body = text.strip().lower()
+    if body.isdigit() and body.isascii():
+        cell = int(body) if len(body) <= 3 else 0
+        if not geometry.contains(cell):
+            raise ValueError(f"no cell {body[:20]} on this board (1-{geometry.size})")
+    else:
+        cell = parse_coordinate(body, geometry)
+    if position.is_over:
+        raise ValueError("the game is over: step back (←) to play another move")
+    if cell not in position.legal_moves():
+        raise ValueError(f"{format_coordinate(cell, geometry)} (cell {cell}) is taken")
+    return cell
+
+
+class PlayCellDialog(ModalScreen[Cell | None]):
+    """Type a cell to play: its number, or its coordinate as on the board's edges (``b2``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, position: Position) -> None:
+        super().__init__()
+        self.position = position
+
+    def compose(self) -> ComposeResult:
+        geometry = self.position.geometry
+        last = format_coordinate(geometry.cell(0, geometry.cols - 1), geometry)
+        with Vertical(classes="dialog"):
+            yield Label("Play a cell", classes="dialog-title")
+            yield Input(placeholder=f"a number 1-{geometry.size}, or a coordinate a1-{last}", id="cell-input")
+            yield Static("", id="cell-error", classes="dialog-error", markup=False)
+
+    def on_input_changed(self) -> None:
+        self.query_one("#cell-error", Static).update("")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            cell = parse_cell(event.value, self.position)
+        except ValueError as problem:
+            self.query_one("#cell-error", Static).update(str(problem))
+            return
+        self.dismiss(cell)
 
 
 class SetUpDialog(ModalScreen[Action | None]):

@@ -13,7 +13,7 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         result = []
         for binding in bindings:
             if isinstance(binding, Binding) and binding.description:
-                keys = binding.key.replace("question_mark", "?").replace("minus", "-").replace(",", " / ")
+                keys = binding.key.replace("question_mark", "?").replace("minus", "-").replace("colon", ":").replace(",", " / ")
                 result.append((keys, binding.description))
         return result
 
