@@ -47,6 +47,15 @@ def test_value_overlay_on_the_board(snap_compare):
     assert snap_compare(WorkbenchApp(), run_before=preparing(keys, "board"), terminal_size=(90, 30))
 
 
+@pytest.mark.parametrize("pane", PANES)
+def test_a_3x4_board_in_each_pane(snap_compare, pane):
+    """A board above 3×3: coordinates on its edges, twelve cells, its own classes and masks."""
+    from workbench.engine import Geometry
+
+    keys = ["6", "colon", *"a1", "enter", "v"]
+    assert snap_compare(WorkbenchApp(game=Geometry(3, 4, 3)), run_before=preparing(keys, pane), terminal_size=(90, 30))
+
+
 DIALOGS = {
     "set-up-with-an-error": ["i", "5", ",", "5"],
     "save-as": ["5", "ctrl+s"],

@@ -21,6 +21,10 @@ from .messages import dispatch
 VALUE_WORDS = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
 
 
+COORDINATE_MARGINS = (3, 1)
+"""Row numbers take two columns and a space left of the grid; column letters a line under it."""
+
+
 class BoardGrid(LinesView, can_focus=True):
     """The board itself: marks, cell numbers, the last move, the winning line, overlays.
 
@@ -52,21 +56,28 @@ class BoardGrid(LinesView, can_focus=True):
     ready: reactive[bool] = reactive(False, repaint=False)
     """True once the engine's tables are built (values need them)."""
 
+    def _margins(self) -> tuple[int, int]:
+        """Columns left of the grid (row numbers) and lines under it (column letters): a board above 3×3 has
+        its coordinates on its edges, as the ``:`` prompt reads them (``b2``)."""
+        return COORDINATE_MARGINS if self.state.geometry.size > 9 else (0, 0)
+
     def _cell_size(self) -> tuple[int, int]:
         geometry = self.state.geometry
         width, height = self.content_region.size
-        cell_width = max(3, min(13, (width - (geometry.cols - 1)) // geometry.cols))
-        cell_height = max(1, min(5, (height - (geometry.rows - 1)) // geometry.rows))
+        left, below = self._margins()
+        cell_width = max(3, min(13, (width - left - (geometry.cols - 1)) // geometry.cols))
+        cell_height = max(1, min(5, (height - below - (geometry.rows - 1)) // geometry.rows))
         return cell_width, cell_height
 
     def _origin(self) -> tuple[int, int]:
-        """Top-left of the grid, which is centred in the widget."""
+        """Top-left of the grid, which is centred in the widget with its coordinates."""
         geometry = self.state.geometry
         cell_width, cell_height = self._cell_size()
+        left, below = self._margins()
         grid_width = geometry.cols * cell_width + geometry.cols - 1
         grid_height = geometry.rows * cell_height + geometry.rows - 1
         width, height = self.content_region.size
-        return max(0, (width - grid_width) // 2), max(0, (height - grid_height) // 2)
+        return max(0, (width - left - grid_width) // 2) + left, max(0, (height - below - grid_height) // 2)
 
     def cell_at(self, x: int, y: int) -> Cell | None:
         """The cell under widget-relative (x, y), or None on a grid line or outside."""
@@ -111,6 +122,7 @@ class BoardGrid(LinesView, can_focus=True):
         separator = "┼".join(["─" * cell_width] * geometry.cols)
         origin_x, origin_y = self._origin()
         indent = " " * origin_x
+        left, below = self._margins()
         writer.newline(origin_y)
         for row in range(geometry.rows):
             if row:
@@ -118,7 +130,10 @@ class BoardGrid(LinesView, can_focus=True):
             for line_index in range(cell_height):
                 if line_index:
                     writer.newline()
-                writer.write(indent)
+                if left and line_index == cell_height // 2:  # the row's number, counted from the bottom
+                    writer.write(" " * (origin_x - left)).write(f"{geometry.rows - row:>{left - 1}} ", style("board--number"))
+                else:
+                    writer.write(indent)
                 for col in range(geometry.cols):
                     if col:
                         writer.write("│", grid_style)
@@ -127,6 +142,9 @@ class BoardGrid(LinesView, can_focus=True):
                         position, cell, line_index, cell_width, cell_height, last, line_cells, values, mask
                     )
                     writer.write(text, cell_style)
+        if below:
+            letters = " ".join(chr(ord("a") + col).center(cell_width) for col in range(geometry.cols))
+            writer.newline().write(indent).write(letters, style("board--number"))
 
     def _cell_line(
         self,
