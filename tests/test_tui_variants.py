@@ -67,7 +67,9 @@ async def test_choosing_3x4_plays_it_in_every_pane_and_names_it():
         assert app.query_one(BoardPane).border_title == "Board · 3×4 k3"
         assert "3×4, three in a row · untitled study" in _header(app)
         grid = app.query_one(BoardGrid)
-        assert re.findall(r"\d+", text_of(grid)) == [str(cell) for cell in range(1, 13)]
+        left_of_grid = grid._origin()[0]
+        assert re.findall(r"\d+", "\n".join(line[left_of_grid:] for line in text_of(grid).splitlines())) == [
+            str(cell) for cell in range(1, 13)]  # fmt: skip
         await pilot.click(BoardGrid, offset=cell_offset(grid, 12))  # a cell past the digit keys
         await pilot.press("6")
         await pilot.pause()
@@ -339,3 +341,32 @@ async def test_colon_plays_a_typed_cell_on_any_board():
         await pilot.press("colon", *"a2", "enter")  # the top row's first cell
         await pilot.pause()
         assert moves(app) == (14, 1) and app.screen is app.screen_stack[0]
+
+
+async def test_coordinates_go_where_the_cells_leave_room_and_every_cell_stays_clickable():
+    """A 2x7 board in a 30-column pane: the row numbers would push the last column out, so they are left
+    out; the letters still fit under the grid. Every cell is where a click finds it."""
+    from workbench.engine import analysis
+    from workbench.engine.strong import strong_solve
+
+    analysis.install_strong(strong_solve(TWO_BY_SEVEN))
+    app = _app(game=TWO_BY_SEVEN)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        grid = app.query_one(BoardGrid)
+        assert grid._margins() == (0, 1)
+        lines = [line for line in text_of(grid).splitlines() if line.strip()]
+        assert lines[-1].split() == list("abcdefg")
+        for cell in range(1, 15):
+            assert grid.cell_at(*cell_offset(grid, cell)) == cell
+    wide = _app(game=THREE_BY_FOUR)
+    async with wide.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, wide)
+        grid = wide.query_one(BoardGrid)
+        assert grid._margins() == (3, 1)
+        left_of_grid = grid._origin()[0]
+        labels = [line[:left_of_grid].strip() for line in text_of(grid).splitlines() if line[:left_of_grid].strip()]
+        assert labels == ["3", "2", "1"]  # counted from the bottom, once a row
+        assert [line for line in text_of(grid).splitlines() if line.strip()][-1].split() == list("abcd")
+        for cell in range(1, 13):
+            assert grid.cell_at(*cell_offset(grid, cell)) == cell

@@ -58,8 +58,16 @@ class BoardGrid(LinesView, can_focus=True):
 
     def _margins(self) -> tuple[int, int]:
         """Columns left of the grid (row numbers) and lines under it (column letters): a board above 3×3 has
-        its coordinates on its edges, as the ``:`` prompt reads them (``b2``)."""
-        return COORDINATE_MARGINS if self.state.geometry.size > 9 else (0, 0)
+        its coordinates on its edges, as the ``:`` prompt reads them (``b2``), where the cells keep their
+        smallest size beside them (else the cells have the room: they are numbered too)."""
+        geometry = self.state.geometry
+        if geometry.size <= 9:
+            return 0, 0
+        width, height = self.content_region.size
+        left, below = COORDINATE_MARGINS
+        across = width - left - (geometry.cols - 1) >= 3 * geometry.cols
+        down = height - below - (geometry.rows - 1) >= geometry.rows
+        return (left if across else 0), (below if down else 0)
 
     def _cell_size(self) -> tuple[int, int]:
         geometry = self.state.geometry
