@@ -300,15 +300,21 @@ def test_interrupted_by_the_user_is_not_a_traceback():
 @pytest.mark.app
 def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys, tmp_path):
     from workbench.library import Library, default_path
+    from workbench.settings import Settings, save_settings
     from workbench.library.recovery import keep
 
     with Library.open() as library:  # the user's own unsaved work, left by a killed session
         keep(library, "users-session", study_state(), path=None, name="mine")
         library.connection.execute("UPDATE recovery SET pid = 4194305")  # no such process
+    save_settings(Settings(variant="3x4k3"))  # the user's last variant: not the screenshots'
     folder = tmp_path / "shots"
     code, out, _ = run(capsys, "screenshots", str(folder))
-    names = ["start-80x24", "midgame-values-120x36", "variations-150x45", "masks-perfect-lose-120x36", "help-100x36"]
+    names = ["start-80x24", "midgame-values-120x36", "variations-150x45", "masks-perfect-lose-120x36", "help-100x36",
+             "4x4k4-values-120x36"]  # fmt: skip
     assert code == 0 and out.splitlines() == [str(folder / f"{name}.svg") for name in names]
+    assert "classic" in (folder / "start-80x24.svg").read_text().replace("&#160;", " ")
+    four = (folder / "4x4k4-values-120x36.svg").read_text().replace("&#160;", " ")
+    assert "4×4" in four and "O to move" in four and "draw" in four
     help_svg = (folder / "help-100x36.svg").read_text()
     assert help_svg.startswith("<svg") and "Everywhere" in help_svg  # not a restore question over it
     assert "Evaluation" in (folder / "start-80x24.svg").read_text()

@@ -6,31 +6,40 @@ import asyncio
 import tempfile
 from pathlib import Path
 
+from ..engine import TIC_TAC_TOE, Geometry
 from .app import WorkbenchApp
 
-VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...]], ...] = (
-    ("start-80x24", (80, 24), ()),
-    ("midgame-values-120x36", (120, 36), ("5", "1", "9", "v")),
-    ("variations-150x45", (150, 45), ("1", "4", "backspace", "5", "backspace", "4", "2", "5", "3")),
-    ("masks-perfect-lose-120x36", (120, 36), ("5", "2", "m", "m", "m", "m", "m")),
-    ("help-100x36", (100, 36), ("f1",)),
+FOUR_BY_FOUR = Geometry(4, 4, 4)
+
+VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...], Geometry], ...] = (
+    ("start-80x24", (80, 24), (), TIC_TAC_TOE),
+    ("midgame-values-120x36", (120, 36), ("5", "1", "9", "v"), TIC_TAC_TOE),
+    ("variations-150x45", (150, 45), ("1", "4", "backspace", "5", "backspace", "4", "2", "5", "3"), TIC_TAC_TOE),
+    ("masks-perfect-lose-120x36", (120, 36), ("5", "2", "m", "m", "m", "m", "m"), TIC_TAC_TOE),
+    ("help-100x36", (100, 36), ("f1",), TIC_TAC_TOE),
+    # solved once (10-20 s), then read back from the cache
+    ("4x4k4-values-120x36", (120, 36), ("6", "11", "7", "v"), FOUR_BY_FOUR),
 )
 
 
-async def _shoot(folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...]) -> Path:
+async def _shoot(folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...], game: Geometry) -> Path:
     # a library of its own: the user's would gain studies to restore from these sessions, and offer
     # the user's own unsaved work back in the middle of a screenshot
     with tempfile.TemporaryDirectory() as scratch:
-        return await _shoot_with(str(Path(scratch) / "library.sqlite3"), folder, name, size, keys)
+        return await _shoot_with(str(Path(scratch) / "library.sqlite3"), folder, name, size, keys, game)
 
 
-async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...]) -> Path:
-    app = WorkbenchApp(db=db)
+async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...], game: Geometry) -> Path:
+    # the variant named, not the one the user last played
+    app = WorkbenchApp(db=db, game=game)
     async with app.run_test(size=size) as pilot:
         while not app.ready:
             await pilot.pause(0.01)
         for key in keys:
-            await pilot.press(key)
+            if len(key) > 1 and key.isdigit():  # a cell past 9: typed at the ':' prompt
+                await pilot.press("colon", *key, "enter")
+            else:
+                await pilot.press(key)
         await pilot.pause()
         return Path(app.save_screenshot(f"{name}.svg", str(folder)))
 
@@ -39,4 +48,4 @@ def take_screenshots(folder: str | Path = "screenshots") -> list[Path]:
     """Write one SVG per view into ``folder`` (created if missing); returns the paths."""
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
-    return [asyncio.run(_shoot(target, name, size, keys)) for name, size, keys in VIEWS]
+    return [asyncio.run(_shoot(target, name, size, keys, game)) for name, size, keys, game in VIEWS]
