@@ -278,11 +278,11 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
     def _build_tables(self) -> None:
         """The exact analysis of the variant being played: its tables (up to 12 cells), or its strong solution
         (13-16 cells), read back from the cache or made and kept there."""
-        from ..cache import build_and_cache_tables, strong_solution
+        from ..cache import strong_solution, warm_tables
 
         geometry = self.store.state.geometry
         if geometry.size <= MAX_TABLE_CELLS:
-            build_and_cache_tables(geometry)
+            warm_tables(geometry)
         elif strong_if_installed(geometry) is None:
             from ..engine.strong import STAGE_NAMES
 
@@ -364,10 +364,11 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
 
     @staticmethod
     def _analysis_at_hand(geometry: Geometry) -> bool:
-        """The variant's exact analysis is in memory, or its tables read back from the cache (≈ 10 ms)."""
+        """The variant's exact analysis is in memory, or its tables read back from the cache at once: on the
+        classic board's size only (≈ 10 ms); 3x4's take half a second, a worker's job."""
         from ..cache import ready_tables
 
-        return analysis_ready(geometry) or (geometry.size <= MAX_TABLE_CELLS and ready_tables(geometry) is not None)
+        return analysis_ready(geometry) or (geometry.size <= 9 and ready_tables(geometry) is not None)
 
     def _rules_changed(self, geometry: Geometry) -> None:
         """Another variant: its tables are made ready before any pane reads an analysis of it, read back
