@@ -370,3 +370,35 @@ async def test_coordinates_go_where_the_cells_leave_room_and_every_cell_stays_cl
         assert [line for line in text_of(grid).splitlines() if line.strip()][-1].split() == list("abcd")
         for cell in range(1, 13):
             assert grid.cell_at(*cell_offset(grid, cell)) == cell
+
+
+async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monkeypatch):
+    import threading
+
+    from workbench import cache
+    from workbench.engine import analysis
+
+    monkeypatch.setattr(analysis, "_STRONG", {})
+    release, original, solved = threading.Event(), cache.strong_solution, []
+
+    def held_solve(geometry, progress=None):
+        solved.append(geometry)
+        release.wait(60)
+        return original(geometry, progress)
+
+    monkeypatch.setattr(cache, "strong_solution", held_solve)
+    app = _app(game=Geometry())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("n", "tab", *"2x7k4", "enter")
+        await pilot.pause()
+        await pilot.press("n", "up", "up", "up", "up", "up", "up", "enter")  # the classic game: ready at once
+        await wait_ready(pilot, app)
+        assert app.store.state.geometry == Geometry()
+        await pilot.press("n", "tab", *"2x7k4", "enter")  # back, while the first solve still runs
+        await pilot.pause()
+        assert not app.ready
+        release.set()
+        await wait_ready(pilot, app)
+        await app.workers.wait_for_complete()
+        assert solved == [TWO_BY_SEVEN] and app.store.state.geometry == TWO_BY_SEVEN

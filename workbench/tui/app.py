@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import random
 import sys
+import threading
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
@@ -73,6 +74,10 @@ WIDE_WIDTH = 118  # three columns from here: the board's 32, the evaluation's 56
 WIDER_WIDTH = 160  # a wider board column
 TALL_HEIGHT = 36
 MASK_CYCLE = ("none", *OVERLAYS[2:])
+
+
+_SOLVING = threading.Lock()
+"""Held while a strong solution is made or read back (see ``WorkbenchApp._build_tables``)."""
 
 
 class Layout(NamedTuple):
@@ -283,14 +288,18 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         geometry = self.store.state.geometry
         if geometry.size <= MAX_TABLE_CELLS:
             warm_tables(geometry)
-        elif strong_if_installed(geometry) is None:
+        else:
             from ..engine.strong import STAGE_NAMES
 
             def progress(stage: str, done: int, total: int) -> None:
                 self.call_from_thread(setattr, self, "preparing", f"{STAGE_NAMES[stage]}: ply {done} of {total}")
 
-            solution, _ = strong_solution(geometry, progress)
-            install_strong(solution)
+            # one at a time: a worker for a board that another is solving (the user went away and came back)
+            # waits for it and finds it installed, rather than solving it again beside it
+            with _SOLVING:
+                if strong_if_installed(geometry) is None:
+                    solution, _ = strong_solution(geometry, progress)
+                    install_strong(solution)
         analyze(Position.empty(geometry))
 
     def _tables_ready(self) -> None:
@@ -370,22 +379,26 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
 
         return analysis_ready(geometry) or (geometry.size <= 9 and ready_tables(geometry) is not None)
 
-    def _rules_changed(self, geometry: Geometry) -> None:
-        """Another variant: its tables are made ready before any pane reads an analysis of it, read back
-        from the cache at once or built in a worker (3x4 takes seconds) while the panes say so."""
+    def _rules_changed(self, geometry: Geometry) -> bool:
+        """Another variant: unless its analysis is at hand (returns True), the panes stop reading one and a
+        worker makes it (3x4's tables, a 4x4 strong solution) while they say so. Called before the panes see
+        the new state: they must never read the analysis of a board whose analysis is not made."""
         if self._analysis_at_hand(geometry):
-            if not self.ready:
-                self._tables_ready()
-        else:
-            self.preparing = ""
-            self.ready = False
-            self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
+            return True
+        self.preparing = ""
+        self.ready = False
+        self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
+        return False
 
     def _store_changed(self, old: AppState, new: AppState) -> None:
+        at_hand = new.geometry == old.geometry or self._rules_changed(new.geometry)
         if new.geometry != old.geometry:
-            self._rules_changed(new.geometry)  # first: the panes see the new state next, and read its analysis when ready
             self._update_title()
         self.state = new
+        if at_hand and not self.ready and new.geometry != old.geometry:
+            # after the panes have the new state: lit with the old one, they would read an analysis it has not
+            # (switching to the classic game while 4x4 was being solved raised inside a pane)
+            self._tables_ready()
         self._keep_recovery()
         if old.modified != new.modified:
             self._update_title()
