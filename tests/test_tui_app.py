@@ -237,6 +237,25 @@ async def test_jump_to_twin_follows_the_tree_after_it_changes():
         assert lit_tree_lines(tree) == ["2. 1 ≡"]
 
 
+async def test_jump_to_twin_says_when_there_is_none_and_a_click_on_a_scrolled_tree_goes_to_its_line():
+    app = WorkbenchApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press(*"519328")
+        tree = app.query_one(VariationTree)
+        tree.focus()
+        await pilot.press("t")
+        await pilot.pause()
+        assert [n.message for n in app._notifications][-1] == "No transposition of this position in the tree."
+        assert moves(app) == (5, 1, 9, 3, 2, 8)
+        await pilot.pause()
+        assert tree.scroll_offset.y > 0  # seven lines in a smaller box: scrolled to the last
+        top = tree.scroll_offset.y
+        await pilot.click(VariationTree, offset=(2, 0))  # the first line shown: line `top` of the tree
+        await pilot.pause()
+        assert app.store.state.cursor == tree.lines[top].node and len(moves(app)) == top
+
+
 async def test_value_strip_click_jumps_to_that_ply():
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -347,3 +347,33 @@ async def test_a_games_table_that_disagrees_with_the_engine_is_shown_as_such(tmp
         await pilot.pause()
         shown = [strip.text.rstrip() for strip in app.query_one(EvaluationView)._ensure_strips()]
         assert "1,072 pass through, any order · library says 1,071!" in shown, shown
+
+
+async def test_renaming_another_study_leaves_the_open_one_s_name_alone(tmp_path):
+    """Only the open study follows a rename; and a rename with the box emptied says what to do."""
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5")
+        await save_in_library(pilot, app, "[b]other")  # a name that would be markup
+        await pilot.press("n", "enter", "1")
+        await save_in_library(pilot, app, "mine")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        studies = app.screen.query_one(OptionList)
+        studies.focus()
+        studies.highlighted = studies.get_option_index("[b]other")
+        await pilot.press("f2")
+        await pilot.pause()
+        hint = str(app.screen.query_one("#open-hint").render())
+        assert hint == "new name for '[b]other': enter renames · escape cancels"  # the name as typed, not as markup
+        app.screen.query_one(Input).value = ""
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "type the new name in the box" in str(app.screen.query_one(".dialog-error").render())
+        app.screen.query_one(Input).value = "renamed"
+        await pilot.press("enter")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert sorted(r.name for r in list_studies(app.library)) == ["mine", "renamed"]
+        assert app.study_name == "mine" and app.sub_title == "classic · mine"

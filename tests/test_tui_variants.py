@@ -277,8 +277,8 @@ async def test_games_like_this_says_which_boards_it_counts():
         await wait_ready(pilot, app)
         await pilot.press("g")
         await pilot.pause()
-        notes = [str(n.message) for n in app._notifications]
-        assert any("boards of up to 12 cells; this is 2×7, four in a row" in note for note in notes)
+        notes = [(n.title, str(n.message)) for n in app._notifications]
+        assert ("Games like this", "Games like this counts the games of boards of up to 12 cells; this is 2×7, four in a row.") in notes
         assert not app.screen.query("GamesLikeThis") and app.screen is app.screen_stack[0]
 
 
@@ -402,3 +402,31 @@ async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monke
         await wait_ready(pilot, app)
         await app.workers.wait_for_complete()
         assert solved == [TWO_BY_SEVEN] and app.store.state.geometry == TWO_BY_SEVEN
+
+
+async def test_a_click_on_a_cell_moves_the_cursor_there_and_plays_it():
+    app = _app(game=THREE_BY_FOUR)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        grid = app.query_one(BoardGrid)
+        await pilot.click(BoardGrid, offset=cell_offset(grid, 11))
+        await pilot.pause()
+        assert moves(app) == (11,) and app.store.state.view.highlighted == 11  # h j k l go on from there
+        await pilot.press("l")
+        assert app.store.state.view.highlighted == 12
+
+
+async def test_the_palette_s_open_study_opens_the_open_dialog():
+    from workbench.tui.library_dialogs import OpenDialog
+
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("ctrl+p", *"Open study")
+        await pilot.pause()
+        await pilot.press("enter")
+        for _ in range(50):
+            await pilot.pause()
+            if isinstance(app.screen, OpenDialog):
+                break
+        assert isinstance(app.screen, OpenDialog)
