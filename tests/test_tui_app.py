@@ -1178,3 +1178,18 @@ async def test_changing_the_engines_level_never_makes_it_move():
         await pilot.pause()
         assert moves(app) == () and len(app.store.state.tree.nodes) == 2  # no new move, no new variation
         assert app.store.state.engine.mode.value == "off"
+
+
+async def test_the_save_dialog_s_cancel_button_saves_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("5", "ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, PathDialog)
+        app.screen.query_one(Input).value = "kept.json"
+        await pilot.click("#path-cancel")
+        await pilot.pause()
+        assert not isinstance(app.screen, PathDialog) and app.store.state.modified
+        assert list(tmp_path.glob("*.json")) == [] and app.study_path is None
