@@ -325,7 +325,7 @@ def test_a_key_is_settled_only_after_it_changed_the_screen(bench_env, monkeypatc
 
 
 def test_an_app_that_draws_nothing_is_an_error_not_a_blank_settled_screen(bench_env, monkeypatch):
-    monkeypatch.setattr(terminal_bench, "argv_of", lambda kind: [sys.executable, "-c", "pass"])
+    monkeypatch.setattr(terminal_bench, "argv_of", lambda kind, game=None: [sys.executable, "-c", "pass"])
     with pytest.raises(RuntimeError, match="ours: no screen within 60 s"):
         terminal_bench.start("ours", 40, 8, bench_env)
 
@@ -337,6 +337,20 @@ def test_each_scenario_of_ours_moves_between_two_different_screens(bench_env):
         timing = terminal_bench.run_scenario("ours", scenario, 80, 24, bench_env, keys=2)
         assert timing.failures == 0 and len(timing.latencies) == 2, scenario.name
         assert all(written > 100 for written in timing.bytes_per_key), scenario.name
+
+
+def test_the_terminal_bench_runs_the_app_on_another_variant(bench_env):
+    """`workbench bench --game 3x4k3`: the app started on that board, its analysis made once untimed."""
+    assert terminal_bench.argv_of("ours", "3x4k3")[-2:] == ["--game", "3x4k3"]
+    assert "--game" not in terminal_bench.argv_of("ours") and "--game" not in terminal_bench.argv_of("bare", "3x4k3")
+    terminal_bench.warm_variant("3x4k3", bench_env)
+    terminal = terminal_bench.start("ours", 80, 24, bench_env, "3x4k3")
+    try:
+        assert "3×4 k3" in terminal.text() and "12" in terminal.text()
+    finally:
+        terminal.close()
+    timing = terminal_bench.run_scenario("ours", terminal_bench.SCENARIOS[1], 80, 24, bench_env, keys=2, game="3x4k3")
+    assert timing.failures == 0 and len(timing.latencies) == 2
 
 
 def test_first_paint_ends_at_the_settled_first_screen(bench_env):

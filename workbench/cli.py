@@ -615,10 +615,17 @@ def _family_bench(args: argparse.Namespace, geometry) -> int:
 
     check_strongly_solvable(geometry)
     report = run_family_bench(str(geometry), quick=args.quick)
+    if not args.no_tui and geometry.size >= 9:  # the app on this board in a real terminal (its keys play 1, 3, 5, 9)
+        from .tui.terminal_bench import format_terminal_report, run_terminal_bench
+
+        report["tui_terminal"] = run_terminal_bench(quick=args.quick, game=str(geometry))
     if args.json:
         _print_json(report)
     else:
-        print("\n".join(format_family_report(report)))
+        lines = format_family_report(report)
+        if "tui_terminal" in report:
+            lines += format_terminal_report(report["tui_terminal"])
+        print("\n".join(lines))
     return 0
 
 
