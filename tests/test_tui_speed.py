@@ -366,7 +366,7 @@ def test_the_terminal_report_names_every_size_scenario_and_ratio():
     }  # fmt: skip
     report["sizes"]["80x24"]["scenarios"]["values overlay"]["failures"] = 3
     lines = terminal_bench.format_terminal_report(report)
-    assert lines[0].startswith("keypress to settled screen, in a terminal (10 keys")
+    assert lines[0].startswith("keypress to settled screen, in a terminal, 3x3k3 (10 keys")
     assert "80x24 bare Textual app     p95   10.0 ms" in lines[1] and "first paint   500 ms" in lines[1]
     assert all(scenario.name in line for scenario, line in zip(terminal_bench.SCENARIOS, lines[2:6], strict=True))
     assert "3 never settled" in lines[4] and "never settled" not in lines[3]
