@@ -430,3 +430,13 @@ async def test_the_palette_s_open_study_opens_the_open_dialog():
             if isinstance(app.screen, OpenDialog):
                 break
         assert isinstance(app.screen, OpenDialog)
+
+
+async def test_the_new_game_dialog_opens_with_no_error_shown():
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert str(app.screen.query_one("#variant-error", Static).render()) == ""
+        assert "boards of up to 16 cells" in str(app.screen.query_one(".dialog-hint", Static).render())
