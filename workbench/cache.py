@@ -239,6 +239,8 @@ def _remove_stale(current: Path) -> None:
 
 
 _BUSY = threading.Lock()
+_SOLVING = threading.Lock()
+"""Held while a strong solution is read back or solved and installed (:func:`make_analysis_ready`)."""
 """Held while one thread loads or builds tables, so no other builds them twice."""
 
 
@@ -285,6 +287,22 @@ def warm_tables(geometry: Geometry) -> str:
     if source is None:
         source = "built" if build_and_cache_tables(geometry) else "memory"
     return source
+
+
+def make_analysis_ready(geometry: Geometry, progress=None) -> None:
+    """Whatever ``analyze`` needs on ``geometry``, however it takes: its tables (up to 12 cells, read back or
+    built) or its strong solution (13-16 cells, read back or solved, with ``progress``), installed either way
+    and kept in the cache. What the app's worker and the terminal bench's untimed warm-up both do."""
+    from .engine.analysis import MAX_TABLE_CELLS, install_strong, strong_if_installed
+
+    if geometry.size <= MAX_TABLE_CELLS:
+        warm_tables(geometry)
+        return
+    # one solve at a time: a second caller for a board being solved (the app's user went away and came back)
+    # waits for it and finds it installed, rather than solving it again beside it
+    with _SOLVING:
+        if strong_if_installed(geometry) is None:
+            install_strong(strong_solution(geometry, progress)[0])
 
 
 def warm_in_background(geometry: Geometry) -> threading.Thread:

@@ -177,15 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _app_game(text: str | None):
     """The variant the app starts on: ``--game``'s, checked to be one the app can analyse; else the last played."""
-    from .engine.analysis import check_studiable
-    from .engine.geometry import parse_variant
+    from .engine.analysis import parse_studiable
     from .settings import remembered_variant
 
-    if text is None:
-        return remembered_variant()
-    geometry = parse_variant(text)
-    check_studiable(geometry)
-    return geometry
+    return remembered_variant() if text is None else parse_studiable(text)
 
 
 def _refuse_empty_values(args: argparse.Namespace) -> None:

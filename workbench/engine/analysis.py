@@ -199,6 +199,18 @@ def check_studiable(geometry: Geometry) -> None:
         )
 
 
+def parse_studiable(text: str) -> Geometry:
+    """A variant the app can study, from its spelling (``3x4k3``, ``4x4k4-misere``).
+
+    :raises VariantError: the text names no variant.
+    :raises BoardNotStudiableError: the board has more than 16 cells."""
+    from .geometry import parse_variant
+
+    geometry = parse_variant(text)
+    check_studiable(geometry)
+    return geometry
+
+
 @lru_cache(maxsize=4096)
 def _analyze_strong(position: Position) -> Analysis:
     from .strong import analyze_strong

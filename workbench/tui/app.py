@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import random
 import sys
-import threading
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
@@ -30,8 +29,6 @@ from ..engine import TIC_TAC_TOE, Geometry, Position, Status, analyze, principal
 from ..engine.analysis import (
     MAX_TABLE_CELLS,
     analysis_ready,
-    install_strong,
-    strong_if_installed,
     tables,
     tables_if_built,
 )
@@ -74,10 +71,6 @@ WIDE_WIDTH = 118  # three columns from here: the board's 32, the evaluation's 56
 WIDER_WIDTH = 160  # a wider board column
 TALL_HEIGHT = 36
 MASK_CYCLE = ("none", *OVERLAYS[2:])
-
-
-_SOLVING = threading.Lock()
-"""Held while a strong solution is made or read back (see ``WorkbenchApp._build_tables``)."""
 
 
 class Layout(NamedTuple):
@@ -283,23 +276,16 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
     def _build_tables(self) -> None:
         """The exact analysis of the variant being played: its tables (up to 12 cells), or its strong solution
         (13-16 cells), read back from the cache or made and kept there."""
-        from ..cache import strong_solution, warm_tables
+        from ..cache import make_analysis_ready
 
         geometry = self.store.state.geometry
-        if geometry.size <= MAX_TABLE_CELLS:
-            warm_tables(geometry)
-        else:
+
+        def progress(stage: str, done: int, total: int) -> None:
             from ..engine.strong import STAGE_NAMES
 
-            def progress(stage: str, done: int, total: int) -> None:
-                self.call_from_thread(setattr, self, "preparing", f"{STAGE_NAMES[stage]}: ply {done} of {total}")
+            self.call_from_thread(setattr, self, "preparing", f"{STAGE_NAMES[stage]}: ply {done} of {total}")
 
-            # one at a time: a worker for a board that another is solving (the user went away and came back)
-            # waits for it and finds it installed, rather than solving it again beside it
-            with _SOLVING:
-                if strong_if_installed(geometry) is None:
-                    solution, _ = strong_solution(geometry, progress)
-                    install_strong(solution)
+        make_analysis_ready(geometry, progress)
         analyze(Position.empty(geometry))
 
     def _tables_ready(self) -> None:

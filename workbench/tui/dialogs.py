@@ -13,14 +13,13 @@ from textual.widgets import Button, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from ..engine import Cell, Geometry, Position, PositionError, parse_position
-from ..engine.analysis import check_studiable
+from ..engine.analysis import check_studiable, parse_studiable
 from ..engine.geometry import (
     NAMED_VARIANTS,
     describe_variant,
     format_coordinate,
     format_variant,
     parse_coordinate,
-    parse_variant,
 )
 from ..state import Action, MoveTextError, import_movetext
 from ..state.actions import ReplaceTree, SetUpPosition
@@ -59,16 +58,6 @@ def playable_variants(current: Geometry) -> list[Geometry]:
     return variants if current in variants else [*variants, current]
 
 
-def parse_app_variant(text: str) -> Geometry:
-    """A typed variant the app can study (``2x5k3``, ``3x4k3-misere``).
-
-    :raises ValueError: naming what is wrong with the text, or why the app cannot study that board.
-    """
-    geometry = parse_variant(text)
-    check_studiable(geometry)
-    return geometry
-
-
 class NewGameDialog(ModalScreen[Geometry | None]):
     """A new game: pick a variant by name (the one being played is lit, so Enter starts it again), or type
     rows × columns, k in a row, and the rule."""
@@ -103,7 +92,7 @@ class NewGameDialog(ModalScreen[Geometry | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
-            geometry = parse_app_variant(event.value)
+            geometry = parse_studiable(event.value)
         except ValueError as problem:
             self.query_one("#variant-error", Static).update(str(problem))
             return

@@ -239,11 +239,9 @@ def argv_of(kind: str, game: str | None = None) -> list[str]:
 
 WARM = """
 import sys
-from workbench.cache import strong_solution, warm_tables
-from workbench.engine.analysis import MAX_TABLE_CELLS
+from workbench.cache import make_analysis_ready
 from workbench.engine.geometry import parse_variant
-geometry = parse_variant(sys.argv[1])
-warm_tables(geometry) if geometry.size <= MAX_TABLE_CELLS else strong_solution(geometry)
+make_analysis_ready(parse_variant(sys.argv[1]))
 """
 
 
