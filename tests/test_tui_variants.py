@@ -26,6 +26,24 @@ def _app(**options) -> WorkbenchApp:
     return WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", **options)
 
 
+def held(monkeypatch, name: str):
+    """``workbench.cache.<name>`` made to wait, in the worker that calls it, until the returned event is set;
+    the boards it was called for are listed in the returned list."""
+    import threading
+
+    from workbench import cache
+
+    release, original, called = threading.Event(), getattr(cache, name), []
+
+    def waiting(geometry, *rest):
+        called.append(geometry)
+        release.wait(60)
+        return original(geometry, *rest)
+
+    monkeypatch.setattr(cache, name, waiting)
+    return release, called
+
+
 def _header(app: WorkbenchApp) -> str:
     return str(app.format_title(app.title, app.sub_title))
 
@@ -86,20 +104,12 @@ async def test_choosing_3x4_plays_it_in_every_pane_and_names_it():
 async def test_the_panes_say_the_tables_are_being_built_and_nothing_blocks_meanwhile(monkeypatch):
     """A variant whose tables are not at hand gets them from a worker; the panes say so until then, and
     the app answers keys meanwhile."""
-    import threading
-
     from workbench import cache
     from workbench.engine import analysis
 
     monkeypatch.setattr(analysis, "_TABLES", {key: value for key, value in analysis._TABLES.items() if key != THREE_BY_FOUR})
     monkeypatch.setattr(cache, "load_tables", lambda geometry: None)  # none kept on disk either
-    release, original = threading.Event(), cache.build_and_cache_tables
-
-    def held_build(geometry):
-        release.wait(60)
-        return original(geometry)
-
-    monkeypatch.setattr(cache, "build_and_cache_tables", held_build)
+    release, _ = held(monkeypatch, "build_and_cache_tables")
     app = _app(game=Geometry())
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
@@ -226,20 +236,11 @@ TWO_BY_SEVEN = Geometry(2, 7, 4)  # 14 cells: beyond the tables, a strong soluti
 async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress_shown(monkeypatch):
     """13-16 cells: the strong solution is made off the UI thread (held here until the test lets it go), the
     evaluation says what it is doing and how far it is, keys answer meanwhile, and then every pane reads it."""
-    import threading
-
-    from workbench import cache
     from workbench.engine import analysis
     from workbench.engine.strong import strong_solve
 
     monkeypatch.setattr(analysis, "_STRONG", {})
-    release, original = threading.Event(), cache.strong_solution
-
-    def held_solve(geometry, progress=None):
-        release.wait(60)
-        return original(geometry, progress)
-
-    monkeypatch.setattr(cache, "strong_solution", held_solve)
+    release, _ = held(monkeypatch, "strong_solution")
     app = _app(game=Geometry())
     seen: list[str] = []
     async with app.run_test(size=SIZE) as pilot:
@@ -373,20 +374,10 @@ async def test_coordinates_go_where_the_cells_leave_room_and_every_cell_stays_cl
 
 
 async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monkeypatch):
-    import threading
-
-    from workbench import cache
     from workbench.engine import analysis
 
     monkeypatch.setattr(analysis, "_STRONG", {})
-    release, original, solved = threading.Event(), cache.strong_solution, []
-
-    def held_solve(geometry, progress=None):
-        solved.append(geometry)
-        release.wait(60)
-        return original(geometry, progress)
-
-    monkeypatch.setattr(cache, "strong_solution", held_solve)
+    release, solved = held(monkeypatch, "strong_solution")
     app = _app(game=Geometry())
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
