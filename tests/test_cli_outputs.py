@@ -310,11 +310,13 @@ def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys,
     folder = tmp_path / "shots"
     code, out, _ = run(capsys, "screenshots", str(folder))
     names = ["start-80x24", "midgame-values-120x36", "variations-150x45", "masks-perfect-lose-120x36", "help-100x36",
-             "4x4k4-values-120x36"]  # fmt: skip
+             "4x4k4-values-120x36", "15x15k5-game-120x40"]  # fmt: skip
     assert code == 0 and out.splitlines() == [str(folder / f"{name}.svg") for name in names]
     assert "classic" in (folder / "start-80x24.svg").read_text().replace("&#160;", " ")
     four = (folder / "4x4k4-values-120x36.svg").read_text().replace("&#160;", " ")
     assert "4×4" in four and "O to move" in four and "draw" in four
+    gomoku = (folder / "15x15k5-game-120x40.svg").read_text().replace("&#160;", " ")
+    assert "Gomoku 15×15" in gomoku and "X to move" in gomoku and "showing win" in gomoku and "canonical" in gomoku
     help_svg = (folder / "help-100x36.svg").read_text()
     assert help_svg.startswith("<svg") and "Everywhere" in help_svg  # not a restore question over it
     assert "Evaluation" in (folder / "start-80x24.svg").read_text()
@@ -551,7 +553,7 @@ def test_game_starts_the_app_on_a_variant_or_on_the_last_one_played(capsys, tmp_
 @pytest.mark.parametrize(
     "arguments, message",
     [
-        (["--game", "5x5k4"], "workbench: error: board 5x5k4: the app studies boards of at most 16 cells so far (25 here); `workbench analyze --game 5x5k4` searches bigger ones"),
+        (["--game", "16x16k5"], "workbench: error: unknown variant '16x16k5': boards have 1 to 15 rows and columns"),
         (["--game", "chess"], "workbench: error: unknown variant 'chess': write rows x columns k in a row, as 3x3k3 or 4x4k4-misere"),
         (["--game", "3x4k3", "analyze", "5"], "workbench: error: argument --game: before a command it names the app's variant; write it after the command (workbench analyze --game VARIANT)"),
     ],
@@ -570,7 +572,7 @@ def test_without_the_app_the_command_says_so(capsys, monkeypatch):
     assert err.startswith("workbench: the app is not available (") and err.endswith("); see `workbench --help`\n")
 
 
-def test_a_board_too_large_for_the_tables_is_searched_or_one_line_and_its_move_text_still_prints(capsys, tmp_path):
+def test_a_board_too_large_for_the_tables_is_searched_or_one_line_and_its_move_text_still_prints(capsys, tmp_path, monkeypatch):
     from workbench.engine import Geometry, Position
     from workbench.state import GameTree
 
@@ -580,11 +582,13 @@ def test_a_board_too_large_for_the_tables_is_searched_or_one_line_and_its_move_t
     code, out, _ = run(capsys, "analyze", "--study", str(path), "--json", "--nodes", "500")  # searched, not solved
     record = json.loads(out)
     assert code == 0 and record["position"] == "...../...../..X../...../....." and record["proven"] is False
-    code, out, err = run(capsys, "review", str(path))  # the review reads the 12-cell tables
-    assert (code, out, err) == (2, "", "workbench: error: board 5x5k4: exact analysis covers boards of at most 12 cells so far (25 here)\n")
-    code, out, err = run(capsys, "open", str(path))  # the app, the tables or a strong solution: 16 cells
-    assert (code, out) == (2, "")
-    assert err == "workbench: error: board 5x5k4: the app studies boards of at most 16 cells so far (25 here); `workbench analyze --game 5x5k4` searches bigger ones\n"
+    code, out, err = run(capsys, "review", str(path))  # a review needs every position's value
+    assert (code, out, err) == (2, "", "workbench: error: board 5x5k4: exact values of every position cover boards of at "
+                                       "most 16 cells (25 here); `workbench analyze --game 5x5k4` searches one position\n")
+    opened = []
+    monkeypatch.setattr("workbench.tui.app.run", lambda **options: opened.append(options) or 0)
+    code, out, err = run(capsys, "open", str(path))  # the app searches it position by position
+    assert (code, out, err) == (0, "", "") and opened[0]["state"].geometry == Geometry(5, 5, 4)
     code, out, _ = run(capsys, "export", str(path))
     assert code == 0 and out == '[Variant "5x5k4"] 13\n'
 

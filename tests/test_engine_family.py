@@ -373,10 +373,10 @@ def test_an_installed_strong_solution_answers_where_the_tables_are_not_built():
         assert strong_line == table_line and len(table_line) == (table_analysis.remoteness or 0)
 
 
-def test_the_app_studies_boards_up_to_sixteen_cells():
-    from workbench.engine.analysis import BoardNotStudiableError, check_studiable
+def test_boards_above_sixteen_cells_are_searched_and_need_nothing_made():
+    from workbench.engine.analysis import analysis_ready, is_searched
 
     for variant in ("3x3k3", "3x4k3-misere", "4x4k4", "2x8k3"):
-        check_studiable(parse_variant(variant))
-    with pytest.raises(BoardNotStudiableError, match=r"board 5x5k4: the app studies boards of at most 16 cells so far \(25 here\)"):
-        check_studiable(parse_variant("5x5k4"))
+        assert not is_searched(parse_variant(variant))
+    for variant in ("5x5k4", "3x6k3", "15x15k5-misere"):
+        assert is_searched(parse_variant(variant)) and analysis_ready(parse_variant(variant))

@@ -217,3 +217,131 @@ def test_the_search_s_effort_is_pinned_node_for_node():
     assert [result.nodes for result in counts] == [51_122, 4_512, 57_910]
     assert [m.nodes for m in counts[1].moves] == [549, 422, 547, 330, 520, 625, 443, 507, 264, 305]
     assert all(sum(m.nodes for m in result.moves) == result.nodes for result in counts)
+
+
+# --- boards above 16 cells in the app: the analysis of what a search proved, the threat player -----------------
+
+
+@pytest.mark.parametrize("name, plies", [("5x5k4", 6), ("6x6k4", 10), ("7x7k5", 12), ("4x5k3", 5)])
+def test_the_fork_mask_is_every_move_leaving_two_completions_on_big_boards(name, plies):
+    """``forks`` looks only at cells on lines that can make a threat: checked against its definition (play the
+    cell; it completes nothing, leaves the opponent nothing to complete, and leaves us two completions)."""
+    from workbench.engine.geometry import cell_bit
+    from workbench.engine.threats import completions, forks
+
+    geometry = parse_variant(name)
+    found = 0
+    for position in _random_positions(geometry, plies, 40, seed=3) + _random_positions(geometry, plies // 2, 20, seed=4):
+        me, opp = (position.x, position.o) if position.ply % 2 == 0 else (position.o, position.x)
+        expected = 0
+        for cell in position.legal_moves():
+            after = me | cell_bit(cell)
+            threats = completions(geometry, after, opp)
+            if position.empties != cell_bit(cell) and not geometry.has_line(after) and not completions(geometry, opp, after) and threats & (threats - 1):
+                expected |= cell_bit(cell)
+        assert forks(geometry, me, opp) == expected, position
+        found += expected != 0
+    assert found > 0
+
+
+@pytest.mark.parametrize("name", ["3x4k3", "3x4k3-misere"])
+def test_a_search_that_proved_every_move_gives_the_strong_solution_s_analysis(name):
+    """``searched_analysis`` of a finished search equals the strong solution's analysis in all it claims:
+    value, remoteness, each move's value and remoteness, the six masks; it numbers no class and counts no game."""
+    from workbench.engine.analysis import searched_analysis
+
+    geometry = parse_variant(name)
+    strong = strong_solve(geometry)
+    for position in _random_positions(geometry, 2, 6, seed=5) + _random_positions(geometry, 7, 6, seed=6):
+        analysis = searched_analysis(position, search(position, max_nodes=10**8))
+        expected = analyze_strong(strong, position)
+        assert analysis.proven and (analysis.value, analysis.remoteness) == (expected.value, expected.remoteness)
+        assert [(m.cell, m.value, m.remoteness) for m in analysis.moves] == [(m.cell, m.value, m.remoteness) for m in expected.moves]
+        assert analysis.masks == expected.masks
+        assert analysis.symmetry.canonical == expected.symmetry.canonical and analysis.symmetry.stabilizer == expected.symmetry.stabilizer
+        assert analysis.symmetry.class_id is None and analysis.games is None and all(m.games is None for m in analysis.moves)
+
+
+def test_an_unfinished_search_claims_only_the_moves_it_proved():
+    from workbench.engine.analysis import analyze, searched_analysis
+    from workbench.engine.geometry import cell_bit
+
+    geometry = parse_variant("5x5k4")
+    position = Position.empty(geometry).play_all((13, 7, 8, 9))
+    result = search(position, max_nodes=3_000)
+    proven = {move.cell: move for move in result.moves if move.proven}
+    assert 0 < len(proven) < len(result.moves)  # the budget proved some moves, not all
+    analysis = searched_analysis(position, result)
+    assert not analysis.proven and analysis.value is None and analysis.remoteness is None
+    for move in analysis.moves:
+        assert (move.value, move.remoteness) == ((proven[move.cell].value, proven[move.cell].remoteness) if move.cell in proven else (None, None))
+    assert analysis.masks.perfect_win == sum(cell_bit(c) for c, m in proven.items() if m.value is Value.WIN)
+    assert analysis.masks.perfect_lose == sum(cell_bit(c) for c, m in proven.items() if m.value is Value.LOSS)
+    assert analysis.masks.best == 0  # the best move is not known while a move is unproven
+    unsearched = analyze(position)  # what the app shows before any search: the threats, no value
+    assert unsearched.masks.win == analysis.masks.win and all(move.value is None for move in unsearched.moves)
+    with pytest.raises(ValueError, match="says nothing of"):
+        searched_analysis(position.play(1), result)
+
+
+def _played(text: str, geometry) -> Position:
+    empty = Position.empty(geometry)
+    return empty.play_all(parse_moves(text, empty)) if text else empty
+
+
+def test_the_threat_player_wins_blocks_forks_and_else_takes_the_most_open_lines():
+    from workbench.engine.geometry import cell_bit, format_coordinate, parse_coordinate
+    from workbench.engine.threats import threat_move
+
+    geometry = parse_variant("15x15k5")
+
+    def move(text: str, avoid: str = "", board=geometry) -> str:
+        position = _played(text, board)
+        own, other = (position.x, position.o) if position.ply % 2 == 0 else (position.o, position.x)
+        avoided = sum(cell_bit(parse_coordinate(c, board)) for c in avoid.split())
+        return format_coordinate(threat_move(board, own, other, avoid=avoided).bit_length(), board)
+
+    assert move("") == "h8"  # the centre serves the most lines
+    assert move("h8,a1,h9,a2,h10,a3,h11,a15") in ("h7", "h12")  # X completes five
+    assert move("h8,a1,h9,a2,h10,a3,h11,a15") == "h12"  # the lowest cell number of the two: the higher row
+    assert move("h8,a1,h9,a2,h10,a3,h11") in ("h7", "h12")  # O blocks one end (the other end wins for X anyway)
+    # a fork: X's lines of three through h10 (h8 h9 on the file, f10 g10 on the rank) make two fours at once
+    assert move("h8,a1,h9,a2,f10,a3,g10,a15") == "h10"
+    assert move("", avoid="h8") != "h8"  # a cell proven to lose is left while another is free
+    assert move("", avoid=" ".join(format_coordinate(c, geometry) for c in range(1, 226) if c != 7)) == "g15"
+    assert threat_move(geometry, geometry.full, 0) == 0  # a full board: nothing to play
+
+
+@pytest.mark.parametrize("name", ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere"])
+def test_the_threat_player_never_misses_a_win_nor_hands_one_over_in_one(name):
+    """On every position in play: under the normal rule it completes a line when it can, else blocks a single
+    threat; under misère it never completes its own line while another move is left."""
+    from workbench.engine.graph import state_graph
+    from workbench.engine.threats import completions, threat_move
+
+    geometry = parse_variant(name)
+    for key in state_graph(geometry).keys():
+        position = Position(key & geometry.full, key >> geometry.size, geometry)
+        if position.is_over:
+            continue
+        own, other = (position.x, position.o) if position.ply % 2 == 0 else (position.o, position.x)
+        bit = threat_move(geometry, own, other)
+        assert bit & position.empties and bit & (bit - 1) == 0
+        mine, theirs = completions(geometry, own, other), completions(geometry, other, own)
+        if geometry.misere:
+            assert not bit & mine or not position.empties & ~mine, position
+        elif mine:
+            assert bit & mine, position
+        elif theirs:
+            assert bit & theirs, position
+
+
+def test_the_class_key_is_shared_by_the_images_of_a_big_board_s_position():
+    from workbench.engine.analysis import class_key
+    from workbench.engine.symmetry import images
+
+    geometry = parse_variant("15x15k5")
+    position = _played("h8,i9,j9", geometry)
+    keys = {class_key(image) for _, image in images(position)}
+    assert len(keys) == 1
+    assert class_key(_played("h8,i9,j10", geometry)) not in keys

@@ -64,7 +64,7 @@ def test_a_variant_is_kept_in_its_own_spelling():
         ('{"theme": 7}', "'theme' must be a theme's name, not 7"),
         ('{"variant": 3}', "'variant' must be a variant such as 3x4k3, not 3"),
         ('{"variant": "chess"}', "'variant': unknown variant 'chess'"),
-        ('{"variant": "5x5k4"}', "'variant': board 5x5k4: the app studies boards of at most 16 cells so far (25 here)"),
+        ('{"variant": "16x3k3"}', "'variant': unknown variant '16x3k3': boards have 1 to 15 rows and columns"),
         ('{"theme": "  "}', "'theme' must be a theme's name, not '  '"),
         ("[" * 60_000, "not valid JSON"),  # nested past the recursion limit, still under the size limit
     ],

@@ -28,8 +28,11 @@ from workbench.state.actions import (
     SetOverlay,
     SetUpPosition,
     ToEnd,
+    SearchFound,
     ToStart,
 )
+from workbench.engine.analysis import is_searched
+from workbench.state.app_state import KEPT_SEARCHES
 
 simple_actions = st.sampled_from(
     [Back(), Forward(), ToStart(), ToEnd(), NextVariation(), PreviousVariation(), PromoteVariation(),
@@ -90,10 +93,25 @@ class ReducerMachine(RuleBasedStateMachine):
         self.apply(SetOverlay(overlay=overlay))
         self.apply(Highlight(cell=cell))
 
-    @rule(geometry=st.sampled_from([Geometry(), Geometry(misere=True), Geometry(3, 4, 3), Geometry(2, 2, 2)]))
+    @rule(geometry=st.sampled_from([Geometry(), Geometry(misere=True), Geometry(3, 4, 3), Geometry(2, 2, 2), Geometry(5, 5, 4)]))
     def new_variant(self, geometry):
         self.apply(NewGame(geometry=geometry))
         assert self.store.state.geometry == geometry
+
+    @rule(nodes=st.integers(1, 400), running=st.booleans())
+    def search_found(self, nodes, running):
+        """What a search (on a board above 16 cells: 5×5 here) reports; on the other boards it is ignored."""
+        from workbench.engine.search import search
+
+        position = self.store.state.position
+        if position.is_over:
+            return
+        result = search(position, max_nodes=nodes)
+        before = self.store.state
+        self.apply(SearchFound(result=result, running=running))
+        after = self.store.state
+        assert after.search_of(position) == result and after.tree is before.tree and after.cursor == before.cursor
+        assert after.searching == (position if running else None)
 
     @rule()
     def undo_redo(self):
@@ -109,6 +127,17 @@ class ReducerMachine(RuleBasedStateMachine):
         loaded = load_study(path)
         assert loaded.tree == state.tree
         assert (loaded.cursor, loaded.engine, loaded.view.overlay) == (state.cursor, state.engine, state.view.overlay)
+
+    @invariant()
+    def the_analysis_claims_only_what_was_proven(self):
+        state = self.store.state
+        analysis = state.analysis
+        assert len(state.searches) <= KEPT_SEARCHES
+        found = state.search_of(state.position)
+        if is_searched(state.geometry) and analysis.to_move is not None:
+            proven = {m.cell: m.value for m in found.moves if m.proven} if found is not None else {}
+            assert {m.cell: m.value for m in analysis.moves if m.value is not None} == proven
+            assert (analysis.value is not None) == (found is not None and found.complete)
 
     @invariant()
     def cursor_is_a_node(self):

@@ -340,3 +340,86 @@ def test_store_notifies_once_per_change_and_undoes_tree_edits():
     store.dispatch(Back())
     assert len(seen) == 6
     assert not Store().can_undo
+
+
+# --- a board searched move by move (above 16 cells): what the searches found lives in the state ------------------
+
+GOMOKU = Geometry(15, 15, 5)
+
+
+def _searched_state(*cells):
+    from workbench.state.actions import PlayCell as Play
+
+    state = reduce(AppState(), NewGame(geometry=Geometry(5, 5, 4)))
+    for cell in cells:
+        state = reduce(state, Play(cell=cell))
+    return state
+
+
+def test_a_search_s_finds_are_kept_per_position_and_read_by_the_analysis():
+    from workbench.engine.search import search
+    from workbench.state.actions import SearchFound
+
+    state = _searched_state(13, 7, 8, 9, 12)
+    assert state.analysis.value is None and all(move.value is None for move in state.analysis.moves)
+    partial = search(state.position, max_nodes=100)
+    assert 0 < sum(move.proven for move in partial.moves) < len(partial.moves)
+    running = reduce(state, SearchFound(result=partial, running=True))
+    assert running.searching == state.position and running.search_of(state.position) is partial
+    assert {m.cell: m.value for m in running.analysis.moves} == {m.cell: m.value for m in partial.moves}
+    assert reduce(running, SearchFound(result=partial, running=True)) is running  # nothing new: the same state
+    stopped = reduce(running, SearchFound(result=partial, running=False))
+    assert stopped.searching is None and stopped.search_of(state.position) is partial
+    whole = search(state.position, max_nodes=10**8)
+    done = reduce(stopped, SearchFound(result=whole, running=False))
+    assert done.analysis.proven and done.analysis.value == whole.value and len(done.searches) == 1
+    back = reduce(done, Back())  # stepping away keeps the finds: coming back shows them at once
+    assert back.search_of(state.position) is whole and reduce(back, Forward()).analysis.value == whole.value
+
+
+def test_finds_of_another_board_are_ignored_and_a_new_board_forgets_them():
+    from workbench.engine.search import search
+    from workbench.state.actions import SearchFound
+
+    state = _searched_state(13)
+    other = Position.empty(GOMOKU).play(113)
+    assert reduce(state, SearchFound(result=search(other, max_nodes=50), running=True)) is state
+    found = reduce(state, SearchFound(result=search(state.position, max_nodes=50), running=True))
+    same_board = reduce(found, NewGame())
+    assert same_board.searches == found.searches  # the same board: what was proven stays true
+    fresh = reduce(found, NewGame(geometry=GOMOKU))
+    assert fresh.searches == () and fresh.searching is None
+
+
+def test_the_state_keeps_the_latest_searches_only():
+    from workbench.engine.search import SearchResult
+    from workbench.state.actions import SearchFound
+    from workbench.state.app_state import KEPT_SEARCHES
+
+    state = reduce(AppState(), NewGame(geometry=GOMOKU))
+    positions = [Position.empty(GOMOKU).play(cell) for cell in range(1, KEPT_SEARCHES + 6)]
+    for position in positions:
+        state = reduce(state, SearchFound(result=SearchResult(position, (), 1, False), running=False))
+    assert len(state.searches) == KEPT_SEARCHES
+    assert state.search_of(positions[0]) is None and state.search_of(positions[-1]) is not None
+
+
+def test_the_engine_plays_a_proven_win_else_the_threat_player_s_move_avoiding_proven_losses():
+    from workbench.engine import Value
+    from workbench.engine.search import MoveResult, SearchResult
+    from workbench.state.actions import SearchFound
+
+    state = _searched_state(13, 1, 14, 2)  # X has c3 d3 (13, 14); O a5 b5
+    position = state.position
+    legal = position.legal_moves()
+
+    def with_found(values: dict) -> AppState:
+        moves = tuple(MoveResult(c, *values.get(c, (None, None)), 1) for c in legal)
+        return reduce(state, SearchFound(result=SearchResult(position, moves, 9, False), running=False))
+
+    threat = choose_move(state.analysis, EngineMode.PERFECT)
+    assert threat in (12, 15)  # no proof yet: the threat player extends X's two into three, open at both ends
+    assert choose_move(with_found({24: (Value.WIN, 9), 3: (Value.WIN, 5)}).analysis, EngineMode.PERFECT) == 3
+    losing = {cell: (Value.LOSS, 4) for cell in (12, 15)}
+    assert choose_move(with_found(losing).analysis, EngineMode.TRAP) not in (12, 15)
+    assert choose_move(with_found(losing).analysis, EngineMode.RANDOM, __import__("random").Random(1)) in legal

@@ -79,7 +79,7 @@ async def test_after_a_theme_change_every_pane_is_readable_at_once():
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "solarized-light"])
 @pytest.mark.parametrize(
     "keys",
-    [("f1",), ("5", "ctrl+s", "!"), ("i", *"5,5"), ("n",), ("n", "tab", *"5x5k4", "enter"), ("colon", *"17", "enter")],
+    [("f1",), ("5", "ctrl+s", "!"), ("i", *"5,5"), ("n",), ("n", "tab", *"16x16k5", "enter"), ("colon", *"17", "enter")],
     ids=["help", "save-as", "set-up-error", "new-game", "new-game-error", "play-a-cell-error"],
 )
 async def test_dialogs_are_readable_over_the_dimmed_screen(theme, keys):

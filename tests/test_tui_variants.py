@@ -66,7 +66,9 @@ async def test_n_lists_the_variants_with_the_one_played_lit_and_enter_starts_it_
         await pilot.pause()
         listed = app.screen.query_one("#variant-list", OptionList)
         texts = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
-        assert [text.split()[-1] for text in texts] == ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere", "4x4k3", "4x4k4"]
+        assert [text.split()[-1] for text in texts] == [
+            "3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere", "4x4k3", "4x4k4", "5x5k4", "7x7k5", "15x15k5",
+        ]  # fmt: skip
         assert texts[0].startswith("classic") and texts[2].startswith("3×4, three in a row")
         assert listed.highlighted == 0 and app.focused is listed
         await pilot.press("enter")
@@ -134,7 +136,7 @@ async def test_a_typed_variant_is_checked_before_the_game_starts():
         await pilot.pause()
         dialog = app.screen
         dialog.query_one("#variant-input", Input).focus()
-        for text, problem in (("5x5k4", "at most 16 cells"), ("chess", "unknown variant 'chess'"), ("3x3k5", "does not fit")):
+        for text, problem in (("16x16k5", "boards have 1 to 15 rows and columns"), ("chess", "unknown variant 'chess'"), ("3x3k5", "does not fit")):
             dialog.query_one("#variant-input", Input).value = text
             await pilot.press("enter")
             await pilot.pause()
@@ -383,7 +385,7 @@ async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monke
         await wait_ready(pilot, app)
         await pilot.press("n", "tab", *"2x7k4", "enter")
         await pilot.pause()
-        await pilot.press("n", "up", "up", "up", "up", "up", "up", "enter")  # the classic game: ready at once
+        await pilot.press("n", "home", "enter")  # the classic game, first in the list: ready at once
         await wait_ready(pilot, app)
         assert app.store.state.geometry == Geometry()
         await pilot.press("n", "tab", *"2x7k4", "enter")  # back, while the first solve still runs
@@ -430,4 +432,155 @@ async def test_the_new_game_dialog_opens_with_no_error_shown():
         await pilot.press("n")
         await pilot.pause()
         assert str(app.screen.query_one("#variant-error", Static).render()) == ""
-        assert "boards of up to 16 cells" in str(app.screen.query_one(".dialog-hint", Static).render())
+        assert "up to 16 cells solved exactly" in str(app.screen.query_one(".dialog-hint", Static).render())
+
+
+# --- boards above 16 cells: searched position by position, off the UI thread -------------------------------------
+
+GOMOKU = Geometry(15, 15, 5)
+
+
+def no_search(monkeypatch) -> list:
+    """The position search is not started (the positions it would have searched are listed): a screen that
+    does not tick, for the tests that look at everything else."""
+    asked: list = []
+    monkeypatch.setattr(WorkbenchApp, "_start_search", lambda self, position: asked.append(position))
+    return asked
+
+
+async def until(pilot, condition, what: str) -> None:
+    """Let the app run until ``condition()`` holds (each turn of the loop hands it the event loop); the bound
+    only turns a hang into a failure."""
+    for _ in range(20_000):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+async def test_gomoku_is_chosen_by_name_drawn_compact_and_played_by_coordinate(monkeypatch):
+    from workbench.tui.board import BoardStatus
+
+    asked = no_search(monkeypatch)
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        await _choose(pilot, app, 8)
+        assert app.store.state.geometry == GOMOKU and app.query_one(BoardPane).border_title == "Board · 15×15 k5"
+        assert "Gomoku 15×15" in app.sub_title
+        grid = app.query_one(BoardGrid)
+        assert grid.compact
+        lines = text_of(grid).splitlines()
+        assert [line.split()[0] for line in lines if line.strip()][:15] == [str(row) for row in range(15, 0, -1)]
+        assert all(line.split()[1] == "·" * 15 for line in lines if line.strip())  # fifteen rows of fifteen cells
+        await pilot.press("colon", "h", "8", "enter")
+        await pilot.pause()
+        assert moves(app) == (113,) and asked[-1] == Position.empty(GOMOKU).play(113)
+        assert "·······X·······" in text_of(grid)  # h8: the centre of row 8
+        assert text_of(app.query_one(BoardStatus)).startswith("O to move: ? (not searched)")
+        evaluation = text_of(app.query_one(EvaluationView))
+        assert evaluation.startswith("O to move: not proven yet") and "not searched yet" in evaluation
+        assert "224 not proven" in evaluation
+        symmetry = text_of(app.query_one(SymmetryView))
+        assert "canonical X h8" in symmetry and "classes numbered up to 16 cells" in symmetry
+        app.screen.maximize(app.query_one("#symmetry"), container=False)  # 80×24 shows its first lines only
+        await pilot.pause()
+        symmetry = text_of(app.query_one(SymmetryView))
+        assert "the same position under id, r90, r180, r270, m|, m-, m\\, m/" in symmetry
+        assert "images: too big to draw" in symmetry
+        app.screen.minimize()
+        await pilot.pause()
+        await pilot.click(BoardGrid, offset=cell_offset(grid, 112))  # g8, left of the centre: a click plays it
+        await pilot.pause()
+        assert moves(app) == (113, 112)
+
+
+async def test_a_big_board_s_search_fills_in_and_s_stops_it_and_searches_on():
+    """5×5, four in a row, one mark down (far from proven: its search runs long): the search runs in a worker
+    while the keys answer, shows its nodes and what it proved; ``s`` stops it (the finds stay) and ``s`` searches on."""
+    app = _app(game=Geometry(5, 5, 4))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        for cell in (13,):
+            await pilot.press("colon", *str(cell), "enter")
+        await pilot.pause()
+        position = app.store.state.position
+        await until(pilot, lambda: app.store.state.searching == position, "the search started")
+        view = app.query_one(EvaluationView)
+        await until(pilot, lambda: "searching ·" in text_of(view) and "nodes" in text_of(view), "its progress shown")
+        await pilot.press("v")  # the keys answer while it runs
+        await pilot.pause()
+        assert app.store.state.view.overlay == "values"
+        await pilot.press("s")
+        await until(pilot, lambda: app.store.state.searching is None, "the search stopped")
+        found = app.store.state.search_of(position)
+        assert found is not None and found.nodes > 0
+        assert "search stopped ·" in text_of(view) or found.complete
+        proven = sum(move.proven for move in found.moves)
+        if not found.complete:
+            await pilot.press("s")  # further: what was proven is kept, and more comes
+            await until(pilot, lambda: app.store.state.searching == position, "the search went on")
+            await until(pilot, lambda: (r := app.store.state.search_of(position)) is not None and sum(m.proven for m in r.moves) >= proven,
+                        "the finds kept")  # fmt: skip
+            await pilot.press("s")
+            await until(pilot, lambda: app.store.state.searching is None, "stopped again")
+            assert app.store.state.search_of(position).nodes > found.nodes  # the count goes on from the first go
+        await pilot.press("left")  # another position: its own search; this one's finds stay in the state
+        await until(pilot, lambda: app.store.state.searching == app.store.state.position, "the earlier position searched")
+        assert app.store.state.search_of(position) is not None
+
+
+async def test_a_search_that_proves_every_move_shows_the_value_and_the_best_move(monkeypatch):
+    """Late in a 5×5 game the search proves every move quickly: the evaluation, the board's status, the values
+    overlay and the value strip then show exact values, and space plays the best move."""
+    from workbench.tui.board import BoardStatus
+    from workbench.tui.history import ValueStrip, outcome_for_x
+
+    from workbench.state import AppState, reduce
+    from workbench.state.actions import NewGame, PlayCell
+
+    # X: c3 b3 a3 is three in a row with d3 free; O has to block there, and does not
+    state = reduce(AppState(), NewGame(geometry=Geometry(5, 5, 4)))
+    for cell in (13, 1, 12, 2, 11):
+        state = reduce(state, PlayCell(cell=cell))
+    app = _app(state=state)  # opened on it: the one position searched
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        position = app.store.state.position
+        await until(pilot, lambda: (r := app.store.state.search_of(position)) is not None and r.complete, "every move proven")
+        await until(pilot, lambda: app.store.state.searching is None, "the search done")
+        await pilot.pause()
+        analysis = app.store.state.analysis
+        assert analysis.proven and analysis.value is not None
+        assert text_of(app.query_one(BoardStatus)).startswith(f"O to move: {analysis.value.label} in {analysis.remoteness}")
+        assert "searched: every move proven" in text_of(app.query_one(EvaluationView))
+        assert "not proven" not in text_of(app.query_one(EvaluationView))
+        strip = app.query_one(ValueStrip)
+        assert text_of(strip).split() == ["·", "13", "1", "12", "2", "11"]
+        assert outcome_for_x(app.store.state, app.store.state.cursor) == (1 if analysis.value.label == "loss" else -1 if analysis.value.label == "win" else 0)
+        await pilot.press("space")
+        await pilot.pause()
+        assert moves(app)[-1] in (10, 14)  # O blocks the three: one of its two open ends
+
+
+async def test_the_engine_answers_on_a_big_board_by_the_threats(monkeypatch):
+    """7×7, five in a row: nothing is proven (no search here), so the engine's O plays the threat player's move,
+    at once, and blocks X's four."""
+    from workbench.engine.threats import completions
+
+    no_search(monkeypatch)
+    app = _app(game=Geometry(7, 7, 5))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("e")  # perfect play, for O
+        for cell in (22, 23, 24, 25, 8, 9, 10, 11):  # X's row 4 (a4-d4), else row 6: wherever O has not played
+            state = app.store.state
+            if cell in moves(app) or state.position.is_over:
+                continue
+            await pilot.press("colon", *str(cell), "enter")
+            await until(pilot, lambda: app.store.state.position.ply % 2 == 0 or app.store.state.position.is_over, "an answer")
+            position = app.store.state.tree.position(app.store.state.tree.node(app.store.state.cursor).parent)
+            threats = completions(position.geometry, position.x, position.o)  # X's, before O's answer
+            if threats and not app.store.state.position.is_over:
+                assert (1 << (moves(app)[-1] - 1)) & threats, moves(app)  # O blocked a line of four
+        assert len(moves(app)) >= 6 and app.store.state.position.status.value != "x_won"

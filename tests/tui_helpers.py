@@ -53,9 +53,10 @@ def moves(app: WorkbenchApp) -> tuple[int, ...]:
 def cell_offset(grid, cell: int) -> tuple[int, int]:
     """Widget-relative coordinates of the middle of ``cell`` on the board grid."""
     width, height = grid._cell_size()
+    gap = grid._gap()  # a grid line between cells, or none on a compact board
     row, col = grid.state.geometry.row_col(cell)
     origin_x, origin_y = grid._origin()
-    return origin_x + col * (width + 1) + width // 2, origin_y + row * (height + 1) + height // 2
+    return origin_x + col * (width + gap) + width // 2, origin_y + row * (height + gap) + height // 2
 
 
 def cell_texts(grid) -> list[str]:
@@ -63,13 +64,14 @@ def cell_texts(grid) -> list[str]:
     or an overlay's words), read from the screen by the grid's own geometry."""
     lines = text_of(grid).splitlines()
     width, height = grid._cell_size()
+    gap = grid._gap()
     origin_x, origin_y = grid._origin()
     geometry = grid.state.geometry
     texts = []
     for cell in range(1, geometry.size + 1):
         row, col = geometry.row_col(cell)
-        y = origin_y + row * (height + 1) + height // 2
-        x = origin_x + col * (width + 1)
+        y = origin_y + row * (height + gap) + height // 2
+        x = origin_x + col * (width + gap)
         texts.append(lines[y][x : x + width].strip())
     return texts
 

@@ -293,8 +293,10 @@ def make_analysis_ready(geometry: Geometry, progress=None) -> None:
     """Whatever ``analyze`` needs on ``geometry``, however it takes: its tables (up to 12 cells, read back or
     built) or its strong solution (13-16 cells, read back or solved, with ``progress``), installed either way
     and kept in the cache. What the app's worker and the terminal bench's untimed warm-up both do."""
-    from .engine.analysis import MAX_TABLE_CELLS, install_strong, strong_if_installed
+    from .engine.analysis import MAX_TABLE_CELLS, install_strong, is_searched, strong_if_installed
 
+    if is_searched(geometry):  # nothing is made for a board searched position by position
+        return
     if geometry.size <= MAX_TABLE_CELLS:
         warm_tables(geometry)
         return

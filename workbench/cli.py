@@ -176,11 +176,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _app_game(text: str | None):
-    """The variant the app starts on: ``--game``'s, checked to be one the app can analyse; else the last played."""
-    from .engine.analysis import parse_studiable
+    """The variant the app starts on: ``--game``'s, else the last played."""
+    from .engine.geometry import parse_variant
     from .settings import remembered_variant
 
-    return remembered_variant() if text is None else parse_studiable(text)
+    return remembered_variant() if text is None else parse_variant(text)
 
 
 def _refuse_empty_values(args: argparse.Namespace) -> None:
@@ -638,15 +638,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_open(args: argparse.Namespace) -> int:
     # a bad file or a missing study is a one-line error before any screen is drawn
-    from .engine.analysis import check_studiable
-
     target = args.study
     # a folder in it (either separator on Windows) makes it a file's path, never a library name
     if target.endswith(".json") or os.path.basename(target) != target or os.path.exists(target):
         from .state import load_study
 
         state = load_study(target)
-        check_studiable(state.geometry)  # the app analyses every position it shows
         return run_app(state=state, path=target, db=args.db)
     from .library import studies
 
@@ -655,7 +652,6 @@ def cmd_open(args: argparse.Namespace) -> int:
         if not studies.study_exists(library, name):
             raise UsageError(f"no study file or library study called {name!r} (library {str(library.path)!r})")
         state = studies.open_study(library, name)
-    check_studiable(state.geometry)
     return run_app(state=state, name=name, db=args.db)
 
 

@@ -15,7 +15,6 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from .engine import TIC_TAC_TOE, Geometry
-from .engine.analysis import parse_studiable
 from .engine.geometry import format_variant, parse_variant
 from .state import OVERLAYS, EngineMode
 
@@ -86,7 +85,7 @@ def _app_variant(value: object) -> str:
     if not isinstance(value, str):
         raise SettingsError(f"'variant' must be a variant such as 3x4k3, not {value!r}")
     try:
-        geometry = parse_studiable(value)
+        geometry = parse_variant(value)
     except ValueError as error:
         raise SettingsError(f"'variant': {error}") from None
     return format_variant(geometry)

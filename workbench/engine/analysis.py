@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .census import GameCounts, counts
 from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
@@ -16,6 +17,9 @@ from .position import Player, Position, Status, check_legal, format_position
 from .solver import Value, preference, solve
 from .symmetry import Transform, group_moves, stabilizer, transforms
 from .threats import planner_for, squeezes
+
+if TYPE_CHECKING:
+    from .search import SearchResult
 
 _VALUES = {int(value): value for value in Value}
 MASK_NAMES = ("win", "block", "fork", "perfect_win", "perfect_lose", "best")
@@ -26,12 +30,13 @@ class MoveAnalysis:
     """One legal move, judged for the side making it."""
 
     cell: Cell
-    value: Value
-    remoteness: int
+    value: Value | None
+    """None where it is not proven (a board beyond the strong solutions, searched only so far)."""
+    remoteness: int | None
     trap: float | None
-    """Fraction of the opponent's replies that lose; None when the move ends the game."""
-    games: GameCounts
-    """Complete games that continue through this move."""
+    """Fraction of the opponent's replies that lose; None when the move ends the game, or is not proven."""
+    games: GameCounts | None
+    """Complete games that continue through this move; None where they are not counted (above 16 cells)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +59,9 @@ class Masks:
 @dataclass(frozen=True, slots=True)
 class SymmetryInfo:
     canonical: Position
-    class_id: int
-    class_count: int
+    class_id: int | None
+    """None on boards beyond the strong solutions: their classes are not numbered (the canonical form names one)."""
+    class_count: int | None
     orbit_size: int
     stabilizer: tuple[Transform, ...]
     move_classes: tuple[tuple[Cell, ...], ...]
@@ -67,13 +73,19 @@ class Analysis:
     status: Status
     to_move: Player | None
     value: Value | None
-    """For the side to move; None when the game is over."""
+    """For the side to move; None when the game is over, or not proven yet (above 16 cells)."""
     remoteness: int | None
     moves: tuple[MoveAnalysis, ...]
     masks: Masks
     symmetry: SymmetryInfo
-    games: GameCounts
-    """Complete games from this position."""
+    games: GameCounts | None
+    """Complete games from this position; None above 16 cells, where they are not counted."""
+
+    @property
+    def proven(self) -> bool:
+        """Every value here is exact: the game is over, or the position's value is known (tables, a strong
+        solution, or a search that proved every move)."""
+        return self.to_move is None or self.value is not None
 
     def move(self, cell: Cell) -> MoveAnalysis | None:
         for move in self.moves:
@@ -181,34 +193,25 @@ def strong_if_installed(geometry: Geometry):
 
 
 def analysis_ready(geometry: Geometry) -> bool:
-    """Whether :func:`analyze` answers on ``geometry`` without building anything."""
-    return geometry in _TABLES or geometry in _STRONG
+    """Whether :func:`analyze` answers on ``geometry`` without building anything: its tables or strong solution
+    are at hand, or it is beyond them (above 16 cells), where nothing is built and the moves are searched."""
+    return geometry in _TABLES or geometry in _STRONG or geometry.size > MAX_STRONG_CELLS
 
 
-class BoardNotStudiableError(ValueError):
-    """A board beyond every exact analysis this workbench keeps whole (more than 16 cells)."""
-
-
-def check_studiable(geometry: Geometry) -> None:
-    """:raises BoardNotStudiableError: naming the board, when neither the tables (12 cells) nor a strong
-    solution (16 cells) covers it."""
-    if geometry.size > MAX_STRONG_CELLS:
-        raise BoardNotStudiableError(
-            f"board {geometry}: the app studies boards of at most {MAX_STRONG_CELLS} cells so far ({geometry.size} here); "
-            f"`workbench analyze --game {geometry}` searches bigger ones"
+def check_exact(geometry: Geometry) -> None:
+    """:raises BoardTooLargeError: naming the board, where the values of every position are not known (above 16
+    cells: what needs them, a review or the best line, cannot be had there)."""
+    if is_searched(geometry):
+        raise BoardTooLargeError(
+            f"board {geometry}: exact values of every position cover boards of at most {MAX_STRONG_CELLS} cells "
+            f"({geometry.size} here); `workbench analyze --game {geometry}` searches one position"
         )
 
 
-def parse_studiable(text: str) -> Geometry:
-    """A variant the app can study, from its spelling (``3x4k3``, ``4x4k4-misere``).
-
-    :raises VariantError: the text names no variant.
-    :raises BoardNotStudiableError: the board has more than 16 cells."""
-    from .geometry import parse_variant
-
-    geometry = parse_variant(text)
-    check_studiable(geometry)
-    return geometry
+def is_searched(geometry: Geometry) -> bool:
+    """The board is beyond the strong solutions (above 16 cells): its positions are searched one by one, and a
+    value is known only where a search proved it (:func:`searched_analysis`)."""
+    return geometry.size > MAX_STRONG_CELLS
 
 
 @lru_cache(maxsize=4096)
@@ -319,23 +322,102 @@ def analyze(position: Position) -> Analysis:
 
     :raises IllegalPositionError: the position is not reachable.
     """
+    if is_searched(position.geometry):
+        return searched_analysis(position)
     if _strong_for(position.geometry) is not None:
         return _analyze_strong(position)
     table = tables(position.geometry)
     return _analyze_key(table, position, _reachable_key(table, position))
 
 
+def searched_analysis(position: Position, found: SearchResult | None = None) -> Analysis:
+    """The analysis of a legal position on a board beyond the strong solutions: the threat masks and the
+    symmetry at once, and the value and remoteness of each move that ``found`` (a search of this position,
+    perhaps unfinished) proved; every other value None, the position's too until every move is proven. The
+    classes are not numbered (None) and games not counted (None): only the tables and strong solutions know them.
+
+    :raises IllegalPositionError: no game reaches ``position``.
+    """
+    from .symmetry import canonical
+
+    check_legal(position)
+    if found is not None and found.position != position:
+        raise ValueError(f"a search of {format_position(found.position)} says nothing of {format_position(position)}")
+    geometry = position.geometry
+    group = stabilizer(position)
+    legal = position.legal_moves()
+    symmetry = SymmetryInfo(
+        canonical=canonical(position),
+        class_id=None,
+        class_count=None,
+        orbit_size=len(transforms(geometry)) // len(group),
+        stabilizer=group,
+        move_classes=group_moves(legal, group),
+    )
+    if position.is_over:
+        return Analysis(position, position.status, None, None, None, (), Masks(), symmetry, None)
+    proven = {move.cell: move for move in found.moves if move.proven} if found is not None else {}
+    moves = tuple(
+        MoveAnalysis(cell, proven[cell].value, proven[cell].remoteness, None, None)
+        if cell in proven
+        else MoveAnalysis(cell, None, None, None, None)
+        for cell in legal
+    )
+    complete = len(proven) == len(legal)
+    best = best_moves(moves) if complete else 0
+    value = remoteness = None
+    if complete:
+        top = next(move for move in moves if cell_bit(move.cell) & best)
+        value, remoteness = top.value, top.remoteness
+    exact_win, exact_lose = exact_masks_of(moves)
+    masks = threat_masks(position, perfect_win=exact_win, perfect_lose=exact_lose, best=best)
+    return Analysis(position, Status.IN_PLAY, position.turn, value, remoteness, moves, masks, symmetry, None)
+
+
+def threat_masks(position: Position, *, perfect_win: Bitboard, perfect_lose: Bitboard, best: Bitboard) -> Masks:
+    """The masks of a position in play on a board of any size: ``win``, ``block`` and ``fork`` read off its
+    lines (one pass each, quick on 15×15, where the planner's look-ahead is not), the rest as given."""
+    from .threats import completions, forks
+
+    geometry = position.geometry
+    me, opp = (position.x, position.o) if position.turn is Player.X else (position.o, position.x)
+    return Masks(
+        win=completions(geometry, me, opp),
+        block=completions(geometry, opp, me),
+        fork=squeezes(geometry, me, opp) if geometry.misere else forks(geometry, me, opp),
+        perfect_win=perfect_win,
+        perfect_lose=perfect_lose,
+        best=best,
+    )
+
+
 def class_id(position: Position) -> int:
     """The position's symmetry class id: ``analyze(position).symmetry.class_id``, without the rest.
 
     :raises IllegalPositionError: the position is not reachable.
+    :raises BoardTooLargeError: above 16 cells, where classes are not numbered (:func:`class_key` is).
     """
+    check_exact(position.geometry)
     strong = _strong_for(position.geometry)
     if strong is not None:
         check_legal(position)
         return strong.class_id(position)
     table = tables(position.geometry)
     return table.class_of[_reachable_key(table, position)]
+
+
+def class_key(position: Position) -> int:
+    """A key shared by exactly the positions of one symmetry class: the class id where the classes are numbered
+    (up to 16 cells), else the canonical form's key (above them).
+
+    :raises IllegalPositionError: the position is not reachable.
+    """
+    if is_searched(position.geometry):
+        from .symmetry import canonical
+
+        check_legal(position)
+        return canonical(position).key
+    return class_id(position)
 
 
 def principal_variation(position: Position) -> tuple[Cell, ...]:
@@ -345,7 +427,9 @@ def principal_variation(position: Position) -> tuple[Cell, ...]:
     Empty when the game is over; as long as the position's remoteness otherwise.
 
     :raises IllegalPositionError: the position is not reachable.
+    :raises BoardTooLargeError: above 16 cells, where the values are not all known.
     """
+    check_exact(position.geometry)
     strong = _strong_for(position.geometry)
     if strong is not None:
         return _strong_line(strong, position)

@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass
 from typing import Iterable
 
-from .analysis import analyze
+from .analysis import analyze, check_exact
 from .geometry import Cell, cell_bit
 from .position import Player, Position
 from .solver import Value
@@ -59,7 +59,9 @@ def review_line(start: Position, cells: Iterable[Cell]) -> tuple[MoveReview, ...
     """Rate every move of ``cells`` played from ``start``.
 
     :raises IllegalMoveError: a move of the line cannot be played.
+    :raises BoardTooLargeError: above 16 cells, where the values a rating needs are not known.
     """
+    check_exact(start.geometry)
     reviews = []
     position = start
     for ply, cell in enumerate(cells, start=1):

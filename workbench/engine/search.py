@@ -133,6 +133,9 @@ class Searcher:
         self.nodes = 0
         self.limit = 0
         self.should_stop: Callable[[], bool] = lambda: False
+        self.stop_check = 1023
+        """``should_stop`` is asked when the node count has none of these bits set: every 1,024 nodes by default;
+        fewer where nodes are dear (on 15×15 a node costs about a millisecond, and a cancel must come quickly)."""
 
     # --- the position's threats ---------------------------------------------------------------
 
@@ -167,7 +170,7 @@ class Searcher:
 
     def score(self, own: Bitboard, other: Bitboard, alpha: int, beta: int) -> int:
         """The exact score of the side to move (``own``) if it lies in (alpha, beta), else a bound beyond it."""
-        if self.nodes >= self.limit or (self.nodes & 1023 == 0 and self.should_stop()):
+        if self.nodes >= self.limit or (self.nodes & self.stop_check == 0 and self.should_stop()):
             raise SearchAborted
         self.nodes += 1
         full = self.geometry.full
@@ -284,7 +287,7 @@ class Searcher:
         return found
 
     def _count(self) -> None:
-        if self.nodes >= self.limit or (self.nodes & 1023 == 0 and self.should_stop()):
+        if self.nodes >= self.limit or (self.nodes & self.stop_check == 0 and self.should_stop()):
             raise SearchAborted
         self.nodes += 1
 

@@ -473,12 +473,11 @@ def analyze_strong(solution: StrongSolution, position):
 
     :raises IllegalPositionError: no game reaches ``position``.
     """
-    from .analysis import Analysis, Masks, MoveAnalysis, SymmetryInfo, best_moves, exact_masks_of
+    from .analysis import Analysis, Masks, MoveAnalysis, SymmetryInfo, best_moves, exact_masks_of, threat_masks
     from .census import GameCounts
-    from .position import Player, Status, check_legal
+    from .position import Status, check_legal
     from .solver import Value
     from .symmetry import canonical, group_moves, stabilizer, transforms
-    from .threats import completions, forks, squeezes
 
     check_legal(position)
     geometry = position.geometry
@@ -514,20 +513,11 @@ def analyze_strong(solution: StrongSolution, position):
         moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, GameCounts(*child_games)))
     moves = tuple(moves)
     best = best_moves(moves)
-    to_move = position.turn
-    me, opp = (position.x, position.o) if to_move is Player.X else (position.o, position.x)
     perfect_win, perfect_lose = exact_masks_of(moves)
     # from the lines alone: the planner's masks read the whole game tree below (354,000 pairs on 4×4)
-    masks = Masks(
-        win=completions(geometry, me, opp),
-        block=completions(geometry, opp, me),
-        fork=squeezes(geometry, me, opp) if geometry.misere else forks(geometry, me, opp),
-        perfect_win=perfect_win,
-        perfect_lose=perfect_lose,
-        best=best,
-    )
+    masks = threat_masks(position, perfect_win=perfect_win, perfect_lose=perfect_lose, best=best)
     value, remoteness = found
-    return Analysis(position, Status.IN_PLAY, to_move, Value(value), remoteness, moves, masks, symmetry, GameCounts(*games))
+    return Analysis(position, Status.IN_PLAY, position.turn, Value(value), remoteness, moves, masks, symmetry, GameCounts(*games))
 
 
 def strong_census(solution: StrongSolution) -> dict:

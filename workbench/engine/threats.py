@@ -172,7 +172,7 @@ def forks(geometry: Geometry, own: Bitboard, other: Bitboard) -> Bitboard:
     ``plan_winning & ~winning``, without its memo of the whole tree below."""
     empty = geometry.full & ~(own | other)
     found = 0
-    for cell in cells_of_bits(empty):
+    for cell in cells_of_bits(empty & _fork_candidates(geometry, own, other)):
         after = own | cell
         if empty == cell or geometry.has_line(after) or completions(geometry, other, after):
             continue
@@ -182,10 +182,30 @@ def forks(geometry: Geometry, own: Bitboard, other: Bitboard) -> Bitboard:
     return found
 
 
+def _fork_candidates(geometry: Geometry, own: Bitboard, other: Bitboard) -> Bitboard:
+    """Cells that can make a fork: a move adds at most one threat per line through it, each from a line it
+    brings to ``k - 1`` of our marks, so it needs two such lines, or one beside a threat we hold already, or
+    none beside two (a 15×15 board has 572 lines: checking only these cells is what makes the mask quick)."""
+    held = completions(geometry, own, other)
+    if held & (held - 1):
+        return geometry.full
+    need = geometry.k - 2
+    once = twice = 0
+    for line in geometry.lines:
+        if not line & other and (line & own).bit_count() == need:
+            cells = line & ~own
+            twice |= once & cells
+            once |= cells
+    return once if held else twice
+
+
 def squeezes(geometry: Geometry, own: Bitboard, other: Bitboard) -> Bitboard:
     """Under misère, the ``fork`` mask: moves that complete none of our lines and leave the opponent only
     replies that complete one of theirs (they lose on their next move)."""
     empty = geometry.full & ~(own | other)
+    # our move only takes cells from their completions: fewer of those than the replies left squeezes nothing
+    if completions(geometry, other, own).bit_count() < empty.bit_count() - 1:
+        return 0
     found = 0
     for cell in cells_of_bits(empty):
         after = own | cell
@@ -201,3 +221,57 @@ def cells_of_bits(bb: Bitboard):
         low = bb & -bb
         yield low
         bb ^= low
+
+
+# --- the threat player: a move on any board, from the lines alone -------------------------------------------
+
+
+def threat_move(geometry: Geometry, own: Bitboard, other: Bitboard, *, avoid: Bitboard = 0) -> Bitboard:
+    """A move for ``own`` (as a one-cell bitboard; 0 when the board is full) by the threats alone, for positions
+    whose values are not known: win now, else block, else fork, else the cell serving the most open lines
+    (each weighted by the marks already in it), nearer the centre on a tie, then the lowest. Cells in ``avoid``
+    (moves proven to lose) are taken only when nothing else is left. Under misère the same, turned round: never
+    complete a line of our own while another move is left, squeeze where we can, else the cell serving the
+    fewest lines of ours.
+    """
+    empty = geometry.full & ~(own | other)
+    choices = empty & ~avoid or empty
+    if not choices:
+        return 0
+    if geometry.misere:
+        safe = choices & ~completions(geometry, own, other) or choices
+        squeeze = squeezes(geometry, own, other) & safe
+        return _lowest(squeeze) if squeeze else _by_lines(geometry, own, other, safe, fewest=True)
+    for urgent in (completions(geometry, own, other), completions(geometry, other, own)):
+        if urgent & choices:
+            return _lowest(urgent & choices)
+    fork = forks(geometry, own, other) & choices
+    if fork:
+        return _lowest(fork)
+    return _by_lines(geometry, own, other, choices, fewest=False)
+
+
+def _lowest(cells: Bitboard) -> Bitboard:
+    return cells & -cells
+
+
+def _by_lines(geometry: Geometry, own: Bitboard, other: Bitboard, cells: Bitboard, *, fewest: bool) -> Bitboard:
+    weight = dict.fromkeys(cells_of_bits(cells), 0)
+    for line in geometry.lines:
+        if not line & cells:
+            continue
+        # a line still open to us is worth more the more marks of ours it has; one open to them, for the block
+        value = (0 if line & other else 1 + 4 * (line & own).bit_count() ** 2) + (
+            0 if line & own else 1 + 3 * (line & other).bit_count() ** 2
+        )
+        if value:
+            for cell in cells_of_bits(line & cells):
+                weight[cell] += value
+    centre_row, centre_col = (geometry.rows - 1) / 2, (geometry.cols - 1) / 2
+
+    def rank(cell: Bitboard) -> tuple[float, float, int]:
+        row, col = divmod(cell.bit_length() - 1, geometry.cols)
+        spread = abs(row - centre_row) + abs(col - centre_col)
+        return (weight[cell] if fewest else -weight[cell]), spread, cell
+
+    return min(weight, key=rank)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import Cell, Geometry, Player, Position
+from ..engine.search import SearchResult
 from .app_state import AppState, EngineMode
 from .tree import GameTree, NodeId
 
@@ -134,8 +135,17 @@ class MarkSaved:
     """The study was written out: nothing is unsaved now."""
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SearchFound:
+    """A search (run off the UI thread, on a board above 16 cells) found ``result`` so far, and is still running
+    (``running``) or has stopped (done, cancelled, or its budget spent)."""
+
+    result: SearchResult
+    running: bool
+
+
 Action = (
     PlayCell | AddLine | Back | Forward | ToStart | ToEnd | NextVariation | PreviousVariation | JumpTo
     | PromoteVariation | PromoteToMainLine | DeleteVariation | SetUpPosition | NewGame | SetComment
-    | SetEngine | SetOverlay | Highlight | ReplaceTree | LoadState | MarkSaved
+    | SetEngine | SetOverlay | Highlight | ReplaceTree | LoadState | MarkSaved | SearchFound
 )  # fmt: skip

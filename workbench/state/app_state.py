@@ -7,6 +7,8 @@ from enum import Enum
 from functools import cached_property
 
 from ..engine import MASK_NAMES, TIC_TAC_TOE, Analysis, Cell, Geometry, Player, Position, analyze
+from ..engine.analysis import is_searched, searched_analysis
+from ..engine.search import SearchResult
 from .tree import ROOT, GameTree, NodeId
 
 
@@ -19,6 +21,9 @@ class EngineMode(str, Enum):
     """Among the best moves, the one whose replies most often lose (seed 001 step 5)."""
     RANDOM = "random"
 
+
+KEPT_SEARCHES = 64
+"""The searches a state keeps (each a few hundred bytes): the positions visited lately."""
 
 OVERLAYS = ("none", "values", *MASK_NAMES)
 """What the board paints on empty cells: nothing, exact values, or one mask."""
@@ -49,6 +54,11 @@ class AppState:
     view: ViewSettings = field(default_factory=ViewSettings)
     modified: bool = False
     """True when the tree or comments changed since the last save or open."""
+    searches: tuple[SearchResult, ...] = ()
+    """On a board searched move by move (above 16 cells): what the searches of positions found, newest last
+    (at most :data:`KEPT_SEARCHES`); a value there is known only where one proved it."""
+    searching: Position | None = None
+    """The position a search is running on, if one is."""
 
     # cached: every pane reads them on every state change, and the position is replayed from the root
     @cached_property
@@ -57,8 +67,18 @@ class AppState:
 
     @cached_property
     def analysis(self) -> Analysis:
-        """The current position's analysis (derived, never stored)."""
+        """The current position's analysis (derived, never stored): on a searched board, what the searches of
+        this position proved so far."""
+        if is_searched(self.geometry):
+            return searched_analysis(self.position, self.search_of(self.position))
         return analyze(self.position)
+
+    def search_of(self, position: Position) -> SearchResult | None:
+        """What a search of ``position`` found, if one ran."""
+        for result in reversed(self.searches):
+            if result.position == position:
+                return result
+        return None
 
     @property
     def engine_to_move(self) -> bool:

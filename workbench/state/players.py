@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Analysis, Cell, cell_bit
+from ..engine import Analysis, Cell, Player, Value, cell_bit
+from ..engine.threats import threat_move
 from .app_state import EngineMode
 
 
@@ -15,14 +16,31 @@ def choose_move(analysis: Analysis, mode: EngineMode, rng: random.Random | None 
     * trap: among the best moves, the one whose replies most often lose (seed 001 step 5);
     * random: any legal move.
 
+    Where the values are not all proven (a board searched move by move), perfect and trap play a proven win
+    if there is one (the quickest proven), else the threat player's move (win, block, fork, most open lines)
+    among the moves not proven to lose.
+
     Ties go to the lowest cell, so perfect and trap play are repeatable.
     """
     if not analysis.moves or mode is EngineMode.OFF:
         return None
     if mode is EngineMode.RANDOM:
         return (rng or random.Random()).choice([move.cell for move in analysis.moves])
+    if not analysis.proven:
+        return _unproven_choice(analysis)
     best = [move for move in analysis.moves if analysis.masks.best & cell_bit(move.cell)]
     # a move that ends the game has no trap score; when one is best, all best moves end the game
     if mode is EngineMode.TRAP and best[0].trap is not None:
         return max(best, key=lambda move: (move.trap, -move.cell)).cell
     return best[0].cell
+
+
+def _unproven_choice(analysis: Analysis) -> Cell:
+    wins = [move for move in analysis.moves if move.value is Value.WIN]
+    if wins:
+        return min(wins, key=lambda move: (move.remoteness, move.cell)).cell
+    position = analysis.position
+    own, other = (position.x, position.o) if position.turn is Player.X else (position.o, position.x)
+    losing = sum(cell_bit(move.cell) for move in analysis.moves if move.value is Value.LOSS)
+    return threat_move(position.geometry, own, other, avoid=losing).bit_length()
+

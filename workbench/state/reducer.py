@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..engine import Position, PositionError, check_legal
+from ..engine.search import SearchResult
 from .actions import (
     Action,
     AddLine,
@@ -26,6 +27,7 @@ from .actions import (
     PromoteToMainLine,
     PromoteVariation,
     ReplaceTree,
+    SearchFound,
     SetComment,
     SetEngine,
     SetOverlay,
@@ -33,7 +35,7 @@ from .actions import (
     ToEnd,
     ToStart,
 )
-from .app_state import OVERLAYS, AppState
+from .app_state import KEPT_SEARCHES, OVERLAYS, AppState
 from .tree import ROOT, GameTree, NodeId
 
 
@@ -82,7 +84,8 @@ def reduce(state: AppState, action: Action) -> AppState:
                 return state
             # the panes' highlighted cell may not exist on the new board
             view = state.view if geometry == state.geometry else replace(state.view, highlighted=None)
-            return replace(_new_tree(state, GameTree.new(Position.empty(geometry))), geometry=geometry, view=view)
+            new = replace(_new_tree(state, GameTree.new(Position.empty(geometry))), geometry=geometry, view=view)
+            return new if geometry == state.geometry else replace(new, searches=(), searching=None)
         case SetComment(text=text, node=node):
             target = state.cursor if node is None else node
             if target not in state.tree:
@@ -108,7 +111,20 @@ def reduce(state: AppState, action: Action) -> AppState:
             return replace(loaded, modified=unsaved)
         case MarkSaved():
             return replace(state, modified=False) if state.modified else state
+        case SearchFound(result=result, running=running):
+            return _search_found(state, result, running)
     return state
+
+
+def _search_found(state: AppState, result: SearchResult, running: bool) -> AppState:
+    position = result.position
+    if position.geometry != state.geometry:  # a search of a game no longer on
+        return state
+    searching = position if running else (None if state.searching == position else state.searching)
+    if state.search_of(position) == result and searching == state.searching:
+        return state
+    kept = tuple(earlier for earlier in state.searches if earlier.position != position)
+    return replace(state, searches=(*kept, result)[-KEPT_SEARCHES:], searching=searching)
 
 
 def _move_cursor(state: AppState, node: NodeId) -> AppState:

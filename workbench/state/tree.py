@@ -29,7 +29,7 @@ from ..engine import (
     format_position,
     parse_position,
 )
-from ..engine.analysis import class_id
+from ..engine.analysis import class_key, is_searched
 from ..engine.geometry import VariantError, format_variant, parse_variant
 
 NodeId = int
@@ -186,7 +186,7 @@ def annotation(tree: GameTree, node_id: NodeId) -> str:
     inaccuracy (the value kept, but a slower win or a quicker loss), ``!`` the only move keeping a
     win or a draw; empty for any other best move."""
     node = tree.node(node_id)
-    if node.parent is None:
+    if node.parent is None or is_searched(tree.root_position.geometry):  # no exact values to judge it by
         return ""
     before = analyze(tree.position(node.parent))
     if before.value is None:
@@ -212,12 +212,12 @@ def transpositions(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
 def symmetric_twins(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
     """Other nodes whose position is this one's up to symmetry, but not equal to it."""
     target = tree.position(node_id)
-    target_class = class_id(target)
+    target_class = class_key(target)
     twins = []
     for other in tree.walk():
         position = tree.position(other)
         if other != node_id and position != target and position.ply == target.ply:
-            if class_id(position) == target_class:
+            if class_key(position) == target_class:
                 twins.append(other)
     return tuple(twins)
 

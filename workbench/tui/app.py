@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.content import Content
 from textual.notifications import SeverityLevel
+from textual.css.scalar import Scalar
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -29,6 +30,7 @@ from ..engine import TIC_TAC_TOE, Geometry, Position, Status, analyze, principal
 from ..engine.analysis import (
     MAX_TABLE_CELLS,
     analysis_ready,
+    is_searched,
     tables,
     tables_if_built,
 )
@@ -39,6 +41,7 @@ from ..state import (
     AppState,
     EngineMode,
     Store,
+    choose_move,
 )
 from ..state.actions import (
     AddLine,
@@ -63,6 +66,7 @@ from .history import HistoryPane
 from .messages import Dispatch
 from .recovery import Recovery
 from .remembered import RememberedSettings
+from .searching import PositionSearch
 from .study_files import StudyFiles
 from .symmetry import SymmetryPane
 
@@ -70,6 +74,8 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 118  # three columns from here: the board's 32, the evaluation's 56 (its whole moves table), symmetry
 WIDER_WIDTH = 160  # a wider board column
 TALL_HEIGHT = 36
+BOARD_FRAME_LINES = 5
+"""The board pane's lines beside its grid: two of frame, three of status."""
 MASK_CYCLE = ("none", *OVERLAYS[2:])
 
 
@@ -88,7 +94,7 @@ def _layout_for(width: int, height: int) -> Layout:
     return Layout(too_small, width >= WIDE_WIDTH, width >= WIDER_WIDTH, height >= TALL_HEIGHT, height >= 30)
 
 
-class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, RememberedSettings, App[int]):
+class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteCommands, RememberedSettings, App[int]):
     """Tic-Tac-Toe analysis: Board, Evaluation, Symmetry and History over one store."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
@@ -111,6 +117,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         Binding("c", "comment", "Comment", show=False),
         Binding("z", "zoom", "Zoom pane", show=False),
         Binding("g", "games_like_this", "Games like this", show=False),
+        # boards above 16 cells only (check_action); the evaluation says so beside the search's progress
+        Binding("s", "search", "Search: stop, or search on", show=False),
         # the game's navigation, as on an analysis board, from whichever pane has focus
         Binding("left", "step(-1)", "Back", priority=True),
         Binding("right", "step(1)", "Forward", priority=True),
@@ -162,6 +170,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         self._names_of_trees: list[tuple[object, str | None, str | None]] = []
         """(tree, study path, study name) around each new game or set-up, for undo and redo."""
         self._rng = random.Random(seed)
+        self._init_search()
         self.store.subscribe(self._store_changed)
         self.set_reactive(WorkbenchApp.state, self.store.state)
 
@@ -226,6 +235,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         return library, games, left, problems
 
     def on_mount(self) -> None:
+        self._fit_board_height()
         self._update_title()
         self._warn_about_settings()
         self.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -269,7 +279,19 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         panes.set_class(layout.wider, "-wider")
         panes.set_class(layout.tall, "-tall")
         self.query_one("#header").display = layout.with_header
+        self._fit_board_height()
         self._update_title()
+
+    def _fit_board_height(self) -> None:
+        """Under 36 rows the board pane has 15 lines, ten for the grid: a board of more rows takes what it needs
+        (15×15: 20 lines, its rows without the letters under them), the history what is left."""
+        layout = self._layout
+        rows = self.store.state.geometry.rows
+        board = self.query_one("#board")
+        wanted = BOARD_FRAME_LINES + rows if layout is not None and not layout.tall and rows > 10 else None
+        # the inline rule only: a new style lays the screen out again, the dearest thing at start-up
+        if board.styles.inline.height != (None if wanted is None else Scalar.from_number(wanted)):
+            board.styles.height = wanted
 
     # --- the store ----------------------------------------------------------------------
 
@@ -296,6 +318,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         # them on every full collection, which would stall keypresses.
         gc.freeze()
         self.ready = True
+        self.call_after_refresh(self._maybe_search)  # after the first paint: a search competes for the GIL
         self._maybe_engine_move()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -380,6 +403,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         at_hand = new.geometry == old.geometry or self._rules_changed(new.geometry)
         if new.geometry != old.geometry:
             self._update_title()
+            self._fit_board_height()
         self.state = new
         if at_hand and not self.ready and new.geometry != old.geometry:
             # after the panes have the new state: lit with the old one, they would read an analysis it has not
@@ -395,6 +419,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
             self._remember_settings()
         if new.position != old.position:
             self._library_games()
+            if self.ready:
+                self._maybe_search()
 
     def _library_games(self) -> None:
         """Ask the library for the games through this position (a worker: it is I/O)."""
@@ -450,6 +476,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
         """While a dialog is open, or the terminal is too small to show the panes, the workbench's
         own keys must not act unseen (Textual's, such as tab between a dialog's buttons, still work)."""
         covered = isinstance(self.screen, ModalScreen) or self.panes_hidden
+        if action == "search" and not is_searched(self.store.state.geometry):
+            return False  # nothing to search where the values are all known: not in the footer either
         return not (covered and action in _OWN_ACTIONS and action not in self.MODAL_SAFE_ACTIONS)
 
     # --- actions ------------------------------------------------------------------------
@@ -469,13 +497,23 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PaletteCommands, Remembered
 
     def action_play_best(self) -> None:
         """Play the best move (the first of the best line from here; the lowest cell among equals)."""
-        line = principal_variation(self.store.state.position) if self.store.state.analysis.to_move else ()
+        state = self.store.state
+        if is_searched(state.geometry):  # the best move where the search proved it, else the threat player's
+            cell = choose_move(state.analysis, EngineMode.PERFECT)
+            if cell is not None:
+                self._user_dispatch(PlayCell(cell=cell))
+            return
+        line = principal_variation(state.position) if state.analysis.to_move else ()
         if line:
             self._user_dispatch(PlayCell(cell=line[0]))
 
     def action_add_best_line(self) -> None:
         """Add the evaluation's best line (after the selected move) to the history as a variation."""
-        line = selected_line(self.store.state)
+        state = self.store.state
+        line = selected_line(state)
+        if not line and state.analysis.to_move is not None:  # a board searched move by move
+            self.notify("No best line on this board: the search proves single moves, not lines.", timeout=3)
+            return
         if not line:
             self.notify("The game is over: no line to add.", timeout=2)
             return

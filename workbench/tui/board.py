@@ -48,13 +48,25 @@ class BoardGrid(LinesView, can_focus=True):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "board--grid", "board--number", "board--x", "board--o", "board--last", "board--line",
-        "board--cursor", "board--win", "board--draw", "board--loss", "board--mask",
+        "board--cursor", "board--win", "board--draw", "board--loss", "board--mask", "board--unknown",
     }  # fmt: skip
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     """The app state (bound from the app)."""
     ready: reactive[bool] = reactive(False, repaint=False)
     """True once the engine's tables are built (values need them)."""
+
+    @property
+    def compact(self) -> bool:
+        """No grid lines between the cells, each a mark wide: where a grid with lines would not fit (15×15 in
+        a pane of 28 columns, or 20 lines)."""
+        geometry = self.state.geometry
+        width, height = self.content_region.size
+        return width < 3 * geometry.cols + geometry.cols - 1 or height < 2 * geometry.rows - 1
+
+    def _gap(self) -> int:
+        """Columns and lines between cells: a grid line, or none when compact."""
+        return 0 if self.compact else 1
 
     def _margins(self) -> tuple[int, int]:
         """Columns left of the grid (row numbers) and lines under it (column letters): a board above 3×3 has
@@ -65,14 +77,17 @@ class BoardGrid(LinesView, can_focus=True):
             return 0, 0
         width, height = self.content_region.size
         left, below = COORDINATE_MARGINS
-        across = width - left - (geometry.cols - 1) >= 3 * geometry.cols
-        down = height - below - (geometry.rows - 1) >= geometry.rows
+        gap = self._gap()
+        across = width - left - gap * (geometry.cols - 1) >= (3 if gap else 1) * geometry.cols
+        down = height - below - gap * (geometry.rows - 1) >= geometry.rows
         return (left if across else 0), (below if down else 0)
 
     def _cell_size(self) -> tuple[int, int]:
         geometry = self.state.geometry
         width, height = self.content_region.size
         left, below = self._margins()
+        if self.compact:  # a mark and a space where they fit, else the mark alone
+            return (2 if width - left >= 2 * geometry.cols else 1), 1
         cell_width = max(3, min(13, (width - left - (geometry.cols - 1)) // geometry.cols))
         cell_height = max(1, min(5, (height - below - (geometry.rows - 1)) // geometry.rows))
         return cell_width, cell_height
@@ -82,8 +97,9 @@ class BoardGrid(LinesView, can_focus=True):
         geometry = self.state.geometry
         cell_width, cell_height = self._cell_size()
         left, below = self._margins()
-        grid_width = geometry.cols * cell_width + geometry.cols - 1
-        grid_height = geometry.rows * cell_height + geometry.rows - 1
+        gap = self._gap()
+        grid_width = geometry.cols * cell_width + gap * (geometry.cols - 1)
+        grid_height = geometry.rows * cell_height + gap * (geometry.rows - 1)
         width, height = self.content_region.size
         return max(0, (width - left - grid_width) // 2) + left, max(0, (height - below - grid_height) // 2)
 
@@ -94,10 +110,11 @@ class BoardGrid(LinesView, can_focus=True):
         geometry = self.state.geometry
         cell_width, cell_height = self._cell_size()
         origin_x, origin_y = self._origin()
+        gap = self._gap()
         x -= self.styles.gutter.left + origin_x
         y -= self.styles.gutter.top + origin_y
-        col, x_in = divmod(x, cell_width + 1)
-        row, y_in = divmod(y, cell_height + 1)
+        col, x_in = divmod(x, cell_width + gap)
+        row, y_in = divmod(y, cell_height + gap)
         if x_in == cell_width or y_in == cell_height:  # a grid line
             return None
         if not (0 <= row < geometry.rows and 0 <= col < geometry.cols):  # outside (left or above: a negative row or column)
@@ -119,7 +136,7 @@ class BoardGrid(LinesView, can_focus=True):
         for line in position.winning_lines():
             line_cells |= line
         overlay = state.view.overlay
-        values: dict[Cell, tuple[Value, int]] = {}
+        values: dict[Cell, tuple[Value | None, int | None]] = {}
         mask: Bitboard = 0
         if self.ready and not position.is_over and overlay != "none":
             analysis = state.analysis
@@ -127,14 +144,17 @@ class BoardGrid(LinesView, can_focus=True):
                 values = {move.cell: (move.value, move.remoteness) for move in analysis.moves}
             else:
                 mask = analysis.masks.get(overlay)
+        gap = self._gap()
         separator = "┼".join(["─" * cell_width] * geometry.cols)
         origin_x, origin_y = self._origin()
         indent = " " * origin_x
         left, below = self._margins()
         writer.newline(origin_y)
         for row in range(geometry.rows):
-            if row:
+            if row and gap:
                 writer.newline().write(indent + separator, grid_style).newline()
+            elif row:
+                writer.newline()
             for line_index in range(cell_height):
                 if line_index:
                     writer.newline()
@@ -143,7 +163,7 @@ class BoardGrid(LinesView, can_focus=True):
                 else:
                     writer.write(indent)
                 for col in range(geometry.cols):
-                    if col:
+                    if col and gap:
                         writer.write("│", grid_style)
                     cell = geometry.cell(row, col)
                     text, cell_style = self._cell_line(
@@ -151,7 +171,7 @@ class BoardGrid(LinesView, can_focus=True):
                     )
                     writer.write(text, cell_style)
         if below:
-            letters = " ".join(chr(ord("a") + col).center(cell_width) for col in range(geometry.cols))
+            letters = (" " * gap).join(chr(ord("a") + col).center(cell_width) for col in range(geometry.cols))
             writer.newline().write(indent).write(letters, style("board--number"))
 
     def _cell_line(
@@ -163,7 +183,7 @@ class BoardGrid(LinesView, can_focus=True):
         height: int,
         last: Bitboard,
         line_cells: Bitboard,
-        values: dict[Cell, tuple[Value, int]],
+        values: dict[Cell, tuple[Value | None, int | None]],
         mask: Bitboard,
     ) -> tuple[str, Style]:
         style = self.part
@@ -172,7 +192,8 @@ class BoardGrid(LinesView, can_focus=True):
         middle = height // 2
         base = Style()
         if cell in values:
-            base = style(f"board--{VALUE_WORDS[values[cell][0]]}")
+            value = values[cell][0]
+            base = style("board--unknown" if value is None else f"board--{VALUE_WORDS[value]}")
         elif mask & bit:
             base = style("board--mask")
         if line_cells & bit:
@@ -195,16 +216,21 @@ class BoardGrid(LinesView, can_focus=True):
         if cell in values:
             value, remoteness = values[cell]
             if line_index == middle:
-                return f"{VALUE_WORDS[value]} {remoteness}".center(width)[:width], base
+                # unproven: a question mark in every size; proven: the value where it fits, else its colour alone
+                text = "?" if value is None else f"{VALUE_WORDS[value]} {remoteness}" if width >= 3 else ""
+                return text.center(width)[:width], base
             if line_index == 0 and height > 2:
                 return str(cell).ljust(width), base + number
             return " " * width, base
+        if width < 3:  # compact: an empty cell is a dot (its number would not fit)
+            return "·".center(width), base + number
         if (height == 1 and line_index == 0) or (height > 1 and line_index == middle):
             return str(cell).center(width), base + number
         return " " * width, base
 
     def view_slice(self, state: AppState) -> object:
-        return state.position, state.tree.node(state.cursor).move, state.view
+        # a search's finds colour the values overlay as they come in
+        return state.position, state.tree.node(state.cursor).move, state.view, state.search_of(state.position)
 
     def build_key(self) -> object:
         return super().build_key(), self.has_focus  # the cell cursor shows only with focus
@@ -259,7 +285,7 @@ class BoardStatus(LinesView):
     ready: reactive[bool] = reactive(False, repaint=False)
 
     def view_slice(self, state: AppState) -> object:
-        return state.position, state.view.overlay, state.engine
+        return state.position, state.view.overlay, state.engine, state.search_of(state.position), state.searching
 
     def build(self, writer: LineWriter) -> None:
         state = self.state
@@ -272,7 +298,16 @@ class BoardStatus(LinesView):
             line = f"{position.turn.value} to move"
             if self.ready:
                 analysis = state.analysis
-                line += f": {analysis.value.label} in {analysis.remoteness}"
+                if analysis.value is not None:
+                    line += f": {analysis.value.label} in {analysis.remoteness}"
+                else:  # a board searched move by move: how far the search has got
+                    proven = sum(move.value is not None for move in analysis.moves)
+                    if state.searching == position:
+                        line += f": ? (searching, {proven}/{len(analysis.moves)} proven)"
+                    elif state.search_of(position) is None:
+                        line += ": ? (not searched)"
+                    else:
+                        line += f": ? ({proven}/{len(analysis.moves)} proven)"
         else:
             line = {Status.X_WON: "X won", Status.O_WON: "O won", Status.DRAW: "Draw"}[status]
         writer.write(ellipsis(line, width))

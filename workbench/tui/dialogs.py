@@ -13,13 +13,13 @@ from textual.widgets import Button, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from ..engine import Cell, Geometry, Position, PositionError, parse_position
-from ..engine.analysis import check_studiable, parse_studiable
 from ..engine.geometry import (
     NAMED_VARIANTS,
     describe_variant,
     format_coordinate,
     format_variant,
     parse_coordinate,
+    parse_variant,
 )
 from ..state import Action, MoveTextError, import_movetext
 from ..state.actions import ReplaceTree, SetUpPosition
@@ -47,14 +47,8 @@ def parse_setup(text: str, geometry: Geometry | None = None) -> Action:
 
 
 def playable_variants(current: Geometry) -> list[Geometry]:
-    """The named variants the app can study (the tables or a strong solution cover them), with ``current`` among them."""
-    variants = []
-    for _, geometry in NAMED_VARIANTS:
-        try:
-            check_studiable(geometry)
-        except ValueError:
-            continue
-        variants.append(geometry)
+    """The named variants, with ``current`` among them."""
+    variants = [geometry for _, geometry in NAMED_VARIANTS]
     return variants if current in variants else [*variants, current]
 
 
@@ -76,8 +70,8 @@ class NewGameDialog(ModalScreen[Geometry | None]):
             yield OptionList(*options, id="variant-list")
             yield Input(placeholder="or type one: 2x5k3, 3x4k3-misere", id="variant-input")
             yield Static("", id="variant-error", classes="dialog-error", markup=False)
-            yield Static("boards of up to 16 cells, each solved exactly (above 12 cells: once, some seconds, kept after)",
-                         classes="dialog-hint", markup=False)  # fmt: skip
+            yield Static("up to 16 cells solved exactly (above 12: once, some seconds, kept after); "
+                         "bigger boards searched move by move, as far as the search gets", classes="dialog-hint", markup=False)  # fmt: skip
 
     def on_mount(self) -> None:
         variants = self.query_one("#variant-list", OptionList)
@@ -92,7 +86,7 @@ class NewGameDialog(ModalScreen[Geometry | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
-            geometry = parse_studiable(event.value)
+            geometry = parse_variant(event.value)
         except ValueError as problem:
             self.query_one("#variant-error", Static).update(str(problem))
             return

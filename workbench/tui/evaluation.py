@@ -8,12 +8,13 @@ from rich.style import Style
 from textual import events
 from textual.reactive import reactive
 
-from ..engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, principal_variation
-from ..engine.analysis import MAX_TABLE_CELLS, tables_if_built
-from ..engine.geometry import describe_variant
+from ..engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of, principal_variation
+from ..engine.analysis import MAX_TABLE_CELLS, is_searched, tables_if_built
+from ..engine.geometry import describe_variant, format_coordinate
+from ..engine.solver import preference
 from ..state import AppState
 from ..state.actions import PlayCell
-from .lines import LinesView, LineWriter, ViewPane
+from .lines import LinesView, LineWriter, ViewPane, ellipsis
 from .messages import dispatch
 
 MASK_LABELS = {
@@ -26,6 +27,8 @@ MASK_LABELS = {
 }
 MASK_COLUMN = 7
 """Cells per mask column: a 3-wide mini board is 5 cells, plus room for the label."""
+SEARCHED_ROWS = 8
+"""Proven moves listed on a searched board (of up to 220): the best ones; the pane has 25 lines."""
 WIDE_TABLE = 50
 """Below this width the X / O / draw split shares one column (the wide table is 48 cells)."""
 MOVES_LEGEND = ("★ best · plies: to the end, both at their best", "trap: share of the replies that lose")
@@ -46,8 +49,9 @@ def selected_move(state: AppState) -> Cell | None:
 
 def selected_line(state: AppState) -> tuple[Cell, ...]:
     """The best line the evaluation shows: the selected move and perfect play after it, or
-    perfect play from the position when no move is selected; empty when the game is over."""
-    if state.analysis.to_move is None:
+    perfect play from the position when no move is selected; empty when the game is over, and on a board
+    searched move by move (a search proves each move's value, not the line after it)."""
+    if state.analysis.to_move is None or is_searched(state.geometry):
         return ()
     cell = selected_move(state)
     if cell is None:
@@ -105,7 +109,7 @@ class EvaluationView(LinesView):
             dispatch(self, PlayCell(cell=cell))
 
     def view_slice(self, state: AppState) -> object:
-        return state.position, state.view.highlighted
+        return state.position, state.view.highlighted, state.search_of(state.position), state.searching
 
     def build_key(self) -> object:
         return super().build_key(), self.library_games, (self.preparing if not self.ready else "")
@@ -132,6 +136,9 @@ class EvaluationView(LinesView):
         if analysis.to_move is None:
             return  # no side to move: no masks and no moves
         writer.newline(2)
+        if is_searched(state.geometry):
+            self._searched(writer, state, analysis)
+            return
         self._masks(writer, analysis)
         writer.newline(2)
         self._moves(writer, analysis)
@@ -147,10 +154,13 @@ class EvaluationView(LinesView):
             writer.write(f"Game over: {outcome}", style("evaluation--heading"))
         else:
             writer.write(f"{analysis.to_move.value} to move: ", style("evaluation--heading"))
-            writer.write(f"{analysis.value.label} in {analysis.remoteness}", style(VALUE_CLASS[analysis.value]))
+            if analysis.value is None:
+                writer.write("not proven yet", style("evaluation--dim"))
+            else:
+                writer.write(f"{analysis.value.label} in {analysis.remoteness}", style(VALUE_CLASS[analysis.value]))
         games = analysis.games
         width = writer.width
-        if analysis.to_move is not None:
+        if analysis.to_move is not None and games is not None:
             # two different counts: the ways to finish from here, and the games from the empty
             # board that reach this position by any move order (the `g` dialog's figure)
             total, x, o, draw = games.total, games.x, games.o, games.draw
@@ -177,6 +187,55 @@ class EvaluationView(LinesView):
             for words in ("from the start pass through, any order", "pass through, any order") for source in sources
         ])  # fmt: skip
         writer.newline().write(line, style("evaluation--dim"))
+
+    def _searched(self, writer: LineWriter, state: AppState, analysis: Analysis) -> None:
+        """A board searched move by move: how far the search is, the masks as coordinates (six boards of 15×15
+        would not fit), and the proven moves best first, the rest counted."""
+        style = self.part
+        geometry = state.geometry
+        found = state.search_of(state.position)
+        moves = analysis.moves
+        proven = sorted((move for move in moves if move.value is not None),
+                        key=lambda move: (preference(move.value, move.remoteness), -move.cell), reverse=True)  # fmt: skip
+        nodes = found.nodes if found is not None else 0
+        if state.searching == state.position:
+            status = f"searching · {nodes:,} nodes · {len(proven)}/{len(moves)} proven · s stops"
+        elif found is None:
+            status = "not searched yet · s searches it"
+        elif len(proven) == len(moves):
+            status = f"searched: every move proven ({nodes:,} nodes)"
+        else:
+            status = f"search stopped · {len(proven)}/{len(moves)} proven · s searches on"
+        writer.write(ellipsis(status, writer.width), style("evaluation--dim"))
+        writer.newline(2)
+        for name in MASK_NAMES:
+            cells = [format_coordinate(cell, geometry) for cell in cells_of(analysis.masks.get(name))]
+            writer.write(MASK_LABELS[name].ljust(MASK_COLUMN), style("evaluation--heading"))
+            writer.write(ellipsis(" ".join(cells) or "—", writer.width - MASK_COLUMN), style("evaluation--mask") if cells else style("evaluation--dim"))
+            writer.newline()
+        writer.newline()
+        heading = style("evaluation--heading") + Style(underline=True)
+        if proven:
+            writer.write(f"{'':>2}{'cell':<6} {'value':<5} {'plies':>5}", heading)
+        highlighted = state.view.highlighted
+        shown = proven[:SEARCHED_ROWS]
+        for move in shown:
+            writer.newline()
+            self._row_cells[len(writer.lines) - 1] = move.cell
+            row_style = style("evaluation--highlight") if move.cell == highlighted else None
+            best = "★" if analysis.masks.best & cell_bit(move.cell) else " "
+            writer.write(f"{best:>2}{format_coordinate(move.cell, geometry):<6} ", row_style)
+            value_style = style(VALUE_CLASS[move.value])
+            writer.write(f"{move.value.label:<5}", value_style + row_style if row_style else value_style)
+            writer.write(f" {move.remoteness:>5}", row_style)
+        rest = [f"{len(proven) - len(shown)} more proven"] if len(proven) > len(shown) else []
+        if len(moves) > len(proven):
+            rest.append(f"{len(moves) - len(proven)} not proven (? on the values overlay)")
+        if rest:
+            if proven:
+                writer.newline()
+            writer.write(ellipsis(" · ".join(rest), writer.width), style("evaluation--dim"))
+        writer.newline().write("plies: to the end, both at their best", style("evaluation--dim"))
 
     def _served(self, analysis: Analysis) -> tuple[int, dict, dict] | None:
         served = self.library_games

@@ -11,17 +11,19 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ..engine import Player, Status, analyze
+from ..engine.analysis import is_searched
 from ..engine.review import review_line, score
-from ..state import AppState, GameTree, NodeId
+from ..state import AppState, NodeId
 from ..state.actions import JumpTo
 from .lines import LinesView, LineWriter, ellipsis
 from .messages import dispatch
 from .variation_tree import VariationTree
 
 
-def outcome_for_x(tree: GameTree, node_id: NodeId) -> int:
-    """+1 when X wins with best play from this node, 0 for a draw, -1 when O wins."""
-    position = tree.position(node_id)
+def outcome_for_x(state: AppState, node_id: NodeId) -> int | None:
+    """+1 when X wins with best play from this node, 0 for a draw, -1 when O wins; None where it is not proven
+    (a board searched move by move, where no search has proved every move of this position)."""
+    position = state.tree.position(node_id)
     status = position.status
     if status is Status.X_WON:
         return 1
@@ -29,14 +31,22 @@ def outcome_for_x(tree: GameTree, node_id: NodeId) -> int:
         return -1
     if status is Status.DRAW:
         return 0
-    value = analyze(position).value
+    if is_searched(position.geometry):
+        found = state.search_of(position)
+        value = found.value if found is not None else None
+    else:
+        value = analyze(position).value
+    if value is None:
+        return None
     return int(value) if position.turn is Player.X else -int(value)
 
 
 class ValueStrip(LinesView):
     """One cell per ply of the current line, coloured by the exact outcome; click to jump."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"strip--x", "strip--o", "strip--draw", "strip--current", "strip--future"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "strip--x", "strip--o", "strip--draw", "strip--unknown", "strip--current", "strip--future",
+    }  # fmt: skip
     DEFAULT_CSS = """
     ValueStrip { height: 1; }
     """
@@ -47,7 +57,7 @@ class ValueStrip(LinesView):
     ready: reactive[bool] = reactive(False, repaint=False)
 
     def view_slice(self, state: AppState) -> object:
-        return state.tree, state.cursor
+        return state.tree, state.cursor, state.searches
 
     def _line(self) -> tuple[NodeId, ...]:
         return self.state.tree.current_line(self.state.cursor) if self.state is not None else ()
@@ -64,13 +74,15 @@ class ValueStrip(LinesView):
         cell_width = self._cell_width()
         for index, node_id in enumerate(self._line()):
             node = tree.node(node_id)
-            outcome = outcome_for_x(tree, node_id)
-            cell_style = style({1: "strip--x", 0: "strip--draw", -1: "strip--o"}[outcome])
+            outcome = outcome_for_x(self.state, node_id)
+            cell_style = style({1: "strip--x", 0: "strip--draw", -1: "strip--o", None: "strip--unknown"}[outcome])
             if node_id == self.state.cursor:
                 cell_style += self.get_component_rich_style("strip--current", partial=True)
             elif index >= path_length:
                 cell_style += self.get_component_rich_style("strip--future", partial=True)
             label = "·" if node.move is None else str(node.move)
+            if len(label) >= cell_width:  # cells past 99 (or 9, narrowed): run together, they would read as one number
+                label = ""
             writer.write(label.center(cell_width), cell_style)
 
     def _cell_width(self) -> int:
@@ -100,6 +112,9 @@ class LineScore(LinesView):
         if self.state is None or not self.ready:
             return
         tree = self.state.tree
+        if is_searched(self.state.geometry):  # a move is rated against the position's exact values
+            writer.write(ellipsis("accuracy: exact values up to 16 cells only", writer.width))
+            return
         cells = [tree.node(node_id).move for node_id in tree.current_line(self.state.cursor)[1:]]
         reviews = review_line(tree.root_position, cells)  # type: ignore[arg-type]
         parts = []

@@ -42,6 +42,7 @@ GLOSSARY = [
     ("win / block / fork", "Masks: cells that win at once / stop the opponent's win / make two threats"),
     ("p-win / p-lose", "Masks: moves that win / lose with perfect play from both sides"),
     ("best", "Mask: the best moves (★ in the table)"),
+    ("? / not proven", "Above 16 cells: a value the search has not proved yet; s stops the search, or searches on"),
     ("plies", "In the moves table: the plies to the end after that move, both sides at their best"),
     ("★", "A best move: it keeps the value, with the quickest win or the slowest loss"),
     ("trap", "Share of the opponent's replies to the move that lose (— when the move ends the game)"),

@@ -7,9 +7,14 @@ import tempfile
 from pathlib import Path
 
 from ..engine import TIC_TAC_TOE, Geometry
+from ..state import AppState, reduce
+from ..state.actions import NewGame, PlayCell
 from .app import WorkbenchApp
 
 FOUR_BY_FOUR = Geometry(4, 4, 4)
+GOMOKU = Geometry(15, 15, 5)
+GOMOKU_OPENING = (113, 98, 112, 114, 82, 97, 96, 110, 80, 128, 81, 83, 111, 126, 142, 127)
+"""Sixteen moves of the threat player against itself (h8 h9 g8 i8 …): a position the search has to work on."""
 
 VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...], Geometry], ...] = (
     ("start-80x24", (80, 24), (), TIC_TAC_TOE),
@@ -19,7 +24,12 @@ VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...], Geometry], ...] = (
     ("help-100x36", (100, 36), ("f1",), TIC_TAC_TOE),
     # solved once (10-20 s), then read back from the cache
     ("4x4k4-values-120x36", (120, 36), ("6", "11", "7", "v"), FOUR_BY_FOUR),
+    # opened on the game (typed in, each move's search would slow the next), searched while it is shot: the
+    # figures of the search's progress differ from run to run
+    ("15x15k5-game-120x40", (120, 40), ("m",), GOMOKU),
 )
+OPENINGS = {"15x15k5-game-120x40": GOMOKU_OPENING}
+"""Views that start on a game already played: its moves."""
 
 
 async def _shoot(folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...], game: Geometry) -> Path:
@@ -31,7 +41,12 @@ async def _shoot(folder: Path, name: str, size: tuple[int, int], keys: tuple[str
 
 async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...], game: Geometry) -> Path:
     # the variant named, not the one the user last played
-    app = WorkbenchApp(db=db, game=game)
+    state = None
+    if name in OPENINGS:
+        state = reduce(AppState(), NewGame(geometry=game))
+        for cell in OPENINGS[name]:
+            state = reduce(state, PlayCell(cell=cell))
+    app = WorkbenchApp(state, db=db, game=game)
     async with app.run_test(size=size) as pilot:
         while not app.ready:
             await pilot.pause(0.01)

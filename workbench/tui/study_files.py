@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.analysis import BoardNotStudiableError, check_studiable
 from ..state import StudyError, export_movetext, load_study, save_study
 from ..state.actions import LoadState, MarkSaved
 
@@ -124,8 +123,7 @@ class StudyFiles:
                     loaded, path, name = load_study(text), text, None
                 else:
                     loaded, path, name = library_studies.open_study(self.library, text), None, text
-                check_studiable(loaded.geometry)
-            except (StudyError, LibraryError, BoardNotStudiableError) as error:
+            except (StudyError, LibraryError) as error:
                 return str(error)
             self.store.dispatch(LoadState(state=loaded))
             self.study_path, self.study_name = path, name

@@ -6,7 +6,8 @@ from typing import ClassVar
 
 from textual.reactive import reactive
 
-from ..engine import Position, format_position
+from ..engine import Position, cells_of, format_position
+from ..engine.geometry import format_coordinate
 from ..engine.analysis import classes_by_ply
 from ..engine.symmetry import images
 from ..state import AppState
@@ -26,7 +27,11 @@ TRANSFORM_LABELS = {
 LEGEND = ("r: turned clockwise · m: mirrored in | - \\ /", "=: the same position (the stabiliser)")
 NARROW_LEGEND = ("r: turned clockwise", "m: mirrored in | - \\ /", "=: the same position", "   (the stabiliser)")
 IMAGE_COLUMN = 6
-"""Cells per image: a 3-wide board, its label, and a gap."""
+"""Cells per image: a 3-wide board, its label, and a gap (wider boards: their width and a gap)."""
+MAX_MOVE_GROUPS = 24
+"""The moves the same up to symmetry are listed while there are at most this many groups, else counted."""
+MAX_IMAGE_ROWS = 7
+"""Images are drawn for boards of up to 7 rows; beyond, the stabiliser is named instead."""
 
 
 class SymmetryView(LinesView):
@@ -54,25 +59,40 @@ class SymmetryView(LinesView):
             return
         symmetry = state.analysis.symmetry
         width = writer.width
+        geometry = state.geometry
+        numbered = symmetry.class_id is not None
         summary = [
-            (("class ", style("symmetry--dim")), (f"{symmetry.class_id} of {symmetry.class_count}", style("symmetry--heading"))),
+            (("class ", style("symmetry--dim")), (f"{symmetry.class_id} of {symmetry.class_count}", style("symmetry--heading")))
+            if numbered else (("classes ", style("symmetry--dim")), ("numbered up to 16 cells", None)),
             (("orbit ", style("symmetry--dim")), (str(symmetry.orbit_size), None)),
-            (("canonical ", style("symmetry--dim")), (format_position(symmetry.canonical), None)),
+            (("canonical ", style("symmetry--dim")),
+             (format_position(symmetry.canonical) if geometry.size <= 16 else _marks_text(symmetry.canonical), None)),
         ]  # fmt: skip
         _flow(writer, summary, width)
         groups = ["{" + ",".join(map(str, group)) + "}" for group in symmetry.move_classes] or ["—"]
+        if len(groups) > MAX_MOVE_GROUPS:  # 15×15's would fill the pane: the twins that matter are counted
+            twins = sum(len(group) > 1 for group in symmetry.move_classes)
+            kinds = len(symmetry.move_classes)
+            groups = [f"{kinds} kinds of move, {twins} with twins" if twins else "none alike"]
         writer.newline()
         _flow(writer, [(("same moves ", style("symmetry--dim")), (groups[0], None)), *(((group, None),) for group in groups[1:])], width)
         writer.newline(2)
-        self._images(writer, state.position)
+        if geometry.rows <= MAX_IMAGE_ROWS and geometry.cols + 1 <= width:
+            self._images(writer, state.position)
+        else:  # eight images of a big board would not fit: which of them are the position itself
+            same = ", ".join(TRANSFORM_LABELS.get(t.name, t.name) for t in symmetry.stabilizer)
+            writer.write("the same position under ", style("symmetry--dim")).write(same, style("symmetry--same"))
+            writer.newline().write("images: too big to draw", style("symmetry--dim"))
         writer.newline(2)
-        self._by_ply(writer, state.position)
+        if numbered:
+            self._by_ply(writer, state.position)
 
     def _images(self, writer: LineWriter, position: Position) -> None:
         style = self.part
         geometry = position.geometry
         pairs = images(position)
-        fits = max(1, (writer.width + 1) // IMAGE_COLUMN)  # the last image needs no gap after it
+        column = max(IMAGE_COLUMN, geometry.cols + 1)
+        fits = max(1, (writer.width + 1) // column)  # the last image needs no gap after it
         rows = -(-len(pairs) // fits)
         per_row = -(-len(pairs) // rows)  # rows as even as they can be: 4 and 4 rather than 6 and 2
         for start in range(0, len(pairs), per_row):
@@ -82,7 +102,7 @@ class SymmetryView(LinesView):
             for transform, image in chunk:
                 same = image == position
                 label = TRANSFORM_LABELS.get(transform.name, transform.name) + ("=" if same else "")
-                writer.write(label.ljust(IMAGE_COLUMN), style("symmetry--same") if same else style("symmetry--dim"))
+                writer.write(label.ljust(column), style("symmetry--same") if same else style("symmetry--dim"))
             for row in range(geometry.rows):
                 writer.newline()
                 for _, image in chunk:
@@ -92,7 +112,7 @@ class SymmetryView(LinesView):
                             writer.write("·", style("symmetry--dim"))
                         else:
                             writer.write(mark.value, style(f"symmetry--{mark.value.lower()}"))
-                    writer.write(" " * (IMAGE_COLUMN - geometry.cols))
+                    writer.write(" " * (column - geometry.cols))
         for line in LEGEND if writer.width >= max(map(len, LEGEND)) else NARROW_LEGEND:
             writer.newline().write(line, style("symmetry--dim"))
 
@@ -110,6 +130,16 @@ class SymmetryView(LinesView):
             for ply in range(start, end):
                 writer.write(f"{counts[ply]:>{widths[ply] - 1}}", style("symmetry--current") if ply == position.ply else None)
                 writer.write(" ")
+
+
+def _marks_text(position: Position) -> str:
+    """A position on a big board as its marks' coordinates: ``X h8 i9 · O g7`` (its 225 cells would not fit)."""
+    geometry = position.geometry
+    sides = []
+    for name, marks in (("X", position.x), ("O", position.o)):
+        if marks:
+            sides.append(name + " " + " ".join(format_coordinate(cell, geometry) for cell in cells_of(marks)))
+    return " · ".join(sides) or "empty"
 
 
 def _even_rows(widths: list[int], width: int) -> list[tuple[int, int]]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import select
 import signal
 import statistics
@@ -34,6 +35,8 @@ from dataclasses import dataclass, field
 
 import pyte
 
+from ..engine.geometry import parse_variant
+
 SIZES: tuple[tuple[int, int], ...] = ((80, 24), (120, 40), (200, 60))
 QUIET_S = 0.25
 """Seconds without output after which a screen counts as settled while timing."""
@@ -43,7 +46,7 @@ LIMIT_S = 10.0
 """A key whose screen has not settled by then is reported as a failure, not waited on."""
 
 KEYS = {"left": b"\x1b[D", "right": b"\x1b[C", "up": b"\x1b[A", "down": b"\x1b[B", "backspace": b"\x7f",
-        "enter": b"\r", "escape": b"\x1b", "ctrl+z": b"\x1a"}  # fmt: skip
+        "enter": b"\r", "escape": b"\x1b", "ctrl+z": b"\x1a", "colon": b":"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -99,8 +102,11 @@ def _take_the_terminal() -> None:
 class Terminal:
     """A process on a pseudo-terminal of ``columns`` × ``rows``, and the screen it draws."""
 
-    def __init__(self, argv: Sequence[str], columns: int, rows: int, env: dict[str, str]) -> None:
+    def __init__(self, argv: Sequence[str], columns: int, rows: int, env: dict[str, str], ticking: re.Pattern | None = None) -> None:
         self.columns, self.rows = columns, rows
+        self.ticking = ticking
+        """Lines matching it change on their own (a search's node count, four times a second): they are left
+        out of every screen compared, or the screen would never settle."""
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.process = subprocess.Popen(
@@ -143,14 +149,43 @@ class Terminal:
 
     def snapshot(self) -> Snapshot:
         buffer = self.screen.buffer
-        return tuple(tuple(buffer[y][x] for x in range(self.columns)) for y in range(self.rows))
+        display = self.screen.display if self.ticking is not None else ()
+        return tuple(
+            ("ticking",) if display and self.ticking.search(display[y]) else tuple(buffer[y][x] for x in range(self.columns))
+            for y in range(self.rows)
+        )
+
+    def read_until_still(self, quiet: float, limit: float) -> list[tuple[float, Snapshot]]:
+        """Read and feed the output until the screen (its ticking lines left out) has not changed for ``quiet``
+        seconds, or ``limit`` passes; each change with the moment the output that made it arrived."""
+        changes: list[tuple[float, Snapshot]] = []
+        last = self.snapshot()
+        still_since = time.perf_counter()
+        deadline = still_since + limit
+        while True:
+            now = time.perf_counter()
+            wait = min(quiet - (now - still_since), deadline - now)
+            if wait <= 0:
+                return changes
+            chunks = self.read(wait, wait) if self.ticking is None else self.read(min(wait, TICK_READ_S), wait)
+            if not chunks and self.process.poll() is not None and not self._pending():
+                return changes
+            for arrived, data in chunks:
+                self.feed(data)
+                current = self.snapshot()
+                if current != last:
+                    changes.append((arrived, current))
+                    last, still_since = current, arrived
+
+    def _pending(self) -> bool:
+        ready, _, _ = select.select([self.master], [], [], 0)
+        return bool(ready)
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
     def settle(self, quiet: float = SETTLE_S, limit: float = 60.0) -> Snapshot:
-        for _, data in self.read(quiet, limit):
-            self.feed(data)
+        self.read_until_still(quiet, limit)
         return self.snapshot()
 
     def wait_for(self, condition: Callable[[], object], limit: float, quiet: float) -> bool:
@@ -204,26 +239,28 @@ class Timing:
 
 def time_key(terminal: Terminal, key: str, target: Snapshot) -> tuple[float | None, int]:
     """Send ``key``; the time until the screen equals ``target`` for good, and the bytes it took."""
+    before = terminal.bytes_read
     start = terminal.send(key)
-    settled_at: float | None = None
-    total = 0
     deadline = start + LIMIT_S
+    settled_at: float | None = None
     while time.perf_counter() < deadline:
-        chunks = terminal.read(QUIET_S, deadline - time.perf_counter())
-        for arrived, data in chunks:
-            terminal.feed(data)
-            total += len(data)
-            if terminal.snapshot() != target:
+        changes = terminal.read_until_still(QUIET_S, deadline - time.perf_counter())
+        for arrived, screen in changes:
+            if screen != target:
                 settled_at = None
             elif settled_at is None:
                 settled_at = arrived
-        if settled_at is not None or (not chunks and terminal.snapshot() == target):
-            return ((settled_at - start) if settled_at is not None else 0.0), total
-    return None, total
+        if terminal.snapshot() == target:
+            return ((settled_at - start) if settled_at is not None else 0.0), terminal.bytes_read - before
+        if not changes and terminal.process.poll() is not None:
+            break
+    return None, terminal.bytes_read - before
 
 
 def environment(folder: str) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONDONTWRITEBYTECODE", "TMUX")}
+    # COLUMNS and LINES would override the pty's size in Textual (a parent may set them: pytest-xdist's workers do)
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTHONDONTWRITEBYTECODE", "TMUX", "COLUMNS", "LINES")}  # fmt: skip
     env.update(TERM="xterm-256color", COLORTERM="truecolor", XDG_DATA_HOME=f"{folder}/data",
                XDG_CONFIG_HOME=f"{folder}/config", XDG_CACHE_HOME=f"{folder}/cache")  # fmt: skip
     os.makedirs(env["XDG_CACHE_HOME"], exist_ok=True)
@@ -251,13 +288,46 @@ def warm_variant(game: str, env: dict[str, str]) -> None:
     subprocess.run([sys.executable, "-c", WARM, game], env=env, check=True, capture_output=True, timeout=600)
 
 
+TICKING = re.compile(r"searching · [\d,]+ nodes")
+"""The evaluation's line of a running search (boards above 16 cells): its node count ticks on its own."""
+TICK_READ_S = 0.05
+"""With a ticking line, output never pauses: the screen is compared at least this often."""
+
+
+def ticking_of(kind: str, game: str | None) -> re.Pattern | None:
+    """The lines of ``kind``'s screen that change on their own while it runs ``game``."""
+    if kind == "bare" or game is None:
+        return None
+    from ..engine.analysis import is_searched
+
+    return TICKING if is_searched(parse_variant(game)) else None
+
+
+GOMOKU_OPENING = (113, 98, 112, 114, 82, 97, 96, 110, 80, 128, 81, 83, 111, 126, 142, 127, 129, 125, 124, 78, 66, 51,
+                  94, 52, 64, 48, 109, 79, 67, 65)  # fmt: skip
+"""Thirty moves of the threat player against itself from h8, none in the top row the scenarios' keys play: the
+15×15 board is timed with a few dozen stones on it, as the family's issue asks."""
+
+
+def opening_keys(game: str | None) -> tuple[str, ...]:
+    """Keys that play :data:`GOMOKU_OPENING` at the ``:`` prompt, on 15×15; none on any other board."""
+    if game is None or parse_variant(game).size != 225:
+        return ()
+    return tuple(key for cell in GOMOKU_OPENING for key in ("colon", *str(cell), "enter"))
+
+
+FIRST_FRAME_WORDS = {"bare": ("hello",), "ours": ("History", "workbench needs at least")}
+"""Words each app's first frame shows once whole: the bare app's text; our panes, or our too-small message."""
+
+
 def start(kind: str, columns: int, rows: int, env: dict[str, str], game: str | None = None) -> Terminal:
     """``kind`` ("bare" or "ours") started on a terminal of its own, once its first screen has settled."""
     # a library of its own for each run: a run ended by a signal leaves an unsaved study that the next would offer back
     env = {**env, "XDG_DATA_HOME": tempfile.mkdtemp(dir=env["XDG_CACHE_HOME"])}
-    terminal = Terminal(argv_of(kind, game), columns, rows, env)
-    # the first frame, not just the set-up codes before it (a loaded machine can keep them apart)
-    if not terminal.wait_for(lambda: terminal.text().strip(), 60.0, SETTLE_S):
+    terminal = Terminal(argv_of(kind, game), columns, rows, env, ticking_of(kind, game))
+    # the whole first frame, not just the set-up codes or the part of it written before a pause (a loaded
+    # machine can stop an app for a second mid-frame): the words its last painted part shows
+    if not terminal.wait_for(lambda: any(word in terminal.text() for word in FIRST_FRAME_WORDS[kind]), 60.0, SETTLE_S):
         terminal.close()
         raise RuntimeError(f"{kind}: no screen within 60 s")
     terminal.settle(quiet=SETTLE_S, limit=60.0)
@@ -268,13 +338,9 @@ def first_paint(kind: str, columns: int, rows: int, env: dict[str, str], game: s
     """Seconds from starting the process to the output that completes its settled first screen."""
     env = {**env, "XDG_DATA_HOME": tempfile.mkdtemp(dir=env["XDG_CACHE_HOME"])}
     started = time.perf_counter()
-    terminal = Terminal(argv_of(kind, game), columns, rows, env)
+    terminal = Terminal(argv_of(kind, game), columns, rows, env, ticking_of(kind, game))
     try:
-        chunks = terminal.read(SETTLE_S, 60.0)
-        screens = []
-        for arrived, data in chunks:
-            terminal.feed(data)
-            screens.append((arrived, terminal.snapshot()))
+        screens = terminal.read_until_still(SETTLE_S, 60.0)
         settled = screens[-1][1]
         painted: float | None = None
         # the screen may pass through the settled one and leave it again: take the last arrival into it
@@ -295,7 +361,7 @@ def run_scenario(
     terminal = start(kind, columns, rows, env, game)
     timing = Timing()
     try:
-        for key in scenario.setup if kind != "bare" else ():
+        for key in (*opening_keys(game), *scenario.setup) if kind != "bare" else ():
             terminal.press(key, quiet=0.3)
         targets = [terminal.press(key) for key in scenario.cycle]  # the settled screen of each state, untimed
         if targets[0] == targets[1]:

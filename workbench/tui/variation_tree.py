@@ -23,7 +23,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from ..engine import Player, Position
-from ..engine.analysis import class_id
+from ..engine.analysis import class_key
 from ..state import ROOT, AppState, GameTree, NodeId, annotation
 from ..state.actions import (
     Back,
@@ -112,7 +112,7 @@ def find_twins(tree: GameTree, positions: dict[NodeId, Position], by_class: bool
     groups: dict[object, list[NodeId]] = {}
     for node_id in tree.walk():
         position = positions[node_id]
-        key = ("class", class_id(position)) if by_class else ("key", position.key)
+        key = ("class", class_key(position)) if by_class else ("key", position.key)
         groups.setdefault(key, []).append(node_id)
     return {node_id: tuple(n for n in group if n != node_id) for group in groups.values() for node_id in group if len(group) > 1}
 
