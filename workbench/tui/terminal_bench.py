@@ -155,19 +155,23 @@ class Terminal:
             for y in range(self.rows)
         )
 
-    def read_until_still(self, quiet: float, limit: float) -> list[tuple[float, Snapshot]]:
+    def read_until_still(self, quiet: float, limit: float, *, first_change: bool = False) -> list[tuple[float, Snapshot]]:
         """Read and feed the output until the screen (its ticking lines left out) has not changed for ``quiet``
-        seconds, or ``limit`` passes; each change with the moment the output that made it arrived."""
+        seconds, or ``limit`` passes; each change with the moment the output that made it arrived. With
+        ``first_change``, the quiet spell counts only from a first change (a process still starting up)."""
         changes: list[tuple[float, Snapshot]] = []
         last = self.snapshot()
         still_since = time.perf_counter()
         deadline = still_since + limit
         while True:
             now = time.perf_counter()
-            wait = min(quiet - (now - still_since), deadline - now)
+            waiting_for_first = first_change and not changes
+            wait = deadline - now if waiting_for_first else min(quiet - (now - still_since), deadline - now)
             if wait <= 0:
                 return changes
-            chunks = self.read(wait, wait) if self.ticking is None else self.read(min(wait, TICK_READ_S), wait)
+            # a ticking screen never pauses, and a first change must not wait out the whole limit: short reads
+            short = self.ticking is not None or waiting_for_first
+            chunks = self.read(min(wait, TICK_READ_S), wait) if short else self.read(wait, wait)
             if not chunks and self.process.poll() is not None and not self._pending():
                 return changes
             for arrived, data in chunks:
@@ -340,7 +344,9 @@ def first_paint(kind: str, columns: int, rows: int, env: dict[str, str], game: s
     started = time.perf_counter()
     terminal = Terminal(argv_of(kind, game), columns, rows, env, ticking_of(kind, game))
     try:
-        screens = terminal.read_until_still(SETTLE_S, 60.0)
+        screens = terminal.read_until_still(SETTLE_S, 60.0, first_change=True)
+        if not screens:
+            raise RuntimeError(f"{kind}: no screen within 60 s")
         settled = screens[-1][1]
         painted: float | None = None
         # the screen may pass through the settled one and leave it again: take the last arrival into it
