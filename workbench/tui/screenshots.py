@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+import time
 from pathlib import Path
 
 from ..engine import TIC_TAC_TOE, Geometry
@@ -28,6 +29,8 @@ VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...], Geometry], ...] = (
     # figures of the search's progress differ from run to run
     ("15x15k5-game-120x40", (120, 40), ("m",), GOMOKU),
 )
+READY_WITHIN_S = 600.0
+"""A 4×4 strong solve takes 10-20 s; ten minutes is a failure, not a slow machine."""
 OPENINGS = {"15x15k5-game-120x40": GOMOKU_OPENING}
 """Views that start on a game already played: its moves."""
 
@@ -48,7 +51,10 @@ async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], k
             state = reduce(state, PlayCell(cell=cell))
     app = WorkbenchApp(state, db=db, game=game)
     async with app.run_test(size=size) as pilot:
-        while not app.ready:
+        deadline = time.monotonic() + READY_WITHIN_S
+        while not app.ready:  # a worker that failed leaves it False: say so rather than wait for ever
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{name}: the analysis of {game} was not ready within {READY_WITHIN_S:.0f} s")
             await pilot.pause(0.01)
         for key in keys:
             if len(key) > 1 and key.isdigit():  # a cell past 9: typed at the ':' prompt
