@@ -195,7 +195,7 @@ def strong_if_installed(geometry: Geometry):
 def analysis_ready(geometry: Geometry) -> bool:
     """Whether :func:`analyze` answers on ``geometry`` without building anything: its tables or strong solution
     are at hand, or it is beyond them (above 16 cells), where nothing is built and the moves are searched."""
-    return geometry in _TABLES or geometry in _STRONG or geometry.size > MAX_STRONG_CELLS
+    return geometry in _TABLES or geometry in _STRONG or is_searched(geometry)
 
 
 def check_exact(geometry: Geometry) -> None:
@@ -380,7 +380,7 @@ def threat_masks(position: Position, *, perfect_win: Bitboard, perfect_lose: Bit
     from .threats import completions, forks
 
     geometry = position.geometry
-    me, opp = (position.x, position.o) if position.turn is Player.X else (position.o, position.x)
+    me, opp = position.sides
     return Masks(
         win=completions(geometry, me, opp),
         block=completions(geometry, opp, me),
@@ -494,7 +494,7 @@ def _analyze_key(table: Tables, position: Position, key: int) -> Analysis:
         MoveAnalysis(cell, _VALUES[-value[child]], remoteness[child] + 1, trap.get(child), table.games[child])
         for cell, child in table.children[key]
     )
-    me, opp = (position.x, position.o) if to_move is Player.X else (position.o, position.x)
+    me, opp = position.sides
     planner = planner_for(geometry)
     best = best_moves(moves)
     plan = planner.masks(me, opp)

@@ -118,6 +118,11 @@ class Position:
         return Player.X if self.x.bit_count() == self.o.bit_count() else Player.O
 
     @property
+    def sides(self) -> tuple[Bitboard, Bitboard]:
+        """(the marks of the side to move, the other side's marks), as the threat functions take them."""
+        return (self.x, self.o) if self.turn is Player.X else (self.o, self.x)
+
+    @property
     def status(self) -> Status:
         """Who won, by the rules: a line wins, or under misère loses."""
         geometry = self.geometry

@@ -255,15 +255,24 @@ def _lowest(cells: Bitboard) -> Bitboard:
     return cells & -cells
 
 
+def open_line_weight(line: Bitboard, own: Bitboard, other: Bitboard) -> int:
+    """What a cell of ``line`` is worth to ``own`` to play: a line still open to us the more the more marks of ours
+    it has, one still open to them (for the block) the more the more of theirs; 0 for a dead line. The search
+    orders its moves by it, the threat player picks by it."""
+    weight = 0
+    if not line & other:
+        weight += 1 + 4 * (line & own).bit_count() ** 2
+    if not line & own:
+        weight += 1 + 3 * (line & other).bit_count() ** 2
+    return weight
+
+
 def _by_lines(geometry: Geometry, own: Bitboard, other: Bitboard, cells: Bitboard, *, fewest: bool) -> Bitboard:
     weight = dict.fromkeys(cells_of_bits(cells), 0)
     for line in geometry.lines:
         if not line & cells:
             continue
-        # a line still open to us is worth more the more marks of ours it has; one open to them, for the block
-        value = (0 if line & other else 1 + 4 * (line & own).bit_count() ** 2) + (
-            0 if line & own else 1 + 3 * (line & other).bit_count() ** 2
-        )
+        value = open_line_weight(line, own, other)
         if value:
             for cell in cells_of_bits(line & cells):
                 weight[cell] += value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Analysis, Cell, Player, Value, cell_bit
+from ..engine import Analysis, Cell, Value, cell_bit
 from ..engine.threats import threat_move
 from .app_state import EngineMode
 
@@ -40,7 +40,6 @@ def _unproven_choice(analysis: Analysis) -> Cell:
     if wins:
         return min(wins, key=lambda move: (move.remoteness, move.cell)).cell
     position = analysis.position
-    own, other = (position.x, position.o) if position.turn is Player.X else (position.o, position.x)
+    own, other = position.sides
     losing = sum(cell_bit(move.cell) for move in analysis.moves if move.value is Value.LOSS)
     return threat_move(position.geometry, own, other, avoid=losing).bit_length()
-

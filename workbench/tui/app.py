@@ -18,8 +18,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.content import Content
-from textual.notifications import SeverityLevel
 from textual.css.scalar import Scalar
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
