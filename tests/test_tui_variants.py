@@ -270,6 +270,40 @@ async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress
         assert moves(app) == (14,) and text_of(app.query_one(EvaluationView)).startswith("O to move")
 
 
+def test_a_solve_left_running_by_a_quit_app_finishes_and_holds_up_no_later_one(monkeypatch):
+    """The user quits while a board is being solved: the solve goes on in its thread, its progress reports
+    going nowhere, and it ends, so a later solve in the same process (another app, the screenshots) is not
+    held up behind it. (Reports that waited for the stopped app made the worker wait for ever, holding the
+    lock every later solve needs.)"""
+    import asyncio
+    import threading
+
+    from workbench import cache
+    from workbench.engine import analysis
+
+    monkeypatch.setattr(analysis, "_STRONG", {})
+    monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")  # solved here, not read back
+    app = _app(game=TWO_BY_SEVEN)
+    reported = threading.Event()
+    app.watch(app, "preparing", lambda text: text and reported.set(), init=False)
+
+    async def open_and_quit() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            while not reported.is_set():  # the solve has begun: quit in the middle of it
+                await pilot.pause(0.01)
+            assert not app.ready
+
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(open_and_quit())  # the app's loop stays open and runs nothing more
+        later = threading.Thread(target=cache.make_analysis_ready, args=(TWO_BY_SEVEN,), daemon=True)
+        later.start()
+        later.join(timeout=300)  # about a second; a hold-up waits for ever
+        assert not later.is_alive() and analysis.strong_if_installed(TWO_BY_SEVEN) is not None
+    finally:
+        loop.close()
+
+
 async def test_games_like_this_says_which_boards_it_counts():
     from workbench.engine import analysis
     from workbench.engine.strong import strong_solve

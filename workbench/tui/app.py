@@ -11,9 +11,11 @@ from __future__ import annotations
 import gc
 import random
 import sys
+from functools import partial
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
@@ -305,10 +307,22 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
         def progress(stage: str, done: int, total: int) -> None:
             from ..engine.strong import STAGE_NAMES
 
-            self.call_from_thread(setattr, self, "preparing", f"{STAGE_NAMES[stage]}: ply {done} of {total}")
+            self.from_worker(setattr, self, "preparing", f"{STAGE_NAMES[stage]}: ply {done} of {total}")
 
         make_analysis_ready(geometry, progress)
         analyze(Position.empty(geometry))
+
+    def from_worker(self, callback, *args) -> None:
+        """``callback(*args)`` on the UI thread, soon; the worker thread calling this goes on at once.
+
+        Not Textual's ``call_from_thread``, which waits for the callback: once the app has stopped, a callback
+        queued as its loop ran for the last time is never run, and the worker waits for ever. A strong solve
+        waiting so holds the lock that every later solve in the process needs (a hang seen under pytest-xdist,
+        where one process runs many apps)."""
+        try:
+            self.post_message(events.Callback(callback=partial(callback, *args)))
+        except RuntimeError:  # its loop is closed: the app is gone, nothing is left to tell
+            pass
 
     def _tables_ready(self) -> None:
         if not analysis_ready(self.store.state.geometry):  # the rules changed while they were built

@@ -75,7 +75,7 @@ class RememberedSettings:
         except SettingsError as error:
             if not self._settings_warned:  # once a session: a read-only folder stays read-only
                 self._settings_warned = True
-                self.call_from_thread(self.notify, f"{error}; not remembered", title="Settings", severity="warning")
+                self.from_worker(self.notify, f"{error}; not remembered", title="Settings", severity="warning")
 
     def _theme_changed(self: WorkbenchApp, _theme) -> None:
         """Every pane draws in the new colours at once. The line views and the tree keep their drawn

@@ -78,13 +78,6 @@ class PositionSearch:
         else:
             self._start_search(state.position)
 
-    def _from_search(self, callback, *args) -> None:
-        """``callback(*args)`` on the UI thread, unless the app has stopped (a search cancelled by the quit)."""
-        try:
-            self.call_from_thread(callback, *args)
-        except RuntimeError:  # "App is not running": nothing is left to tell
-            pass
-
     def _search(self, position: Position) -> None:
         worker = get_current_worker()
         with self._search_lock:
@@ -105,7 +98,7 @@ class PositionSearch:
                 return SearchResult(position, moves, earlier_nodes + searcher.nodes, len(proven) == len(legal))
 
             def report(running: bool) -> None:
-                self._from_search(self.store.dispatch, SearchFound(result=so_far(), running=running))
+                self.from_worker(self.store.dispatch, SearchFound(result=so_far(), running=running))
 
             def finish() -> None:
                 # its go is over (done, its time spent, or stopped by s) unless another position took its place
@@ -134,4 +127,4 @@ class PositionSearch:
             for move in result.moves:
                 if move.proven:
                     proven[move.cell] = move
-            self._from_search(finish)
+            self.from_worker(finish)
