@@ -248,7 +248,12 @@ def test_games_text_shows_each_stage_finished_and_reports_the_counts(capsys, tmp
     assert lines[3:] == [f"255,168 games (131,184 X wins, 77,904 O wins, 46,080 draws) and 2,106,288 ledger rows in {db}"]
 
 
-def test_bench_quick_reports_every_target(capsys):
+def test_bench_quick_reports_every_target(capsys, monkeypatch):
+    from workbench import bench
+
+    engine_parts, library_parts = [], []
+    for name, kept in (("run_engine_bench", engine_parts), ("run_library_bench", library_parts)):
+        monkeypatch.setattr(bench, name, lambda real=getattr(bench, name), kept=kept, **options: kept.append(real(**options)) or kept[-1])
     code, out, _ = run(capsys, "bench", "--quick", "--no-tui", "--json")
     report = json.loads(out)
     assert code == 0 and not any(key.startswith("tui_") for key in report)  # --no-tui
@@ -262,7 +267,10 @@ def test_bench_quick_reports_every_target(capsys):
     labels = [line.split("  ")[0] for line in text.splitlines()]
     assert labels == ["full analysis, fresh process", "first-move table", "ledger of 9! fill orders",
                       "exact solve from empty", "one position, warm tables", "library: write all games"]  # fmt: skip
-    code, out, _ = run(capsys, "bench", "--quick", "--no-tui")  # the same report as text
+    # the same report as text (its figures measured once: the text run gets them again)
+    monkeypatch.setattr(bench, "run_engine_bench", lambda **options: engine_parts[0])
+    monkeypatch.setattr(bench, "run_library_bench", lambda **options: library_parts[0])
+    code, out, _ = run(capsys, "bench", "--quick", "--no-tui")
     assert code == 0 and [line.split("  ")[0] for line in out.splitlines()] == labels
 
 

@@ -223,6 +223,26 @@ def test_seed_port_bug_is_real():
     assert analysis.masks.perfect_lose == exact_masks(analysis)[1]
 
 
+def test_the_memoized_seed_port_answers_as_the_port_as_written(all_analyses):
+    """`verify --seed-port` uses the memoized copy: on positions from every ply, the same masks as the
+    port itself, and the port itself left without a memo (the bench times it as written)."""
+    perf_winning, perf_losing = baselines.memoized_seed_port()
+    by_ply: dict[int, list] = {}
+    for analysis in all_analyses:
+        if analysis.to_move is not None:
+            by_ply.setdefault(analysis.position.ply, []).append(analysis)
+    # the port as written is slow: thirty positions of each ply, the first of them and then spread out
+    sample = [analysis for ply in sorted(by_ply) for analysis in by_ply[ply][:: max(1, len(by_ply[ply]) // 30)]]
+    assert sorted(by_ply) == list(range(9))
+    for analysis in sample:
+        position = analysis.position
+        me, opp = (position.x, position.o) if analysis.to_move.value == "X" else (position.o, position.x)
+        me, opp = baselines.seed_bitboard(me), baselines.seed_bitboard(opp)
+        assert perf_winning(me, opp) == baselines.perf_winning_moves(me, opp)
+        assert perf_losing(me, opp) == baselines.perf_losing_moves(me, opp)
+    assert not hasattr(baselines.perf_winning_moves, "cache_info") and perf_winning.cache_info().hits > 0
+
+
 # --- symmetry ------------------------------------------------------------------------
 
 

@@ -568,6 +568,7 @@ def _seed_port_disagreements() -> dict:
     from . import baselines
     from .engine.analysis import exact_masks
 
+    perf_winning_moves, perf_losing_moves = baselines.memoized_seed_port()
     win_diffs = lose_diffs = 0
     for analysis in analyze_all(TIC_TAC_TOE):
         if analysis.to_move is None:
@@ -575,8 +576,8 @@ def _seed_port_disagreements() -> dict:
         position = analysis.position
         me, opp = (position.x, position.o) if analysis.to_move.value == "X" else (position.o, position.x)
         seed_me, seed_opp = baselines.seed_bitboard(me), baselines.seed_bitboard(opp)
-        seed_win = baselines.from_seed_bitboard(baselines.perf_winning_moves(seed_me, seed_opp))
-        seed_lose = baselines.from_seed_bitboard(baselines.perf_losing_moves(seed_me, seed_opp))
+        seed_win = baselines.from_seed_bitboard(perf_winning_moves(seed_me, seed_opp))
+        seed_lose = baselines.from_seed_bitboard(perf_losing_moves(seed_me, seed_opp))
         exact_win, exact_lose = exact_masks(analysis)
         win_diffs += seed_win != exact_win
         lose_diffs += seed_lose != exact_lose
