@@ -111,7 +111,8 @@ class ReducerMachine(RuleBasedStateMachine):
         self.apply(SearchFound(result=result, running=running))
         after = self.store.state
         assert after.search_of(position) == result and after.tree is before.tree and after.cursor == before.cursor
-        assert after.searching == (position if running else None)
+        # a search that ends clears the flag of its own position only: one of another position started since
+        assert after.searching == (position if running else (None if before.searching == position else before.searching))
 
     @rule()
     def undo_redo(self):
@@ -133,6 +134,9 @@ class ReducerMachine(RuleBasedStateMachine):
         state = self.store.state
         analysis = state.analysis
         assert len(state.searches) <= KEPT_SEARCHES
+        # what was searched is of the board on (a new board, or undo back to another, forgets the rest)
+        assert all(found.position.geometry == state.geometry for found in state.searches)
+        assert state.searching is None or state.searching.geometry == state.geometry
         found = state.search_of(state.position)
         if is_searched(state.geometry) and analysis.to_move is not None:
             proven = {m.cell: m.value for m in found.moves if m.proven} if found is not None else {}

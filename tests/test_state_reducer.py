@@ -389,6 +389,12 @@ def test_finds_of_another_board_are_ignored_and_a_new_board_forgets_them():
     assert same_board.searches == found.searches  # the same board: what was proven stays true
     fresh = reduce(found, NewGame(geometry=GOMOKU))
     assert fresh.searches == () and fresh.searching is None
+    store = Store(state)  # undo back to another board forgets them too: nothing searching on the board shown
+    store.dispatch(NewGame(geometry=GOMOKU))
+    store.dispatch(SearchFound(result=search(store.state.position, max_nodes=50), running=True))
+    assert store.state.searching == Position.empty(GOMOKU)
+    store.undo()
+    assert store.state.geometry == state.geometry and store.state.searches == () and store.state.searching is None
 
 
 def test_the_state_keeps_the_latest_searches_only():

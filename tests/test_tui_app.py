@@ -1088,13 +1088,29 @@ def test_set_up_reads_letters_alone_as_a_position():
             parse_setup(text)
 
 
+async def test_the_moves_table_lists_the_best_move_first():
+    """After 5 1 9, O holds the draw only at 3 or 7: those two rows come first, then the four losing moves,
+    the slowest loss first."""
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9")
+        lines = text_of(app.query_one(EvaluationView)).splitlines()
+        start = next(y for y, line in enumerate(lines) if line.split()[:2] == ["cell", "value"]) + 1
+        rows = [line.replace("★", "").split()[:3] for line in lines[start : start + 6]]
+        assert [row[1] for row in rows] == ["draw", "draw", "loss", "loss", "loss", "loss"]
+        assert {row[0] for row in rows[:2]} == {"3", "7"} and {row[0] for row in rows[2:]} == {"2", "4", "6", "8"}
+        plies = [int(row[2]) for row in rows[2:]]
+        assert plies == sorted(plies, reverse=True)
+
+
 async def test_the_compact_moves_table_and_a_won_game_in_words():
     app = WorkbenchApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot, app)
         view = app.query_one(EvaluationView)
         lines = [line.rstrip() for line in text_of(view).splitlines()]
-        assert "cell value ply trap games        X/O/draw" in lines
+        assert "cell value ply trap  games         X/O/draw" in lines  # each column as wide as its entries
         highlighted = view.part("evaluation--highlight").bgcolor
         lit = [view.render_line(y).text.split()[0] for y in range(view.size.height)
                if any(segment.style and segment.style.bgcolor == highlighted for segment in view.render_line(y))]  # fmt: skip

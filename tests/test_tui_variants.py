@@ -216,6 +216,49 @@ async def test_a_misere_study_saved_and_opened_again_keeps_its_rule(tmp_path):
         assert "misère" in _header(reopened)
 
 
+async def test_a_4x4_misere_study_saved_opened_again_and_exported_keeps_its_board_and_rule(tmp_path):
+    """Played on 4×4 misère by coordinate, saved as a file, opened from an app on the classic board: the
+    board, the rule, the moves and the comment come back, and the move text names the variant."""
+    from workbench.tui.library_dialogs import OpenDialog
+
+    path = tmp_path / "four-misere.json"
+    four_misere = Geometry(4, 4, 4, misere=True)
+    app = _app(game=four_misere)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        for cell in ("b2", "c3", "a4"):
+            await pilot.press("colon", *cell, "enter")
+        await pilot.press("c", *"edge", "enter")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        app.screen.query_one(Input).value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert not app.store.state.modified and moves(app) == (10, 7, 1)  # a1 is the bottom left
+    data = json.loads(path.read_text())
+    assert data["version"] == 2 and data["geometry"] == {"rows": 4, "cols": 4, "k": 4, "misere": True}
+    again = _app()
+    async with again.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, again)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert isinstance(again.screen, OpenDialog)
+        again.screen.query_one(Input).value = str(path)
+        again.screen.query_one(Input).focus()
+        await pilot.press("enter")
+        await wait_ready(pilot, again)
+        state = again.store.state
+        assert state.geometry == four_misere and moves(again) == (10, 7, 1)
+        assert state.tree.nodes[state.cursor].comment == "edge"
+        assert again.query_one(BoardPane).border_title == "Board · 4×4 k4 misère"
+        assert "4×4, four in a row, misère" in _header(again)
+        assert text_of(again.query_one(EvaluationView)).startswith("O to move: ")
+        await pilot.press("x")  # the move text, as exported
+        await pilot.pause()
+        assert again.screen.query_one("#movetext").text == '[Variant "4x4k4-misere"] 10 7 1 {edge}'
+
+
 async def test_set_up_reads_the_board_being_played():
     """On 3x4 a position is three rows of four, and a move list may name cells up to 12."""
     app = _app(game=THREE_BY_FOUR)

@@ -312,15 +312,15 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
         make_analysis_ready(geometry, progress)
         analyze(Position.empty(geometry))
 
-    def from_worker(self, callback, *args) -> None:
-        """``callback(*args)`` on the UI thread, soon; the worker thread calling this goes on at once.
+    def from_worker(self, callback, *args, **options) -> None:
+        """``callback(*args, **options)`` on the UI thread, soon; the worker thread calling this goes on at once.
 
         Not Textual's ``call_from_thread``, which waits for the callback: once the app has stopped, a callback
         queued as its loop ran for the last time is never run, and the worker waits for ever. A strong solve
         waiting so holds the lock that every later solve in the process needs (a hang seen under pytest-xdist,
         where one process runs many apps)."""
         try:
-            self.post_message(events.Callback(callback=partial(callback, *args)))
+            self.post_message(events.Callback(callback=partial(callback, *args, **options)))
         except RuntimeError:  # its loop is closed: the app is gone, nothing is left to tell
             pass
 

@@ -27,10 +27,6 @@ MASK_LABELS = {
 }
 MASK_COLUMN = 7
 """Cells per mask column: a 3-wide mini board is 5 cells, plus room for the label."""
-SEARCHED_ROWS = 8
-"""Proven moves listed on a searched board (of up to 220): the best ones; the pane has 25 lines."""
-WIDE_TABLE = 50
-"""Below this width the X / O / draw split shares one column (the wide table is 48 cells)."""
 MOVES_LEGEND = ("★ best · plies: to the end, both at their best", "trap: share of the replies that lose")
 """Under the moves table, in the narrowest evaluation (44 cells); help says it at length."""
 VALUE_CLASS = {Value.WIN: "evaluation--win", Value.DRAW: "evaluation--draw", Value.LOSS: "evaluation--loss"}
@@ -57,6 +53,17 @@ def selected_line(state: AppState) -> tuple[Cell, ...]:
     if cell is None:
         return principal_variation(state.position)
     return (cell, *principal_variation(state.position.play(cell)))
+
+
+def _table_width(columns) -> int:
+    return sum(max(len(header), *(len(entry) for entry in entries)) + 1 for header, entries, _ in columns) - 1
+
+
+def best_first(moves):
+    """The moves whose value is known, best first for the side to move (quickest win, then draws, then the
+    slowest loss), the lower cell first among equals."""
+    known = (move for move in moves if move.value is not None)
+    return sorted(known, key=lambda move: (preference(move.value, move.remoteness), -move.cell), reverse=True)
 
 
 def preparing_text(geometry: Geometry) -> str:
@@ -169,6 +176,7 @@ class EvaluationView(LinesView):
                 f"{total:,} go on from here: X {x:,} · O {o:,} · draw {draw:,}",
                 f"{total:,} go on: X {x:,} · O {o:,} · draw {draw:,}",
                 f"{total:,} go on: X/O/draw {x}/{o}/{draw}",
+                f"{total:,} games go on from here",  # 3×4's counts: seven digits each
             ))  # fmt: skip
             writer.newline().write(games_line, style("evaluation--dim"))
         table = tables_if_built(analysis.position.geometry)
@@ -190,13 +198,12 @@ class EvaluationView(LinesView):
 
     def _searched(self, writer: LineWriter, state: AppState, analysis: Analysis) -> None:
         """A board searched move by move: how far the search is, the masks as coordinates (six boards of 15×15
-        would not fit), and the proven moves best first, the rest counted."""
+        would not fit), and every proven move best first (the pane scrolls), the rest counted."""
         style = self.part
         geometry = state.geometry
         found = state.search_of(state.position)
         moves = analysis.moves
-        proven = sorted((move for move in moves if move.value is not None),
-                        key=lambda move: (preference(move.value, move.remoteness), -move.cell), reverse=True)  # fmt: skip
+        proven = best_first(moves)
         nodes = found.nodes if found is not None else 0
         if state.searching == state.position:
             status = f"searching · {nodes:,} nodes · {len(proven)}/{len(moves)} proven · s stops"
@@ -208,18 +215,13 @@ class EvaluationView(LinesView):
             status = f"search stopped · {len(proven)}/{len(moves)} proven · s searches on"
         writer.write(ellipsis(status, writer.width), style("evaluation--dim"))
         writer.newline(2)
-        for name in MASK_NAMES:
-            cells = [format_coordinate(cell, geometry) for cell in cells_of(analysis.masks.get(name))]
-            writer.write(MASK_LABELS[name].ljust(MASK_COLUMN), style("evaluation--heading"))
-            writer.write(ellipsis(" ".join(cells) or "—", writer.width - MASK_COLUMN), style("evaluation--mask") if cells else style("evaluation--dim"))
-            writer.newline()
+        self._mask_coordinates(writer, analysis)
         writer.newline()
         heading = style("evaluation--heading") + Style(underline=True)
         if proven:
             writer.write(f"{'':>2}{'cell':<6} {'value':<5} {'plies':>5}", heading)
         highlighted = state.view.highlighted
-        shown = proven[:SEARCHED_ROWS]
-        for move in shown:
+        for move in proven:  # every one: the pane scrolls
             writer.newline()
             self._row_cells[len(writer.lines) - 1] = move.cell
             row_style = style("evaluation--highlight") if move.cell == highlighted else None
@@ -228,25 +230,38 @@ class EvaluationView(LinesView):
             value_style = style(VALUE_CLASS[move.value])
             writer.write(f"{move.value.label:<5}", value_style + row_style if row_style else value_style)
             writer.write(f" {move.remoteness:>5}", row_style)
-        rest = [f"{len(proven) - len(shown)} more proven"] if len(proven) > len(shown) else []
         if len(moves) > len(proven):
-            rest.append(f"{len(moves) - len(proven)} not proven (? on the values overlay)")
-        if rest:
             if proven:
                 writer.newline()
-            writer.write(ellipsis(" · ".join(rest), writer.width), style("evaluation--dim"))
+            unproven = f"{len(moves) - len(proven)} not proven (? on the values overlay)"
+            writer.write(ellipsis(unproven, writer.width), style("evaluation--dim"))
         writer.newline().write("plies: to the end, both at their best", style("evaluation--dim"))
 
     def _served(self, analysis: Analysis) -> tuple[int, dict, dict] | None:
         served = self.library_games
         return served if served is not None and served[0] == analysis.position.key else None
 
+    def _mask_coordinates(self, writer: LineWriter, analysis: Analysis) -> None:
+        """The six masks a line each, as the coordinates of their cells (where six small boards do not fit)."""
+        style = self.part
+        geometry = analysis.position.geometry
+        for name in MASK_NAMES:
+            cells = [format_coordinate(cell, geometry) for cell in cells_of(analysis.masks.get(name))]
+            writer.write(MASK_LABELS[name].ljust(MASK_COLUMN), style("evaluation--heading"))
+            writer.write(ellipsis(" ".join(cells) or "—", writer.width - MASK_COLUMN), style("evaluation--mask") if cells else style("evaluation--dim"))
+            writer.newline()
+
     def _masks(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.part
         position = analysis.position
         geometry = position.geometry
+        column = max(MASK_COLUMN, 2 * geometry.cols + 1)  # a small board, a space, its label above it
+        if len(MASK_NAMES) * column - 1 > writer.width:
+            self._mask_coordinates(writer, analysis)
+            writer.write("p-win/p-lose: perfect play", style("evaluation--dim"))
+            return
         for name in MASK_NAMES:
-            writer.write(MASK_LABELS[name].ljust(MASK_COLUMN), style("evaluation--heading"))
+            writer.write(MASK_LABELS[name].ljust(column), style("evaluation--heading"))
         for row in range(geometry.rows):
             writer.newline()
             for name in MASK_NAMES:
@@ -259,7 +274,7 @@ class EvaluationView(LinesView):
                     else:
                         writer.write(mark.value.lower() if mark else "·", style("evaluation--dim"))
                     writer.write(" ")
-                writer.write(" " * (MASK_COLUMN - 2 * geometry.cols))
+                writer.write(" " * (column - 2 * geometry.cols))
         writer.newline().write("● in the mask · p-win/p-lose: perfect play", style("evaluation--dim"))
 
     def _moves(self, writer: LineWriter, analysis: Analysis) -> None:
@@ -267,34 +282,46 @@ class EvaluationView(LinesView):
         if not analysis.moves:
             writer.write("No moves: the game is over.", style("evaluation--dim"))
             return
-        source = "the library" if self._served(analysis) is not None else "computed"
-        writer.write(f"games after each move: {source}", style("evaluation--dim")).newline()
-        wide = writer.width >= WIDE_TABLE
-        heading = style("evaluation--heading") + Style(underline=True)
-        if wide:
-            writer.write(f"{'cell':>4} {'value':<5} {'plies':>5} {'trap':>4} {'games':>6} {'X':>6} {'O':>6} {'draw':>5}", heading)
-        else:
-            writer.write(f"{'cell':>4} {'value':<5} {'ply':>3} {'trap':>4} {'games':>5} {'X/O/draw':>15}", heading)
-        highlighted = self.state.view.highlighted
         served = self._served(analysis)
-        for move in analysis.moves:
-            writer.newline()
-            self._row_cells[len(writer.lines) - 1] = move.cell
-            row_style = style("evaluation--highlight") if move.cell == highlighted else None
-            best = "★" if analysis.masks.best & cell_bit(move.cell) else " "
-            trap = "   —" if move.trap is None else f"{move.trap:4.2f}"
+        source = "the library" if served is not None else "computed"
+        writer.write(f"games after each move: {source}", style("evaluation--dim")).newline()
+        moves = best_first(analysis.moves)
+        counts = []
+        for move in moves:
             games = move.games
             if served is not None and move.cell in served[2]:
                 library = served[2][move.cell]  # the same figure, read from the games table
                 games = GameCounts(library["x"], library["o"], library["draw"])
-            writer.write(f"{best:>3}{move.cell} ", row_style)
-            value_style = style(VALUE_CLASS[move.value])
-            writer.write(f"{move.value.label:<5}", value_style + row_style if row_style else value_style)
-            if wide:
-                writer.write(f" {move.remoteness:>5} {trap} {games.total:>6,} {games.x:>6,} {games.o:>6,} {games.draw:>5,}", row_style)
-            else:
-                split = f"{games.x}/{games.o}/{games.draw}"
-                writer.write(f" {move.remoteness:>3} {trap} {games.total:>5} {split:>15}", row_style)
+            counts.append(games)
+        cells = [("★" if analysis.masks.best & cell_bit(move.cell) else "") + str(move.cell) for move in moves]
+        # each column as wide as its longest entry: 3×4's counts run to seven digits, its cells to two
+        wide_columns = [("cell", cells, ">"), ("value", [move.value.label for move in moves], "<"),
+                        ("plies", [str(move.remoteness) for move in moves], ">"),
+                        ("trap", ["—" if move.trap is None else f"{move.trap:4.2f}" for move in moves], ">")]  # fmt: skip
+        if all(games is not None for games in counts):
+            wide_columns += [(name, [f"{getattr(games, field):,}" for games in counts], ">")
+                             for name, field in (("games", "total"), ("X", "x"), ("O", "o"), ("draw", "draw"))]  # fmt: skip
+        layouts = [wide_columns]
+        if len(wide_columns) > 4:  # narrower: the X / O / draw split in one column, then without it
+            compact = [*wide_columns[:2], ("ply", wide_columns[2][1], ">"), wide_columns[3], wide_columns[4]]
+            layouts.append([*compact, ("X/O/draw", [f"{games.x}/{games.o}/{games.draw}" for games in counts], ">")])
+            layouts.append(compact)
+        columns = next((layout for layout in layouts if _table_width(layout) <= writer.width), layouts[-1])
+        widths = [max(len(header), *(len(entry) for entry in entries)) for header, entries, _ in columns]
+        heading = style("evaluation--heading") + Style(underline=True)
+        writer.write(" ".join(f"{header:{align}{width}}" for (header, _, align), width in zip(columns, widths)), heading)
+        highlighted = self.state.view.highlighted
+        for row, move in enumerate(moves):
+            writer.newline()
+            self._row_cells[len(writer.lines) - 1] = move.cell
+            row_style = style("evaluation--highlight") if move.cell == highlighted else None
+            for index, ((_, entries, align), width) in enumerate(zip(columns, widths)):
+                text = f"{entries[row]:{align}{width}}"
+                if index == 1:  # the value, in its colour
+                    value_style = style(VALUE_CLASS[move.value])
+                    writer.write(" " + text, value_style + row_style if row_style else value_style)
+                else:
+                    writer.write(text if index == 0 else " " + text, row_style)
 
     def _best_line(self, writer: LineWriter, state: AppState) -> None:
         """Perfect play after the selected move, the "why" of its value; ``b`` adds it."""
