@@ -100,3 +100,25 @@ def test_every_named_variant_has_its_own_name_and_spelling():
     spellings = [format_variant(geometry) for _, geometry in NAMED_VARIANTS]
     assert len(set(names)) == len(names) and len(set(spellings)) == len(spellings)
     assert all(describe_variant(geometry) == name for name, geometry in NAMED_VARIANTS)
+
+
+@pytest.mark.parametrize("rows, cols, k", [*SHAPES, (15, 15, 5), (2, 7, 4), (7, 2, 4), (1, 15, 5), (15, 1, 5), (9, 9, 1)])
+def test_has_line_says_whether_some_line_is_whole(rows, cols, k):
+    """Bit shifts on large boards: each line alone and less one of its cells, lines ending at every edge (where
+    a shift could wrap a row into the next), and random boards, against the lines tested one by one."""
+    import random
+
+    geometry = Geometry(rows, cols, k)
+    for line in geometry.lines:
+        assert geometry.has_line(line) and geometry.has_line(line | cell_bit(1))
+        for cell in cells_of(line):
+            assert not geometry.has_line(line ^ cell_bit(cell))
+    # rows cut at their ends: a run of k that would wrap from one row into the next is no line
+    for row in range(rows):
+        for col in range(cols):
+            wrapped = bitboard_of(((row * cols + col + step) % (rows * cols)) + 1 for step in range(k))
+            assert geometry.has_line(wrapped) == any(wrapped & line == line for line in geometry.lines)
+    chance = random.Random(f"{rows}x{cols}k{k}")
+    for _ in range(3000):
+        board = chance.getrandbits(rows * cols) & chance.getrandbits(rows * cols)
+        assert geometry.has_line(board) == any(board & line == line for line in geometry.lines)

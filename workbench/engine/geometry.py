@@ -83,6 +83,9 @@ class Geometry:
     """Whoever completes a line loses (instead of winning)."""
     lines: tuple[Bitboard, ...] = field(init=False, repr=False, compare=False)
     full: Bitboard = field(init=False, repr=False, compare=False)
+    runs: tuple[tuple[int, Bitboard], ...] | None = field(init=False, repr=False, compare=False)
+    """(shift, starts) per direction: a line runs from each cell of ``starts``, its next cell ``shift`` bits on.
+    None where the lines are few enough to test one by one faster (measured: 3×3's eight, 0.8 µs against 1.1)."""
 
     def __post_init__(self) -> None:
         if self.rows < 1 or self.cols < 1:
@@ -93,6 +96,7 @@ class Geometry:
             )
         object.__setattr__(self, "lines", tuple(_generate_lines(self.rows, self.cols, self.k)))
         object.__setattr__(self, "full", (1 << (self.rows * self.cols)) - 1)
+        object.__setattr__(self, "runs", _runs(self.rows, self.cols, self.k) if len(self.lines) > FEW_LINES else None)
 
     @property
     def size(self) -> int:
@@ -116,7 +120,18 @@ class Geometry:
 
     def has_line(self, bb: Bitboard) -> bool:
         """True when ``bb`` holds a whole winning line."""
-        return any(bb & line == line for line in self.lines)
+        runs = self.runs
+        if runs is None:
+            return any(bb & line == line for line in self.lines)
+        # shifted copies, not the lines one by one: 15×15 has 572 lines (44 µs against 2.4), and replaying a
+        # game checks after each move
+        for shift, starts in runs:
+            run = bb & starts
+            for step in range(1, self.k):
+                run &= bb >> (shift * step)
+            if run:
+                return True
+        return False
 
     def lines_in(self, bb: Bitboard) -> tuple[Bitboard, ...]:
         """The winning lines wholly inside ``bb``."""
@@ -124,6 +139,25 @@ class Geometry:
 
     def __str__(self) -> str:
         return format_variant(self)
+
+
+FEW_LINES = 16
+"""Boards with at most this many lines test them one by one in :meth:`Geometry.has_line`."""
+
+
+def _runs(rows: int, cols: int, k: int) -> tuple[tuple[int, Bitboard], ...]:
+    if k == 1:  # every cell is a line
+        return ((0, (1 << (rows * cols)) - 1),)
+    runs = []
+    for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        starts = 0
+        for row in range(rows - d_row * (k - 1)):
+            for col in range(cols):
+                if 0 <= col + d_col * (k - 1) < cols:
+                    starts |= 1 << (row * cols + col)
+        if starts:
+            runs.append((d_row * cols + d_col, starts))
+    return tuple(runs)
 
 
 def _generate_lines(rows: int, cols: int, k: int) -> Iterator[Bitboard]:
