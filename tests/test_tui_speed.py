@@ -325,7 +325,7 @@ def test_a_key_is_settled_only_after_it_changed_the_screen(bench_env, monkeypatc
 
 
 def test_an_app_that_draws_nothing_is_an_error_not_a_blank_settled_screen(bench_env, monkeypatch):
-    monkeypatch.setattr(terminal_bench, "argv_of", lambda kind, game=None: [sys.executable, "-c", "pass"])
+    monkeypatch.setattr(terminal_bench, "argv_of", lambda kind, game=None, study=None: [sys.executable, "-c", "pass"])
     with pytest.raises(RuntimeError, match="ours: no screen within 60 s"):
         terminal_bench.start("ours", 40, 8, bench_env)
 
@@ -351,6 +351,23 @@ def test_the_terminal_bench_runs_the_app_on_another_variant(bench_env):
         terminal.close()
     timing = terminal_bench.run_scenario("ours", terminal_bench.SCENARIOS[1], 80, 24, bench_env, keys=2, game="3x4k3")
     assert timing.failures == 0 and len(timing.latencies) == 2
+
+
+def test_the_terminal_bench_opens_15x15_on_a_game_of_thirty_moves(bench_env, tmp_path):
+    """On Gomoku the app is timed with stones on the board: it opens a study of the bench's opening."""
+    from workbench.engine import Geometry
+    from workbench.state import load_study
+
+    assert terminal_bench.opening_study("3x4k3", str(tmp_path)) is None
+    path = terminal_bench.opening_study("15x15k5", str(tmp_path))
+    study = load_study(path)
+    assert study.geometry == Geometry(15, 15, 5) and study.position.ply == 30
+    assert terminal_bench.argv_of("ours", "15x15k5", path)[-2:] == ["open", path]
+    terminal = terminal_bench.start("ours", 80, 24, bench_env, "15x15k5")
+    try:
+        assert "15×15 k5" in terminal.text() and "ply 30" in terminal.text()
+    finally:
+        terminal.close()
 
 
 def test_first_paint_ends_at_the_settled_first_screen(bench_env):

@@ -640,6 +640,32 @@ async def test_a_search_that_proves_every_move_shows_the_value_and_the_best_move
         assert moves(app)[-1] in (10, 14)  # O blocks the three: one of its two open ends
 
 
+async def test_the_search_runs_in_a_process_that_ends_with_the_app_and_a_killed_one_is_replaced():
+    """The search has a process of its own (the UI thread never waits for it). Killed from outside, the app
+    says so, stops showing a search running, and s starts a new one; the app's end ends it."""
+    import os
+    import signal
+
+    from workbench.tui.board import BoardStatus
+
+    app = _app(game=Geometry(15, 15, 5))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await until(pilot, lambda: app.store.state.searching is not None, "a search running")
+        first = app._search_process
+        assert first is not None and first.pid != os.getpid() and first.poll() is None
+        os.kill(first.pid, signal.SIGKILL)
+        await until(pilot, lambda: app.store.state.searching is None, "the search seen gone")
+        await pilot.pause()
+        assert "(not searched" in text_of(app.query_one(BoardStatus)) or "stopped" in text_of(app.query_one(EvaluationView))
+        assert any("process ended" in notice.message for notice in app._notifications)
+        await pilot.press("s")
+        await until(pilot, lambda: app.store.state.searching is not None, "searching again")
+        second = app._search_process
+        assert second is not None and second.pid != first.pid
+    assert second.poll() is not None  # ended with the app, and reaped
+
+
 async def test_the_engine_answers_on_a_big_board_by_the_threats(monkeypatch):
     """7×7, five in a row: nothing is proven (no search here), so the engine's O plays the threat player's move,
     at once, and blocks X's four."""

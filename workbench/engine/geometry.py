@@ -98,6 +98,10 @@ class Geometry:
         object.__setattr__(self, "full", (1 << (self.rows * self.cols)) - 1)
         object.__setattr__(self, "runs", _runs(self.rows, self.cols, self.k) if len(self.lines) > FEW_LINES else None)
 
+    def __reduce__(self):
+        # pickled as its four parameters (the lines and runs are made again): a search's reports cross a pipe
+        return (Geometry, (self.rows, self.cols, self.k, self.misere))
+
     @property
     def size(self) -> int:
         """Number of cells."""

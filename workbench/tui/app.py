@@ -250,6 +250,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
 
     def on_unmount(self) -> None:
         self._end_recovery(clean=False)  # a clean quit has ended it already; anything else keeps the study
+        self._end_search_process()
         if self.library is not None:
             self.library.close()
 
@@ -332,7 +333,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
         # them on every full collection, which would stall keypresses.
         gc.freeze()
         self.ready = True
-        self.call_after_refresh(self._maybe_search)  # after the first paint: a search competes for the GIL
+        self.call_after_refresh(self._maybe_search)  # after the first paint: starting the search's process costs
         self._maybe_engine_move()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

@@ -271,10 +271,12 @@ def environment(folder: str) -> dict[str, str]:
     return env
 
 
-def argv_of(kind: str, game: str | None = None) -> list[str]:
-    """The command of ``kind``: the bare app, or ours (on the variant ``game``, when given)."""
+def argv_of(kind: str, game: str | None = None, study: str | None = None) -> list[str]:
+    """The command of ``kind``: the bare app, or ours (on the variant ``game``, when given, opening ``study``)."""
     if kind == "bare":
         return [sys.executable, "-c", BARE_APP]
+    if study is not None:  # the study names its board
+        return [sys.executable, "-m", "workbench", "open", study]
     return [sys.executable, "-m", "workbench", *(("--game", game) if game else ())]
 
 
@@ -313,11 +315,20 @@ GOMOKU_OPENING = (113, 98, 112, 114, 82, 97, 96, 110, 80, 128, 81, 83, 111, 126,
 15×15 board is timed with a few dozen stones on it, as the family's issue asks."""
 
 
-def opening_keys(game: str | None) -> tuple[str, ...]:
-    """Keys that play :data:`GOMOKU_OPENING` at the ``:`` prompt, on 15×15; none on any other board."""
+def opening_study(game: str | None, folder: str) -> str | None:
+    """On 15×15, a study file in ``folder`` holding :data:`GOMOKU_OPENING`, for the app to open on (typing the
+    thirty moves took a minute a run: each position is searched as it is played); None on any other board."""
     if game is None or parse_variant(game).size != 225:
-        return ()
-    return tuple(key for cell in GOMOKU_OPENING for key in ("colon", *str(cell), "enter"))
+        return None
+    from ..state import AppState, reduce, save_study
+    from ..state.actions import NewGame, PlayCell
+
+    state = reduce(AppState(), NewGame(geometry=parse_variant(game)))
+    for cell in GOMOKU_OPENING:
+        state = reduce(state, PlayCell(cell=cell))
+    path = os.path.join(folder, "opening.json")
+    save_study(state, path)
+    return path
 
 
 FIRST_FRAME_WORDS = {"bare": ("hello",), "ours": ("History", "workbench needs at least")}
@@ -325,10 +336,12 @@ FIRST_FRAME_WORDS = {"bare": ("hello",), "ours": ("History", "workbench needs at
 
 
 def start(kind: str, columns: int, rows: int, env: dict[str, str], game: str | None = None) -> Terminal:
-    """``kind`` ("bare" or "ours") started on a terminal of its own, once its first screen has settled."""
+    """``kind`` ("bare" or "ours") started on a terminal of its own, once its first screen has settled; ours on
+    15×15 opens on a game of thirty moves."""
     # a library of its own for each run: a run ended by a signal leaves an unsaved study that the next would offer back
     env = {**env, "XDG_DATA_HOME": tempfile.mkdtemp(dir=env["XDG_CACHE_HOME"])}
-    terminal = Terminal(argv_of(kind, game), columns, rows, env, ticking_of(kind, game))
+    study = opening_study(game, env["XDG_DATA_HOME"]) if kind != "bare" else None
+    terminal = Terminal(argv_of(kind, game, study), columns, rows, env, ticking_of(kind, game))
     # the whole first frame, not just the set-up codes or the part of it written before a pause (a loaded
     # machine can stop an app for a second mid-frame): the words its last painted part shows
     if not terminal.wait_for(lambda: any(word in terminal.text() for word in FIRST_FRAME_WORDS[kind]), 60.0, SETTLE_S):
@@ -367,7 +380,7 @@ def run_scenario(
     terminal = start(kind, columns, rows, env, game)
     timing = Timing()
     try:
-        for key in (*opening_keys(game), *scenario.setup) if kind != "bare" else ():
+        for key in scenario.setup if kind != "bare" else ():
             terminal.press(key, quiet=0.3)
         targets = [terminal.press(key) for key in scenario.cycle]  # the settled screen of each state, untimed
         if targets[0] == targets[1]:
