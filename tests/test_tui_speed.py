@@ -603,3 +603,23 @@ def test_the_chops_a_span_meets_are_found_as_a_scan_of_every_chop_finds_them(inn
     spans = [(x1, min(80, x1 + width)) for x1, width in spans]
     scanned = [cut for cut, end in zip(cuts, cuts[1:]) if any(cut < x2 and end > x1 for x1, x2 in spans)]
     assert _chops_meeting(cuts, spans) == scanned
+
+
+def test_on_a_searched_board_the_bench_leaves_out_only_what_the_search_changes():
+    """The board's cells and the masks read off the lines are compared; the search's progress, the values it
+    proves and the scrollbar of the growing table are not (they change on their own)."""
+    pattern = terminal_bench.TICKING
+    assert terminal_bench.ticking_of("ours", "15x15k5") is pattern
+    assert terminal_bench.ticking_of("ours", "4x4k4") is None and terminal_bench.ticking_of("bare", "15x15k5") is None
+
+    def kept(line: str) -> str:
+        for match in pattern.finditer(line):
+            line = line[: match.start()] + "~" * (match.end() - match.start()) + line[match.end() :]
+        return line
+
+    assert kept("│      12 ··O··OO········      ││ X to move: not proven yet   │") == "│      12 ··O··OO········      ││ X ~~~~~~~~~~~~~~~~~~~~~~~~~~│"
+    assert kept("│ X to move: ? (searching, 6/… ││ searching · 7,872 nodes · 6/195 proven · s…  │") == "│ X " + "~" * 26 + "││ " + "~" * 45 + "│"
+    assert kept("│       4 ···X···········      ││   ★e9     win       3          │") == "│       4 ···X···········      ││   ~~~~~~~~~~~~~~~~~~~          │"
+    for constant in ("│ fork   e9                  │", "│ win    —                    │", "│ ply 30 · v values, m masks   │"):
+        assert kept(constant) == constant
+    assert kept("│ fork   e9                ▁ │") == "│ fork   e9                ~ │"

@@ -105,8 +105,9 @@ class Terminal:
     def __init__(self, argv: Sequence[str], columns: int, rows: int, env: dict[str, str], ticking: re.Pattern | None = None) -> None:
         self.columns, self.rows = columns, rows
         self.ticking = ticking
-        """Lines matching it change on their own (a search's node count, four times a second): they are left
-        out of every screen compared, or the screen would never settle."""
+        """Text matching it changes on their own (a search's node count four times a second, moves proven as it
+        goes): those cells are left out of every screen compared, or the screen would never settle, nor ever
+        be the same screen twice."""
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.process = subprocess.Popen(
@@ -149,11 +150,15 @@ class Terminal:
 
     def snapshot(self) -> Snapshot:
         buffer = self.screen.buffer
-        display = self.screen.display if self.ticking is not None else ()
-        return tuple(
-            ("ticking",) if display and self.ticking.search(display[y]) else tuple(buffer[y][x] for x in range(self.columns))
-            for y in range(self.rows)
-        )
+        rows = []
+        for y in range(self.rows):
+            cells: list = [buffer[y][x] for x in range(self.columns)]
+            if self.ticking is not None:
+                text = "".join(cell.data[:1] or " " for cell in cells)  # a character a column
+                for match in self.ticking.finditer(text):
+                    cells[match.start() : match.end()] = [None] * (match.end() - match.start())
+            rows.append(tuple(cells))
+        return tuple(rows)
 
     def read_until_still(self, quiet: float, limit: float, *, first_change: bool = False) -> list[tuple[float, Snapshot]]:
         """Read and feed the output until the screen (its ticking lines left out) has not changed for ``quiet``
@@ -294,8 +299,14 @@ def warm_variant(game: str, env: dict[str, str]) -> None:
     subprocess.run([sys.executable, "-c", WARM, game], env=env, check=True, capture_output=True, timeout=600)
 
 
-TICKING = re.compile(r"searching · [\d,]+ nodes")
-"""The evaluation's line of a running search (boards above 16 cells): its node count ticks on its own."""
+TICKING = re.compile(
+    r"(searching · [\d,]+ nodes|search stopped|searched: every move|not searched yet|\? \((searching|not searched)"
+    r"|to move: |\d+ not proven|best {2,}|p-win |p-lose )[^│]*"  # each to the pane's edge
+    r"|★?[a-o]1?\d +(win|draw|loss) +\d+|cell +value +plies"  # the proven moves, as they come
+    r"|[▁▂▃▄▅▆▇█▔▀](?= ?│)"  # the scrollbar of a pane whose table grows
+)
+"""What a search changes as it runs (boards above 16 cells): its progress line, the board's status line, the
+position's value, the masks read off proven values, the table of proven moves and the scrollbar beside it."""
 TICK_READ_S = 0.05
 """With a ticking line, output never pauses: the screen is compared at least this often."""
 
