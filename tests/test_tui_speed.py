@@ -618,7 +618,7 @@ def test_on_a_searched_board_the_bench_leaves_out_only_what_the_search_changes()
         return line
 
     assert kept("│      12 ··O··OO········      ││ X to move: not proven yet   │") == "│      12 ··O··OO········      ││ X ~~~~~~~~~~~~~~~~~~~~~~~~~~│"
-    assert kept("│ X to move: ? (searching, 6/… ││ searching · 7,872 nodes · 6/195 proven · s…  │") == "│ X " + "~" * 26 + "││ " + "~" * 45 + "│"
+    assert kept("│ X to move: ? (searching, 6/… ││ searching · 7,872 nodes · 6/195 proven · s…  │") == "│ X " + "~" * 27 + "││ " + "~" * 45 + "│"
     assert kept("│       4 ···X···········      ││   ★e9     win       3          │") == "│       4 ···X···········      ││   ~~~~~~~~~~~~~~~~~~~          │"
     for constant in ("│ fork   e9                  │", "│ win    —                    │", "│ ply 30 · v values, m masks   │"):
         assert kept(constant) == constant
