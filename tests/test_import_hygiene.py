@@ -6,7 +6,9 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("package", ["workbench.engine", "workbench.state", "workbench.library", "workbench.cache", "workbench.settings"])
+# the search process imports only the engine: it must start quickly, and never draw on the terminal
+@pytest.mark.parametrize("package", ["workbench.engine", "workbench.state", "workbench.library", "workbench.cache", "workbench.settings",
+                                     "workbench.search_service"])
 def test_core_never_imports_textual_or_rich(package):
     code = (
         f"import importlib, pkgutil, sys, {package} as root\n"

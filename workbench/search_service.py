@@ -42,7 +42,8 @@ STOP_CHECK = 63
 class SearchRequest:
     position: Position
     proven: tuple[MoveResult, ...]
-    """The moves proven by earlier goes: not searched again."""
+    """What earlier goes proved: reported from the start (searched again, they come back at once from the
+    transposition table)."""
     nodes: int
     """The nodes of the earlier goes: the count goes on from there."""
     seconds: float
@@ -73,7 +74,9 @@ def serve(connection: Connection) -> None:
 
 def _search(connection: Connection, request: SearchRequest, searchers: dict[Geometry, Searcher]) -> None:
     position = request.position
-    searcher = searchers.setdefault(position.geometry, Searcher(position.geometry))
+    searcher = searchers.get(position.geometry)
+    if searcher is None:
+        searcher = searchers[position.geometry] = Searcher(position.geometry)
     searcher.stop_check = STOP_CHECK
     legal = position.legal_moves()
     proven = {move.cell: move for move in request.proven if move.proven}
