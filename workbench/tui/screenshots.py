@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from ..engine import TIC_TAC_TOE, Geometry
+from ..engine.analysis import is_searched
 from ..state import AppState, reduce
 from ..state.actions import NewGame, PlayCell
 from .app import WorkbenchApp
@@ -61,6 +62,12 @@ async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], k
                 await pilot.press("colon", *key, "enter")
             else:
                 await pilot.press(key)
+        if is_searched(game):  # shown searching, with what it has proven in its first second
+            while app.store.state.search_of(app.store.state.position) is None:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{name}: the search of {game} reported nothing within {READY_WITHIN_S:.0f} s")
+                await pilot.pause(0.01)
+            await pilot.pause(1.0)
         await pilot.pause()
         return Path(app.save_screenshot(f"{name}.svg", str(folder)))
 
