@@ -139,6 +139,10 @@ def stop(connection: Connection, process: subprocess.Popen) -> None:
 if __name__ == "__main__":  # pragma: no cover - the child of start(); serve() is tested in-process
     # this file runs as __main__: the requests unpickle as the classes of workbench.search_service, which
     # isinstance() here would not recognise
+    import os
+
     from workbench.search_service import serve as serve_requests
 
+    # below the app and the terminal it draws on: where cores are few, a key's frame comes first
+    os.nice(10)
     serve_requests(Connection(int(sys.argv[1])))
