@@ -49,12 +49,12 @@ __all__ = [
 def clear_caches() -> None:
     """Forget every per-geometry table, so the next call computes from cold."""
     from . import graph, solver, symmetry, threats
-    from .analysis import forget_tables
+    from .analysis import _searched_position, forget_tables
     from .census import completing_cells, counts
 
     for cached in (
         graph.state_graph, graph.class_index, solver.solve, counts, completing_cells,
-        symmetry.transforms, symmetry._reading_weights, symmetry._whole_weights,
+        symmetry.transforms, symmetry._reading_weights, symmetry._whole_weights, _searched_position,
     ):  # fmt: skip
         cached.cache_clear()
     forget_tables()
