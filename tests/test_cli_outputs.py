@@ -252,8 +252,16 @@ def test_bench_quick_reports_every_target(capsys, monkeypatch):
     from workbench import bench
 
     engine_parts, library_parts = [], []
-    for name, kept in (("run_engine_bench", engine_parts), ("run_library_bench", library_parts)):
-        monkeypatch.setattr(bench, name, lambda real=getattr(bench, name), kept=kept, **options: kept.append(real(**options)) or kept[-1])
+
+    def keeping(real, kept):
+        def measured(**options):
+            kept.append(real(**options))
+            return kept[-1]
+
+        return measured
+
+    monkeypatch.setattr(bench, "run_engine_bench", keeping(bench.run_engine_bench, engine_parts))
+    monkeypatch.setattr(bench, "run_library_bench", keeping(bench.run_library_bench, library_parts))
     code, out, _ = run(capsys, "bench", "--quick", "--no-tui", "--json")
     report = json.loads(out)
     assert code == 0 and not any(key.startswith("tui_") for key in report)  # --no-tui

@@ -657,7 +657,7 @@ async def test_the_search_runs_in_a_process_that_ends_with_the_app_and_a_killed_
         os.kill(first.pid, signal.SIGKILL)
         await until(pilot, lambda: app.store.state.searching is None, "the search seen gone")
         await pilot.pause()
-        assert "(not searched" in text_of(app.query_one(BoardStatus)) or "stopped" in text_of(app.query_one(EvaluationView))
+        assert "search stopped" in text_of(app.query_one(EvaluationView)) and "searching" not in text_of(app.query_one(BoardStatus))
         assert any("process ended" in notice.message for notice in app._notifications)
         await pilot.press("s")
         await until(pilot, lambda: app.store.state.searching is not None, "searching again")
