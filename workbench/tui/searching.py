@@ -16,7 +16,6 @@ import subprocess
 from multiprocessing.connection import Connection
 
 from .. import search_service
-
 from ..engine import Position
 from ..engine.analysis import is_searched
 from ..search_service import SearchReport, SearchRequest
