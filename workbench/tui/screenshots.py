@@ -9,14 +9,13 @@ from pathlib import Path
 
 from ..engine import TIC_TAC_TOE, Geometry
 from ..engine.analysis import is_searched
-from ..state import AppState, reduce
-from ..state.actions import NewGame, PlayCell
+from . import terminal_bench
 from .app import WorkbenchApp
 
 FOUR_BY_FOUR = Geometry(4, 4, 4)
 GOMOKU = Geometry(15, 15, 5)
-GOMOKU_OPENING = (113, 98, 112, 114, 82, 97, 96, 110, 80, 128, 81, 83, 111, 126, 142, 127)
-"""Sixteen moves of the threat player against itself (h8 h9 g8 i8 …): a position the search has to work on."""
+GOMOKU_OPENING = terminal_bench.GOMOKU_OPENING[:16]
+"""The bench's opening, its first sixteen moves (h8 h9 g8 i8 …): a position the search has to work on."""
 
 VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...], Geometry], ...] = (
     ("start-80x24", (80, 24), (), TIC_TAC_TOE),
@@ -45,11 +44,7 @@ async def _shoot(folder: Path, name: str, size: tuple[int, int], keys: tuple[str
 
 async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...], game: Geometry) -> Path:
     # the variant named, not the one the user last played
-    state = None
-    if name in OPENINGS:
-        state = reduce(AppState(), NewGame(geometry=game))
-        for cell in OPENINGS[name]:
-            state = reduce(state, PlayCell(cell=cell))
+    state = terminal_bench.game_state(game, OPENINGS[name]) if name in OPENINGS else None
     app = WorkbenchApp(state, db=db, game=game)
     async with app.run_test(size=size) as pilot:
         deadline = time.monotonic() + READY_WITHIN_S

@@ -32,7 +32,6 @@ class PositionSearch:
         self._search_pipe: Connection | None = None
         """The app's end of the pipe to the search process, once started."""
         self._search_process: subprocess.Popen | None = None
-        self._last_report: SearchReport | None = None
         self._searched_enough: set[Position] = set()
         """Positions whose search had its go, or was stopped by ``s``: not searched again unless ``s`` asks.
         One left for another position before its go ended is searched on when it is back on the board."""
@@ -92,13 +91,12 @@ class PositionSearch:
                 self._search_reported(pipe.recv())
         except (EOFError, OSError):  # the process has gone (killed from outside): a new one for the next search
             self._end_search_process()
-            last = self._last_report
-            if last is not None and last.running:  # what it proved stays; it is no longer searching
-                self._search_reported(SearchReport(last.result, running=False, ended="stopped"))
+            state = self.store.state
+            if state.searching is not None:  # what it proved stays; it is no longer searching
+                self._search_reported(SearchReport(state.search_of(state.searching), running=False, ended="stopped"))
                 self.notify("The search's process ended: s searches again.", severity="warning", timeout=4)
 
     def _search_reported(self, report: SearchReport) -> None:
-        self._last_report = report
         position = report.result.position
         if report.ended is not None:
             # its go is over (done, its time spent, or stopped by s) unless another position took its place

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import pyte
 
-from ..engine.geometry import parse_variant
+from ..engine.geometry import Geometry, parse_variant
 
 SIZES: tuple[tuple[int, int], ...] = ((80, 24), (120, 40), (200, 60))
 QUIET_S = 0.25
@@ -326,19 +326,26 @@ GOMOKU_OPENING = (113, 98, 112, 114, 82, 97, 96, 110, 80, 128, 81, 83, 111, 126,
 15×15 board is timed with a few dozen stones on it, as the family's issue asks."""
 
 
+def game_state(geometry: Geometry, cells: Sequence[int]):
+    """The app's state after ``cells`` are played on a new game of ``geometry``, the cursor on the last."""
+    from ..state import AppState, reduce
+    from ..state.actions import NewGame, PlayCell
+
+    state = reduce(AppState(), NewGame(geometry=geometry))
+    for cell in cells:
+        state = reduce(state, PlayCell(cell=cell))
+    return state
+
+
 def opening_study(game: str | None, folder: str) -> str | None:
     """On 15×15, a study file in ``folder`` holding :data:`GOMOKU_OPENING`, for the app to open on (typing the
     thirty moves took a minute a run: each position is searched as it is played); None on any other board."""
     if game is None or parse_variant(game).size != 225:
         return None
-    from ..state import AppState, reduce, save_study
-    from ..state.actions import NewGame, PlayCell
+    from ..state import save_study
 
-    state = reduce(AppState(), NewGame(geometry=parse_variant(game)))
-    for cell in GOMOKU_OPENING:
-        state = reduce(state, PlayCell(cell=cell))
     path = os.path.join(folder, "opening.json")
-    save_study(state, path)
+    save_study(game_state(parse_variant(game), GOMOKU_OPENING), path)
     return path
 
 
