@@ -55,8 +55,14 @@ def selected_line(state: AppState) -> tuple[Cell, ...]:
     return (cell, *principal_variation(state.position.play(cell)))
 
 
+def _column_width(column) -> int:
+    """A column of the moves table, ``(header, entries, align)``: as wide as its longest text."""
+    header, entries, _ = column
+    return max(len(header), *(len(entry) for entry in entries))
+
+
 def _table_width(columns) -> int:
-    return sum(max(len(header), *(len(entry) for entry in entries)) + 1 for header, entries, _ in columns) - 1
+    return sum(_column_width(column) + 1 for column in columns) - 1
 
 
 def best_first(moves):
@@ -307,7 +313,7 @@ class EvaluationView(LinesView):
             layouts.append([*compact, ("X/O/draw", [f"{games.x}/{games.o}/{games.draw}" for games in counts], ">")])
             layouts.append(compact)
         columns = next((layout for layout in layouts if _table_width(layout) <= writer.width), layouts[-1])
-        widths = [max(len(header), *(len(entry) for entry in entries)) for header, entries, _ in columns]
+        widths = [_column_width(column) for column in columns]
         heading = style("evaluation--heading") + Style(underline=True)
         writer.write(" ".join(f"{header:{align}{width}}" for (header, _, align), width in zip(columns, widths)), heading)
         highlighted = self.state.view.highlighted
