@@ -131,7 +131,10 @@ def memoized_seed_port() -> tuple:
     written. Each copy runs the ported code itself, its calls to the others going to the memoized copies."""
     namespace = dict(globals())
     for name in _SEED_FUNCTIONS:
-        namespace[name] = cache(types.FunctionType(globals()[name].__code__, namespace, name))
+        ported = globals()[name]
+        # the closure too: a wrapped function (mutmut's trampolines) has one, and a copy without it fails
+        copy = types.FunctionType(ported.__code__, namespace, name, ported.__defaults__, ported.__closure__)
+        namespace[name] = cache(copy)
     return namespace["perf_winning_moves"], namespace["perf_losing_moves"]
 
 
