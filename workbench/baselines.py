@@ -14,6 +14,7 @@ They know only the classic 3×3 board.
 
 from __future__ import annotations
 
+import inspect
 import types
 from functools import cache
 from itertools import permutations
@@ -131,10 +132,9 @@ def memoized_seed_port() -> tuple:
     written. Each copy runs the ported code itself, its calls to the others going to the memoized copies."""
     namespace = dict(globals())
     for name in _SEED_FUNCTIONS:
-        ported = globals()[name]
-        # the closure too: a wrapped function (mutmut's trampolines) has one, and a copy without it fails
-        copy = types.FunctionType(ported.__code__, namespace, name, ported.__defaults__, ported.__closure__)
-        namespace[name] = cache(copy)
+        # the function's own code, not a wrapper's (mutmut's trampolines wrap every function)
+        ported = inspect.unwrap(globals()[name])
+        namespace[name] = cache(types.FunctionType(ported.__code__, namespace, name))
     return namespace["perf_winning_moves"], namespace["perf_losing_moves"]
 
 
