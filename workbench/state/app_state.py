@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 
-from ..engine import MASK_NAMES, TIC_TAC_TOE, Analysis, Cell, Geometry, Player, Position, analyze
+from ..engine import MASK_NAMES, TIC_TAC_TOE, Analysis, Cell, Geometry, Player, Position, Value, analyze
 from ..engine.analysis import is_searched, searched_analysis
 from ..engine.search import SearchResult
 from .tree import ROOT, GameTree, NodeId
@@ -79,6 +79,15 @@ class AppState:
             if result.position == position:
                 return result
         return None
+
+    def proven_in(self, position: Position) -> tuple[tuple[Cell, Value, int], ...] | None:
+        """What the searches of ``position`` proved, move by move (cell, value, remoteness), or None where none
+        ran: what a pane drawing values reads of a search. Without its node counts, which change four times a
+        second while it runs and are drawn only by the evaluation."""
+        found = self.search_of(position)
+        if found is None:
+            return None
+        return tuple((move.cell, move.value, move.remoteness) for move in found.moves if move.value is not None)
 
     @property
     def engine_to_move(self) -> bool:

@@ -229,8 +229,9 @@ class BoardGrid(LinesView, can_focus=True):
         return " " * width, base
 
     def view_slice(self, state: AppState) -> object:
-        # a search's finds colour the values overlay as they come in
-        return state.position, state.tree.node(state.cursor).move, state.view, state.search_of(state.position)
+        # a search's finds colour the overlays as they come in; its node counts are not drawn here
+        proven = state.proven_in(state.position) if state.view.overlay != "none" else None
+        return state.position, state.tree.node(state.cursor).move, state.view, proven
 
     def build_key(self) -> object:
         return super().build_key(), self.has_focus  # the cell cursor shows only with focus
@@ -285,7 +286,8 @@ class BoardStatus(LinesView):
     ready: reactive[bool] = reactive(False, repaint=False)
 
     def view_slice(self, state: AppState) -> object:
-        return state.position, state.view.overlay, state.engine, state.search_of(state.position), state.searching
+        searched = state.search_of(state.position) is not None
+        return state.position, state.view.overlay, state.engine, state.proven_in(state.position), searched, state.searching
 
     def build(self, writer: LineWriter) -> None:
         state = self.state

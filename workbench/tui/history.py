@@ -57,7 +57,8 @@ class ValueStrip(LinesView):
     ready: reactive[bool] = reactive(False, repaint=False)
 
     def view_slice(self, state: AppState) -> object:
-        return state.tree, state.cursor, state.searches
+        # a ply's colour is its position's value, known once a search proved every move: not the node counts
+        return state.tree, state.cursor, tuple((found.position, found.value) for found in state.searches)
 
     def _line(self) -> tuple[NodeId, ...]:
         return self.state.tree.current_line(self.state.cursor) if self.state is not None else ()

@@ -15,6 +15,8 @@ import asyncio
 import subprocess
 from multiprocessing.connection import Connection
 
+from textual.timer import Timer
+
 from .. import search_service
 from ..engine import Position
 from ..engine.analysis import is_searched
@@ -23,6 +25,21 @@ from ..state.actions import SearchFound
 
 SEARCH_SECONDS = 30.0
 """One go of the search of a position; ``s`` gives it another."""
+DRAW_GAP = 0.1
+"""Seconds between two redraws of a running search: on 15×15 it can prove thirty moves a second, and a redraw of
+the evaluation costs milliseconds that a key pressed meanwhile would wait for. Its end is drawn at once."""
+
+
+def latest_reports(reports: list[SearchReport]) -> list[SearchReport]:
+    """Of reports read at once, those that say something the later ones do not: a running search's report is
+    dropped when a later one of the same position follows it (each holds all that was proven so far). A frame
+    that fell behind a search proving several moves at once then draws once, not once a report."""
+    last = {report.result.position: index for index, report in enumerate(reports)}
+    return [
+        report
+        for index, report in enumerate(reports)
+        if report.ended is not None or last[report.result.position] == index
+    ]
 
 
 class PositionSearch:
@@ -37,6 +54,10 @@ class PositionSearch:
         One left for another position before its go ended is searched on when it is back on the board."""
         self._stopping: Position | None = None
         """The position ``s`` stopped the search of, until that search has ended."""
+        self._held_report: SearchReport | None = None
+        """The newest report of a running search that came within :data:`DRAW_GAP` of the last one drawn."""
+        self._draw_gap: Timer | None = None
+        """Running until :data:`DRAW_GAP` has passed since a running search's report was drawn."""
 
     def _maybe_search(self) -> None:
         """Start searching the position on the board, unless it is searched already (running or stopped: ``s``
@@ -86,17 +107,38 @@ class PositionSearch:
 
     def _read_search_reports(self) -> None:
         pipe = self._search_pipe
+        reports: list[SearchReport] = []
         try:
             while pipe is not None and pipe.poll():
-                self._search_reported(pipe.recv())
+                reports.append(pipe.recv())
         except (EOFError, OSError):  # the process has gone (killed from outside): a new one for the next search
+            self._reports_read(reports)
+            if self._held_report is not None:
+                self._search_reported(self._held_report)
             self._end_search_process()
             state = self.store.state
             if state.searching is not None:  # what it proved stays; it is no longer searching
                 self._search_reported(SearchReport(state.search_of(state.searching), running=False, ended="stopped"))
                 self.notify("The search's process ended: s searches again.", severity="warning", timeout=4)
+            return
+        self._reports_read(reports)
+
+    def _reports_read(self, reports: list[SearchReport]) -> None:
+        for report in latest_reports(reports):
+            if report.ended is None and self._draw_gap is not None:
+                self._held_report = report  # drawn when the gap ends, unless a newer report comes first
+            else:
+                self._search_reported(report)
+
+    def _draw_gap_over(self) -> None:
+        self._draw_gap = None
+        if self._held_report is not None:
+            self._search_reported(self._held_report)
 
     def _search_reported(self, report: SearchReport) -> None:
+        self._held_report = None  # older than this one, which holds all it held (or ends its search)
+        if report.ended is None:
+            self._draw_gap = self.set_timer(DRAW_GAP, self._draw_gap_over)
         position = report.result.position
         if report.ended is not None:
             # its go is over (done, its time spent, or stopped by s) unless another position took its place

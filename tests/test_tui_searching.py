@@ -1,0 +1,145 @@
+"""A running search's reports reach the panes without holding up the keys: a burst read at once is drawn once,
+reports closer than DRAW_GAP wait for the gap (the newest only), an end is drawn at once, and a report that
+changes only the node count repaints only what shows it."""
+
+import pickle
+import tempfile
+
+from workbench.engine import Geometry, Position, Value
+from workbench.engine.search import MoveResult, SearchResult
+from workbench.search_service import SearchReport
+from workbench.state import AppState, Store
+from workbench.state.actions import NewGame, SearchFound, SetOverlay
+from workbench.tui import searching
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.board import BoardGrid, BoardStatus
+from workbench.tui.evaluation import EvaluationView
+from workbench.tui.searching import PositionSearch, latest_reports
+
+from .test_tui_variants import no_search
+from .tui_helpers import text_of, wait_ready
+
+GOMOKU = Geometry(15, 15, 5)
+CENTRE = Position.empty(GOMOKU).play(113)
+ELSEWHERE = CENTRE.play(98)
+
+
+def _found(position: Position, proven: dict[int, tuple[Value, int]], nodes: int, complete: bool = False) -> SearchResult:
+    moves = tuple(
+        MoveResult(cell, *proven[cell], 7) if cell in proven else MoveResult(cell, None, None, 0) for cell in position.legal_moves()
+    )
+    return SearchResult(position, moves, nodes, complete)
+
+
+def _report(position: Position, proven: dict, nodes: int, ended: str | None = None) -> SearchReport:
+    return SearchReport(_found(position, proven, nodes), running=ended is None, ended=ended)
+
+
+def test_of_reports_read_at_once_each_position_s_newest_and_every_end_are_kept_in_order():
+    first, second, third = (_report(CENTRE, {}, nodes) for nodes in (10, 20, 30))
+    ended = _report(CENTRE, {}, 40, ended="stopped")
+    other = _report(ELSEWHERE, {}, 5)
+    assert latest_reports([first, second, third]) == [third]
+    assert latest_reports([first, ended, other]) == [ended, other]  # the end is kept, what it ended is not
+    assert latest_reports([first, other, second]) == [other, second]
+    assert latest_reports([ended, first]) == [ended, first]  # a new go after the end: both say something
+    assert latest_reports([]) == []
+
+
+class _Host(PositionSearch):
+    """The search mixin with a store and a clock of its own: a timer fires only when the test says."""
+
+    def __init__(self) -> None:
+        self.store = Store()
+        self.store.dispatch(NewGame(geometry=GOMOKU))
+        self.timers: list = []
+        self._init_search()
+
+    def set_timer(self, delay, callback):
+        assert delay == searching.DRAW_GAP
+        self.timers.append(callback)
+        return callback
+
+    def fire(self) -> None:
+        self.timers.pop(0)()
+
+    def shown(self) -> SearchResult | None:
+        return self.store.state.search_of(CENTRE)
+
+
+def test_reports_closer_than_the_gap_wait_for_it_and_only_the_newest_is_drawn():
+    host = _Host()
+    host._reports_read([_report(CENTRE, {}, 10)])
+    assert host.shown().nodes == 10 and host.store.state.searching == CENTRE  # the first at once
+    host._reports_read([_report(CENTRE, {}, 20)])
+    host._reports_read([_report(CENTRE, {99: (Value.LOSS, 3)}, 30)])
+    assert host.shown().nodes == 10  # within the gap: held
+    host.fire()
+    assert host.shown().nodes == 30 and host.store.state.proven_in(CENTRE) == ((99, Value.LOSS, 3),)  # the newest, once
+    assert len(host.timers) == 1  # a new gap from that draw
+    host.fire()
+    assert host.shown().nodes == 30 and host.timers == []  # nothing held: nothing drawn, no gap
+
+
+def test_the_end_of_a_search_is_drawn_at_once_and_drops_what_was_held():
+    host = _Host()
+    host._reports_read([_report(CENTRE, {}, 10)])
+    host._reports_read([_report(CENTRE, {}, 20)])  # held
+    host._reports_read([_report(CENTRE, {}, 25, ended="time")])
+    assert host.shown().nodes == 25 and host.store.state.searching is None
+    assert CENTRE in host._searched_enough
+    host.fire()  # the gap of the first draw ends: the held report is older than the end, never drawn
+    assert host.shown().nodes == 25 and host.store.state.searching is None
+
+
+def test_geometry_crosses_a_pipe_as_the_one_made_of_its_parameters():
+    """A search's report holds its position's geometry: unpickled, it is the geometry made once, not its 572
+    lines made again for each report (2 ms on 15×15)."""
+    copies = [pickle.loads(pickle.dumps(GOMOKU)) for _ in range(3)]
+    assert all(copy == GOMOKU and copy.lines == GOMOKU.lines for copy in copies)
+    assert copies[0] is copies[1] is copies[2]
+    misere = pickle.loads(pickle.dumps(Geometry(15, 15, 5, misere=True)))
+    assert misere.misere and misere != copies[0]
+
+
+def test_a_state_says_what_a_search_proved_without_its_node_counts():
+    state = Store().dispatch(NewGame(geometry=GOMOKU))
+    assert state.proven_in(Position.empty(GOMOKU)) is None
+    found = _found(Position.empty(GOMOKU), {113: (Value.DRAW, 220), 1: (Value.LOSS, 9)}, 500)
+    state = Store(state).dispatch(SearchFound(result=found, running=True))
+    assert state.proven_in(Position.empty(GOMOKU)) == ((1, Value.LOSS, 9), (113, Value.DRAW, 220))
+    busier = Store(state).dispatch(SearchFound(result=_found(Position.empty(GOMOKU), {113: (Value.DRAW, 220), 1: (Value.LOSS, 9)}, 900), running=True))
+    assert busier.proven_in(Position.empty(GOMOKU)) == state.proven_in(Position.empty(GOMOKU))
+
+
+async def test_a_report_that_only_counts_nodes_builds_the_evaluation_alone_again(monkeypatch):
+    """Four times a second a running search reports its node count: only the evaluation shows it, and only it
+    is built again (on 15×15 a board build took 4 ms a report). The board, values overlay on, and its status
+    line are built again when a move is proven, and show it."""
+    no_search(monkeypatch)
+    builds = {BoardGrid: 0, BoardStatus: 0, EvaluationView: 0}
+    for view in builds:
+        def counted(self, writer, _build=view.build, _view=view):
+            builds[_view] += 1
+            return _build(self, writer)
+
+        monkeypatch.setattr(view, "build", counted)
+    app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=GOMOKU)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        app.store.dispatch(SetOverlay(overlay="values"))
+        app.store.dispatch(SearchFound(result=_found(Position.empty(GOMOKU), {}, 100), running=True))
+        await pilot.pause()
+        grid, status, evaluation = app.query_one(BoardGrid), app.query_one(BoardStatus), app.query_one(EvaluationView)
+        before = dict(builds)
+        app.store.dispatch(SearchFound(result=_found(Position.empty(GOMOKU), {}, 2_345), running=True))
+        await pilot.pause()
+        assert "2,345 nodes" in text_of(evaluation)
+        assert builds[EvaluationView] > before[EvaluationView]
+        assert (builds[BoardGrid], builds[BoardStatus]) == (before[BoardGrid], before[BoardStatus])
+        board_before, status_before = text_of(grid), text_of(status)
+        assert status_before.startswith("X to move: ? (searching, 0/")
+        app.store.dispatch(SearchFound(result=_found(Position.empty(GOMOKU), {1: (Value.LOSS, 9)}, 2_400), running=True))
+        await pilot.pause()
+        assert text_of(status).startswith("X to move: ? (searching, 1/")
+        assert text_of(grid) != board_before  # the proven cell is drawn with its value
