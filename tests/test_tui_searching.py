@@ -57,8 +57,14 @@ class _Host(PositionSearch):
 
     def set_timer(self, delay, callback):
         assert delay == searching.DRAW_GAP
+        host = self
+
+        class Timer:
+            def stop(self) -> None:
+                host.timers.remove(callback)
+
         self.timers.append(callback)
-        return callback
+        return Timer()
 
     def fire(self) -> None:
         self.timers.pop(0)()
@@ -143,3 +149,46 @@ async def test_a_report_that_only_counts_nodes_builds_the_evaluation_alone_again
         await pilot.pause()
         assert text_of(status).startswith("X to move: ? (searching, 1/")
         assert text_of(grid) != board_before  # the proven cell is drawn with its value
+
+
+def test_what_a_held_report_proved_stays_when_the_search_process_is_found_gone():
+    """The process dies (killed from outside) while a report waits for its gap: what it proved is drawn, the
+    search is shown stopped, and the user is told."""
+    host = _Host()
+    notices = []
+    host.notify = lambda message, **options: notices.append(message)
+
+    class Gone:
+        """A pipe whose process has died: one report left in it, then the end."""
+
+        def __init__(self, reports):
+            self.reports = list(reports)
+
+        def poll(self):
+            return True
+
+        def recv(self):
+            if self.reports:
+                return self.reports.pop(0)
+            raise EOFError
+
+        def fileno(self):
+            return -1
+
+        def close(self):
+            pass
+
+    class Dead:
+        def kill(self):
+            pass
+
+        def wait(self):
+            return -9
+
+    host._reports_read([_report(CENTRE, {}, 10)])
+    host._search_pipe, host._search_process = Gone([_report(CENTRE, {5: (Value.WIN, 11)}, 50)]), Dead()
+    host._read_search_reports()
+    assert host.store.state.proven_in(CENTRE) == ((5, Value.WIN, 11),) and host.shown().nodes == 50
+    assert host.store.state.searching is None and host._search_pipe is None
+    assert notices == ["The search's process ended: s searches again."]
+    assert len(host.timers) == 1  # the first gap stopped when the held report was drawn: one gap, not two

@@ -138,6 +138,8 @@ class PositionSearch:
     def _search_reported(self, report: SearchReport) -> None:
         self._held_report = None  # older than this one, which holds all it held (or ends its search)
         if report.ended is None:
+            if self._draw_gap is not None:  # a held report drawn before its gap ended (the process found gone)
+                self._draw_gap.stop()
             self._draw_gap = self.set_timer(DRAW_GAP, self._draw_gap_over)
         position = report.result.position
         if report.ended is not None:
