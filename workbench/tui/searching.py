@@ -5,7 +5,7 @@ searched, move by move, by :mod:`workbench.search_service` in a child process (s
 board, ended with the app): a search in a thread held the interpreter the UI thread needs for every key. What
 it proves reaches the store as :class:`~workbench.state.actions.SearchFound` while it runs (each proven move,
 and the node count four times a second), read off the pipe by the event loop itself, so the panes fill in as
-it goes. A go lasts at most :data:`SEARCH_SECONDS`; ``s`` stops a search, or searches the position further.
+it goes: at most one redraw every :data:`DRAW_GAP` while it runs (the newest report), its end at once. A go lasts at most :data:`SEARCH_SECONDS`; ``s`` stops a search, or searches the position further.
 Stepping to another position stops the search of this one.
 """
 
