@@ -192,3 +192,19 @@ def test_what_a_held_report_proved_stays_when_the_search_process_is_found_gone()
     assert host.store.state.searching is None and host._search_pipe is None
     assert notices == ["The search's process ended: s searches again."]
     assert len(host.timers) == 1  # the first gap stopped when the held report was drawn: one gap, not two
+
+
+async def test_the_history_says_why_it_scores_no_line_in_words_that_fit_its_pane(monkeypatch):
+    """Accuracy needs every position's exact values: on a searched board the line says so, whole, in the
+    pane's width at 80×24 (it was cut to "accuracy: exact values up t…"), and at length where there is room."""
+    from workbench.tui.history import LineScore
+
+    no_search(monkeypatch)
+    app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=GOMOKU)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        score = app.query_one(LineScore)
+        assert score.size.width < 42 and text_of(score).strip() == "accuracy: up to 16 cells"
+        app.screen.maximize(app.query_one("#history"), container=False)  # `z`: the whole screen's width
+        await pilot.pause()
+        assert text_of(score).strip() == "accuracy: exact values up to 16 cells only"

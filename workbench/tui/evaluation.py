@@ -14,7 +14,7 @@ from ..engine.geometry import describe_variant, format_coordinate
 from ..engine.solver import preference
 from ..state import AppState
 from ..state.actions import PlayCell
-from .lines import LinesView, LineWriter, ViewPane, ellipsis
+from .lines import LinesView, LineWriter, ViewPane, ellipsis, longest_that_fits
 from .messages import dispatch
 
 MASK_LABELS = {
@@ -30,11 +30,6 @@ MASK_COLUMN = 7
 MOVES_LEGEND = ("★ best · plies: to the end, both at their best", "trap: share of the replies that lose")
 """Under the moves table, in the narrowest evaluation (44 cells); help says it at length."""
 VALUE_CLASS = {Value.WIN: "evaluation--win", Value.DRAW: "evaluation--draw", Value.LOSS: "evaluation--loss"}
-
-
-def _longest_that_fits(width: int, forms) -> str:
-    """The first (fullest) of ``forms`` that fits ``width``; the last, shortest, when none does."""
-    return next((form for form in forms if len(form) <= width), forms[-1])
 
 
 def selected_move(state: AppState) -> Cell | None:
@@ -177,7 +172,7 @@ class EvaluationView(LinesView):
             # two different counts: the ways to finish from here, and the games from the empty
             # board that reach this position by any move order (the `g` dialog's figure)
             total, x, o, draw = games.total, games.x, games.o, games.draw
-            games_line = _longest_that_fits(width, (
+            games_line = longest_that_fits(width, (
                 f"{total:,} games go on from here: X {x:,} · O {o:,} · draw {draw:,}",
                 f"{total:,} go on from here: X {x:,} · O {o:,} · draw {draw:,}",
                 f"{total:,} go on: X {x:,} · O {o:,} · draw {draw:,}",
@@ -196,7 +191,7 @@ class EvaluationView(LinesView):
             sources = (" · library ✓", " · lib ✓")  # the games table agrees with the engine
         else:
             sources = (f" · library says {served[1]['total']:,}!",)
-        line = _longest_that_fits(width, [
+        line = longest_that_fits(width, [
             f"{through:,} {words}{source}"
             for words in ("from the start pass through, any order", "pass through, any order") for source in sources
         ])  # fmt: skip

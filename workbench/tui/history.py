@@ -15,7 +15,7 @@ from ..engine.analysis import is_searched
 from ..engine.review import review_line, score
 from ..state import AppState, NodeId
 from ..state.actions import JumpTo
-from .lines import LinesView, LineWriter, ellipsis
+from .lines import LinesView, LineWriter, ellipsis, longest_that_fits
 from .messages import dispatch
 from .variation_tree import VariationTree
 
@@ -114,7 +114,8 @@ class LineScore(LinesView):
             return
         tree = self.state.tree
         if is_searched(self.state.geometry):  # a move is rated against the position's exact values
-            writer.write(ellipsis("accuracy: exact values up to 16 cells only", writer.width))
+            forms = ("accuracy: exact values up to 16 cells only", "accuracy: up to 16 cells", "accuracy: ≤ 16 cells")
+            writer.write(ellipsis(longest_that_fits(writer.width, forms), writer.width))
             return
         cells = [tree.node(node_id).move for node_id in tree.current_line(self.state.cursor)[1:]]
         reviews = review_line(tree.root_position, cells)  # type: ignore[arg-type]

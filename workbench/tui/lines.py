@@ -41,6 +41,11 @@ class LineWriter:
         return self
 
 
+def longest_that_fits(width: int, forms) -> str:
+    """The first (fullest) of ``forms`` that fits ``width``; the last, shortest, when none does."""
+    return next((form for form in forms if len(form) <= width), forms[-1])
+
+
 def ellipsis(text: str, width: int) -> str:
     """``text`` cut to ``width`` cells, ending in "…" where it was cut."""
     if cell_len(text) <= width:
