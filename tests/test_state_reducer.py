@@ -397,6 +397,20 @@ def test_finds_of_another_board_are_ignored_and_a_new_board_forgets_them():
     assert store.state.geometry == state.geometry and store.state.searches == () and store.state.searching is None
 
 
+def test_the_end_of_an_older_search_leaves_a_newer_one_shown_running():
+    """A search of one position ends (stopped, because the user stepped on) after the search of the next has
+    started: that one is still running, and the state still says so."""
+    from workbench.engine.search import SearchResult
+    from workbench.state.actions import SearchFound
+
+    state = reduce(AppState(), NewGame(geometry=GOMOKU))
+    older, newer = Position.empty(GOMOKU), Position.empty(GOMOKU).play(113)
+    state = reduce(state, SearchFound(result=SearchResult(newer, (), 10, False), running=True))
+    ended = reduce(state, SearchFound(result=SearchResult(older, (), 99, False), running=False))
+    assert ended.searching == newer and ended.search_of(older).nodes == 99
+    assert reduce(ended, SearchFound(result=SearchResult(newer, (), 20, False), running=False)).searching is None
+
+
 def test_the_state_keeps_the_latest_searches_only():
     from workbench.engine.search import SearchResult
     from workbench.state.actions import SearchFound

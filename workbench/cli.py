@@ -29,6 +29,8 @@ DEFAULT_GAME = "3x3k3"  # the rules of every command that takes --game, when it 
 DEFAULT_BUDGET = "5s"  # the search of a board above 16 cells: its time, and its nodes
 DEFAULT_NODES = 20_000_000
 DEFAULT_SCREENSHOTS = "screenshots"  # the folder `workbench screenshots` writes into
+DEFAULT_SERVE_HOST = "127.0.0.1"  # `workbench serve`: this machine only, unless --host says otherwise
+DEFAULT_SERVE_PORT = 8000
 EXIT_INTERRUPTED = 130
 
 
@@ -131,6 +133,12 @@ def build_parser() -> argparse.ArgumentParser:
     export_cmd = commands.add_parser("export", parents=[db_option], help="print a saved study's move text (variations in parentheses)")
     export_cmd.add_argument("file", help="a study file (.json)")
     export_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+
+    serve_cmd = commands.add_parser("serve", parents=[db_option], help="serve the app to browser tabs, one app per tab")
+    serve_cmd.add_argument("--host", default=DEFAULT_SERVE_HOST, help=f"the address to listen on (default: {DEFAULT_SERVE_HOST}, this machine only)")
+    serve_cmd.add_argument("--port", type=_port, default=DEFAULT_SERVE_PORT, help=f"the port (default: {DEFAULT_SERVE_PORT}; 0 for any free one)")
+    serve_cmd.add_argument("--game", metavar="VARIANT", help="each tab starts a new game of this variant (default: the last one played)")
+    serve_cmd.add_argument("--debug", action="store_true", help="let Textual's devtools attach to each tab's app")
 
     shots_cmd = commands.add_parser("screenshots", help="write SVG screenshots of the main views")
     shots_cmd.add_argument("folder", nargs="?", default=DEFAULT_SCREENSHOTS, help=f"where to write them (default: {DEFAULT_SCREENSHOTS})")
@@ -238,6 +246,12 @@ def _position_from(args: argparse.Namespace) -> Position:
     if text is None:
         raise UsageError("analyze needs a POSITION, --moves or --all")
     return parse_position(text, geometry)
+
+
+def _port(text: str) -> int:
+    if not (text.isdigit() and text.isascii()) or len(text) > 5 or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port (0 to 65535)")
+    return int(text)
 
 
 def _positive_int(text: str) -> int:
@@ -673,6 +687,19 @@ def run_app(**options) -> int:
     return run(**options)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        from .engine.geometry import parse_variant
+
+        parse_variant(args.game)  # a bad variant is said here, once, not by every tab's app
+    try:
+        from .serve import serve
+    except ImportError as error:  # textual-serve missing or broken: say so, no traceback
+        print(f"workbench: serving is not available ({error})", file=sys.stderr)
+        return 1
+    return serve(host=args.host, port=args.port, db=args.db, game=args.game, debug=args.debug)
+
+
 def cmd_screenshots(args: argparse.Namespace) -> int:
     from .tui.screenshots import take_screenshots
 
@@ -822,6 +849,7 @@ def cmd_library(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {
+    "serve": cmd_serve,
     "library": cmd_library,
     "games": cmd_games,
     "graph": cmd_graph,

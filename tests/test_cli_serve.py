@@ -1,0 +1,161 @@
+"""`workbench serve`: the app served to browser tabs, driven here as a browser page drives it, over the
+page's websocket (keys in, the terminal's output back, read with a terminal emulator); a port in use or a bad
+host is one line and exit 2; a closed tab ends its app, and its unsaved study is offered to the next tab."""
+
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import aiohttp
+import pyte
+import pytest
+
+from workbench.cli import main
+
+PANE_TITLES = ("Board", "Evaluation", "Symmetry", "History")
+
+
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started that are still running (the tabs' apps)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as listing:
+            return {int(child) for child in listing.read().split()}
+    except FileNotFoundError:
+        return set()
+
+
+@pytest.fixture
+def server(tmp_path):
+    """`workbench serve` on a free port, its own library and data folders; (process, page address)."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}  # fmt: skip
+    env.pop("COLUMNS", None), env.pop("LINES", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "serve", "--port", "0", "--db", str(tmp_path / "library.sqlite3")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    first = process.stdout.readline()
+    match = re.search(r"serving the app at (http://127\.0\.0\.1:\d+) \(this machine only", first)
+    assert match, (first, process.stderr.read() if process.poll() is not None else "")
+    yield process, match.group(1)
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+
+
+class Tab:
+    """One browser tab's connection: what the page's script does (size, keys), and the screen it would draw."""
+
+    def __init__(self, session: aiohttp.ClientSession, url: str, columns: int = 120, rows: int = 36) -> None:
+        self.session, self.url = session, url
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.size = (columns, rows)
+
+    async def __aenter__(self) -> "Tab":
+        columns, rows = self.size
+        self.socket = await self.session.ws_connect(f"{self.url.replace('http', 'ws')}/ws?width={columns}&height={rows}")
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.socket.close()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def until(self, condition, what: str, seconds: float = 60) -> None:
+        """Read what the app sends until ``condition(text)`` holds (the bound turns a hang into a failure)."""
+        deadline = time.monotonic() + seconds
+        while not condition(self.text()):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"never: {what}\n{self.text()}")
+            try:
+                message = await self.socket.receive(timeout=min(left, 1.0))
+            except asyncio.TimeoutError:
+                continue
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.stream.feed(message.data)
+            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                raise AssertionError(f"the tab's connection closed while waiting for {what}")
+
+    async def press(self, *keys: str) -> None:
+        for key in keys:
+            await self.socket.send_str(json.dumps(["stdin", key]))
+
+    async def resize(self, columns: int, rows: int) -> None:
+        self.screen.resize(rows, columns)
+        await self.socket.send_str(json.dumps(["resize", {"width": columns, "height": rows}]))
+
+
+async def test_a_tab_plays_the_app_and_a_closed_tab_ends_it_and_its_study_is_offered_to_the_next(server):
+    process, url = server
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url + "/") as page:
+            assert page.status == 200
+            html = await page.text()
+            assert f"{url.replace('http', 'ws')}/ws" in html  # the page's websocket is where the browser reached it
+        async with Tab(session, url) as tab:
+            await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
+            assert len(_children(process.pid)) == 1  # this tab's app
+            await tab.press("5", "1", "9")
+            await tab.until(lambda text: "O to move: draw in 6" in text, "the position after 5 1 9")
+            assert all(re.search(rf"│\s+{cell} loss\s", tab.text()) for cell in (2, 4, 6, 8))  # the edges lose
+            await tab.resize(80, 24)
+            # two columns at 80×24: the history beside the symmetry pane (at 120×36 it was under the board alone)
+            assert not any("History" in line and "Symmetry" in line for line in tab.text().splitlines())
+            await tab.until(lambda text: any("History" in line and "Symmetry" in line for line in text.splitlines()), "the layout at 80×24")
+        for _ in range(100):  # the closed tab's app ends
+            if not _children(process.pid):
+                break
+            await asyncio.sleep(0.1)
+        assert not _children(process.pid)
+        async with Tab(session, url) as tab:
+            await tab.until(lambda text: "Restore the unsaved study" in text, "the unsaved study offered back")
+            assert "(an untitled study, 3" in tab.text() and "moves)" in tab.text()  # the dialog wraps it there
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 0
+    assert "stopped serving" in process.stdout.read()
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"workbench: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["--port", "65536"], "argument --port: '65536' is not a port (0 to 65535)"),
+        (["--port", "http"], "argument --port: 'http' is not a port (0 to 65535)"),
+        (["--host", "no.such.host.invalid"], "host 'no.such.host.invalid': "),
+        (["--host", "192.0.2.1"], "cannot listen on 192.0.2.1:8000: Cannot assign requested address"),  # not this machine's
+        (["--game", "3x3k9"], "unknown variant '3x3k9': 9 in a row does not fit on a 3x3 board"),
+    ],
+)
+def test_bad_serving_options_are_one_line_and_exit_2(capsys, arguments, message):
+    assert main(["serve", *arguments]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"workbench: error: {message}") and err.count("\n") == 1
+
+
+def test_each_tab_runs_this_python_s_app_with_the_library_and_variant_asked_for():
+    """textual-serve runs the command through a shell: a library path with spaces or quotes stays one word."""
+    import shlex
+
+    from workbench.serve import app_command
+
+    assert shlex.split(app_command()) == [sys.executable, "-m", "workbench"]
+    words = shlex.split(app_command(db="/tmp/my 'odd' library.sqlite3", game="4x4k4"))
+    assert words == [sys.executable, "-m", "workbench", "--db", "/tmp/my 'odd' library.sqlite3", "--game", "4x4k4"]
