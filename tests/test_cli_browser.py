@@ -85,7 +85,7 @@ def after_5_1_9(text: str) -> bool:
     return "O to move: draw in 6" in text and all(re.search(rf"│\s+{cell} loss\s", text) for cell in (2, 4, 6, 8))
 
 
-def test_the_workbench_in_chromium_plays_follows_a_resize_and_offers_the_study_back_after_a_reload(server, tmp_path):  # noqa: F811
+def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_the_study_back_after_a_reload(server, tmp_path):  # noqa: F811
     sync_api = _chromium()
     process, url = server
     with sync_api.sync_playwright() as playwright:
@@ -105,6 +105,24 @@ def test_the_workbench_in_chromium_plays_follows_a_resize_and_offers_the_study_b
                 page.keyboard.press(key)
             until(page, screen, after_5_1_9, "the evaluation after 5 1 9: O to move, a draw, the edges losing")
             page.screenshot(path=str(tmp_path / "browser.png"))
+            # f12: the screenshot, as the browser's download: the page opens the download's address in a new tab,
+            # whose response is recorded on its way (headless Chromium reports no download event for it)
+            downloads: list = []
+
+            def record(route) -> None:
+                response = route.fetch()
+                downloads.append((response.headers.get("content-disposition", ""), response.body()))
+                route.fulfill(response=response)
+
+            page.context.route("**/download/**", record)
+            page.keyboard.press("F12")
+            deadline = time.monotonic() + 30
+            while not downloads and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+            assert downloads, "no download within 30 s"
+            disposition, body = downloads[0]
+            assert re.fullmatch(r"attachment; filename=.*\.svg", disposition), disposition
+            assert body.startswith(b"<svg") and b"draw" in body
 
             # narrower than 120 columns: two columns of panes, the history beside the symmetry pane
             assert not any("History" in line and "Symmetry" in line for line in screen.text().splitlines())

@@ -453,7 +453,7 @@ async def test_command_palette_runs_workbench_commands():
               ("none", "values", "win", "block", "fork", "perfect-win", "perfect-lose", "best")),
             ("Engine off", engine),
             *((f"Play vs engine: {mode}, the engine plays {side}", engine) for mode in ("perfect", "trap", "random") for side in "XO"),
-            ("Screenshot", "Save an SVG screenshot in the current folder"),
+            ("Screenshot", "Save an SVG screenshot in the current folder (in a browser: download it)"),
             ("Help: keys", "Every key of every pane"),
         ]  # the palette's words, as a user reads them
         titles = [title for title, _ in commands]

@@ -9,8 +9,10 @@ in widgets the first paint never needs.
 from __future__ import annotations
 
 import gc
+import io
 import random
 import sys
+import time
 from functools import partial
 from pathlib import Path
 from typing import ClassVar, NamedTuple
@@ -695,6 +697,14 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
             self.notify("z again brings the four panes back.", timeout=2)
 
     def action_screenshot(self) -> None:
+        if self.is_web:  # a browser tab: the server's folder is no place for it; the browser downloads it
+            # (Textual's deliver_screenshot opens it in a tab of its own instead)
+            from .study_files import download_stem
+
+            filename = f"{download_stem(self.study_path, self.study_name)} {time.strftime('%Y-%m-%d %H-%M-%S')}.svg"
+            self.deliver_text(io.StringIO(self.export_screenshot()), save_filename=filename, mime_type="image/svg+xml")
+            self.notify(f"Downloading {filename}", timeout=3)
+            return
         path = self.save_screenshot()
         self.notify(f"Screenshot saved to {Path(path).resolve()}", timeout=3)
 

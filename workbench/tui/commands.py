@@ -47,5 +47,5 @@ class PaletteCommands:
                     continue
                 title = "Engine off" if mode is EngineMode.OFF else f"Play vs engine: {mode.value}, the engine plays {side.value}"
                 yield SystemCommand(title, "Who the engine plays, and how", lambda m=mode, s=side: self.action_set_engine(m.value, s.value))
-        yield SystemCommand("Screenshot", "Save an SVG screenshot in the current folder", self.action_screenshot)
+        yield SystemCommand("Screenshot", "Save an SVG screenshot in the current folder (in a browser: download it)", self.action_screenshot)
         yield SystemCommand("Help: keys", "Every key of every pane", self.action_help)

@@ -8,6 +8,7 @@ from typing import Callable, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
@@ -278,21 +279,38 @@ class CommentDialog(ModalScreen[str | None]):
 
 
 class MoveTextScreen(ModalScreen[None]):
-    """The study's move text, selectable, with variations in parentheses."""
+    """The study's move text, selectable, with variations in parentheses. In a browser tab (``workbench
+    serve``), where the clipboard and files are the browser's, it also offers the move text and the study as
+    downloads."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss(None)", "Close")]
 
-    def __init__(self, text: str) -> None:
+    class DownloadRequested(Message):
+        """The user asked for the move text (``"txt"``) or the study file (``"json"``) as a download."""
+
+        def __init__(self, kind: str) -> None:
+            super().__init__()
+            self.kind = kind
+
+    def __init__(self, text: str, *, downloads: bool = False) -> None:
         super().__init__()
         self._text = text
+        self._downloads = downloads
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Move text (copied to the clipboard)", classes="dialog-title")
             yield TextArea(self._text, read_only=True, id="movetext", soft_wrap=True)
-            yield Button("Close", id="movetext-close")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Close", id="movetext-close")
+                if self._downloads:
+                    yield Button("Download move text", id="download-txt")
+                    yield Button("Download study (.json)", id="download-json")
 
-    def on_button_pressed(self) -> None:
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id in ("download-txt", "download-json"):
+            self.post_message(self.DownloadRequested(event.button.id.removeprefix("download-")))
+            return
         self.dismiss(None)
 
 

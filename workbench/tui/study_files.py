@@ -6,10 +6,19 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`; it works on the app's ``sto
 
 from __future__ import annotations
 
+import io
+import re
 from pathlib import Path
 
-from ..state import StudyError, export_movetext, load_study, save_study
+from ..state import StudyError, dumps_study, export_movetext, load_study, save_study
 from ..state.actions import LoadState, MarkSaved
+
+
+def download_stem(path: str | None, name: str | None) -> str:
+    """A download's file name without its extension: the study's file or library name, with every character a
+    file system or a browser could balk at made ``_``; ``study`` for an untitled one."""
+    stem = Path(path).stem if path else (name or "")
+    return re.sub(r"[^\w.-]+", "_", stem).strip("._") or "study"
 
 
 class StudyFiles:
@@ -20,7 +29,17 @@ class StudyFiles:
 
         text = export_movetext(self.store.state.tree) or "(no moves yet)"
         self.copy_to_clipboard(text)
-        self.push_screen(MoveTextScreen(text))
+        self.push_screen(MoveTextScreen(text, downloads=self.is_web))
+
+    def on_move_text_screen_download_requested(self, event) -> None:
+        """In a browser tab: the move text or the study file, as a download of the browser's."""
+        stem = download_stem(self.study_path, self.study_name)
+        if event.kind == "txt":
+            text, filename, mime = export_movetext(self.store.state.tree) + "\n", f"{stem}.txt", "text/plain"
+        else:
+            text, filename, mime = dumps_study(self.store.state), f"{stem}.json", "application/json"
+        self.deliver_text(io.StringIO(text), save_filename=filename, mime_type=mime)
+        self.notify(f"Downloading {filename}", timeout=3)
 
     def _save_to(self, path: str) -> str | None:
         try:
