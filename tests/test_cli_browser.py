@@ -9,23 +9,20 @@ Chromium), where a missing browser fails the run instead of skipping the one tes
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import shutil
 import time
 from pathlib import Path
 
-import pyte
 import pytest
 
-from .test_cli_serve import PANE_TITLES, server  # noqa: F401 - a fixture
+from workbench.browser_bench import CHROMIUM_FLAGS, PANE_TITLES, PageScreen, find_chromium, format_browser_report, run_browser_bench
+from workbench.browser_bench import until as wait_until
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+from .test_cli_serve import server  # noqa: F401 - a fixture
+
+CHROMIUM = find_chromium()
 REQUIRED = os.environ.get("WORKBENCH_BROWSER_TESTS") == "required"
-# the flags a closed network needs (no background connections, no updates), and none for a sandbox as root
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
 
 
 def _chromium():
@@ -36,49 +33,12 @@ def _chromium():
     return pytest.importorskip("playwright.sync_api") if not REQUIRED else __import__("playwright.sync_api").sync_api
 
 
-class PageScreen:
-    """The screen the page's terminal shows, rebuilt from the websocket's frames: the page's own size
-    messages resize it, the app's output is fed to it."""
-
-    def __init__(self) -> None:
-        self.screen: pyte.Screen | None = None
-        self.stream: pyte.ByteStream | None = None
-        self.sockets = 0
-
-    def attach(self, socket) -> None:
-        """A new websocket: a new app (a loaded or reloaded page), its size in the address."""
-        self.sockets += 1
-        size = re.search(r"width=(\d+)&height=(\d+)", socket.url)
-        columns, rows = (int(size.group(1)), int(size.group(2))) if size else (80, 24)
-        self.screen = pyte.Screen(columns, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        socket.on("framereceived", self._received)
-        socket.on("framesent", self._sent)
-
-    def _received(self, payload) -> None:
-        if isinstance(payload, bytes):
-            self.stream.feed(payload)
-
-    def _sent(self, payload) -> None:
-        if isinstance(payload, str) and payload.startswith('["resize"'):
-            size = json.loads(payload)[1]
-            self.screen.resize(size["height"], size["width"])
-
-    def text(self) -> str:
-        return "\n".join(self.screen.display) if self.screen is not None else ""
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return (self.screen.columns, self.screen.lines) if self.screen is not None else (0, 0)
-
-
 def until(page, screen: PageScreen, condition, what: str, seconds: float = 60) -> None:
-    """Let the page run until ``condition(text)`` holds (the bound turns a hang into a failure)."""
-    deadline = time.monotonic() + seconds
-    while not condition(screen.text()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never: {what}\n{screen.text()}")
-        page.wait_for_timeout(50)  # the page's events (frames) are handled while it waits
+    """Let the page run until ``condition(text)`` holds; the screen is in the message if it never does."""
+    try:
+        wait_until(page, lambda: condition(screen.text()), what, seconds)
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n{screen.text()}") from None
 
 
 def after_5_1_9(text: str) -> bool:
@@ -177,3 +137,15 @@ def take_browser_screenshot(path: Path) -> None:  # pragma: no cover - run by ha
 
 if __name__ == "__main__":  # pragma: no cover
     take_browser_screenshot(Path("screenshots/browser-5-1-9.png"))
+
+
+def test_the_browser_bench_times_tabs_opened_at_once_and_their_keys():
+    """A small run of `workbench bench --browser` (the figures are the bench's, not a test's): every tab loads,
+    every key is answered, each tab's app has its memory counted."""
+    _chromium()
+    report = run_browser_bench(tabs=2, keys=4)
+    assert report["tabs"] == 2 and len(report["app_rss_mb"]) == 2 and all(mb > 10 for mb in report["app_rss_mb"])
+    assert report["keys_without_answer"] == 0 and 0 < report["key_to_screen_median_s"] <= report["key_to_screen_p95_s"]
+    assert 0 < report["page_load_median_s"] <= report["page_load_p95_s"]
+    lines = format_browser_report(report)
+    assert lines[0].startswith("workbench serve in headless Chromium: 2 tabs at once, 4 keys each")

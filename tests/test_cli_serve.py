@@ -18,16 +18,11 @@ import pytest
 
 from workbench.cli import main
 
-PANE_TITLES = ("Board", "Evaluation", "Symmetry", "History")
+from workbench.browser_bench import PANE_TITLES, children
 
 
 def _children(pid: int) -> set[int]:
-    """The processes ``pid`` started that are still running (the tabs' apps)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as listing:
-            return {int(child) for child in listing.read().split()}
-    except FileNotFoundError:
-        return set()
+    return set(children(pid))
 
 
 @pytest.fixture

@@ -147,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
     bench_cmd.add_argument("--quick", action="store_true", help="fewer repeats of each timing")
     bench_cmd.add_argument("--no-tui", action="store_true", help="skip the app's launch and keypress timings")
+    bench_cmd.add_argument("--browser", action="store_true", help="also serve the app to 8 tabs of headless Chromium at once and time them (needs chromium and playwright)")
     return parser
 
 
@@ -610,10 +611,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from .tui.bench import run_tui_bench
 
         report.update(run_tui_bench(quick=args.quick))
+    if args.browser:
+        from .browser_bench import run_browser_bench
+
+        report["browser"] = run_browser_bench(keys=6 if args.quick else 20)
     if args.json:
         _print_json(report)
     else:
         print(format_report(report))
+        if args.browser:
+            from .browser_bench import format_browser_report
+
+            print("\n".join(format_browser_report(report["browser"])))
     return 0
 
 
