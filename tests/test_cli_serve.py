@@ -89,31 +89,41 @@ class Tab:
         await self.socket.send_str(json.dumps(["resize", {"width": columns, "height": rows}]))
 
 
-async def test_a_tab_plays_the_app_and_a_closed_tab_ends_it_and_its_study_is_offered_to_the_next(server):
+async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_study_is_offered_to_the_next(server):
     process, url = server
     async with aiohttp.ClientSession() as session:
         async with session.get(url + "/") as page:
             assert page.status == 200
             html = await page.text()
             assert f"{url.replace('http', 'ws')}/ws" in html  # the page's websocket is where the browser reached it
-        async with Tab(session, url) as tab:
+        async with Tab(session, url) as tab, Tab(session, url) as other:
             await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
-            assert len(_children(process.pid)) == 1  # this tab's app
+            await other.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes in the other tab")
+            assert len(_children(process.pid)) == 2  # an app each
             await tab.press("5", "1", "9")
             await tab.until(lambda text: "O to move: draw in 6" in text, "the position after 5 1 9")
             assert all(re.search(rf"│\s+{cell} loss\s", tab.text()) for cell in (2, 4, 6, 8))  # the edges lose
+            # saved in one tab, listed in the other: one library
+            await tab.press("\x13")  # ctrl+s: a name for it
+            await tab.until(lambda text: "Save" in text and "Cancel" in text, "the save dialog")
+            await tab.press(*"corner opening", "\r")
+            await tab.until(lambda text: "Saved 'corner opening' in the library" in text, "saved")
+            await other.press("\x0f")  # ctrl+o
+            await other.until(lambda text: "corner opening" in text, "the other tab's library lists it")
+            await tab.press("3")  # an unsaved move, then the tab is closed (a reload closes it too)
+            await tab.until(lambda text: "ply 4" in text, "the fourth move")
             await tab.resize(80, 24)
             # two columns at 80×24: the history beside the symmetry pane (at 120×36 it was under the board alone)
             assert not any("History" in line and "Symmetry" in line for line in tab.text().splitlines())
             await tab.until(lambda text: any("History" in line and "Symmetry" in line for line in text.splitlines()), "the layout at 80×24")
-        for _ in range(100):  # the closed tab's app ends
+        for _ in range(100):  # the closed tabs' apps end
             if not _children(process.pid):
                 break
             await asyncio.sleep(0.1)
         assert not _children(process.pid)
         async with Tab(session, url) as tab:
             await tab.until(lambda text: "Restore the unsaved study" in text, "the unsaved study offered back")
-            assert "(an untitled study, 3" in tab.text() and "moves)" in tab.text()  # the dialog wraps it there
+            assert "(corner opening, 4" in tab.text() and "moves)" in tab.text()  # the dialog wraps it there
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=30) == 0
     assert "stopped serving" in process.stdout.read()
