@@ -25,6 +25,13 @@ def _children(pid: int) -> set[int]:
     return set(children(pid))
 
 
+def _descendants(pid: int) -> set[int]:
+    found = set(children(pid))
+    for child in list(found):
+        found |= _descendants(child)
+    return found
+
+
 @pytest.fixture
 def server(tmp_path):
     """`workbench serve` on a free port, its own library and data folders; (process, page address)."""
@@ -124,9 +131,17 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
         async with Tab(session, url) as tab:
             await tab.until(lambda text: "Restore the unsaved study" in text, "the unsaved study offered back")
             assert "(corner opening, 4" in tab.text() and "moves)" in tab.text()  # the dialog wraps it there
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=30) == 0
+            # stopped while a tab is open: its app ends too, nothing is left running
+            running = _descendants(process.pid)
+            assert len(running) >= 2  # the tab's shell and its app
+            process.send_signal(signal.SIGTERM)
+            assert await asyncio.to_thread(process.wait, 30) == 0
     assert "stopped serving" in process.stdout.read()
+    for _ in range(100):
+        if not any(os.path.exists(f"/proc/{pid}") for pid in running):
+            break
+        await asyncio.sleep(0.1)
+    assert not [pid for pid in running if os.path.exists(f"/proc/{pid}")]
 
 
 def test_a_port_in_use_is_one_line_and_exit_2(capsys):

@@ -22,6 +22,10 @@ import socket
 import sys
 from typing import Callable
 
+STOP_SECONDS = 2.0
+"""How long a stop (ctrl+c, SIGTERM) waits for open tabs before ending their apps."""
+
+
 class ServeError(ValueError):
     """The server cannot listen where it was asked to: names the address and the reason."""
 
@@ -96,7 +100,12 @@ def serve(
     for signal_number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signal_number, server.request_exit)
     try:
-        web.run_app(server._make_app(), sock=listener, handle_signals=False, loop=loop, print=lambda *args: None)
+        # an open tab's websocket handler runs until its tab closes: a stop gives the tabs a moment, then cancels
+        # them, which ends their apps (aiohttp's default waited a minute)
+        web.run_app(
+            server._make_app(), sock=listener, shutdown_timeout=STOP_SECONDS, handle_signals=False, loop=loop,
+            print=lambda *args: None,
+        )  # fmt: skip
     finally:
         listener.close()
     say("workbench: stopped serving")
