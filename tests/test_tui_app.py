@@ -175,6 +175,9 @@ async def test_keys_and_clicks_in_the_tree_jump_and_fold():
         assert drawn_tree(tree) == unfolded
         await pilot.click(VariationTree, offset=(10, 3 - tree.scroll_offset.y))  # a label: a jump
         assert moves(app) == (5, 3) and drawn_tree(tree) == unfolded
+        await pilot.click(VariationTree, offset=(4, len(unfolded) - tree.scroll_offset.y))  # the row under the last line
+        await pilot.pause()
+        assert moves(app) == (5, 3) and drawn_tree(tree) == unfolded  # nothing there: nothing happens
 
 
 async def test_the_lit_line_stays_in_view_above_a_scrollbar_a_long_comment_brings():
@@ -246,7 +249,8 @@ async def test_jump_to_twin_says_when_there_is_none_and_a_click_on_a_scrolled_tr
         tree.focus()
         await pilot.press("t")
         await pilot.pause()
-        assert [n.message for n in app._notifications][-1] == "No transposition of this position in the tree."
+        # a short note, gone in two seconds
+        assert [(n.message, n.timeout) for n in app._notifications][-1] == ("No transposition of this position in the tree.", 2)
         assert moves(app) == (5, 1, 9, 3, 2, 8)
         await pilot.pause()
         assert tree.scroll_offset.y > 0  # seven lines in a smaller box: scrolled to the last
@@ -573,7 +577,7 @@ async def test_zoom_maximizes_the_focused_pane_and_restores():
         await wait_ready(pilot, app)
         await pilot.press("z")
         assert app.screen.maximized is not None and app.screen.maximized.id == "board"
-        assert [n.message for n in app._notifications][-1] == "z again brings the four panes back."
+        assert [(n.message, n.timeout) for n in app._notifications][-1] == ("z again brings the four panes back.", 2)
         await pilot.press("5")  # the zoomed board still plays
         assert moves(app) == (5,)
         await pilot.press("z")
@@ -799,7 +803,7 @@ async def test_b_adds_the_best_line_after_the_selected_move_as_a_variation():
         assert [n.message for n in app._notifications][-1] == f"Added {added} as a variation: ↓ or → steps into it."
         await pilot.press("b")  # already there: nothing new, and it says so
         assert app.store.state.tree is state.tree
-        assert [n.message for n in app._notifications][-1] == f"{added} is already in the history."
+        assert [(n.message, n.timeout) for n in app._notifications][-1] == (f"{added} is already in the history.", 3)
 
 
 @pytest.mark.parametrize("size", [(120, 36), (140, 40), (200, 60)])

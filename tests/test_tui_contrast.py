@@ -29,6 +29,9 @@ def test_the_app_s_own_contrast_formula_matches_wcag():
     assert contrast_ratio(Color(0x77, 0x77, 0x77), Color(255, 255, 255)) == pytest.approx(4.48, abs=0.01)
     assert contrast_ratio(Color(0, 0x80, 0), Color(0, 0, 0)) == pytest.approx(contrast("#008000", "#000000"))
     assert contrast_ratio(Color(0x12, 0x34, 0x56), Color(0x12, 0x34, 0x56)) == pytest.approx(1.0)
+    # the darkest channels (up to 10 of 255) are linear in WCAG's formula: a near-black on white
+    assert contrast_ratio(Color(10, 10, 10), Color(255, 255, 255)) == pytest.approx(contrast("#0a0a0a", "#ffffff"))
+    assert contrast_ratio(Color(10, 10, 10), Color(255, 255, 255)) == pytest.approx(19.80, abs=0.01)
 
 
 def test_a_faint_text_is_found():
