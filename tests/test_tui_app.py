@@ -300,6 +300,8 @@ async def test_set_up_dialog_shows_errors_inline_then_sets_up():
         error = app.screen.query_one("#setup-error", Static)
         assert "wrong length" in str(error.render())
         app.screen.query_one(Input).value = ""
+        await pilot.pause()
+        assert str(error.render()) == ""  # an emptied box is no error
         await pilot.press(*"x.o/.x./...", "enter")
         assert not isinstance(app.screen, SetUpDialog)
         assert app.store.state.tree.root_position == parse_position("X.O/.X./...")

@@ -162,8 +162,12 @@ class SetUpDialog(ModalScreen[Action | None]):
                 yield Button("Set up", variant="primary", id="setup-ok")
                 yield Button("Cancel", id="setup-cancel")
 
+    def _error_line(self) -> Static:
+        # the type only narrows what query_one returns: query_one(selector, None) finds the same widget
+        return self.query_one("#setup-error", Static)  # pragma: no mutate
+
     def _check(self, text: str) -> Action | None:
-        error = self.query_one("#setup-error", Static)
+        error = self._error_line()
         try:
             action = parse_setup(text, self.geometry)
         except ValueError as problem:
@@ -176,8 +180,7 @@ class SetUpDialog(ModalScreen[Action | None]):
         if event.value.strip():
             self._check(event.value)
         else:
-            # (the type only narrows what query_one returns: query_one(selector, None) finds the same widget)
-            self.query_one("#setup-error", Static).update("")  # pragma: no mutate
+            self._error_line().update("")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         action = self._check(event.value)
