@@ -359,7 +359,11 @@ async def test_export_comment_help_and_screenshot(tmp_path, monkeypatch):
         await pilot.press("x")
         assert isinstance(app.screen, MoveTextScreen)
         assert app.screen.query_one("#movetext").text == "5 1 (2 {edge})"
+        assert str(app.screen.query_one(".dialog-title").render()) == "Move text (copied to the clipboard)"
         assert str(app.screen.query_one("#movetext-close", Button).label) == "Close"
+        app.screen.query_one("#movetext").focus()
+        await pilot.press("a", "backspace", "delete")  # to read and copy, not to edit
+        assert app.screen.query_one("#movetext").text == "5 1 (2 {edge})"
         await pilot.click("#movetext-close")
         assert not isinstance(app.screen, MoveTextScreen)
         await pilot.press("x")

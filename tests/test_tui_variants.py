@@ -416,7 +416,11 @@ async def test_colon_plays_a_typed_cell_on_any_board():
         await pilot.press("colon", *"g1")  # taken: said in the dialog, nothing played
         await pilot.press("enter")
         await pilot.pause()
-        assert "g1 (cell 14) is taken" in str(app.screen.query_one("#cell-error", Static).render())
+        error = app.screen.query_one("#cell-error", Static)
+        assert "g1 (cell 14) is taken" in str(error.render())
+        await pilot.press("backspace")  # editing the cell takes the complaint away
+        await pilot.pause()
+        assert str(error.render()) == ""
         await pilot.press("escape")
         await pilot.press("colon", *"a2", "enter")  # the top row's first cell
         await pilot.pause()

@@ -129,17 +129,21 @@ class PlayCellDialog(ModalScreen[Cell | None]):
         last = format_coordinate(geometry.cell(0, geometry.cols - 1), geometry)
         with Vertical(classes="dialog"):
             yield Label("Play a cell", classes="dialog-title")
-            yield Input(placeholder=f"a number 1-{geometry.size}, or a coordinate a1-{last}", id="cell-input")
+            yield Input(placeholder=f"a number 1-{geometry.size}, or a coordinate a1-{last}")
             yield Static("", id="cell-error", classes="dialog-error", markup=False)
 
+    def _error_line(self) -> Static:
+        # the type only narrows what query_one returns: query_one(selector, None) finds the same widget
+        return self.query_one("#cell-error", Static)  # pragma: no mutate
+
     def on_input_changed(self) -> None:
-        self.query_one("#cell-error", Static).update("")
+        self._error_line().update("")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
             cell = parse_cell(event.value, self.position)
         except ValueError as problem:
-            self.query_one("#cell-error", Static).update(str(problem))
+            self._error_line().update(str(problem))
             return
         self.dismiss(cell)
 
