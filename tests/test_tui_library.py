@@ -377,3 +377,13 @@ async def test_renaming_another_study_leaves_the_open_one_s_name_alone(tmp_path)
         await pilot.pause()
         assert sorted(r.name for r in list_studies(app.library)) == ["mine", "renamed"]
         assert app.study_name == "mine" and app.sub_title == "classic · mine"
+
+
+async def test_opening_from_an_empty_library_says_to_type_a_file_s_path(tmp_path):
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert isinstance(app.screen, OpenDialog) and not app.screen.query(OptionList)
+        assert str(app.screen.query_one(".dialog-hint").render()) == "The library has no studies yet: type a .json path."

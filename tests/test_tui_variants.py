@@ -136,7 +136,8 @@ async def test_a_typed_variant_is_checked_before_the_game_starts():
         await pilot.pause()
         dialog = app.screen
         dialog.query_one("#variant-input", Input).focus()
-        for text, problem in (("16x16k5", "boards have 1 to 15 rows and columns"), ("chess", "unknown variant 'chess'"), ("3x3k5", "does not fit")):
+        for text, problem in (("16x16k5", "boards have 1 to 15 rows and columns"), ("chess", "unknown variant 'chess'"), ("3x3k5", "does not fit"),
+                              ("[b]x[/b]", "unknown variant '[b]x[/b]'")):  # shown as typed, never read as markup
             dialog.query_one("#variant-input", Input).value = text
             await pilot.press("enter")
             await pilot.pause()

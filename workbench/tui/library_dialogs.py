@@ -48,7 +48,7 @@ class OpenDialog(ModalScreen[None]):
             yield Label("Open a study", classes="dialog-title")
             if self._names:
                 # Text, not markup: a study's name is whatever its author typed, "[/]" included
-                yield OptionList(*(Option(Text.assemble(name, ("  " + detail, "dim")), id=name) for name, detail in self._names), id="study-list")
+                yield OptionList(*(Option(Text.assemble(name, ("  " + detail, "dim")), id=name) for name, detail in self._names))
                 yield Label(self.HINT, classes="dialog-hint", id="open-hint", markup=False)  # a rename's hint quotes the name
             else:
                 yield Label("The library has no studies yet: type a .json path.", classes="dialog-hint")
