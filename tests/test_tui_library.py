@@ -337,7 +337,8 @@ async def test_a_games_table_that_disagrees_with_the_engine_is_shown_as_such(tmp
         write_games(library)
     connection = sqlite3.connect(db)
     with connection:
-        connection.execute("DELETE FROM games WHERE game_id = (SELECT game_id FROM games WHERE a1 = 5 AND b1 = 1 AND a2 = 9 LIMIT 1)")
+        game_id, reply = connection.execute("SELECT game_id, b2 FROM games WHERE a1 = 5 AND b1 = 1 AND a2 = 9 LIMIT 1").fetchone()
+        connection.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
     connection.close()
     app = WorkbenchApp(db=str(db))
     async with app.run_test(size=SIZE) as pilot:
@@ -347,6 +348,14 @@ async def test_a_games_table_that_disagrees_with_the_engine_is_shown_as_such(tmp
         await pilot.pause()
         shown = [strip.text.rstrip() for strip in app.query_one(EvaluationView)._ensure_strips()]
         assert "1,072 pass through, any order · library says 1,071!" in shown, shown
+        # the moves table's games after each move are the library's: one fewer after the deleted game's reply
+        from workbench.engine import analyze, parse_position
+
+        computed = {move.cell: move.games.total for move in analyze(parse_position("O../.X./..X")).moves}
+        rows = {line.split()[0].lstrip("★"): line.split() for line in shown if line.split() and line.split()[0].lstrip("★").isdigit()}
+        assert "games after each move: the library" in shown
+        assert rows[str(reply)][4] == f"{computed[reply] - 1:,}"
+        assert all(rows[str(cell)][4] == f"{total:,}" for cell, total in computed.items() if cell != reply)
 
 
 async def test_renaming_another_study_leaves_the_open_one_s_name_alone(tmp_path):

@@ -208,3 +208,14 @@ async def test_the_history_says_why_it_scores_no_line_in_words_that_fit_its_pane
         app.screen.maximize(app.query_one("#history"), container=False)  # `z`: the whole screen's width
         await pilot.pause()
         assert text_of(score).strip() == "accuracy: exact values up to 16 cells only"
+
+
+def test_the_moves_table_is_as_wide_as_its_columns_and_the_spaces_between_them():
+    """The evaluation picks the fullest table that fits its width by this figure: one too small, and a table
+    one column too wide for the pane would be drawn and cut."""
+    from workbench.tui.evaluation import _table_width
+
+    columns = [("cell", ["★3", "12"], ">"), ("value", ["draw", "loss"], "<"), ("games", ["1,234,567"], ">")]
+    header = " ".join(f"{name:{align}{max(len(name), *map(len, entries))}}" for name, entries, align in columns)
+    assert _table_width(columns) == len(header) == 4 + 1 + 5 + 1 + 9
+    assert _table_width(columns[:1]) == 4
