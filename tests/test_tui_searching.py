@@ -3,6 +3,7 @@ reports closer than DRAW_GAP wait for the gap (the newest only), an end is drawn
 changes only the node count repaints only what shows it."""
 
 import pickle
+import re
 import tempfile
 
 from workbench.engine import Geometry, Position, Value
@@ -219,3 +220,20 @@ def test_the_moves_table_is_as_wide_as_its_columns_and_the_spaces_between_them()
     header = " ".join(f"{name:{align}{max(len(name), *map(len, entries))}}" for name, entries, align in columns)
     assert _table_width(columns) == len(header) == 4 + 1 + 5 + 1 + 9
     assert _table_width(columns[:1]) == 4
+
+
+async def test_the_symmetry_images_of_a_7x7_board_stand_a_space_apart(monkeypatch):
+    """Images wider than the classic board's label column take their width and one space each: as many fit
+    in the pane as can."""
+    from workbench.tui.symmetry import SymmetryView
+
+    no_search(monkeypatch)
+    app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=Geometry(7, 7, 5))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("colon", *"a7", "enter")  # a corner: its eight images differ
+        await pilot.pause()
+        text = text_of(app.query_one(SymmetryView))
+        image_rows = [line.strip() for line in text.splitlines() if re.fullmatch(r"\s*[·XO]{7}( +[·XO]{7})+\s*", line)]
+        assert len(image_rows) >= 7, text
+        assert all(re.fullmatch(r"[·XO]{7}( [·XO]{7})+", row) for row in image_rows), image_rows
