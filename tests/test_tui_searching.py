@@ -1,6 +1,7 @@
-"""A running search's reports reach the panes without holding up the keys: a burst read at once is drawn once,
-reports closer than DRAW_GAP wait for the gap (the newest only), an end is drawn at once, and a report that
-changes only the node count repaints only what shows it."""
+"""Boards searched move by move, in the app. A running search's reports reach the panes without holding up the
+keys: a burst read at once is drawn once, reports closer than DRAW_GAP wait for the gap (the newest only), an end
+is drawn at once, and a report that changes only the node count builds again only what shows it. Then what the
+panes draw of such boards (the history's accuracy line, the symmetry images, the moves table's width)."""
 
 import pickle
 import re
@@ -9,7 +10,7 @@ import tempfile
 from workbench.engine import Geometry, Position, Value
 from workbench.engine.search import MoveResult, SearchResult
 from workbench.search_service import SearchReport
-from workbench.state import AppState, Store
+from workbench.state import Store
 from workbench.state.actions import NewGame, SearchFound, SetOverlay
 from workbench.tui import searching
 from workbench.tui.app import WorkbenchApp
