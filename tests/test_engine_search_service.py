@@ -82,3 +82,70 @@ def test_a_go_ends_when_its_time_is_spent_and_carries_on_from_what_was_proven(se
     reports = _until_ended(service)
     assert all(move in reports[0].result.moves for move in earlier)  # shown from the first report on
     assert reports[-1].result.nodes >= 1234 and reports[-1].ended == "done"
+
+
+def test_moves_not_proven_yet_are_reported_as_unknown_with_no_nodes(service):
+    hard = Position.empty(GOMOKU).play(113)
+    service.send(SearchRequest(hard, (), 0, 0.0))
+    first = _until_ended(service)[0]
+    unproven = [move for move in first.result.moves if not move.proven]
+    assert unproven and all((move.value, move.remoteness, move.nodes) == (None, None, 0) for move in unproven)
+
+
+def test_a_position_proven_whole_already_is_not_searched_again(service):
+    quick = _quick()
+    done = search(quick)
+    service.send(SearchRequest(quick, done.moves, 777, 60.0))
+    reports = _until_ended(service)
+    assert reports[-1].ended == "done" and reports[-1].result.nodes == 777  # not a node more
+    assert reports[-1].result.moves == done.moves
+
+
+def test_searches_on_one_board_share_what_they_learnt(service):
+    """One searcher per board for the process's life: a position searched again (its earlier finds not handed
+    back) is proved from the transposition table, in a fraction of the nodes."""
+    quick = _quick()
+    service.send(SearchRequest(quick, (), 0, 60.0))
+    first = _until_ended(service)[-1]
+    service.send(SearchRequest(quick, (), 0, 60.0))
+    again = _until_ended(service)[-1]
+    values = [[(move.cell, move.value, move.remoteness) for move in report.result.moves] for report in (first, again)]
+    assert first.ended == again.ended == "done" and values[0] == values[1]
+    assert again.result.nodes * 4 < first.result.nodes, (first.result.nodes, again.result.nodes)
+
+
+def test_the_search_process_answers_over_its_pipe_and_ends_when_stopped():
+    """The real child process (``start``), not the thread the other tests use: it answers a request, and
+    ``stop`` ends it."""
+    from workbench.search_service import start, stop
+
+    pipe, process = start()
+    try:
+        pipe.send(SearchRequest(_quick(), (), 0, 60.0))
+        reports = _until_ended(pipe)
+        assert reports[-1].ended == "done" and reports[-1].result.complete
+    finally:
+        stop(pipe, process)
+    assert process.returncode is not None
+
+
+def test_the_threat_player_s_weight_of_a_line_and_the_search_s_inlined_copy_agree():
+    """open_line_weight is copied into Searcher.ordered for speed: the two must order moves alike. Its values:
+    a line open to both 2, each own mark more (1 + 4n²), each of theirs more (1 + 3n²), a dead line 0."""
+    from workbench.engine.search import Searcher
+    from workbench.engine.threats import open_line_weight
+
+    line = 0b11111  # the top row of 5x5
+    assert open_line_weight(line, 0, 0) == 2
+    assert open_line_weight(line, 0b1, 0) == 1 + 4
+    assert open_line_weight(line, 0, 0b11) == 1 + 3 * 4
+    assert open_line_weight(line, 0b1, 0b10) == 0
+    searcher = Searcher(FIVE)
+    position = _quick()
+    own, other = position.sides
+    empty = FIVE.full & ~(own | other)
+    by_weight = sorted(
+        (-sum(open_line_weight(line, own, other) for line in FIVE.lines if line & (1 << (cell - 1))), cell)
+        for cell in position.legal_moves()
+    )
+    assert searcher.ordered(own, other, empty) == [1 << (cell - 1) for _, cell in by_weight]
