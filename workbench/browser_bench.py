@@ -226,5 +226,5 @@ def format_browser_report(report: dict) -> list[str]:
         f"  page load to four panes    p95 {report['page_load_p95_s']:6.2f} s   median {report['page_load_median_s']:5.2f} s   (target p95 ≤ 3 s)",
         f"  key to screen change       p95 {report['key_to_screen_p95_s'] * 1000:6.0f} ms  median {report['key_to_screen_median_s'] * 1000:5.0f} ms  (target p95 ≤ 150 ms)"
         + (f"  {report['keys_without_answer']} keys unanswered in 10 s" if report["keys_without_answer"] else ""),
-        f"  memory per tab             app process {statistics.mean(rss):.0f} MB (RSS, {min(rss):.0f}–{max(rss):.0f}), page script heap {statistics.mean(heap):.1f} MB",
+        f"  memory per tab             its processes {statistics.mean(rss):.0f} MB (RSS, {min(rss):.0f}–{max(rss):.0f}), page script heap {statistics.mean(heap):.1f} MB",
     ]
