@@ -54,10 +54,8 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             screen = PageScreen()
             page.on("websocket", screen.attach)
-            started = time.monotonic()
             page.goto(url, wait_until="domcontentloaded")
             until(page, screen, lambda text: all(title in text for title in PANE_TITLES), "the four pane titles")
-            loaded = time.monotonic() - started
             columns, rows = screen.size
             assert columns >= 100 and rows >= 30, screen.size  # the page's terminal fills the viewport
             page.focus(".xterm-helper-textarea")  # typing goes to the terminal; a click would reach the app
@@ -99,7 +97,6 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
             assert "(an untitled study, 3" in screen.text()
         finally:
             browser.close()
-    assert loaded < 30  # a bound on a hang, not a speed figure: the bench measures the load time
 
 
 def take_browser_screenshot(path: Path) -> None:  # pragma: no cover - run by hand for the README's picture
