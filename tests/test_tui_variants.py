@@ -299,6 +299,10 @@ async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress
         await pilot.press("v")  # the app still answers
         await pilot.pause()
         assert app.store.state.view.overlay == "values"
+        for stage in ("enumerating positions: ply 3/14", "enumerating positions: ply 4/14"):  # as the solver reports
+            app.preparing = stage
+            await pilot.pause()
+            assert stage in text_of(app.query_one(EvaluationView))  # each step shown, never a stale one
         release.set()
         await wait_ready(pilot, app)
         assert any(text.startswith("enumerating positions: ply") for text in seen)
