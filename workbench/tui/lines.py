@@ -24,7 +24,7 @@ from textual.widget import Widget
 class LineWriter:
     """Accumulates styled runs of text into lines of segments."""
 
-    def __init__(self, width: int = 0) -> None:
+    def __init__(self, width: int) -> None:
         self.lines: list[list[Segment]] = [[]]
         self.width = width
         """The cells each line has: a build that lays its content out by width reads it here."""
