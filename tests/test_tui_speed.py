@@ -259,6 +259,7 @@ def test_runs_and_ellipsis():
     assert ellipsis("accuracy X 67%", 20) == "accuracy X 67%"
     assert ellipsis("accuracy X 67%", 10) == "accuracy …"
     assert ellipsis("abc", 1) == "…" and ellipsis("abc", 0) == ""
+    assert ellipsis("abc", 3) == "abc" and ellipsis("abcd", 3) == "ab…"  # a text as wide as the room is whole
 
 
 # --- the terminal bench: real processes on a terminal of their own ------------------------------
