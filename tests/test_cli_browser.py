@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.browser_bench import CHROMIUM_FLAGS, PANE_TITLES, PageScreen, find_chromium, format_browser_report, run_browser_bench
+from workbench.browser_bench import (
+    CHROMIUM_FLAGS, PANE_TITLES, PageScreen, find_chromium, format_browser_report, run_browser_bench, serving,
+)  # fmt: skip
 from workbench.browser_bench import until as wait_until
 
 from .test_cli_serve import server  # noqa: F401 - a fixture
@@ -101,35 +103,24 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
 
 def take_browser_screenshot(path: Path) -> None:  # pragma: no cover - run by hand for the README's picture
     """`python -m tests.test_cli_browser`: the workbench in Chromium after 5 1 9, as a PNG."""
-    import subprocess
-    import sys
     import tempfile
 
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "XDG_DATA_HOME": folder, "XDG_CONFIG_HOME": folder}
-        serving = subprocess.Popen([sys.executable, "-m", "workbench", "serve", "--port", "0", "--db", f"{folder}/l.sqlite3"],
-                                   stdout=subprocess.PIPE, text=True, env=env)  # fmt: skip
-        url = re.search(r"http://[\d.]+:\d+", serving.stdout.readline()).group(0)
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-                page = browser.new_page(viewport={"width": 1280, "height": 720})
-                screen = PageScreen()
-                page.on("websocket", screen.attach)
-                page.goto(url, wait_until="domcontentloaded")
-                until(page, screen, lambda text: all(title in text for title in PANE_TITLES), "the four pane titles")
-                page.focus(".xterm-helper-textarea")  # typing goes to the terminal; a click would reach the app
-                for key in "519":
-                    page.keyboard.press(key)
-                until(page, screen, after_5_1_9, "the position after 5 1 9")
-                page.wait_for_timeout(500)
-                page.screenshot(path=str(path))
-                browser.close()
-        finally:
-            serving.terminate()
-            serving.wait()
+    with tempfile.TemporaryDirectory() as folder, serving(folder) as (_, url), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        screen = PageScreen()
+        page.on("websocket", screen.attach)
+        page.goto(url, wait_until="domcontentloaded")
+        until(page, screen, lambda text: all(title in text for title in PANE_TITLES), "the four pane titles")
+        page.focus(".xterm-helper-textarea")  # typing goes to the terminal; a click would reach the app
+        for key in "519":
+            page.keyboard.press(key)
+        until(page, screen, after_5_1_9, "the position after 5 1 9")
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(path))
+        browser.close()
 
 
 if __name__ == "__main__":  # pragma: no cover

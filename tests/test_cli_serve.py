@@ -18,18 +18,13 @@ import pytest
 
 from workbench.cli import main
 
-from workbench.browser_bench import PANE_TITLES, children
+from workbench.browser_bench import PANE_TITLES, children, descendants
 
 
 def _children(pid: int) -> set[int]:
     return set(children(pid))
 
 
-def _descendants(pid: int) -> set[int]:
-    found = set(children(pid))
-    for child in list(found):
-        found |= _descendants(child)
-    return found
 
 
 @pytest.fixture
@@ -132,7 +127,7 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
             await tab.until(lambda text: "Restore the unsaved study" in text, "the unsaved study offered back")
             assert "(corner opening, 4" in tab.text() and "moves)" in tab.text()  # the dialog wraps it there
             # stopped while a tab is open: its app ends too, nothing is left running
-            running = _descendants(process.pid)
+            running = descendants(process.pid)
             assert len(running) >= 2  # the tab's shell and its app
             process.send_signal(signal.SIGTERM)
             assert await asyncio.to_thread(process.wait, 30) == 0

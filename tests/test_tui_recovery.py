@@ -54,6 +54,7 @@ async def test_declining_the_restore_drops_it_and_a_clean_quit_leaves_nothing(tm
         assert await wait_library(pilot, app) == "open"
         await pilot.pause()
         assert isinstance(app.screen, Confirm)
+        assert str(app.screen.query_one("#confirm-question").render()).endswith("(an untitled study, 1 move)")
         await pilot.click("#yes")  # Discard
         assert moves(app) == () and not app.store.state.modified
         await pilot.press("ctrl+q")  # nothing unsaved: quits at once
@@ -312,12 +313,3 @@ def test_the_offer_says_when_the_work_was_kept_in_local_time():
     assert _when(earlier.strftime("%Y-%m-%d %H:%M:%S")) == earlier.astimezone().strftime("%Y-%m-%d %H:%M")
     assert _when("yesterday-ish") == "yesterday-ish"
 
-
-async def test_a_single_move_is_offered_back_as_one_move(tmp_path):
-    db = str(tmp_path / "lib.sqlite3")
-    await play_and_leave_without_quitting(db, "5")
-    app = WorkbenchApp(db=db)
-    async with app.run_test(size=SIZE) as pilot:
-        assert await wait_library(pilot, app) == "open"
-        await pilot.pause()
-        assert str(app.screen.query_one("#confirm-question").render()).endswith("(an untitled study, 1 move)")

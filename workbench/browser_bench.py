@@ -133,16 +133,25 @@ def children(pid: int) -> list[int]:
         return []
 
 
+def descendants(pid: int) -> set[int]:
+    """Every process under ``pid`` that still runs: its children, theirs, and so on."""
+    found = set(children(pid))
+    for child in list(found):
+        found |= descendants(child)
+    return found
+
+
 def resident_mb(pid: int) -> float:
     """The resident memory of ``pid`` and every process under it (a tab's app runs under a shell, and may
-    have a search process of its own)."""
+    have a search process of its own); a process that ended meanwhile counts nothing."""
     total = 0.0
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            total = next((int(line.split()[1]) / 1024 for line in status if line.startswith("VmRSS:")), 0.0)
-    except FileNotFoundError:  # ended meanwhile
-        return 0.0
-    return total + sum(resident_mb(child) for child in children(pid))
+    for process in (pid, *descendants(pid)):
+        try:
+            with open(f"/proc/{process}/status") as status:
+                total += next((int(line.split()[1]) / 1024 for line in status if line.startswith("VmRSS:")), 0.0)
+        except FileNotFoundError:
+            pass
+    return total
 
 
 def _percentile(values: list[float], share: float) -> float:
