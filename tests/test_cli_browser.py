@@ -70,15 +70,22 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
             downloads: list = []
 
             def record(route) -> None:
-                response = route.fetch()
+                try:
+                    response = route.fetch()
+                except sync_api.Error:  # Chromium, seeing an attachment, at times drops the request it was routing
+                    route.abort()
+                    return
                 downloads.append((response.headers.get("content-disposition", ""), response.body()))
                 route.fulfill(response=response)
 
             page.context.route("**/download/**", record)
-            page.keyboard.press("F12")
-            deadline = time.monotonic() + 30
-            while not downloads and time.monotonic() < deadline:
-                page.wait_for_timeout(50)
+            for _ in range(3):  # a dropped request is asked for again, as a user presses f12 again
+                page.keyboard.press("F12")
+                deadline = time.monotonic() + 30
+                while not downloads and time.monotonic() < deadline:
+                    page.wait_for_timeout(50)
+                if downloads:
+                    break
             assert downloads, "no download within 30 s"
             disposition, body = downloads[0]
             assert re.fullmatch(r"attachment; filename=.*\.svg", disposition), disposition
@@ -132,7 +139,7 @@ def test_the_browser_bench_times_tabs_opened_at_once_and_their_keys():
     every key is answered, each tab's app has its memory counted."""
     _chromium()
     report = run_browser_bench(tabs=2, keys=4)
-    assert report["tabs"] == 2 and len(report["app_rss_mb"]) == 2 and all(mb > 10 for mb in report["app_rss_mb"])
+    assert report["tabs"] == 2 and len(report["app_memory_mb"]) == 2 and all(mb > 5 for mb in report["app_memory_mb"])
     assert report["keys_without_answer"] == 0 and 0 < report["key_to_screen_median_s"] <= report["key_to_screen_p95_s"]
     assert 0 < report["page_load_median_s"] <= report["page_load_p95_s"]
     lines = format_browser_report(report)

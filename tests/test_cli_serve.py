@@ -18,11 +18,17 @@ import pytest
 
 from workbench.cli import main
 
-from workbench.browser_bench import PANE_TITLES, children, descendants
+from workbench.browser_bench import PANE_TITLES, children, descendants, tab_apps
+from workbench.warm_start import MODULE as WARM_MODULE
 
 
-def _children(pid: int) -> set[int]:
-    return set(children(pid))
+def _apps(pid: int) -> set[int]:
+    return set(tab_apps(pid))
+
+
+def _command(pid: int) -> str:
+    with open(f"/proc/{pid}/cmdline", "rb") as command:
+        return command.read().replace(b"\0", b" ").decode()
 
 
 
@@ -101,7 +107,9 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
         async with Tab(session, url) as tab, Tab(session, url) as other:
             await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
             await other.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes in the other tab")
-            assert len(_children(process.pid)) == 2  # an app each
+            assert len(_apps(process.pid)) == 2  # an app each, forked from the one warm process
+            (warm,) = children(process.pid)
+            assert WARM_MODULE in _command(warm) and _apps(process.pid) == set(children(warm))
             await tab.press("5", "1", "9")
             await tab.until(lambda text: "O to move: draw in 6" in text, "the position after 5 1 9")
             assert all(re.search(rf"│\s+{cell} loss\s", tab.text()) for cell in (2, 4, 6, 8))  # the edges lose
@@ -119,16 +127,16 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
             assert not any("History" in line and "Symmetry" in line for line in tab.text().splitlines())
             await tab.until(lambda text: any("History" in line and "Symmetry" in line for line in text.splitlines()), "the layout at 80×24")
         for _ in range(100):  # the closed tabs' apps end
-            if not _children(process.pid):
+            if not _apps(process.pid):
                 break
             await asyncio.sleep(0.1)
-        assert not _children(process.pid)
+        assert not _apps(process.pid)
         async with Tab(session, url) as tab:
             await tab.until(lambda text: "Restore the unsaved study" in text, "the unsaved study offered back")
             assert "(corner opening, 4" in tab.text() and "moves)" in tab.text()  # the dialog wraps it there
             # stopped while a tab is open: its app ends too, nothing is left running
             running = descendants(process.pid)
-            assert len(running) >= 2  # the tab's shell and its app
+            assert len(running) >= 2  # the warm process and the tab's app
             process.send_signal(signal.SIGTERM)
             assert await asyncio.to_thread(process.wait, 30) == 0
     assert "stopped serving" in process.stdout.read()
@@ -137,6 +145,18 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
             break
         await asyncio.sleep(0.1)
     assert not [pid for pid in running if os.path.exists(f"/proc/{pid}")]
+
+
+async def test_with_its_warm_process_gone_the_server_starts_each_tab_s_app_the_usual_way(server):
+    process, url = server
+    (warm,) = children(process.pid)
+    os.kill(warm, signal.SIGKILL)
+    async with aiohttp.ClientSession() as session, Tab(session, url) as tab:
+        await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
+        await tab.press("5")
+        await tab.until(lambda text: "X 5" in text or "ply 1" in text, "the move played")
+        (app,) = _apps(process.pid)
+        assert "-m workbench --db" in _command(app) and WARM_MODULE not in _command(app)
 
 
 def test_a_port_in_use_is_one_line_and_exit_2(capsys):

@@ -7,8 +7,10 @@ websocket (:class:`PageScreen`, a pyte terminal of the size the page asked for).
 
 * Page load: from asking for the page to the first screen that shows the four pane titles.
 * Key to screen: from pressing a key in the page to the first frame after it that changes the tab's screen.
-* Memory: each tab's processes on the server (its app and the shell textual-serve starts it with: resident
-  set, from /proc), and the page's JavaScript heap.
+* CPU while the tabs load: the server's side (the server, its warm process, the tabs' apps) and the browser's
+  (Chromium, Playwright's driver). On one machine they share the cores: a page load is the sum of both.
+* Memory: each tab's app on the server (its proportional set size, from /proc: the apps are forked from one
+  warm process and share its pages), and the page's JavaScript heap.
 
 An edge and a tool: it starts processes and a browser. A missing browser or Playwright is one line.
 """
@@ -29,6 +31,8 @@ from collections.abc import Callable, Iterator
 
 import pyte
 
+from .warm_start import MODULE as WARM_MODULE
+
 PANE_TITLES = ("Board", "Evaluation", "Symmetry", "History")
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
@@ -47,36 +51,95 @@ def find_chromium() -> str | None:
 
 class PageScreen:
     """The screen a page's terminal shows, rebuilt from its websocket's frames: the page's own size messages
-    resize it, the app's output is fed to it, the moment of each change kept."""
+    resize it, the app's output is fed to it.
+
+    A frame is only noted as it arrives (its time and bytes); the terminal emulator runs when the screen is
+    asked for. pyte costs milliseconds a frame: run in the frame handler, it delayed the timing of every later
+    frame of every tab, and took a core from the server being measured (8 tabs: about 24 s of CPU in the
+    bench's own process, which made the page loads look seconds slower than they were)."""
 
     def __init__(self) -> None:
-        self.screen: pyte.Screen | None = None
-        self.stream: pyte.ByteStream | None = None
+        self.events: list[tuple[float, str, object]] = []
+        """(perf_counter(), kind, data): "open" (columns, rows) for a new websocket, "resize" (columns, rows)
+        the page sent, "out" the app's bytes."""
         self.sockets = 0
-        self.changed_at = 0.0
-        """perf_counter() when a frame last changed the screen."""
+        self.arrived_at = 0.0
+        """perf_counter() when the app's last frame arrived."""
+        self._titles: set[str] = set()
+        self._tail = b""
+        self._replay = _Replay()
+        self._fed = 0
+        self._text: str | None = None
 
     def attach(self, socket) -> None:
         """A new websocket: a new app (a loaded or reloaded page), its size in the address."""
         self.sockets += 1
         size = re.search(r"width=(\d+)&height=(\d+)", socket.url)
         columns, rows = (int(size.group(1)), int(size.group(2))) if size else (80, 24)
-        self.screen = pyte.Screen(columns, rows)
-        self.stream = pyte.ByteStream(self.screen)
+        self.events.append((time.perf_counter(), "open", (columns, rows)))
+        self._titles, self._tail = set(), b""
         socket.on("framereceived", self._received)
         socket.on("framesent", self._sent)
 
     def _received(self, payload) -> None:
         if isinstance(payload, bytes):
-            before = self.screen.display
-            self.stream.feed(payload)
-            if self.screen.display != before:
-                self.changed_at = time.perf_counter()
+            self.arrived_at = time.perf_counter()
+            self.events.append((self.arrived_at, "out", payload))
+            seen = self._tail + payload  # a title split between two frames
+            self._titles.update(title for title in PANE_TITLES if title.encode() in seen)
+            self._tail = payload[-16:]
 
     def _sent(self, payload) -> None:
         if isinstance(payload, str) and payload.startswith('["resize"'):
             size = json.loads(payload)[1]
-            self.screen.resize(size["height"], size["width"])
+            self.events.append((time.perf_counter(), "resize", (size["width"], size["height"])))
+
+    def titles_sent(self) -> bool:
+        """The app has written the four pane titles since its page opened (cheap: no emulator run)."""
+        return len(self._titles) == len(PANE_TITLES)
+
+    def _catch_up(self) -> None:
+        while self._fed < len(self.events):
+            self._replay.apply(self.events[self._fed])
+            self._fed += 1
+            self._text = None
+
+    def text(self) -> str:
+        self._catch_up()
+        if self._text is None:
+            self._text = self._replay.text()
+        return self._text
+
+    @property
+    def size(self) -> tuple[int, int]:
+        self._catch_up()
+        return self._replay.size
+
+    def screens(self) -> Iterator[tuple[float, str]]:
+        """Each screen the page showed, with the arrival of the frame that drew it, from the first frame on."""
+        replay = _Replay()
+        for event in self.events:
+            replay.apply(event)
+            if event[1] == "out":
+                yield event[0], replay.text()
+
+
+class _Replay:
+    """A pyte terminal that the page's events are applied to, in order."""
+
+    def __init__(self) -> None:
+        self.screen: pyte.Screen | None = None
+        self.stream: pyte.ByteStream | None = None
+
+    def apply(self, event: tuple[float, str, object]) -> None:
+        _, kind, data = event
+        if kind == "open":
+            self.screen = pyte.Screen(*data)
+            self.stream = pyte.ByteStream(self.screen)
+        elif kind == "resize":
+            self.screen.resize(data[1], data[0])
+        else:
+            self.stream.feed(data)
 
     def text(self) -> str:
         return "\n".join(self.screen.display) if self.screen is not None else ""
@@ -141,17 +204,53 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-def resident_mb(pid: int) -> float:
-    """The resident memory of ``pid`` and every process under it (a tab's app runs under a shell, and may
-    have a search process of its own); a process that ended meanwhile counts nothing."""
+def tab_apps(server: int) -> list[int]:
+    """The tabs' apps of the `workbench serve` of pid ``server``: the children of its warm process, which forks
+    them, and any it started the usual way (with ``--debug``, or with the warm process gone)."""
+    apps: list[int] = []
+    for child in children(server):
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as command:
+                words = command.read()
+        except FileNotFoundError:
+            continue
+        if words:  # (a process that ended and is not yet reaped has none)
+            apps += children(child) if WARM_MODULE.encode() in words else [child]
+    return apps
+
+
+def memory_mb(pid: int) -> float:
+    """The memory of ``pid`` and every process under it (a tab's app may have a search process of its own), as
+    their proportional set size: pages shared with other processes (the warm process's, which every tab's app
+    is forked from) split between them. A process that ended meanwhile counts nothing."""
     total = 0.0
     for process in (pid, *descendants(pid)):
         try:
-            with open(f"/proc/{process}/status") as status:
-                total += next((int(line.split()[1]) / 1024 for line in status if line.startswith("VmRSS:")), 0.0)
+            with open(f"/proc/{process}/smaps_rollup") as rollup:
+                total += next((int(line.split()[1]) / 1024 for line in rollup if line.startswith("Pss:")), 0.0)
         except FileNotFoundError:
             pass
     return total
+
+
+def cpu_seconds(pids: set[int]) -> float:
+    """The CPU time (user and system) the processes ``pids`` have used so far; one that ended counts nothing."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except FileNotFoundError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat(5))
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_side(server: int) -> dict[str, float]:
+    """CPU seconds so far of the server (with its warm process and the tabs' apps) and of the browser (Chromium
+    and Playwright's driver: every other process this one started)."""
+    served = {server, *descendants(server)}
+    return {"server": cpu_seconds(served), "browser": cpu_seconds(descendants(os.getpid()) - served)}
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -175,39 +274,40 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
         try:
             pages, screens, asked = [], [], []
-            for _ in range(tabs):  # every tab asked for before any has loaded: the server meets them at once
+            for _ in range(tabs):  # the tabs made first (a context costs Chromium a while), empty
                 page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
                 screen = PageScreen()
                 page.on("websocket", screen.attach)
-                asked.append(time.perf_counter())
-                page.goto(url, wait_until="commit")
                 pages.append(page)
                 screens.append(screen)
-            loaded: dict[int, float] = {}
-            until(pages[0], lambda: _note_loaded(screens, loaded) == tabs, f"{tabs} tabs showing the four panes", 120)
-            loads = [loaded[index] - asked[index] for index in range(tabs)]
+            before = cpu_by_side(server.pid)
+            for page in pages:  # then every tab sent to the page at once (a navigation begun, not waited for)
+                asked.append(time.perf_counter())
+                page.evaluate("url => { location.href = url; }", url)
+            # the apps' frames are only noted while they are timed; the screens are rebuilt from them afterwards
+            until(pages[0], lambda: all(screen.titles_sent() for screen in screens), f"{tabs} tabs sending the four panes", 120)
+            load_cpu = {side: seconds - before[side] for side, seconds in cpu_by_side(server.pid).items()}
+            until(pages[0], lambda: all(all_panes(screen.text()) for screen in screens), f"{tabs} tabs showing the four panes", 60)
+            loads = [first_time(screen, all_panes) - asked[index] for index, screen in enumerate(screens)]
             for page in pages:
                 page.focus(".xterm-helper-textarea")
                 for key in "51":
                     page.keyboard.press(key)
             until(pages[0], lambda: all("O" in screen.text() and "ply 2" in screen.text() for screen in screens), "5 1 everywhere", 60)
+            pressed: list[list[float]] = [[] for _ in pages]
             for step in range(keys):
                 key = KEYS[step % 2]
-                pressed = []
-                for page, screen in zip(pages, screens):
-                    before = screen.changed_at
-                    pressed.append((time.perf_counter(), before))
+                for page, times in zip(pages, pressed):
+                    times.append(time.perf_counter())
                     page.keyboard.press("ArrowLeft" if key == "left" else key)
-                try:
-                    until(pages[0], lambda: all(screen.changed_at > before for screen, (_, before) in zip(screens, pressed)), "every tab's answer", 10)
-                except AssertionError:
-                    misses += sum(screen.changed_at <= before for screen, (_, before) in zip(screens, pressed))
-                for screen, (start, before) in zip(screens, pressed):
-                    if screen.changed_at > before:
-                        latencies.append(screen.changed_at - start)
+                with contextlib.suppress(AssertionError):  # a key unanswered is counted from the screens below
+                    until(pages[0], lambda: all(screen.arrived_at > times[-1] for screen, times in zip(screens, pressed)), "every tab's answer", 10)
                 pages[0].wait_for_timeout(100)  # let each screen settle before the next key
-            apps = children(server.pid)
-            memory = [resident_mb(pid) for pid in apps]
+            for screen, times in zip(screens, pressed):
+                answers = key_answers(screen, times)
+                latencies += [answer for answer in answers if answer is not None]
+                misses += answers.count(None)
+            memory = [memory_mb(pid) for pid in tab_apps(server.pid)]
             heaps = [page.evaluate("performance.memory ? performance.memory.usedJSHeapSize : 0") / 2**20 for page in pages]
         finally:
             browser.close()
@@ -216,24 +316,37 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
         "page_load_p95_s": _percentile(loads, 0.95), "page_load_median_s": statistics.median(loads),
         "key_to_screen_p95_s": _percentile(latencies, 0.95), "key_to_screen_median_s": statistics.median(latencies),
         "keys_without_answer": misses,
-        "app_rss_mb": memory, "page_js_heap_mb": heaps,
+        "load_cpu_s": load_cpu, "app_memory_mb": memory, "page_js_heap_mb": heaps,
         "targets": {"page_load_p95_s": 3.0, "key_to_screen_p95_s": 0.150},
     }  # fmt: skip
 
 
-def _note_loaded(screens: list[PageScreen], loaded: dict[int, float]) -> int:
-    for index, screen in enumerate(screens):
-        if index not in loaded and all_panes(screen.text()):
-            loaded[index] = time.perf_counter()
-    return len(loaded)
+def first_time(screen: PageScreen, condition: Callable[[str], bool]) -> float:
+    """When the frame arrived that first drew a screen meeting ``condition``."""
+    return next(arrived for arrived, text in screen.screens() if condition(text))
+
+
+def key_answers(screen: PageScreen, pressed: list[float]) -> list[float | None]:
+    """For each key pressed at the given times: the seconds to the first frame that changed the screen, before
+    the next key; None if none did."""
+    shown = list(screen.screens())
+    answers: list[float | None] = []
+    for index, at in enumerate(pressed):
+        until_next = pressed[index + 1] if index + 1 < len(pressed) else float("inf")
+        before = next((text for arrived, text in reversed(shown) if arrived <= at), "")
+        answers.append(next((arrived - at for arrived, text in shown if at < arrived < until_next and text != before), None))
+    return answers
 
 
 def format_browser_report(report: dict) -> list[str]:
-    rss, heap = report["app_rss_mb"], report["page_js_heap_mb"]
+    memory, heap = report["app_memory_mb"], report["page_js_heap_mb"]
+    cpu, tabs = report["load_cpu_s"], report["tabs"]
     return [
         f"workbench serve in headless Chromium: {report['tabs']} tabs at once, {report['keys_per_tab']} keys each, {report['cores']} cores",
         f"  page load to four panes    p95 {report['page_load_p95_s']:6.2f} s   median {report['page_load_median_s']:5.2f} s   (target p95 ≤ 3 s)",
         f"  key to screen change       p95 {report['key_to_screen_p95_s'] * 1000:6.0f} ms  median {report['key_to_screen_median_s'] * 1000:5.0f} ms  (target p95 ≤ 150 ms)"
         + (f"  {report['keys_without_answer']} keys unanswered in 10 s" if report["keys_without_answer"] else ""),
-        f"  memory per tab             its processes {statistics.mean(rss):.0f} MB (RSS, {min(rss):.0f}–{max(rss):.0f}), page script heap {statistics.mean(heap):.1f} MB",
+        f"  CPU while they load        server and apps {cpu['server']:.1f} s ({cpu['server'] / tabs:.2f} s a tab), "
+        f"browser {cpu['browser']:.1f} s ({cpu['browser'] / tabs:.2f} s a tab)",
+        f"  memory per tab             its app {statistics.mean(memory):.0f} MB (PSS, {min(memory):.0f}–{max(memory):.0f}), page script heap {statistics.mean(heap):.1f} MB",
     ]

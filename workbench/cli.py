@@ -696,6 +696,22 @@ def run_app(**options) -> int:
     return run(**options)
 
 
+def warm_for_app(app_argv: list[str]) -> None:
+    """What a served tab's app spends its first moments on, done once in `workbench serve`'s warm process
+    (:mod:`workbench.warm_start`) for every tab it forks: the app's modules imported, the tables of the classic
+    game and of the game the app starts on read (or built) and installed."""
+    import textual.drivers.web_driver  # noqa: F401 - the driver every tab's app runs on
+
+    from .cache import warm_tables
+    from .engine.analysis import MAX_TABLE_CELLS
+    from .tui import app  # noqa: F401
+
+    args = build_parser().parse_args(app_argv)
+    for geometry in {TIC_TAC_TOE, _app_game(args.app_game)}:
+        if geometry.size <= MAX_TABLE_CELLS:
+            warm_tables(geometry)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     if args.game is not None:
         from .engine.geometry import parse_variant

@@ -20,7 +20,10 @@ import shlex
 import signal
 import socket
 import sys
+from types import SimpleNamespace
 from typing import Callable
+
+from .warm_start import WarmStart
 
 STOP_SECONDS = 2.0
 """How long a stop (ctrl+c, SIGTERM) waits for open tabs before ending their apps."""
@@ -30,14 +33,60 @@ class ServeError(ValueError):
     """The server cannot listen where it was asked to: names the address and the reason."""
 
 
-def app_command(*, db: str | None = None, game: str | None = None) -> str:
-    """The shell command textual-serve runs for each tab (it runs it through a shell: every word quoted)."""
-    words = [sys.executable, "-m", "workbench"]
+def app_arguments(*, db: str | None = None, game: str | None = None) -> list[str]:
+    """The arguments of each tab's app: ``workbench`` with them runs it."""
+    words = []
     if db is not None:
         words += ["--db", db]
     if game is not None:
         words += ["--game", game]
-    return shlex.join(words)
+    return words
+
+
+def app_command(*, db: str | None = None, game: str | None = None) -> str:
+    """The shell command textual-serve runs for each tab (it runs it through a shell: every word quoted)."""
+    return shlex.join([sys.executable, "-m", "workbench", *app_arguments(db=db, game=game)])
+
+
+def warm_app_service(warm: WarmStart) -> type:
+    """textual-serve's manager of one tab's app, starting the app as a fork of the warm process; as textual-serve's
+    own when the warm process is gone."""
+    from textual_serve.app_service import AppService
+
+    class WarmAppService(AppService):
+        _transports: tuple = ()
+
+        async def _open_app_process(self, width: int = 80, height: int = 24):
+            try:
+                stdin, stdout, stderr = await warm.start_app(width, height)
+            except OSError:
+                return await super()._open_app_process(width, height)
+            loop = asyncio.get_running_loop()
+            readers = []
+            transports = []
+            for descriptor in (stdout, stderr):
+                reader = asyncio.StreamReader(loop=loop)
+                transport, _ = await loop.connect_read_pipe(
+                    lambda reader=reader: asyncio.StreamReaderProtocol(reader, loop=loop), open(descriptor, "rb", 0)
+                )  # fmt: skip
+                readers.append(reader)
+                transports.append(transport)
+            transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, open(stdin, "wb", 0))
+            transports.append(transport)
+            self._stdin = asyncio.StreamWriter(transport, protocol, None, loop)
+            self._transports = tuple(transports)
+            # what textual-serve reads of a process: its three streams
+            self._process = SimpleNamespace(stdin=self._stdin, stdout=readers[0], stderr=readers[1])
+            return self._process
+
+        async def run(self) -> None:
+            try:
+                await super().run()
+            finally:  # a process's pipes close with it; these are the server's own to close
+                for transport in self._transports:
+                    transport.close()
+
+    return WarmAppService
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -95,6 +144,12 @@ def serve(
 
     server = WorkbenchServer(app_command(db=db, game=game), host=host, port=port, title="workbench", public_url=url)
     server.debug = debug
+    # devtools are switched on in the environment Textual is imported in: with --debug every app starts cold
+    warm = None if debug else WarmStart(app_arguments(db=db, game=game))
+    if warm is not None:
+        import textual_serve.server
+
+        textual_serve.server.AppService = warm_app_service(warm)  # the one name Server.handle_websocket makes its apps with
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     for signal_number in (signal.SIGINT, signal.SIGTERM):
@@ -108,5 +163,7 @@ def serve(
         )  # fmt: skip
     finally:
         listener.close()
+        if warm is not None:
+            warm.close()
     say("workbench: stopped serving")
     return 0

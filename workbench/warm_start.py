@@ -1,0 +1,194 @@
+"""Browser tabs that start warm: one process imports the app once, then forks a ready app for each tab.
+
+Started as ``python -m workbench``, a tab's app spends about 0.4 s of CPU importing Python's modules, Textual and
+the workbench before it draws anything; eight tabs opened at once on two cores queue behind each other's
+imports. ``workbench serve`` starts one warm process instead, which imports all that once and reads the game's
+tables, then forks for each tab. The child is the tab's app, on pipes that the server reads and writes as it
+would a process of its own.
+
+The server hands each child's standard input, output and error to the warm process over a Unix socket
+(SCM_RIGHTS), with the size of the page's terminal; the child runs the app as ``python -m workbench`` would
+(the same arguments, the same environment as textual-serve gives its apps). The warm process ends when the
+server's end of the socket closes; an app ends as textual-serve's own do (it is asked to quit, or its pipes
+close). A warm process that is gone (it failed to start, it was killed) costs speed, not tabs: the server then
+starts each app the usual way.
+
+An edge, like the server: it starts processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import traceback
+from importlib.metadata import version
+
+MODULE = "workbench.warm_start"
+MESSAGE_BYTES = 4096
+
+
+def web_environment() -> dict[str, str]:
+    """What textual-serve sets for each app it starts (its ``AppService._build_environment``), less the size of
+    the page's terminal, which each tab sends. Textual reads its driver from the environment when it is
+    imported, so the warm process needs these before it imports Textual."""
+    return {
+        "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver", "TEXTUAL_FPS": "60",
+        "TEXTUAL_COLOR_SYSTEM": "truecolor", "TERM_PROGRAM": "textual",
+        "TERM_PROGRAM_VERSION": version("textual-serve"),
+    }  # fmt: skip
+
+
+class WarmStart:
+    """The server's end: the warm process, and the socket to it."""
+
+    FORK_SECONDS = 10.0
+    """How long a tab waits for the warm process to fork its app (it may still be importing) before its app is
+    started the usual way."""
+
+    def __init__(self, app_argv: list[str]) -> None:
+        self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with theirs:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", MODULE, str(theirs.fileno()), json.dumps(app_argv)],
+                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env={**os.environ, **web_environment()},
+            )  # fmt: skip
+        self.channel.setblocking(False)  # a full socket (a warm process that stopped reading) is a failure, not a wait
+        self._requests = itertools.count()
+        self._waiting: dict[int, asyncio.Future] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def start_app(self, columns: int, rows: int) -> tuple[int, int, int]:
+        """A new app of ``columns`` × ``rows``, forked: the server's ends of its standard input, output and error.
+
+        :raises OSError: the warm process is gone, went before it forked the app, or did not fork it in time
+            (the caller starts the app the usual way).
+        """
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+            self._loop.add_reader(self.channel.fileno(), self._replied)
+        request = next(self._requests)
+        pipes = [os.pipe() for _ in range(3)]
+        theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+        ours = (pipes[0][1], pipes[1][0], pipes[2][0])
+        forked = self._waiting[request] = self._loop.create_future()
+        try:
+            message = json.dumps({"request": request, "columns": columns, "rows": rows}).encode()
+            socket.send_fds(self.channel, [message], theirs)
+            for descriptor in theirs:  # the child has them now, or will (they travel with the message)
+                os.close(descriptor)
+            theirs = []
+            await asyncio.wait_for(forked, self.FORK_SECONDS)
+        except (OSError, TimeoutError) as error:
+            for descriptor in (*theirs, *ours):
+                os.close(descriptor)
+            raise OSError(f"no app forked: {error}") from None
+        finally:
+            self._waiting.pop(request, None)
+        return ours
+
+    def _replied(self) -> None:
+        """A reply (the request forked) or the end of the socket (every request waiting fails)."""
+        try:
+            reply = self.channel.recv(MESSAGE_BYTES)
+        except BlockingIOError:
+            return
+        except OSError:
+            reply = b""
+        if not reply:
+            self._loop.remove_reader(self.channel.fileno())
+            for forked in self._waiting.values():
+                if not forked.done():
+                    forked.set_exception(OSError("the warm process is gone"))
+            return
+        forked = self._waiting.get(json.loads(reply)["request"])
+        if forked is not None and not forked.done():
+            forked.set_result(None)
+
+    def close(self) -> None:
+        """End the warm process (the apps it started run on until they are asked to quit)."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.remove_reader(self.channel.fileno())
+        self.channel.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def serve_forks(channel: socket.socket, app_argv: list[str]) -> None:
+    """The warm process's loop: a child for each request, until the server's end closes."""
+    # the kernel reaps the children: an app's exit status is nobody's business here (textual-serve does not
+    # read it either)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    while True:
+        try:
+            message, descriptors, _, _ = socket.recv_fds(channel, MESSAGE_BYTES, 3)
+        except OSError:
+            return
+        if not message:
+            return
+        request = json.loads(message)
+        if os.fork() == 0:
+            channel.close()
+            run_app(descriptors, request, app_argv)  # never returns
+        for descriptor in descriptors:
+            os.close(descriptor)
+        try:
+            channel.send(json.dumps({"request": request["request"]}).encode())
+        except OSError:  # the server is gone
+            return
+
+
+def run_app(descriptors: list[int], size: dict, app_argv: list[str]) -> None:
+    """In the child: the tab's app on the given standard input, output and error; exits with its code."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the app starts processes of its own (searches) and waits for them
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for target, descriptor in enumerate(descriptors):
+        os.dup2(descriptor, target)
+        os.close(descriptor)
+    os.environ["COLUMNS"], os.environ["ROWS"] = str(size["columns"]), str(size["rows"])
+    code = 1
+    try:
+        from .cli import main
+
+        code = main(app_argv)
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        try:
+            atexit._run_exitfuncs()  # what an interpreter's own exit would run, and no more of the warm process
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
+def main(argv: list[str]) -> int:
+    channel = socket.socket(fileno=int(argv[0]))
+    app_argv = json.loads(argv[1])
+    # a ctrl+c in the server's terminal reaches every process of its group: the server stops, this one ends when
+    # its socket closes, the apps quit as their driver handles it
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        from .cli import warm_for_app
+
+        warm_for_app(app_argv)
+    except Exception as error:  # the server starts each app the usual way, which says what is wrong
+        print(f"workbench: tabs start cold: {error}", file=sys.stderr)
+        return 1
+    serve_forks(channel, app_argv)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
