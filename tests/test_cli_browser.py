@@ -142,5 +142,7 @@ def test_the_browser_bench_times_tabs_opened_at_once_and_their_keys():
     assert report["tabs"] == 2 and len(report["app_memory_mb"]) == 2 and all(mb > 5 for mb in report["app_memory_mb"])
     assert report["keys_without_answer"] == 0 and 0 < report["key_to_screen_median_s"] <= report["key_to_screen_p95_s"]
     assert 0 < report["page_load_median_s"] <= report["page_load_p95_s"]
+    assert 0 < report["server_load_median_s"] <= report["server_load_p95_s"]
+    assert report["load_cpu_s"]["server"] > 0 and report["load_cpu_s"]["browser"] > 0
     lines = format_browser_report(report)
     assert lines[0].startswith("workbench serve in headless Chromium: 2 tabs at once, 4 keys each")

@@ -6,6 +6,8 @@ page's terminal draws on a canvas, so each tab's screen is rebuilt from what its
 websocket (:class:`PageScreen`, a pyte terminal of the size the page asked for).
 
 * Page load: from asking for the page to the first screen that shows the four pane titles.
+* The same load without a browser: the tabs' page and websocket asked for at once from the bench, as their
+  browsers would from machines of their own; the server's part of a page load.
 * Key to screen: from pressing a key in the page to the first frame after it that changes the tab's screen.
 * CPU while the tabs load: the server's side (the server, its warm process, the tabs' apps) and the browser's
   (Chromium, Playwright's driver). On one machine they share the cores: a page load is the sum of both.
@@ -270,6 +272,8 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
     loads: list[float] = []
     latencies: list[float] = []
     misses = 0
+    with tempfile.TemporaryDirectory() as folder, serving(folder) as (_, url):
+        server_loads = run_server_load(url, tabs)
     with tempfile.TemporaryDirectory() as folder, serving(folder) as (server, url), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
         try:
@@ -314,11 +318,44 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
     return {
         "tabs": tabs, "keys_per_tab": keys, "cores": os.cpu_count(),
         "page_load_p95_s": _percentile(loads, 0.95), "page_load_median_s": statistics.median(loads),
+        "server_load_p95_s": _percentile(server_loads, 0.95), "server_load_median_s": statistics.median(server_loads),
         "key_to_screen_p95_s": _percentile(latencies, 0.95), "key_to_screen_median_s": statistics.median(latencies),
         "keys_without_answer": misses,
         "load_cpu_s": load_cpu, "app_memory_mb": memory, "page_js_heap_mb": heaps,
         "targets": {"page_load_p95_s": 3.0, "key_to_screen_p95_s": 0.150},
     }  # fmt: skip
+
+
+def run_server_load(url: str, tabs: int, columns: int = 142, rows: int = 44) -> list[float]:
+    """``tabs`` tabs' worth of the server's work at once, with no browser: each asks for the page, then opens
+    its websocket as the page's script does; seconds from asking to the four panes, per tab. What the server
+    gives tabs whose browsers run on machines of their own (a class), apart from each browser's own work."""
+    import asyncio
+
+    import aiohttp
+
+    async def tab(session: aiohttp.ClientSession) -> float:
+        asked = time.perf_counter()
+        async with session.get(url + "/") as page:
+            await page.read()
+        screen = _Replay()
+        screen.apply((0.0, "open", (columns, rows)))
+        async with session.ws_connect(f"{url.replace('http', 'ws')}/ws?width={columns}&height={rows}") as socket:
+            titles: set[str] = set()
+            async for message in socket:
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    arrived = time.perf_counter()  # (the emulator runs after: its time is the bench's, not the server's)
+                    screen.apply((arrived, "out", message.data))
+                    titles.update(title for title in PANE_TITLES if title.encode() in message.data)
+                    if len(titles) == len(PANE_TITLES) and all_panes(screen.text()):
+                        return arrived - asked
+        raise AssertionError("a tab's websocket closed before the four panes showed")
+
+    async def all_tabs() -> list[float]:
+        async with aiohttp.ClientSession() as session:
+            return await asyncio.wait_for(asyncio.gather(*(tab(session) for _ in range(tabs))), 120)
+
+    return asyncio.run(all_tabs())
 
 
 def first_time(screen: PageScreen, condition: Callable[[str], bool]) -> float:
@@ -344,6 +381,8 @@ def format_browser_report(report: dict) -> list[str]:
     return [
         f"workbench serve in headless Chromium: {report['tabs']} tabs at once, {report['keys_per_tab']} keys each, {report['cores']} cores",
         f"  page load to four panes    p95 {report['page_load_p95_s']:6.2f} s   median {report['page_load_median_s']:5.2f} s   (target p95 ≤ 3 s)",
+        f"  without a browser          p95 {report['server_load_p95_s']:6.2f} s   median {report['server_load_median_s']:5.2f} s   "
+        "(the same tabs' page and websocket asked for at once, no browser on this machine)",
         f"  key to screen change       p95 {report['key_to_screen_p95_s'] * 1000:6.0f} ms  median {report['key_to_screen_median_s'] * 1000:5.0f} ms  (target p95 ≤ 150 ms)"
         + (f"  {report['keys_without_answer']} keys unanswered in 10 s" if report["keys_without_answer"] else ""),
         f"  CPU while they load        server and apps {cpu['server']:.1f} s ({cpu['server'] / tabs:.2f} s a tab), "
