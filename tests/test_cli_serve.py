@@ -3,6 +3,7 @@ page's websocket (keys in, the terminal's output back, read with a terminal emul
 host is one line and exit 2; a closed tab ends its app, and its unsaved study is offered to the next tab."""
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -33,9 +34,9 @@ def _command(pid: int) -> str:
 
 
 
-@pytest.fixture
-def server(tmp_path):
-    """`workbench serve` on a free port, its own library and data folders; (process, page address)."""
+@contextlib.contextmanager
+def serving_again(tmp_path):
+    """`workbench serve` on a free port, on the library and data folders in ``tmp_path``; (process, page address)."""
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_CACHE_HOME": str(tmp_path / "cache")}  # fmt: skip
     env.pop("COLUMNS", None), env.pop("LINES", None)
@@ -43,13 +44,22 @@ def server(tmp_path):
         [sys.executable, "-m", "workbench", "serve", "--port", "0", "--db", str(tmp_path / "library.sqlite3")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
     )  # fmt: skip
-    first = process.stdout.readline()
-    match = re.search(r"serving the app at (http://127\.0\.0\.1:\d+) \(this machine only", first)
-    assert match, (first, process.stderr.read() if process.poll() is not None else "")
-    yield process, match.group(1)
-    if process.poll() is None:
-        process.kill()
-        process.wait()
+    try:
+        first = process.stdout.readline()
+        match = re.search(r"serving the app at (http://127\.0\.0\.1:\d+) \(this machine only", first)
+        assert match, (first, process.stderr.read() if process.poll() is not None else "")
+        yield process, match.group(1)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def server(tmp_path):
+    """`workbench serve` on a free port, its own library and data folders; (process, page address)."""
+    with serving_again(tmp_path) as started:
+        yield started
 
 
 class Tab:
@@ -157,6 +167,27 @@ async def test_with_its_warm_process_gone_the_server_starts_each_tab_s_app_the_u
         await tab.until(lambda text: "X 5" in text or "ply 1" in text, "the move played")
         (app,) = _apps(process.pid)
         assert "-m workbench --db" in _command(app) and WARM_MODULE not in _command(app)
+
+
+async def test_a_server_killed_outright_leaves_no_app_behind_and_its_unsaved_study_is_offered_back(server, tmp_path):
+    process, url = server
+    async with aiohttp.ClientSession() as session:
+        async with Tab(session, url) as tab:
+            await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
+            await tab.press("5")
+            await tab.until(lambda text: "ply 1" in text, "the move played")
+            apps = _apps(process.pid)
+            assert len(apps) == 1
+            process.kill()  # no quit for the apps: their input just closes
+            process.wait()
+        for _ in range(100):
+            if not any(os.path.exists(f"/proc/{pid}") for pid in apps):
+                break
+            await asyncio.sleep(0.1)
+        assert not [pid for pid in apps if os.path.exists(f"/proc/{pid}")]
+    with serving_again(tmp_path) as (_, again):
+        async with aiohttp.ClientSession() as session, Tab(session, again) as tab:
+            await tab.until(lambda text: "Restore the unsaved study" in text, "the unsaved study offered back")
 
 
 def test_a_port_in_use_is_one_line_and_exit_2(capsys):

@@ -238,6 +238,16 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
             problems.append(f"{error}; unsaved work left by an earlier run cannot be offered")
         return library, games, left, problems
 
+    def get_driver_class(self) -> type:
+        """Textual's choice (a terminal's driver, or the web driver textual-serve asks for), the web driver made
+        one that ends the app when its server is gone (:mod:`.served_driver`)."""
+        driver = super().get_driver_class()
+        if driver.__module__ == "textual.drivers.web_driver" and driver.__name__ == "WebDriver":
+            from .served_driver import ServedDriver
+
+            return ServedDriver
+        return driver
+
     def on_mount(self) -> None:
         self._fit_board_height()
         self._update_title()
