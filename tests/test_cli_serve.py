@@ -22,6 +22,8 @@ from workbench.cli import main
 from workbench.browser_bench import PANE_TITLES, children, descendants, tab_apps
 from workbench.warm_start import MODULE as WARM_MODULE
 
+from .child_process import PACKAGE_ROOT
+
 
 def _apps(pid: int) -> set[int]:
     return set(tab_apps(pid))
@@ -37,12 +39,14 @@ def _command(pid: int) -> str:
 @contextlib.contextmanager
 def serving_again(tmp_path):
     """`workbench serve` on a free port, on the library and data folders in ``tmp_path``; (process, page address)."""
+    # the server and its apps import the workbench the tests import (mutmut's copy, under mutmut)
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "XDG_CACHE_HOME": str(tmp_path / "cache")}  # fmt: skip
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": PACKAGE_ROOT}  # fmt: skip
     env.pop("COLUMNS", None), env.pop("LINES", None)
+    cwd = PACKAGE_ROOT if "MUTANT_UNDER_TEST" in os.environ else tmp_path  # (mutmut's trampolines read their settings there)
     process = subprocess.Popen(
         [sys.executable, "-m", "workbench", "serve", "--port", "0", "--db", str(tmp_path / "library.sqlite3")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd,
     )  # fmt: skip
     try:
         first = process.stdout.readline()
