@@ -13,13 +13,15 @@ from textual.screen import Screen
 from ..engine import Player
 from ..engine.geometry import describe_variant, format_variant
 from ..state import OVERLAYS, EngineMode
-from .dialogs import playable_variants
 
 
 class PaletteCommands:
     """Textual's own system commands, then the workbench's."""
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        # the dialogs (and the widgets only they use) are imported when first needed, not at the app's start
+        from .dialogs import playable_variants
+
         yield from super().get_system_commands(screen)
         if self.panes_hidden:
             return  # the terminal is too small to show the panes: nothing may change them unseen
