@@ -96,3 +96,32 @@ async def test_dialogs_are_readable_over_the_dimmed_screen(theme, keys):
         box = app.screen.query_one(".dialog").region
         found = [f for f in failures(app.export_screenshot()) if box.contains(f.column, f.row)]
         assert not found, describe(found)
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+@pytest.mark.parametrize(
+    "keys, error",
+    [
+        (("colon", *"17", "enter"), "#cell-error"),
+        (("i", *"5,5", "enter"), "#setup-error"),
+        (("n", "tab", *"16x16k5", "enter"), "#variant-error"),
+        (("ctrl+s", "ctrl+u", "enter"), "#path-error"),
+        (("ctrl+o", *"no such study", "enter"), "#open-error"),
+    ],
+    ids=["play-a-cell", "set-up", "new-game", "save-as", "open"],
+)
+async def test_a_dialog_s_complaint_is_drawn_in_the_theme_s_error_colour(theme, keys, error, tmp_path):
+    from textual.color import Color
+    from textual.widgets import Static
+
+    app = WorkbenchApp(db=str(tmp_path / "library.sqlite3"))
+    app.theme = theme
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press(*keys)
+        await pilot.pause()
+        complaint = app.screen.query_one(error, Static)
+        drawn = [segment for segment in complaint.render_line(0) if segment.text.strip()]
+        assert drawn, "no complaint shown"
+        expected = Color.parse(app.theme_variables["text-error"]).rich_color
+        assert all(segment.style.color == expected for segment in drawn), (theme, drawn)

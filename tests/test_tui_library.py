@@ -396,3 +396,41 @@ async def test_opening_from_an_empty_library_says_to_type_a_file_s_path(tmp_path
         await pilot.pause()
         assert isinstance(app.screen, OpenDialog) and not app.screen.query(OptionList)
         assert str(app.screen.query_one(".dialog-hint").render()) == "The library has no studies yet: type a .json path."
+
+
+async def test_deleting_a_study_another_tab_deleted_meanwhile_says_so(tmp_path):
+    """Two apps on one library (two browser tabs): the study listed here was deleted there before this delete."""
+    db = tmp_path / "lib.sqlite3"
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5")
+        await save_in_library(pilot, app, "centre")
+        await pilot.press("ctrl+o")
+        dialog = app.screen
+        pick_first_study(dialog)
+        with Library.open(db) as other:
+            from workbench.library.studies import delete_study
+
+            delete_study(other, "centre")
+        await pilot.press("delete")
+        await pilot.click("#yes")
+        await pilot.pause()
+        assert app.screen is dialog
+        shown = str(dialog.query_one("#open-error", Static).render())
+        assert shown == f"library {str(db)!r}: no study called 'centre'"
+
+
+async def test_games_like_this_shows_a_library_path_with_brackets_as_it_is(tmp_path):
+    folder = tmp_path / "games [b]x"  # Rich would read "[b]" as bold, and drop it from the path
+    folder.mkdir()
+    db = folder / "lib.sqlite3"
+    with Library.open(db) as library:
+        write_games(library)
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5", "g")
+        assert isinstance(app.screen, GamesLikeThis)
+        body = str(app.screen.query_one("#games-like-this", Static).render())
+        assert f"source: from the library ({db})" in body

@@ -231,10 +231,14 @@ class PathDialog(ModalScreen[str | None]):
                 yield Button("OK", variant="primary", id="path-ok")
                 yield Button("Cancel", id="path-cancel")
 
+    def _error_line(self) -> Static:
+        # the type only narrows what query_one returns: query_one(selector, None) finds the same widget
+        return self.query_one("#path-error", Static)  # pragma: no mutate
+
     def _submit(self) -> None:
         path = self.query_one("#path-input", Input).value.strip()
         if not path:
-            self.query_one("#path-error", Static).update("type a file name")
+            self._error_line().update("type a file name")
             return
         target = str(Path(path).expanduser())
         question = self._question(target) if self._question is not None else None
@@ -246,7 +250,7 @@ class PathDialog(ModalScreen[str | None]):
             if replace:
                 self._finish(path, target)
             else:
-                self.query_one("#path-error", Static).update("kept as it was: type another name")
+                self._error_line().update("kept as it was: type another name")
                 self.query_one("#path-input", Input).focus()
 
         self.app.push_screen(Confirm(question, yes="Replace", no="Keep it"), answered)
@@ -254,7 +258,7 @@ class PathDialog(ModalScreen[str | None]):
     def _finish(self, path: str, target: str) -> None:
         problem = self._attempt(target)
         if problem:
-            self.query_one("#path-error", Static).update(problem)
+            self._error_line().update(problem)
         else:
             self.dismiss(path)
 

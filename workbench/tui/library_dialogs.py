@@ -81,9 +81,13 @@ class OpenDialog(ModalScreen[None]):
             self.dismiss(None)
             return
         self._end_rename()
-        self.query_one("#open-input", Input).value = ""
+        self._box().value = ""
         self.query_one(OptionList).focus()
         self._error("")
+
+    def _box(self) -> Input:
+        # the dialog's one Input: query_one(Input), or query_one(selector, None), finds the same widget
+        return self.query_one("#open-input", Input)  # pragma: no mutate
 
     def _end_rename(self) -> None:
         self._renaming = None
@@ -104,7 +108,7 @@ class OpenDialog(ModalScreen[None]):
         name = self._highlighted()
         if name is None or self._rename is None:
             return
-        box = self.query_one("#open-input", Input)
+        box = self._box()
         new = box.value.strip()
         if self._renaming is None and not new:
             self._renaming = name
