@@ -392,7 +392,7 @@ def test_a_cell_is_typed_by_number_or_coordinate(text, cell):
     [
         ("17", (), "no cell 17 on this board (1-16)"),
         ("0", (), "no cell 0 on this board (1-16)"),
-        ("9" * 400, (), "no cell 9999"),
+        ("9" * 400, (), f"no cell {'9' * 20} on this board (1-16)"),  # a flood quoted by its first 20 digits
         ("e1", (), "no cell 'e1' on a 4x4 board (a1-d4)"),
         ("x", (), "not a coordinate: 'x'"),
         ("b3", (6,), "b3 (cell 6) is taken"),
