@@ -14,7 +14,7 @@ from ..state import AppState
 from .evaluation import preparing_text
 from .lines import LinesView, LineWriter, ViewPane
 
-TRANSFORM_LABELS = {
+TRANSFORM_LABELS = {  # every name the engine's transforms have (8 on a square board, 4 of them otherwise)
     "identity": "id",
     "rot90": "r90",
     "rot180": "r180",
@@ -80,7 +80,7 @@ class SymmetryView(LinesView):
         if geometry.rows <= MAX_IMAGE_ROWS and geometry.cols + 1 <= width:
             self._images(writer, state.position)
         else:  # eight images of a big board would not fit: which of them are the position itself
-            same = ", ".join(TRANSFORM_LABELS.get(t.name, t.name) for t in symmetry.stabilizer)
+            same = ", ".join(TRANSFORM_LABELS[t.name] for t in symmetry.stabilizer)
             writer.write("the same position under ", style("symmetry--dim")).write(same, style("symmetry--same"))
             writer.newline().write("images: too big to draw", style("symmetry--dim"))
         writer.newline(2)
@@ -101,7 +101,7 @@ class SymmetryView(LinesView):
                 writer.newline()
             for transform, image in chunk:
                 same = image == position
-                label = TRANSFORM_LABELS.get(transform.name, transform.name) + ("=" if same else "")
+                label = TRANSFORM_LABELS[transform.name] + ("=" if same else "")
                 writer.write(label.ljust(column), style("symmetry--same") if same else style("symmetry--dim"))
             for row in range(geometry.rows):
                 writer.newline()
