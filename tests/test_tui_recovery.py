@@ -208,6 +208,9 @@ async def test_the_engine_answers_moves_never_navigation(tmp_path):
             await pilot.press("backspace")  # back to O's turn, the engine's: only to look at it
             await settled()
             assert moves(app) == (1,) and replies_to_the_first_move() == replies
+            await pilot.press("1")  # a cell already taken: nothing is played, so the engine has nothing to answer
+            await settled()
+            assert moves(app) == (1,) and replies_to_the_first_move() == replies
             await pilot.press("backspace", "1")  # X's move played again: that the engine answers
             await settled()
             assert len(moves(app)) == 2
