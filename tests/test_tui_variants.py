@@ -696,3 +696,16 @@ async def test_the_engine_answers_on_a_big_board_by_the_threats(monkeypatch):
             if threats and not app.store.state.position.is_over:
                 assert (1 << (moves(app)[-1] - 1)) & threats, moves(app)  # O blocked a line of four
         assert len(moves(app)) >= 6 and app.store.state.position.status.value != "x_won"
+
+
+async def test_the_values_overlay_keeps_each_cell_s_number_on_its_top_line_where_cells_are_three_rows_high():
+    app = _app(game=Geometry(4, 3, 3))
+    async with app.run_test(size=(100, 40)) as pilot:  # a 4x3 board's cells are 3 rows high here
+        await wait_ready(pilot, app)
+        await pilot.press("v")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        lines = text_of(app.query_one(BoardGrid)).splitlines()
+        tops = [line for line in lines if re.fullmatch(r"\s+\d+\s+│\d+\s+│\d+\s*", line)]
+        assert [[int(part) for part in re.findall(r"\d+", line)] for line in tops] == [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
+        assert sum("win 9" in line for line in lines) == 2  # the values, one line below
