@@ -9,8 +9,8 @@ would a process of its own.
 The server hands each child's standard input, output and error to the warm process over a Unix socket
 (SCM_RIGHTS), with the size of the page's terminal; the child runs the app as ``python -m workbench`` would
 (the same arguments, the same environment as textual-serve gives its apps). The warm process ends when the
-server's end of the socket closes; an app ends as textual-serve's own do (it is asked to quit, or its pipes
-close). A warm process that is gone (it failed to start, it was killed) costs speed, not tabs: the server then
+server's end of the socket closes; an app ends when it is asked to quit, or when its input closes (the
+server is gone). A warm process that is gone (it failed to start, it was killed) costs speed, not tabs: the server then
 starts each app the usual way.
 
 An edge, like the server: it starts processes.
@@ -107,12 +107,16 @@ class WarmStart:
                 if not forked.done():
                     forked.set_exception(OSError("the warm process is gone"))
             return
-        forked = self._waiting.get(json.loads(reply)["request"])
+        answer = json.loads(reply)
+        forked = self._waiting.get(answer["request"])
         if forked is not None and not forked.done():
-            forked.set_result(None)
+            if answer["forked"]:
+                forked.set_result(None)
+            else:
+                forked.set_exception(OSError("the warm process could not fork"))
 
     def close(self) -> None:
-        """End the warm process (the apps it started run on until they are asked to quit)."""
+        """End the warm process (the apps it started run on until they are asked to quit, or their input closes)."""
         if self._loop is not None and not self._loop.is_closed():
             self._loop.remove_reader(self.channel.fileno())
         self.channel.close()
@@ -136,13 +140,17 @@ def serve_forks(channel: socket.socket, app_argv: list[str]) -> None:
         if not message:
             return
         request = json.loads(message)
-        if os.fork() == 0:
+        try:
+            forked = os.fork()
+        except OSError:  # no process to be had: the server starts this app the usual way, or says why not
+            forked = -1
+        if forked == 0:
             channel.close()
             run_app(descriptors, request, app_argv)  # never returns
         for descriptor in descriptors:
             os.close(descriptor)
         try:
-            channel.send(json.dumps({"request": request["request"]}).encode())
+            channel.send(json.dumps({"request": request["request"], "forked": forked > 0}).encode())
         except OSError:  # the server is gone
             return
 
@@ -166,7 +174,7 @@ def run_app(descriptors: list[int], size: dict, app_argv: list[str]) -> None:
         traceback.print_exc()
     finally:
         try:
-            atexit._run_exitfuncs()  # what an interpreter's own exit would run, and no more of the warm process
+            atexit._run_exitfuncs()  # what the interpreter's exit runs (os._exit below would skip it)
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
