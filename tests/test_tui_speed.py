@@ -182,6 +182,23 @@ async def test_a_move_added_or_undone_repaints_only_the_tree_lines_that_changed(
         assert spy.layouts == 0
 
 
+async def test_a_step_back_asks_the_tree_only_for_the_two_lines_it_repaints():
+    """The compositor asks a widget for the rows it repaints, not for the rows down to the screen's foot."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9")
+        await pilot.pause()
+        tree = app.query_one(VariationTree)
+        asked = []
+        original = tree.render_lines
+        tree.render_lines = lambda crop: (asked.append((crop.y, crop.height)), original(crop))[1]
+        await pilot.press("left")  # the lit move goes from the third line to the second
+        await pilot.pause()
+        rows = {y for top, height in asked for y in range(top, top + height)}  # (the crop is the widget's own)
+        assert rows == {2, 3}, asked  # the tree's rows: Start, 1. 5, 1… 1, 2. 9
+
+
 async def test_unchanged_lines_of_a_view_are_not_repainted():
     app = _app()
     async with app.run_test(size=(120, 40)) as pilot:
