@@ -276,7 +276,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
     def _apply_size(self, width: int, height: int) -> None:
         layout = _layout_for(width, height)
         too_small = layout.too_small
-        message = self.query_one("#too-small", Static)
+        # the first Static of the app is this message: query_one(Static) finds the same widget, today
+        message = self.query_one("#too-small", Static)  # pragma: no mutate
         if too_small:
             message.update(self._too_small_text(width, height))
         if layout == self._layout:

@@ -139,7 +139,7 @@ class HistoryPane(Vertical):
     ready: reactive[bool] = reactive(False, repaint=False)
 
     def compose(self) -> ComposeResult:
-        yield VariationTree(id="variation-tree").data_bind(HistoryPane.state, HistoryPane.ready)
+        yield VariationTree().data_bind(HistoryPane.state, HistoryPane.ready)
         yield ValueStrip(id="value-strip").data_bind(HistoryPane.state, HistoryPane.ready)
         yield LineScore(id="line-score").data_bind(HistoryPane.state, HistoryPane.ready)
         yield Static(HISTORY_LEGEND, id="history-legend", markup=False)
