@@ -6,7 +6,6 @@ from textual.app import App
 from textual.color import Color
 
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.lines import contrast_ratio
 
 from .contrast import contrast, failures
 from .tui_helpers import wait_ready
@@ -21,17 +20,6 @@ def test_the_contrast_formula_matches_wcag():
     assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
     assert contrast("#123456", "#123456") == pytest.approx(1.0)
-
-
-def test_the_app_s_own_contrast_formula_matches_wcag():
-    """The app picks black or white for ``auto`` text by this figure (Textual's own pick can be the worse)."""
-    assert contrast_ratio(Color(0, 0, 0), Color(255, 255, 255)) == pytest.approx(21.0)
-    assert contrast_ratio(Color(0x77, 0x77, 0x77), Color(255, 255, 255)) == pytest.approx(4.48, abs=0.01)
-    assert contrast_ratio(Color(0, 0x80, 0), Color(0, 0, 0)) == pytest.approx(contrast("#008000", "#000000"))
-    assert contrast_ratio(Color(0x12, 0x34, 0x56), Color(0x12, 0x34, 0x56)) == pytest.approx(1.0)
-    # the darkest channels (up to 10 of 255) are linear in WCAG's formula: a near-black on white
-    assert contrast_ratio(Color(10, 10, 10), Color(255, 255, 255)) == pytest.approx(contrast("#0a0a0a", "#ffffff"))
-    assert contrast_ratio(Color(10, 10, 10), Color(255, 255, 255)) == pytest.approx(19.80, abs=0.01)
 
 
 def test_a_faint_text_is_found():
@@ -125,3 +113,33 @@ async def test_a_dialog_s_complaint_is_drawn_in_the_theme_s_error_colour(theme, 
         assert drawn, "no complaint shown"
         expected = Color.parse(app.theme_variables["text-error"]).rich_color
         assert all(segment.style.color == expected for segment in drawn), (theme, drawn)
+
+
+async def test_auto_text_is_black_or_white_blended_as_the_css_says_in_every_theme():
+    """`color: auto 90%` (the board's value, mask and line cells, the lit move in the table and in the tree, the
+    value strip): black or white, whichever has the higher contrast, at 90 % over the part's background,
+    exactly, in each of Textual's themes (but the ANSI ones: there the terminal picks the colours)."""
+    from textual.theme import BUILTIN_THEMES
+
+    from workbench.tui.board import BoardGrid
+    from workbench.tui.evaluation import EvaluationView
+    from workbench.tui.history import ValueStrip
+    from workbench.tui.variation_tree import VariationTree
+
+    parts = [(BoardGrid, name) for name in ("board--line", "board--cursor", "board--win", "board--draw", "board--loss", "board--mask")]
+    parts += [(EvaluationView, "evaluation--highlight"), (VariationTree, "history--current"), (ValueStrip, "strip--x")]
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        chosen = set()
+        for theme in (name for name in BUILTIN_THEMES if not name.startswith("ansi")):
+            app.theme = theme
+            await pilot.pause()
+            for widget, name in parts:
+                part = app.query_one(widget).part(name)
+                background = Color.from_rich_color(part.bgcolor)
+                black, white = (background.blend(Color(*rgb), 0.9) for rgb in ((0, 0, 0), (255, 255, 255)))
+                expected = max((black, white), key=lambda colour: contrast(colour.hex, background.hex))
+                assert part.color == expected.rich_color, (theme, name)
+                chosen.add(expected is black)
+        assert chosen == {True, False}  # black on some, white on others

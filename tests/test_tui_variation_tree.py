@@ -94,3 +94,10 @@ def test_a_promoted_variation_changes_places_with_the_move_it_replaced():
     for action in (PlayCell(cell=5), PlayCell(cell=1), Back(), PlayCell(cell=3), PromoteVariation()):
         state = reduce(state, action)
     assert _drawn(state.tree) == ["▼ start", "├── 5", "└── ▼ 3", "    └── 1"]
+
+
+def test_a_tree_given_no_study_yet_labels_nothing():
+    from workbench.tui.variation_tree import VariationTree
+
+    tree = VariationTree()
+    assert tree.lines == () and tree.label(0) == "" and tree.line_of(0) is None

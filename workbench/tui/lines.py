@@ -13,7 +13,6 @@ from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.app import ComposeResult
-from textual.color import Color as TextualColor
 from textual.containers import VerticalScroll
 from textual.geometry import Region, Size
 from textual.reactive import reactive
@@ -54,33 +53,14 @@ def ellipsis(text: str, width: int) -> str:
 
 
 def resolved_part(widget: Widget, name: str) -> Style:
-    """What the component class ``name`` of ``widget`` sets, its colours worked out: alpha blended
-    over the background, and ``auto`` text on a background of its own as black or white, whichever
-    has the higher WCAG contrast (Textual's own choice of auto can be the lower one)."""
+    """What the component class ``name`` of ``widget`` sets, its colours as Textual works them out: alpha blended
+    over the background, and ``auto`` text as black or white, the one of higher contrast (a test checks that in
+    every theme)."""
     styles = widget.get_component_styles(name)
     resolved = widget.get_component_rich_style(name)
     color = resolved.color if styles.has_rule("color") else None
     bgcolor = resolved.bgcolor if styles.has_rule("background") else None
-    if bgcolor is not None and styles.has_rule("color") and styles.color.auto:
-        background = TextualColor.from_rich_color(bgcolor)
-        alpha = styles.color.a
-        candidates = [background.blend(TextualColor(0, 0, 0), alpha), background.blend(TextualColor(255, 255, 255), alpha)]
-        color = max(candidates, key=lambda candidate: contrast_ratio(candidate, background)).rich_color
     return widget.get_component_rich_style(name, partial=True) + Style(color=color, bgcolor=bgcolor)
-
-
-def contrast_ratio(first: TextualColor, second: TextualColor) -> float:
-    """WCAG 2 contrast of two opaque colours, 1 to 21."""
-
-    def luminance(colour: TextualColor) -> float:
-        def channel(value: int) -> float:
-            value /= 255
-            return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
-
-        return 0.2126 * channel(colour.r) + 0.7152 * channel(colour.g) + 0.0722 * channel(colour.b)
-
-    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
 
 
 class ResolvedParts:

@@ -173,7 +173,9 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
         self._marks: dict[tuple[Position, int], str] = {}
         self._strips: dict[tuple, Strip] = {}
         self._updating_scrollbars = False
-        self._sizing_lines = False
+        # (True here would change nothing seen: it only drops refreshes that the first _update, which sets it
+        # back to False, repaints anyway)
+        self._sizing_lines = False  # pragma: no mutate
 
     # --- what is drawn -------------------------------------------------------------------------
 
