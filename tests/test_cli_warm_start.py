@@ -5,6 +5,7 @@ the usual way); closing the server's end ends the warm process, and the apps it 
 import asyncio
 import json
 import os
+import select
 import signal
 
 import pyte
@@ -58,12 +59,11 @@ async def test_the_warm_process_forks_an_app_of_the_size_asked_for_and_a_quit_en
         assert any(line[99] == "│" for line in screen.display) and "Quit" in screen.display[29]
         os.write(stdin, _packet(b"D", b"5"))
         await _read_screen(stdout, screen, lambda text: "ply 1" in text)
+        ended = os.pidfd_open(app)  # readable once the app has ended
         os.write(stdin, _packet(b"M", json.dumps({"type": "quit"}).encode()))
-        for _ in range(200):
-            if not os.path.exists(f"/proc/{app}") or open(f"/proc/{app}/stat").read().split()[2] == "Z":
-                break
-            await asyncio.sleep(0.05)
-        assert app not in _pids_of_children(warm.process.pid)
+        readable, _, _ = await asyncio.to_thread(select.select, [ended], [], [], 120)
+        os.close(ended)
+        assert readable, "the app did not end within 2 minutes of its quit"
         for descriptor in (stdin, stdout, stderr):
             os.close(descriptor)
     finally:
