@@ -208,6 +208,8 @@ def test_a_port_in_use_is_one_line_and_exit_2(capsys):
     [
         (["--port", "65536"], "argument --port: '65536' is not a port (0 to 65535)"),
         (["--port", "http"], "argument --port: 'http' is not a port (0 to 65535)"),
+        (["--port", "000080"], "argument --port: '000080' is not a port (0 to 65535)"),  # six digits: not a port's
+        (["--port", "9" * 40], f"argument --port: '{'9' * 20}' is not a port (0 to 65535)"),  # a flood: its first 20
         (["--host", "no.such.host.invalid"], "host 'no.such.host.invalid': "),
         (["--host", "192.0.2.1"], "cannot listen on 192.0.2.1:8000: Cannot assign requested address"),  # not this machine's
         (["--game", "3x3k9"], "unknown variant '3x3k9': 9 in a row does not fit on a 3x3 board"),
@@ -217,6 +219,13 @@ def test_bad_serving_options_are_one_line_and_exit_2(capsys, arguments, message)
     assert main(["serve", *arguments]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"workbench: error: {message}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("port", ["0", "8000", "65535"])
+def test_every_port_from_0_to_65535_is_taken(port):
+    from workbench.cli import build_parser
+
+    assert build_parser().parse_args(["serve", "--port", port]).port == int(port)
 
 
 def test_each_tab_runs_this_python_s_app_with_the_library_and_variant_asked_for():
