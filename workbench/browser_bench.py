@@ -292,7 +292,6 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
             until(pages[0], lambda: all(screen.titles_sent() for screen in screens), f"{tabs} tabs sending the four panes", 120)
             load_cpu = {side: seconds - before[side] for side, seconds in cpu_by_side(server.pid).items()}
             until(pages[0], lambda: all(all_panes(screen.text()) for screen in screens), f"{tabs} tabs showing the four panes", 60)
-            loads = [first_time(screen, all_panes) - asked[index] for index, screen in enumerate(screens)]
             for page in pages:
                 page.focus(".xterm-helper-textarea")
                 for key in "51":
@@ -307,8 +306,10 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
                 with contextlib.suppress(AssertionError):  # a key unanswered is counted from the screens below
                     until(pages[0], lambda: all(screen.arrived_at > times[-1] for screen, times in zip(screens, pressed)), "every tab's answer", 10)
                 pages[0].wait_for_timeout(100)  # let each screen settle before the next key
-            for screen, times in zip(screens, pressed):
-                answers = key_answers(screen, times)
+            for screen, asked_at, times in zip(screens, asked, pressed):
+                shown = list(screen.screens())  # the emulator run once a tab, for its load and its keys
+                loads.append(first_time(shown, all_panes) - asked_at)
+                answers = key_answers(shown, times)
                 latencies += [answer for answer in answers if answer is not None]
                 misses += answers.count(None)
             memory = [memory_mb(pid) for pid in tab_apps(server.pid)]
@@ -358,15 +359,14 @@ def run_server_load(url: str, tabs: int, columns: int = 142, rows: int = 44) -> 
     return asyncio.run(all_tabs())
 
 
-def first_time(screen: PageScreen, condition: Callable[[str], bool]) -> float:
-    """When the frame arrived that first drew a screen meeting ``condition``."""
-    return next(arrived for arrived, text in screen.screens() if condition(text))
+def first_time(shown: list[tuple[float, str]], condition: Callable[[str], bool]) -> float:
+    """When the frame arrived that first drew a screen meeting ``condition`` (``shown``: a page's screens)."""
+    return next(arrived for arrived, text in shown if condition(text))
 
 
-def key_answers(screen: PageScreen, pressed: list[float]) -> list[float | None]:
-    """For each key pressed at the given times: the seconds to the first frame that changed the screen, before
-    the next key; None if none did."""
-    shown = list(screen.screens())
+def key_answers(shown: list[tuple[float, str]], pressed: list[float]) -> list[float | None]:
+    """For each key pressed at the given times: the seconds to the first frame that changed the screen
+    (``shown``: a page's screens), before the next key; None if none did."""
     answers: list[float | None] = []
     for index, at in enumerate(pressed):
         until_next = pressed[index + 1] if index + 1 < len(pressed) else float("inf")
