@@ -345,3 +345,19 @@ def test_the_class_key_is_shared_by_the_images_of_a_big_board_s_position():
     keys = {class_key(image) for _, image in images(position)}
     assert len(keys) == 1
     assert class_key(_played("h8,i9,j10", geometry)) not in keys
+
+
+def test_a_big_board_s_class_key_is_its_canonical_form_s_and_an_unreachable_position_is_refused_every_time():
+    """The key is kept per position (the history asks for it at every node after every edit): what it keeps is the
+    canonical form's key, and a refusal is never kept as an answer."""
+    from workbench.engine.analysis import class_key
+    from workbench.engine.position import IllegalPositionError
+    from workbench.engine.symmetry import canonical
+
+    geometry = parse_variant("15x15k5")
+    position = _played("h8,i9,j9,a1", geometry)
+    assert class_key(position) == class_key(position) == canonical(position).key
+    two_xs = Position(x=0b11, o=0, geometry=geometry)  # X twice, O never: no game reaches it
+    for _ in range(2):
+        with pytest.raises(IllegalPositionError):
+            class_key(two_xs)

@@ -7,9 +7,13 @@ import pickle
 import re
 import tempfile
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from workbench.engine import Geometry, Position, Value
 from workbench.engine.search import MoveResult, SearchResult
-from workbench.search_service import SearchReport
+from workbench.search_service import SearchReport, SearchRequest
 from workbench.state import Store
 from workbench.state.actions import NewGame, SearchFound, SetOverlay
 from workbench.tui import searching
@@ -108,6 +112,53 @@ def test_geometry_crosses_a_pipe_as_the_one_made_of_its_parameters():
     assert copies[0] is copies[1] is copies[2]
     misere = pickle.loads(pickle.dumps(Geometry(15, 15, 5, misere=True)))
     assert misere.misere and misere != copies[0]
+
+
+@st.composite
+def _search_results(draw):
+    cells = draw(st.lists(st.integers(1, 225), unique=True, max_size=12))
+    position = Position.empty(GOMOKU)
+    for cell in cells:
+        if not position.is_over:
+            position = position.play(cell)
+    moves = tuple(
+        MoveResult(cell, value, None if value is None else draw(st.integers(0, 200)), draw(st.integers(0, 10**9)))
+        for cell in position.legal_moves()[: draw(st.integers(0, 8))]
+        for value in [draw(st.sampled_from([None, Value.WIN, Value.DRAW, Value.LOSS]))]
+    )
+    return SearchResult(position, moves, draw(st.integers(0, 10**12)), draw(st.booleans()))
+
+
+@given(_search_results(), st.sampled_from([None, "done", "time", "stopped"]), st.floats(0, 60))
+def test_requests_and_reports_cross_the_pipe_whole(result, ended, seconds):
+    """Each message of the search's pipe is pickled as its fields (not the slots dataclass's state, a call of
+    ``fields()`` per root move each way): unpickled, every field is back, the geometry the one made of it."""
+    report = SearchReport(result, running=ended is None, ended=ended)
+    request = SearchRequest(result.position, result.moves, result.nodes, seconds)
+    for message in (report, request, result, result.position, *result.moves):
+        copy = pickle.loads(pickle.dumps(message))
+        assert copy == message and type(copy) is type(message)
+    copy = pickle.loads(pickle.dumps(report))
+    assert (copy.running, copy.ended, copy.result.nodes, copy.result.complete) == (report.running, ended, result.nodes, result.complete)
+    assert copy.result.position.geometry is pickle.loads(pickle.dumps(GOMOKU))
+    assert [(m.cell, m.value, m.remoteness, m.nodes) for m in copy.result.moves] == [(m.cell, m.value, m.remoteness, m.nodes) for m in result.moves]
+
+
+def test_search_results_are_equal_field_by_field_whatever_the_order_they_are_compared_in():
+    base = _found(CENTRE, {98: (Value.DRAW, 20)}, 500)
+    same = _found(CENTRE, {98: (Value.DRAW, 20)}, 500)
+    assert base == same and base is not same and hash(base) == hash(same)
+    assert base == base and not (base != same)
+    others = [
+        _found(CENTRE, {98: (Value.DRAW, 20)}, 501),  # nodes
+        _found(CENTRE, {98: (Value.DRAW, 20)}, 500, complete=True),  # complete
+        _found(ELSEWHERE, {}, 500),  # position
+        SearchResult(CENTRE, base.moves[:-1], 500, False),  # moves
+        _found(CENTRE, {98: (Value.DRAW, 21)}, 500),  # a move's remoteness
+    ]
+    for other in others:
+        assert base != other and other != base
+    assert base != (CENTRE, base.moves, 500, False) and base != None  # noqa: E711
 
 
 def test_a_state_says_what_a_search_proved_without_its_node_counts():

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from textual._compositor import Compositor
+from textual.widget import Widget
 
 from tests.tui_helpers import text_of, wait_ready
 from workbench.cache import build_and_cache_tables
@@ -595,6 +596,55 @@ async def test_a_partial_update_from_the_changed_regions_writes_what_textuals_ow
             await pilot.press(key)
             await pilot.pause()
         assert len(compared) >= 14 and all(compared)
+
+
+async def test_a_step_lays_nothing_out_when_a_view_it_refreshes_is_clipped_out_of_a_small_pane(monkeypatch):
+    """On 15×15 at 80×24 the history pane has one row for its tree: the value strip under it has none, and each
+    step refreshes it. Textual takes a widget it does not see for a new one and lays every widget out again at
+    the next lookup of a region (2-3 ms a key there); the app's compositor knows it from the full map. What it
+    writes is still what Textual's own compositor writes."""
+    from rich.console import Console
+
+    from workbench.engine.geometry import parse_variant
+    from workbench.tui.compositor import ChangedRegionsCompositor
+
+    from .test_tui_variants import no_search
+
+    no_search(monkeypatch)
+    console = Console(width=80, height=24, color_system="truecolor", force_terminal=True)
+    compared: list[bool] = []
+    ours = ChangedRegionsCompositor.render_partial_update
+
+    def both(compositor):
+        regions = set(compositor._dirty_regions)
+        textuals = Compositor.render_partial_update(compositor)
+        compositor._dirty_regions.update(regions)
+        update = ours(compositor)
+        if textuals is not None or update is not None:
+            compared.append(update is not None and textuals is not None
+                            and update.render_segments(console) == textuals.render_segments(console))  # fmt: skip
+        return update
+
+    monkeypatch.setattr(ChangedRegionsCompositor, "render_partial_update", both)
+    arranged = []
+    arrange_root = Compositor._arrange_root
+    monkeypatch.setattr(Compositor, "_arrange_root", lambda self, *a, **k: arranged.append(1) or arrange_root(self, *a, **k))
+    state = terminal_bench.game_state(parse_variant("15x15k5"), terminal_bench.GOMOKU_OPENING)
+    app = WorkbenchApp(state, db=tempfile.mkdtemp() + "/library.sqlite3")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.pause()
+        strip = app.query_one("#value-strip")
+        assert strip.is_mounted and strip not in app.screen._compositor.visible_widgets
+        arranged.clear()
+        refreshed = []
+        monkeypatch.setattr(type(strip), "refresh", lambda self, *a, **k: refreshed.append(1) or Widget.refresh(self, *a, **k))
+        for key in ("left", "right", "left", "left", "right"):
+            await pilot.press(key)
+            await pilot.pause()
+        assert refreshed, "the value strip was refreshed"
+        assert arranged == []
+        assert len(compared) >= 5 and all(compared)
 
 
 def test_an_app_on_the_bench_terminal_ends_when_that_terminal_closes(tmp_path):

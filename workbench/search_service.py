@@ -48,6 +48,9 @@ class SearchRequest:
     """The nodes of the earlier goes: the count goes on from there."""
     seconds: float
 
+    def __reduce__(self):
+        return (SearchRequest, (self.position, self.proven, self.nodes, self.seconds))
+
 
 @dataclass(frozen=True, slots=True)
 class SearchReport:
@@ -55,6 +58,9 @@ class SearchReport:
     running: bool
     ended: str | None = None
     """Once it has ended: ``"done"`` (every move proven), ``"time"`` (its go spent) or ``"stopped"``."""
+
+    def __reduce__(self):
+        return (SearchReport, (self.result, self.running, self.ended))
 
 
 def serve(connection: Connection) -> None:

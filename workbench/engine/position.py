@@ -90,6 +90,10 @@ class Position:
     o: Bitboard = 0
     geometry: Geometry = TIC_TAC_TOE
 
+    def __reduce__(self):
+        # as its fields, not the slots dataclass's state (a search's reports and requests carry positions)
+        return (Position, (self.x, self.o, self.geometry))
+
     @classmethod
     def empty(cls, geometry: Geometry = TIC_TAC_TOE) -> Position:
         return cls(0, 0, geometry)

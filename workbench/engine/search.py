@@ -83,6 +83,11 @@ class MoveResult:
     nodes: int
     """Nodes searched for this move (all of them, when it was not proven)."""
 
+    def __reduce__(self):
+        # pickled as its fields: a report crosses the search's pipe with every root move in it, and the slots
+        # dataclass's own state took a call to fields() per move each way
+        return (MoveResult, (self.cell, self.value, self.remoteness, self.nodes))
+
     @property
     def proven(self) -> bool:
         return self.value is not None
@@ -95,6 +100,19 @@ class SearchResult:
     nodes: int
     complete: bool
     """Every move proven (then ``value`` and ``remoteness`` are the position's)."""
+
+    def __reduce__(self):
+        return (SearchResult, (self.position, self.moves, self.nodes, self.complete))
+
+    def __eq__(self, other: object) -> bool:
+        # the dataclass's own, cheapest field first: two reports of a running search differ in their node count,
+        # while their moves compare one by one (a pane's kept drawings are looked up by them at every step)
+        if self is other:
+            return True
+        if other.__class__ is not SearchResult:
+            return NotImplemented
+        return (self.nodes == other.nodes and self.complete == other.complete and self.position == other.position
+                and self.moves == other.moves)  # fmt: skip
 
     @property
     def value(self) -> Value | None:

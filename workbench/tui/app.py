@@ -447,8 +447,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
             self._remember_settings()
         if new.position != old.position:
             self._library_games()
-            if self.ready:
-                self._maybe_search()
+            if self.ready:  # once the new position is drawn: the key's frame does not wait for the request's pickling
+                self.call_after_refresh(self._maybe_search)
 
     def _library_games(self) -> None:
         """Ask the library for the games through this position (a worker: it is I/O)."""

@@ -17,12 +17,24 @@ from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
+from textual.widget import Widget
 
 _NOTHING_WRITTEN = Strip([])
 
 
 class ChangedRegionsCompositor(Compositor):
     """Textual's compositor, rendering a partial update from the changed regions rather than their hull."""
+
+    def update_widgets(self, widgets: set[Widget]) -> None:
+        """Textual's, without laying the whole screen out again for a widget that the full map holds but that
+        shows nowhere (a view clipped out of a small pane): Textual takes any widget it does not see for a new
+        one. On 15×15 at 80×24 the history's value strip is such a widget, and every step refreshed it: a
+        layout of every widget on the next lookup of a region, 2-3 ms a key."""
+        if not self._full_map_invalidated:
+            unseen = widgets - self.visible_widgets.keys()
+            if unseen and unseen <= self._full_map.keys():
+                widgets = widgets - unseen  # nothing of theirs is on the screen to repaint
+        super().update_widgets(widgets)
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update_regions = self._dirty_regions.copy()
