@@ -338,10 +338,37 @@ def test_tables_survive_their_plain_data_form():
     assert parse_tables(TIC_TAC_TOE, format_tables(table)) == table
 
 
+def test_tables_read_back_give_the_planner_its_masks_without_planning_again(monkeypatch):
+    """The tables keep the planner's masks of every position it reaches from the empty board (4,520 on 3×3, each
+    the planner's own answer); installed, a fresh planner answers from them and plans nothing."""
+    from workbench.engine import threats
+    from workbench.engine.analysis import format_tables, install_tables, parse_tables, tables
+    from workbench.engine.position import parse_position
+
+    table = tables(TIC_TAC_TOE)
+    fresh = threats.Planner(TIC_TAC_TOE)
+    keys, masks = table.plans
+    assert len(keys) == 4520 and all(fresh._raw(key & 511, key >> 9) == tuple(masks[6 * i : 6 * i + 6]) for i, key in enumerate(keys))
+    position = parse_position("X.O/.X./...")  # O to move
+    expected = fresh.masks(position.o, position.x)
+    monkeypatch.setattr(threats, "_PLANNERS", {})
+    install_tables(parse_tables(TIC_TAC_TOE, format_tables(table)))
+    monkeypatch.setattr(threats.Planner, "_compute", lambda *args: pytest.fail("planned again"))
+    assert threats.planner_for(TIC_TAC_TOE).masks(position.o, position.x) == expected
+    assert threats.planner_for(TIC_TAC_TOE).masks(0, 0) == fresh.masks(0, 0)
+
+
 @pytest.mark.parametrize(
     ("mangle", "reason"),
     [
-        (lambda data: data[:-1], "11-part tuple"),
+        (lambda data: data[:-1], "12-part tuple"),
+        (lambda data: (*data[:11], (b"", b"")), "start from the empty board"),
+        (lambda data: (*data[:11], (data[11][0], data[11][1][:-2])), "six a position"),
+        (lambda data: (*data[:11], (data[11][0][8:], data[11][1][12:])), "start from the empty board"),
+        (lambda data: (*data[:11], (data[11][0][:-8], data[11][1])), "six a position"),
+        (lambda data: (*data[:11], (data[11][0][:8] * 2 + data[11][0][16:], data[11][1])), "six a position"),
+        (lambda data: (*data[:11], (data[11][0][:-1], data[11][1])), "bytes length not a multiple"),
+        (lambda data: (*data[:11], {}), "not two strings of bytes"),
         (lambda data: (99, *data[1:]), "format 99"),
         (lambda data: (data[0], (4, 4, 4), *data[2:]), "(4, 4, 4)"),
         (lambda data: (*data[:2], [], *data[3:]), "not a dict"),
@@ -428,3 +455,19 @@ def test_boards_above_twelve_cells_are_refused_before_any_table_is_built():
     assert tables_if_built(Geometry(4, 4, 4)) is None
     with pytest.raises(BoardTooLargeError):
         analyze(Position.empty(Geometry(2, 7, 3)))
+
+
+def test_the_planner_s_masks_are_kept_little_endian_on_any_machine(monkeypatch):
+    """Kept tables hold the planner's arrays as little-endian bytes: a big-endian machine writes the same bytes
+    (its numbers swapped) and reads its own numbers back."""
+    import sys
+
+    from workbench.engine.analysis import format_tables, parse_tables, tables
+
+    table = tables(TIC_TAC_TOE)
+    little = format_tables(table)[11]
+    assert little[0][8:16] == (table.plans[0][1]).to_bytes(8, "little")
+    monkeypatch.setattr(sys, "byteorder", "big")  # the arrays are this machine's, so "big" swaps them
+    swapped = format_tables(table)[11]
+    assert swapped[0][8:16] == (table.plans[0][1]).to_bytes(8, "big") and swapped != little
+    assert parse_tables(TIC_TAC_TOE, format_tables(table)).plans == table.plans

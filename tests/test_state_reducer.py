@@ -1,6 +1,8 @@
 """Reducer, tree and store: every action and its edges."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from workbench.engine import Geometry, Player, Position, parse_position
 from workbench.state import (
@@ -443,3 +445,28 @@ def test_the_engine_plays_a_proven_win_else_the_threat_player_s_move_avoiding_pr
     losing = {cell: (Value.LOSS, 4) for cell in (12, 15)}
     assert choose_move(with_found(losing).analysis, EngineMode.TRAP) not in (12, 15)
     assert choose_move(with_found(losing).analysis, EngineMode.RANDOM, __import__("random").Random(1)) in legal
+
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 16)), max_size=40), st.randoms(use_true_random=False))
+def test_a_tree_keeps_each_node_s_position_as_replaying_its_moves_makes_it(edits, rng):
+    """A tree keeps the positions it was asked for (a step asks for the cursor's): asked in any order, before or
+    after edits, each is the root's position with the node's moves played; what it keeps changes no comparison."""
+    from workbench.state import ROOT
+
+    geometry = Geometry(4, 4, 4)
+    tree = GameTree.new(Position.empty(geometry))
+    for pick, cell in edits:
+        node_ids = list(tree.walk())
+        node_id = node_ids[pick % len(node_ids)]
+        rng.choice([lambda: None, lambda: tree.position(rng.choice(node_ids))])()
+        position = tree.position(node_id)
+        if not position.is_over and cell in position.legal_moves():
+            tree, _ = tree.add_move(node_id, cell)
+        elif node_id != ROOT and rng.random() < 0.2:
+            tree = tree.without_subtree(node_id)
+    fresh = GameTree(root_position=tree.root_position, nodes=tree.nodes, next_id=tree.next_id)
+    node_ids = list(tree.walk())
+    rng.shuffle(node_ids)
+    for node_id in node_ids:
+        assert tree.position(node_id) == tree.root_position.play_all(tree.moves_to(node_id))
+    assert fresh == tree and repr(fresh) == repr(tree)

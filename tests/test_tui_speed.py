@@ -691,3 +691,23 @@ def test_on_a_searched_board_the_bench_leaves_out_only_what_the_search_changes()
     for constant in ("│ fork   e9                  │", "│ win    —                    │", "│ ply 30 · v values, m masks   │"):
         assert kept(constant) == constant
     assert kept("│ fork   e9                ▁ │") == "│ fork   e9                ~ │"
+
+
+@given(
+    st.lists(st.tuples(st.text("ab★界 ", max_size=8), st.sampled_from([None, "bold", "blue on white"])), max_size=6),
+    st.integers(0, 30),
+)
+def test_a_view_s_line_is_fitted_to_its_width_exactly_as_textual_fits_it(runs, width):
+    """A built line over the view's style, padded or cut to its width, wide characters included: the same strip
+    as Textual's ``crop_extend`` makes, made once."""
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.strip import Strip
+
+    from workbench.tui.lines import _fitted_strip
+
+    base = Style(color="red", bgcolor="black")
+    segments = [Segment(text, None if style is None else Style.parse(style)) for text, style in runs]
+    fitted = _fitted_strip(segments, base, width)
+    assert fitted == Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base)
+    assert fitted.cell_length == width == sum(segment.cell_length for segment in fitted)

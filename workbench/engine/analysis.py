@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import sys
+from array import array
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -16,7 +18,7 @@ from .graph import class_index, state_graph
 from .position import Player, Position, Status, check_legal, format_position
 from .solver import Value, preference, solve
 from .symmetry import Transform, group_moves, stabilizer, transforms
-from .threats import planner_for, squeezes
+from .threats import Plans, planner_for, squeezes
 
 if TYPE_CHECKING:
     from .search import SearchResult
@@ -109,6 +111,9 @@ class Tables:
     """Move orders from the empty board that reach each position."""
     class_of: dict[int, int]
     canonical_keys: tuple[int, ...]
+    plans: Plans
+    """The threat planner's six masks of every position it reaches from the empty board, by its own key
+    (:meth:`~workbench.engine.threats.Planner.known`): an analysis reads them instead of planning."""
 
     def games_through(self, key: int) -> GameCounts:
         """Complete games from the empty board through the position ``key``: the move
@@ -165,7 +170,9 @@ def tables_if_built(geometry: Geometry) -> Tables | None:
 
 
 def install_tables(table: Tables) -> None:
-    """Use ``table`` for its geometry from now on (e.g. tables read back by :func:`parse_tables`)."""
+    """Use ``table`` for its geometry from now on (e.g. tables read back by :func:`parse_tables`), and its
+    planner's masks."""
+    planner_for(table.geometry).learn(table.plans)
     _TABLES[table.geometry] = table
 
 
@@ -242,6 +249,8 @@ def build_tables(geometry: Geometry) -> Tables:
     for key, replies in graph.children.items():
         # value[grandchild] is for the side that made the move before the reply
         trap[key] = sum(1 for _, reply in replies if value[reply] > 0) / len(replies)
+    planner = planner_for(geometry)
+    planner.masks(0, 0)  # every position the game reaches from the empty board, planned once here
     return Tables(
         geometry,
         graph.children,
@@ -253,10 +262,11 @@ def build_tables(geometry: Geometry) -> Tables:
         tallies.paths,
         classes.class_of,
         classes.canonical_keys,
+        planner.known(),
     )
 
 
-TABLES_FORMAT = 1
+TABLES_FORMAT = 2
 """Version of :func:`format_tables`' layout; bump it when :class:`Tables` changes."""
 
 
@@ -279,7 +289,36 @@ def format_tables(table: Tables) -> tuple:
         table.paths,
         table.class_of,
         table.canonical_keys,
+        tuple(_little_endian(part).tobytes() for part in table.plans),
     )
+
+
+def _little_endian(numbers: array) -> array:
+    """``numbers`` in little-endian order, however this machine keeps them (kept tables may be read elsewhere)."""
+    if sys.byteorder == "little":
+        return numbers
+    swapped = array(numbers.typecode, numbers)
+    swapped.byteswap()
+    return swapped
+
+
+def _parse_plans(data: object, positions: int) -> Plans:
+    """The planner's arrays from :func:`format_tables`' two strings of bytes, checked for shape."""
+    if not (isinstance(data, tuple) and len(data) == 2 and all(isinstance(part, bytes) for part in data)):
+        raise TablesDataError("tables data: the planner's masks are not two strings of bytes")
+    keys, masks = array("Q"), array("H")
+    try:
+        keys.frombytes(data[0])
+        masks.frombytes(data[1])
+    except ValueError as error:
+        raise TablesDataError(f"tables data: the planner's masks: {error}") from None
+    if sys.byteorder != "little":
+        keys.byteswap()
+        masks.byteswap()
+    if positions and not (keys and keys[0] == 0 and len(masks) == 6 * len(keys)
+                          and all(a < b for a, b in zip(keys, keys[1:]))):  # fmt: skip
+        raise TablesDataError("tables data: the planner's masks do not start from the empty board, six a position")
+    return keys, masks
 
 
 def parse_tables(geometry: Geometry, data: object) -> Tables:
@@ -287,9 +326,9 @@ def parse_tables(geometry: Geometry, data: object) -> Tables:
 
     :raises TablesDataError: naming what does not fit.
     """
-    if not isinstance(data, tuple) or len(data) != 11:
-        raise TablesDataError("tables data: not an 11-part tuple")
-    version, shape, children, terminal, value, remoteness, trap, games, paths, class_of, canonical_keys = data
+    if not isinstance(data, tuple) or len(data) != 12:
+        raise TablesDataError("tables data: not a 12-part tuple")
+    version, shape, children, terminal, value, remoteness, trap, games, paths, class_of, canonical_keys, plans = data
     if version != TABLES_FORMAT:
         raise TablesDataError(f"tables data: format {version!r}, this engine reads {TABLES_FORMAT}")
     if shape != (geometry.rows, geometry.cols, geometry.k):
@@ -312,8 +351,9 @@ def parse_tables(geometry: Geometry, data: object) -> Tables:
         game_counts = {key: GameCounts._make(split) for key, split in games.items()}
     except (ValueError, TypeError) as error:
         raise TablesDataError(f"tables data: {error}") from None
+    plans = _parse_plans(plans, len(positions))
     return Tables(
-        geometry, children, statuses, value, remoteness, trap, game_counts, paths, class_of, canonical_keys
+        geometry, children, statuses, value, remoteness, trap, game_counts, paths, class_of, canonical_keys, plans
     )
 
 

@@ -57,6 +57,9 @@ class GameTree:
     root_position: Position
     nodes: Mapping[NodeId, Node] = field(default_factory=lambda: _freeze({ROOT: Node(id=ROOT, parent=None, move=None)}))
     next_id: NodeId = 1
+    _positions: dict[NodeId, Position] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Each node's position once asked for: a node's never changes in a tree that never changes, and every state
+    a step makes asks for its cursor's (replaying the whole path took 0.8 ms on 15×15 with thirty moves)."""
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameTree):
@@ -94,7 +97,19 @@ class GameTree:
         return tuple(self.nodes[n].move for n in self.path(node_id)[1:])  # type: ignore[misc]
 
     def position(self, node_id: NodeId) -> Position:
-        return self.root_position.play_all(self.moves_to(node_id))
+        known = self._positions
+        unknown = []  # from node_id up to the nearest node whose position is known
+        current: NodeId | None = node_id
+        while current is not None and current not in known:
+            unknown.append(current)
+            current = self.nodes[current].parent
+        position = self.root_position if current is None else known[current]
+        for node in reversed(unknown):
+            move = self.nodes[node].move
+            if move is not None:
+                position = position.play(move)
+            known[node] = position
+        return position
 
     def depth(self, node_id: NodeId) -> int:
         return len(self.path(node_id)) - 1

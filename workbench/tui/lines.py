@@ -173,9 +173,7 @@ class LinesView(ResolvedParts, Widget):
             writer = LineWriter(size[0])
             self.build(writer)
             base = self.rich_style  # an ancestor walk: once per build, not once per line
-            strips = [
-                Strip(Segment.apply_style(segments, base)).crop_extend(0, size[0], base) for segments in writer.lines
-            ]
+            strips = [_fitted_strip(segments, base, size[0]) for segments in writer.lines]
             blank, lines = Strip.blank(size[0], base), len(writer.lines)
             self._builds.insert(0, (key, size, strips, blank, lines, self.kept_with_lines()))
             del self._builds[self.BUILDS_KEPT :]
@@ -216,6 +214,19 @@ class LinesView(ResolvedParts, Widget):
 
     def on_resize(self) -> None:
         self.invalidate()
+
+
+def _fitted_strip(segments: list[Segment], base: Style, width: int) -> Strip:
+    """``segments`` over ``base``, padded in ``base`` or cut to ``width`` cells: Textual's
+    ``Strip(...).crop_extend(0, width, base)``, making one strip rather than two or three (each a handful of
+    caches of its own; a view of 25 lines builds again at every step of a searched board)."""
+    styled = list(Segment.apply_style(segments, base))
+    length = Segment.get_line_length(styled)
+    if length > width:
+        return Strip(styled, length).crop(0, width)
+    if length < width:
+        styled.append(Segment(" " * (width - length), base))
+    return Strip(styled, width)
 
 
 def render_kept_lines(widget: Widget, crop: Region, textual_path, strip_at) -> list[Strip]:

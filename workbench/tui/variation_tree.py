@@ -118,13 +118,8 @@ def find_twins(tree: GameTree, positions: dict[NodeId, Position], by_class: bool
 
 
 def tree_positions(tree: GameTree) -> dict[NodeId, Position]:
-    """Every node's position, each played from its parent's (``tree.position`` replays the whole path)."""
-    positions = {ROOT: tree.root_position}
-    for node_id in tree.walk():
-        node = tree.node(node_id)
-        if node.parent is not None:
-            positions[node_id] = positions[node.parent].play(node.move)  # type: ignore[arg-type]
-    return positions
+    """Every node's position (the tree keeps each, played from its parent's)."""
+    return {node_id: tree.position(node_id) for node_id in tree.walk()}
 
 
 Run = tuple[str, str | None]
