@@ -237,3 +237,25 @@ def test_each_tab_runs_this_python_s_app_with_the_library_and_variant_asked_for(
     assert shlex.split(app_command()) == [sys.executable, "-m", "workbench"]
     words = shlex.split(app_command(db="/tmp/my 'odd' library.sqlite3", game="4x4k4"))
     assert words == [sys.executable, "-m", "workbench", "--db", "/tmp/my 'odd' library.sqlite3", "--game", "4x4k4"]
+
+
+def test_a_download_waits_for_a_busy_app_rather_than_arriving_empty(monkeypatch):
+    """textual-serve takes a chunk not handed over within 4 s for the end of the file: a screenshot taken while
+    eight tabs start (or beside a test suite) arrived empty. The server gives each chunk 30 s."""
+    import textual_serve.download_manager
+    from aiohttp import web
+
+    from workbench.serve import DOWNLOAD_CHUNK_SECONDS, serve
+
+    monkeypatch.setattr(textual_serve.download_manager, "DOWNLOAD_TIMEOUT", 4)
+    seen = []
+
+    def run_app(app, **options) -> None:
+        app.close()  # the server's application, never run
+        seen.append(textual_serve.download_manager.DOWNLOAD_TIMEOUT)
+
+    monkeypatch.setattr(web, "run_app", run_app)
+    handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    assert serve(host="127.0.0.1", port=0, debug=True, say=lambda line: None) == 0
+    assert seen == [DOWNLOAD_CHUNK_SECONDS] and DOWNLOAD_CHUNK_SECONDS >= 30
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == handlers  # nothing left behind

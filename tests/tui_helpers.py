@@ -83,9 +83,10 @@ def plain_text(widget) -> str:
 
 def text_of(widget) -> str:
     """The plain text a widget renders now (no colour codes)."""
+    from workbench.tui.bars import KeysFooter
     from workbench.tui.lines import LinesView
 
-    if isinstance(widget, LinesView):
+    if isinstance(widget, (LinesView, KeysFooter)):
         return "\n".join(widget.render_line(y).text for y in range(widget.size.height))
     console = Console(width=max(widget.size.width, 20), file=io.StringIO(), color_system=None, legacy_windows=False)
     console.print(widget.render())

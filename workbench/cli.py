@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sqlite3
 import sys
 from typing import Sequence
 
@@ -22,7 +21,6 @@ from .engine import (
     parse_moves,
     parse_position,
 )
-from .library import LibraryError
 
 EXIT_BAD_INPUT = 2
 DEFAULT_GAME = "3x3k3"  # the rules of every command that takes --game, when it is not given
@@ -151,6 +149,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _library_error() -> type[Exception]:
+    from .library import LibraryError
+
+    return LibraryError
+
+
+def _sqlite_error() -> type[Exception]:
+    import sqlite3
+
+    return sqlite3.Error
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = None  # pragma: no mutate - read only by the sqlite3 net below, which parse_args never reaches
@@ -162,10 +172,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.app_game is not None:
             raise UsageError(f"argument --game: before a command it names the app's variant; write it after the command (workbench {args.command} --game VARIANT)")
         return COMMANDS[args.command](args)
-    except (UsageError, ValueError, LibraryError) as error:
+    # the library's modules (and sqlite3's) only once an error is to be told: the app's first paint needs neither
+    except (UsageError, ValueError, _library_error()) as error:
         print(f"workbench: error: {printable(str(error))}{_dash_hint(error, argv)}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except sqlite3.Error as error:  # the library's own code turns these into LibraryError; this is the last net
+    except _sqlite_error() as error:  # the library's own code turns these into LibraryError; this is the last net
         from .library import default_path
         from .library.db import describe
 

@@ -33,6 +33,10 @@ class ServeError(ValueError):
     """The server cannot listen where it was asked to: names the address and the reason."""
 
 
+
+DOWNLOAD_CHUNK_SECONDS = 30
+"""How long a browser's download waits for each chunk of the app's file before taking it as ended."""
+
 def app_arguments(*, db: str | None = None, game: str | None = None) -> list[str]:
     """The arguments of each tab's app: ``workbench`` with them runs it."""
     words = []
@@ -144,6 +148,12 @@ def serve(
 
     server = WorkbenchServer(app_command(db=db, game=game), host=host, port=port, title="workbench", public_url=url)
     server.debug = debug
+    import textual_serve.download_manager
+
+    # textual-serve ends a download as complete when the app takes over 4 s to hand over a chunk: on a busy machine
+    # (eight tabs starting, a test suite beside it) a screenshot or export arrived empty. An app answers well
+    # within this, however busy; only an app gone mid-download waits it out.
+    textual_serve.download_manager.DOWNLOAD_TIMEOUT = DOWNLOAD_CHUNK_SECONDS
     # devtools are switched on in the environment Textual is imported in: with --debug every app starts cold
     warm = None if debug else WarmStart(app_arguments(db=db, game=game))
     if warm is not None:
@@ -165,5 +175,8 @@ def serve(
         listener.close()
         if warm is not None:
             warm.close()
+        if not loop.is_closed():  # aiohttp closes it when it ran; closing puts the signals' handlers back
+            loop.close()
+        asyncio.set_event_loop(None)
     say("workbench: stopped serving")
     return 0

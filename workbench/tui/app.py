@@ -103,6 +103,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
     TITLE = "workbench"
+    ALLOW_IN_MAXIMIZED_VIEW = "KeysFooter"  # a zoomed pane keeps the keys, as with Textual's Footer
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "request_quit", "Quit", priority=True),
@@ -200,7 +201,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
         message = Static(self._too_small_text(*self.size), id="too-small")
         message.display = too_small
         yield message
-        yield KeysFooter(compact=True)  # every key the footer shows fits 120 columns
+        yield KeysFooter()  # every key the footer shows fits 120 columns
 
     def on_load(self) -> None:
         # Tables read back from the cache (≈ 10 ms) are there for the first paint;
