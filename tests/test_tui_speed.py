@@ -698,8 +698,9 @@ def test_on_a_searched_board_the_bench_leaves_out_only_what_the_search_changes()
     st.integers(0, 30),
 )
 def test_a_view_s_line_is_fitted_to_its_width_exactly_as_textual_fits_it(runs, width):
-    """A built line over the view's style, padded or cut to its width, wide characters included: the same strip
-    as Textual's ``crop_extend`` makes, made once."""
+    """A built line over the view's style, padded or cut to its width, wide characters included: the cells of the
+    strip Textual's ``crop_extend`` makes, made once, and each run of one style a single segment (each segment
+    costs the terminal its colour codes)."""
     from rich.segment import Segment
     from rich.style import Style
     from textual.strip import Strip
@@ -709,5 +710,11 @@ def test_a_view_s_line_is_fitted_to_its_width_exactly_as_textual_fits_it(runs, w
     base = Style(color="red", bgcolor="black")
     segments = [Segment(text, None if style is None else Style.parse(style)) for text, style in runs]
     fitted = _fitted_strip(segments, base, width)
-    assert fitted == Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base)
+    textuals = Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base)
+
+    def cells(strip):
+        return [(char, style) for text, style, _ in strip for char in text]
+
+    assert cells(fitted) == cells(textuals)
     assert fitted.cell_length == width == sum(segment.cell_length for segment in fitted)
+    assert all(before.style != after.style for before, after in zip(list(fitted), list(fitted)[1:]))

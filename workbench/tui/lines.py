@@ -220,12 +220,15 @@ def _fitted_strip(segments: list[Segment], base: Style, width: int) -> Strip:
     """``segments`` over ``base``, padded in ``base`` or cut to ``width`` cells: Textual's
     ``Strip(...).crop_extend(0, width, base)``, making one strip rather than two or three (each a handful of
     caches of its own; a view of 25 lines builds again at every step of a searched board)."""
-    styled = list(Segment.apply_style(segments, base))
+    # runs of one style made one segment: each segment costs the terminal a full set of colour codes (about 30
+    # bytes), and a view's writer often writes one style in several pieces
+    styled = [segment for segment in Segment.apply_style(segments, base) if segment.text]
     length = Segment.get_line_length(styled)
-    if length > width:
-        return Strip(styled, length).crop(0, width)
     if length < width:
         styled.append(Segment(" " * (width - length), base))
+    styled = list(Segment.simplify(styled))
+    if length > width:
+        return Strip(styled, length).crop(0, width)
     return Strip(styled, width)
 
 

@@ -292,7 +292,8 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
                 self._strips.clear()
             base = self.rich_style
             segments = [] if key[0] is None else self._segments(*key[0])
-            strip = self._strips[key] = Strip(Segment.apply_style(segments, base)).crop_extend(left, left + width, base)
+            # one segment a run of one style: each costs the terminal its colour codes
+            strip = self._strips[key] = Strip(Segment.simplify(Segment.apply_style(segments, base))).crop_extend(left, left + width, base)
         return strip
 
     def _segments(self, guides: str, expander: str, runs: tuple[Run, ...], lit: bool) -> list[Segment]:
