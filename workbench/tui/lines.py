@@ -173,7 +173,7 @@ class LinesView(ResolvedParts, Widget):
             writer = LineWriter(size[0])
             self.build(writer)
             base = self.rich_style  # an ancestor walk: once per build, not once per line
-            strips = [_fitted_strip(segments, base, size[0]) for segments in writer.lines]
+            strips = [fitted_strip(segments, base, size[0]) for segments in writer.lines]
             blank, lines = Strip.blank(size[0], base), len(writer.lines)
             self._builds.insert(0, (key, size, strips, blank, lines, self.kept_with_lines()))
             del self._builds[self.BUILDS_KEPT :]
@@ -216,19 +216,20 @@ class LinesView(ResolvedParts, Widget):
         self.invalidate()
 
 
-def _fitted_strip(segments: list[Segment], base: Style, width: int) -> Strip:
-    """``segments`` over ``base``, padded in ``base`` or cut to ``width`` cells: Textual's
-    ``Strip(...).crop_extend(0, width, base)``, making one strip rather than two or three (each a handful of
-    caches of its own; a view of 25 lines builds again at every step of a searched board)."""
-    # runs of one style made one segment: each segment costs the terminal a full set of colour codes (about 30
-    # bytes), and a view's writer often writes one style in several pieces
+def fitted_strip(segments: list[Segment], base: Style, width: int, start: int = 0) -> Strip:
+    """``segments`` over ``base``, cells ``start`` to ``start + width`` of them, padded in ``base`` where they
+    end sooner: Textual's ``Strip(...).crop_extend(start, start + width, base)``, making one strip rather than
+    two or three (each a handful of caches of its own; a view of 25 lines builds again at every step of a
+    searched board), each run of one style a single segment (each segment costs the terminal a full set of
+    colour codes, about 30 bytes, and a view's writer often writes one style in several pieces)."""
+    end = start + width
     styled = [segment for segment in Segment.apply_style(segments, base) if segment.text]
     length = Segment.get_line_length(styled)
-    if length < width:
-        styled.append(Segment(" " * (width - length), base))
+    if length < end:
+        styled.append(Segment(" " * (end - length), base))
     styled = list(Segment.simplify(styled))
-    if length > width:
-        return Strip(styled, length).crop(0, width)
+    if start or length > end:
+        return Strip(styled, max(length, end)).crop(start, end)
     return Strip(styled, width)
 
 

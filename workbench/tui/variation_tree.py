@@ -33,7 +33,7 @@ from ..state.actions import (
     PromoteToMainLine,
     PromoteVariation,
 )
-from .lines import ResolvedParts, render_kept_lines
+from .lines import ResolvedParts, fitted_strip, render_kept_lines
 from .messages import dispatch
 
 EXPANDED, COLLAPSED = "▼ ", "▶ "
@@ -292,8 +292,7 @@ class VariationTree(ResolvedParts, ScrollView, can_focus=True):
                 self._strips.clear()
             base = self.rich_style
             segments = [] if key[0] is None else self._segments(*key[0])
-            # one segment a run of one style: each costs the terminal its colour codes
-            strip = self._strips[key] = Strip(Segment.simplify(Segment.apply_style(segments, base))).crop_extend(left, left + width, base)
+            strip = self._strips[key] = fitted_strip(segments, base, width, left)
         return strip
 
     def _segments(self, guides: str, expander: str, runs: tuple[Run, ...], lit: bool) -> list[Segment]:
