@@ -564,16 +564,14 @@ async def test_the_views_draw_their_kept_lines_exactly_as_textuals_own_path_draw
         assert not box_adds_nothing(view)
 
 
-async def test_a_partial_update_from_the_changed_regions_writes_what_textuals_own_would(monkeypatch):
-    """The main screen's compositor asks only the widgets and rows that changed regions meet: for every
-    update of a game played, stepped through, overlaid and branched, it writes to the terminal exactly
-    what Textual's compositor writes for the same changed regions."""
+def compare_with_textuals_updates(monkeypatch, width: int, height: int) -> list[bool]:
+    """From now on, each partial update of the app's compositor is also rendered by Textual's own compositor from
+    the same changed regions: one entry an update, True where both write the same bytes to a terminal of that size."""
     from rich.console import Console
-    from textual._compositor import Compositor
 
     from workbench.tui.compositor import ChangedRegionsCompositor
 
-    console = Console(width=120, height=40, color_system="truecolor", force_terminal=True)
+    console = Console(width=width, height=height, color_system="truecolor", force_terminal=True)
     compared: list[bool] = []
     ours = ChangedRegionsCompositor.render_partial_update
 
@@ -588,6 +586,16 @@ async def test_a_partial_update_from_the_changed_regions_writes_what_textuals_ow
         return update
 
     monkeypatch.setattr(ChangedRegionsCompositor, "render_partial_update", both)
+    return compared
+
+
+async def test_a_partial_update_from_the_changed_regions_writes_what_textuals_own_would(monkeypatch):
+    """The main screen's compositor asks only the widgets and rows that changed regions meet: for every
+    update of a game played, stepped through, overlaid and branched, it writes to the terminal exactly
+    what Textual's compositor writes for the same changed regions."""
+    from workbench.tui.compositor import ChangedRegionsCompositor
+
+    compared = compare_with_textuals_updates(monkeypatch, 120, 40)
     app = _app()
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot, app)
@@ -603,29 +611,12 @@ async def test_a_step_lays_nothing_out_when_a_view_it_refreshes_is_clipped_out_o
     step refreshes it. Textual takes a widget it does not see for a new one and lays every widget out again at
     the next lookup of a region (2-3 ms a key there); the app's compositor knows it from the full map. What it
     writes is still what Textual's own compositor writes."""
-    from rich.console import Console
-
     from workbench.engine.geometry import parse_variant
-    from workbench.tui.compositor import ChangedRegionsCompositor
 
     from .test_tui_variants import no_search
 
     no_search(monkeypatch)
-    console = Console(width=80, height=24, color_system="truecolor", force_terminal=True)
-    compared: list[bool] = []
-    ours = ChangedRegionsCompositor.render_partial_update
-
-    def both(compositor):
-        regions = set(compositor._dirty_regions)
-        textuals = Compositor.render_partial_update(compositor)
-        compositor._dirty_regions.update(regions)
-        update = ours(compositor)
-        if textuals is not None or update is not None:
-            compared.append(update is not None and textuals is not None
-                            and update.render_segments(console) == textuals.render_segments(console))  # fmt: skip
-        return update
-
-    monkeypatch.setattr(ChangedRegionsCompositor, "render_partial_update", both)
+    compared = compare_with_textuals_updates(monkeypatch, 80, 24)
     arranged = []
     arrange_root = Compositor._arrange_root
     monkeypatch.setattr(Compositor, "_arrange_root", lambda self, *a, **k: arranged.append(1) or arrange_root(self, *a, **k))
@@ -696,21 +687,22 @@ def test_on_a_searched_board_the_bench_leaves_out_only_what_the_search_changes()
 @given(
     st.lists(st.tuples(st.text("ab★界 ", max_size=8), st.sampled_from([None, "bold", "blue on white"])), max_size=6),
     st.integers(0, 30),
+    st.integers(0, 12),
 )
-def test_a_view_s_line_is_fitted_to_its_width_exactly_as_textual_fits_it(runs, width):
-    """A built line over the view's style, padded or cut to its width, wide characters included: the cells of the
-    strip Textual's ``crop_extend`` makes, made once, and each run of one style a single segment (each segment
-    costs the terminal its colour codes)."""
+def test_a_view_s_line_is_fitted_to_its_width_exactly_as_textual_fits_it(runs, width, start):
+    """A built line over the view's style, from a column on (the tree scrolled sideways), padded or cut to its
+    width, wide characters included: the cells of the strip Textual's ``crop_extend`` makes, made once, and each
+    run of one style a single segment (each segment costs the terminal its colour codes)."""
     from rich.segment import Segment
     from rich.style import Style
     from textual.strip import Strip
 
-    from workbench.tui.lines import _fitted_strip
+    from workbench.tui.lines import fitted_strip
 
     base = Style(color="red", bgcolor="black")
     segments = [Segment(text, None if style is None else Style.parse(style)) for text, style in runs]
-    fitted = _fitted_strip(segments, base, width)
-    textuals = Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base)
+    fitted = fitted_strip(segments, base, width, start)
+    textuals = Strip(Segment.apply_style(segments, base)).crop_extend(start, start + width, base)
 
     def cells(strip):
         return [(char, style) for text, style, _ in strip for char in text]
