@@ -316,19 +316,22 @@ def test_interrupted_by_the_user_is_not_a_traceback():
 @pytest.mark.app
 def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys, tmp_path):
     from workbench.library import Library, default_path
-    from workbench.settings import Settings, save_settings
+    from workbench.settings import Settings, save_settings, settings_path
     from workbench.library.recovery import keep
 
     with Library.open() as library:  # the user's own unsaved work, left by a killed session
         keep(library, "users-session", study_state(), path=None, name="mine")
         library.connection.execute("UPDATE recovery SET pid = 4194305")  # no such process
-    save_settings(Settings(variant="3x4k3"))  # the user's last variant: not the screenshots'
+    save_settings(Settings(variant="3x4k3", overlay="values"))  # the user's last variant and overlay: not the shots'
+    users_settings = settings_path().read_bytes()
     folder = tmp_path / "shots"
     code, out, _ = run(capsys, "screenshots", str(folder))
     names = ["start-80x24", "midgame-values-120x36", "variations-150x45", "masks-perfect-lose-120x36", "help-100x36",
              "4x4k4-values-120x36", "15x15k5-game-120x40"]  # fmt: skip
     assert code == 0 and out.splitlines() == [str(folder / f"{name}.svg") for name in names]
-    assert "classic" in (folder / "start-80x24.svg").read_text().replace("&#160;", " ")
+    start = (folder / "start-80x24.svg").read_text().replace("&#160;", " ")
+    assert "classic" in start and "ply 0 · v values, m masks" in start  # no overlay: neither the user's nor a shot's
+    assert settings_path().read_bytes() == users_settings  # the shots' keys (m, v) were not remembered as the user's
     four = (folder / "4x4k4-values-120x36.svg").read_text().replace("&#160;", " ")
     assert "4×4" in four and "O to move" in four and "draw" in four
     gomoku = (folder / "15x15k5-game-120x40.svg").read_text().replace("&#160;", " ")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -37,9 +38,19 @@ OPENINGS = {"15x15k5-game-120x40": GOMOKU_OPENING}
 
 async def _shoot(folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...], game: Geometry) -> Path:
     # a library of its own: the user's would gain studies to restore from these sessions, and offer
-    # the user's own unsaved work back in the middle of a screenshot
+    # the user's own unsaved work back in the middle of a screenshot; and remembered settings of its own: the
+    # user's overlay or theme would show in the shots, and a shot's keys (m, v) would become the user's, and
+    # the next shot's
     with tempfile.TemporaryDirectory() as scratch:
-        return await _shoot_with(str(Path(scratch) / "library.sqlite3"), folder, name, size, keys, game)
+        remembered = os.environ.get("XDG_CONFIG_HOME")
+        os.environ["XDG_CONFIG_HOME"] = str(Path(scratch) / "config")
+        try:
+            return await _shoot_with(str(Path(scratch) / "library.sqlite3"), folder, name, size, keys, game)
+        finally:
+            if remembered is None:
+                del os.environ["XDG_CONFIG_HOME"]
+            else:
+                os.environ["XDG_CONFIG_HOME"] = remembered
 
 
 async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...], game: Geometry) -> Path:
