@@ -298,12 +298,14 @@ def test_a_closed_pipe_ends_quietly():
 
 def test_interrupted_by_the_user_is_not_a_traceback():
     env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
-    child = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "analyze", "--all"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-        # a shell without job control starts background jobs with SIGINT ignored, and children inherit
-        # that: give this one the terminal's default, as a command typed at a prompt has
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )  # fmt: skip
+    # a shell without job control starts background jobs with SIGINT ignored, and children inherit that:
+    # give this one Python's own ctrl+c, as a command typed at a prompt has (set before the command's code,
+    # not in a preexec_fn: Python code between fork and exec can deadlock in a process with threads)
+    start = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv = ['workbench', 'analyze', '--all']; runpy.run_module('workbench', run_name='__main__')"
+    )
+    child = subprocess.Popen([sys.executable, "-c", start], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     child.stdout.readline()  # it has started printing
     child.send_signal(signal.SIGINT)
     # a guard against a hang only: 60 s ran out once, on a box loaded with two mutmut workers and the

@@ -316,3 +316,30 @@ def test_the_offer_says_when_the_work_was_kept_in_local_time():
     assert _when(earlier.strftime("%Y-%m-%d %H:%M:%S")) == earlier.astimezone().strftime("%Y-%m-%d %H:%M")
     assert _when("yesterday-ish") == "yesterday-ish"
 
+
+
+async def test_a_study_played_before_the_library_opened_is_kept_when_the_app_ends(tmp_path, monkeypatch):
+    """The library opens after the first paint, on a thread; a server killed (or a terminal closed) before
+    that thread is done still leaves the moves to be offered back."""
+    import threading
+
+    db = str(tmp_path / "lib.sqlite3")
+    Library.open(db).close()
+    opening, release = threading.Event(), threading.Event()
+    real_open = WorkbenchApp._open_library
+
+    def slow_open(self):
+        opening.set()
+        release.wait(30)
+        return real_open(self)
+
+    monkeypatch.setattr(WorkbenchApp, "_open_library", slow_open)
+    app = WorkbenchApp(db=db)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5", "1")
+        assert opening.is_set() and app.library_status == "opening" and app.keeper is None
+        assert moves(app) == (5, 1)
+    release.set()
+    with Library.open(db) as library:
+        (left,) = left_behind(library)
+    assert left.state.tree.moves_to(left.state.cursor) == (5, 1)

@@ -78,7 +78,30 @@ class Recovery:
 
         self._unless_unsaved(lambda: self.push_screen(Confirm(question, yes="Discard", no="Restore"), answered))
 
+    _recovery_ended = False
+    """A quit ended recovery on purpose: an app ending then keeps nothing."""
+
     def _end_recovery(self, *, clean: bool) -> None:
         if self.keeper is not None:
             self.keeper.close(clean=clean)
             self.keeper = None
+        elif not clean and not self._recovery_ended and self.library_status == "opening":
+            self._keep_while_the_library_opens()
+        self._recovery_ended = True
+
+    def _keep_while_the_library_opens(self) -> None:
+        """The app ends (a killed server, a closed terminal) before its library opened: keep the study now,
+        in the app's last moments, on a connection of its own (the opening thread's result comes too late)."""
+        if not self.store.state.modified:
+            return
+        import uuid
+
+        from ..library import Library, LibraryError
+        from ..library.recovery import keep
+
+        try:
+            with Library.open(self.db_path) as library:
+                if not library.read_only:
+                    keep(library, uuid.uuid4().hex, self.store.state, path=self.study_path, name=self.study_name)
+        except LibraryError:  # no library to keep it in: as when the library cannot open at all
+            pass
