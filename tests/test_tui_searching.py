@@ -204,6 +204,38 @@ async def test_a_report_that_only_counts_nodes_builds_the_evaluation_alone_again
         assert text_of(grid) != board_before  # the proven cell is drawn with its value
 
 
+async def test_a_report_draws_only_the_lines_it_changes_and_the_moves_table_keeps_its_strips(monkeypatch):
+    """On 15×15 a searched position's moves table runs to two hundred rows, built again at every report and
+    every step back to the position: the rows that come out the same are the very strips drawn before (a step
+    back took 9 ms making them again), a row that changes is made anew, and it reads what it should."""
+    from workbench.tui import lines
+
+    no_search(monkeypatch)
+    made = []
+    fitted = lines.fitted_strip
+    monkeypatch.setattr(lines, "fitted_strip", lambda segments, *rest: (made.append(segments), fitted(segments, *rest))[1])
+    app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=GOMOKU)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        empty = Position.empty(GOMOKU)
+        proven = {cell: (Value.LOSS, 20 + cell) for cell in range(1, 151)}
+        app.store.dispatch(SearchFound(result=_found(empty, proven, 100), running=True))
+        await pilot.pause()
+        evaluation = app.query_one(EvaluationView)
+        before = list(evaluation._ensure_strips())
+        assert len(before) > 150
+        made.clear()
+        app.store.dispatch(SearchFound(result=_found(empty, {**proven, 200: (Value.LOSS, 3)}, 2_345), running=True))
+        await pilot.pause()
+        after = evaluation._ensure_strips()
+        text = [strip.text for strip in after]
+        assert len(after) == len(before) + 1
+        assert any("2,345 nodes" in line for line in text) and any(re.match(r"\s+e2\s+loss\s+3\s*$", line) for line in text)
+        kept = {id(strip) for strip in before}
+        assert sum(id(strip) in kept for strip in after) >= 150  # the rows of the 150 moves proven before
+        assert len(made) <= 6, [[segment.text for segment in segments] for segments in made]  # the new row, the counts
+
+
 def test_what_a_held_report_proved_stays_when_the_search_process_is_found_gone():
     """The process dies (killed from outside) while a report waits for its gap: what it proved is drawn, the
     search is shown stopped, and the user is told."""

@@ -378,14 +378,24 @@ def searched_analysis(position: Position, found: SearchResult | None = None) -> 
 
     :raises IllegalPositionError: no game reaches ``position``.
     """
-    symmetry, legal, threats = _searched_position(position)  # checks the position is legal first
+    _searched_position(position)  # checks the position is legal first
     if found is not None and found.position != position:
         raise ValueError(f"a search of {format_position(found.position)} says nothing of {format_position(position)}")
+    proven = () if found is None else tuple((move.cell, move.value, move.remoteness) for move in found.moves if move.proven)
+    return _searched_analysis(position, proven)
+
+
+@lru_cache(maxsize=64)
+def _searched_analysis(position: Position, proven_moves: tuple[tuple[Cell, Value, int], ...]) -> Analysis:
+    """:func:`searched_analysis` of ``position`` and the moves (cell, value, remoteness) a search of it proved:
+    the same for every report that proved nothing new (only its node counts differ) and every step back to a
+    position searched before."""
+    symmetry, legal, threats = _searched_position(position)
     if position.is_over:
         return Analysis(position, position.status, None, None, None, (), Masks(), symmetry, None)
-    proven = {move.cell: move for move in found.moves if move.proven} if found is not None else {}
+    proven = {cell: (value, remoteness) for cell, value, remoteness in proven_moves}
     moves = tuple(
-        MoveAnalysis(cell, proven[cell].value, proven[cell].remoteness, None, None)
+        MoveAnalysis(cell, *proven[cell], None, None)
         if cell in proven
         else MoveAnalysis(cell, None, None, None, None)
         for cell in legal

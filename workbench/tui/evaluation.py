@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import ClassVar
 
 from rich.style import Style
@@ -67,6 +68,12 @@ def best_first(moves):
     return sorted(known, key=lambda move: (preference(move.value, move.remoteness), -move.cell), reverse=True)
 
 
+@lru_cache(maxsize=256)
+def _coordinates(mask: Bitboard, geometry: Geometry) -> str:
+    """The cells of ``mask`` as coordinates, ``h8 g9``: the same masks come back at every report of a search."""
+    return " ".join(format_coordinate(cell, geometry) for cell in cells_of(mask))
+
+
 def preparing_text(geometry: Geometry) -> str:
     """What a pane says while the exact analysis of ``geometry`` is being made."""
     if geometry.size <= MAX_TABLE_CELLS:
@@ -100,6 +107,13 @@ class EvaluationView(LinesView):
         super().__init__(id=id, classes=classes)
         self._row_cells: dict[int, Cell] = {}
         """Line number of each row of the moves table → its cell, as last built."""
+        self._rows: dict[tuple, tuple] = {}
+        """A searched board's moves table: the segments of each row drawn (see :meth:`_searched_row`)."""
+        self._rows_for: Geometry | None = None
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._rows.clear()
 
     def watch_library_games(self) -> None:
         self.invalidate()
@@ -221,22 +235,37 @@ class EvaluationView(LinesView):
         heading = style("evaluation--heading") + Style(underline=True)
         if proven:
             writer.write(f"{'':>2}{'cell':<6} {'value':<5} {'plies':>5}", heading)
-        highlighted = state.view.highlighted
+        highlighted, best_mask = state.view.highlighted, analysis.masks.best
+        if self._rows_for != geometry:
+            self._rows.clear()
+            self._rows_for = geometry
+        rows = self._rows
         for move in proven:  # every one: the pane scrolls
             writer.newline()
             self._row_cells[len(writer.lines) - 1] = move.cell
-            row_style = style("evaluation--highlight") if move.cell == highlighted else None
-            best = "★" if analysis.masks.best & cell_bit(move.cell) else " "
-            writer.write(f"{best:>2}{format_coordinate(move.cell, geometry):<6} ", row_style)
-            value_style = style(VALUE_CLASS[move.value])
-            writer.write(f"{move.value.label:<5}", value_style + row_style if row_style else value_style)
-            writer.write(f" {move.remoteness:>5}", row_style)
+            key = (move.cell, move.value, move.remoteness, bool(best_mask & cell_bit(move.cell)), move.cell == highlighted)
+            segments = rows.get(key)
+            if segments is None:
+                segments = rows[key] = self._searched_row(*key, geometry)
+            writer.extend(segments)
         if len(moves) > len(proven):
             if proven:
                 writer.newline()
             unproven = f"{len(moves) - len(proven)} not proven (? on the values overlay)"
             writer.write(ellipsis(unproven, writer.width), style("evaluation--dim"))
         writer.newline().write("plies: to the end, both at their best", style("evaluation--dim"))
+
+    def _searched_row(self, cell: Cell, value: Value, remoteness: int, best: bool, highlighted: bool, geometry: Geometry):
+        """The segments of a row of a searched board's moves table (kept: the table is drawn again for every
+        report of a search, and its rows are mostly the same)."""
+        writer = LineWriter(0)
+        style = self.part
+        row_style = style("evaluation--highlight") if highlighted else None
+        writer.write(f"{'★' if best else ' ':>2}{format_coordinate(cell, geometry):<6} ", row_style)
+        value_style = style(VALUE_CLASS[value])
+        writer.write(f"{value.label:<5}", value_style + row_style if row_style else value_style)
+        writer.write(f" {remoteness:>5}", row_style)
+        return tuple(writer.lines[0])
 
     def _served(self, analysis: Analysis) -> tuple[int, dict, dict] | None:
         served = self.library_games
@@ -247,9 +276,9 @@ class EvaluationView(LinesView):
         style = self.part
         geometry = analysis.position.geometry
         for name in MASK_NAMES:
-            cells = [format_coordinate(cell, geometry) for cell in cells_of(analysis.masks.get(name))]
+            cells = _coordinates(analysis.masks.get(name), geometry)
             writer.write(MASK_LABELS[name].ljust(MASK_COLUMN), style("evaluation--heading"))
-            writer.write(ellipsis(" ".join(cells) or "—", writer.width - MASK_COLUMN), style("evaluation--mask") if cells else style("evaluation--dim"))
+            writer.write(ellipsis(cells or "—", writer.width - MASK_COLUMN), style("evaluation--mask") if cells else style("evaluation--dim"))
             writer.newline()
 
     def _masks(self, writer: LineWriter, analysis: Analysis) -> None:

@@ -34,6 +34,11 @@ class LineWriter:
             self.lines[-1].append(Segment(text, style))
         return self
 
+    def extend(self, segments) -> LineWriter:
+        """Add segments made before (by another writer) to the current line."""
+        self.lines[-1].extend(segments)
+        return self
+
     def newline(self, count: int = 1) -> LineWriter:
         for _ in range(count):
             self.lines.append([])
@@ -98,6 +103,11 @@ class LinesView(ResolvedParts, Widget):
     """Builds kept for reuse, newest first: stepping back and forth through a game, or toggling an
     overlay, meets the same few slices of the state again and again."""
 
+    LINES_KEPT: ClassVar[int] = 4096
+    """Strips kept by their segments, across builds: a build that differs from an earlier one in a line or
+    two (a search's node count; one more move proven in a table of two hundred) makes those lines' strips
+    only, and the rest are the very strips drawn before (their filtered forms cached with them)."""
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._strips: list[Strip] | None = None
@@ -106,6 +116,9 @@ class LinesView(ResolvedParts, Widget):
         self._fitted: tuple[int, int] | None = None  # (width, lines) of FIT_HEIGHT's last fit
         self._builds: list[tuple[object, tuple[int, int], list[Strip], Strip, int, object]] = []
         """(build key, size, strips, blank strip, lines built, what the build kept beside them), newest first."""
+        self._line_strips: dict[tuple[Segment, ...], Strip] = {}
+        self._line_strips_for: tuple[int, Style] | None = None
+        """The (width, base style) the kept line strips were made at."""
 
     def build(self, writer: LineWriter) -> None:  # pragma: no cover - subclasses draw here
         raise NotImplementedError
@@ -138,6 +151,7 @@ class LinesView(ResolvedParts, Widget):
         super().notify_style_update()
         self._strips = None
         self._builds.clear()
+        self._line_strips.clear()
 
     def invalidate(self) -> None:
         """Build the lines again and repaint those that changed.
@@ -173,13 +187,28 @@ class LinesView(ResolvedParts, Widget):
             writer = LineWriter(size[0])
             self.build(writer)
             base = self.rich_style  # an ancestor walk: once per build, not once per line
-            strips = [fitted_strip(segments, base, size[0]) for segments in writer.lines]
+            strips = self._strips_of(writer.lines, base, size[0])
             blank, lines = Strip.blank(size[0], base), len(writer.lines)
             self._builds.insert(0, (key, size, strips, blank, lines, self.kept_with_lines()))
             del self._builds[self.BUILDS_KEPT :]
         self._strips, self._blank, self._built_for = strips, blank, size
         if self.FIT_HEIGHT:
             self._fit_height(size[0], lines)
+        return strips
+
+    def _strips_of(self, lines: list[list[Segment]], base: Style, width: int) -> list[Strip]:
+        """A strip for each line, the kept one where a line's segments were built before at this width."""
+        if self._line_strips_for != (width, base) or len(self._line_strips) + len(lines) > self.LINES_KEPT:
+            self._line_strips.clear()
+            self._line_strips_for = (width, base)
+        kept = self._line_strips
+        strips = []
+        for segments in lines:
+            key = tuple(segments)
+            strip = kept.get(key)
+            if strip is None:
+                strip = kept[key] = fitted_strip(segments, base, width)
+            strips.append(strip)
         return strips
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
