@@ -110,10 +110,15 @@ class EvaluationView(LinesView):
         self._rows: dict[tuple, tuple] = {}
         """A searched board's moves table: the segments of each row drawn (see :meth:`_searched_row`)."""
         self._rows_for: Geometry | None = None
+        self._tables: list[tuple[tuple, Bitboard, Cell | None, tuple]] = []
+        """The moves tables of the analyses drawn lately, newest first (see :meth:`_table_of`)."""
+
+    TABLES_KEPT: ClassVar[int] = 8
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._rows.clear()
+        self._tables = []
 
     def watch_library_games(self) -> None:
         self.invalidate()
@@ -218,16 +223,17 @@ class EvaluationView(LinesView):
         geometry = state.geometry
         found = state.search_of(state.position)
         moves = analysis.moves
-        proven = best_first(moves)
+        table = self._table_of(analysis, state.view.highlighted)
+        proven = len(table)
         nodes = found.nodes if found is not None else 0
         if state.searching == state.position:
-            status = f"searching · {nodes:,} nodes · {len(proven)}/{len(moves)} proven · s stops"
+            status = f"searching · {nodes:,} nodes · {proven}/{len(moves)} proven · s stops"
         elif found is None:
             status = "not searched yet · s searches it"
-        elif len(proven) == len(moves):
+        elif proven == len(moves):
             status = f"searched: every move proven ({nodes:,} nodes)"
         else:
-            status = f"search stopped · {len(proven)}/{len(moves)} proven · s searches on"
+            status = f"search stopped · {proven}/{len(moves)} proven · s searches on"
         writer.write(ellipsis(status, writer.width), style("evaluation--dim"))
         writer.newline(2)
         self._mask_coordinates(writer, analysis)
@@ -235,25 +241,37 @@ class EvaluationView(LinesView):
         heading = style("evaluation--heading") + Style(underline=True)
         if proven:
             writer.write(f"{'':>2}{'cell':<6} {'value':<5} {'plies':>5}", heading)
-        highlighted, best_mask = state.view.highlighted, analysis.masks.best
+        for cell, segments in table:  # every one: the pane scrolls
+            writer.newline()
+            self._row_cells[len(writer.lines) - 1] = cell
+            writer.extend(segments)
+        if len(moves) > proven:
+            if proven:
+                writer.newline()
+            unproven = f"{len(moves) - proven} not proven (? on the values overlay)"
+            writer.write(ellipsis(unproven, writer.width), style("evaluation--dim"))
+        writer.newline().write("plies: to the end, both at their best", style("evaluation--dim"))
+
+    def _table_of(self, analysis: Analysis, highlighted: Cell | None) -> tuple[tuple[Cell, tuple], ...]:
+        """A searched board's moves table, (cell, segments) a row, best first: kept for the analyses drawn
+        lately (the same object comes back for a report that proved nothing new, and a step back to a position),
+        and its rows kept one by one (a report proves one move more, and the other rows are the same)."""
+        moves, best_mask, geometry = analysis.moves, analysis.masks.best, analysis.position.geometry
+        for kept_moves, kept_best, kept_highlighted, table in self._tables:
+            if kept_moves is moves and kept_best == best_mask and kept_highlighted == highlighted:
+                return table
         if self._rows_for != geometry:
             self._rows.clear()
             self._rows_for = geometry
-        rows = self._rows
-        for move in proven:  # every one: the pane scrolls
-            writer.newline()
-            self._row_cells[len(writer.lines) - 1] = move.cell
+        rows, table = self._rows, []
+        for move in best_first(moves):
             key = (move.cell, move.value, move.remoteness, bool(best_mask & cell_bit(move.cell)), move.cell == highlighted)
             segments = rows.get(key)
             if segments is None:
                 segments = rows[key] = self._searched_row(*key, geometry)
-            writer.extend(segments)
-        if len(moves) > len(proven):
-            if proven:
-                writer.newline()
-            unproven = f"{len(moves) - len(proven)} not proven (? on the values overlay)"
-            writer.write(ellipsis(unproven, writer.width), style("evaluation--dim"))
-        writer.newline().write("plies: to the end, both at their best", style("evaluation--dim"))
+            table.append((move.cell, segments))
+        self._tables = [(moves, best_mask, highlighted, tuple(table)), *self._tables[: self.TABLES_KEPT - 1]]
+        return self._tables[0][3]
 
     def _searched_row(self, cell: Cell, value: Value, remoteness: int, best: bool, highlighted: bool, geometry: Geometry):
         """The segments of a row of a searched board's moves table (kept: the table is drawn again for every
