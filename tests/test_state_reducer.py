@@ -463,7 +463,18 @@ def test_a_tree_keeps_each_node_s_position_as_replaying_its_moves_makes_it(edits
         if not position.is_over and cell in position.legal_moves():
             tree, _ = tree.add_move(node_id, cell)
         elif node_id != ROOT and rng.random() < 0.2:
+            gone = tree.subtree(node_id)
             tree = tree.without_subtree(node_id)
+            for removed in gone:
+                with pytest.raises(KeyError):
+                    tree.position(removed)  # known before, it is not kept: the node is gone
+        elif rng.random() < 0.5:
+            tree = tree.with_comment(node_id, str(cell))
+        else:
+            children = tree.node(node_id).children
+            tree = tree.with_children_order(node_id, tuple(reversed(children)))
+        if node_id in tree:  # an edit keeps the positions the tree knew (ids are never reused)
+            assert tree.position(node_id) is position
     fresh = GameTree(root_position=tree.root_position, nodes=tree.nodes, next_id=tree.next_id)
     node_ids = list(tree.walk())
     rng.shuffle(node_ids)

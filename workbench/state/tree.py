@@ -165,21 +165,21 @@ class GameTree:
         parent = nodes[node_id]
         nodes[node_id] = replace(parent, children=parent.children + (new_id,))
         nodes[new_id] = Node(id=new_id, parent=node_id, move=cell)
-        return replace(self, nodes=_freeze(nodes), next_id=new_id + 1), new_id
+        return self._edited(nodes, next_id=new_id + 1), new_id
 
     def with_comment(self, node_id: NodeId, comment: str) -> GameTree:
         if self.nodes[node_id].comment == comment:
             return self
         nodes = dict(self.nodes)
         nodes[node_id] = replace(nodes[node_id], comment=comment)
-        return replace(self, nodes=_freeze(nodes))
+        return self._edited(nodes)
 
     def with_children_order(self, node_id: NodeId, children: tuple[NodeId, ...]) -> GameTree:
         if self.nodes[node_id].children == children:
             return self
         nodes = dict(self.nodes)
         nodes[node_id] = replace(nodes[node_id], children=children)
-        return replace(self, nodes=_freeze(nodes))
+        return self._edited(nodes)
 
     def without_subtree(self, node_id: NodeId) -> GameTree:
         """The tree less ``node_id`` and everything below it (the root cannot go)."""
@@ -190,7 +190,14 @@ class GameTree:
         nodes = {key: node for key, node in self.nodes.items() if key not in gone}
         parent = nodes[parent_id]
         nodes[parent_id] = replace(parent, children=tuple(c for c in parent.children if c != node_id))
-        return replace(self, nodes=_freeze(nodes))
+        return self._edited(nodes, gone=gone)
+
+    def _edited(self, nodes: dict[NodeId, Node], *, next_id: NodeId | None = None, gone: frozenset[NodeId] = frozenset()) -> GameTree:
+        """This tree with ``nodes``, knowing the positions this one knew: an edit never changes the position of
+        a node it keeps (ids are never reused), and a move played or undone on 15×15 replayed each one."""
+        tree = replace(self, nodes=_freeze(nodes), next_id=self.next_id if next_id is None else next_id)
+        tree._positions.update((node, position) for node, position in self._positions.items() if node not in gone)
+        return tree
 
 
 # --- derived views ---------------------------------------------------------------
