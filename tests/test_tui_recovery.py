@@ -343,3 +343,27 @@ async def test_a_study_played_before_the_library_opened_is_kept_when_the_app_end
     with Library.open(db) as library:
         (left,) = left_behind(library)
     assert left.state.tree.moves_to(left.state.cursor) == (5, 1)
+
+
+async def test_a_clean_quit_while_the_library_opens_keeps_nothing(tmp_path, monkeypatch):
+    """Discarding on the way out while the library is still opening: nothing is kept at the app's end, nor by a
+    library that opens a moment after the quit."""
+    import threading
+
+    db = str(tmp_path / "lib.sqlite3")
+    Library.open(db).close()
+    release = threading.Event()
+    real_open = WorkbenchApp._open_library
+    monkeypatch.setattr(WorkbenchApp, "_open_library", lambda self: (release.wait(30), real_open(self))[1])
+    app = WorkbenchApp(db=db)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5", "ctrl+q")
+        assert isinstance(app.screen, ConfirmQuit) and app.library_status == "opening"
+        await pilot.click("#discard")
+        with Library.open(db) as library:  # the library opens as the app quits: recovery has ended already
+            app._start_recovery(library, [])
+            assert app.keeper is None
+    release.set()
+    assert app.return_code == 0
+    with Library.open(db) as library:
+        assert library.query("SELECT count(*) FROM recovery") == [(0,)]

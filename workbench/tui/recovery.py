@@ -33,6 +33,8 @@ class Recovery:
     def _start_recovery(self, library, left_behind) -> None:
         from ..library.recovery import RecoveryKeeper
 
+        if self._recovery_ended:  # the library opened as the app was quitting: a clean quit left nothing to keep
+            return
         if library.read_only:
             self.notify("The library is read-only: unsaved work is not kept safe.", title="Library", severity="warning", timeout=8)
             return
@@ -79,7 +81,7 @@ class Recovery:
         self._unless_unsaved(lambda: self.push_screen(Confirm(question, yes="Discard", no="Restore"), answered))
 
     _recovery_ended = False
-    """A quit ended recovery on purpose: an app ending then keeps nothing."""
+    """Recovery has ended (a clean quit, or the app's end): a library that opens after it keeps nothing."""
 
     def _end_recovery(self, *, clean: bool) -> None:
         if self.keeper is not None:
