@@ -161,6 +161,33 @@ def test_analyze_of_a_large_board_searches_within_the_budget(capsys):
     assert "perfect-win" in out and "a5" in out  # coordinates beside the cell numbers
 
 
+def test_the_bench_of_a_searched_board_times_the_app_in_a_terminal(capsys, monkeypatch):
+    """`workbench bench --game 15x15k5`: no strong solve to time (one line, exit 2, asked for that alone), but the
+    app in a real terminal on that board, against a first paint of 2× the bare app's."""
+    from workbench.tui import terminal_bench
+
+    asked, made = [], []
+    real = terminal_bench.run_terminal_bench
+
+    def without_sizes(*, quick, game):
+        asked.append((quick, game))
+        if not made:  # the start and the warm-up, once, but no size timed
+            made.append(real(quick=quick, game=game, sizes=()))
+        return made[0]
+
+    monkeypatch.setattr(terminal_bench, "run_terminal_bench", without_sizes)
+    code, out, _ = run(capsys, "bench", "--game", "15x15k5", "--quick", "--json")
+    report = json.loads(out)["tui_terminal"]
+    assert code == 0 and asked == [(True, "15x15k5")]
+    assert (report["game"], report["target_ratio"], report["target_first_paint_ratio"], report["sizes"]) == ("15x15k5", 2.0, 2.0, {})
+    code, out, _ = run(capsys, "bench", "--game", "15x15k5", "--quick")
+    assert code == 0 and asked[-1] == (True, "15x15k5")
+    assert out.startswith("keypress to settled screen, in a terminal, 15x15k5 (10 keys a scenario; ") and "first paint ≤ 2.0×" in out
+    code, out, err = run(capsys, "bench", "--game", "15x15k5", "--no-tui")
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "searched, not solved" in err
+    assert real(quick=True, sizes=())["target_first_paint_ratio"] == 1.5  # the classic board keeps its 1.5×
+
+
 def test_the_family_bench_reports_every_figure_and_says_when_the_peer_is_missing(capsys, monkeypatch):
     from workbench import bench_family
 

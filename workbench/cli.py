@@ -637,12 +637,30 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _searched_board_bench(args: argparse.Namespace, geometry) -> int:
+    """A board searched position by position (above 16 cells) has no strong solve to time: its figures are the
+    app's, in a real terminal, on a game of thirty moves where the board is 15×15."""
+    from .tui.terminal_bench import format_terminal_report, run_terminal_bench
+
+    if args.no_tui:
+        raise UsageError(f"bench --game {geometry}: a board above 16 cells is searched, not solved, and its figures are the app's; drop --no-tui")
+    report = {"tui_terminal": run_terminal_bench(quick=args.quick, game=str(geometry))}
+    if args.json:
+        _print_json(report)
+    else:
+        print("\n".join(format_terminal_report(report["tui_terminal"])))
+    return 0
+
+
 def _family_bench(args: argparse.Namespace, geometry) -> int:
     """The family's figures: the strong solve of ``--game`` (at most 16 cells), tier 2 on 5×5k4 and the 3×3
     sweep, each beside OpenSpiel where it is installed."""
     from .bench_family import format_family_report, run_family_bench
+    from .engine.analysis import is_searched
     from .engine.strong import check_strongly_solvable
 
+    if is_searched(geometry):
+        return _searched_board_bench(args, geometry)
     check_strongly_solvable(geometry)
     report = run_family_bench(str(geometry), quick=args.quick)
     if not args.no_tui and geometry.size >= 9:  # the app on this board in a real terminal (its keys play 1, 3, 5, 9)
