@@ -2,6 +2,7 @@
 redraws only the lines that changed, builds are reused, and the terminal bench measures what a
 user sees (a real process on a terminal, its screen read back by a terminal emulator)."""
 
+import asyncio
 import re
 import sys
 import tempfile
@@ -710,3 +711,35 @@ def test_a_view_s_line_is_fitted_to_its_width_exactly_as_textual_fits_it(runs, w
     assert cells(fitted) == cells(textuals)
     assert fitted.cell_length == width == sum(segment.cell_length for segment in fitted)
     assert all(before.style != after.style for before, after in zip(list(fitted), list(fitted)[1:]))
+
+
+async def test_what_a_key_changes_is_drawn_without_waiting_for_the_update_timer(monkeypatch):
+    """Textual draws on the ticks of a 60 fps timer; after another frame (a search's report) a key waited up to
+    16 ms for the next one. With that timer held back, a key's change is drawn all the same, at once; a change
+    that no input made keeps Textual's pace, and is drawn at the timer's tick."""
+    from textual.screen import Screen
+
+    from workbench.state.actions import SetOverlay
+
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.pause()
+        screen = app.screen
+        drawn = []
+        real_refresh = Screen._compositor_refresh
+        monkeypatch.setattr(Screen, "_compositor_refresh", lambda self: (drawn.append(self), real_refresh(self))[1])
+        monkeypatch.setattr(type(screen._update_timer), "resume", lambda timer: None)  # a tick that never comes
+        # (the pilot's pause draws a frame itself, as the timer's tick: waited for here without it)
+        await pilot.press("5")
+        for _ in range(200):
+            if drawn:
+                break
+            await asyncio.sleep(0.01)
+        assert drawn == [screen] and "ply 1" in text_of(app.query_one(BoardStatus))
+        app.store.dispatch(SetOverlay(overlay="values"))  # no input made it
+        await asyncio.sleep(0.3)
+        assert drawn == [screen]  # held for the tick
+        screen._on_timer_update()
+        assert drawn == [screen, screen]
+        assert "showing values" in text_of(app.query_one(BoardStatus))

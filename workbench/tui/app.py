@@ -98,6 +98,10 @@ def _layout_for(width: int, height: int) -> Layout:
     return Layout(too_small, width >= WIDE_WIDTH, width >= WIDER_WIDTH, height >= TALL_HEIGHT, height >= 30)
 
 
+_DRAWN_AT_ONCE = (events.Key, events.MouseDown, events.MouseUp, events.MouseScrollDown, events.MouseScrollUp)
+"""The user's input whose frame :class:`PanesScreen` draws at once (a mouse's moves keep Textual's pace)."""
+
+
 class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteCommands, RememberedSettings, App[int]):
     """Tic-Tac-Toe analysis: Board, Evaluation, Symmetry and History over one store."""
 
@@ -386,6 +390,11 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
     def watch_library_status(self, status: str) -> None:
         if status != "opening":
             self._maybe_engine_move()  # held while the library opened (see EnginePlay)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, _DRAWN_AT_ONCE) and not event.is_forwarded and isinstance(self.screen, PanesScreen):
+            self.screen.draw_input_at_once = True  # what it changes is drawn at once, not at the next tick
+        await super().on_event(event)
 
     def on_dispatch(self, message: Dispatch) -> None:
         message.stop()

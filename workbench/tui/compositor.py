@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 
+from textual import events
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.screen import Screen
@@ -107,8 +108,27 @@ def _any_unfilled(line: Mapping[int, Strip | None], written: list[int], first_cu
 
 
 class PanesScreen(Screen):
-    """The app's main screen, composited from the changed regions (see the module's docstring)."""
+    """The app's main screen, composited from the changed regions (see the module's docstring); what a key or a
+    click changes is drawn at once (see :attr:`draw_input_at_once`)."""
+
+    draw_input_at_once = False
+    """Set by the app when a key or a mouse button comes in: the frame it makes is drawn as soon as the screen is
+    idle. Textual draws on the ticks of a 60 fps timer, which after a frame sleeps to its next tick: a key that
+    came a few milliseconds after another frame (a search's report, ten a second on 15×15) waited up to 16 ms
+    for it. Frames of anything else keep Textual's pace."""
 
     def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._compositor = ChangedRegionsCompositor()
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        if (
+            self.draw_input_at_once and self.is_current and not self.app._batch_count
+            and (self._layout_required or self._scroll_required or self._repaint_required or self._dirty_widgets)
+        ):  # fmt: skip
+            self._on_timer_update()  # the timer's own tick, now (it pauses the timer, and draws what changed)
+        await super()._on_idle(event)
+
+    def _on_timer_update(self) -> None:
+        self.draw_input_at_once = False  # drawn, by the timer or at once: the next frame keeps Textual's pace
+        super()._on_timer_update()
