@@ -2,6 +2,7 @@
 
 import os
 import sqlite3
+import time
 
 import pytest
 
@@ -152,6 +153,31 @@ def test_asking_whether_an_app_still_runs_does_not_signal_it(tmp_path):
         child.kill()
         child.wait()
     assert not _running(child.pid)
+
+
+def test_an_app_that_ended_but_was_never_reaped_counts_as_gone(tmp_path):
+    """A served app outlives its warm process: an orphan, and an init that never reaps (a container's) keeps it a
+    zombie. It holds nothing any more: its study is offered, as CI once showed it was not."""
+    import subprocess
+    import sys
+
+    from workbench.library.recovery import _running
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        for _ in range(500):  # ended, and left unreaped (no wait() yet): a zombie
+            with open(f"/proc/{child.pid}/stat", "rb") as stat:
+                if stat.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    break
+            time.sleep(0.01)
+        assert not _running(child.pid)
+        path = tmp_path / "lib.sqlite3"
+        with Library.open(path) as library:
+            keep(library, "ended", played(5), path=None, name=None)
+            library.connection.execute("UPDATE recovery SET pid = ?", (child.pid,))
+            assert [r.session for r in left_behind(library)] == ["ended"]
+    finally:
+        child.wait()
 
 
 def test_another_users_app_counts_as_running(monkeypatch):

@@ -67,7 +67,19 @@ def _running(pid: int) -> bool:
         return False
     except PermissionError:  # someone else's process: alive
         return True
-    return True
+    return not _ended_unreaped(pid)
+
+
+def _ended_unreaped(pid: int) -> bool:
+    """Whether ``pid`` has ended and waits to be reaped (a zombie), where ``/proc`` tells. A served app whose warm
+    process went first is an orphan, and an init that never reaps (a container's) keeps it a zombie for good: the
+    signal check above takes it for a running app, whose study is never offered."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()  # after the command's name, which may hold spaces
+    except (OSError, IndexError):  # no /proc (not Linux), or the process went meanwhile
+        return False
+    return bool(fields) and fields[0] in (b"Z", b"X")
 
 
 def left_behind(library: Library, *, own_session: str | None = None) -> list[Recovered]:
