@@ -318,22 +318,29 @@ def test_the_offer_says_when_the_work_was_kept_in_local_time():
 
 
 
-async def test_a_study_played_before_the_library_opened_is_kept_when_the_app_ends(tmp_path, monkeypatch):
-    """The library opens after the first paint, on a thread; a server killed (or a terminal closed) before
-    that thread is done still leaves the moves to be offered back."""
+def hold_the_library_opening(monkeypatch):
+    """The app's library opens on its thread only once the returned ``release`` is set; ``opening`` is set
+    when that thread has started."""
     import threading
 
-    db = str(tmp_path / "lib.sqlite3")
-    Library.open(db).close()
     opening, release = threading.Event(), threading.Event()
     real_open = WorkbenchApp._open_library
 
-    def slow_open(self):
+    def held_open(self):
         opening.set()
         release.wait(30)
         return real_open(self)
 
-    monkeypatch.setattr(WorkbenchApp, "_open_library", slow_open)
+    monkeypatch.setattr(WorkbenchApp, "_open_library", held_open)
+    return opening, release
+
+
+async def test_a_study_played_before_the_library_opened_is_kept_when_the_app_ends(tmp_path, monkeypatch):
+    """The library opens after the first paint, on a thread; a server killed (or a terminal closed) before
+    that thread is done still leaves the moves to be offered back."""
+    db = str(tmp_path / "lib.sqlite3")
+    Library.open(db).close()
+    opening, release = hold_the_library_opening(monkeypatch)
     app = WorkbenchApp(db=db)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("5", "1")
@@ -348,13 +355,9 @@ async def test_a_study_played_before_the_library_opened_is_kept_when_the_app_end
 async def test_a_clean_quit_while_the_library_opens_keeps_nothing(tmp_path, monkeypatch):
     """Discarding on the way out while the library is still opening: nothing is kept at the app's end, nor by a
     library that opens a moment after the quit."""
-    import threading
-
     db = str(tmp_path / "lib.sqlite3")
     Library.open(db).close()
-    release = threading.Event()
-    real_open = WorkbenchApp._open_library
-    monkeypatch.setattr(WorkbenchApp, "_open_library", lambda self: (release.wait(30), real_open(self))[1])
+    _, release = hold_the_library_opening(monkeypatch)
     app = WorkbenchApp(db=db)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("5", "ctrl+q")

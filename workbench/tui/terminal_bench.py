@@ -420,8 +420,10 @@ def run_terminal_bench(*, quick: bool = False, sizes: Sequence[tuple[int, int]] 
     app, at each size; plain data."""
     keys = 10 if quick else 40
     launches = 2 if quick else 5
-    searched = game is not None and ticking_of("ours", game) is not None  # a board above 16 cells, searched
+    from ..engine.analysis import is_searched
+
     # first paint: 1.5× the bare app on the boards solved whole, 2× on a searched one (the family's issue)
+    searched = game is not None and is_searched(parse_variant(game))
     report: dict = {"keys_per_scenario": keys, "launches": launches, "quiet_s": QUIET_S, "target_ratio": 2.0,
                     "target_first_paint_ratio": 2.0 if searched else 1.5, "game": game or "3x3k3", "sizes": {}}  # fmt: skip
     with tempfile.TemporaryDirectory() as folder:
