@@ -67,6 +67,7 @@ from .compositor import PanesScreen
 from .engine_play import EnginePlay
 from .evaluation import EvaluationPane, EvaluationView, selected_line
 from .history import HistoryPane
+from .key_routing import keys_go_straight, take_key_straight
 from .messages import Dispatch
 from .recovery import Recovery
 from .remembered import RememberedSettings
@@ -394,6 +395,11 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, _DRAWN_AT_ONCE) and not event.is_forwarded and isinstance(self.screen, PanesScreen):
             self.screen.draw_input_at_once = True  # what it changes is drawn at once, not at the next tick
+        if isinstance(event, events.Key) and not event.is_forwarded and keys_go_straight(self, event):
+            await take_key_straight(self, event)
+            if isinstance(self.screen, PanesScreen):
+                self.screen.draw_repaints_now()
+            return
         await super().on_event(event)
 
     def on_dispatch(self, message: Dispatch) -> None:

@@ -1,0 +1,148 @@
+"""A key reaches the app's bindings straight when nothing on its way reads keys, and what it changes is drawn
+within its own handling; anything that reads keys, or a change that needs a layout, keeps Textual's way."""
+
+import asyncio
+import tempfile
+
+import pytest
+from textual import events, on
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Input
+
+from tests.tui_helpers import text_of, wait_ready
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.board import BoardGrid, BoardStatus
+from workbench.tui.compositor import PanesScreen
+from workbench.tui.key_routing import _key_methods, keys_go_straight, passes_keys_up
+from workbench.tui.variation_tree import VariationTree
+
+
+def _app() -> WorkbenchApp:
+    return WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3")
+
+
+class ReadsKeys(Widget):
+    def on_key(self, event: events.Key) -> None:
+        pass
+
+
+class ReadsKeysPrivately(Widget):
+    async def _on_key(self, event: events.Key) -> None:
+        pass
+
+
+class ReadsKeysByDecorator(Widget):
+    @on(events.Key)
+    def heard(self, event: events.Key) -> None:
+        pass
+
+
+class ReadsEveryEvent(Widget):
+    async def on_event(self, event: events.Event) -> None:
+        await super().on_event(event)
+
+
+class ReadsOneKey(Widget):
+    def key_x(self) -> None:
+        pass
+
+
+class SubclassOfAReader(ReadsKeys):
+    pass
+
+
+class Inert(Widget):
+    def on_click(self, event: events.Click) -> None:
+        pass
+
+
+@pytest.mark.parametrize("node_class", [ReadsKeys, ReadsKeysPrivately, ReadsKeysByDecorator, ReadsEveryEvent, SubclassOfAReader, Input])
+def test_a_node_with_a_key_handler_of_its_own_does_not_pass_keys_up(node_class):
+    assert not passes_keys_up(node_class)
+
+
+@pytest.mark.parametrize("node_class", [Widget, Screen, PanesScreen, Inert, ReadsOneKey, BoardGrid, VariationTree])
+def test_a_node_whose_key_handling_is_textuals_own_passes_keys_up(node_class):
+    assert passes_keys_up(node_class)  # key_… methods are asked about key by key
+
+
+async def test_a_played_move_goes_from_the_app_to_the_bindings_without_visiting_the_board_and_its_parents():
+    keys: list[events.Key] = []
+    app = _app()
+    async with app.run_test(size=(120, 40), message_hook=lambda message: keys.append(message) if isinstance(message, events.Key) else None) as pilot:
+        await wait_ready(pilot, app)
+        assert isinstance(app.focused, BoardGrid) and len(app.focused.ancestors) >= 4
+        assert keys_go_straight(app, events.Key("5", "5"))
+        keys.clear()
+        await pilot.press("5")
+        await pilot.pause()
+        assert app.store.state.position.ply == 1
+        assert len(keys) == 1  # dispatched at the app only; Textual's way, at the board, each parent, and the app again
+
+
+async def test_keys_a_node_reads_take_textuals_way_through_it(monkeypatch):
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        screen = app.screen
+        assert not keys_go_straight(app, events.Key("escape", None))  # the screen's own key_escape
+        assert keys_go_straight(app, events.Key("v", "v"))
+        monkeypatch.setattr(type(app.query_one(BoardGrid)), "key_v", lambda self: None, raising=False)
+        _key_methods.cache_clear()  # classes are read once, as they are defined
+        assert not keys_go_straight(app, events.Key("v", "v"))
+        assert keys_go_straight(app, events.Key("m", "m"))
+        await pilot.press("colon")  # a dialog whose input reads every printable key
+        for _ in range(50):
+            if isinstance(app.focused, Input):
+                break
+            await pilot.pause()
+        assert app.screen is not screen and isinstance(app.focused, Input)
+        assert not keys_go_straight(app, events.Key("5", "5"))
+        await pilot.press("5")
+        await pilot.pause()
+        assert app.focused.value == "5" and app.store.state.position.ply == 0  # typed, not played
+        await pilot.press("enter")
+        for _ in range(50):
+            if app.store.state.position.ply:
+                break
+            await pilot.pause()
+        assert app.store.state.position.ply == 1
+    _key_methods.cache_clear()
+
+
+async def test_a_key_s_change_is_drawn_before_its_handling_returns(monkeypatch):
+    """Not a frame later, through each changed widget's message queue and then the screen's."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5")  # the first move also marks the study unsaved in the header, a frame later
+        await pilot.pause(0.2)
+        screen = app.screen
+        drawn: list[str] = []
+        real_refresh = Screen._compositor_refresh
+        monkeypatch.setattr(Screen, "_compositor_refresh", lambda self: (drawn.append(text_of(app.query_one(BoardStatus))), real_refresh(self))[1])
+        await app.on_event(events.Key("1", "1"))
+        assert len(drawn) == 1 and "ply 2" in drawn[0]
+        assert not screen._dirty_widgets and not any(widget._repaint_required for widget in screen._compositor.visible_widgets)
+        await asyncio.sleep(0.3)  # (not the pilot's pause: it draws a frame of its own)
+        assert len(drawn) == 1  # nothing was left for the widgets' own idle to hand on
+
+
+async def test_a_change_that_needs_a_layout_is_left_to_textual_and_drawn_all_the_same(monkeypatch):
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PanesScreen)
+        drawn: list[Screen] = []
+        real_refresh = Screen._compositor_refresh
+        monkeypatch.setattr(Screen, "_compositor_refresh", lambda self: (drawn.append(self), real_refresh(self))[1])
+        status = app.query_one(BoardStatus)
+        status.refresh(layout=True)
+        app.query_one(BoardGrid).refresh()
+        assert screen.draw_repaints_now() is False and drawn == []
+        await pilot.pause(0.1)
+        assert drawn  # Textual's way: the widget's idle, the screen's layout, the timer's frame
+        assert not screen.draw_repaints_now()  # nothing left to draw
