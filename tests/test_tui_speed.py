@@ -565,6 +565,40 @@ async def test_the_views_draw_their_kept_lines_exactly_as_textuals_own_path_draw
         assert not box_adds_nothing(view)
 
 
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "ansi-dark"])
+async def test_a_kept_scrollbar_draws_exactly_what_textuals_scrollbar_draws(theme):
+    """Each place of the thumb, plain and under the mouse, in a tree taller than its box at 80×24; the history's
+    tree and the panes scroll with it."""
+    from textual.geometry import Region
+
+    from workbench.tui.lines import KeptScrollBar, ViewPane
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        app.theme = theme
+        await pilot.press("5", "1", "9", "3", "7", "4")
+        await pilot.pause()
+        tree = app.query_one(VariationTree)
+        bar = tree.vertical_scrollbar
+        assert isinstance(bar, KeptScrollBar) and tree.show_vertical_scrollbar
+        assert all(isinstance(pane.vertical_scrollbar, KeptScrollBar) for pane in app.query(ViewPane))
+        drawings = set()
+        for hovered in (False, True):
+            bar.mouse_over = hovered
+            for y in range(tree.max_scroll_y + 1):
+                tree.scroll_to(y=y, animate=False, immediate=True)
+                await pilot.pause()
+                crop = Region(0, 0, *bar.size)
+                for _ in range(2):  # made, then kept
+                    kept = bar.render_lines(crop)
+                    bar._styles_cache.clear()
+                    assert kept == Widget.render_lines(bar, crop)
+                    assert [list(strip) for strip in kept] == [list(strip) for strip in Widget.render_lines(bar, crop)]
+                drawings.add(tuple(tuple(strip) for strip in kept))
+        assert len(drawings) >= 4  # the thumb moved, and the hover changed its colour
+
+
 def compare_with_textuals_updates(monkeypatch, width: int, height: int) -> list[bool]:
     """From now on, each partial update of the app's compositor is also rendered by Textual's own compositor from
     the same changed regions: one entry an update, True where both write the same bytes to a terminal of that size."""

@@ -33,7 +33,7 @@ from ..state.actions import (
     PromoteToMainLine,
     PromoteVariation,
 )
-from .lines import ResolvedParts, fitted_strip, render_kept_lines
+from .lines import KeptScrollBars, ResolvedParts, fitted_strip, render_kept_lines
 from .messages import dispatch
 
 EXPANDED, COLLAPSED = "▼ ", "▶ "
@@ -126,7 +126,7 @@ Run = tuple[str, str | None]
 """A run of a label's text and the name of its style: a component class, "twin" or "comment"."""
 
 
-class VariationTree(ResolvedParts, ScrollView, can_focus=True):
+class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
     """The variation tree: main line flat, alternatives nested under the move they replace.
 
     `??` marks a mistake, `?!` an inaccuracy, `!` the only move that keeps the value; `≡` a position
