@@ -463,6 +463,37 @@ def _forget(tree: VariationTree) -> None:
     """Drop everything the tree keeps between states: its next state is drawn from scratch."""
     tree._shown, tree._laid_out, tree._keys, tree._labels, tree._marks = (None, False), (None, frozenset()), [], {}, {}
     tree._strips.clear()
+    tree._kept_labels.clear()
+
+
+async def test_an_undone_and_redone_move_is_not_labelled_again(monkeypatch):
+    """Undo brings back the very tree shown before, and redo the one after: their labels are kept, not made anew.
+    Labels are kept per tree and per whether the tables are ready (they bring marks and ≈ twins)."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9")
+        await pilot.pause()
+        tree = app.query_one(VariationTree)
+        drawn = _drawn(tree)
+        labelled: list[int] = []
+        real_label = VariationTree._label
+        monkeypatch.setattr(VariationTree, "_label", lambda self, *args: (labelled.append(1), real_label(self, *args))[1])
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert app.store.state.position.ply == 2 and labelled == []
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert app.store.state.position.ply == 3 and labelled == [] and _drawn(tree) == drawn
+        await pilot.press("3")  # a new tree
+        await pilot.pause()
+        assert labelled
+        drawn = _drawn(tree)
+        labelled.clear()
+        tree.ready = False  # no tables: no marks, ≡ twins only
+        assert len(labelled) == len(tree.lines)
+        tree.ready = True  # this tree with the tables was labelled before
+        assert len(labelled) == len(tree.lines) and _drawn(tree) == drawn
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -154,6 +154,8 @@ class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
 
     STRIPS_KEPT: ClassVar[int] = 4096
     """Drawn lines kept for reuse; a tree of a few hundred moves and its lit lines fit many times over."""
+    TREES_KEPT: ClassVar[int] = 4
+    """Trees whose labels are kept: a played move's tree, undone and redone, is labelled once."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -163,6 +165,8 @@ class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
         self._labels: dict[NodeId, tuple[Run, ...]] = {}
         self._twins: dict[NodeId, tuple[NodeId, ...]] = {}
         self._shown: tuple[GameTree | None, bool] = (None, False)
+        self._kept_labels: list[tuple[GameTree, bool, dict[NodeId, tuple[NodeId, ...]], dict[NodeId, tuple[Run, ...]]]] = []
+        """The twins and labels of the last few trees shown, newest first: an undone edit brings its tree back."""
         self._laid_out: tuple[GameTree | None, frozenset[NodeId]] = (None, frozenset())
         self._collapsed: frozenset[NodeId] = frozenset()
         self._marks: dict[tuple[Position, int], str] = {}
@@ -210,9 +214,14 @@ class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
         relabelled = self._shown[0] is not tree or self._shown[1] != self.ready  # trees compare node by node: is
         if relabelled:
             self._shown = (tree, self.ready)
-            positions = tree_positions(tree)  # each once: the labels and the twins both read them
-            self._twins = find_twins(tree, positions, self.ready)
-            self._labels = {node_id: self._label(tree, positions, node_id) for node_id in tree.walk()}
+            kept = next((k for k in self._kept_labels if k[0] is tree and k[1] == self.ready), None)
+            if kept is not None:
+                self._twins, self._labels = kept[2], kept[3]
+            else:
+                positions = tree_positions(tree)  # each once: the labels and the twins both read them
+                self._twins = find_twins(tree, positions, self.ready)
+                self._labels = {node_id: self._label(tree, positions, node_id) for node_id in tree.walk()}
+                self._kept_labels = [(tree, self.ready, self._twins, self._labels), *self._kept_labels[: self.TREES_KEPT - 1]]
         self._collapsed = frozenset(n for n in self._collapsed if n in tree) - self._folds_over(tree, state.cursor)
         relaid = self._laid_out[0] is not tree or self._laid_out[1] != self._collapsed
         if relaid:
