@@ -141,15 +141,13 @@ class PanesScreen(Screen):
             or self._layout_required or self._recompose_required or self._refresh_styles_required
         ):  # fmt: skip
             return False
-        changed = [
-            widget for widget in {*self.walk_children(Widget), *self._compositor.visible_widgets}  # and scrollbars
-            if widget._repaint_required or widget._scroll_required or widget._layout_required
-            or widget._refresh_styles_required or widget._recompose_required
-        ]  # fmt: skip
-        if not changed or any(
-            widget._layout_required or widget._refresh_styles_required or widget._recompose_required
-            for widget in changed
-        ):  # fmt: skip
+        changed = []
+        for widget in {*self.walk_children(Widget), *self._compositor.visible_widgets}:  # and scrollbars
+            if widget._layout_required or widget._refresh_styles_required or widget._recompose_required:
+                return False
+            if widget._repaint_required or widget._scroll_required:
+                changed.append(widget)
+        if not changed:
             return False
         for widget in changed:
             if widget._scroll_required:
