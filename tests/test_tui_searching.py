@@ -15,7 +15,7 @@ from workbench.engine import Geometry, Position, Value
 from workbench.engine.search import MoveResult, SearchResult
 from workbench.search_service import SearchReport, SearchRequest
 from workbench.state import Store
-from workbench.state.actions import NewGame, SearchFound, SetOverlay
+from workbench.state.actions import NewGame, PlayCell, SearchFound, SetOverlay
 from workbench.tui import searching
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid, BoardStatus
@@ -59,9 +59,24 @@ class _Host(PositionSearch):
         self.store = Store()
         self.store.dispatch(NewGame(geometry=GOMOKU))
         self.timers: list = []
+        self.stays: list = []
+        """The timers of :data:`~searching.SEARCH_AFTER`: a search once the position has stayed."""
+        self.sent: list = []
         self._init_search()
 
+    def _send_to_search(self, request) -> None:
+        self.sent.append(request)
+
     def set_timer(self, delay, callback):
+        if delay == searching.SEARCH_AFTER:
+            stays = self.stays
+
+            class Stay:
+                def stop(self) -> None:
+                    stays.remove(callback)
+
+            stays.append(callback)
+            return Stay()
         assert delay == searching.DRAW_GAP
         host = self
 
@@ -102,6 +117,41 @@ def test_the_end_of_a_search_is_drawn_at_once_and_drops_what_was_held():
     assert CENTRE in host._searched_enough
     host.fire()  # the gap of the first draw ends: the held report is older than the end, never drawn
     assert host.shown().nodes == 25 and host.store.state.searching is None
+
+
+def test_a_position_stepped_through_is_not_searched_and_the_one_stayed_on_is():
+    host = _Host()
+    host.store.dispatch(PlayCell(cell=113))
+    host._position_changed()
+    host.store.dispatch(PlayCell(cell=98))
+    host._position_changed()  # within SEARCH_AFTER of the first: its wait ends unsearched
+    assert host.sent == [] and len(host.stays) == 1
+    host.stays.pop()()
+    assert [request.position for request in host.sent] == [ELSEWHERE]
+
+
+def test_the_search_of_the_position_left_stops_at_once_and_its_return_is_searched_again():
+    host = _Host()
+    host.store.dispatch(PlayCell(cell=113))
+    host._search_pipe = object()  # a search process runs (what is sent to it is recorded)
+    host._reports_read([_report(CENTRE, {}, 10)])  # CENTRE is being searched
+    host.store.dispatch(PlayCell(cell=98))
+    host._position_changed()
+    assert host.sent == [None]  # stopped before the new position's wait is over
+    host._reports_read([_report(CENTRE, {99: (Value.LOSS, 3)}, 20, ended="stopped")])
+    host.store.undo()
+    host._position_changed()
+    host.stays.pop()()
+    request = host.sent[-1]
+    assert request.position == CENTRE and request.nodes == 20  # on from what it had proved
+
+
+def test_a_board_solved_whole_sets_no_wait_for_a_search():
+    host = _Host()
+    host.store.dispatch(NewGame(geometry=Geometry(3, 3, 3)))
+    host.store.dispatch(PlayCell(cell=4))
+    host._position_changed()
+    assert host.stays == [] and host.sent == []  # no search process was ever started: nothing to stop
 
 
 def test_geometry_crosses_a_pipe_as_the_one_made_of_its_parameters():

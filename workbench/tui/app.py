@@ -464,7 +464,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
         if new.position != old.position:
             self._library_games()
             if self.ready:  # once the new position is drawn: the key's frame does not wait for the request's pickling
-                self.call_after_refresh(self._maybe_search)
+                self.call_after_refresh(self._position_changed)
 
     def _library_games(self) -> None:
         """Ask the library for the games through this position (a worker: it is I/O)."""

@@ -6,7 +6,8 @@ board, ended with the app): a search in a thread held the interpreter the UI thr
 it proves reaches the store as :class:`~workbench.state.actions.SearchFound` while it runs (each proven move,
 and the node count four times a second), read off the pipe by the event loop itself, so the panes fill in as
 it goes: at most one redraw every :data:`DRAW_GAP` while it runs (the newest report), its end at once. A go lasts at most :data:`SEARCH_SECONDS`; ``s`` stops a search, or searches the position further.
-Stepping to another position stops the search of this one.
+Stepping to another position stops the search of this one; the new one is searched once it has stayed
+:data:`SEARCH_AFTER` on the board.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ if TYPE_CHECKING:  # the service (and multiprocessing's modules) are imported wi
 
 SEARCH_SECONDS = 30.0
 """One go of the search of a position; ``s`` gives it another."""
+SEARCH_AFTER = 0.4
+"""Seconds a position stays on the board before its search starts. A position stepped through on the way to
+another is not searched: each start and stop of the search process's work cost every key of a walk through a
+game 2–4 ms on a 2-core machine, and what such a search proves is never looked at. The search of the position
+left stops at once."""
 DRAW_GAP = 0.1
 """Seconds between two redraws of a running search: on 15×15 it can prove thirty moves a second, and a redraw of
 the evaluation costs milliseconds that a key pressed meanwhile would wait for. Its end is drawn at once."""
@@ -62,6 +68,24 @@ class PositionSearch:
         """The newest report of a running search that came within :data:`DRAW_GAP` of the last one drawn."""
         self._draw_gap: Timer | None = None
         """Running until :data:`DRAW_GAP` has passed since a running search's report was drawn."""
+        self._search_soon: Timer | None = None
+        """Running until the position on the board has stayed :data:`SEARCH_AFTER`, then searching it."""
+
+    def _position_changed(self) -> None:
+        """The board shows another position: stop searching the one left, and search this one if it stays."""
+        state = self.store.state
+        if not is_searched(state.geometry):
+            self._maybe_search()  # stops a search of the board left, if any
+            return
+        if state.searching is not None and state.searching != state.position:
+            self._stop_search()
+        if self._search_soon is not None:
+            self._search_soon.stop()
+        self._search_soon = self.set_timer(SEARCH_AFTER, self._search_after_stay)
+
+    def _search_after_stay(self) -> None:
+        self._search_soon = None
+        self._maybe_search()
 
     def _maybe_search(self) -> None:
         """Start searching the position on the board, unless it is searched already (running or stopped: ``s``
