@@ -2,18 +2,22 @@
 within its own handling; anything that reads keys, or a change that needs a layout, keeps Textual's way."""
 
 import asyncio
+import io
 import tempfile
+from types import SimpleNamespace
 
 import pytest
 from textual import events, on
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.drivers._writer_thread import WriterThread
 from textual.widgets import Input
 
 from tests.tui_helpers import text_of, wait_ready
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid, BoardStatus
-from workbench.tui.compositor import PanesScreen
+from workbench.tui import compositor
+from workbench.tui.compositor import PanesScreen, hand_frame_to_writer
 from workbench.tui.key_routing import _key_methods, keys_go_straight, passes_keys_up
 from workbench.tui.variation_tree import VariationTree
 
@@ -146,3 +150,45 @@ async def test_a_change_that_needs_a_layout_is_left_to_textual_and_drawn_all_the
         await pilot.pause(0.1)
         assert drawn  # Textual's way: the widget's idle, the screen's layout, the timer's frame
         assert not screen.draw_repaints_now()  # nothing left to draw
+
+
+def _writer_app(writer: WriterThread) -> SimpleNamespace:
+    return SimpleNamespace(_driver=SimpleNamespace(_writer_thread=writer))
+
+
+def test_the_output_thread_takes_a_frame_before_the_main_thread_goes_on(monkeypatch):
+    """Without the hand-over the thread waits for the interpreter's lock while the main thread goes on, and the
+    frame is still queued when ``write`` returns."""
+    monkeypatch.setattr(compositor, "HANDING_S", 10.0)  # the mechanism, not the bound: a loaded machine is slow to wake a thread
+    writer = WriterThread(io.StringIO())
+    writer.start()
+    try:
+        for frame in range(50):
+            writer.write(f"frame {frame}")
+            hand_frame_to_writer(_writer_app(writer))
+            assert not writer._queue.queue
+    finally:
+        writer.stop()
+
+
+def test_a_frame_the_output_thread_does_not_take_is_waited_for_no_longer_than_the_bound():
+    writer = WriterThread(io.StringIO())  # never started: a terminal that takes nothing
+    writer.write("frame")
+    hand_frame_to_writer(_writer_app(writer))
+    assert list(writer._queue.queue) == ["frame"]
+    hand_frame_to_writer(SimpleNamespace(_driver=None))  # the headless driver has no output thread
+
+
+async def test_only_a_frame_of_input_is_handed_to_the_output_thread(monkeypatch):
+    handed: list[object] = []
+    monkeypatch.setattr(compositor, "hand_frame_to_writer", handed.append)
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.pause(0.2)
+        handed.clear()
+        app.query_one(BoardStatus).refresh()  # a frame of nothing the user did
+        await pilot.pause(0.2)
+        assert handed == []
+        await app.on_event(events.Key("5", "5"))
+        assert handed == [app]

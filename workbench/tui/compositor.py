@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
+from queue import Queue
 
 from textual import events
+from textual.app import App
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.screen import Screen
@@ -163,5 +165,31 @@ class PanesScreen(Screen):
         return True
 
     def _on_timer_update(self) -> None:
+        from_input = self.draw_input_at_once
         self.draw_input_at_once = False  # drawn, by the timer or at once: the next frame keeps Textual's pace
         super()._on_timer_update()
+        if from_input:
+            hand_frame_to_writer(self.app)
+
+
+HANDING_S = 0.001
+"""The longest the main thread waits for Textual's output thread to take a frame (see
+:func:`hand_frame_to_writer`): about ten times what it takes when the thread is idle."""
+
+
+def hand_frame_to_writer(app: App) -> None:
+    """Let Textual's output thread take the frame just queued for it before the main thread goes on.
+
+    The thread needs the interpreter's lock to take a frame from its queue. The main thread, going on with what a
+    key leaves after its frame (callbacks, an idle prompt to each widget), held the lock for a further 0.5-1.4 ms
+    in a pty timeline, and the frame reached the terminal that much later. Waiting on the queue's own condition
+    (notified by each ``get``) lets go of the lock, so the thread takes the frame at once; it then writes it while
+    the main thread goes on. A frame behind others (a slow terminal) is not waited for beyond
+    :data:`HANDING_S`. Drivers without an output thread (the headless one) have nothing to hand over."""
+    writer = getattr(app._driver, "_writer_thread", None)
+    queue = getattr(writer, "_queue", None)
+    if not isinstance(queue, Queue):
+        return
+    with queue.not_full:  # the queue's own lock, which its get() takes too
+        if queue.queue:
+            queue.not_full.wait(HANDING_S)
