@@ -1224,3 +1224,29 @@ async def test_the_save_dialog_s_cancel_button_saves_nothing(tmp_path, monkeypat
         await pilot.pause()
         assert not isinstance(app.screen, PathDialog) and app.store.state.modified
         assert list(tmp_path.glob("*.json")) == [] and app.study_path is None
+
+
+async def test_every_pane_and_view_bound_to_the_state_holds_the_store_s_after_each_change():
+    """The app hands a new state to its readers itself (not through Textual's bindings): none may be missed, and
+    each watcher sees the state it had before."""
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        readers = [node for node in app.query("#panes *") if "state" in node._reactives]
+        assert {type(node).__name__ for node in readers} >= {"BoardPane", "BoardGrid", "BoardStatus", "HistoryPane",
+            "VariationTree", "ValueStrip", "LineScore", "EvaluationPane", "EvaluationView", "SymmetryPane", "SymmetryView"}  # fmt: skip
+        seen: list[tuple[object, object]] = []
+        real_watch = VariationTree.watch_state
+        tree = app.query_one(VariationTree)
+        tree.watch_state = lambda old, new: (seen.append((old, new)), real_watch(tree, old, new))  # type: ignore[method-assign]
+        for keys in (("5",), ("1", "9"), ("ctrl+z",), ("ctrl+y",), ("left", "left"), ("n",)):
+            before = app.store.state
+            await pilot.press(*keys)
+            await pilot.pause()
+            if app.screen is not app.screen_stack[0]:
+                await pilot.press("enter")  # the new-game dialog: the classic game
+                await pilot.pause()
+            assert all(node.state is app.store.state for node in readers), keys
+            assert app.state is app.store.state
+            assert seen and seen[-1][1] is app.store.state and (len(keys) > 1 or seen[-1][0] is before)
+        assert "class 1 of 765" in text_of(app.query_one(SymmetryView))  # a new game, drawn

@@ -334,7 +334,7 @@ class BoardPane(Vertical):
         yield BoardGrid().data_bind(BoardPane.state, BoardPane.ready)
         yield BoardStatus(id="board-status").data_bind(BoardPane.state, BoardPane.ready)
 
-    def watch_state(self, state: AppState | None) -> None:
+    def watch_state(self, old: AppState | None, state: AppState | None) -> None:
         title = "Board" if state is None else f"Board · {describe_variant(state.geometry, short=True)}"
         if title != self.border_title:  # a new title repaints the frame: only when the variant changes
             self.border_title = title
