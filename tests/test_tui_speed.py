@@ -672,6 +672,39 @@ async def test_a_partial_update_from_the_changed_regions_writes_what_textuals_ow
         assert len(compared) >= 14 and all(compared)
 
 
+@pytest.mark.parametrize(("size", "theme"), [((80, 24), "textual-dark"), ((120, 40), "textual-light"), ((200, 60), "nord")])
+async def test_a_full_update_from_the_front_writes_what_textuals_own_would(monkeypatch, size, theme):
+    """The first frame, a resize, a theme: the app's compositor leaves a container the widgets in front of it
+    cover out of a full update, and writes exactly what Textual's compositor writes, in every state of a game
+    played, overlaid, branched and maximised."""
+    from rich.console import Console
+
+    from workbench.tui.compositor import ChangedRegionsCompositor
+
+    console = Console(width=size[0], height=size[1], color_system="truecolor", force_terminal=True)
+    compared: list[bool] = []
+    ours = ChangedRegionsCompositor.render_full_update
+
+    def both(compositor, simplify=False):
+        update = ours(compositor, simplify)
+        compared.append(update.render_segments(console) == Compositor.render_full_update(compositor).render_segments(console))
+        return update
+
+    monkeypatch.setattr(ChangedRegionsCompositor, "render_full_update", both)
+    app = _app()
+    async with app.run_test(size=size) as pilot:
+        await wait_ready(pilot, app)
+        app.theme = theme
+        for key in ("5", "1", "9", "v", "3", "m", "tab", "ctrl+z"):
+            await pilot.press(key)
+            await pilot.pause()
+            compared.append(ours(app.screen._compositor).render_segments(console)
+                            == Compositor.render_full_update(app.screen._compositor).render_segments(console))  # fmt: skip
+        await pilot.resize_terminal(size[0] - 7, size[1] - 3)  # a full update of Textual's own making
+        await pilot.pause()
+        assert len(compared) >= 10 and all(compared)
+
+
 async def test_a_step_lays_nothing_out_when_a_view_it_refreshes_is_clipped_out_of_a_small_pane(monkeypatch):
     """On 15×15 at 80×24 the history pane has one row for its tree: the value strip under it has none, and each
     step refreshes it. Textual takes a widget it does not see for a new one and lays every widget out again at

@@ -16,7 +16,7 @@ from queue import Queue
 
 from textual import events
 from textual.app import App
-from textual._compositor import ChopsUpdate, Compositor
+from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
@@ -38,6 +38,18 @@ class ChangedRegionsCompositor(Compositor):
             if unseen and unseen <= self._full_map.keys():
                 widgets = widgets - unseen  # nothing of theirs is on the screen to repaint
         super().update_widgets(widgets)
+
+    def render_full_update(self, simplify: bool = False) -> LayoutUpdate:
+        """Textual's, filled front to back as a partial update of every line is: a container covered whole by
+        the widgets in front of it (the screen, the panes' columns) is not asked for its lines, and a pane only
+        for the rows where its border or padding shows. The first frame at 200×60 asked every one of them for
+        every line it spans."""
+        if simplify:  # an export (a screenshot): Textual's own
+            return super().render_full_update(simplify=True)
+        self._dirty_regions.clear()
+        width, height = self.size
+        chops = self._render_changed_chops({y: [(0, width)] for y in range(height)})
+        return LayoutUpdate([chop.values() for chop in chops], self.size.region)
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update_regions = self._dirty_regions.copy()
