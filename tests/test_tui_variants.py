@@ -561,7 +561,8 @@ async def test_gomoku_is_chosen_by_name_drawn_compact_and_played_by_coordinate(m
         assert all(line.split()[1] == "·" * 15 for line in lines if line.strip())  # fifteen rows of fifteen cells
         await pilot.press("colon", "h", "8", "enter")
         await pilot.pause()
-        assert moves(app) == (113,) and asked[-1] == Position.empty(GOMOKU).play(113)
+        assert moves(app) == (113,)
+        await until(pilot, lambda: asked and asked[-1] == Position.empty(GOMOKU).play(113), "h8 searched once it stayed")
         assert "·······X·······" in text_of(grid)  # h8: the centre of row 8
         assert text_of(app.query_one(BoardStatus)).startswith("O to move: ? (not searched)")
         evaluation = text_of(app.query_one(EvaluationView))
