@@ -8,15 +8,15 @@ from types import SimpleNamespace
 
 import pytest
 from textual import events, on
+from textual.drivers._writer_thread import WriterThread
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.drivers._writer_thread import WriterThread
 from textual.widgets import Input
 
 from tests.tui_helpers import text_of, wait_ready
+from workbench.tui import compositor
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid, BoardStatus
-from workbench.tui import compositor
 from workbench.tui.compositor import PanesScreen, hand_frame_to_writer
 from workbench.tui.key_routing import _key_methods, keys_go_straight, passes_keys_up
 from workbench.tui.variation_tree import VariationTree

@@ -13,14 +13,17 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from queue import Queue
+from typing import TYPE_CHECKING
 
 from textual import events
-from textual.app import App
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 _NOTHING_WRITTEN = Strip([])
 
