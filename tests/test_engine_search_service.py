@@ -1,6 +1,9 @@
 """The search process's side of the pipe (workbench.search_service.serve), driven in a thread of this process."""
 
+import subprocess
+import sys
 import threading
+import time
 from multiprocessing import Pipe
 
 import pytest
@@ -149,3 +152,43 @@ def test_the_threat_player_s_weight_of_a_line_and_the_search_s_inlined_copy_agre
         for cell in position.legal_moves()
     )
     assert searcher.ordered(own, other, empty) == [1 << (cell - 1) for _, cell in by_weight]
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (a zombie waiting for its parent counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+def test_a_search_stopped_for_the_user_s_input_ends_with_the_app_killed_outright():
+    """The app holds its search with SIGSTOP while keys come in; a held search reads no pipe, so if the app is
+    killed then, only the kernel's parent-death signal keeps the search from staying behind for ever."""
+    app = subprocess.Popen(
+        [sys.executable, "-c", (
+            "import os, signal, sys, time\n"
+            "from workbench.search_service import start\n"
+            "pipe, process = start()\n"
+            "time.sleep(1.0)\n"  # its start-up (the parent-death signal asked for) is over
+            "os.kill(process.pid, signal.SIGSTOP)\n"
+            "print(process.pid, flush=True)\n"
+            "time.sleep(60)\n"
+        )],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        search_pid = int(app.stdout.readline())
+        assert _alive(search_pid)
+        app.kill()
+        app.wait()
+        for _ in range(500):
+            if not _alive(search_pid):
+                break
+            time.sleep(0.01)
+        assert not _alive(search_pid)
+    finally:
+        app.kill()
+        app.wait()

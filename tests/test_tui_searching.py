@@ -5,7 +5,9 @@ panes draw of such boards (the history's accuracy line, the symmetry images, the
 
 import pickle
 import re
+import signal
 import tempfile
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given
@@ -62,12 +64,23 @@ class _Host(PositionSearch):
         self.stays: list = []
         """The timers of :data:`~searching.SEARCH_AFTER`: a search once the position has stayed."""
         self.sent: list = []
+        self.quiets: list = []
+        """The delays of the timers that end a hold of the search for the user's input."""
         self._init_search()
 
     def _send_to_search(self, request) -> None:
         self.sent.append(request)
 
     def set_timer(self, delay, callback):
+        if delay <= searching.INPUT_QUIET and callback == self._input_quiet:
+            self.quiets.append(delay)
+            quiets = self.quiets
+
+            class Quiet:
+                def stop(self) -> None:
+                    quiets.append("stopped")
+
+            return Quiet()
         if delay == searching.SEARCH_AFTER:
             stays = self.stays
 
@@ -144,6 +157,42 @@ def test_the_search_of_the_position_left_stops_at_once_and_its_return_is_searche
     host.stays.pop()()
     request = host.sent[-1]
     assert request.position == CENTRE and request.nodes == 20  # on from what it had proved
+
+
+def test_the_search_is_held_while_keys_come_and_goes_on_once_they_have_been_quiet(monkeypatch):
+    host = _Host()
+    signals: list[tuple[int, int]] = []
+    now = [100.0]
+    monkeypatch.setattr(searching.os, "kill", lambda pid, number: signals.append((pid, number)))
+    monkeypatch.setattr(searching.time, "monotonic", lambda: now[0])
+    host._hold_search_for_input()
+    assert signals == [] and host.quiets == []  # no search process yet: nothing to hold
+    host._search_process = SimpleNamespace(pid=4242)
+    host._hold_search_for_input()
+    assert signals == [(4242, signal.SIGSTOP)] and host.quiets == [searching.INPUT_QUIET]
+    now[0] += 0.3
+    host._hold_search_for_input()  # held already: the same hold, from this key on
+    assert signals == [(4242, signal.SIGSTOP)] and len(host.quiets) == 1
+    now[0] += 0.2
+    host._input_quiet()  # the first key's spell is over, not the second's
+    assert signals == [(4242, signal.SIGSTOP)] and host.quiets[-1] == pytest.approx(0.3)
+    now[0] += 0.3
+    host._input_quiet()
+    assert signals == [(4242, signal.SIGSTOP), (4242, signal.SIGCONT)] and host._search_held is None
+    host._hold_search_for_input()  # a new spell of keys
+    assert signals[-1] == (4242, signal.SIGSTOP)
+
+
+def test_a_held_search_whose_process_has_gone_is_let_be(monkeypatch):
+    host = _Host()
+    host._search_process = SimpleNamespace(pid=4242)
+
+    def gone(pid, number):
+        raise ProcessLookupError(pid)
+
+    monkeypatch.setattr(searching.os, "kill", gone)
+    host._hold_search_for_input()
+    assert host._search_held is None and host.quiets == []
 
 
 def test_a_board_solved_whole_sets_no_wait_for_a_search():

@@ -2,6 +2,7 @@
 
 import json
 import re
+import sys
 import tempfile
 
 import pytest
@@ -674,6 +675,35 @@ async def test_the_search_runs_in_a_process_that_ends_with_the_app_and_a_killed_
         second = app._search_process
         assert second is not None and second.pid != first.pid
     assert second.poll() is not None  # ended with the app, and reaped
+
+
+def _process_state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process's state from /proc")
+async def test_the_search_s_process_is_held_while_keys_come_and_goes_on_when_they_stop():
+    """On a 2-core machine a running search made each key 3-4 ms later: a key or a click stops its process until
+    the input has been quiet a moment, then it searches on."""
+    from workbench.tui import searching
+
+    app = _app(game=Geometry(15, 15, 5))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await until(pilot, lambda: app.store.state.searching is not None, "a search running")
+        process = app._search_process
+        await until(pilot, lambda: _process_state(process.pid) != "T", "running")
+        await pilot.press("v")
+        assert _process_state(process.pid) == "T"  # stopped, not ended
+        await pilot.press("v")
+        assert _process_state(process.pid) == "T"
+        await pilot.pause(searching.INPUT_QUIET / 2)
+        assert _process_state(process.pid) == "T"  # the second key's spell is not over
+        await until(pilot, lambda: _process_state(process.pid) != "T", "searching on once the keys stopped")
+        nodes = app.store.state.search_of(app.store.state.position).nodes
+        await until(pilot, lambda: app.store.state.search_of(app.store.state.position).nodes > nodes, "counting nodes again")
+    assert process.poll() is not None  # ended with the app, held or not
 
 
 async def test_the_engine_answers_on_a_big_board_by_the_threats(monkeypatch):

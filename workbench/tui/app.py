@@ -395,8 +395,10 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
             self._maybe_engine_move()  # held while the library opened (see EnginePlay)
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, _DRAWN_AT_ONCE) and not event.is_forwarded and isinstance(self.screen, PanesScreen):
-            self.screen.draw_input_at_once = True  # what it changes is drawn at once, not at the next tick
+        if isinstance(event, _DRAWN_AT_ONCE) and not event.is_forwarded:
+            self._hold_search_for_input()
+            if isinstance(self.screen, PanesScreen):
+                self.screen.draw_input_at_once = True  # what it changes is drawn at once, not at the next tick
         if isinstance(event, events.Key) and not event.is_forwarded and keys_go_straight(self, event):
             await take_key_straight(self, event)
             if isinstance(self.screen, PanesScreen):
