@@ -111,7 +111,7 @@ class PositionSearch:
             return False
         try:
             os.kill(process.pid, signal_number)
-        except ProcessLookupError:
+        except OSError:  # gone (reaped by someone else), or no longer ours to signal
             return False
         return True
 
