@@ -183,6 +183,27 @@ def test_the_search_is_held_while_keys_come_and_goes_on_once_they_have_been_quie
     assert signals[-1] == (4242, signal.SIGSTOP)
 
 
+def test_a_held_search_goes_on_before_its_report_is_read(monkeypatch):
+    """Stopped partway through a report, the process would leave the app's recv() waiting for ever: a report
+    coming in ends the hold first."""
+    host = _Host()
+    signals: list[int] = []
+    monkeypatch.setattr(searching.os, "kill", lambda pid, number: signals.append(number))
+    host._search_process = SimpleNamespace(pid=4242)
+    host._hold_search_for_input()
+    reads: list[list[int]] = []
+
+    class Pipe:
+        def poll(self) -> bool:
+            reads.append(list(signals))
+            return False
+
+    host._search_pipe = Pipe()
+    host._read_search_reports()
+    assert reads == [[signal.SIGSTOP, signal.SIGCONT]] and host._search_held is None
+    assert host.quiets == [searching.INPUT_QUIET, "stopped"]
+
+
 def test_a_held_search_whose_process_has_gone_is_let_be(monkeypatch):
     host = _Host()
     host._search_process = SimpleNamespace(pid=4242)

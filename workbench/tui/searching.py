@@ -187,6 +187,12 @@ class PositionSearch:
         search_service.stop(pipe, process)
 
     def _read_search_reports(self) -> None:
+        if self._search_held is not None:
+            # it may have been stopped partway through a report: recv() would wait on the main thread for the
+            # rest, which a stopped process never sends (and the timer that would let it go on runs there too)
+            self._search_held.stop()
+            self._search_held = None
+            self._signal_search(signal.SIGCONT)
         pipe = self._search_pipe
         reports: list[SearchReport] = []
         try:
