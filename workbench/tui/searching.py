@@ -104,6 +104,14 @@ class PositionSearch:
         self._search_held = None
         self._signal_search(signal.SIGCONT)
 
+    def _drop_hold(self) -> bool:
+        """Stop the timer of a hold for the user's input, if one runs; whether one did."""
+        if self._search_held is None:
+            return False
+        self._search_held.stop()
+        self._search_held = None
+        return True
+
     def _signal_search(self, signal_number: int) -> bool:
         """Send the search's process ``signal_number``; False when there is none (it ended, or was killed)."""
         process = self._search_process
@@ -174,9 +182,7 @@ class PositionSearch:
         pipe, process = self._search_pipe, self._search_process
         if pipe is None:
             return
-        if self._search_held is not None:  # (a stopped process is killed all the same)
-            self._search_held.stop()
-            self._search_held = None
+        self._drop_hold()  # (a stopped process is killed all the same)
         self._search_pipe = self._search_process = None
         from .. import search_service
 
@@ -187,11 +193,9 @@ class PositionSearch:
         search_service.stop(pipe, process)
 
     def _read_search_reports(self) -> None:
-        if self._search_held is not None:
+        if self._drop_hold():
             # it may have been stopped partway through a report: recv() would wait on the main thread for the
             # rest, which a stopped process never sends (and the timer that would let it go on runs there too)
-            self._search_held.stop()
-            self._search_held = None
             self._signal_search(signal.SIGCONT)
         pipe = self._search_pipe
         reports: list[SearchReport] = []
