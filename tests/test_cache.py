@@ -262,3 +262,45 @@ def test_a_thread_that_waited_for_another_build_says_memory(held_first_build, mo
     first.join(5)
     second.join(5)
     assert outcome == ["memory"]
+
+
+def test_read_back_analysis_reads_kept_tables_and_never_builds(built, monkeypatch):
+    monkeypatch.setattr(cache, "build_tables", lambda geometry: pytest.fail("built"))
+    forget_tables()
+    assert not cache.read_back_analysis(TIC_TAC_TOE) and tables_if_built(TIC_TAC_TOE) is None  # nothing kept
+    assert cache.save_tables(built)
+    assert cache.read_back_analysis(TIC_TAC_TOE) and tables_if_built(TIC_TAC_TOE) == built
+    assert cache.read_back_analysis(TIC_TAC_TOE)  # at hand already
+    forget_tables()
+    monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")
+    assert not cache.read_back_analysis(TIC_TAC_TOE) and tables_if_built(TIC_TAC_TOE) is None
+
+
+def test_read_back_analysis_reads_a_kept_strong_solution_never_solves_and_never_waits(monkeypatch):
+    from workbench.engine import Geometry, Position, analysis, strong
+    from workbench.engine.analysis import analysis_ready, analyze, forget_analysis, strong_if_installed
+
+    two_by_seven = Geometry(2, 7, 4)  # 14 cells: a strong solution in about a second
+    solution = strong.strong_solve(two_by_seven)
+    monkeypatch.setattr(analysis, "_STRONG", {})
+    monkeypatch.setattr(strong, "strong_solve", lambda *args: pytest.fail("solved"))
+    assert not cache.read_back_analysis(two_by_seven) and not analysis_ready(two_by_seven)  # nothing kept
+    assert cache.save_strong(solution)
+    with cache._SOLVING:  # another thread reading or solving it: no answer yet, and no wait
+        assert not cache.read_back_analysis(two_by_seven) and not analysis_ready(two_by_seven)
+    assert cache.read_back_analysis(two_by_seven)
+    assert strong_if_installed(two_by_seven).lookup(0, 0) == solution.lookup(0, 0)
+    best = analyze(Position.empty(two_by_seven))
+    forget_analysis(two_by_seven)  # dropped, and no analysis of it answered from before
+    assert not analysis_ready(two_by_seven) and strong_if_installed(two_by_seven) is None
+    assert cache.read_back_analysis(two_by_seven) and analyze(Position.empty(two_by_seven)) == best
+
+
+def test_forget_analysis_drops_one_board_s_tables_only(built):
+    from workbench.engine import Geometry
+    from workbench.engine.analysis import analysis_ready, forget_analysis
+
+    misere = Geometry(misere=True)
+    tables(misere)
+    forget_analysis(misere)
+    assert not analysis_ready(misere) and tables_if_built(TIC_TAC_TOE) is built

@@ -307,6 +307,20 @@ def test_the_bare_app_is_timed_to_its_settled_screen(bench_env):
     assert terminal.process.poll() is not None  # closing ends the process
 
 
+def test_the_bench_times_a_variant_chosen_in_the_new_game_dialog_until_its_analysis_shows(monkeypatch):
+    """The first analysis shown (the family issue's ≤ 100 ms on 4×4k4), on the misère 3×3, the dialog's second
+    entry: a real app chooses it in its dialog, lit a while before Enter and at once, in every launch."""
+    report = terminal_bench.run_terminal_bench(quick=True, game="3x3k3-misere", sizes=())
+    first = report["first_analysis"]
+    assert (first["size"], first["target_s"], first["lit_s"]) == ("120x40", 0.1, terminal_bench.LIT_BEFORE_ENTER_S)
+    assert len(first["lit_s_values"]) == len(first["at_once_s_values"]) == report["launches"] == 2
+    assert all(seconds > 0 for seconds in first["lit_s_values"] + first["at_once_s_values"])
+    lines = terminal_bench.format_terminal_report(report)
+    assert lines[-3].startswith("first analysis shown: Enter on 3x3k3-misere in the new-game dialog") and "≤ 100 ms" in lines[-3]
+    assert lines[-2].lstrip().startswith("lit 0.25 s before Enter") and lines[-1].lstrip().startswith("Enter as soon as it is lit")
+    assert "first_analysis" not in terminal_bench.run_terminal_bench(quick=True, game="2x7k4", sizes=())  # not in the dialog's list
+
+
 def test_a_screen_that_never_comes_is_a_failure_not_a_hang(bench_env, monkeypatch):
     monkeypatch.setattr(terminal_bench, "LIMIT_S", 1.0)
     terminal = terminal_bench.start("bare", 40, 8, bench_env)

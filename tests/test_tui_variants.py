@@ -484,6 +484,90 @@ async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monke
         assert solved == [TWO_BY_SEVEN] and app.store.state.geometry == TWO_BY_SEVEN
 
 
+def _kept_only_in_the_cache(monkeypatch, *boards: Geometry) -> None:
+    """The tables of ``boards`` in this test's cache, and not in memory (for this test only: others keep
+    theirs); the classic game's in memory, as the app starts on it."""
+    from workbench import cache
+    from workbench.engine import analysis
+
+    analysis.tables(Geometry())
+    for board in boards:
+        assert cache.save_tables(analysis.tables(board))
+    monkeypatch.setattr(analysis, "_TABLES", {geometry: table for geometry, table in analysis._TABLES.items() if geometry not in boards})
+
+
+async def test_a_variant_lit_in_the_new_game_dialog_is_read_back_and_dropped_unless_chosen(monkeypatch):
+    """Lighting a variant whose analysis is kept reads it back while the user looks (a 4×4 solution takes 0.2 s
+    in a fresh process): chosen, its game starts with its analysis at hand; passed over, it is dropped."""
+    from workbench.engine.analysis import analysis_ready
+
+    _kept_only_in_the_cache(monkeypatch, THREE_BY_FOUR, Geometry(misere=True))
+    app = _app(game=Geometry())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("n", "down", "down")  # 3×4, three in a row
+        await until(pilot, lambda: analysis_ready(THREE_BY_FOUR), "3x4 read back while lit")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not analysis_ready(THREE_BY_FOUR) and analysis_ready(Geometry())  # the game played is kept
+        await pilot.press("n", "down", "down")
+        await until(pilot, lambda: analysis_ready(THREE_BY_FOUR), "3x4 read back again")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.store.state.geometry == THREE_BY_FOUR and app.ready  # at once: nothing left to make
+        assert not [worker for worker in app.workers if worker.name == "build-tables"]
+        assert text_of(app.query_one(EvaluationView)).startswith("X to move: ")
+        await pilot.press("n", "up")  # the misère 3×3 lit, then the dialog left: the game played keeps its tables
+        await until(pilot, lambda: analysis_ready(Geometry(misere=True)), "the misère 3x3 read back while lit")
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert analysis_ready(THREE_BY_FOUR) and not analysis_ready(Geometry(misere=True))
+
+
+async def test_a_variant_read_back_after_the_dialog_closed_is_dropped_and_one_chosen_meanwhile_read_once(monkeypatch):
+    """The read-back of a lit variant is still going when the dialog closes: passed over, what it reads is
+    dropped when it arrives; chosen, the game waits for that read rather than reading or building again."""
+    import threading
+
+    from workbench import cache
+    from workbench.engine.analysis import analysis_ready
+
+    _kept_only_in_the_cache(monkeypatch, THREE_BY_FOUR)
+    release, read, built, load_tables = threading.Event(), [], [], cache.load_tables
+
+    def held_for_3x4(geometry):  # the misère 3×3, lit on the way, is read back at once
+        if geometry == THREE_BY_FOUR:
+            read.append(geometry)
+            release.wait(60)
+        return load_tables(geometry)
+
+    monkeypatch.setattr(cache, "load_tables", held_for_3x4)
+    monkeypatch.setattr(cache, "build_tables", lambda geometry: built.append(geometry))
+    app = _app(game=Geometry())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("n", "down", "down")
+        await until(pilot, lambda: read == [THREE_BY_FOUR], "3x4 being read back")
+        await pilot.press("escape")
+        release.set()
+        await until(pilot, lambda: not [worker for worker in app.workers if worker.name == "prefetch-analysis"], "the read-back over")
+        await pilot.pause()
+        assert not analysis_ready(THREE_BY_FOUR)
+        release.clear()
+        read.clear()
+        await pilot.press("n", "down", "down")
+        await until(pilot, lambda: read == [THREE_BY_FOUR], "3x4 being read back again")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.store.state.geometry == THREE_BY_FOUR and not app.ready
+        release.set()
+        await wait_ready(pilot, app)
+        await app.workers.wait_for_complete()
+        assert read == [THREE_BY_FOUR] and built == [] and analysis_ready(THREE_BY_FOUR)
+        assert text_of(app.query_one(EvaluationView)).startswith("X to move: ")
+
+
 async def test_a_click_on_a_cell_moves_the_cursor_there_and_plays_it():
     app = _app(game=THREE_BY_FOUR)
     async with app.run_test(size=SIZE) as pilot:

@@ -307,6 +307,29 @@ def make_analysis_ready(geometry: Geometry, progress=None) -> None:
             install_strong(strong_solution(geometry, progress)[0])
 
 
+def read_back_analysis(geometry: Geometry) -> bool:
+    """Make ``geometry``'s analysis ready from the cache alone: its tables or strong solution read back and
+    installed, never built or solved (what a glance at a variant may cost). True when it is ready now. Never
+    waits: False while another thread reads or makes it."""
+    from .engine.analysis import MAX_TABLE_CELLS, analysis_ready, install_strong, strong_if_installed
+
+    if analysis_ready(geometry):
+        return True
+    if geometry.size <= MAX_TABLE_CELLS:
+        return ready_tables(geometry) is not None
+    if not _enabled() or not _SOLVING.acquire(blocking=False):
+        return False
+    try:
+        if strong_if_installed(geometry) is None:
+            solution = load_strong(geometry)
+            if solution is None:
+                return False
+            install_strong(solution)
+        return True
+    finally:
+        _SOLVING.release()
+
+
 def warm_in_background(geometry: Geometry) -> threading.Thread:
     """Start making the tables ready in a thread of their own.
 

@@ -187,6 +187,14 @@ def forget_tables() -> None:
 _STRONG: dict[Geometry, object] = {}
 
 
+def forget_analysis(geometry: Geometry) -> None:
+    """Drop ``geometry``'s tables or strong solution from this process (read back for a variant looked at and
+    not chosen: a 4×4 solution holds 57 MB); the next :func:`analyze` there needs them made ready again."""
+    _TABLES.pop(geometry, None)
+    if _STRONG.pop(geometry, None) is not None:
+        _analyze_strong.cache_clear()
+
+
 def install_strong(solution) -> None:
     """Answer :func:`analyze`, :func:`class_id` and :func:`principal_variation` on ``solution``'s board (13–16
     cells, beyond the tables) from it from now on."""

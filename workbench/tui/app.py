@@ -69,6 +69,7 @@ from .evaluation import EvaluationPane, EvaluationView, selected_line
 from .history import HistoryPane
 from .key_routing import keys_go_straight, take_key_straight
 from .messages import Dispatch
+from .prefetch import AnalysisPrefetch
 from .recovery import Recovery
 from .remembered import RememberedSettings
 from .searching import PositionSearch
@@ -182,6 +183,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
         self._rng = random.Random(seed)
         self._state_readers: tuple[Widget, ...] = ()
         """The panes and views bound to :attr:`state`, once found (see :meth:`_pass_state_on`)."""
+        self._prefetch = AnalysisPrefetch(self)
         self._init_search()
         self.store.subscribe(self._store_changed)
         self.set_reactive(WorkbenchApp.state, self.store.state)
@@ -624,9 +626,13 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
 
         self.push_screen(NewGameDialog(self.store.state.geometry), self._new_game_dismissed)
 
+    def on_new_game_dialog_considered(self, message) -> None:
+        self._prefetch.consider(message.geometry)
+
     def _new_game_dismissed(self, geometry: Geometry | None) -> None:
         if geometry is not None:
             self.new_game(geometry)
+        self._prefetch.settle()
 
     def new_game(self, geometry: Geometry) -> None:
         """A new game of ``geometry``: a new, untitled study."""

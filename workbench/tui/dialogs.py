@@ -59,6 +59,13 @@ class NewGameDialog(ModalScreen[Geometry | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
 
+    class Considered(Message):
+        """A variant lit in the list: the one chosen next, maybe (the app reads its analysis back meanwhile)."""
+
+        def __init__(self, geometry: Geometry) -> None:
+            super().__init__()
+            self.geometry = geometry
+
     def __init__(self, current: Geometry) -> None:
         super().__init__()
         self.current = current
@@ -78,6 +85,9 @@ class NewGameDialog(ModalScreen[Geometry | None]):
         variants = self.query_one("#variant-list", OptionList)
         variants.highlighted = self.variants.index(self.current)
         variants.focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.post_message(self.Considered(self.variants[event.option_index]))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.variants[event.option_index])

@@ -391,6 +391,46 @@ def first_paint(kind: str, columns: int, rows: int, env: dict[str, str], game: s
         terminal.close()
 
 
+FIRST_ANALYSIS_SIZE = (120, 40)
+FIRST_ANALYSIS_TARGET_S = 0.1
+LIT_BEFORE_ENTER_S = 0.25
+"""How long the variant stays lit in the new-game dialog before Enter, as a person's next key comes."""
+
+
+def first_analysis(game: str, env: dict[str, str], *, lit_for: float, size: tuple[int, int] = FIRST_ANALYSIS_SIZE) -> float:
+    """Seconds from Enter on ``game`` in the new-game dialog (an app started on the classic game, the game's
+    analysis in the cache) to the settled screen showing that game's analysis. The variant is lit ``lit_for``
+    seconds before Enter; with 0, Enter follows the key that lit it as soon as the screen shows it, so that
+    nothing is read back beforehand."""
+    geometry = parse_variant(game)
+    downs = _dialog_variants().index(geometry)  # a variant of the dialog's list: ValueError otherwise
+    env = {**env, "XDG_CONFIG_HOME": tempfile.mkdtemp(dir=env["XDG_CACHE_HOME"])}  # the dialog lights the classic game
+    terminal = start("ours", *size, env)
+    try:
+        terminal.press("n", quiet=0.3)
+        for _ in range(downs - 1):
+            terminal.press("down", quiet=0.3)
+        if lit_for > 0:
+            terminal.press("down", quiet=lit_for)
+        else:
+            before = terminal.snapshot()
+            terminal.send("down")
+            terminal.wait_for(lambda: terminal.snapshot() != before, LIMIT_S, QUIET_S)
+        start_s = terminal.send("enter")
+        screens = terminal.read_until_still(SETTLE_S, 60.0)
+        if not screens or "to move: " not in terminal.text():
+            raise RuntimeError(f"{game}: no analysis shown after choosing it")
+        settled, painted = screens[-1][1], None
+        for arrived, screen in screens:
+            if screen != settled:
+                painted = None
+            elif painted is None:
+                painted = arrived
+        return painted - start_s  # type: ignore[operator]  # the last screen is the settled one
+    finally:
+        terminal.close()
+
+
 def run_scenario(
     kind: str, scenario: Scenario, columns: int, rows: int, env: dict[str, str], keys: int, game: str | None = None
 ) -> Timing:
@@ -449,7 +489,20 @@ def run_terminal_bench(*, quick: bool = False, sizes: Sequence[tuple[int, int]] 
                 ours["p95_ratio"] = ours["p95_s"] / entry["bare"]["p95_s"]
                 entry["scenarios"][scenario.name] = ours
             report["sizes"][f"{columns}x{rows}"] = entry
+        if game and not searched and parse_variant(game) in _dialog_variants():
+            report["first_analysis"] = {
+                "size": "{}x{}".format(*FIRST_ANALYSIS_SIZE), "target_s": FIRST_ANALYSIS_TARGET_S, "lit_s": LIT_BEFORE_ENTER_S,
+                "lit_s_values": [first_analysis(game, env, lit_for=LIT_BEFORE_ENTER_S) for _ in range(launches)],
+                "at_once_s_values": [first_analysis(game, env, lit_for=0) for _ in range(launches)],
+            }  # fmt: skip
     return report
+
+
+def _dialog_variants() -> list[Geometry]:
+    from ..engine import TIC_TAC_TOE
+    from .dialogs import playable_variants
+
+    return playable_variants(TIC_TAC_TOE)
 
 
 def _figures(timing: Timing) -> dict:
@@ -483,6 +536,14 @@ def format_terminal_report(report: dict) -> list[str]:
         lines.append(
             f"  {size:>7} workbench first paint {entry['first_paint_s'] * 1000:5.0f} ms   {entry['first_paint_ratio']:4.2f}× the bare app"
         )
+    if "first_analysis" in report:
+        first = report["first_analysis"]
+        lines.append(f"first analysis shown: Enter on {report.get('game')} in the new-game dialog → its analysis settled, "
+                     f"at {first['size']} (target ≤ {first['target_s'] * 1000:.0f} ms, read back from the cache)")  # fmt: skip
+        for label, values in ((f"lit {first['lit_s']:.2f} s before Enter", first["lit_s_values"]),
+                              ("Enter as soon as it is lit", first["at_once_s_values"])):  # fmt: skip
+            lines.append(f"  {label:<28} median {statistics.median(values) * 1000:5.0f} ms   max {max(values) * 1000:5.0f} ms   "
+                         f"({', '.join(f'{value * 1000:.0f}' for value in values)})")  # fmt: skip
     return lines
 
 
