@@ -89,11 +89,7 @@ class EvaluationView(LinesView):
         "evaluation--dim", "evaluation--heading", "evaluation--highlight",
     }  # fmt: skip
 
-    DEFAULT_CSS = """
-    EvaluationView { height: 25; }
-    """
-    # A fixed height (the most this view needs) keeps a state change to a
-    # repaint: with height auto, every change would lay out the screen again.
+    FIT_HEIGHT = True  # the moves table has a row a move (4×4: 16; a searched 15×15: every proven move), and scrolls
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
@@ -137,6 +133,9 @@ class EvaluationView(LinesView):
 
     def view_slice(self, state: AppState) -> object:
         return state.position, state.view.highlighted, state.search_of(state.position), state.searching
+
+    def fit_scope(self) -> object:
+        return None if self.state is None else self.state.geometry
 
     def build_key(self) -> object:
         return super().build_key(), self.library_games, (self.preparing if not self.ready else "")

@@ -98,8 +98,9 @@ class LinesView(ResolvedParts, Widget):
 
     FIT_HEIGHT: ClassVar[bool] = False
     """Be as tall as the lines built (else the height the CSS gives). It grows when a build needs
-    more lines than any before at this width and shrinks only when the width changes, so a
-    state change stays a repaint, not a layout, after the first few positions."""
+    more lines than any before at this width and shrinks only when the width or the
+    :meth:`fit_scope` changes, so a state change stays a repaint, not a layout, after the first
+    few positions."""
 
     BUILDS_KEPT: ClassVar[int] = 16
     """Builds kept for reuse, newest first: stepping back and forth through a game, or toggling an
@@ -115,7 +116,7 @@ class LinesView(ResolvedParts, Widget):
         self._strips: list[Strip] | None = None
         self._blank: Strip  # set with the strips, which render_line builds first
         self._built_for: tuple[int, int] | None = None
-        self._fitted: tuple[int, int] | None = None  # (width, lines) of FIT_HEIGHT's last fit
+        self._fitted: tuple[int, object, int] | None = None  # (width, scope, lines) of FIT_HEIGHT's last fit
         self._builds: list[tuple[object, tuple[int, int], list[Strip], Strip, int, object]] = []
         """(build key, size, strips, blank strip, lines built, what the build kept beside them), newest first."""
         self._line_strips: dict[tuple[Segment, ...], Strip] = {}
@@ -221,16 +222,23 @@ class LinesView(ResolvedParts, Widget):
             return super().get_content_height(container, viewport, width)
         writer = LineWriter(width)
         self.build(writer)
-        lines = len(writer.lines)
-        if self._fitted is not None and self._fitted[0] == width:
-            lines = max(lines, self._fitted[1])  # as _fit_height: it shrinks only when the width changes
-        self._fitted = (width, lines)
+        lines, scope = len(writer.lines), self.fit_scope()
+        if self._fitted is not None and self._fitted[:2] == (width, scope):
+            lines = max(lines, self._fitted[2])  # as _fit_height: it shrinks only when the width or scope changes
+        self._fitted = (width, scope, lines)
         return lines
 
+    def fit_scope(self) -> object:
+        """What the most lines of a FIT_HEIGHT view are kept for, beside the width: a view whose lines grow with
+        the board (a moves table, classes by ply) fits a smaller board again rather than keeping a bigger
+        one's blank tail."""
+        return None
+
     def _fit_height(self, width: int, lines: int) -> None:
-        if self._fitted is not None and width == self._fitted[0] and lines <= self._fitted[1]:
+        scope = self.fit_scope()
+        if self._fitted is not None and self._fitted[:2] == (width, scope) and lines <= self._fitted[2]:
             return
-        self._fitted = (width, lines)
+        self._fitted = (width, scope, lines)
         if self.size.height != lines:
             self.styles.height = lines
 

@@ -49,6 +49,9 @@ class SymmetryView(LinesView):
     def view_slice(self, state: AppState) -> object:
         return state.position
 
+    def fit_scope(self) -> object:
+        return None if self.state is None else self.state.geometry
+
     def build(self, writer: LineWriter) -> None:
         state = self.state
         if state is None:
