@@ -72,6 +72,7 @@ async def test_a_saved_study_leaves_nothing_to_recover(tmp_path):
         assert app.keeper.flush()
         assert app.library.query("SELECT count(*) FROM recovery") == [(1,)]
         app._save_to(str(tmp_path / "s.json"))
+        await pilot.pause()  # the keeper is told once the change is handled
         assert app.keeper.flush()
         assert app.library.query("SELECT count(*) FROM recovery") == [(0,)]
 

@@ -250,12 +250,17 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
 
     def get_driver_class(self) -> type:
         """Textual's choice (a terminal's driver, or the web driver textual-serve asks for), the web driver made
-        one that ends the app when its server is gone (:mod:`.served_driver`)."""
+        one that ends the app when its server is gone (:mod:`.served_driver`), the terminal's one that writes a
+        frame itself when its output thread is idle (:mod:`.terminal_driver`)."""
         driver = super().get_driver_class()
         if driver.__module__ == "textual.drivers.web_driver" and driver.__name__ == "WebDriver":
             from .served_driver import ServedDriver
 
             return ServedDriver
+        if driver.__module__ == "textual.drivers.linux_driver" and driver.__name__ == "LinuxDriver":
+            from .terminal_driver import TerminalDriver
+
+            return TerminalDriver
         return driver
 
     def on_mount(self) -> None:
@@ -459,7 +464,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
             # after the panes have the new state: lit with the old one, they would read an analysis it has not
             # (switching to the classic game while 4x4 was being solved raised inside a pane)
             self._tables_ready()
-        self._keep_recovery()
+        self._keep_recovery_after_frame()
         if old.modified != new.modified:
             self._update_title()
         turned_on = old.engine.mode is EngineMode.OFF and new.engine.mode is not EngineMode.OFF

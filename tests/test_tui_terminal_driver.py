@@ -1,0 +1,104 @@
+"""The terminal's driver: a frame written by the main thread when the output thread is idle, in order always."""
+
+import os
+import pty
+import threading
+
+import pytest
+from textual.drivers.linux_driver import LinuxDriver
+
+from workbench.tui import terminal_driver
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.terminal_driver import DirectWriter, TerminalDriver, terminal_takes_more
+
+
+@pytest.fixture
+def terminal():
+    """(the app's end of a pseudo-terminal as a text file, the terminal's end to read from)."""
+    leader, follower = pty.openpty()
+    import tty
+
+    tty.setraw(follower)  # as the app's terminal is: no newline translation
+    file = os.fdopen(follower, "w", encoding="utf-8")
+    yield file, leader
+    file.close()
+    os.close(leader)
+
+
+def read_all(leader: int, size: int) -> str:
+    """``size`` bytes from the terminal; what came within 10 s when fewer come."""
+    import select
+
+    data = b""
+    while len(data) < size and select.select([leader], [], [], 10)[0]:
+        data += os.read(leader, 65536)
+    return data.decode()
+
+
+def test_an_idle_writer_s_frame_is_written_by_the_caller_and_the_thread_is_not_woken(terminal, monkeypatch):
+    file, leader = terminal
+    writer = DirectWriter(file)
+    puts: list[str] = []
+    monkeypatch.setattr(writer._queue, "put", puts.append)  # the thread is never handed a frame
+    writer.write("frame one")
+    writer.write("frame two")
+    assert read_all(leader, 18) == "frame oneframe two" and puts == []
+
+
+def test_frames_keep_their_order_when_some_wait_for_a_terminal_that_stopped_reading(terminal, monkeypatch):
+    """While the terminal takes nothing more, frames go to the thread; the next frame the terminal could take at
+    once still waits behind them; and nothing the main thread does blocks meanwhile."""
+    file, leader = terminal
+    ready = [True]
+    monkeypatch.setattr(terminal_driver, "terminal_takes_more", lambda file: ready[0])
+    writer = DirectWriter(file)
+    held = threading.Lock()
+    held.acquire()
+    original_write = file.write
+
+    def slow_write(text: str) -> int:  # the thread's writes wait, as on a terminal that is not reading
+        if threading.current_thread() is writer:
+            held.acquire()
+            held.release()
+        return original_write(text)
+
+    monkeypatch.setattr(file, "write", slow_write)
+    writer.start()
+    try:
+        writer.write("a")  # straight through
+        ready[0] = False
+        writer.write("b")  # to the thread, which is stuck writing it
+        writer.write("c")
+        ready[0] = True
+        writer.write("d")  # the terminal could take it, but b and c are first
+        assert writer._queued == 3
+    finally:
+        held.release()
+        writer.stop()
+    assert read_all(leader, 4) == "abcd" and writer._queued == 0
+
+
+def test_a_terminal_that_takes_nothing_more_is_told_from_one_that_does(terminal):
+    file, _ = terminal
+    assert terminal_takes_more(file)
+    os.set_blocking(file.fileno(), False)
+    try:
+        for chunk in (4096, 1):  # fill the terminal's buffer to the last byte: nobody reads it
+            while True:
+                try:
+                    os.write(file.fileno(), b"x" * chunk)
+                except BlockingIOError:
+                    break
+        assert not terminal_takes_more(file)
+    finally:
+        os.set_blocking(file.fileno(), True)
+    closed = os.fdopen(os.dup(file.fileno()), "w")
+    closed.close()
+    assert not terminal_takes_more(closed)
+
+
+def test_the_app_in_a_terminal_runs_on_the_driver_that_writes_directly(monkeypatch):
+    from textual.app import App
+
+    monkeypatch.setattr(App, "get_driver_class", lambda self: LinuxDriver)
+    assert WorkbenchApp().get_driver_class() is TerminalDriver
