@@ -462,6 +462,30 @@ async def test_coordinates_go_where_the_cells_leave_room_and_every_cell_stays_cl
             assert grid.cell_at(*cell_offset(grid, cell)) == cell
 
 
+async def test_the_moves_table_of_a_bigger_board_is_whole_and_scrolls_and_a_smaller_board_fits_again():
+    """The evaluation is as tall as its lines: every move of 2×7 has its row (the view was 25 lines high, and cut
+    4×4's last rows and legend away), the pane scrolls to the last line, and back on the classic board the view
+    is the classic board's height, not the bigger one's."""
+    from workbench.engine import analysis
+    from workbench.engine.strong import strong_solve
+    from workbench.tui.evaluation import EvaluationPane
+
+    analysis.install_strong(strong_solve(TWO_BY_SEVEN))
+    app = _app(game=TWO_BY_SEVEN)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        view, pane = app.query_one(EvaluationView), app.query_one(EvaluationPane)
+        lines = text_of(view).splitlines()
+        assert view.size.height == len(view._ensure_strips()) > 25
+        assert sum(bool(re.match(r"\s+★?\s*\d+\s+(win|draw|loss)\b", line)) for line in lines) == 14
+        assert lines[-1].strip() and pane.max_scroll_y > 0
+        await pilot.press("n", "home", "enter")  # the classic game
+        await wait_ready(pilot, app)
+        await pilot.pause()
+        classic = len(view._ensure_strips())
+        assert view.size.height == classic < 25
+
+
 async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monkeypatch):
     from workbench.engine import analysis
 
