@@ -102,3 +102,15 @@ def test_the_app_in_a_terminal_runs_on_the_driver_that_writes_directly(monkeypat
 
     monkeypatch.setattr(App, "get_driver_class", lambda self: LinuxDriver)
     assert WorkbenchApp().get_driver_class() is TerminalDriver
+
+
+def test_a_terminal_gone_mid_write_leaves_the_frame_to_the_thread_as_textual_does(terminal, monkeypatch):
+    file, _ = terminal
+    writer = DirectWriter(file)
+
+    def hung_up(text: str) -> int:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(file, "write", hung_up)
+    writer.write("frame")  # no exception in the caller
+    assert list(writer._queue.queue) == ["frame"] and writer._queued == 1

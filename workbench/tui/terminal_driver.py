@@ -41,9 +41,12 @@ class DirectWriter(WriterThread):
     def write(self, text: str) -> None:
         with self._lock:
             if not self._queued and terminal_takes_more(self._file):
-                self._file.write(text)
-                self._file.flush()
-                return
+                try:
+                    self._file.write(text)
+                    self._file.flush()
+                    return
+                except OSError:  # a terminal gone (a hang-up): the thread meets it as Textual's would, not the app
+                    pass
             self._queued += 1
         self._queue.put(text)
 
