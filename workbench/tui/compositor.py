@@ -92,7 +92,7 @@ class ChangedRegionsCompositor(Compositor):
             # the changed rows across the widget where a chop it covers is written and not yet filled by a
             # widget in front (a row's chops inside the widget start at cuts within its column span)
             rows = [y for y in changed_rows[bisect_left(changed_rows, shown.y) : bisect_left(changed_rows, shown.bottom)]
-                    if y in unfilled and _any_unfilled(chops[y], written[y], first_cut, last_cut)]  # fmt: skip
+                    if any(first_cut <= cut < last_cut for cut in unfilled.get(y, ()))]  # fmt: skip
             if not rows:
                 continue
             top, bottom = rows[0], rows[-1] + 1
@@ -127,11 +127,6 @@ def _chops_meeting(cuts: list[int], spans: list[tuple[int, int]]) -> list[int]:
         # the chop holding x1, up to the last chop starting before x2
         met.update(cuts[max(0, bisect_right(cuts, x1) - 1) : bisect_left(cuts, x2, hi=len(cuts) - 1)])
     return sorted(met)
-
-
-def _any_unfilled(line: Mapping[int, Strip | None], written: list[int], first_cut: int, last_cut: int) -> bool:
-    """Whether a written chop of the line starting in ``[first_cut, last_cut)`` has no strip yet."""
-    return any(line[cut] is None for cut in written[bisect_left(written, first_cut) : bisect_left(written, last_cut)])
 
 
 class QuickChopsUpdate(ChopsUpdate):

@@ -369,6 +369,17 @@ def start(kind: str, columns: int, rows: int, env: dict[str, str], game: str | N
     return terminal
 
 
+def settled_at(screens: list[tuple[float, Snapshot]]) -> float:
+    """When the last of ``screens`` (the settled one) arrived for good: the screen may pass through the settled
+    one and leave it again, so the last arrival into it counts."""
+    settled, painted = screens[-1][1], screens[-1][0]
+    for arrived, screen in reversed(screens):
+        if screen != settled:
+            break
+        painted = arrived
+    return painted
+
+
 def first_paint(kind: str, columns: int, rows: int, env: dict[str, str], game: str | None = None) -> float:
     """Seconds from starting the process to the output that completes its settled first screen."""
     env = {**env, "XDG_DATA_HOME": tempfile.mkdtemp(dir=env["XDG_CACHE_HOME"])}
@@ -378,15 +389,7 @@ def first_paint(kind: str, columns: int, rows: int, env: dict[str, str], game: s
         screens = terminal.read_until_still(SETTLE_S, 60.0, first_change=True)
         if not screens:
             raise RuntimeError(f"{kind}: no screen within 60 s")
-        settled = screens[-1][1]
-        painted: float | None = None
-        # the screen may pass through the settled one and leave it again: take the last arrival into it
-        for arrived, screen in screens:
-            if screen != settled:
-                painted = None
-            elif painted is None:
-                painted = arrived
-        return painted - started  # type: ignore[operator]  # the last screen is the settled one
+        return settled_at(screens) - started
     finally:
         terminal.close()
 
@@ -420,13 +423,7 @@ def first_analysis(game: str, env: dict[str, str], *, lit_for: float, size: tupl
         screens = terminal.read_until_still(SETTLE_S, 60.0)
         if not screens or "to move: " not in terminal.text():
             raise RuntimeError(f"{game}: no analysis shown after choosing it")
-        settled, painted = screens[-1][1], None
-        for arrived, screen in screens:
-            if screen != settled:
-                painted = None
-            elif painted is None:
-                painted = arrived
-        return painted - start_s  # type: ignore[operator]  # the last screen is the settled one
+        return settled_at(screens) - start_s
     finally:
         terminal.close()
 
