@@ -91,8 +91,11 @@ class ChangedRegionsCompositor(Compositor):
             first_cut, last_cut = shown.column_span
             # the changed rows across the widget where a chop it covers is written and not yet filled by a
             # widget in front (a row's chops inside the widget start at cuts within its column span)
-            rows = [y for y in changed_rows[bisect_left(changed_rows, shown.y) : bisect_left(changed_rows, shown.bottom)]
-                    if any(first_cut <= cut < last_cut for cut in unfilled.get(y, ()))]  # fmt: skip
+            rows = []
+            for y in changed_rows[bisect_left(changed_rows, shown.y) : bisect_left(changed_rows, shown.bottom)]:
+                left = unfilled.get(y)
+                if left and (first_cut in left or _any_within(left, first_cut, last_cut)):  # its first chop, mostly
+                    rows.append(y)
             if not rows:
                 continue
             top, bottom = rows[0], rows[-1] + 1
@@ -118,6 +121,14 @@ class ChangedRegionsCompositor(Compositor):
                 if chops[y].get(x2, 0) is None:
                     chops[y][x2] = _NOTHING_WRITTEN
         return chops  # type: ignore[return-value]
+
+
+def _any_within(cuts: set[int], first: int, last: int) -> bool:
+    """Whether any of ``cuts`` is in ``[first, last)``."""
+    for cut in cuts:
+        if first <= cut < last:
+            return True
+    return False
 
 
 def _chops_meeting(cuts: list[int], spans: list[tuple[int, int]]) -> list[int]:

@@ -163,11 +163,11 @@ class LinesView(ResolvedParts, Widget):
         the terminal the bytes of every cell, so lines that come out the same are left alone."""
         old, built_for = self._strips, self._built_for
         self._strips = None
-        if old is None or not self.is_mounted or built_for != (self.size.width, self.size.height):
+        if old is None or not self.is_mounted or built_for != tuple(self.size):
             self.refresh()
             return
         new = self._ensure_strips()
-        blank, width = self._blank, self.size.width
+        blank, width = self._blank, built_for[0]
         changed = [
             y
             for y in range(max(len(old), len(new)))
@@ -177,7 +177,7 @@ class LinesView(ResolvedParts, Widget):
             self.refresh(Region(0, first, width, last - first + 1))
 
     def _ensure_strips(self) -> list[Strip]:
-        size = (self.size.width, self.size.height)
+        size = tuple(self.size)
         if self._strips is not None and self._built_for == size:
             return self._strips
         key = self.build_key()
@@ -249,7 +249,8 @@ class LinesView(ResolvedParts, Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         """The built lines themselves, through the app's line filters (see :func:`render_kept_lines`)."""
         strips = self._ensure_strips()
-        return render_kept_lines(self, crop, super().render_lines, lambda y: strips[y] if y < len(strips) else self._blank)
+        blank = self._blank
+        return render_kept_lines(self, crop, super().render_lines, lambda y: strips[y] if y < len(strips) else blank, self._built_for[0])  # type: ignore[index]
 
     def on_resize(self) -> None:
         self.invalidate()
@@ -272,9 +273,9 @@ def fitted_strip(segments: list[Segment], base: Style, width: int, start: int = 
     return Strip(styled, width)
 
 
-def render_kept_lines(widget: Widget, crop: Region, textual_path, strip_at) -> list[Strip]:
-    """``widget``'s rows in ``crop`` as ``strip_at`` keeps them, through the app's line filters, when its
-    box adds nothing to them; else ``textual_path(crop)``, Textual's own.
+def render_kept_lines(widget: Widget, crop: Region, textual_path, strip_at, width: int) -> list[Strip]:
+    """``widget``'s rows in ``crop`` as ``strip_at`` keeps them (strips ``width`` cells wide, the widget's width),
+    through the app's line filters, when its box adds nothing to them; else ``textual_path(crop)``, Textual's own.
 
     Textual's own path makes a new strip of every repainted line (border, padding, tint and opacity that
     such a box does not have) and filters it again; kept strips keep their filtered form, so a line drawn
@@ -289,7 +290,7 @@ def render_kept_lines(widget: Widget, crop: Region, textual_path, strip_at) -> l
         for line_filter in filters:
             strip = strip.apply_filter(line_filter, background)
         lines.append(strip)
-    if crop.column_span != (0, widget.size.width):
+    if crop.column_span != (0, width):
         lines = [strip.crop(*crop.column_span) for strip in lines]
     return lines
 
@@ -300,8 +301,8 @@ def box_adds_nothing(widget: Widget) -> bool:
     return (
         not any(edge for edge, _ in styles.border) and not any(edge for edge, _ in styles.outline)
         and not any(styles.padding) and not styles.tint.a and styles.text_opacity == 1.0 and widget.opacity == 1.0
-        and not (styles.has_rule("hatch") and styles.hatch != "none") and widget.region.size == widget.content_region.size
-    )  # fmt: skip
+        and not (styles.has_rule("hatch") and styles.hatch != "none")
+    )  # fmt: skip  (no border and no padding: no gutter, so the content is the whole region)
 
 
 def _runs(numbers: list[int]) -> list[tuple[int, int]]:
@@ -356,7 +357,7 @@ class KeptScrollBar(ScrollBar):
                 bar_color=style.color or _DEFAULT_BAR,
             ).segments  # fmt: skip
             strips = self._kept[key] = [fitted_strip([segment], base, width) for segment in segments]
-        return render_kept_lines(self, crop, super().render_lines, lambda y: strips[y])
+        return render_kept_lines(self, crop, super().render_lines, lambda y: strips[y], width)
 
 
 class KeptScrollBars:

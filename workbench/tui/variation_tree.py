@@ -287,13 +287,17 @@ class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
     # --- drawing -------------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        return self._strip(y + self.scroll_offset.y)
+        offset = self.scroll_offset
+        return self._strip(y + offset.y, self.size.width, offset.x)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        return render_kept_lines(self, crop, super().render_lines, self.render_line)
+        width, (left, top) = self.size.width, self.scroll_offset  # read once, not once a line: each is a walk to the screen
+        return render_kept_lines(self, crop, super().render_lines, lambda y: self._strip(y + top, width, left), width)
 
-    def _strip(self, index: int) -> Strip:
-        width, left = self.size.width, self.scroll_offset.x
+    def _strip(self, index: int, width: int | None = None, left: int | None = None) -> Strip:
+        """The line ``index`` of the tree, ``width`` cells of it (the widget's) from column ``left`` (the scroll's)."""
+        if width is None or left is None:
+            width, left = self.size.width, self.scroll_offset.x
         key = (self._keys[index] if index < len(self._keys) else None, width, left)
         strip = self._strips.get(key)
         if strip is None:
