@@ -15,8 +15,9 @@ from collections.abc import Mapping, Sequence
 from queue import Queue
 from typing import TYPE_CHECKING
 
-from textual import events
+from textual import events, messages
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
+from textual._time import get_time
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
@@ -176,6 +177,50 @@ class PanesScreen(Screen):
     def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._compositor = ChangedRegionsCompositor()
+        self._resume_started: float | None = None
+        """Textual's clock when its resume of the screen began, while that resume runs, if it lays the screen out."""
+        self._whole_drawn_at = float("-inf")
+        """Textual's clock when the last frame of the whole screen was drawn: a repaint asked for before it is done."""
+
+    # --- the first screen, drawn once ------------------------------------------------------------------
+    # Textual drew the first screen three times over: 40 KB at 133×44 each, every one of them rendered, written and
+    # (in a browser tab) parsed and drawn by the page's terminal, for no change on the screen.
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Run before Textual's own handler (a handler of each class is called, the subclass's first). At the first
+        resume (or any at a new size) Textual lays the screen out and draws it whole, then asks for the whole screen
+        again (its refresh for a screen that comes back from under another): that second frame is dropped when the
+        first was drawn (see :meth:`refresh`; a resume in a batch of updates draws later, and keeps Textual's)."""
+        if self.is_attached and self._size != self.app.size:  # Textual's condition for its layout there
+            self._resume_started = get_time()
+            self.call_later(setattr, self, "_resume_started", None)  # whatever Textual's handler asks for
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Screen:
+        started = self._resume_started
+        if started is not None and self._whole_drawn_at >= started and not (regions or layout or recompose):
+            self._resume_started = None
+            return self  # the resume's layout has just drawn the whole screen (a new size makes it all new)
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _compositor_refresh(self) -> None:
+        """Textual's; a frame that draws the whole screen also ends the repaints asked for before it. A layout asks
+        each widget it sizes for one (at the first layout, every widget), then draws every widget whole: without
+        this, each widget's repaint came to the screen afterwards, and the first screen was drawn again."""
+        compositor = self._compositor
+        if self is self.app.screen and not self.app.is_inline and compositor.size.region in compositor._dirty_regions:
+            self._whole_drawn_at = get_time()  # before the frame, which draws what the widgets hold from here on
+            for widget in compositor.visible_widgets:
+                widget._repaint_required = False  # asked for, not yet sent to the screen (see _on_update)
+            self._dirty_widgets.clear()
+        super()._compositor_refresh()
+
+    def _on_update(self, message: messages.Update) -> None:
+        """Run before Textual's own handler: a widget's repaint sent before the last frame of the whole screen was
+        drawn by that frame (the widgets mounted at the start sent theirs before the first frame, which came to the
+        screen after it), and Textual's handler, which would draw the widget again, is not run."""
+        if message.time < self._whole_drawn_at:
+            message.stop()
+            message.prevent_default()
 
     async def _on_idle(self, event: events.Idle) -> None:
         if (

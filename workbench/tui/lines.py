@@ -296,13 +296,14 @@ def render_kept_lines(widget: Widget, crop: Region, textual_path, strip_at, widt
 
 
 def box_adds_nothing(widget: Widget) -> bool:
-    """No border, outline, padding, tint, hatch or transparency: the widget's lines are drawn as they are."""
+    """No border, outline, padding, tint, hatch or transparency: the widget's lines are drawn as they are. (No border
+    and no padding is no gutter: the content is the whole region, which is not asked for, a walk to the screen.)"""
     styles = widget.styles
     return (
         not any(edge for edge, _ in styles.border) and not any(edge for edge, _ in styles.outline)
         and not any(styles.padding) and not styles.tint.a and styles.text_opacity == 1.0 and widget.opacity == 1.0
         and not (styles.has_rule("hatch") and styles.hatch != "none")
-    )  # fmt: skip  (no border and no padding: no gutter, so the content is the whole region)
+    )  # fmt: skip
 
 
 def _runs(numbers: list[int]) -> list[tuple[int, int]]:
