@@ -260,3 +260,49 @@ def test_a_download_waits_for_a_busy_app_rather_than_arriving_empty(monkeypatch)
     assert serve(host="127.0.0.1", port=0, debug=True, say=lambda line: None) == 0
     assert seen == [DOWNLOAD_CHUNK_SECONDS] and DOWNLOAD_CHUNK_SECONDS >= 30
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == handlers  # nothing left behind
+
+
+async def test_the_page_asks_nothing_of_other_servers_and_its_script_leaves_out_the_webgl_renderer(server):
+    """The page: textual-serve's, less what costs a browser's CPU for nothing at each load (see workbench.page). Its
+    script comes compressed, and a reload is answered "not modified"."""
+    from workbench.page import SCRIPT_PATH
+
+    _, url = server
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url) as response:
+            page = await response.text()
+        addresses = re.findall(r'(?:src|href)="([^"]*)"', page)
+        assert SCRIPT_PATH in addresses and f"{url}/static/css/xterm.css" in addresses
+        assert all(address.startswith((url, "/")) for address in addresses), addresses  # no font from Google
+        assert "transition" not in page and "background.png" not in page
+        async with session.get(url + SCRIPT_PATH, headers={"Accept-Encoding": "gzip"}) as response:
+            assert response.status == 200 and response.headers["Content-Encoding"] == "gzip"
+            assert response.content_type == "application/javascript"
+            script, etag = await response.text(), response.headers["ETag"]
+        assert "this.terminal.loadAddon(this.canvasAddon)" in script and "loadAddon(this.webglAddon)" not in script
+        async with session.get(url + SCRIPT_PATH, headers={"If-None-Match": etag}) as response:
+            assert response.status == 304 and not await response.read()
+        async with session.get(url + SCRIPT_PATH, headers={"Accept-Encoding": "identity"}) as response:
+            assert "Content-Encoding" not in response.headers and await response.text() == script
+
+
+def test_the_page_script_is_textual_serve_s_less_exactly_the_webgl_renderer_s_load():
+    """The load is found in the textual-serve installed (a new textual-serve that loads it otherwise fails here); a
+    script without it is sent as it is."""
+    from workbench.page import textual_serve_script, without_webgl_renderer
+
+    original = textual_serve_script().read_text(encoding="utf-8")
+    lighter = without_webgl_renderer(original)
+    load = "this.webglAddon=new p.WebglAddon,this.terminal.loadAddon(this.webglAddon),"
+    assert lighter != original and len(original) - len(lighter) == len(load.replace("p.", "x."))
+    assert "this.terminal.loadAddon(this.webglAddon)" not in lighter and "this.terminal.loadAddon(this.canvasAddon)" in lighter
+    assert without_webgl_renderer(lighter) == lighter and without_webgl_renderer("var a=1;") == "var a=1;"
+
+
+def test_a_textual_serve_without_its_page_script_is_one_line_and_exit_2(monkeypatch, tmp_path, capsys):
+    import workbench.page
+
+    monkeypatch.setattr(workbench.page, "textual_serve_script", lambda: tmp_path / "gone.js")
+    assert main(["serve", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"workbench: error: textual-serve's page script {tmp_path / 'gone.js'}: No such file or directory\n"

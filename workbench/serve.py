@@ -131,6 +131,12 @@ def serve(
     from aiohttp import web
     from textual_serve.server import Server
 
+    from .page import SCRIPT_PATH, TEMPLATES, TerminalScript
+
+    try:
+        script = TerminalScript.read()
+    except OSError as error:
+        raise ServeError(f"textual-serve's page script {error.filename}: {error.strerror or error}") from None
     listener = listening_socket(host, port)
     url = page_url(host, listener.getsockname()[1])
 
@@ -146,7 +152,14 @@ def serve(
             self.public_url = f"{request.scheme}://{request.host}"
             return await super().handle_index(request)
 
-    server = WorkbenchServer(app_command(db=db, game=game), host=host, port=port, title="workbench", public_url=url)
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            app.router.add_get(SCRIPT_PATH, script.handle)  # the page's (workbench.page): lighter than textual-serve's
+            return app
+
+    server = WorkbenchServer(
+        app_command(db=db, game=game), host=host, port=port, title="workbench", public_url=url, templates_path=TEMPLATES
+    )
     server.debug = debug
     import textual_serve.download_manager
 
