@@ -114,15 +114,16 @@ async def test_a_tree_growing_past_its_box_scrolls_to_the_last_move_without_a_la
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-async def test_the_symmetry_view_has_its_height_in_the_first_frame(monkeypatch, size):
-    """Its images wrap with the width, so its height comes from its lines: given at the first layout,
-    the first frame is the settled one (fitted after the first paint, the start took a second layout
-    and a second frame, and the screen settled late)."""
+@pytest.mark.parametrize("view_class", [SymmetryView, EvaluationView])
+async def test_a_fitted_view_has_its_height_in_the_first_frame(monkeypatch, size, view_class):
+    """The symmetry's images wrap with the width, and the evaluation has a row a move, so their heights come
+    from their lines: given at the first layout, the first frame is the settled one (fitted after the first
+    paint, the start took a second layout and a second frame, and the screen settled late)."""
     heights: list[int] = []
     original = Compositor.render_update
 
     def render_update(compositor, full=False, screen_stack=None, simplify=False):
-        views = compositor.root.query(SymmetryView) if compositor.root is not None else []
+        views = compositor.root.query(view_class) if compositor.root is not None else []
         heights.extend(view.size.height for view in views if view.region)
         return original(compositor, full=full, screen_stack=screen_stack, simplify=simplify)
 
@@ -131,10 +132,47 @@ async def test_the_symmetry_view_has_its_height_in_the_first_frame(monkeypatch, 
     app = _app()
     async with app.run_test(size=size) as pilot:
         await wait_ready(pilot, app)
-        view = app.query_one(SymmetryView)
+        view = app.query_one(view_class)
         lines = len(view._ensure_strips())
-        assert "classes by ply" in text_of(view)
+        assert ("classes by ply" if view_class is SymmetryView else "trap: share") in text_of(view)  # its last line
         assert heights and heights[0] == view.size.height == lines
+
+
+@pytest.mark.parametrize("size", [(80, 24), (133, 44)])
+async def test_the_first_screen_is_drawn_once(monkeypatch, size):
+    """One frame draws the whole screen at the start, and nothing after it draws a widget again that did not change.
+    Textual drew the first screen three more times (its resume's own refresh of the screen, each widget's repaint
+    asked for by the first layout, and the evaluation view fitted after the first paint): 135 KB at 133×44 where
+    41 KB draw it, which a browser tab then parsed and drew four times over."""
+    build_and_cache_tables(TIC_TAC_TOE)  # as on every start but the first: the tables there for the first paint
+    spy = UpdateSpy(monkeypatch)
+    app = _app()
+    async with app.run_test(size=size) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.pause(0.3)
+        screen = app.screen.size.region
+        whole = [index for index, update in enumerate(spy.updates) if update == ["full"] or screen in update]
+        assert whole == [0], spy.updates
+        # after it, what the tables bring (values, classes), not the panes around it
+        panes = [app.query_one(f"#{name}").region for name in ("board", "history", "evaluation", "symmetry")]
+        assert panes and not any(region.contains_region(pane) for update in spy.updates[1:] for region in update for pane in panes)
+
+
+async def test_the_screen_is_drawn_whole_again_when_a_dialog_over_it_closes(monkeypatch):
+    """What the first screen drops (a second frame of the whole screen) a screen back from under a dialog needs:
+    the dialog's cells are on the terminal until it is drawn."""
+    spy = UpdateSpy(monkeypatch)
+    app = _app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is not app.screen_stack[0]
+        spy.updates.clear()
+        await pilot.press("escape")
+        await pilot.pause(0.2)
+        screen = app.screen.size.region
+        assert any(update == ["full"] or screen in update for update in spy.updates), spy.updates
 
 
 async def test_lines_added_within_the_tree_s_box_leave_its_empty_scrollbar_unpainted():
