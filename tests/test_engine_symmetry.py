@@ -28,7 +28,7 @@ DIHEDRAL = {
     "flip_diag": lambda r, c, R, C: (c, r),
     "flip_anti": lambda r, c, R, C: (C - 1 - c, R - 1 - r),
 }
-SHAPES = [(3, 3), (3, 4), (4, 3), (4, 4), (2, 5), (5, 5), (1, 1), (6, 6)]
+SHAPES = [(3, 3), (3, 4), (4, 3), (4, 4), (2, 5), (5, 5), (1, 1), (6, 6), (15, 15), (3, 7)]
 
 
 def expected_image(geometry, name, bb):

@@ -83,15 +83,16 @@ def _whole_table(mapping: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _byte_tables(mapping: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per byte of a bitboard, the image of each of its 256 values: as :func:`_whole_table`, a value's image is its
+    lowest bit's joined to the rest's (15×15's eight transforms: 10 ms, where a loop over every bit of every value
+    took 100-190 ms of the first paint)."""
     tables = []
     for start in range(0, len(mapping), 8):
-        table = []
-        for byte in range(256):  # pragma: no mutate (a byte's values; a 257th entry is never read)
-            image = 0
-            for offset in range(8):  # pragma: no mutate (a 9th bit of a byte is always 0)
-                if byte >> offset & 1 and start + offset < len(mapping):
-                    image |= 1 << mapping[start + offset]
-            table.append(image)
+        bit_images = [1 << mapping[start + offset] if start + offset < len(mapping) else 0 for offset in range(8)]
+        table = [0] * 256
+        for byte in range(1, 256):
+            low = byte & -byte
+            table[byte] = table[byte ^ low] | bit_images[low.bit_length() - 1]
         tables.append(tuple(table))
     return tuple(tables)
 
@@ -118,17 +119,17 @@ def transforms(geometry: Geometry) -> tuple[Transform, ...]:
 
 @cache
 def _reading_weights(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
-    """Per-byte tables of Σ 3^(n-1-i) over set bits: a ternary reading weight."""
+    """Per-byte tables of Σ 3^(n-1-i) over set bits: a ternary reading weight (each value's: its lowest bit's
+    weight and the rest's, as in :func:`_byte_tables`)."""
     n = geometry.size
-    weights = tuple(3 ** (n - 1 - i) for i in range(n))
     tables = []
     for start in range(0, n, 8):
-        tables.append(
-            tuple(
-                sum(weights[start + offset] for offset in range(8) if byte >> offset & 1 and start + offset < n)
-                for byte in range(256)
-            )
-        )
+        bit_weights = [3 ** (n - 1 - (start + offset)) if start + offset < n else 0 for offset in range(8)]
+        table = [0] * 256
+        for byte in range(1, 256):
+            low = byte & -byte
+            table[byte] = table[byte ^ low] + bit_weights[low.bit_length() - 1]
+        tables.append(tuple(table))
     return tuple(tables)
 
 
