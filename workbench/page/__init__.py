@@ -53,9 +53,9 @@ class TerminalScript:
         self.etag = '"' + hashlib.sha256(self.body).hexdigest()[:32] + '"'
 
     @classmethod
-    def read(cls, path: Path | None = None) -> TerminalScript:
-        """From textual-serve's script (or ``path``). :raises OSError: it cannot be read."""
-        return cls((path or textual_serve_script()).read_text(encoding="utf-8"))
+    def read(cls) -> TerminalScript:
+        """From textual-serve's script. :raises OSError: it cannot be read."""
+        return cls(textual_serve_script().read_text(encoding="utf-8"))
 
     async def handle(self, request: web.Request) -> web.Response:
         # revalidated at every load, answered "not modified" while it is the same (a reload fetches nothing)

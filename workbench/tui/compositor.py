@@ -77,11 +77,9 @@ class ChangedRegionsCompositor(Compositor):
         are not asked for."""
         cuts = self.cuts
         chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
-        # per line, the chops the update writes (those that meet a span): the same for every widget
-        written = {y: _chops_meeting(cuts[y], line_spans) for y, line_spans in spans_by_line.items()}
-        # how many written chops of each row are still to fill: once none is, the widgets behind are not visited
-        # (the screen and its containers, asked row by row whether anything was left for them)
-        unfilled = {y: set(starts) for y, starts in written.items() if starts}
+        # per line, the chops the update writes (those that meet a span) that are still to fill: once none is, the
+        # widgets behind are not visited (the screen and its containers, asked row by row whether anything was left)
+        unfilled = {y: set(starts) for y, line_spans in spans_by_line.items() if (starts := _chops_meeting(cuts[y], line_spans))}
         changed_rows = sorted(spans_by_line)
         for widget, (region, clip) in self.visible_widgets.items():
             if not unfilled:
