@@ -108,6 +108,45 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
             browser.close()
 
 
+def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # noqa: F811
+    """The page's script draws a frame's glyphs after putting them all in its atlas (workbench.page): the same
+    pixels as textual-serve's own script draws, at the start (the glyphs all new) and after keys (some new)."""
+    sync_api = _chromium()
+    from workbench.page import SCRIPT_PATH, textual_serve_script, without_webgl_renderer
+
+    _, url = server
+    theirs = without_webgl_renderer(textual_serve_script().read_text(encoding="utf-8"))
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            tabs = []
+            for script in ("ours", "theirs"):  # open side by side: neither tab is offered the other's study
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                if script == "theirs":
+                    page.route("**" + SCRIPT_PATH, lambda route: route.fulfill(body=theirs, content_type="application/javascript"))
+                screen = PageScreen()
+                page.on("websocket", screen.attach)
+                page.goto(url, wait_until="domcontentloaded")
+                tabs.append((page, screen))
+
+            def pictures(condition, what: str) -> list[bytes]:
+                for page, screen in tabs:
+                    until(page, screen, condition, what)
+                tabs[0][0].wait_for_timeout(500)  # drawn at the next animation frame
+                return [page.screenshot() for page, _ in tabs]
+
+            ours, theirs_drawn = pictures(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
+            assert ours == theirs_drawn
+            for page, _ in tabs:
+                page.focus(".xterm-helper-textarea")
+                for key in "519":
+                    page.keyboard.press(key)
+            ours, theirs_drawn = pictures(after_5_1_9, "the evaluation after 5 1 9")
+            assert ours == theirs_drawn
+        finally:
+            browser.close()
+
+
 def take_browser_screenshot(path: Path) -> None:  # pragma: no cover - run by hand for the README's picture
     """`python -m tests.test_cli_browser`: the workbench in Chromium after 5 1 9, as a PNG."""
     import tempfile

@@ -299,6 +299,24 @@ def test_the_page_script_is_textual_serve_s_less_exactly_the_webgl_renderer_s_lo
     assert without_webgl_renderer(lighter) == lighter and without_webgl_renderer("var a=1;") == "var a=1;"
 
 
+def test_the_page_script_draws_a_frame_s_glyphs_after_its_atlas_has_them_all():
+    """Both places of the canvas renderer are found in the textual-serve installed (a new one that draws otherwise
+    fails here); a script with either place missing is sent as it is. (The pixels: tests/test_cli_browser.py.)"""
+    from workbench.page import lighter_script, textual_serve_script, with_glyphs_drawn_after_the_atlas
+
+    original = textual_serve_script().read_text(encoding="utf-8")
+    page = lighter_script(original)
+    assert page.count("_drawGlyph(o,t,i,r,n){this._ctx.save(),this._clipRow(i),") == 1
+    assert page.count("this._glyphsToDraw.push(o,t,i,r,n)") == 1 and page.count("const q=this._glyphsToDraw=[]") == 1
+    assert "this._ctx.drawImage(" in page.split("_drawGlyph(o,t,i,r,n){", 1)[1].split("}_clipRow(", 1)[0]
+    foreground = "_drawForeground(e,t){this._forEachCell(e,t,((e,t,i)=>this._drawChars(e,t,i)))}"
+    drawing = "!o.size.x||!o.size.y)return;this._ctx.save(),this._clipRow(i),"
+    assert foreground in original and drawing in original
+    for missing in (foreground, drawing):
+        script = original.replace(missing, "")
+        assert with_glyphs_drawn_after_the_atlas(script) == script
+
+
 def test_a_textual_serve_without_its_page_script_is_one_line_and_exit_2(monkeypatch, tmp_path, capsys):
     import workbench.page
 
