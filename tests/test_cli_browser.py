@@ -182,6 +182,9 @@ def test_the_browser_bench_times_tabs_opened_at_once_and_their_keys():
     assert report["keys_without_answer"] == 0 and 0 < report["key_to_screen_median_s"] <= report["key_to_screen_p95_s"]
     assert 0 < report["page_load_median_s"] <= report["page_load_p95_s"]
     assert 0 < report["server_load_median_s"] <= report["server_load_p95_s"]
+    assert 0 < report["profiles_load_median_s"] <= report["profiles_load_p95_s"]
+    assert report["profiles_load_cpu_s"]["server"] > 0 and report["profiles_load_cpu_s"]["browser"] > 0
     assert report["load_cpu_s"]["server"] > 0 and report["load_cpu_s"]["browser"] > 0
     lines = format_browser_report(report)
-    assert lines[0].startswith("workbench serve in headless Chromium: 2 tabs at once, 4 keys each")
+    assert lines[0].startswith("workbench serve in headless Chromium: 2 tabs of one browser at once, 4 keys each")
+    assert lines[2].startswith("  in 2 browser profiles ")
