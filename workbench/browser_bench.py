@@ -167,7 +167,10 @@ def until(page, condition: Callable[[], object], what: str, seconds: float = 60)
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"never: {what}")
-        page.wait_for_timeout(5)  # the pages' events (frames) are handled while it waits
+        # the pages' events (frames) are handled, and timed, as they come while it waits; each wait is a round trip
+        # to Playwright's driver, whose CPU is taken from the machine being measured (every 5 ms: a page load
+        # about 0.2 s slower)
+        page.wait_for_timeout(40)
 
 
 @contextlib.contextmanager
