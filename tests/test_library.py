@@ -388,6 +388,51 @@ def test_a_locked_library_gives_a_clear_message(tmp_path):
         save_study(second, "s", AppState(), replace=True)
 
 
+def _open_at_once(path, barrier, answers) -> None:  # in a child process
+    barrier.wait()
+    try:
+        with Library.open(path) as library:
+            library.query("SELECT count(*) FROM recovery")
+        answers.put("opened")
+    except LibraryError as error:
+        answers.put(str(error))
+
+
+def test_a_new_library_opened_by_several_processes_at_once_opens_in_each(tmp_path):
+    """Tabs of `workbench serve` start at once on a library that does not exist yet: each makes it, or finds it
+    made; none is told it is damaged (a table already there) or locked (the switch to WAL mode)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    for trial in range(4):
+        path = tmp_path / f"lib{trial}.sqlite3"
+        barrier, answers = context.Barrier(6), context.Queue()
+        openers = [context.Process(target=_open_at_once, args=(path, barrier, answers)) for _ in range(6)]
+        for opener in openers:
+            opener.start()
+        got = [answers.get(timeout=60) for _ in openers]
+        for opener in openers:
+            opener.join(60)
+        assert got == ["opened"] * 6
+        with Library.open(path) as library:
+            assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION and library.integrity() == "ok"
+            assert library.query("PRAGMA journal_mode")[0][0] == "wal"
+
+
+def test_the_switch_to_wal_mode_waits_for_a_writer_of_the_library(tmp_path):
+    """SQLite refuses the switch at once, without waiting, while another connection is writing (another opener
+    making the new library's tables); the opening waits for it, as for a locked library, rather than failing."""
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        library.connection.execute("PRAGMA journal_mode = DELETE")  # as a library is before its first opening ends
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    threading.Timer(0.3, lambda: writer.execute("COMMIT")).start()
+    with Library.open(path) as library:
+        assert library.query("PRAGMA journal_mode")[0][0] == "wal"
+    writer.close()
+
+
 def test_a_failed_write_leaves_nothing_half_written(tmp_path):
     with Library.open(tmp_path / "lib.sqlite3") as library:
         save_study(library, "kept", AppState())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -13,6 +14,8 @@ SCHEMA_VERSION = 3
 READABLE_FROM = 2
 """The oldest schema a read-only library can be read at (version 3 only adds the writers' recovery table)."""
 PAGE_SIZE = 16384
+LOCK_WAIT_SECONDS = 2.0  # pragma: no mutate - a pace: only timing could tell
+"""How long a library locked by another process is waited for before its opening or a write fails."""
 
 FILL_OPENINGS = (
     "INSERT INTO openings (a1, b1, games, x_wins, o_wins) "
@@ -131,7 +134,7 @@ class Library:
             connection = sqlite3.connect(
                 uri,
                 uri=True,  # pragma: no mutate - builds without SQLITE_USE_URI need it; Debian's reads URIs either way
-                timeout=2.0,  # pragma: no mutate - a pace (how long a locked library is waited for): only timing could tell
+                timeout=LOCK_WAIT_SECONDS,
                 isolation_level=None,
                 check_same_thread=False,
             )
@@ -148,10 +151,9 @@ class Library:
             raise
         return library
 
-    def _prepare(self) -> None:
-        connection = self.connection
-        connection.execute("PRAGMA foreign_keys = ON")  # pragma: no mutate
-        version = connection.execute(
+    def _schema_version(self) -> int:
+        """The library's schema version. :raises LibraryError: one this workbench cannot read."""
+        version = self.connection.execute(
             "PRAGMA user_version"  # pragma: no mutate
         ).fetchone()[0]
         if version < 0:
@@ -160,6 +162,12 @@ class Library:
             raise LibraryError(
                 f"library {str(self.path)!r}: made by a newer workbench (schema {version}, this one knows {SCHEMA_VERSION})"
             )
+        return version
+
+    def _prepare(self) -> None:
+        connection = self.connection
+        connection.execute("PRAGMA foreign_keys = ON")  # pragma: no mutate
+        version = self._schema_version()
         if version < SCHEMA_VERSION and not (self.read_only and version >= READABLE_FROM):
             if self.read_only:
                 raise LibraryError(f"library {str(self.path)!r}: read-only, and its schema {version} needs upgrading")
@@ -167,17 +175,34 @@ class Library:
                 # only takes on a new file; bigger pages make writing all games about 10 % faster
                 connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             with self.transaction():
+                # read again under the write lock: another process may have made or upgraded the library since
+                # (tabs of `workbench serve` starting at once on a new library did, and the later ones failed)
+                version = self._schema_version()
                 for step in range(version + 1, SCHEMA_VERSION + 1):
                     for statement in _statements(_MIGRATIONS[step]):
                         connection.execute(statement)
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if not self.read_only:
-            mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]  # pragma: no mutate - SQL ignores case
+            mode = self._switch_to_wal()
             if mode.lower() != "wal":  # pragma: no cover - filesystems without shared memory
                 raise LibraryError(f"library {str(self.path)!r}: cannot switch to WAL mode (got {mode})")
             connection.execute("PRAGMA synchronous = NORMAL")  # pragma: no mutate
         # a cheap read that fails on a file that is not a database
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # pragma: no mutate
+
+    def _switch_to_wal(self) -> str:
+        """Write-ahead logging (a reader never waits for the writer), which a library keeps once it has it; the
+        journal mode it is in after. SQLite refuses the switch at once, without waiting, while another connection
+        writes: the first openers of a new library (tabs of `workbench serve` starting at once, one of them making
+        its tables) try again until it is made, or for as long as a locked library is waited for."""
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                return self.connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]  # pragma: no mutate - SQL ignores case
+            except sqlite3.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)  # pragma: no mutate - a pace
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
