@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from workbench.browser_bench import (
-    CHROMIUM_FLAGS, PANE_TITLES, PageScreen, find_chromium, format_browser_report, run_browser_bench, serving,
+    CHROMIUM_FLAGS, PANE_TITLES, VIEWPORT, PageScreen, find_chromium, format_browser_report, run_browser_bench, serving,
 )  # fmt: skip
 from workbench.browser_bench import until as wait_until
 
@@ -53,7 +53,7 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page = browser.new_page(viewport=VIEWPORT)
             screen = PageScreen()
             page.on("websocket", screen.attach)
             page.goto(url, wait_until="domcontentloaded")
@@ -121,7 +121,7 @@ def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # 
         try:
             tabs = []
             for script in ("ours", "theirs"):  # open side by side: neither tab is offered the other's study
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                page = browser.new_page(viewport=VIEWPORT)
                 if script == "theirs":
                     page.route("**" + SCRIPT_PATH, lambda route: route.fulfill(body=theirs, content_type="application/javascript"))
                 screen = PageScreen()
@@ -129,20 +129,23 @@ def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # 
                 page.goto(url, wait_until="domcontentloaded")
                 tabs.append((page, screen))
 
-            def pictures(condition, what: str) -> list[bytes]:
+            def same_pictures(condition, what: str) -> bool:
                 for page, screen in tabs:
                     until(page, screen, condition, what)
-                tabs[0][0].wait_for_timeout(500)  # drawn at the next animation frame
-                return [page.screenshot() for page, _ in tabs]
+                deadline = time.monotonic() + 20  # each page draws at its next animation frames, when it has a core
+                while time.monotonic() < deadline:
+                    ours, theirs_drawn = (page.screenshot() for page, _ in tabs)
+                    if ours == theirs_drawn:
+                        return True
+                    tabs[0][0].wait_for_timeout(200)
+                return False
 
-            ours, theirs_drawn = pictures(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
-            assert ours == theirs_drawn
+            assert same_pictures(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
             for page, _ in tabs:
                 page.focus(".xterm-helper-textarea")
                 for key in "519":
                     page.keyboard.press(key)
-            ours, theirs_drawn = pictures(after_5_1_9, "the evaluation after 5 1 9")
-            assert ours == theirs_drawn
+            assert same_pictures(after_5_1_9, "the evaluation after 5 1 9")
         finally:
             browser.close()
 

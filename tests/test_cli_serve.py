@@ -307,7 +307,7 @@ def test_the_page_script_draws_a_frame_s_glyphs_after_its_atlas_has_them_all():
     original = textual_serve_script().read_text(encoding="utf-8")
     page = lighter_script(original)
     assert page.count("_drawGlyph(o,t,i,r,n){this._ctx.save(),this._clipRow(i),") == 1
-    assert page.count("this._glyphsToDraw.push(o,t,i,r,n)") == 1 and page.count("const q=this._glyphsToDraw=[]") == 1
+    assert page.count("this._glyphsToDraw.push(o,t,i,r,n)") == 1 and page.count("const p=this._glyphsToDraw,q=this._glyphsToDraw=[]") == 1
     assert "this._ctx.drawImage(" in page.split("_drawGlyph(o,t,i,r,n){", 1)[1].split("}_clipRow(", 1)[0]
     foreground = "_drawForeground(e,t){this._forEachCell(e,t,((e,t,i)=>this._drawChars(e,t,i)))}"
     drawing = "!o.size.x||!o.size.y)return;this._ctx.save(),this._clipRow(i),"
@@ -315,6 +315,11 @@ def test_the_page_script_draws_a_frame_s_glyphs_after_its_atlas_has_them_all():
     for missing in (foreground, drawing):
         script = original.replace(missing, "")
         assert with_glyphs_drawn_after_the_atlas(script) == script
+    # a drawing that reads the cell itself (``e``) would read the wrong cell from the second pass: left as it is
+    end = "o.size.y),this._ctx.restore()}_clipRow("
+    assert original.count(end) == 1
+    script = original.replace(end, "o.size.y),this._ctx.restore(),e.getWidth()}_clipRow(")
+    assert with_glyphs_drawn_after_the_atlas(script) == script
 
 
 def test_a_textual_serve_without_its_page_script_is_one_line_and_exit_2(monkeypatch, tmp_path, capsys):

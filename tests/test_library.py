@@ -389,7 +389,7 @@ def test_a_locked_library_gives_a_clear_message(tmp_path):
 
 
 def _open_at_once(path, barrier, answers) -> None:  # in a child process
-    barrier.wait()
+    barrier.wait(timeout=60)
     try:
         with Library.open(path) as library:
             library.query("SELECT count(*) FROM recovery")
@@ -407,12 +407,16 @@ def test_a_new_library_opened_by_several_processes_at_once_opens_in_each(tmp_pat
     for trial in range(4):
         path = tmp_path / f"lib{trial}.sqlite3"
         barrier, answers = context.Barrier(6), context.Queue()
-        openers = [context.Process(target=_open_at_once, args=(path, barrier, answers)) for _ in range(6)]
-        for opener in openers:
-            opener.start()
-        got = [answers.get(timeout=60) for _ in openers]
-        for opener in openers:
-            opener.join(60)
+        openers = [context.Process(target=_open_at_once, args=(path, barrier, answers), daemon=True) for _ in range(6)]
+        try:
+            for opener in openers:
+                opener.start()
+            got = [answers.get(timeout=60) for _ in openers]
+        finally:
+            for opener in openers:
+                opener.join(10)
+                if opener.is_alive():
+                    opener.terminate()
         assert got == ["opened"] * 6
         with Library.open(path) as library:
             assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION and library.integrity() == "ok"
@@ -425,12 +429,19 @@ def test_the_switch_to_wal_mode_waits_for_a_writer_of_the_library(tmp_path):
     path = tmp_path / "lib.sqlite3"
     with Library.open(path) as library:
         library.connection.execute("PRAGMA journal_mode = DELETE")  # as a library is before its first opening ends
+    import time
+
     writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    writer.execute("BEGIN IMMEDIATE")
-    threading.Timer(0.3, lambda: writer.execute("COMMIT")).start()
-    with Library.open(path) as library:
-        assert library.query("PRAGMA journal_mode")[0][0] == "wal"
-    writer.close()
+    try:
+        writer.execute("BEGIN IMMEDIATE")
+        threading.Timer(0.3, lambda: writer.execute("COMMIT")).start()
+        began = time.monotonic()
+        with Library.open(path) as library:
+            assert library.query("PRAGMA journal_mode")[0][0] == "wal"
+        assert time.monotonic() - began >= 0.25  # it waited for the writer
+    finally:
+        time.sleep(0.35)  # (the timer's commit done)
+        writer.close()
 
 
 def test_a_failed_write_leaves_nothing_half_written(tmp_path):

@@ -15,7 +15,7 @@ READABLE_FROM = 2
 """The oldest schema a read-only library can be read at (version 3 only adds the writers' recovery table)."""
 PAGE_SIZE = 16384
 LOCK_WAIT_SECONDS = 2.0  # pragma: no mutate - a pace: only timing could tell
-"""How long a library locked by another process is waited for before its opening or a write fails."""
+"""How long a library locked by another process is waited for before a write, or a step of its opening, fails."""
 
 FILL_OPENINGS = (
     "INSERT INTO openings (a1, b1, games, x_wins, o_wins) "
@@ -181,7 +181,8 @@ class Library:
                 for step in range(version + 1, SCHEMA_VERSION + 1):
                     for statement in _statements(_MIGRATIONS[step]):
                         connection.execute(statement)
-                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                if version < SCHEMA_VERSION:
+                    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if not self.read_only:
             mode = self._switch_to_wal()
             if mode.lower() != "wal":  # pragma: no cover - filesystems without shared memory
@@ -199,8 +200,9 @@ class Library:
         while True:
             try:
                 return self.connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]  # pragma: no mutate - SQL ignores case
-            except sqlite3.OperationalError:
-                if time.monotonic() > deadline:
+            except sqlite3.OperationalError as error:  # (only "busy" or "locked" is tried again: not a full disk, say)
+                busy = error.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+                if not busy or time.monotonic() > deadline:
                     raise
                 time.sleep(0.01)  # pragma: no mutate - a pace
 

@@ -53,16 +53,25 @@ _DRAWING_DEFERRED = (
 )
 _FOREGROUND = "_drawForeground(e,t){this._forEachCell(e,t,((e,t,i)=>this._drawChars(e,t,i)))}"
 _FOREGROUND_IN_TWO_PASSES = (
-    "_drawForeground(e,t){const q=this._glyphsToDraw=[];try{this._forEachCell(e,t,((e,t,i)=>this._drawChars(e,t,i)))}"
-    "finally{this._glyphsToDraw=void 0;for(let k=0;k<q.length;k+=5)this._drawGlyph(q[k],q[k+1],q[k+2],q[k+3],q[k+4])}}"
+    "_drawForeground(e,t){const p=this._glyphsToDraw,q=this._glyphsToDraw=[];"
+    "try{this._forEachCell(e,t,((e,t,i)=>this._drawChars(e,t,i)))}"
+    "finally{this._glyphsToDraw=p;for(let k=0;k<q.length;k+=5)this._drawGlyph(q[k],q[k+1],q[k+2],q[k+3],q[k+4])}}"
 )
+_CELL_NAMES = re.compile(r"(?<![\w$.])[es](?![\w$])")
+"""The cell (``e``) and its characters (``s``) in ``_drawChars``: the drawing moved out of it must not name them."""
 
 
 def with_glyphs_drawn_after_the_atlas(script: str) -> str:
     """textual-serve's terminal script with the canvas renderer's foreground drawn in two passes: every glyph of
     the frame put in the atlas, then every glyph drawn, in the order the renderer meets them. A script in which the
-    two places are not found as in textual-serve 1.x is returned as it is (slower, as correct), and a test says so."""
-    if _FOREGROUND not in script or len(_GLYPH_DRAWING.findall(script)) != 1:
+    two places are not found as in textual-serve 1.x, or whose drawing reads more of the cell than the glyph and
+    the cell's place, code and width, is returned as it is (slower, as correct), and a test says so."""
+    found = _GLYPH_DRAWING.findall(script)
+    if _FOREGROUND not in script or len(found) != 1:
+        return script
+    start = script.index(found[0][0]) + len(found[0][0])
+    drawing = script[start : script.index("}", start)]  # to the end of _drawChars (its drawing has no braces)
+    if _CELL_NAMES.search(drawing):
         return script
     return _GLYPH_DRAWING.sub(_DRAWING_DEFERRED, script).replace(_FOREGROUND, _FOREGROUND_IN_TWO_PASSES, 1)
 
