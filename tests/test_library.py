@@ -3,6 +3,7 @@
 import os
 import sqlite3
 import threading
+import time
 
 import pytest
 
@@ -429,18 +430,17 @@ def test_the_switch_to_wal_mode_waits_for_a_writer_of_the_library(tmp_path):
     path = tmp_path / "lib.sqlite3"
     with Library.open(path) as library:
         library.connection.execute("PRAGMA journal_mode = DELETE")  # as a library is before its first opening ends
-    import time
-
     writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    commit = threading.Timer(0.3, lambda: writer.execute("COMMIT"))
+    commit.start()
     try:
-        writer.execute("BEGIN IMMEDIATE")
-        threading.Timer(0.3, lambda: writer.execute("COMMIT")).start()
         began = time.monotonic()
         with Library.open(path) as library:
             assert library.query("PRAGMA journal_mode")[0][0] == "wal"
         assert time.monotonic() - began >= 0.25  # it waited for the writer
     finally:
-        time.sleep(0.35)  # (the timer's commit done)
+        commit.join()
         writer.close()
 
 

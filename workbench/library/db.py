@@ -176,7 +176,7 @@ class Library:
                 connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             with self.transaction():
                 # read again under the write lock: another process may have made or upgraded the library since
-                # (tabs of `workbench serve` starting at once on a new library did, and the later ones failed)
+                # (processes starting at once on a new library did: the later ones ran the migration again, and failed)
                 version = self._schema_version()
                 for step in range(version + 1, SCHEMA_VERSION + 1):
                     for statement in _statements(_MIGRATIONS[step]):
@@ -201,7 +201,7 @@ class Library:
             try:
                 return self.connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]  # pragma: no mutate - SQL ignores case
             except sqlite3.OperationalError as error:  # (only "busy" or "locked" is tried again: not a full disk, say)
-                busy = error.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+                busy = (error.sqlite_errorcode & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
                 if not busy or time.monotonic() > deadline:
                     raise
                 time.sleep(0.01)  # pragma: no mutate - a pace

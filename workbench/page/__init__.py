@@ -11,8 +11,9 @@ textual-serve's page spends some of it on nothing the user sees:
 * the canvas renderer draws each glyph of a frame as it meets it: a glyph not yet in its atlas is put there
   (``putImageData``) and then copied to the screen (``drawImage``). Chromium copies a whole canvas that was read
   since its last write before it writes to it again, so each new glyph of a frame costs a copy of its 512×512 atlas
-  page: 0.2 s of a tab's 0.6 s of CPU for the first screen's 226 glyphs. Here a frame's glyphs are all put in the
-  atlas first, then all drawn, in the same order: the same pixels, without the copies.
+  page: about 0.2 s of a tab's 0.65 s of renderer CPU for the first screen's 226 glyphs (8 tabs loading). Here a
+  frame's glyphs are all put in the atlas first, then all drawn, in the same order: the same pixels, without the
+  copies.
 
 The page's markup and its terminal script otherwise are textual-serve's (MIT licensed): the script is read from the
 installed textual-serve when the server starts, and sent compressed where the browser takes it so.
