@@ -67,14 +67,15 @@ def with_glyphs_drawn_after_the_atlas(script: str) -> str:
     the frame put in the atlas, then every glyph drawn, in the order the renderer meets them. A script in which the
     two places are not found as in textual-serve 1.x, or whose drawing reads more of the cell than the glyph and
     the cell's place, code and width, is returned as it is (slower, as correct), and a test says so."""
-    found = _GLYPH_DRAWING.findall(script)
+    found = list(_GLYPH_DRAWING.finditer(script))
     if _FOREGROUND not in script or len(found) != 1:
         return script
-    start = script.index(found[0][0]) + len(found[0][0])
-    drawing = script[start : script.index("}", start)]  # to the end of _drawChars (its drawing has no braces)
+    cut = found[0]
+    drawing = script[cut.end(1) : script.index("}", cut.end(1))]  # to the end of _drawChars (no braces in it)
     if _CELL_NAMES.search(drawing):
         return script
-    return _GLYPH_DRAWING.sub(_DRAWING_DEFERRED, script).replace(_FOREGROUND, _FOREGROUND_IN_TWO_PASSES, 1)
+    script = script[: cut.start()] + cut.expand(_DRAWING_DEFERRED) + script[cut.end() :]
+    return script.replace(_FOREGROUND, _FOREGROUND_IN_TWO_PASSES, 1)
 
 
 def lighter_script(script: str) -> str:
