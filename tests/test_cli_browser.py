@@ -9,10 +9,15 @@ Chromium), where a missing browser fails the run instead of skipping the one tes
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import re
+import signal
+import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -21,7 +26,7 @@ from workbench.browser_bench import (
 )  # fmt: skip
 from workbench.browser_bench import until as wait_until
 
-from .test_cli_serve import server  # noqa: F401 - a fixture
+from .test_cli_serve import _apps, base_of, server  # noqa: F401 - a fixture
 
 CHROMIUM = find_chromium()
 REQUIRED = os.environ.get("WORKBENCH_BROWSER_TESTS") == "required"
@@ -146,6 +151,148 @@ def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # 
                 for key in "519":
                     page.keyboard.press(key)
             assert same_pictures(after_5_1_9, "the evaluation after 5 1 9")
+        finally:
+            browser.close()
+
+
+FOREIGN_PAGE = """<!DOCTYPE html><html><body><script>
+// any site the user has open while the server runs: it knows where the server listens, not its token
+const target = new URLSearchParams(location.search).get("target");
+window.results = {};
+fetch(target, {credentials: "include", mode: "no-cors"})
+  .then(() => { window.results.fetch = "answered"; }, () => { window.results.fetch = "failed"; });
+const socket = new WebSocket(target.replace("http", "ws").replace(/\\/(\\?.*)?$/, "/ws$1"));
+socket.onopen = () => { window.results.socket = "open"; socket.send(JSON.stringify(["stdin", "5"])); };
+socket.onclose = () => { window.results.socket = window.results.socket || "refused"; };
+</script></body></html>"""
+
+
+@contextlib.contextmanager
+def foreign_site():
+    """Another site, served by the test on a port of its own: its address (``http://127.0.0.1:PORT``)."""
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = FOREIGN_PAGE.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=site.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{site.server_address[1]}"
+    finally:
+        site.shutdown()
+        site.server_close()
+
+
+def _attempt(page, address: str) -> dict:
+    """What the foreign page at ``address`` got of the workbench: its fetch's and its websocket's fate, and the
+    status of every answer the browser saw from the workbench's port."""
+    statuses: list = []
+    page.on("response", lambda response: statuses.append((urlsplit(response.url).port, response.status)))
+    page.goto(address, wait_until="domcontentloaded")
+    wait_until(page, lambda: page.evaluate("Object.keys(window.results).length") == 2, "the foreign page's attempts", 30)
+    return {**page.evaluate("window.results"), "statuses": statuses}
+
+
+def test_only_the_printed_address_opens_the_workbench_no_other_page_and_no_other_host_name(server, tmp_path):  # noqa: F811
+    """The printed address works, and a reload and a second tab opened from it (the cookie); another site's page
+    can neither fetch from the server nor open its websocket, though the browser has the cookie; a wrong token and
+    a name rebound to 127.0.0.1 (DNS rebinding, as Chromium's resolver rule makes it) get 403."""
+    sync_api = _chromium()
+    process, url = server
+    base = base_of(url)
+    port, token = urlsplit(base).port, url.rsplit("=", 1)[1]
+    with sync_api.sync_playwright() as playwright, foreign_site() as site:
+        site_port = urlsplit(site).port
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=[*CHROMIUM_FLAGS, "--host-resolver-rules=MAP evil.example 127.0.0.1"]
+        )
+        try:
+            context = browser.new_context(viewport=VIEWPORT)
+            page = context.new_page()
+            screen = PageScreen()
+            page.on("websocket", screen.attach)
+            assert page.goto(url, wait_until="domcontentloaded").status == 200
+            until(page, screen, lambda text: all(title in text for title in PANE_TITLES), "the four panes")
+            cookie = {cookie["name"]: cookie for cookie in context.cookies(base)}[f"workbench-token-{port}"]
+            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["value"] == token
+            page.reload(wait_until="domcontentloaded")
+            until(page, screen, lambda text: screen.sockets == 2 and all(title in text for title in PANE_TITLES), "the panes after a reload")
+            second = context.new_page()  # a tab opened from it, at the address without the token
+            second_screen = PageScreen()
+            second.on("websocket", second_screen.attach)
+            assert second.goto(base + "/", wait_until="domcontentloaded").status == 200
+            until(second, second_screen, lambda text: all(title in text for title in PANE_TITLES), "the panes in a second tab")
+            apps = _apps(process.pid)
+            assert len(apps) == 2
+
+            # another site, in the same browser (it has the cookie: 127.0.0.1 at another port is the same site)
+            foreign = context.new_page()
+            attempt = _attempt(foreign, f"{site}/?target={base}/")
+            assert attempt["socket"] == "refused" and (port, 403) in attempt["statuses"], attempt
+            assert (port, 200) not in attempt["statuses"], attempt
+            # a rebound name, even with the token: the page, and from a page of that name, a fetch and the socket
+            rebound = f"http://evil.example:{port}/?token={token}"
+            assert foreign.goto(rebound).status == 403
+            assert "not allowed" in foreign.content() and "--allow-host" in foreign.content()
+            attempt = _attempt(foreign, f"http://evil.example:{site_port}/?target={rebound}")
+            assert attempt["socket"] == "refused" and (port, 403) in attempt["statuses"], attempt
+            assert (port, 200) not in attempt["statuses"], attempt
+            foreign.wait_for_timeout(500)  # (an app would be starting by now)
+            assert _apps(process.pid) == apps  # nothing was started for them
+
+            # a wrong token, and no token in a browser without the cookie
+            assert foreign.goto(f"{base}/?token=x{token}").status == 403
+            stranger = browser.new_context().new_page()
+            response = stranger.goto(base + "/")
+            assert response.status == 403 and "the terminal where `workbench serve` runs" in stranger.content()
+        finally:
+            browser.close()
+    process.send_signal(signal.SIGTERM)
+    process.wait(30)
+    said = process.stderr.read()
+    assert "refused GET /: a page of another site may not use this server (Sec-Fetch-Site: 'same-site')" in said
+    assert f"refused GET /ws: a page of 'http://127.0.0.1:{site_port}' may not use this server" in said
+    assert f"refused GET /ws: 'evil.example:{port}' is not a name of this server" in said, said
+
+
+def test_the_seventeenth_tab_gets_a_page_saying_the_server_is_full(server):  # noqa: F811
+    """At most 16 apps at once (the default --max-tabs): the next tab gets a page that says so, and nothing is
+    started for it; once a tab closes, a reload gets an app."""
+    sync_api = _chromium()
+    process, url = server
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            context = browser.new_context(viewport=VIEWPORT)
+            page = context.new_page()
+            page.goto(url, wait_until="domcontentloaded")
+            # fifteen more tabs' websockets, opened from the first tab's page (as fifteen tabs would open them)
+            page.evaluate(
+                """() => { window.extra = [];
+                   for (let i = 0; i < 15; i++) window.extra.push(new WebSocket(`ws://${location.host}/ws?width=80&height=24`)); }"""
+            )
+            wait_until(page, lambda: len(_apps(process.pid)) == 16, "sixteen apps", 120)
+            last = context.new_page()
+            last_screen = PageScreen()
+            last.on("websocket", last_screen.attach)
+            response = last.goto(url, wait_until="domcontentloaded")
+            assert response.status == 503 and "the server is full" in last.content() and "--max-tabs 16" in last.content()
+            last.wait_for_timeout(500)
+            assert len(_apps(process.pid)) == 16 and last_screen.sockets == 0
+            page.evaluate("() => window.extra[0].close()")
+            wait_until(page, lambda: len(_apps(process.pid)) == 15, "a closed tab's app ended", 60)
+            last.reload(wait_until="domcontentloaded")
+            until(last, last_screen, lambda text: all(title in text for title in PANE_TITLES), "the panes, once a tab closed")
         finally:
             browser.close()
 

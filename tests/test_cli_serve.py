@@ -20,7 +20,7 @@ import pytest
 
 from workbench.cli import main
 
-from workbench.browser_bench import PANE_TITLES, children, descendants, tab_apps
+from workbench.browser_bench import PANE_TITLES, children, descendants, tab_apps, websocket_address
 from workbench.warm_start import MODULE as WARM_MODULE
 
 from .child_process import PACKAGE_ROOT
@@ -28,6 +28,16 @@ from .child_process import PACKAGE_ROOT
 
 def _apps(pid: int) -> set[int]:
     return set(tab_apps(pid))
+
+
+def base_of(url: str) -> str:
+    """The server's address without the path and token of the printed one."""
+    return url.split("/?token=", 1)[0]
+
+
+def browser_session() -> aiohttp.ClientSession:
+    """A session that keeps the server's cookie as a browser does (aiohttp's jar keeps none from an address)."""
+    return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
 
 
 def _command(pid: int) -> str:
@@ -38,20 +48,21 @@ def _command(pid: int) -> str:
 
 
 @contextlib.contextmanager
-def serving_again(tmp_path):
-    """`workbench serve` on a free port, on the library and data folders in ``tmp_path``; (process, page address)."""
+def serving_again(tmp_path, *options: str):
+    """`workbench serve` on a free port, on the library and data folders in ``tmp_path``; (process, the address it
+    printed, with its token)."""
     # the server and its apps import the workbench the tests import (mutmut's copy, under mutmut)
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": PACKAGE_ROOT}  # fmt: skip
     env.pop("COLUMNS", None), env.pop("LINES", None)
     cwd = PACKAGE_ROOT if "MUTANT_UNDER_TEST" in os.environ else tmp_path  # (mutmut's trampolines read their settings there)
     process = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "serve", "--port", "0", "--db", str(tmp_path / "library.sqlite3")],
+        [sys.executable, "-m", "workbench", "serve", "--port", "0", "--db", str(tmp_path / "library.sqlite3"), *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd,
     )  # fmt: skip
     try:
         first = process.stdout.readline()
-        match = re.search(r"serving the app at (http://127\.0\.0\.1:\d+) \(this machine only", first)
+        match = re.search(r"serving the app at (http://127\.0\.0\.1:\d+/(?:\?token=\S+)?) \(this machine only", first)
         assert match, (first, process.stderr.read() if process.poll() is not None else "")
         yield process, match.group(1)
     finally:
@@ -78,7 +89,7 @@ class Tab:
 
     async def __aenter__(self) -> "Tab":
         columns, rows = self.size
-        self.socket = await self.session.ws_connect(f"{self.url.replace('http', 'ws')}/ws?width={columns}&height={rows}")
+        self.socket = await self.session.ws_connect(websocket_address(self.url, columns, rows))
         return self
 
     async def __aexit__(self, *exc) -> None:
@@ -115,10 +126,10 @@ class Tab:
 async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_study_is_offered_to_the_next(server):
     process, url = server
     async with aiohttp.ClientSession() as session:
-        async with session.get(url + "/") as page:
+        async with session.get(url) as page:
             assert page.status == 200
             html = await page.text()
-            assert f"{url.replace('http', 'ws')}/ws" in html  # the page's websocket is where the browser reached it
+            assert f"{base_of(url).replace('http', 'ws')}/ws" in html  # the page's websocket is where the browser reached it
         async with Tab(session, url) as tab, Tab(session, url) as other:
             await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
             await other.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes in the other tab")
@@ -194,6 +205,74 @@ async def test_a_server_killed_outright_leaves_no_app_behind_and_its_unsaved_stu
             await tab.until(lambda text: "Restore the unsaved study" in text, "the unsaved study offered back")
 
 
+async def test_a_tab_past_max_tabs_gets_the_full_page_and_no_app_and_a_closed_tab_gives_its_place_back(tmp_path):
+    with serving_again(tmp_path, "--max-tabs", "2") as (process, url):
+        async with browser_session() as session:
+            async with session.get(url) as page:
+                assert page.status == 200
+            async with Tab(session, url) as tab, Tab(session, url) as other:
+                await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
+                await other.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes in the other tab")
+                async with session.get(url) as page:
+                    assert page.status == 503 and "the server is full" in await page.text()
+                # a page loaded before the server filled up opens its websocket: refused, nothing started
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await session.ws_connect(websocket_address(url, 80, 24))
+                assert refused.value.status == 503
+                assert len(_apps(process.pid)) == 2
+            for _ in range(100):  # the closed tabs' places, back once their apps end (a page waits 3 s for one)
+                async with session.get(url) as page:
+                    if page.status == 200:
+                        break
+            assert page.status == 200
+            async with Tab(session, url) as tab:
+                await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes in a third tab")
+
+
+def _stopped(process: subprocess.Popen) -> str:
+    """What the server said on its standard error, once stopped."""
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(30) == 0
+    return process.stderr.read()
+
+
+async def test_each_start_makes_a_new_random_token_and_token_sets_one(tmp_path):
+    addresses = []
+    for _ in range(2):
+        with serving_again(tmp_path) as (process, url):
+            addresses.append(url)
+            assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[\w-]{32}", url)
+            assert _stopped(process) == ""  # no warning
+    assert addresses[0].split("=")[1] != addresses[1].split("=")[1]
+    with serving_again(tmp_path, "--token", "short+key") as (process, url):
+        assert url.endswith("/?token=short%2Bkey")
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url) as page:
+                assert page.status == 200
+            async with session.get(base_of(url) + "/?token=short+key") as page:  # (a + in a query is a space)
+                assert page.status == 403
+        said = _stopped(process)
+    assert said.startswith("workbench: warning: a token of 9 characters can be guessed; leave --token out for a random one\n")
+
+
+async def test_no_token_lets_the_server_s_own_requests_in_says_so_at_the_start_and_still_checks_the_host(tmp_path):
+    with serving_again(tmp_path, "--no-token") as (process, url):
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url) as page:
+                assert page.status == 200 and not page.cookies
+            async with session.get(url, headers={"Host": "evil.example"}) as page:
+                assert page.status == 403
+            async with session.get(url, headers={"Origin": "http://evil.example"}) as page:
+                assert page.status == 403
+        said = _stopped(process)
+    assert said.splitlines() == [
+        "workbench: warning: --no-token: every program on this machine can use the app and your library through it",
+        "workbench: refused GET /: 'evil.example' is not a name of this server",
+        "workbench: refused GET /: a page of 'http://evil.example' may not use this server",
+    ]
+
+
 def test_a_port_in_use_is_one_line_and_exit_2(capsys):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -240,15 +319,11 @@ def test_each_tab_runs_this_python_s_app_with_the_library_and_variant_asked_for(
     assert words == [sys.executable, "-m", "workbench", "--db", "/tmp/my 'odd' library.sqlite3", "--game", "4x4k4"]
 
 
-def test_a_download_waits_for_a_busy_app_rather_than_arriving_empty(monkeypatch):
-    """textual-serve takes a chunk not handed over within 4 s for the end of the file: a screenshot taken while
-    eight tabs start (or beside a test suite) arrived empty. The server gives each chunk 30 s."""
+def _serve_without_running(monkeypatch) -> list:
+    """serve() as far as its server would run: what it set textual-serve's download timeout to, once it got there."""
     import textual_serve.download_manager
     from aiohttp import web
 
-    from workbench.serve import DOWNLOAD_CHUNK_SECONDS, serve
-
-    monkeypatch.setattr(textual_serve.download_manager, "DOWNLOAD_TIMEOUT", 4)
     seen = []
 
     def run_app(app, **options) -> None:
@@ -256,10 +331,43 @@ def test_a_download_waits_for_a_busy_app_rather_than_arriving_empty(monkeypatch)
         seen.append(textual_serve.download_manager.DOWNLOAD_TIMEOUT)
 
     monkeypatch.setattr(web, "run_app", run_app)
-    handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    return seen
+
+
+def test_a_download_waits_for_a_busy_app_rather_than_arriving_empty(monkeypatch):
+    """textual-serve takes a chunk not handed over within 4 s for the end of the file: a screenshot taken while
+    eight tabs start (or beside a test suite) arrived empty. The server gives each chunk 30 s."""
+    import textual_serve.download_manager
+
+    from workbench.serve import DOWNLOAD_CHUNK_SECONDS, serve
+
+    monkeypatch.setattr(textual_serve.download_manager, "DOWNLOAD_TIMEOUT", 4)
+    seen = _serve_without_running(monkeypatch)
     assert serve(host="127.0.0.1", port=0, debug=True, say=lambda line: None) == 0
     assert seen == [DOWNLOAD_CHUNK_SECONDS] and DOWNLOAD_CHUNK_SECONDS >= 30
-    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == handlers  # nothing left behind
+
+
+@pytest.mark.parametrize(
+    "interrupt, terminate",
+    [(signal.default_int_handler, signal.SIG_DFL), (signal.SIG_IGN, signal.SIG_IGN)],
+    ids=["a terminal's", "a background job's (nohup, &)"],
+)
+def test_serve_leaves_the_signal_handlers_as_it_found_them(monkeypatch, interrupt, terminate):
+    """Its loop's handlers of ctrl+c and SIGTERM go when it stops; asyncio then puts Python's own ctrl+c handler
+    back, even where the process had ctrl+c ignored (a shell's background job): serve() puts back what it found."""
+    from workbench.serve import serve
+
+    seen = _serve_without_running(monkeypatch)
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    try:
+        signal.signal(signal.SIGINT, interrupt)
+        signal.signal(signal.SIGTERM, terminate)
+        assert serve(host="127.0.0.1", port=0, debug=True, say=lambda line: None) == 0
+        assert seen  # (it got as far as its server)
+        assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == (interrupt, terminate)
+    finally:
+        signal.signal(signal.SIGINT, before[0])
+        signal.signal(signal.SIGTERM, before[1])
 
 
 async def test_the_page_asks_nothing_of_other_servers_and_its_script_leaves_out_the_webgl_renderer(server):
@@ -267,9 +375,10 @@ async def test_the_page_asks_nothing_of_other_servers_and_its_script_leaves_out_
     script comes compressed, and a reload is answered "not modified"."""
     from workbench.page import SCRIPT_PATH
 
-    _, url = server
-    async with aiohttp.ClientSession() as session:
-        async with session.get(url) as response:
+    _, printed = server
+    url = base_of(printed)
+    async with browser_session() as session:
+        async with session.get(printed) as response:  # (the page's scripts have the token from its cookie)
             page = await response.text()
         addresses = re.findall(r'(?:src|href)="([^"]*)"', page)
         assert SCRIPT_PATH in addresses and f"{url}/static/css/xterm.css" in addresses

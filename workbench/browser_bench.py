@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import pyte
 
@@ -196,6 +197,13 @@ def serving(folder: str, *extra: str) -> Iterator[tuple[subprocess.Popen, str]]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def websocket_address(url: str, columns: int, rows: int) -> str:
+    """The websocket of a tab of ``columns`` × ``rows`` on the server of the printed address ``url``, as the page
+    opens it, with the address's token (a program keeps no cookie)."""
+    parts = urlsplit(url)
+    return urlunsplit(("ws", parts.netloc, "/ws", f"{parts.query}&width={columns}&height={rows}".lstrip("&"), ""))
 
 
 def children(pid: int) -> list[int]:
@@ -377,11 +385,11 @@ def run_server_load(url: str, tabs: int, columns: int = 142, rows: int = 44) -> 
 
     async def tab(session: aiohttp.ClientSession) -> float:
         asked = time.perf_counter()
-        async with session.get(url + "/") as page:
+        async with session.get(url) as page:  # (the printed address: the token in it)
             await page.read()
         screen = _Replay()
         screen.apply((0.0, "open", (columns, rows)))
-        async with session.ws_connect(f"{url.replace('http', 'ws')}/ws?width={columns}&height={rows}") as socket:
+        async with session.ws_connect(websocket_address(url, columns, rows)) as socket:
             titles: set[str] = set()
             async for message in socket:
                 if message.type == aiohttp.WSMsgType.BINARY:

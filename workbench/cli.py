@@ -137,6 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--port", type=_port, default=DEFAULT_SERVE_PORT, help=f"the port (default: {DEFAULT_SERVE_PORT}; 0 for any free one)")
     serve_cmd.add_argument("--game", metavar="VARIANT", help="each tab starts a new game of this variant (default: the last one played)")
     serve_cmd.add_argument("--debug", action="store_true", help="let Textual's devtools attach to each tab's app")
+    key = serve_cmd.add_mutually_exclusive_group()
+    key.add_argument("--token", type=_serve_option("check_token"), help="the key every request needs (default: a new random one at each start, printed in the address)")
+    key.add_argument("--no-token", action="store_true", help="let requests in without a key (any program on this machine can then use the app)")
+    serve_cmd.add_argument("--allow-origin", metavar="ORIGIN", action="append", type=_serve_option("check_origin"),
+                           help="let pages of this origin (scheme://host:port) use the server too; repeat for more")  # fmt: skip
+    serve_cmd.add_argument("--allow-host", metavar="NAME", action="append", type=_serve_option("check_allowed_host"),
+                           help="answer requests that name this host too (NAME at any port, NAME:PORT at that one); repeat for more")  # fmt: skip
+    serve_cmd.add_argument("--max-tabs", metavar="N", type=_tab_count, default=16, help="at most this many tabs' apps at once (default: 16)")
 
     shots_cmd = commands.add_parser("screenshots", help="write SVG screenshots of the main views")
     shots_cmd.add_argument("folder", nargs="?", default=DEFAULT_SCREENSHOTS, help=f"where to write them (default: {DEFAULT_SCREENSHOTS})")
@@ -264,6 +272,29 @@ def _port(text: str) -> int:
     if not (text.isdigit() and text.isascii()) or len(text) > 5 or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port (0 to 65535)")
     return int(text)
+
+
+def _serve_option(check_name: str):
+    """An argument type from one of :mod:`workbench.serve.access`'s checks: the value as it gave it back."""
+
+    def checked(text: str):
+        from .serve import access
+
+        try:
+            getattr(access, check_name)(text)
+        except access.AccessError as error:  # its message names the option; argparse names it again
+            raise argparse.ArgumentTypeError(str(error).split(" ", 1)[1]) from None
+        return text
+
+    checked.__name__ = check_name.removeprefix("check_").replace("_", " ")
+    return checked
+
+
+def _tab_count(text: str) -> int:
+    count = _positive_int(text)
+    if count > 10_000:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r}: at most 10000 tabs")
+    return count
 
 
 def _positive_int(text: str) -> int:
@@ -751,7 +782,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as error:  # textual-serve missing or broken: say so, no traceback
         print(f"workbench: serving is not available ({error})", file=sys.stderr)
         return 1
-    return serve(host=args.host, port=args.port, db=args.db, game=args.game, debug=args.debug)
+    return serve(
+        host=args.host, port=args.port, db=args.db, game=args.game, debug=args.debug, token=args.token,
+        no_token=args.no_token, allow_origins=tuple(args.allow_origin or ()), allow_hosts=tuple(args.allow_host or ()),
+        max_tabs=args.max_tabs,
+    )  # fmt: skip
 
 
 def cmd_screenshots(args: argparse.Namespace) -> int:

@@ -6,11 +6,13 @@ unsaved study outlives a reload or a closed tab in the library's recovery table 
 A tab closed ends its app: textual-serve asks the app to quit, and the app's exit keeps the unsaved study.
 
 Only the app is reachable: the page, its static files, the websocket that drives one app, and the downloads
-the app offers. Textual's devtools are off unless ``--debug``. The server listens on 127.0.0.1 unless
-``--host`` says otherwise; anyone who can reach another address can use the app and the library through it.
+the app offers; Textual's devtools are off unless ``--debug``. The server listens on 127.0.0.1 unless ``--host``
+says otherwise, and answers only requests with its token, a Host of its own and no other page's Origin
+(:mod:`workbench.serve.access`), with at most ``--max-tabs`` apps at once.
 
-An edge, like the command line: a port in use, a host that does not resolve or cannot be bound to, is one
-:class:`ServeError` line.
+An edge, like the command line: a port in use, a host that does not resolve or cannot be bound to, an access
+option that names nothing, is one :class:`ServeError` line. Imports the workbench's ``page`` and
+``warm_start``, textual-serve and aiohttp.
 """
 
 from __future__ import annotations
@@ -23,15 +25,47 @@ import sys
 from types import SimpleNamespace
 from typing import Callable
 
-from .warm_start import WarmStart
+from ..warm_start import WarmStart
+from .access import (
+    DEFAULT_MAX_TABS,
+    LOOPBACK_NAMES,
+    SHORT_TOKEN,
+    WILDCARDS,
+    Access,
+    AccessError,
+    Cap,
+    RefusalLog,
+    canonical_name,
+    full_page,
+    guard,
+    new_token,
+    refusal,
+)
 
 STOP_SECONDS = 2.0
 """How long a stop (ctrl+c, SIGTERM) waits for open tabs before ending their apps."""
 
 
 class ServeError(ValueError):
-    """The server cannot listen where it was asked to: names the address and the reason."""
+    """The server cannot listen where it was asked to, or an access option names nothing: names the address or
+    the option, and the reason."""
 
+
+
+FULL_WAIT_SECONDS = 3.0
+"""How long a tab past the cap on apps waits for a place before it is told the server is full: a reloaded tab's
+former app ends (and gives its place back) a moment after the new page asks for it."""
+
+
+async def place_freed(cap: Cap) -> bool:
+    """Whether the cap has a place, or gets one within :data:`FULL_WAIT_SECONDS` (it is not taken here)."""
+    waited = 0.0
+    while cap.full:
+        if waited >= FULL_WAIT_SECONDS:
+            return False
+        await asyncio.sleep(0.05)
+        waited += 0.05
+    return True
 
 
 DOWNLOAD_CHUNK_SECONDS = 30
@@ -116,49 +150,100 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def page_url(host: str, port: int) -> str:
-    """The address to open in a browser (an IPv6 address in brackets)."""
+    """The server's address in a browser (an IPv6 address in brackets), without its path and token."""
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def serve(
-    *, host: str, port: int, db: str | None = None, game: str | None = None,
-    debug: bool = False, say: Callable[[str], None] = print,
-) -> int:  # fmt: skip
-    """Serve the app until interrupted (ctrl+c or SIGTERM); 0 then.
+def reach(host: str, port: int, access: Access) -> str:
+    """Who can open the page, as the start's first line says it."""
+    name = canonical_name(host)
+    if name in LOOPBACK_NAMES:
+        return "this machine only; the address is the key, keep it to yourself"
+    if name in WILDCARDS:
+        named = access.address(page_url(socket.gethostname(), port))
+        where = f"on every network this machine is on, as {named}"
+    else:
+        where = "by anyone who can reach this address"
+    key = "the token is the only key" if access.token is not None else "with no key at all"
+    return f"{where}: no encryption, {key}; put TLS or an SSH tunnel in front"
 
-    :raises ServeError: the address cannot be listened on.
+
+def serve(
+    *, host: str, port: int, db: str | None = None, game: str | None = None, debug: bool = False,
+    token: str | None = None, no_token: bool = False, allow_origins: tuple[str, ...] = (),
+    allow_hosts: tuple[str, ...] = (), max_tabs: int = DEFAULT_MAX_TABS,
+    say: Callable[[str], None] = print, warn: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+) -> int:  # fmt: skip
+    """Serve the app until interrupted (ctrl+c or SIGTERM); 0 then. Every request needs ``token`` (a new random
+    one when None), unless ``no_token``; a page of another origin is refused unless ``allow_origins`` names it,
+    a Host not the server's own unless ``allow_hosts`` names it; at most ``max_tabs`` apps run at once.
+
+    :raises ServeError: the address cannot be listened on, or an access option names nothing.
     """
     from aiohttp import web
     from textual_serve.server import Server
 
-    from .page import SCRIPT_PATH, TEMPLATES, TerminalScript
+    from ..page import SCRIPT_PATH, TEMPLATES, TerminalScript
 
+    if max_tabs < 1:
+        raise ServeError(f"--max-tabs {max_tabs}: at least one tab")
     try:
         script = TerminalScript.read()
     except OSError as error:
         raise ServeError(f"textual-serve's page script {error.filename}: {error.strerror or error}") from None
     listener = listening_socket(host, port)
-    url = page_url(host, listener.getsockname()[1])
+    port = listener.getsockname()[1]
+    try:
+        access = Access.make(
+            token=None if no_token else (new_token() if token is None else token), host=host, port=port,
+            allow_hosts=allow_hosts, allow_origins=allow_origins,
+        )  # fmt: skip
+    except AccessError as error:
+        listener.close()
+        raise ServeError(str(error)) from None
+    # a server on every address is opened on this machine at its loopback address (0.0.0.0 is no place to go)
+    shown_host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(canonical_name(host), host)
+    url = access.address(page_url(shown_host, port))
+    if access.token is None:
+        local = canonical_name(host) in LOOPBACK_NAMES
+        who = "every program on this machine" if local else f"everyone who can reach {host} port {port}"
+        warn(f"workbench: warning: --no-token: {who} can use the app and your library through it")
+    elif len(access.token) < SHORT_TOKEN:
+        warn(f"workbench: warning: a token of {len(access.token)} characters can be guessed; leave --token out for a random one")
+    cap = Cap(max_tabs)
+    log = RefusalLog(warn)
 
     class WorkbenchServer(Server):
         async def on_startup(self, app: web.Application) -> None:
-            local = host in ("127.0.0.1", "::1", "localhost")
-            reach = "this machine only; --host 0.0.0.0 serves every network it is on" if local else "reachable by anyone who can reach this address"
-            say(f"workbench: serving the app at {url} ({reach}); ctrl+c stops it")
+            say(f"workbench: serving the app at {url} ({reach(host, port, access)}); ctrl+c stops it")
 
         async def handle_index(self, request: web.Request) -> web.StreamResponse:
+            if not await place_freed(cap):
+                return refusal(503, full_page(cap.max_tabs))
             # the page's websocket address as the browser reached the page (a host of 0.0.0.0 is no address
-            # to connect to); nothing awaits between this and the page's rendering, so no request sees another's
+            # to connect to; the Host was checked); nothing awaits between this and the page's rendering, so no
+            # request sees another's
             self.public_url = f"{request.scheme}://{request.host}"
             return await super().handle_index(request)
+
+        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+            # full since the page was sent: nothing is started (the page offers a restart, which gets the full page)
+            if not (await place_freed(cap) and cap.take()):
+                return refusal(503, full_page(cap.max_tabs))
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                cap.give_back()
 
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
             app.router.add_get(SCRIPT_PATH, script.handle)  # the page's (workbench.page): lighter than textual-serve's
+            app.middlewares.append(guard(access, log))
             return app
 
     server = WorkbenchServer(
-        app_command(db=db, game=game), host=host, port=port, title="workbench", public_url=url, templates_path=TEMPLATES
+        app_command(db=db, game=game), host=host, port=port, title="workbench", public_url=page_url(shown_host, port),
+        templates_path=TEMPLATES,
     )
     server.debug = debug
     import textual_serve.download_manager
@@ -175,7 +260,10 @@ def serve(
         textual_serve.server.AppService = warm_app_service(warm)  # the one name Server.handle_websocket makes its apps with
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
-    for signal_number in (signal.SIGINT, signal.SIGTERM):
+    # asyncio puts Python's own handler back when the loop closes, whatever was there before (a shell that started
+    # this in the background had SIGINT ignored): what was found is put back after
+    found = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    for signal_number in found:
         loop.add_signal_handler(signal_number, server.request_exit)
     try:
         # an open tab's websocket handler runs until its tab closes: a stop gives the tabs a moment, then cancels
@@ -188,8 +276,11 @@ def serve(
         listener.close()
         if warm is not None:
             warm.close()
-        if not loop.is_closed():  # aiohttp closes it when it ran; closing puts the signals' handlers back
+        if not loop.is_closed():  # aiohttp closes it when it ran
             loop.close()
         asyncio.set_event_loop(None)
+        for signal_number, handler in found.items():
+            if handler is not None:  # (None: a handler not set from Python, which Python cannot put back)
+                signal.signal(signal_number, handler)
     say("workbench: stopped serving")
     return 0

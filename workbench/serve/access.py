@@ -1,0 +1,381 @@
+"""Who may use a ``workbench serve``: its token, the host names and origins it answers to, and its cap on apps.
+
+A server on 127.0.0.1 is not reached only by the user: any web page open in the user's browser can ask it for
+things (a ``fetch``, a ``new WebSocket``), and a remote site can reach it by a name of its own that it points at
+127.0.0.1 (DNS rebinding). Three checks, each refusing with a 403 and a page that says why, keep them out, as
+Jupyter Server's do:
+
+* **Host**: the ``Host`` a request names must be one of the server's own: ``localhost``, ``127.0.0.1``, ``::1``,
+  the address the connection reached, the name ``--host`` gave (with ``--host 0.0.0.0`` or ``::``, also the
+  machine's name), each at the server's port; or a name ``--allow-host`` gave. A rebinding name never gets the
+  page or the socket.
+* **Origin**: a request a page sends carries the page's origin; one whose origin is not the server's own
+  (scheme, host and port, as its ``Host`` says) is refused unless ``--allow-origin`` names it. Browsers send an
+  ``Origin`` with every websocket and every request from another page's script; a request without one is not a
+  script's of another origin (a navigation, the page's own scripts, a program that is no browser).
+* **Fetch metadata**: a browser says which site's page sent a request (``Sec-Fetch-Site``), also where it sends no
+  ``Origin`` (a ``fetch`` in ``no-cors`` mode, an image). A request from a page of another site, or of this site
+  at another port (127.0.0.1:9000 is the same *site* as 127.0.0.1:8000, and gets its cookies), is refused,
+  unless it is the opening of a page in a tab (a navigation: the other page cannot read it) or its origin is an
+  allowed one.
+* **Token**: a random key made at each start (``secrets``, 192 bits) and printed in the address, required for
+  every request (the page, its scripts, the websocket, the downloads), from the address's ``?token=`` or from the
+  cookie the first load sets (HttpOnly, SameSite=Strict, named after the port: two servers on one machine keep
+  their own), so that reloads and new tabs opened from that page work.
+
+The cap on apps (``--max-tabs``) is the server's (:class:`Cap`): a tab past it gets :func:`full_page`.
+
+Pure checks (:class:`Access`) and the pages a refusal sends; the aiohttp middleware that applies them is
+:func:`guard`. Imports only the standard library, and aiohttp where a response is made (the command line
+checks its options with this module without loading a web server).
+"""
+
+from __future__ import annotations
+
+import html
+import ipaddress
+import re
+import secrets
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import quote, urlsplit
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+TOKEN_BYTES = 24
+"""The token's randomness: 24 bytes, 192 bits (at least 128 asked), 32 characters in the address."""
+TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~:-]{1,256}")
+"""What ``--token`` may hold: 1 to 256 of the characters a cookie's value is written with unquoted (Python's
+``http.cookies``: letters, digits and ``!#$%&'*+-.^_`|~:``)."""
+SHORT_TOKEN = 16
+"""A ``--token`` shorter than this is warned about: it could be guessed."""
+DEFAULT_MAX_TABS = 16
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+WILDCARDS = frozenset({"0.0.0.0", "::"})
+_NAME = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*")
+
+
+class AccessError(ValueError):
+    """An access option that cannot be: names the option, its value and the reason."""
+
+
+def new_token() -> str:
+    """A token for one server start (URL- and cookie-safe)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def check_token(token: str) -> str:
+    """``token`` as ``--token`` gave it. :raises AccessError: it is empty, too long or holds a character a cookie
+    would have to quote."""
+    if not TOKEN_CHARACTERS.fullmatch(token):
+        raise AccessError(
+            f"--token {token[:40]!r}: a token is 1 to 256 letters, digits and characters of !#$%&'*+-.^_`|~:"
+        )
+    return token
+
+
+def canonical_name(name: str) -> str:
+    """A host name as compared: lower case, without one final dot; an address in its one written form (an IPv4
+    address mapped into IPv6 as the IPv4 address)."""
+    name = name.lower()
+    if name.endswith(".") and not name.endswith(".."):
+        name = name[:-1]
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return name
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.compressed
+
+
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """A ``Host`` header's name (canonical) and port: ``[::1]:8000`` → ``("::1", 8000)``, ``localhost`` →
+    ``("localhost", None)``; None when it names no host (an IPv6 address without brackets, a bad port, a name of
+    other characters than a host name's)."""
+    if value.startswith("["):
+        name, bracket, rest = value[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return None
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            return None
+        port_text = rest[1:] if rest else None
+    else:
+        name, colon, port_text = value.partition(":")
+        if not colon:
+            port_text = None
+        elif ":" in port_text:  # an IPv6 address without its brackets
+            return None
+        if not _NAME.fullmatch(canonical_name(name)):
+            return None
+    if port_text is None:
+        return canonical_name(name), None
+    if not (port_text.isascii() and port_text.isdigit() and len(port_text) <= 5 and int(port_text) <= 65535):
+        return None
+    return canonical_name(name), int(port_text)
+
+
+def split_origin(origin: str) -> tuple[str, str, int] | None:
+    """An ``Origin``'s scheme, host name (canonical) and port (the scheme's own when unsaid); None when it is no
+    origin (``null``, a path, a user, a bad port)."""
+    try:
+        parts = urlsplit(origin)
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.fragment:
+        return None
+    if parts.username is not None or parts.password is not None:
+        return None
+    return parts.scheme, canonical_name(parts.hostname), port if port is not None else (443 if parts.scheme == "https" else 80)
+
+
+def check_origin(origin: str) -> str:
+    """An origin as ``--allow-origin`` gave it, as compared. :raises AccessError: it is not an origin."""
+    parts = split_origin(origin.removesuffix("/"))
+    if parts is None:
+        raise AccessError(f"--allow-origin {origin[:80]!r}: not an origin (scheme://host or scheme://host:port)")
+    return format_origin(*parts)
+
+
+def format_origin(scheme: str, name: str, port: int) -> str:
+    host = f"[{name}]" if ":" in name else name
+    return f"{scheme}://{host}:{port}"
+
+
+def check_allowed_host(value: str) -> tuple[str, int | None]:
+    """A name as ``--allow-host`` gave it (``name`` at any port, ``name:port`` at that one). :raises AccessError:
+    it names no host."""
+    found = split_host(value)
+    if found is None:
+        raise AccessError(f"--allow-host {value[:80]!r}: not a host name (name, name:port, or [IPv6]:port)")
+    return found
+
+
+def machine_names(host: str) -> frozenset[str]:
+    """The names ``--host`` stands for, besides the address each connection reaches: the name as given, and for
+    an address of every network (``0.0.0.0``, ``::``) the machine's name. (No lookup is made: a machine with no
+    resolver would wait on it.)"""
+    names = {canonical_name(host)}
+    if canonical_name(host) in WILDCARDS:
+        names.add(canonical_name(socket.gethostname()))
+    return frozenset(names)
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a request needs to be answered: a token (None: none), and a Host and Origin of the server's own."""
+
+    token: str | None
+    port: int
+    names: frozenset[str] = LOOPBACK_NAMES
+    """The host names answered to at ``port``, besides the address a connection reached."""
+    allowed_hosts: tuple[tuple[str, int | None], ...] = ()
+    """``--allow-host``'s: (name, port), a port of None for any."""
+    allowed_origins: frozenset[str] = frozenset()
+    """``--allow-origin``'s, as :func:`format_origin` writes them."""
+
+    @classmethod
+    def make(
+        cls, *, token: str | None, host: str, port: int, allow_hosts: tuple[str, ...] = (),
+        allow_origins: tuple[str, ...] = (),
+    ) -> Access:  # fmt: skip
+        """The access of a server listening on ``host``:``port``. :raises AccessError: an option names no host
+        or no origin, or the token is not one."""
+        return cls(
+            token=None if token is None else check_token(token), port=port,
+            names=LOOPBACK_NAMES | machine_names(host),
+            allowed_hosts=tuple(check_allowed_host(name) for name in allow_hosts),
+            allowed_origins=frozenset(check_origin(origin) for origin in allow_origins),
+        )  # fmt: skip
+
+    @property
+    def cookie_name(self) -> str:
+        """The token's cookie: named after the port (a cookie is the host's, whatever its port)."""
+        return f"workbench-token-{self.port}"
+
+    def host_refusal(self, host: str | None, local_address: str | None) -> str | None:
+        """Why a request naming ``host`` (its ``Host`` header) is refused, or None; ``local_address`` is the
+        address its connection reached."""
+        if host is None:
+            return "the request names no host"
+        found = split_host(host)
+        if found is None:
+            return f"the host {host[:80]!r} is no host name"
+        name, port = found
+        for allowed, allowed_port in self.allowed_hosts:
+            if name == allowed and allowed_port in (None, port if port is not None else 80):
+                return None
+        ours = name in self.names or (local_address is not None and name == canonical_name(local_address))
+        if not ours:
+            return f"{host[:80]!r} is not a name of this server"
+        if (port if port is not None else 80) != self.port:
+            return f"{host[:80]!r} is not this server's port ({self.port})"
+        return None
+
+    def origin_refusal(self, origin: str | None, host: str, scheme: str) -> str | None:
+        """Why a request from a page of ``origin`` (its ``Origin`` header; None: none sent) to ``host`` (its
+        ``Host``, already accepted) over ``scheme`` is refused, or None."""
+        if origin is None:
+            return None
+        parts = split_origin(origin)
+        if parts is not None and format_origin(*parts) in self.allowed_origins:
+            return None
+        found = split_host(host)
+        if parts is not None and found is not None:
+            name, port = found
+            if parts == (scheme, name, port if port is not None else (443 if scheme == "https" else 80)):
+                return None
+        return f"a page of {origin[:80]!r} may not use this server"
+
+    def fetch_refusal(self, site: str | None, mode: str | None, destination: str | None, origin: str | None) -> str | None:
+        """Why a request a browser says was sent by a page of ``site`` (``Sec-Fetch-Site``), in ``mode``
+        (``Sec-Fetch-Mode``) for ``destination`` (``Sec-Fetch-Dest``), from ``origin`` (its ``Origin``, already
+        accepted) is refused, or None."""
+        if site in (None, "same-origin", "none"):  # (none: the user typed or pasted the address)
+            return None
+        if mode == "navigate" and destination == "document":
+            return None
+        if origin is not None and (parts := split_origin(origin)) is not None and format_origin(*parts) in self.allowed_origins:
+            return None
+        return f"a page of another site may not use this server (Sec-Fetch-Site: {site[:40]!r})"
+
+    def token_accepted(self, given: str | None) -> bool:
+        """Whether ``given`` is the token (always, with none)."""
+        if self.token is None:
+            return True
+        return given is not None and secrets.compare_digest(given.encode(), self.token.encode())
+
+    def address(self, base: str) -> str:
+        """The address to open, from the server's ``base`` (``http://127.0.0.1:8000``): with the token."""
+        return f"{base}/" if self.token is None else f"{base}/?token={quote(self.token, safe='')}"
+
+
+def page(title: str, *paragraphs: str) -> str:
+    """A small page of its own (no script, nothing asked of any server): the refusals and the full server."""
+    body = "".join(f"<p>{html.escape(text)}</p>" for text in paragraphs)
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>workbench: '
+        f"{html.escape(title)}</title><style>body{{background:#0c181f;color:#e8eef2;font:16px/1.5 monospace;"
+        f"max-width:44em;margin:3em auto;padding:0 1em}}</style></head><body><h1>{html.escape(title)}</h1>{body}"
+        "</body></html>"
+    )
+
+
+def refused_page(reason: str, *, why: str = "token") -> str:
+    """The 403 page: what was refused, and what to do (``why``: ``token``, ``host`` or ``origin``)."""
+    what_to_do = {
+        "token": "The address with the key is in the terminal where `workbench serve` runs, on its first line: "
+        "http://127.0.0.1:PORT/?token=... Open it as it is; tabs opened from it need no token again. Each start "
+        "makes a new token: after the server was started again, its new address is the one that works.",
+        "host": "The server answers only to its own names (localhost, 127.0.0.1, [::1], the address it listens on), "
+        "so that a web site cannot reach it under a name of its own. If you reach it by this name on purpose "
+        "(a name on your network, a proxy), start it with --allow-host NAME.",
+        "origin": "Only the server's own page may use it: another page open in your browser may not. If that page "
+        "is yours, start the server with --allow-origin ORIGIN.",
+    }[why]
+    return page("not allowed", f"This workbench server refused the request: {reason}.", what_to_do)
+
+
+def full_page(max_tabs: int) -> str:
+    return page(
+        "the server is full",
+        f"This workbench server has {max_tabs} tabs open, each with its app: as many as it runs at once "
+        f"(`workbench serve --max-tabs {max_tabs}`).",
+        "Close one of them, then reload this page. Nothing was started for this tab.",
+    )
+
+
+SECURITY_HEADERS = {
+    # the page is never shown inside another site's page (which could lay its own clicks over it)
+    "X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'",
+    # the address carries the token: it is never sent on as a referrer
+    "Referrer-Policy": "no-referrer",
+}  # fmt: skip
+
+
+def refusal(status: int, body: str) -> web.Response:
+    from aiohttp import web
+
+    return web.Response(
+        status=status, text=body, content_type="text/html", headers={**SECURITY_HEADERS, "Cache-Control": "no-store"}
+    )
+
+
+@dataclass
+class Cap:
+    """At most ``max_tabs`` apps at once: :meth:`take` a place before an app starts, :meth:`give_back` it after."""
+
+    max_tabs: int = DEFAULT_MAX_TABS
+    taken: int = 0
+
+    @property
+    def full(self) -> bool:
+        return self.taken >= self.max_tabs
+
+    def take(self) -> bool:
+        """A place for one more app, or False when the server is full."""
+        if self.full:
+            return False
+        self.taken += 1
+        return True
+
+    def give_back(self) -> None:
+        self.taken -= 1
+
+
+@dataclass
+class RefusalLog:
+    """Each kind of refusal said once on the server's terminal (a page that keeps trying says nothing more), up to
+    ``limit`` different ones."""
+
+    say: Callable[[str], None]
+    limit: int = 20
+    seen: set[str] = field(default_factory=set)
+
+    def __call__(self, line: str) -> None:
+        if line in self.seen or len(self.seen) > self.limit:
+            return
+        self.seen.add(line)
+        self.say(line if len(self.seen) <= self.limit else "workbench: more requests refused (not shown)")
+
+
+def guard(access: Access, log: Callable[[str], None]) -> Callable:
+    """The aiohttp middleware that answers only requests with a Host and Origin of the server's own and the
+    token; the token from an address is kept in a cookie."""
+    from aiohttp import web
+
+    @web.middleware
+    async def checked(request: web.Request, handler: Callable) -> web.StreamResponse:
+        host = request.headers.get("Host")
+        local = request.transport.get_extra_info("sockname") if request.transport is not None else None
+        why, reason = "host", access.host_refusal(host, local[0] if local else None)
+        if reason is None:
+            headers = request.headers
+            why, reason = "origin", access.origin_refusal(headers.get("Origin"), host, request.scheme)
+            if reason is None:
+                reason = access.fetch_refusal(
+                    headers.get("Sec-Fetch-Site"), headers.get("Sec-Fetch-Mode"), headers.get("Sec-Fetch-Dest"),
+                    headers.get("Origin"),
+                )  # fmt: skip
+        if reason is not None:
+            log(f"workbench: refused {request.method} {request.path[:80]}: {reason}")
+            return refusal(403, refused_page(reason, why=why))
+        from_address = request.query.get("token")
+        if not access.token_accepted(from_address if from_address is not None else request.cookies.get(access.cookie_name)):
+            reason = "its address has no token" if from_address is None and access.cookie_name not in request.cookies else "its token is not this server's"
+            log(f"workbench: refused {request.method} {request.path[:80]}: {reason}")
+            return refusal(403, refused_page(reason))
+        response = await handler(request)
+        if not response.prepared:  # (a websocket's or a download's went out as it began)
+            response.headers.update(SECURITY_HEADERS)
+            if access.token is not None and from_address is not None and request.cookies.get(access.cookie_name) != access.token:
+                response.set_cookie(access.cookie_name, access.token, httponly=True, samesite="Strict", path="/")
+        return response
+
+    return checked
