@@ -48,9 +48,9 @@ def _command(pid: int) -> str:
 
 
 @contextlib.contextmanager
-def serving_again(tmp_path, *options: str):
+def serving_again(tmp_path, *options: str, reach: str = "this machine only"):
     """`workbench serve` on a free port, on the library and data folders in ``tmp_path``; (process, the address it
-    printed, with its token)."""
+    printed, with its token). The first line says the server is reached as ``reach`` says."""
     # the server and its apps import the workbench the tests import (mutmut's copy, under mutmut)
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": PACKAGE_ROOT}  # fmt: skip
@@ -62,7 +62,7 @@ def serving_again(tmp_path, *options: str):
     )  # fmt: skip
     try:
         first = process.stdout.readline()
-        match = re.search(r"serving the app at (http://127\.0\.0\.1:\d+/(?:\?token=\S+)?) \(this machine only", first)
+        match = re.search(rf"serving the app at (http://127\.0\.0\.1:\d+/(?:\?token=\S+)?) \({re.escape(reach)}", first)
         assert match, (first, process.stderr.read() if process.poll() is not None else "")
         yield process, match.group(1)
     finally:
@@ -271,6 +271,35 @@ async def test_no_token_lets_the_server_s_own_requests_in_says_so_at_the_start_a
         "workbench: refused GET /: 'evil.example' is not a name of this server",
         "workbench: refused GET /: a page of 'http://evil.example' may not use this server",
     ]
+
+
+async def test_a_server_on_every_address_answers_to_the_machine_s_names_and_says_the_token_is_the_only_key(tmp_path):
+    with serving_again(tmp_path, "--host", "0.0.0.0", reach="on every network this machine is on") as (process, url):
+        port = int(re.search(r":(\d+)/", url).group(1))
+        named = url.replace("127.0.0.1", socket.gethostname())
+        async with aiohttp.ClientSession() as session:
+            for address in (url, named, url.replace("127.0.0.1", "localhost")):
+                async with session.get(address) as page:
+                    assert page.status == 200, address
+            async with session.get(url, headers={"Host": f"evil.example:{port}"}) as page:
+                assert page.status == 403
+            async with session.get(url.replace("127.0.0.1", "0.0.0.0")) as page:  # (a browser may go there)
+                assert page.status == 200
+        assert _stopped(process) == f"workbench: refused GET /: 'evil.example:{port}' is not a name of this server\n"
+
+
+def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address_and_the_risk():
+    from workbench.serve import reach
+    from workbench.serve.access import Access
+
+    access = Access.make(token="k" * 32, host="0.0.0.0", port=8799)
+    said = reach("0.0.0.0", 8799, access)
+    assert said.startswith(f"on every network this machine is on, as http://{socket.gethostname()}:8799/?token={'k' * 32}")
+    assert said.endswith("no encryption, the token is the only key; put TLS or an SSH tunnel in front")
+    assert reach("192.0.2.7", 8799, Access.make(token=None, host="192.0.2.7", port=8799)) == (
+        "by anyone who can reach this address: no encryption, with no key at all; put TLS or an SSH tunnel in front"
+    )
+    assert reach("::1", 8799, access).startswith("this machine only")
 
 
 def test_a_port_in_use_is_one_line_and_exit_2(capsys):
