@@ -223,7 +223,7 @@ def test_the_cap_gives_places_until_it_is_full_and_takes_them_back():
     assert all(cap.take() for _ in range(16)) and cap.full and not cap.take() and cap.taken == 16
     cap.give_back()
     assert not cap.full and cap.take() and not cap.take()
-    assert "16 tabs open" in full_page(16) and "--max-tabs 16" in full_page(16)
+    assert "16 tabs open" in full_page(16) and "--max-tabs 16" in full_page(16) and "has 1 tab open" in full_page(1)
 
 
 def test_each_refusal_is_said_once_and_a_flood_of_them_in_a_few_lines():

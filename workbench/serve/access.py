@@ -283,11 +283,12 @@ def refused_page(reason: str, *, why: str = "token") -> str:
 
 
 def full_page(max_tabs: int) -> str:
+    tabs, close = ("1 tab", "Close it") if max_tabs == 1 else (f"{max_tabs} tabs", "Close one of them")
     return page(
         "the server is full",
-        f"This workbench server has {max_tabs} tabs open, each with its app: as many as it runs at once "
+        f"This workbench server has {tabs} open, each with its app: as many as it runs at once "
         f"(`workbench serve --max-tabs {max_tabs}`).",
-        "Close one of them, then reload this page. Nothing was started for this tab.",
+        f"{close}, then reload this page. Nothing was started for this tab.",
     )
 
 
