@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tests import fuzz
 from workbench.engine import MoveListError, PositionError, parse_moves, parse_position
-from workbench.state import AppState, MoveTextError, dumps_study, import_movetext, parse_study
+from workbench.state import AppState, MoveTextError, StudyError, dumps_study, import_movetext, parse_study
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_any_value_at_any_key_is_read_or_refused_in_one_line(key, value):
     data[key] = value
     try:
         parse_study(json.dumps(data))
-    except ValueError as error:
+    except StudyError as error:
         assert "\n" not in str(error) and len(str(error)) < 300
 
 
@@ -76,7 +76,7 @@ def test_any_value_in_any_node_is_read_or_refused_in_one_line(index, key, value)
     data["nodes"][index][key] = value
     try:
         parse_study(json.dumps(data))
-    except ValueError as error:
+    except StudyError as error:
         assert "\n" not in str(error) and len(str(error)) < 300
 
 

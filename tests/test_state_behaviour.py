@@ -164,7 +164,7 @@ def test_the_board_shape_comes_from_the_file(tmp_path):
     assert state.geometry == Geometry(3, 4, 3) and state.tree.root_position.geometry == Geometry(3, 4, 3)
     data["geometry"] = {"rows": 3, "cols": 3, "k": 2, "misere": False}
     data["root"] = "XX./OO./..."  # both sides have two in a row: no game with k=2 gets here
-    with pytest.raises(ValueError, match="both sides have a line"):
+    with pytest.raises(StudyError, match="both sides have a line"):
         study_from_data(data)
 
 
@@ -189,7 +189,7 @@ def test_a_node_field_of_the_wrong_type_is_named(tmp_path, field, value, reason)
 def test_next_id_must_exceed_every_node():
     data = good_data()
     data["next_id"] = max(node["id"] for node in data["nodes"])
-    with pytest.raises(ValueError, match=f"\"next_id\" {data['next_id']} must exceed every node id"):
+    with pytest.raises(StudyError, match=f"\"next_id\" {data['next_id']} must exceed every node id"):
         study_from_data(data)
 
 
@@ -199,7 +199,7 @@ def test_the_first_repeated_sibling_move_is_named():
     nodes[2]["children"] = [3, 10, 11]
     data["nodes"] += [{"id": 10, "parent": 2, "move": 4, "children": []}, {"id": 11, "parent": 2, "move": 4, "children": []}]
     data["next_id"] = 12
-    with pytest.raises(ValueError, match="^node 2 has two children that play 4$"):
+    with pytest.raises(StudyError, match="^node 2 has two children that play 4$"):
         study_from_data(data)
 
 
@@ -210,7 +210,7 @@ def test_nodes_cut_off_from_the_root_are_listed_up_to_five():
     data["nodes"][-7]["parent"] = 26  # 20 hangs from 26: a loop of seven, cut off from the root
     data["nodes"][-1]["children"] = [20]
     data["next_id"] = 30
-    with pytest.raises(ValueError, match=r"^nodes \[20, 21, 22, 23, 24\] do not hang from the root$"):
+    with pytest.raises(StudyError, match=r"^nodes \[20, 21, 22, 23, 24\] do not hang from the root$"):
         study_from_data(data)
 
 

@@ -38,6 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pyte
 
+from .errors import UsageError
 from .warm_start import MODULE as WARM_MODULE
 
 PANE_TITLES = ("Board", "Evaluation", "Symmetry", "History")
@@ -50,7 +51,7 @@ KEYS = ("9", "left")
 """Each tab's keys after 5 1: play 9, step back, and again (each key changes the screen)."""
 
 
-class BrowserMissing(ValueError):
+class BrowserMissing(UsageError):
     """Chromium or Playwright is not installed: the browser bench cannot run."""
 
 

@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Sequence
 
+from . import errors
 from .engine import (
     TIC_TAC_TOE,
     Player,
@@ -30,9 +31,10 @@ DEFAULT_SCREENSHOTS = "screenshots"  # the folder `workbench screenshots` writes
 DEFAULT_SERVE_HOST = "127.0.0.1"  # `workbench serve`: this machine only, unless --host says otherwise
 DEFAULT_SERVE_PORT = 8000
 EXIT_INTERRUPTED = 130
+EXIT_BUG = 1  # an exception outside workbench.errors: a bug, never "bad input"
 
 
-class UsageError(Exception):
+class UsageError(errors.UsageError):
     """Bad command-line input: one line on stderr, exit code 2."""
 
 
@@ -157,12 +159,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _library_error() -> type[Exception]:
-    from .library import LibraryError
-
-    return LibraryError
-
-
 def _sqlite_error() -> type[Exception]:
     import sqlite3
 
@@ -181,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"argument --game: before a command it names the app's variant; write it after the command (workbench {args.command} --game VARIANT)")
         return COMMANDS[args.command](args)
     # the library's modules (and sqlite3's) only once an error is to be told: the app's first paint needs neither
-    except (UsageError, ValueError, _library_error()) as error:
+    except errors.WorkbenchError as error:  # the user's input, usage or library: one line (workbench.errors)
         print(f"workbench: error: {printable(str(error))}{_dash_hint(error, argv)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except _sqlite_error() as error:  # the library's own code turns these into LibraryError; this is the last net
@@ -201,6 +197,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # ctrl+c while a command runs: the shell's convention, no traceback
         print("workbench: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception as error:  # none of the above: the workbench's own fault, and it must look like one
+        print(f"workbench: bug: {printable(describe_bug(error))}", file=sys.stderr)
+        return EXIT_BUG
+
+
+def describe_bug(error: Exception) -> str:
+    """One line for an exception that is a bug, not the user's input: what it was, and where its traceback was
+    written (a file in the temporary folder; else the traceback follows on standard error)."""
+    import tempfile
+    import traceback
+
+    what = f"{type(error).__name__}: {str(error)[:200]}".rstrip(": ")
+    try:
+        with tempfile.NamedTemporaryFile("w", prefix="workbench-bug-", suffix=".txt", delete=False) as report:
+            traceback.print_exception(error, file=report)
+    except OSError:
+        traceback.print_exception(error, file=sys.stderr)
+        return f"{what} (not your input; please report it with the traceback above)"
+    return f"{what} (not your input; please report it with the traceback in {report.name})"
 
 
 def _app_game(text: str | None):

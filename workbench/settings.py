@@ -14,6 +14,7 @@ import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from .errors import InputError
 from .engine import TIC_TAC_TOE, Geometry
 from .engine.geometry import format_variant, parse_variant
 from .state import OVERLAYS, EngineMode
@@ -24,7 +25,7 @@ MAX_BYTES = 64 * 1024
 SIDES = ("X", "O")
 
 
-class SettingsError(ValueError):
+class SettingsError(InputError):
     """The settings file cannot be read or written; the message names the file and the reason."""
 
 

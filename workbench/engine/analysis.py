@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ..errors import InputError
 from .census import GameCounts, counts
 from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
 from .graph import class_index, state_graph
@@ -140,7 +141,7 @@ tables' limit, so that asking does not import numpy)."""
 builds in about two seconds; 4×4 has 9,722,011, beyond what dictionaries of Python ints hold."""
 
 
-class BoardTooLargeError(ValueError):
+class BoardTooLargeError(InputError):
     """A board with more cells than the exact tables can hold."""
 
 
@@ -278,7 +279,7 @@ TABLES_FORMAT = 2
 """Version of :func:`format_tables`' layout; bump it when :class:`Tables` changes."""
 
 
-class TablesDataError(ValueError):
+class TablesDataError(InputError):
     """Data that :func:`parse_tables` cannot read as the tables of the geometry."""
 
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator
 
+from ..errors import InputError
+
 Bitboard = int
 """A set of cells: bit ``c - 1`` is set when cell ``c`` is in the set."""
 
@@ -26,7 +28,7 @@ Cell = int
 """A cell number, 1-based, row-major from the top-left."""
 
 
-class GeometryError(ValueError):
+class GeometryError(InputError):
     """A board shape that cannot be played."""
 
 
@@ -218,15 +220,15 @@ _COORDINATE = re.compile(r"([a-o])(\d{1,2})")
 def parse_coordinate(text: str, geometry: Geometry) -> Cell:
     """The cell at a Gomoku coordinate: column letter from the left, row number from the bottom (``h8``).
 
-    :raises ValueError: the text is no coordinate on this board.
+    :raises GeometryError: the text is no coordinate on this board.
     """
     match = _COORDINATE.fullmatch(text.strip().lower())
     if match is None:
-        raise ValueError(f"not a coordinate: {text[:20]!r} (a column letter and a row number, as b2)")
+        raise GeometryError(f"not a coordinate: {text[:20]!r} (a column letter and a row number, as b2)")
     col, row_from_bottom = ord(match.group(1)) - ord("a"), int(match.group(2))
     if col >= geometry.cols or not 1 <= row_from_bottom <= geometry.rows:
         last = chr(ord("a") + geometry.cols - 1)
-        raise ValueError(f"no cell {text.strip()[:20]!r} on a {geometry.rows}x{geometry.cols} board (a1-{last}{geometry.rows})")
+        raise GeometryError(f"no cell {text.strip()[:20]!r} on a {geometry.rows}x{geometry.cols} board (a1-{last}{geometry.rows})")
     return geometry.cell(geometry.rows - row_from_bottom, col)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable
 
+from ..errors import InputError
 from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of, parse_coordinate
 
 EMPTY_CHARS = frozenset(".-_")
@@ -23,7 +24,7 @@ def _quoted(text: str, width: int = 60) -> str:
     return shown if len(shown) <= width else shown[: width - 2] + "…" + shown[0]
 
 
-class PositionError(ValueError):
+class PositionError(InputError):
     """Base class of every error about a position or a move."""
 
 

@@ -27,6 +27,7 @@ from functools import cache
 
 import numpy as np
 
+from ..errors import InputError
 from .analysis import MAX_STRONG_CELLS  # re-exported: the largest board solved strongly
 from .geometry import Bitboard, Geometry
 
@@ -41,7 +42,7 @@ STAGE_NAMES = {"forward": "enumerating positions", "classes": "symmetry classes"
 """Each stage of :data:`Progress` as a person reads it."""
 
 
-class BoardTooLargeForStrongSolveError(ValueError):
+class BoardTooLargeForStrongSolveError(InputError):
     """A board with more cells than a strong solution holds."""
 
 

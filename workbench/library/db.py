@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from .. import errors
+
 SCHEMA_VERSION = 3
 """``PRAGMA user_version`` of the schema this code writes."""
 READABLE_FROM = 2
@@ -91,7 +93,7 @@ _MIGRATIONS: dict[int, str] = {
 }
 
 
-class LibraryError(Exception):
+class LibraryError(errors.LibraryError):
     """The library cannot be used; the message names the file and the reason."""
 
 

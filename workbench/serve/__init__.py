@@ -25,6 +25,7 @@ import sys
 from types import SimpleNamespace
 from typing import Callable
 
+from ..errors import InputError
 from ..warm_start import WarmStart
 from .access import (
     DEFAULT_MAX_TABS,
@@ -46,7 +47,7 @@ STOP_SECONDS = 2.0
 """How long a stop (ctrl+c, SIGTERM) waits for open tabs before ending their apps."""
 
 
-class ServeError(ValueError):
+class ServeError(InputError):
     """The server cannot listen where it was asked to, or an access option names nothing: names the address or
     the option, and the reason."""
 

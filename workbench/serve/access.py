@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
+from ..errors import InputError
+
 if TYPE_CHECKING:
     from aiohttp import web
 
@@ -58,7 +60,7 @@ WILDCARDS = frozenset({"0.0.0.0", "::"})
 _NAME = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*")
 
 
-class AccessError(ValueError):
+class AccessError(InputError):
     """An access option that cannot be: names the option, its value and the reason."""
 
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
+from ..errors import InputError
 from ..engine import Geometry, GeometryError, Player, PositionError, format_position, parse_position
 from .app_state import OVERLAYS, AppState, EngineMode, EngineSettings, ViewSettings
 from .tree import ROOT, GameTree, Node
@@ -29,8 +30,8 @@ VERSION = 2
 READABLE_VERSIONS = (1, 2)
 
 
-class StudyError(ValueError):
-    """A study file that cannot be opened or written."""
+class StudyError(InputError):
+    """A study that cannot be read (its text or its file), opened or written: names the problem."""
 
 
 def study_to_data(state: AppState) -> dict:
@@ -63,91 +64,91 @@ MAX_SIDE = 15
 def parse_study(text: str) -> AppState:
     """A study from its JSON text (the inverse of :func:`dumps_study`).
 
-    :raises ValueError: one line naming the problem: too large, not JSON, nested too deeply,
+    :raises StudyError: one line naming the problem: too large, not JSON, nested too deeply,
         a key missing or of the wrong type, broken links, an illegal move.
     """
     if len(text) > MAX_STUDY_BYTES:
-        raise ValueError(f"too large for a study ({len(text):,} characters; at most {MAX_STUDY_BYTES:,})")
+        raise StudyError(f"too large for a study ({len(text):,} characters; at most {MAX_STUDY_BYTES:,})")
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
-        raise ValueError(f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
+        raise StudyError(f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
     except RecursionError:
-        raise ValueError("not a study: JSON nested too deeply") from None
+        raise StudyError("not a study: JSON nested too deeply") from None
     except ValueError as error:  # an integer of thousands of digits, NaN or Infinity
-        raise ValueError(f"not valid JSON ({error})") from None
+        raise StudyError(f"not valid JSON ({error})") from None
     return study_from_data(data)
 
 
 def _refuse_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a number a study can hold")
+    raise StudyError(f"{name} is not a number a study can hold")
 
 
 def study_from_data(data: object) -> AppState:
     """Rebuild a state from parsed JSON; raises ``ValueError`` naming the key and the problem."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"not a workbench study (no \"format\": \"{FORMAT}\")")
+        raise StudyError(f"not a workbench study (no \"format\": \"{FORMAT}\")")
     version = data.get("version")
     # (bool is an int to Python: true is no version)
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         shown = _kind(version) if version is None or isinstance(version, bool) else _shown(version)  # as JSON writes them
-        raise ValueError(f"unsupported study version {shown} (this workbench reads versions 1 and {VERSION})")
+        raise StudyError(f"unsupported study version {shown} (this workbench reads versions 1 and {VERSION})")
     shape = _field(data, "geometry", dict)
     rows, cols, k = (_field(shape, name, int, "geometry") for name in ("rows", "cols", "k"))
     # checked before any winning line is built: a board of 10^9 rows must not be attempted
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise ValueError(f"geometry {_shown(rows)}x{_shown(cols)}: a board has 1 to {MAX_SIDE} rows and columns")
+        raise StudyError(f"geometry {_shown(rows)}x{_shown(cols)}: a board has 1 to {MAX_SIDE} rows and columns")
     misere = _field(shape, "misere", bool, "geometry") if version >= 2 else False
     try:
         geometry = Geometry(rows, cols, k, misere=misere)
         root_position = parse_position(_field(data, "root", str), geometry)
     except (GeometryError, PositionError) as error:
-        raise ValueError(str(error)) from None
+        raise StudyError(str(error)) from None
     raw_nodes = _field(data, "nodes", list)
     cursor = _field(data, "cursor", int)
     next_id = _field(data, "next_id", int)
     if not raw_nodes:
-        raise ValueError("\"nodes\" must be a non-empty list")
+        raise StudyError("\"nodes\" must be a non-empty list")
     nodes: dict[int, Node] = {}
     for index, raw in enumerate(raw_nodes):
         where = f"node {index + 1} of \"nodes\""
         if not isinstance(raw, dict):
-            raise ValueError(f"{where}: expected an object, found {_kind(raw)}")
+            raise StudyError(f"{where}: expected an object, found {_kind(raw)}")
         node_id = _field(raw, "id", int, where)
         if not 0 <= node_id <= MAX_NODE_ID:
-            raise ValueError(f"{where}: \"id\" {_shown(node_id)} is not between 0 and {MAX_NODE_ID}")
+            raise StudyError(f"{where}: \"id\" {_shown(node_id)} is not between 0 and {MAX_NODE_ID}")
         where = f"node {node_id}"
         parent = _field(raw, "parent", int, where, nullable=True)
         move = _field(raw, "move", int, where, nullable=True)
         if move is not None and not geometry.contains(move):
-            raise ValueError(f"{where}: move {_shown(move)}: no such cell (1-{geometry.size})")
+            raise StudyError(f"{where}: move {_shown(move)}: no such cell (1-{geometry.size})")
         children = _field(raw, "children", list, where)
         for child in children:
             if isinstance(child, bool) or not isinstance(child, int):
-                raise ValueError(f"{where}: \"children\" holds {_kind(child)}, not a node id")
+                raise StudyError(f"{where}: \"children\" holds {_kind(child)}, not a node id")
         comment = _field(raw, "comment", str, where, default="")
         if not _is_unicode(comment):
-            raise ValueError(f"{where}: \"comment\" is not valid Unicode (a lone surrogate)")
+            raise StudyError(f"{where}: \"comment\" is not valid Unicode (a lone surrogate)")
         if node_id in nodes:
-            raise ValueError(f"node id {node_id} appears twice")
+            raise StudyError(f"node id {node_id} appears twice")
         nodes[node_id] = Node(id=node_id, parent=parent, move=move, children=tuple(children), comment=comment)
     _check_links(nodes)
     if not max(nodes) < next_id <= MAX_NODE_ID + 1:
-        raise ValueError(f"\"next_id\" {_shown(next_id)} must exceed every node id")
+        raise StudyError(f"\"next_id\" {_shown(next_id)} must exceed every node id")
     tree = GameTree(root_position=root_position, nodes=MappingProxyType(nodes), next_id=next_id)
     _replay(tree)
     if cursor not in nodes:
-        raise ValueError(f"cursor {_shown(cursor)} is not a node of the tree")
+        raise StudyError(f"cursor {_shown(cursor)} is not a node of the tree")
     engine_data = _field(data, "engine", dict, default={})
     view_data = _field(data, "view", dict, default={})
     try:
         mode = EngineMode(_field(engine_data, "mode", str, "engine", default="off"))
         side = Player(_field(engine_data, "side", str, "engine", default="O"))
     except ValueError as error:
-        raise ValueError(f"engine settings: {_printable(str(error))}") from None
+        raise StudyError(f"engine settings: {_printable(str(error))}") from None
     overlay = _field(view_data, "overlay", str, "view", default="none")
     if overlay not in OVERLAYS:
-        raise ValueError(f"unknown overlay {_shown(overlay)}")
+        raise StudyError(f"unknown overlay {_shown(overlay)}")
     return AppState(geometry=geometry, tree=tree, cursor=cursor, engine=EngineSettings(mode=mode, side=side),
                     view=ViewSettings(overlay=overlay))  # fmt: skip
 
@@ -162,14 +163,14 @@ def _field(data: dict, key: str, kind: type, where: str = "", *, nullable: bool 
     if key not in data:
         if default is not _MISSING:
             return default
-        raise ValueError(f"{place}missing \"{key}\"")
+        raise StudyError(f"{place}missing \"{key}\"")
     value = data[key]
     if value is None and nullable:
         return None
     if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):  # true is an int to Python
         return value
     expected = _TYPE_NAMES[kind] + (" or null" if nullable else "")
-    raise ValueError(f"{place}\"{key}\" must be {expected}, not {_kind(value)}")
+    raise StudyError(f"{place}\"{key}\" must be {expected}, not {_kind(value)}")
 
 
 def _kind(value: object) -> str:
@@ -213,31 +214,31 @@ def _replay(tree: GameTree) -> None:
         try:
             positions[node_id] = positions[node.parent].play(node.move)
         except PositionError as error:
-            raise ValueError(f"node {node_id}: {error}") from None
+            raise StudyError(f"node {node_id}: {error}") from None
 
 
 def _check_links(nodes: dict[int, Node]) -> None:
     root = nodes.get(ROOT)
     if root is None or root.parent is not None or root.move is not None:
-        raise ValueError(f"node {ROOT} must be the root (no parent, no move)")
+        raise StudyError(f"node {ROOT} must be the root (no parent, no move)")
     # sets, not the tuples: a node may have tens of thousands of children, and a check per
     # child against a tuple would make opening such a study quadratic
     children_of = {node.id: frozenset(node.children) for node in nodes.values()}
     for node in nodes.values():
         if node.id != ROOT and (node.parent is None or node.move is None):
-            raise ValueError(f"node {node.id} has no parent or no move")
+            raise StudyError(f"node {node.id} has no parent or no move")
         for child in node.children:
             if child not in nodes or nodes[child].parent != node.id:
-                raise ValueError(f"node {node.id} lists child {_shown(child)}, which is not its child")
+                raise StudyError(f"node {node.id} lists child {_shown(child)}, which is not its child")
         if node.parent is not None and (node.parent not in nodes or node.id not in children_of[node.parent]):
-            raise ValueError(f"node {node.id} is missing from its parent's children")
+            raise StudyError(f"node {node.id} is missing from its parent's children")
         if len(children_of[node.id]) != len(node.children):
-            raise ValueError(f"node {node.id} lists a child twice")
+            raise StudyError(f"node {node.id} lists a child twice")
         moves = [nodes[child].move for child in node.children]
         if len(set(moves)) != len(moves):
             seen_moves: set[int | None] = set()
             repeated = next(move for move in moves if move in seen_moves or seen_moves.add(move))
-            raise ValueError(f"node {node.id} has two children that play {repeated}")
+            raise StudyError(f"node {node.id} has two children that play {repeated}")
     # every node must hang from the root: walk down and count
     seen = set()
     stack = [ROOT]
@@ -245,11 +246,11 @@ def _check_links(nodes: dict[int, Node]) -> None:
         current = stack.pop()
         if current in seen:
             # unreachable once the links above agree; kept so that a slip there cannot hang this walk
-            raise ValueError(f"node {current} is reached twice")  # pragma: no mutate
+            raise StudyError(f"node {current} is reached twice")  # pragma: no mutate
         seen.add(current)
         stack.extend(nodes[current].children)
     if len(seen) != len(nodes):
-        raise ValueError(f"nodes {sorted(set(nodes) - seen)[:5]} do not hang from the root")
+        raise StudyError(f"nodes {sorted(set(nodes) - seen)[:5]} do not hang from the root")
 
 
 def dumps_study(state: AppState) -> str:
@@ -397,16 +398,16 @@ def read_text_file(path: Path, limit: int) -> str:
     that could block or never end; so is a file of more than ``limit`` bytes.
 
     :raises OSError: the file cannot be opened or read.
-    :raises ValueError: not a regular file, too large, or not UTF-8 text.
+    :raises StudyError: not a regular file, too large, or not UTF-8 text.
     """
     # O_NONBLOCK: opening a FIFO that nobody writes to must not wait for a writer
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
-            raise ValueError("a folder, not a file" if stat.S_ISDIR(status.st_mode) else "not a regular file")
+            raise StudyError("a folder, not a file" if stat.S_ISDIR(status.st_mode) else "not a regular file")
         if status.st_size > limit:
-            raise ValueError(f"too large ({status.st_size:,} bytes; at most {limit:,})")
+            raise StudyError(f"too large ({status.st_size:,} bytes; at most {limit:,})")
         stream = os.fdopen(descriptor, "rb")
     except BaseException:
         os.close(descriptor)
@@ -414,8 +415,8 @@ def read_text_file(path: Path, limit: int) -> str:
     with stream:
         data = stream.read(limit + 1)  # the file may have grown since fstat
     if len(data) > limit:
-        raise ValueError(f"too large (more than {limit:,} bytes)")
+        raise StudyError(f"too large (more than {limit:,} bytes)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ValueError(f"not UTF-8 text (byte {error.start + 1})") from None
+        raise StudyError(f"not UTF-8 text (byte {error.start + 1})") from None

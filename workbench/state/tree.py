@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Iterator, Mapping
 
+from ..errors import InputError
 from ..engine import (
     Cell,
     IllegalMoveError,
@@ -247,7 +248,7 @@ def symmetric_twins(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
 # --- move text -------------------------------------------------------------------
 
 
-class MoveTextError(ValueError):
+class MoveTextError(InputError):
     """Move text that does not import; names the first bad token and where it stands."""
 
     def __init__(self, message: str, *, token: str, column: int) -> None:

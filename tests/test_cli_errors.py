@@ -1,0 +1,93 @@
+"""One exception tree (workbench.errors): every error the workbench means for the user is a WorkbenchError, and
+the command line turns only those into one line and exit 2; anything else is a bug, and says so (exit 1) with
+its traceback kept in a file, never "bad input"."""
+
+import importlib
+import inspect
+import pkgutil
+import re
+
+import pytest
+
+import workbench
+from workbench import errors
+from workbench.cli import main
+
+
+def _workbench_modules():
+    for info in pkgutil.walk_packages(workbench.__path__, "workbench."):
+        if info.name.endswith("__main__") or ".tui" in info.name:  # (the app's modules: its dialogs say their own)
+            continue
+        yield importlib.import_module(info.name)
+
+
+def test_every_error_the_workbench_defines_is_in_the_one_tree():
+    defined = {
+        cls for module in _workbench_modules() for _, cls in inspect.getmembers(module, inspect.isclass)
+        if issubclass(cls, Exception) and cls.__module__.startswith("workbench") and cls.__name__.endswith("Error")
+    }  # fmt: skip
+    assert len(defined) >= 15
+    assert not [cls.__qualname__ for cls in defined if not issubclass(cls, errors.WorkbenchError)]
+    from workbench.engine.analysis import BoardTooLargeError
+    from workbench.engine.strong import BoardTooLargeForStrongSolveError
+
+    assert issubclass(BoardTooLargeError, errors.InputError) and issubclass(BoardTooLargeForStrongSolveError, errors.InputError)
+    assert issubclass(errors.InputError, ValueError)  # parse errors are ValueErrors, as python-chess's are
+
+
+def _failing(monkeypatch, error: BaseException) -> None:
+    import workbench.cli as cli
+
+    def command(args):
+        raise error
+
+    monkeypatch.setitem(cli.COMMANDS, "census", command)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [errors.InputError("bad move 'z9'"), errors.UsageError("--a with --b"), errors.LibraryError("library 'x': damaged")],
+    ids=["input", "usage", "library"],
+)
+def test_each_kind_of_workbench_error_is_one_line_and_exit_2(capsys, monkeypatch, error):
+    _failing(monkeypatch, error)
+    assert main(["census"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == f"workbench: error: {error}\n"
+
+
+@pytest.mark.parametrize(
+    "error", [ValueError("invalid literal for int()"), KeyError("cell"), AssertionError(), RuntimeError("x\ny")],
+    ids=["a ValueError", "a KeyError", "an assertion", "a message of two lines"],
+)  # fmt: skip
+def test_any_other_exception_is_a_bug_said_in_one_line_with_its_traceback_in_a_file(capsys, monkeypatch, tmp_path, error):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # (read again from TMPDIR)
+    _failing(monkeypatch, error)
+    assert main(["census"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "error:" not in captured.err
+    match = re.fullmatch(
+        rf"workbench: bug: {type(error).__name__}(: .+)? \(not your input; please report it with the traceback in (\S+)\)\n",
+        captured.err,
+    )  # fmt: skip
+    assert match, captured.err
+    report = open(match.group(2)).read()
+    assert match.group(2).startswith(str(tmp_path)) and "Traceback (most recent call last)" in report
+    assert "in command" in report and type(error).__name__ in report
+
+
+def test_a_bug_whose_traceback_cannot_be_written_prints_it(capsys, monkeypatch, tmp_path):
+    import tempfile
+
+    def unwritable(*args, **options):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", unwritable)
+    _failing(monkeypatch, ZeroDivisionError("division by zero"))
+    assert main(["census"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and "in command" in err
+    assert err.endswith("workbench: bug: ZeroDivisionError: division by zero (not your input; please report it with the traceback above)\n")
