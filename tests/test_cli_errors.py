@@ -91,3 +91,36 @@ def test_a_bug_whose_traceback_cannot_be_written_prints_it(capsys, monkeypatch, 
     err = capsys.readouterr().err
     assert "Traceback (most recent call last)" in err and "in command" in err
     assert err.endswith("workbench: bug: ZeroDivisionError: division by zero (not your input; please report it with the traceback above)\n")
+
+
+@pytest.mark.parametrize(
+    "missing, arguments, line",
+    [
+        ("pyte", [], "bench: the app's figures need pyte, which the bench extra installs: pip install 'workbench[bench]' (or --no-tui for the engine's figures alone)"),
+        ("pyte", ["--game", "15x15k5"], "bench: the app's figures need pyte, which the bench extra installs: pip install 'workbench[bench]' (or --no-tui for the engine's figures alone)"),
+        ("playwright", ["--no-tui", "--browser"], "bench: the browser's figures need playwright, which the bench extra installs: pip install 'workbench[bench]'"),
+    ],
+)  # fmt: skip
+def test_bench_without_the_bench_extra_names_it_in_one_line(capsys, monkeypatch, missing, arguments, line):
+    """What only the benchmarks need is the bench extra; a user's install has none of it."""
+    import sys
+
+    import workbench.bench
+
+    def never(**options):
+        raise AssertionError("a benchmark ran")
+
+    monkeypatch.setattr(workbench.bench, "run_engine_bench", never)
+    monkeypatch.setitem(sys.modules, missing, None)  # as if it were not installed
+    assert main(["bench", *arguments]) == 2
+    assert capsys.readouterr().err == f"workbench: error: {line}\n"
+
+
+def test_a_user_s_install_asks_only_for_what_the_app_the_command_line_and_serve_use():
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]
+    needed = {re.split(r"[<>=\[]", requirement)[0] for requirement in project["dependencies"]}
+    assert needed == {"textual", "rich", "numpy", "textual-serve"}
+    assert {re.split(r"[<>=]", requirement)[0] for requirement in project["optional-dependencies"]["bench"]} == {"pyte", "playwright"}

@@ -293,7 +293,7 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        raise BrowserMissing("the browser bench needs Playwright (pip install playwright; no browser download)") from None
+        raise BrowserMissing("the browser bench needs Playwright, which the bench extra installs: pip install 'workbench[bench]' (no browser download)") from None
     latencies: list[float] = []
     misses = 0
     with tempfile.TemporaryDirectory() as folder, serving(folder) as (_, url):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -656,9 +657,22 @@ def _seed_port_disagreements() -> dict:
     return {"perfect_win": win_diffs, "perfect_lose": lose_diffs}
 
 
+def _bench_extra(args: argparse.Namespace) -> None:
+    """The bench extra is installed where this run of ``bench`` needs it: pyte for the app's figures (its screen
+    read as a terminal would), Playwright for the browser's. :raises UsageError: naming the extra."""
+    needed = [name for name, wanted in (("pyte", not args.no_tui or args.browser), ("playwright", args.browser)) if wanted]
+    for module in needed:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            skip = " (or --no-tui for the engine's figures alone)" if module == "pyte" else ""
+            raise UsageError(f"bench: the {'browser' if module == 'playwright' else 'app'}'s figures need {module}, which the bench extra installs: pip install 'workbench[bench]'{skip}") from None
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import format_report, run_engine_bench, run_library_bench
 
+    _bench_extra(args)
     geometry = _game(args)
     if geometry != TIC_TAC_TOE:
         return _family_bench(args, geometry)
