@@ -21,7 +21,7 @@ import pytest
 from workbench.cli import main
 
 from workbench.browser_bench import PANE_TITLES, children, descendants, tab_apps, websocket_address
-from workbench.warm_start import MODULE as WARM_MODULE
+from workbench.web.warm_start import MODULE as WARM_MODULE
 
 from .child_process import PACKAGE_ROOT
 
@@ -289,8 +289,8 @@ async def test_a_server_on_every_address_answers_to_the_machine_s_names_and_says
 
 
 def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address_and_the_risk():
-    from workbench.serve import reach
-    from workbench.serve.access import Access
+    from workbench.web.serve import reach
+    from workbench.web.access import Access
 
     access = Access.make(token="k" * 32, host="0.0.0.0", port=8799)
     said = reach("0.0.0.0", 8799, access)
@@ -341,7 +341,7 @@ def test_each_tab_runs_this_python_s_app_with_the_library_and_variant_asked_for(
     """textual-serve runs the command through a shell: a library path with spaces or quotes stays one word."""
     import shlex
 
-    from workbench.serve import app_command
+    from workbench.web.serve import app_command
 
     assert shlex.split(app_command()) == [sys.executable, "-m", "workbench"]
     words = shlex.split(app_command(db="/tmp/my 'odd' library.sqlite3", game="4x4k4"))
@@ -368,7 +368,7 @@ def test_a_download_waits_for_a_busy_app_rather_than_arriving_empty(monkeypatch)
     eight tabs start (or beside a test suite) arrived empty. The server gives each chunk 30 s."""
     import textual_serve.download_manager
 
-    from workbench.serve import DOWNLOAD_CHUNK_SECONDS, serve
+    from workbench.web.serve import DOWNLOAD_CHUNK_SECONDS, serve
 
     monkeypatch.setattr(textual_serve.download_manager, "DOWNLOAD_TIMEOUT", 4)
     seen = _serve_without_running(monkeypatch)
@@ -384,7 +384,7 @@ def test_a_download_waits_for_a_busy_app_rather_than_arriving_empty(monkeypatch)
 def test_serve_leaves_the_signal_handlers_as_it_found_them(monkeypatch, interrupt, terminate):
     """Its loop's handlers of ctrl+c and SIGTERM go when it stops; asyncio then puts Python's own ctrl+c handler
     back, even where the process had ctrl+c ignored (a shell's background job): serve() puts back what it found."""
-    from workbench.serve import serve
+    from workbench.web.serve import serve
 
     seen = _serve_without_running(monkeypatch)
     before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
@@ -400,9 +400,9 @@ def test_serve_leaves_the_signal_handlers_as_it_found_them(monkeypatch, interrup
 
 
 async def test_the_page_asks_nothing_of_other_servers_and_its_script_leaves_out_the_webgl_renderer(server):
-    """The page: textual-serve's, less what costs a browser's CPU for nothing at each load (see workbench.page). Its
+    """The page: textual-serve's, less what costs a browser's CPU for nothing at each load (see workbench.web.page). Its
     script comes compressed, and a reload is answered "not modified"."""
-    from workbench.page import SCRIPT_PATH
+    from workbench.web.page import SCRIPT_PATH
 
     _, printed = server
     url = base_of(printed)
@@ -427,7 +427,7 @@ async def test_the_page_asks_nothing_of_other_servers_and_its_script_leaves_out_
 def test_the_page_script_is_textual_serve_s_less_exactly_the_webgl_renderer_s_load():
     """The load is found in the textual-serve installed (a new textual-serve that loads it otherwise fails here); a
     script without it is sent as it is."""
-    from workbench.page import textual_serve_script, without_webgl_renderer
+    from workbench.web.page import textual_serve_script, without_webgl_renderer
 
     original = textual_serve_script().read_text(encoding="utf-8")
     lighter = without_webgl_renderer(original)
@@ -440,7 +440,7 @@ def test_the_page_script_is_textual_serve_s_less_exactly_the_webgl_renderer_s_lo
 def test_the_page_script_draws_a_frame_s_glyphs_after_its_atlas_has_them_all():
     """Both places of the canvas renderer are found in the textual-serve installed (a new one that draws otherwise
     fails here); a script with either place missing is sent as it is. (The pixels: tests/test_cli_browser.py.)"""
-    from workbench.page import lighter_script, textual_serve_script, with_glyphs_drawn_after_the_atlas
+    from workbench.web.page import lighter_script, textual_serve_script, with_glyphs_drawn_after_the_atlas
 
     original = textual_serve_script().read_text(encoding="utf-8")
     page = lighter_script(original)
@@ -461,9 +461,9 @@ def test_the_page_script_draws_a_frame_s_glyphs_after_its_atlas_has_them_all():
 
 
 def test_a_textual_serve_without_its_page_script_is_one_line_and_exit_2(monkeypatch, tmp_path, capsys):
-    import workbench.page
+    import workbench.web.page
 
-    monkeypatch.setattr(workbench.page, "textual_serve_script", lambda: tmp_path / "gone.js")
+    monkeypatch.setattr(workbench.web.page, "textual_serve_script", lambda: tmp_path / "gone.js")
     assert main(["serve", "--port", "0"]) == 2
     err = capsys.readouterr().err
     assert err == f"workbench: error: textual-serve's page script {tmp_path / 'gone.js'}: No such file or directory\n"

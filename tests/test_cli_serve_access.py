@@ -1,4 +1,4 @@
-"""Who may use `workbench serve` (workbench.serve.access): the Host, Origin and fetch-metadata checks, the token
+"""Who may use `workbench serve` (workbench.web.access): the Host, Origin and fetch-metadata checks, the token
 and its cookie, the cap on apps; each check alone, then the middleware in an aiohttp server of the test's own."""
 
 import string
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench.cli import main
-from workbench.serve.access import (
+from workbench.web.access import (
     DEFAULT_MAX_TABS,
     Access,
     AccessError,

@@ -10,7 +10,7 @@ import signal
 
 import pyte
 
-from workbench.warm_start import WarmStart
+from workbench.web.warm_start import WarmStart
 
 from .child_process import PACKAGE_ROOT
 
@@ -49,7 +49,7 @@ async def test_the_warm_process_forks_an_app_of_the_size_asked_for_and_a_quit_en
     monkeypatch.setenv("PYTHONPATH", PACKAGE_ROOT)  # the warm process imports the workbench the tests import
     for variable in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
         monkeypatch.setenv(variable, str(tmp_path / variable.lower()))
-    warm = WarmStart(["--db", str(tmp_path / "library.sqlite3")])
+    warm = WarmStart({"db": str(tmp_path / "library.sqlite3"), "game": None})
     try:
         stdin, stdout, stderr = await warm.start_app(100, 30)
         (app,) = _pids_of_children(warm.process.pid)
@@ -73,7 +73,7 @@ async def test_the_warm_process_forks_an_app_of_the_size_asked_for_and_a_quit_en
 
 async def test_a_request_to_a_warm_process_that_is_gone_fails_at_once(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", PACKAGE_ROOT)
-    warm = WarmStart(["--db", str(tmp_path / "library.sqlite3")])
+    warm = WarmStart({"db": str(tmp_path / "library.sqlite3"), "game": None})
     warm.process.send_signal(signal.SIGKILL)
     warm.process.wait()
     open_before = len(os.listdir("/proc/self/fd"))

@@ -221,10 +221,9 @@ def describe_bug(error: Exception) -> str:
 
 def _app_game(text: str | None):
     """The variant the app starts on: ``--game``'s, else the last played."""
-    from .engine.geometry import parse_variant
-    from .settings import remembered_variant
+    from .settings import app_variant
 
-    return remembered_variant() if text is None else parse_variant(text)
+    return app_variant(text)
 
 
 def _refuse_empty_values(args: argparse.Namespace) -> None:
@@ -291,10 +290,10 @@ def _port(text: str) -> int:
 
 
 def _serve_option(check_name: str):
-    """An argument type from one of :mod:`workbench.serve.access`'s checks: the value as it gave it back."""
+    """An argument type from one of :mod:`workbench.web.access`'s checks: the value as it gave it back."""
 
     def checked(text: str):
-        from .serve import access
+        from .web import access
 
         try:
             getattr(access, check_name)(text)
@@ -785,29 +784,13 @@ def run_app(**options) -> int:
     return run(**options)
 
 
-def warm_for_app(app_argv: list[str]) -> None:
-    """What a served tab's app spends its first moments on, done once in `workbench serve`'s warm process
-    (:mod:`workbench.warm_start`) for every tab it forks: the app's modules imported, the tables of the classic
-    game and of the game the app starts on read (or built) and installed."""
-    import textual.drivers.web_driver  # noqa: F401 - the driver every tab's app runs on
-
-    from .cache import warm_tables
-    from .engine.analysis import MAX_TABLE_CELLS
-    from .tui import app  # noqa: F401
-
-    args = build_parser().parse_args(app_argv)
-    for geometry in {TIC_TAC_TOE, _app_game(args.app_game)}:
-        if geometry.size <= MAX_TABLE_CELLS:
-            warm_tables(geometry)
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     if args.game is not None:
         from .engine.geometry import parse_variant
 
         parse_variant(args.game)  # a bad variant is said here, once, not by every tab's app
     try:
-        from .serve import serve
+        from .web.serve import serve
     except ImportError as error:  # textual-serve missing or broken: say so, no traceback
         print(f"workbench: serving is not available ({error})", file=sys.stderr)
         return 1

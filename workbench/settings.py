@@ -92,6 +92,13 @@ def _app_variant(value: object) -> str:
     return format_variant(geometry)
 
 
+def app_variant(text: str | None) -> Geometry:
+    """The variant the app starts on: ``text``'s (``--game``), else the last played.
+
+    :raises VariantError: ``text`` names no variant."""
+    return remembered_variant() if text is None else parse_variant(text)
+
+
 def remembered_variant() -> Geometry:
     """The variant the last new game was played on; classic 3×3 when nothing (or nothing usable) is remembered."""
     try:

@@ -8,7 +8,7 @@ A tab closed ends its app: textual-serve asks the app to quit, and the app's exi
 Only the app is reachable: the page, its static files, the websocket that drives one app, and the downloads
 the app offers; Textual's devtools are off unless ``--debug``. The server listens on 127.0.0.1 unless ``--host``
 says otherwise, and answers only requests with its token, a Host of its own and no other page's Origin
-(:mod:`workbench.serve.access`), with at most ``--max-tabs`` apps at once.
+(:mod:`workbench.web.access`), with at most ``--max-tabs`` apps at once.
 
 An edge, like the command line: a port in use, a host that does not resolve or cannot be bound to, an access
 option that names nothing, is one :class:`ServeError` line. Imports the workbench's ``page`` and
@@ -26,7 +26,7 @@ from types import SimpleNamespace
 from typing import Callable
 
 from ..errors import InputError
-from ..warm_start import WarmStart
+from .warm_start import WarmStart
 from .access import (
     DEFAULT_MAX_TABS,
     LOOPBACK_NAMES,
@@ -184,7 +184,7 @@ def serve(
     from aiohttp import web
     from textual_serve.server import Server
 
-    from ..page import SCRIPT_PATH, TEMPLATES, TerminalScript
+    from .page import SCRIPT_PATH, TEMPLATES, TerminalScript
 
     if max_tabs < 1:
         raise ServeError(f"--max-tabs {max_tabs}: at least one tab")
@@ -238,7 +238,7 @@ def serve(
 
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
-            app.router.add_get(SCRIPT_PATH, script.handle)  # the page's (workbench.page): lighter than textual-serve's
+            app.router.add_get(SCRIPT_PATH, script.handle)  # the page's (workbench.web.page): lighter than textual-serve's
             app.middlewares.append(guard(access, log))
             return app
 
@@ -254,7 +254,7 @@ def serve(
     # within this, however busy; only an app gone mid-download waits it out.
     textual_serve.download_manager.DOWNLOAD_TIMEOUT = DOWNLOAD_CHUNK_SECONDS
     # devtools are switched on in the environment Textual is imported in: with --debug every app starts cold
-    warm = None if debug else WarmStart(app_arguments(db=db, game=game))
+    warm = None if debug else WarmStart({"db": db, "game": game})
     if warm is not None:
         import textual_serve.server
 

@@ -8,12 +8,13 @@ would a process of its own.
 
 The server hands each child's standard input, output and error to the warm process over a Unix socket
 (SCM_RIGHTS), with the size of the page's terminal; the child runs the app as ``python -m workbench`` would
-(the same arguments, the same environment as textual-serve gives its apps). The warm process ends when the
+(the same options, given as data, and the same environment as textual-serve gives its apps). The warm process ends when the
 server's end of the socket closes; an app ends when it is asked to quit, or when its input closes (the
 server is gone). A warm process that is gone (it failed to start, it was killed) costs speed, not tabs: the server then
 starts each app the usual way.
 
-An edge, like the server: it starts processes.
+An edge, like the server: it starts processes. Imports the app (``tui``), the settings and the engine's tables
+(``cache``), never the command line.
 """
 
 from __future__ import annotations
@@ -30,8 +31,12 @@ import sys
 import traceback
 from importlib.metadata import version
 
-MODULE = "workbench.warm_start"
+MODULE = "workbench.web.warm_start"
 MESSAGE_BYTES = 4096
+
+AppOptions = dict
+"""A tab's app's options, as data: ``db`` (the library's path, or None for the default) and ``game`` (the
+variant's text, or None for the last played)."""
 
 
 def web_environment() -> dict[str, str]:
@@ -52,11 +57,11 @@ class WarmStart:
     """How long a tab waits for the warm process to fork its app (it may still be importing) before its app is
     started the usual way."""
 
-    def __init__(self, app_argv: list[str]) -> None:
+    def __init__(self, app_options: AppOptions) -> None:
         self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", MODULE, str(theirs.fileno()), json.dumps(app_argv)],
+                [sys.executable, "-m", MODULE, str(theirs.fileno()), json.dumps(app_options)],
                 pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env={**os.environ, **web_environment()},
             )  # fmt: skip
         self.channel.setblocking(False)  # a full socket (a warm process that stopped reading) is a failure, not a wait
@@ -127,7 +132,40 @@ class WarmStart:
             self.process.wait()
 
 
-def serve_forks(channel: socket.socket, app_argv: list[str]) -> None:
+def warm_for_app(app_options: AppOptions) -> None:
+    """What a tab's app spends its first moments on, done once here for every tab forked: the app's modules
+    imported, the tables of the classic game and of the game the app starts on read (or built) and installed.
+
+    :raises WorkbenchError: the variant is none (the server said so before it started) or the tables' file cannot
+        be read (each tab's app then starts cold and says so itself)."""
+    import textual.drivers.web_driver  # noqa: F401 - the driver every tab's app runs on
+
+    from ..cache import warm_tables
+    from ..engine import TIC_TAC_TOE
+    from ..engine.analysis import MAX_TABLE_CELLS
+    from ..settings import app_variant
+    from ..tui import app  # noqa: F401
+
+    for geometry in {TIC_TAC_TOE, app_variant(app_options.get("game"))}:
+        if geometry.size <= MAX_TABLE_CELLS:
+            warm_tables(geometry)
+
+
+def run_tab_app(app_options: AppOptions) -> int:
+    """A tab's app, as ``python -m workbench --db … --game …`` runs it; its exit code. An error of the user's
+    (:mod:`workbench.errors`) is one line on the tab's standard error and 2, as the command line's."""
+    from ..errors import WorkbenchError
+    from ..settings import app_variant
+    from ..tui.app import run
+
+    try:
+        return run(db=app_options.get("db"), game=app_variant(app_options.get("game")))
+    except WorkbenchError as error:
+        print(f"workbench: error: {error}", file=sys.stderr)
+        return 2
+
+
+def serve_forks(channel: socket.socket, app_options: AppOptions) -> None:
     """The warm process's loop: a child for each request, until the server's end closes."""
     # the kernel reaps the children: an app's exit status is nobody's business here (textual-serve does not
     # read it either)
@@ -146,7 +184,7 @@ def serve_forks(channel: socket.socket, app_argv: list[str]) -> None:
             forked = -1
         if forked == 0:
             channel.close()
-            run_app(descriptors, request, app_argv)  # never returns
+            run_app(descriptors, request, app_options)  # never returns
         for descriptor in descriptors:
             os.close(descriptor)
         try:
@@ -155,7 +193,7 @@ def serve_forks(channel: socket.socket, app_argv: list[str]) -> None:
             return
 
 
-def run_app(descriptors: list[int], size: dict, app_argv: list[str]) -> None:
+def run_app(descriptors: list[int], size: dict, app_options: AppOptions) -> None:
     """In the child: the tab's app on the given standard input, output and error; exits with its code."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the app starts processes of its own (searches) and waits for them
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -165,9 +203,7 @@ def run_app(descriptors: list[int], size: dict, app_argv: list[str]) -> None:
     os.environ["COLUMNS"], os.environ["ROWS"] = str(size["columns"]), str(size["rows"])
     code = 1
     try:
-        from .cli import main
-
-        code = main(app_argv)
+        code = run_tab_app(app_options)
     except SystemExit as stop:
         code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
     except BaseException:
@@ -183,18 +219,16 @@ def run_app(descriptors: list[int], size: dict, app_argv: list[str]) -> None:
 
 def main(argv: list[str]) -> int:
     channel = socket.socket(fileno=int(argv[0]))
-    app_argv = json.loads(argv[1])
+    app_options = json.loads(argv[1])
     # a ctrl+c in the server's terminal reaches every process of its group: the server stops, this one ends when
     # its socket closes, the apps quit as their driver handles it
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        from .cli import warm_for_app
-
-        warm_for_app(app_argv)
+        warm_for_app(app_options)
     except Exception as error:  # the server starts each app the usual way, which says what is wrong
         print(f"workbench: tabs start cold: {error}", file=sys.stderr)
         return 1
-    serve_forks(channel, app_argv)
+    serve_forks(channel, app_options)
     return 0
 
 
