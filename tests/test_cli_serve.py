@@ -265,11 +265,16 @@ async def test_no_token_lets_the_server_s_own_requests_in_says_so_at_the_start_a
                 assert page.status == 403
             async with session.get(url, headers={"Origin": "http://evil.example"}) as page:
                 assert page.status == 403
+            for forged in ({"Host": "evil.example"}, {"Origin": "http://evil.example"}):  # the socket too: no app
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await session.ws_connect(websocket_address(url, 80, 24), headers=forged)
+                assert refused.value.status == 403
+            assert _apps(process.pid) == set()
         said = _stopped(process)
     assert said.splitlines() == [
         "workbench: warning: --no-token: every program on this machine can use the app and your library through it",
-        "workbench: refused GET /: 'evil.example' is not a name of this server",
-        "workbench: refused GET /: a page of 'http://evil.example' may not use this server",
+        "workbench: refused GET '/': 'evil.example' is not a name of this server",
+        "workbench: refused GET '/': a page of 'http://evil.example' may not use this server",
     ]
 
 
@@ -285,7 +290,7 @@ async def test_a_server_on_every_address_answers_to_the_machine_s_names_and_says
                 assert page.status == 403
             async with session.get(url.replace("127.0.0.1", "0.0.0.0")) as page:  # (a browser may go there)
                 assert page.status == 200
-        assert _stopped(process) == f"workbench: refused GET /: 'evil.example:{port}' is not a name of this server\n"
+        assert _stopped(process) == f"workbench: refused GET '/': 'evil.example:{port}' is not a name of this server\n"
 
 
 def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address_and_the_risk():
@@ -295,9 +300,9 @@ def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address
     access = Access.make(token="k" * 32, host="0.0.0.0", port=8799)
     said = reach("0.0.0.0", 8799, access)
     assert said.startswith(f"on every network this machine is on, as http://{socket.gethostname()}:8799/?token={'k' * 32}")
-    assert said.endswith("no encryption, the token is the only key; put TLS or an SSH tunnel in front")
+    assert said.endswith("no encryption, the token is the only key; prefer an SSH tunnel to a server on 127.0.0.1")
     assert reach("192.0.2.7", 8799, Access.make(token=None, host="192.0.2.7", port=8799)) == (
-        "by anyone who can reach this address: no encryption, with no key at all; put TLS or an SSH tunnel in front"
+        "by anyone who can reach this address: no encryption, with no key at all; prefer an SSH tunnel to a server on 127.0.0.1"
     )
     assert reach("::1", 8799, access).startswith("this machine only")
 

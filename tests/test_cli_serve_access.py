@@ -180,7 +180,7 @@ def test_a_token_a_cookie_would_have_to_quote_is_refused(token):
 def test_only_the_token_is_accepted():
     access = Access.make(token="s3cret-Token", host="127.0.0.1", port=PORT)
     assert access.token_accepted("s3cret-Token")
-    assert not any(access.token_accepted(given) for given in (None, "", "s3cret-token", "s3cret-Token ", "s3cret"))
+    assert not any(access.token_accepted(given) for given in (None, "", "s3cret-token", "s3cret-Token ", "s3cret", "\udce9", "é"))
     assert Access.make(token=None, host="127.0.0.1", port=PORT).token_accepted(None)
     assert access.address("http://127.0.0.1:8799") == "http://127.0.0.1:8799/?token=s3cret-Token"
     assert Access.make(token="a+b%c", host="::1", port=PORT).address("http://[::1]:8799") == "http://[::1]:8799/?token=a%2Bb%25c"
@@ -224,14 +224,28 @@ def test_the_cap_gives_places_until_it_is_full_and_takes_them_back():
     cap.give_back()
     assert not cap.full and cap.take() and not cap.take()
     assert "16 tabs open" in full_page(16) and "--max-tabs 16" in full_page(16) and "has 1 tab open" in full_page(1)
+    assert '<meta http-equiv="refresh" content="3">' in full_page(16)  # it opens the app by itself, once there is room
 
 
-def test_each_refusal_is_said_once_and_a_flood_of_them_in_a_few_lines():
+def test_the_first_refusal_of_each_kind_is_said_and_a_flood_of_them_in_a_line_a_minute_with_its_count():
     said: list[str] = []
-    log = RefusalLog(said.append, limit=3)
-    for line in ["a", "a", "b", "a", "c", "d", "e", "f", "b"]:
-        log(line)
-    assert said == ["a", "b", "c", "workbench: more requests refused (not shown)"]
+    now = [0.0]
+    log = RefusalLog(said.append, clock=lambda: now[0])
+    for second, kind, line in [(0, "host", "h1"), (1, "host", "h2"), (2, "origin", "o1"), (30, "host", "h3"),
+                               (59, "host", "h4"), (61, "host", "h5"), (62, "host", "h6"), (130, "host", "h7"),
+                               (131, "token", "t1")]:  # fmt: skip
+        now[0] = second
+        log(kind, line)
+    assert said == ["h1", "o1", "h5 (and 3 more refused so since the last such line)", "h7 (and 1 more refused so since the last such line)", "t1"]
+    # many different lines of one kind silence nothing: the next of each kind a minute on is said
+    many = RefusalLog(said.append, clock=lambda: now[0])
+    said.clear()
+    for index in range(100):
+        many("host", f"h{index}")
+    now[0] += 60
+    many("host", "evil")
+    many("origin", "o")
+    assert said == ["h0", "evil (and 99 more refused so since the last such line)", "o"]
 
 
 # the middleware, in a server of the test's own
@@ -258,7 +272,7 @@ async def _client(token: str | None) -> tuple[TestClient, Access, list[str]]:
     app = web.Application()
     app.router.add_get("/", handler)
     app.router.add_get("/other", handler)
-    app.middlewares.append(guard(access, said.append))
+    app.middlewares.append(guard(access, lambda kind, line: said.append(line)))
     client = TestClient(TestServer(app, host="127.0.0.1", port=port), cookie_jar=aiohttp.CookieJar(unsafe=True))
     await client.start_server()
     return client, access, said
@@ -269,7 +283,7 @@ async def test_the_token_in_the_address_is_kept_in_a_cookie_that_later_requests_
     try:
         response = await client.get("/other")
         assert response.status == 403 and "the terminal where `workbench serve` runs" in await response.text()
-        assert said == ["workbench: refused GET /other: its address has no token"]
+        assert said == ["workbench: refused GET '/other': its address has no token"]
         response = await client.get("/?token=s3cret")
         assert response.status == 200 and await response.text() == "the page"
         cookie = response.cookies[access.cookie_name]
@@ -278,11 +292,11 @@ async def test_the_token_in_the_address_is_kept_in_a_cookie_that_later_requests_
         response = await client.get("/other")  # the cookie carries it now
         assert response.status == 200 and access.cookie_name not in response.cookies  # (set once)
         response = await client.get("/?token=s3cretx")  # a wrong token in the address wins over the cookie
-        assert response.status == 403 and said[-1] == "workbench: refused GET /: its token is not this server's"
+        assert response.status == 403 and said[-1] == "workbench: refused GET '/': its token is not this server's"
         assert "its token is not this server&#x27;s" in await response.text()
         client.session.cookie_jar.update_cookies({access.cookie_name: "old"}, response_url=client.make_url("/"))  # a former start's
         response = await client.get("/other")
-        assert response.status == 403 and said[-1] == "workbench: refused GET /other: its token is not this server's"
+        assert response.status == 403 and said[-1] == "workbench: refused GET '/other': its token is not this server's"
         # the Host, Origin and fetch-metadata checks come first: the token does not open them
         response = await client.get("/?token=s3cret", headers={"Host": f"evil.example:{access.port}"})
         assert response.status == 403 and "--allow-host NAME" in await response.text()
@@ -304,7 +318,12 @@ async def test_without_a_token_every_request_of_the_server_s_own_is_answered_and
         response = await client.get("/other")
         assert response.status == 200
         response = await client.get("/", headers={"Host": f"evil.example:{access.port}"})
-        assert response.status == 403 and said == [f"workbench: refused GET /: 'evil.example:{access.port}' is not a name of this server"]
+        assert response.status == 403 and said == [f"workbench: refused GET '/': 'evil.example:{access.port}' is not a name of this server"]
+        # what a requester sends cannot reach the server's terminal as an escape sequence (a title, a cleared line)
+        response = await client.get("/%1b]0;title%07%1b[2K", headers={"Host": f"[::1]:{access.port}x"})
+        assert response.status == 403 and said[-1] == (
+            f"workbench: refused GET '/\\x1b]0;title\\x07\\x1b[2K': the host '[::1]:{access.port}x' is no host name"
+        )
     finally:
         await client.close()
 

@@ -37,6 +37,7 @@ import ipaddress
 import re
 import secrets
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -251,18 +252,26 @@ class Access:
         """Whether ``given`` is the token (always, with none)."""
         if self.token is None:
             return True
-        return given is not None and secrets.compare_digest(given.encode(), self.token.encode())
+        # (a cookie's bytes that are no UTF-8 arrive as lone surrogates: they compare, unequal, rather than fail)
+        return given is not None and secrets.compare_digest(given.encode("utf-8", "surrogatepass"), self.token.encode())
 
     def address(self, base: str) -> str:
         """The address to open, from the server's ``base`` (``http://127.0.0.1:8000``): with the token."""
         return f"{base}/" if self.token is None else f"{base}/?token={quote(self.token, safe='')}"
 
 
-def page(title: str, *paragraphs: str) -> str:
-    """A small page of its own (no script, nothing asked of any server): the refusals and the full server."""
+FULL_RETRY_SECONDS = 3
+"""How often the full page asks again: a place freed, it opens the app by itself. (A reloaded tab's own former
+app holds its place until the new page has arrived, so a reload at the cap gets the full page first.)"""
+
+
+def page(title: str, *paragraphs: str, refresh: int | None = None) -> str:
+    """A small page of its own (no script, nothing asked of any server but itself again, every ``refresh``
+    seconds): the refusals and the full server."""
     body = "".join(f"<p>{html.escape(text)}</p>" for text in paragraphs)
+    again = f'<meta http-equiv="refresh" content="{refresh}">' if refresh is not None else ""
     return (
-        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>workbench: '
+        f'<!DOCTYPE html><html><head><meta charset="utf-8">{again}<title>workbench: '
         f"{html.escape(title)}</title><style>body{{background:#0c181f;color:#e8eef2;font:16px/1.5 monospace;"
         f"max-width:44em;margin:3em auto;padding:0 1em}}</style></head><body><h1>{html.escape(title)}</h1>{body}"
         "</body></html>"
@@ -290,7 +299,9 @@ def full_page(max_tabs: int) -> str:
         "the server is full",
         f"This workbench server has {tabs} open, each with its app: as many as it runs at once "
         f"(`workbench serve --max-tabs {max_tabs}`).",
-        f"{close}, then reload this page. Nothing was started for this tab.",
+        f"{close}, and this page opens the app by itself: it asks again every {FULL_RETRY_SECONDS} seconds. Nothing "
+        "was started for this tab meanwhile.",
+        refresh=FULL_RETRY_SECONDS,
     )
 
 
@@ -305,9 +316,10 @@ SECURITY_HEADERS = {
 def refusal(status: int, body: str) -> web.Response:
     from aiohttp import web
 
-    return web.Response(
-        status=status, text=body, content_type="text/html", headers={**SECURITY_HEADERS, "Cache-Control": "no-store"}
-    )
+    headers = {**SECURITY_HEADERS, "Cache-Control": "no-store"}
+    if status == 503:
+        headers["Retry-After"] = str(FULL_RETRY_SECONDS)
+    return web.Response(status=status, text=body, content_type="text/html", headers=headers)
 
 
 @dataclass
@@ -334,21 +346,27 @@ class Cap:
 
 @dataclass
 class RefusalLog:
-    """Each kind of refusal said once on the server's terminal (a page that keeps trying says nothing more), up to
-    ``limit`` different ones."""
+    """Refusals said on the server's terminal: the first of each kind (host, origin, fetch, token) in full; then,
+    while that kind keeps coming, one line at most every ``every`` seconds, with how many came meanwhile. A page
+    that keeps trying can neither flood the terminal nor, by varying what it sends, make it fall silent."""
 
     say: Callable[[str], None]
-    limit: int = 20
-    seen: set[str] = field(default_factory=set)
+    every: float = 60.0
+    clock: Callable[[], float] = time.monotonic
+    said_at: dict[str, float] = field(default_factory=dict)
+    unsaid: dict[str, int] = field(default_factory=dict)
 
-    def __call__(self, line: str) -> None:
-        if line in self.seen or len(self.seen) > self.limit:
+    def __call__(self, kind: str, line: str) -> None:
+        now = self.clock()
+        if kind in self.said_at and now - self.said_at[kind] < self.every:
+            self.unsaid[kind] = self.unsaid.get(kind, 0) + 1
             return
-        self.seen.add(line)
-        self.say(line if len(self.seen) <= self.limit else "workbench: more requests refused (not shown)")
+        more = self.unsaid.pop(kind, 0)
+        self.said_at[kind] = now
+        self.say(line if not more else f"{line} (and {more} more refused so since the last such line)")
 
 
-def guard(access: Access, log: Callable[[str], None]) -> Callable:
+def guard(access: Access, log: Callable[[str, str], None]) -> Callable:
     """The aiohttp middleware that answers only requests with a Host and Origin of the server's own and the
     token; the token from an address is kept in a cookie."""
     from aiohttp import web
@@ -357,22 +375,26 @@ def guard(access: Access, log: Callable[[str], None]) -> Callable:
     async def checked(request: web.Request, handler: Callable) -> web.StreamResponse:
         host = request.headers.get("Host")
         local = request.transport.get_extra_info("sockname") if request.transport is not None else None
-        why, reason = "host", access.host_refusal(host, local[0] if local else None)
+        # what the requester chose (its path) is shown as a Python string: a control character in it would
+        # reach the server's terminal as an escape sequence
+        refused = f"workbench: refused {request.method} {request.path[:80]!r}"
+        kind, reason = "host", access.host_refusal(host, local[0] if local else None)
         if reason is None:
             headers = request.headers
-            why, reason = "origin", access.origin_refusal(headers.get("Origin"), host, request.scheme)
+            kind, reason = "origin", access.origin_refusal(headers.get("Origin"), host, request.scheme)
             if reason is None:
-                reason = access.fetch_refusal(
+                kind, reason = "fetch", access.fetch_refusal(
                     headers.get("Sec-Fetch-Site"), headers.get("Sec-Fetch-Mode"), headers.get("Sec-Fetch-Dest"),
                     headers.get("Origin"),
                 )  # fmt: skip
         if reason is not None:
-            log(f"workbench: refused {request.method} {request.path[:80]}: {reason}")
-            return refusal(403, refused_page(reason, why=why))
+            log(kind, f"{refused}: {reason}")
+            return refusal(403, refused_page(reason, why="host" if kind == "host" else "origin"))
         from_address = request.query.get("token")
-        if not access.token_accepted(from_address if from_address is not None else request.cookies.get(access.cookie_name)):
-            reason = "its address has no token" if from_address is None and access.cookie_name not in request.cookies else "its token is not this server's"
-            log(f"workbench: refused {request.method} {request.path[:80]}: {reason}")
+        cookie = request.cookies.get(access.cookie_name)
+        if not access.token_accepted(from_address if from_address is not None else cookie):
+            reason = "its address has no token" if from_address is None and cookie is None else "its token is not this server's"
+            log("token", f"{refused}: {reason}")
             return refusal(403, refused_page(reason))
         response = await handler(request)
         if not response.prepared:  # (a websocket's or a download's went out as it began)

@@ -54,8 +54,8 @@ class ServeError(InputError):
 
 
 FULL_WAIT_SECONDS = 3.0
-"""How long a tab past the cap on apps waits for a place before it is told the server is full: a reloaded tab's
-former app ends (and gives its place back) a moment after the new page asks for it."""
+"""How long a tab's websocket past the cap on apps waits for a place before it is refused: a tab reloaded as
+another tab closed gets the place its app gives back a moment later."""
 
 
 async def place_freed(cap: Cap) -> bool:
@@ -166,7 +166,7 @@ def reach(host: str, port: int, access: Access) -> str:
     else:
         where = "by anyone who can reach this address"
     key = "the token is the only key" if access.token is not None else "with no key at all"
-    return f"{where}: no encryption, {key}; put TLS or an SSH tunnel in front"
+    return f"{where}: no encryption, {key}; prefer an SSH tunnel to a server on 127.0.0.1"
 
 
 def serve(
@@ -219,7 +219,7 @@ def serve(
             say(f"workbench: serving the app at {url} ({reach(host, port, access)}); ctrl+c stops it")
 
         async def handle_index(self, request: web.Request) -> web.StreamResponse:
-            if not await place_freed(cap):
+            if cap.full:  # (no wait here: a reloaded tab's own former app holds its place until this page is sent)
                 return refusal(503, full_page(cap.max_tabs))
             # the page's websocket address as the browser reached the page (a host of 0.0.0.0 is no address
             # to connect to; the Host was checked); nothing awaits between this and the page's rendering, so no
