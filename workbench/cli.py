@@ -32,6 +32,10 @@ DEFAULT_SCREENSHOTS = "screenshots"  # the folder `workbench screenshots` writes
 DEFAULT_SERVE_HOST = "127.0.0.1"  # `workbench serve`: this machine only, unless --host says otherwise
 DEFAULT_SERVE_PORT = 8000
 EXIT_INTERRUPTED = 130
+VARIANT_FORM = (
+    "written RxCkK[-misere]: R rows and C columns (1 to 15 each), K in a row (at most the longer side), -misere "
+    "for the rule where completing a line loses; e.g. 3x3k3, 3x4k3, 4x4k4, 3x3k3-misere, 15x15k5"
+)
 EXIT_BUG = 1  # an exception outside workbench.errors: a bug, never "bad input"
 
 
@@ -45,11 +49,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="workbench", description="A terminal analysis workbench for Tic-Tac-Toe.")
+    parser = _Parser(prog="workbench", description="A terminal analysis workbench for Tic-Tac-Toe and its family: any board up to 15x15, k in a row, normal or misère.")
     parser.add_argument("--db", metavar="PATH", help="the library file (default: your data folder)")
     parser.add_argument(
         "--game", metavar="VARIANT", dest="app_game",
-        help="the app starts a new game of this variant: 3x3k3, 3x3k3-misere, 3x4k3 (default: the last one played)",
+        help=f"the app starts a new game of this variant, {VARIANT_FORM} (default: the last one played)",
     )  # fmt: skip
     # subparsers are made of the parser's own class (one-line errors) by argparse's default
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -58,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     game_option = _Parser(add_help=False)  # pragma: no mutate - argparse reads None as False
     game_option.add_argument(
         "--game", metavar="VARIANT", default=DEFAULT_GAME,
-        help=f"rows x columns k in a row, '-misere' for the misère rule: {DEFAULT_GAME} (default), 4x4k4, 3x3k3-misere",
+        help=f"the board and rule, {VARIANT_FORM} (default: {DEFAULT_GAME})",
     )  # fmt: skip
 
     analyze_cmd = commands.add_parser("analyze", parents=[db_option, game_option], help="analyse a position, a move list, or every position")
