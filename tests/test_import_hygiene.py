@@ -128,3 +128,22 @@ def test_the_circle_finder_finds_a_circle_through_a_function_s_import():
     graph = _imports_of_every_module()
     assert "workbench.web.serve" in graph["workbench.cli"]  # (imported inside cmd_serve)
     assert "workbench.cli" not in graph["workbench.web.warm_start"]
+
+
+def test_what_a_user_runs_imports_nothing_of_the_bench_extra():
+    """pyte and Playwright are the bench extra's, which a user's install leaves out: the app, the command line,
+    `workbench screenshots` and the web server import without them (the screenshots once took the bench's opening
+    from the terminal bench, and failed without pyte)."""
+    code = (
+        "import sys\n"
+        "class Absent:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('pyte', 'playwright'):\n"
+        "            raise ImportError(f'no {name} (the bench extra)')\n"
+        "sys.meta_path.insert(0, Absent())\n"
+        "import workbench.cli, workbench.tui.app, workbench.tui.screenshots, workbench.web.serve, workbench.web.warm_start\n"
+        "import workbench.tui.dialogs, workbench.tui.study_files, workbench.library.games\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "ok", result.stderr[-2000:]

@@ -18,6 +18,7 @@ from tests.tui_helpers import text_of, wait_ready
 from workbench.cache import build_and_cache_tables
 from workbench.engine import TIC_TAC_TOE
 from workbench.tui import terminal_bench
+from workbench.state.played import GOMOKU_OPENING, game_state
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid, BoardStatus
 from workbench.tui.compositor import _chops_meeting
@@ -771,7 +772,7 @@ async def test_a_step_lays_nothing_out_when_a_view_it_refreshes_is_clipped_out_o
     arranged = []
     arrange_root = Compositor._arrange_root
     monkeypatch.setattr(Compositor, "_arrange_root", lambda self, *a, **k: arranged.append(1) or arrange_root(self, *a, **k))
-    state = terminal_bench.game_state(parse_variant("15x15k5"), terminal_bench.GOMOKU_OPENING)
+    state = game_state(parse_variant("15x15k5"), GOMOKU_OPENING)
     app = WorkbenchApp(state, db=tempfile.mkdtemp() + "/library.sqlite3")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot, app)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from ..engine import TIC_TAC_TOE, Geometry
 from ..engine.analysis import is_searched
-from . import terminal_bench
+from ..state.played import GOMOKU_OPENING, game_state
 from .app import WorkbenchApp
 
 FOUR_BY_FOUR = Geometry(4, 4, 4)
 GOMOKU = Geometry(15, 15, 5)
-GOMOKU_OPENING = terminal_bench.GOMOKU_OPENING[:16]
+GOMOKU_OPENING_16 = GOMOKU_OPENING[:16]
 """The bench's opening, its first sixteen moves (h8 h9 g8 i8 …): a position the search has to work on."""
 
 VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...], Geometry], ...] = (
@@ -32,7 +32,7 @@ VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...], Geometry], ...] = (
 )
 READY_WITHIN_S = 600.0
 """A 4×4 strong solve takes 10-20 s; ten minutes is a failure, not a slow machine."""
-OPENINGS = {"15x15k5-game-120x40": GOMOKU_OPENING}
+OPENINGS = {"15x15k5-game-120x40": GOMOKU_OPENING_16}
 """Views that start on a game already played: its moves."""
 
 
@@ -55,7 +55,7 @@ async def _shoot(folder: Path, name: str, size: tuple[int, int], keys: tuple[str
 
 async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...], game: Geometry) -> Path:
     # the variant named, not the one the user last played
-    state = terminal_bench.game_state(game, OPENINGS[name]) if name in OPENINGS else None
+    state = game_state(game, OPENINGS[name]) if name in OPENINGS else None
     app = WorkbenchApp(state, db=db, game=game)
     async with app.run_test(size=size) as pilot:
         deadline = time.monotonic() + READY_WITHIN_S

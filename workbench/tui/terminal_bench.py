@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import pyte
 
 from ..engine.geometry import Geometry, parse_variant
+from ..state.played import GOMOKU_OPENING, game_state
 
 SIZES: tuple[tuple[int, int], ...] = ((80, 24), (120, 40), (200, 60))
 QUIET_S = 0.25
@@ -318,23 +319,6 @@ def ticking_of(kind: str, game: str | None) -> re.Pattern | None:
     from ..engine.analysis import is_searched
 
     return TICKING if is_searched(parse_variant(game)) else None
-
-
-GOMOKU_OPENING = (113, 98, 112, 114, 82, 97, 96, 110, 80, 128, 81, 83, 111, 126, 142, 127, 129, 125, 124, 78, 66, 51,
-                  94, 52, 64, 48, 109, 79, 67, 65)  # fmt: skip
-"""Thirty moves of the threat player against itself from h8, none in the top row the scenarios' keys play: the
-15×15 board is timed with a few dozen stones on it, as the family's issue asks."""
-
-
-def game_state(geometry: Geometry, cells: Sequence[int]):
-    """The app's state after ``cells`` are played on a new game of ``geometry``, the cursor on the last."""
-    from ..state import AppState, reduce
-    from ..state.actions import NewGame, PlayCell
-
-    state = reduce(AppState(), NewGame(geometry=geometry))
-    for cell in cells:
-        state = reduce(state, PlayCell(cell=cell))
-    return state
 
 
 def opening_study(game: str | None, folder: str) -> str | None:
