@@ -2,7 +2,7 @@
 
 A server on 127.0.0.1 is not reached only by the user: any web page open in the user's browser can ask it for
 things (a ``fetch``, a ``new WebSocket``), and a remote site can reach it by a name of its own that it points at
-127.0.0.1 (DNS rebinding). Three checks, each refusing with a 403 and a page that says why, keep them out, as
+127.0.0.1 (DNS rebinding). Four checks, each refusing with a 403 and a page that says why, keep them out, as
 Jupyter Server's do:
 
 * **Host**: the ``Host`` a request names must be one of the server's own: ``localhost``, ``127.0.0.1``, ``::1``,
@@ -21,13 +21,14 @@ Jupyter Server's do:
 * **Token**: a random key made at each start (``secrets``, 192 bits) and printed in the address, required for
   every request (the page, its scripts, the websocket, the downloads), from the address's ``?token=`` or from the
   cookie the first load sets (HttpOnly, SameSite=Strict, named after the port: two servers on one machine keep
-  their own), so that reloads and new tabs opened from that page work.
+  their own), so that reloads and new tabs opened from that page work; the page then takes the token out of its
+  address. (A browser sends a host's cookies to every port of it: the README says what that leaves open.)
 
 The cap on apps (``--max-tabs``) is the server's (:class:`Cap`): a tab past it gets :func:`full_page`.
 
 Pure checks (:class:`Access`) and the pages a refusal sends; the aiohttp middleware that applies them is
-:func:`guard`. Imports only the standard library, and aiohttp where a response is made (the command line
-checks its options with this module without loading a web server).
+:func:`guard`. Imports only the standard library, ``errors``, and aiohttp where a response is made (the command
+line checks its options with this module without loading a web server).
 """
 
 from __future__ import annotations
@@ -147,6 +148,7 @@ def check_origin(origin: str) -> str:
 
 
 def format_origin(scheme: str, name: str, port: int) -> str:
+    """An origin in the one form compared: ``http://[::1]:8000`` (the port always said)."""
     host = f"[{name}]" if ":" in name else name
     return f"{scheme}://{host}:{port}"
 

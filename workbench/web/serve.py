@@ -26,7 +26,6 @@ from types import SimpleNamespace
 from typing import Callable
 
 from ..errors import InputError
-from .warm_start import WarmStart
 from .access import (
     DEFAULT_MAX_TABS,
     LOOPBACK_NAMES,
@@ -42,6 +41,7 @@ from .access import (
     new_token,
     refusal,
 )
+from .warm_start import WarmStart
 
 STOP_SECONDS = 2.0
 """How long a stop (ctrl+c, SIGTERM) waits for open tabs before ending their apps."""
@@ -50,7 +50,6 @@ STOP_SECONDS = 2.0
 class ServeError(InputError):
     """The server cannot listen where it was asked to, or an access option names nothing: names the address or
     the option, and the reason."""
-
 
 
 FULL_WAIT_SECONDS = 3.0
@@ -71,6 +70,7 @@ async def place_freed(cap: Cap) -> bool:
 
 DOWNLOAD_CHUNK_SECONDS = 30
 """How long a browser's download waits for each chunk of the app's file before taking it as ended."""
+
 
 def app_arguments(*, db: str | None = None, game: str | None = None) -> list[str]:
     """The arguments of each tab's app: ``workbench`` with them runs it."""
