@@ -21,10 +21,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from workbench.browser_bench import (
+from workbench.bench.browser import (
     CHROMIUM_FLAGS, PANE_TITLES, VIEWPORT, PageScreen, find_chromium, format_browser_report, run_browser_bench, serving,
 )  # fmt: skip
-from workbench.browser_bench import until as wait_until
+from workbench.bench.browser import until as wait_until
 
 from .test_cli_serve import _apps, base_of, server  # noqa: F401 - a fixture
 

@@ -105,12 +105,12 @@ def test_bench_without_the_bench_extra_names_it_in_one_line(capsys, monkeypatch,
     """What only the benchmarks need is the bench extra; a user's install has none of it."""
     import sys
 
-    import workbench.bench
+    import workbench.bench.engine
 
     def never(**options):
         raise AssertionError("a benchmark ran")
 
-    monkeypatch.setattr(workbench.bench, "run_engine_bench", never)
+    monkeypatch.setattr(workbench.bench.engine, "run_engine_bench", never)
     monkeypatch.setitem(sys.modules, missing, None)  # as if it were not installed
     assert main(["bench", *arguments]) == 2
     assert capsys.readouterr().err == f"workbench: error: {line}\n"

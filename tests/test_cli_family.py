@@ -164,7 +164,7 @@ def test_analyze_of_a_large_board_searches_within_the_budget(capsys):
 def test_the_bench_of_a_searched_board_times_the_app_in_a_terminal(capsys, monkeypatch):
     """`workbench bench --game 15x15k5`: no strong solve to time (one line, exit 2, asked for that alone), but the
     app in a real terminal on that board, against a first paint of 2× the bare app's."""
-    from workbench.tui import terminal_bench
+    from workbench.bench import terminal as terminal_bench
 
     asked, made = [], []
     real = terminal_bench.run_terminal_bench
@@ -189,7 +189,7 @@ def test_the_bench_of_a_searched_board_times_the_app_in_a_terminal(capsys, monke
 
 
 def test_the_family_bench_reports_every_figure_and_says_when_the_peer_is_missing(capsys, monkeypatch):
-    from workbench import bench_family
+    from workbench.bench import family as bench_family
 
     monkeypatch.setattr(bench_family, "openspiel_python", lambda: None)
     two = bench_family.tier2_positions()[:2]
@@ -212,7 +212,7 @@ def test_the_family_bench_reports_every_figure_and_says_when_the_peer_is_missing
 
 
 def test_tier2_positions_are_the_same_every_run_and_in_play_with_8_to_12_marks():
-    from workbench.bench_family import tier2_positions
+    from workbench.bench.family import tier2_positions
     from workbench.engine import Position
 
     first, second = tier2_positions(), tier2_positions()

@@ -249,7 +249,7 @@ def test_games_text_shows_each_stage_finished_and_reports_the_counts(capsys, tmp
 
 
 def test_bench_quick_reports_every_target(capsys, monkeypatch):
-    from workbench import bench
+    from workbench.bench import engine as bench
 
     engine_parts, library_parts = [], []
 
@@ -269,7 +269,7 @@ def test_bench_quick_reports_every_target(capsys, monkeypatch):
     assert report["full_analysis_fresh_process"]["positions"] == 5478
     for name in ("first_move_table", "ledger", "solve_from_empty"):
         assert report[name]["speedup"] > 1
-    from workbench.bench import format_report
+    from workbench.bench.engine import format_report
 
     text = format_report(report)
     labels = [line.split("  ")[0] for line in text.splitlines()]
@@ -794,13 +794,13 @@ def test_a_command_missing_what_it_needs_says_so_in_one_line(capsys, argv, messa
 
 
 def test_bench_adds_the_apps_figures_unless_told_not_to(capsys, monkeypatch):
-    import workbench.bench
-    import workbench.tui.bench
+    import workbench.bench.app
+    import workbench.bench.engine
 
     asked = []
-    monkeypatch.setattr(workbench.bench, "run_engine_bench", lambda quick: asked.append(("engine", quick)) or {"engine": 1})
-    monkeypatch.setattr(workbench.bench, "run_library_bench", lambda quick: asked.append(("library", quick)) or {"library": 2})
-    monkeypatch.setattr(workbench.tui.bench, "run_tui_bench", lambda quick: asked.append(("app", quick)) or {"app": 3})
+    monkeypatch.setattr(workbench.bench.engine, "run_engine_bench", lambda quick: asked.append(("engine", quick)) or {"engine": 1})
+    monkeypatch.setattr(workbench.bench.engine, "run_library_bench", lambda quick: asked.append(("library", quick)) or {"library": 2})
+    monkeypatch.setattr(workbench.bench.app, "run_tui_bench", lambda quick: asked.append(("app", quick)) or {"app": 3})
     code, out, _ = run(capsys, "bench", "--json")
     assert code == 0 and json.loads(out) == {"engine": 1, "library": 2, "app": 3}
     assert asked == [("engine", False), ("library", False), ("app", False)]

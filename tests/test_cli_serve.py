@@ -20,7 +20,7 @@ import pytest
 
 from workbench.cli import main
 
-from workbench.browser_bench import PANE_TITLES, children, descendants, tab_apps, websocket_address
+from workbench.bench.browser import PANE_TITLES, children, descendants, tab_apps, websocket_address
 from workbench.web.warm_start import MODULE as WARM_MODULE
 
 from .child_process import PACKAGE_ROOT

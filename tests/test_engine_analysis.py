@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from workbench import baselines
+from workbench.bench import baselines
 from workbench.engine import (
     MASK_NAMES,
     TIC_TAC_TOE,

@@ -17,7 +17,7 @@ from textual.widget import Widget
 from tests.tui_helpers import text_of, wait_ready
 from workbench.cache import build_and_cache_tables
 from workbench.engine import TIC_TAC_TOE
-from workbench.tui import terminal_bench
+from workbench.bench import terminal as terminal_bench
 from workbench.state.played import GOMOKU_OPENING, game_state
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid, BoardStatus

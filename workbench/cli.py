@@ -641,7 +641,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _seed_port_disagreements() -> dict:
-    from . import baselines
+    from .bench import baselines
     from .engine.analysis import exact_masks
 
     perf_winning_moves, perf_losing_moves = baselines.memoized_seed_port()
@@ -673,7 +673,7 @@ def _bench_extra(args: argparse.Namespace) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import format_report, run_engine_bench, run_library_bench
+    from .bench.engine import format_report, run_engine_bench, run_library_bench
 
     _bench_extra(args)
     geometry = _game(args)
@@ -682,11 +682,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     report = run_engine_bench(quick=args.quick)
     report.update(run_library_bench(quick=args.quick))
     if not args.no_tui:
-        from .tui.bench import run_tui_bench
+        from .bench.app import run_tui_bench
 
         report.update(run_tui_bench(quick=args.quick))
     if args.browser:
-        from .browser_bench import run_browser_bench
+        from .bench.browser import run_browser_bench
 
         report["browser"] = run_browser_bench(keys=6 if args.quick else 20)
     if args.json:
@@ -694,7 +694,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     else:
         print(format_report(report))
         if args.browser:
-            from .browser_bench import format_browser_report
+            from .bench.browser import format_browser_report
 
             print("\n".join(format_browser_report(report["browser"])))
     return 0
@@ -703,7 +703,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _searched_board_bench(args: argparse.Namespace, geometry) -> int:
     """A board searched position by position (above 16 cells) has no strong solve to time: its figures are the
     app's, in a real terminal, on a game of thirty moves where the board is 15×15."""
-    from .tui.terminal_bench import format_terminal_report, run_terminal_bench
+    from .bench.terminal import format_terminal_report, run_terminal_bench
 
     if args.no_tui:
         raise UsageError(f"bench --game {geometry}: a board above 16 cells is searched, not solved, and its figures are the app's; drop --no-tui")
@@ -718,7 +718,7 @@ def _searched_board_bench(args: argparse.Namespace, geometry) -> int:
 def _family_bench(args: argparse.Namespace, geometry) -> int:
     """The family's figures: the strong solve of ``--game`` (at most 16 cells), tier 2 on 5×5k4 and the 3×3
     sweep, each beside OpenSpiel where it is installed."""
-    from .bench_family import format_family_report, run_family_bench
+    from .bench.family import format_family_report, run_family_bench
     from .engine.analysis import is_searched
     from .engine.strong import check_strongly_solvable
 
@@ -727,7 +727,7 @@ def _family_bench(args: argparse.Namespace, geometry) -> int:
     check_strongly_solvable(geometry)
     report = run_family_bench(str(geometry), quick=args.quick)
     if not args.no_tui and geometry.size >= 9:  # the app on this board in a real terminal (its keys play 1, 3, 5, 9)
-        from .tui.terminal_bench import format_terminal_report, run_terminal_bench
+        from .bench.terminal import format_terminal_report, run_terminal_bench
 
         report["tui_terminal"] = run_terminal_bench(quick=args.quick, game=str(geometry))
     if args.json:

@@ -24,7 +24,7 @@ leaves the opponent no moves, so the article's test "every reply is losing"
 win. Here a move that ends the game never counts as forcing. With that fix,
 ``perfect_winning``/``perfect_losing`` equal the solver's verdict on every
 reachable 3×3 position; the article's code as written disagrees on 560 and
-676 positions (see :mod:`workbench.baselines`).
+676 positions (see :mod:`workbench.bench.baselines`).
 """
 
 from __future__ import annotations

@@ -111,7 +111,7 @@ async def _keypress_latencies(keys: int) -> list[float]:
 
     import tempfile
 
-    from .app import WorkbenchApp
+    from ..tui.app import WorkbenchApp
 
     scratch = tempfile.TemporaryDirectory()  # a library of its own, not the user's (see screenshots)
     app = WorkbenchApp(db=str(Path(scratch.name) / "library.sqlite3"))
@@ -168,7 +168,7 @@ def keypress_times(keys: int = 200) -> dict:
 
 
 def run_tui_bench(*, quick: bool = False) -> dict:
-    from .terminal_bench import format_terminal_report, run_terminal_bench
+    from .terminal import format_terminal_report, run_terminal_bench
 
     launch = launch_times(3 if quick else 11)
     keys = keypress_times(200)

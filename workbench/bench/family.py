@@ -21,8 +21,8 @@ import sys
 import tempfile
 import time
 
-from .engine import Position, format_moves
-from .engine.geometry import Geometry, parse_variant
+from ..engine import Position, format_moves
+from ..engine.geometry import Geometry, parse_variant
 
 PEER_TIMEOUT_S = 120.0
 """A peer's run on one position is stopped after this long (and counted at this time, as at least)."""

@@ -481,7 +481,7 @@ def run_terminal_bench(*, quick: bool = False, sizes: Sequence[tuple[int, int]] 
 
 def _dialog_variants() -> list[Geometry]:
     from ..engine import TIC_TAC_TOE
-    from .dialogs import playable_variants
+    from ..tui.dialogs import playable_variants
 
     return playable_variants(TIC_TAC_TOE)
 

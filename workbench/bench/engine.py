@@ -14,8 +14,8 @@ import time
 from typing import Callable
 
 from . import baselines
-from .engine import TIC_TAC_TOE, analyze, analyze_all, clear_caches, first_move_table, ledger_counts, parse_position
-from .engine.solver import solve
+from ..engine import TIC_TAC_TOE, analyze, analyze_all, clear_caches, first_move_table, ledger_counts, parse_position
+from ..engine.solver import solve
 
 _FRESH_PROCESS = """
 import json, time
@@ -98,8 +98,8 @@ def run_library_bench(*, quick: bool = False) -> dict:
     import tempfile
     from pathlib import Path
 
-    from .library import Library
-    from .library.games import games_through, write_games
+    from ..library import Library
+    from ..library.games import games_through, write_games
 
     with tempfile.TemporaryDirectory() as folder:
         library = Library.open(Path(folder) / "bench.sqlite3")
