@@ -17,9 +17,9 @@ from workbench.engine.geometry import (
 )
 from workbench.engine.graph import state_graph
 from workbench.engine.solver import solve
+from workbench.engine.analysis import analyze_strong
 from workbench.engine.strong import (
     BoardTooLargeForStrongSolveError,
-    analyze_strong,
     strong_census,
     strong_solve,
 )

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from workbench.engine import Position, Value, parse_moves
 from workbench.engine.geometry import parse_variant
 from workbench.engine.search import WIN, Searcher, _lower, lift, search, search_record
-from workbench.engine.strong import analyze_strong, strong_solve
+from workbench.engine.analysis import analyze_strong
+from workbench.engine.strong import strong_solve
 
 scores = st.one_of(st.just(0), st.builds(lambda r, sign: sign * (WIN - r), st.integers(1, 225), st.sampled_from((1, -1))))
 """Every score a search can return: a draw, or a win or loss within the 225 plies of the largest board."""

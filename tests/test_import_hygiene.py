@@ -111,7 +111,6 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 KNOWN_CIRCLES = [
     # issue 39: still to be untied. This list only shrinks: take a circle out when it is gone; a new one fails.
-    ["workbench.engine.analysis", "workbench.engine.strong"],
     ["workbench.tui.app", "workbench.tui.keys_help", "workbench.tui.prefetch", "workbench.tui.remembered"],
 ]
 

@@ -353,7 +353,7 @@ def _analyze_any(position: Position):
     # at MAX_TABLE_CELLS both ways give the same exact analysis: the tables keep no file
     if geometry.size <= MAX_TABLE_CELLS:  # pragma: no mutate
         return analyze(position)
-    from .engine.strong import analyze_strong
+    from .engine.analysis import analyze_strong
 
     # boards above 16 cells never come here: cmd_analyze searches them
     solution, _ = _solved(geometry)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .census import GameCounts, counts
-from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
+from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
 from .graph import class_index, state_graph
 from .position import Player, Position, Status, check_legal, format_position
 from .solver import Value, preference, solve
@@ -23,6 +23,7 @@ from .threats import Plans, planner_for, squeezes
 
 if TYPE_CHECKING:
     from .search import SearchResult
+    from .strong import StrongSolution
 
 _VALUES = {int(value): value for value in Value}
 MASK_NAMES = ("win", "block", "fork", "perfect_win", "perfect_lose", "best")
@@ -133,12 +134,6 @@ class Tables:
 
 _TABLES: dict[Geometry, Tables] = {}
 
-MAX_TABLE_CELLS = 12
-MAX_STRONG_CELLS = 16
-"""The largest board :mod:`workbench.engine.strong` solves whole: 3**16 bytes is 43 MB (kept here, beside the
-tables' limit, so that asking does not import numpy)."""
-"""The largest board whose every position these tables hold: 3×4 has 111,973 positions and
-builds in about two seconds; 4×4 has 9,722,011, beyond what dictionaries of Python ints hold."""
 
 
 class BoardTooLargeError(InputError):
@@ -232,9 +227,57 @@ def is_searched(geometry: Geometry) -> bool:
 
 @lru_cache(maxsize=4096)
 def _analyze_strong(position: Position) -> Analysis:
-    from .strong import analyze_strong
-
     return analyze_strong(_STRONG[position.geometry], position)
+
+
+def analyze_strong(solution: StrongSolution, position: Position) -> Analysis:
+    """The analysis of a legal ``position`` from a strong solution: the value and remoteness of the position and
+    of every move, each move's trap share, the threat masks, and its symmetry (orbit, stabiliser, canonical form).
+    Everything the tables give a small board, from the solution: the class and the game counts too.
+
+    :raises IllegalPositionError: no game reaches ``position``.
+    """
+    from .symmetry import canonical
+
+    check_legal(position)
+    geometry = position.geometry
+    group = stabilizer(position)
+    legal = position.legal_moves()
+    symmetry = SymmetryInfo(
+        canonical=canonical(position),
+        class_id=solution.class_id(position),
+        class_count=sum(solution.classes_by_ply),
+        orbit_size=len(transforms(geometry)) // len(group),
+        stabilizer=group,
+        move_classes=group_moves(legal, group),
+    )
+    games, games_after = solution.games_and_children(position.x, position.o)
+    if position.is_over:
+        return Analysis(position, position.status, None, None, None, (), Masks(), symmetry, GameCounts(*games))
+    found = solution.lookup(position.x, position.o)
+    assert found is not None, f"legal position {position} missing from the strong solution"
+    moves = []
+    for cell in legal:
+        child = position.play(cell)
+        child_value, child_remoteness = solution.lookup(child.x, child.o)
+        replies = child.legal_moves()
+        trap = None
+        if replies:
+            losing = 0
+            for reply in replies:
+                after = child.play(reply)
+                if solution.lookup(after.x, after.o)[0] > 0:  # good for us, who move after the reply
+                    losing += 1
+            trap = losing / len(replies)
+        child_games = games_after.get(solution.index(child.x, child.o))
+        moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, GameCounts(*child_games)))
+    moves = tuple(moves)
+    best = best_moves(moves)
+    perfect_win, perfect_lose = exact_masks_of(moves)
+    # from the lines alone: the planner's masks read the whole game tree below (354,000 pairs on 4×4)
+    masks = threat_masks(position, perfect_win=perfect_win, perfect_lose=perfect_lose, best=best)
+    value, remoteness = found
+    return Analysis(position, Status.IN_PLAY, position.turn, Value(value), remoteness, moves, masks, symmetry, GameCounts(*games))
 
 
 def _strong_for(geometry: Geometry):

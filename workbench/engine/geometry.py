@@ -38,6 +38,12 @@ class VariantError(GeometryError):
 
 MAX_SIDE = 15
 """Boards have 1 to 15 rows and columns (15×15 with k=5 is free-style Gomoku)."""
+MAX_TABLE_CELLS = 12
+"""The largest board whose every position the analysis's tables hold: 3×4 has 111,973 positions and builds in
+about two seconds; 4×4 has 9,722,011, beyond what dictionaries of Python ints hold."""
+MAX_STRONG_CELLS = 16
+"""The largest board :mod:`workbench.engine.strong` solves whole: 3**16 bytes is 43 MB (kept here, beside the
+tables' limit, so that asking does not import numpy). Above it, positions are searched one by one."""
 
 
 def popcount(bb: Bitboard) -> int:

@@ -28,8 +28,7 @@ from functools import cache
 import numpy as np
 
 from ..errors import InputError
-from .analysis import MAX_STRONG_CELLS  # re-exported: the largest board solved strongly
-from .geometry import Bitboard, Geometry
+from .geometry import MAX_STRONG_CELLS, Bitboard, Geometry  # (MAX_STRONG_CELLS re-exported: the largest board solved)
 
 UNREACHED = 255
 """The byte of an index that no game reaches."""
@@ -465,60 +464,6 @@ def _best_of_children(
     # a draw always runs to the full board
     remoteness = np.where(best > _DRAW_SCORE, 64 - best, np.where(best < _DRAW_SCORE, best, size - ply))
     return ((value + 1) << 5 | remoteness).astype(np.uint8)
-
-
-def analyze_strong(solution: StrongSolution, position):
-    """The analysis of a legal ``position`` from a strong solution: the value and remoteness of the position and
-    of every move, each move's trap share, the threat masks, and its symmetry (orbit, stabiliser, canonical form).
-    Everything the tables give a small board, from the solution: the class and the game counts too.
-
-    :raises IllegalPositionError: no game reaches ``position``.
-    """
-    from .analysis import Analysis, Masks, MoveAnalysis, SymmetryInfo, best_moves, exact_masks_of, threat_masks
-    from .census import GameCounts
-    from .position import Status, check_legal
-    from .solver import Value
-    from .symmetry import canonical, group_moves, stabilizer, transforms
-
-    check_legal(position)
-    geometry = position.geometry
-    group = stabilizer(position)
-    legal = position.legal_moves()
-    symmetry = SymmetryInfo(
-        canonical=canonical(position),
-        class_id=solution.class_id(position),
-        class_count=sum(solution.classes_by_ply),
-        orbit_size=len(transforms(geometry)) // len(group),
-        stabilizer=group,
-        move_classes=group_moves(legal, group),
-    )
-    games, games_after = solution.games_and_children(position.x, position.o)
-    if position.is_over:
-        return Analysis(position, position.status, None, None, None, (), Masks(), symmetry, GameCounts(*games))
-    found = solution.lookup(position.x, position.o)
-    assert found is not None, f"legal position {position} missing from the strong solution"
-    moves = []
-    for cell in legal:
-        child = position.play(cell)
-        child_value, child_remoteness = solution.lookup(child.x, child.o)
-        replies = child.legal_moves()
-        trap = None
-        if replies:
-            losing = 0
-            for reply in replies:
-                after = child.play(reply)
-                if solution.lookup(after.x, after.o)[0] > 0:  # good for us, who move after the reply
-                    losing += 1
-            trap = losing / len(replies)
-        child_games = games_after.get(solution.index(child.x, child.o))
-        moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, GameCounts(*child_games)))
-    moves = tuple(moves)
-    best = best_moves(moves)
-    perfect_win, perfect_lose = exact_masks_of(moves)
-    # from the lines alone: the planner's masks read the whole game tree below (354,000 pairs on 4×4)
-    masks = threat_masks(position, perfect_win=perfect_win, perfect_lose=perfect_lose, best=best)
-    value, remoteness = found
-    return Analysis(position, Status.IN_PLAY, position.turn, Value(value), remoteness, moves, masks, symmetry, GameCounts(*games))
 
 
 def strong_census(solution: StrongSolution) -> dict:
