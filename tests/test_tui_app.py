@@ -970,7 +970,9 @@ async def test_space_types_a_space_in_dialogs_and_the_palette():
 
 
 def test_help_lists_the_keys_that_are_not_bindings():
-    sections = dict(keys_help.help_sections())
+    from workbench.tui.app import WorkbenchApp
+
+    sections = dict(keys_help.help_sections(WorkbenchApp.BINDINGS))
     assert sections["Everywhere"][-3:] == [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]
     assert sections["Board"][-1] == ("click", "Play the cell")
     assert sections["Evaluation"] == [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]

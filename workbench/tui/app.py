@@ -757,7 +757,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
             return
         from .keys_help import help_sections
 
-        self.push_screen(HelpScreen(help_sections()))
+        self.push_screen(HelpScreen(help_sections(self.BINDINGS)))
 
     def action_zoom(self) -> None:
         """Maximize the focused pane, or restore the four-pane layout."""

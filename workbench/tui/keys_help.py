@@ -3,11 +3,14 @@ and mark of the panes means."""
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from collections.abc import Iterable
+
+from textual.binding import Binding, BindingType
 
 
-def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
-    """Key tables from the BINDINGS of the app and its panes, so help never goes stale."""
+def help_sections(app_bindings: Iterable[BindingType]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Key tables from the BINDINGS of the app (``app_bindings``, given by the app: this module never imports it)
+    and of its panes, so help never goes stale."""
 
     def rows(bindings) -> list[tuple[str, str]]:
         result = []
@@ -20,11 +23,10 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     def not_a_digit(row: tuple[str, str]) -> bool:
         return not row[0].isdigit()
 
-    from .app import WorkbenchApp
     from .board import BoardGrid
     from .variation_tree import VariationTree
 
-    app_rows = [row for row in rows(WorkbenchApp.BINDINGS) if not_a_digit(row)]
+    app_rows = [row for row in rows(app_bindings) if not_a_digit(row)]
     return [
         ("Everywhere", app_rows + [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]),
         ("Board", [row for row in rows(BoardGrid.BINDINGS) if not_a_digit(row)] + [("click", "Play the cell")]),

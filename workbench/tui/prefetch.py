@@ -7,19 +7,28 @@ the user's choice, as before.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from ..engine import Geometry
 from ..engine.analysis import analysis_ready, forget_analysis
+from ..state import Store
 
-if TYPE_CHECKING:
-    from .app import WorkbenchApp
+
+class PrefetchHost(Protocol):
+    """What the prefetch uses of the app that owns it (the app passes itself; this module never imports it)."""
+
+    store: Store
+
+    def run_worker(self, work: Callable[[], Any], **options: Any) -> Any: ...
+
+    def from_worker(self, callback: Callable[..., Any], *args: Any) -> Any: ...
 
 
 class AnalysisPrefetch:
     """One thread at a time reads back the variant lit last; the bookkeeping stays on the UI thread."""
 
-    def __init__(self, app: WorkbenchApp) -> None:
+    def __init__(self, app: PrefetchHost) -> None:
         self._app = app
         self._wanted: Geometry | None = None  # read by the worker thread: the variant lit last, None once closed
         self._tried: set[Geometry] = set()
