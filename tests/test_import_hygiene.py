@@ -143,3 +143,38 @@ def test_what_a_user_runs_imports_nothing_of_the_bench_extra():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "ok", result.stderr[-2000:]
+
+
+ROOMS = {
+    "workbench.errors": set(),
+    "workbench.engine": {"errors"},
+    "workbench.state": {"engine", "errors"},
+    "workbench.library": {"engine", "state", "errors"},
+    "workbench.cache": {"engine", "errors"},
+    "workbench.settings": {"engine", "state", "errors"},
+    "workbench.search_service": {"engine", "errors"},
+    "workbench.text": {"engine", "state", "errors"},
+    "workbench.tui": {"engine", "state", "library", "cache", "settings", "search_service", "errors"},
+    "workbench.web": {"engine", "state", "cache", "settings", "tui", "errors"},
+    "workbench.bench": {"engine", "state", "library", "cache", "settings", "search_service", "tui", "web", "errors"},
+    "workbench.cli": {"engine", "state", "library", "cache", "settings", "tui", "web", "bench", "text", "errors"},
+    "workbench.__main__": {"cli"},
+}
+"""Each room, and the rooms it may import (every room may read the package's own ``workbench/__init__.py``, which
+holds the version): the one-way doors each package's docstring states."""
+
+
+def test_each_room_imports_only_the_rooms_its_docstring_allows():
+    graph = _imports_of_every_module()
+    rooms = {".".join(name.split(".")[:2]) for name in graph if name != "workbench"}
+    assert rooms == set(ROOMS), "a new room: say in ROOMS (and its docstring) what it may import"
+    trespasses = []
+    for name, targets in graph.items():
+        if name == "workbench":
+            continue
+        room = ".".join(name.split(".")[:2])
+        for target in targets:
+            other = ".".join(target.split(".")[:2])
+            if target != "workbench" and other != room and other.removeprefix("workbench.") not in ROOMS[room]:
+                trespasses.append(f"{name} -> {target}")
+    assert trespasses == []

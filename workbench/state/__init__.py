@@ -1,6 +1,6 @@
 """The single source of truth: frozen state, actions, a pure reducer, the store, study files.
 
-Imports only the engine: no Textual, no Rich.
+Imports only the engine and ``workbench.errors``: no Textual, no Rich.
 """
 
 from .actions import *  # noqa: F401,F403
