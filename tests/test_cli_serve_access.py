@@ -219,7 +219,9 @@ def test_no_header_makes_a_check_fail_other_than_by_a_refusal(host, origin, loca
 
 def test_the_cap_gives_places_until_it_is_full_and_takes_them_back():
     cap = Cap()
-    assert cap.max_tabs == DEFAULT_MAX_TABS == 16
+    from workbench import cli
+
+    assert cap.max_tabs == DEFAULT_MAX_TABS == cli.DEFAULT_MAX_TABS == 16
     assert all(cap.take() for _ in range(16)) and cap.full and not cap.take() and cap.taken == 16
     cap.give_back()
     assert not cap.full and cap.take() and not cap.take()

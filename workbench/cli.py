@@ -31,6 +31,7 @@ DEFAULT_NODES = 20_000_000
 DEFAULT_SCREENSHOTS = "screenshots"  # the folder `workbench screenshots` writes into
 DEFAULT_SERVE_HOST = "127.0.0.1"  # `workbench serve`: this machine only, unless --host says otherwise
 DEFAULT_SERVE_PORT = 8000
+DEFAULT_MAX_TABS = 16  # workbench.web.access's, not imported for every command's start (a test holds them equal)
 EXIT_INTERRUPTED = 130
 VARIANT_FORM = (
     "written RxCkK[-misere]: R rows and C columns (1 to 15 each), K in a row (at most the longer side), -misere "
@@ -151,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="let pages of this origin (scheme://host:port) use the server too; repeat for more")  # fmt: skip
     serve_cmd.add_argument("--allow-host", metavar="NAME", action="append", type=_serve_option("check_allowed_host"),
                            help="answer requests that name this host too (NAME at any port, NAME:PORT at that one); repeat for more")  # fmt: skip
-    serve_cmd.add_argument("--max-tabs", metavar="N", type=_tab_count, default=16, help="at most this many tabs' apps at once (default: 16)")
+    serve_cmd.add_argument("--max-tabs", metavar="N", type=_tab_count, default=DEFAULT_MAX_TABS, help=f"at most this many tabs' apps at once (default: {DEFAULT_MAX_TABS})")
 
     shots_cmd = commands.add_parser("screenshots", help="write SVG screenshots of the main views")
     shots_cmd.add_argument("folder", nargs="?", default=DEFAULT_SCREENSHOTS, help=f"where to write them (default: {DEFAULT_SCREENSHOTS})")

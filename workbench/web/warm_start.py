@@ -7,11 +7,11 @@ tables, then forks for each tab. The child is the tab's app, on pipes that the s
 would a process of its own.
 
 The server hands each child's standard input, output and error to the warm process over a Unix socket
-(SCM_RIGHTS), with the size of the page's terminal; the child runs the app as ``python -m workbench`` would
-(the same options, given as data, and the same environment as textual-serve gives its apps). The warm process ends when the
-server's end of the socket closes; an app ends when it is asked to quit, or when its input closes (the
-server is gone). A warm process that is gone (it failed to start, it was killed) costs speed, not tabs: the server then
-starts each app the usual way.
+(SCM_RIGHTS), with the size of the page's terminal; the child runs the app as ``python -m workbench`` would (the
+same options, given as data, and the same environment as textual-serve gives its apps). The warm process ends
+when the server's end of the socket closes; an app ends when it is asked to quit, or when its input closes (the
+server is gone). A warm process that is gone (it failed to start, it was killed) costs speed, not tabs: the
+server then starts each app the usual way.
 
 An edge, like the server: it starts processes. Imports the app (``tui``), the settings and the engine's tables
 (``cache``), never the command line.
@@ -30,13 +30,18 @@ import subprocess
 import sys
 import traceback
 from importlib.metadata import version
+from typing import TypedDict
 
 MODULE = "workbench.web.warm_start"
 MESSAGE_BYTES = 4096
 
-AppOptions = dict
-"""A tab's app's options, as data: ``db`` (the library's path, or None for the default) and ``game`` (the
-variant's text, or None for the last played)."""
+class AppOptions(TypedDict):
+    """A tab's app's options, as data (JSON between the server and the warm process)."""
+
+    db: str | None
+    """The library's path; None for the default."""
+    game: str | None
+    """The variant's text; None for the last played."""
 
 
 def web_environment() -> dict[str, str]:
