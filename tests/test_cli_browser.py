@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from workbench.bench.browser import (
-    CHROMIUM_FLAGS, PANE_TITLES, VIEWPORT, PageScreen, find_chromium, format_browser_report, run_browser_bench, serving,
+    CHROMIUM_FLAGS, VIEWPORT, PageScreen, all_panes, find_chromium, format_browser_report, run_browser_bench, serving,
 )  # fmt: skip
 from workbench.bench.browser import until as wait_until
 
@@ -48,6 +48,16 @@ def until(page, screen: PageScreen, condition, what: str, seconds: float = 60) -
         raise AssertionError(f"{error}\n{screen.text()}") from None
 
 
+def open_panes(page, url: str, what: str) -> PageScreen:
+    """``page`` sent to ``url`` (answered 200) until the app's four panes show: its screen, read from its websocket."""
+    screen = PageScreen()
+    page.on("websocket", screen.attach)
+    response = page.goto(url, wait_until="domcontentloaded")
+    assert response.status == 200, (url, response.status)
+    until(page, screen, all_panes, what)
+    return screen
+
+
 def after_5_1_9(text: str) -> bool:
     return "O to move: draw in 6" in text and all(re.search(rf"│\s+{cell} loss\s", text) for cell in (2, 4, 6, 8))
 
@@ -59,10 +69,7 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         try:
             page = browser.new_page(viewport=VIEWPORT)
-            screen = PageScreen()
-            page.on("websocket", screen.attach)
-            page.goto(url, wait_until="domcontentloaded")
-            until(page, screen, lambda text: all(title in text for title in PANE_TITLES), "the four pane titles")
+            screen = open_panes(page, url, "the four pane titles")
             columns, rows = screen.size
             assert columns >= 100 and rows >= 30, screen.size  # the page's terminal fills the viewport
             page.focus(".xterm-helper-textarea")  # typing goes to the terminal; a click would reach the app
@@ -145,7 +152,7 @@ def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # 
                     tabs[0][0].wait_for_timeout(200)
                 return False
 
-            assert same_pictures(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
+            assert same_pictures(all_panes, "the four panes")
             for page, _ in tabs:
                 page.focus(".xterm-helper-textarea")
                 for key in "519":
@@ -219,20 +226,14 @@ def test_only_the_printed_address_opens_the_workbench_no_other_page_and_no_other
         try:
             context = browser.new_context(viewport=VIEWPORT)
             page = context.new_page()
-            screen = PageScreen()
-            page.on("websocket", screen.attach)
-            assert page.goto(url, wait_until="domcontentloaded").status == 200
-            until(page, screen, lambda text: all(title in text for title in PANE_TITLES), "the four panes")
+            screen = open_panes(page, url, "the four panes")
             assert page.url == base + "/"  # the token out of the address bar (and the history): the cookie has it
             cookie = {cookie["name"]: cookie for cookie in context.cookies(base)}[f"workbench-token-{port}"]
             assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["value"] == token
             page.reload(wait_until="domcontentloaded")
-            until(page, screen, lambda text: screen.sockets == 2 and all(title in text for title in PANE_TITLES), "the panes after a reload")
+            until(page, screen, lambda text: screen.sockets == 2 and all_panes(text), "the panes after a reload")
             second = context.new_page()  # a tab opened from it, at the address without the token
-            second_screen = PageScreen()
-            second.on("websocket", second_screen.attach)
-            assert second.goto(base + "/", wait_until="domcontentloaded").status == 200
-            until(second, second_screen, lambda text: all(title in text for title in PANE_TITLES), "the panes in a second tab")
+            open_panes(second, base + "/", "the panes in a second tab")
             apps = _apps(process.pid)
             assert len(apps) == 2
 
@@ -277,10 +278,8 @@ def test_the_seventeenth_tab_gets_a_page_saying_the_server_is_full_which_opens_t
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         try:
             context = browser.new_context(viewport=VIEWPORT)
-            first, first_screen = context.new_page(), PageScreen()
-            first.on("websocket", first_screen.attach)
-            first.goto(url, wait_until="domcontentloaded")
-            until(first, first_screen, lambda text: all(title in text for title in PANE_TITLES), "the first tab's panes")
+            first = context.new_page()
+            first_screen = open_panes(first, url, "the first tab's panes")
             others = context.new_page()
             others.goto(url, wait_until="domcontentloaded")
             # fourteen more tabs' websockets, opened from the second tab's page (as fourteen tabs would open them)
@@ -290,7 +289,7 @@ def test_the_seventeenth_tab_gets_a_page_saying_the_server_is_full_which_opens_t
             )
             wait_until(others, lambda: len(_apps(process.pid)) == 16, "sixteen apps", 120)
             first.reload(wait_until="domcontentloaded")  # at the cap
-            until(first, first_screen, lambda text: first_screen.sockets == 2 and all(title in text for title in PANE_TITLES),
+            until(first, first_screen, lambda text: first_screen.sockets == 2 and all_panes(text),
                   "the reloaded tab's panes", 60)  # fmt: skip
             assert len(_apps(process.pid)) == 16
 
@@ -301,7 +300,7 @@ def test_the_seventeenth_tab_gets_a_page_saying_the_server_is_full_which_opens_t
             last.wait_for_timeout(4000)  # (it has asked again meanwhile)
             assert len(_apps(process.pid)) == 16 and last_screen.sockets == 0 and "the server is full" in last.content()
             others.evaluate("() => window.extra[0].close()")
-            until(last, last_screen, lambda text: all(title in text for title in PANE_TITLES), "the panes, once a tab closed", 60)
+            until(last, last_screen, all_panes, "the panes, once a tab closed", 60)
             assert len(_apps(process.pid)) == 16
         finally:
             browser.close()
@@ -319,7 +318,7 @@ def take_browser_screenshot(path: Path) -> None:  # pragma: no cover - run by ha
         screen = PageScreen()
         page.on("websocket", screen.attach)
         page.goto(url, wait_until="domcontentloaded")
-        until(page, screen, lambda text: all(title in text for title in PANE_TITLES), "the four pane titles")
+        until(page, screen, all_panes, "the four pane titles")
         page.focus(".xterm-helper-textarea")  # typing goes to the terminal; a click would reach the app
         for key in "519":
             page.keyboard.press(key)

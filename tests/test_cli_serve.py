@@ -20,7 +20,7 @@ import pytest
 
 from workbench.cli import main
 
-from workbench.bench.browser import PANE_TITLES, children, descendants, tab_apps, websocket_address
+from workbench.bench.browser import all_panes, children, descendants, tab_apps, websocket_address
 from workbench.web.warm_start import MODULE as WARM_MODULE
 
 from .child_process import PACKAGE_ROOT
@@ -131,8 +131,8 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
             html = await page.text()
             assert f"{base_of(url).replace('http', 'ws')}/ws" in html  # the page's websocket is where the browser reached it
         async with Tab(session, url) as tab, Tab(session, url) as other:
-            await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
-            await other.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes in the other tab")
+            await tab.until(all_panes, "the four panes")
+            await other.until(all_panes, "the four panes in the other tab")
             assert len(_apps(process.pid)) == 2  # an app each, forked from the one warm process
             (warm,) = children(process.pid)
             assert WARM_MODULE in _command(warm) and _apps(process.pid) == set(children(warm))
@@ -179,7 +179,7 @@ async def test_with_its_warm_process_gone_the_server_starts_each_tab_s_app_the_u
     (warm,) = children(process.pid)
     os.kill(warm, signal.SIGKILL)
     async with aiohttp.ClientSession() as session, Tab(session, url) as tab:
-        await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
+        await tab.until(all_panes, "the four panes")
         await tab.press("5")
         await tab.until(lambda text: "X 5" in text or "ply 1" in text, "the move played")
         (app,) = _apps(process.pid)
@@ -190,7 +190,7 @@ async def test_a_server_killed_outright_leaves_no_app_behind_and_its_unsaved_stu
     process, url = server
     async with aiohttp.ClientSession() as session:
         async with Tab(session, url) as tab:
-            await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
+            await tab.until(all_panes, "the four panes")
             await tab.press("5")
             await tab.until(lambda text: "ply 1" in text, "the move played")
             (app,) = _apps(process.pid)
@@ -211,8 +211,8 @@ async def test_a_tab_past_max_tabs_gets_the_full_page_and_no_app_and_a_closed_ta
             async with session.get(url) as page:
                 assert page.status == 200
             async with Tab(session, url) as tab, Tab(session, url) as other:
-                await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes")
-                await other.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes in the other tab")
+                await tab.until(all_panes, "the four panes")
+                await other.until(all_panes, "the four panes in the other tab")
                 async with session.get(url) as page:
                     assert page.status == 503 and "the server is full" in await page.text()
                 # a page loaded before the server filled up opens its websocket: refused, nothing started
@@ -228,7 +228,7 @@ async def test_a_tab_past_max_tabs_gets_the_full_page_and_no_app_and_a_closed_ta
                 await asyncio.sleep(0.1)
             assert page.status == 200
             async with Tab(session, url) as tab:
-                await tab.until(lambda text: all(title in text for title in PANE_TITLES), "the four panes in a third tab")
+                await tab.until(all_panes, "the four panes in a third tab")
 
 
 def _stopped(process: subprocess.Popen) -> str:

@@ -178,7 +178,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         _refuse_empty_values(args)
         if args.command is None:
-            return run_app(db=args.db, game=_app_game(args.app_game))
+            from .settings import app_variant  # (not loaded for the other commands)
+
+            return run_app(db=args.db, game=app_variant(args.app_game))
         if args.app_game is not None:
             raise UsageError(f"argument --game: before a command it names the app's variant; write it after the command (workbench {args.command} --game VARIANT)")
         return COMMANDS[args.command](args)
@@ -222,13 +224,6 @@ def describe_bug(error: Exception) -> str:
         traceback.print_exception(error, file=sys.stderr)
         return f"{what} (not your input; please report it with the traceback above)"
     return f"{what} (not your input; please report it with the traceback in {report.name})"
-
-
-def _app_game(text: str | None):
-    """The variant the app starts on: ``--game``'s, else the last played."""
-    from .settings import app_variant
-
-    return app_variant(text)
 
 
 def _refuse_empty_values(args: argparse.Namespace) -> None:

@@ -124,6 +124,11 @@ def split_host(value: str) -> tuple[str, int | None] | None:
     return canonical_name(name), int(port_text)
 
 
+def default_port(scheme: str) -> int:
+    """The port an address of ``scheme`` means when it names none (the server speaks plain http)."""
+    return 443 if scheme == "https" else 80
+
+
 def split_origin(origin: str) -> tuple[str, str, int] | None:
     """An ``Origin``'s scheme, host name (canonical) and port (the scheme's own when unsaid); None when it is no
     origin (``null``, a path, a user, a bad port)."""
@@ -136,7 +141,7 @@ def split_origin(origin: str) -> tuple[str, str, int] | None:
         return None
     if parts.username is not None or parts.password is not None:
         return None
-    return parts.scheme, canonical_name(parts.hostname), port if port is not None else (443 if parts.scheme == "https" else 80)
+    return parts.scheme, canonical_name(parts.hostname), port if port is not None else default_port(parts.scheme)
 
 
 def check_origin(origin: str) -> str:
@@ -213,28 +218,31 @@ class Access:
         if found is None:
             return f"the host {host[:80]!r} is no host name"
         name, port = found
+        port = port if port is not None else default_port("http")
         for allowed, allowed_port in self.allowed_hosts:
-            if name == allowed and allowed_port in (None, port if port is not None else 80):
+            if name == allowed and allowed_port in (None, port):
                 return None
         ours = name in self.names or (local_address is not None and name == canonical_name(local_address))
         if not ours:
             return f"{host[:80]!r} is not a name of this server"
-        if (port if port is not None else 80) != self.port:
+        if port != self.port:
             return f"{host[:80]!r} is not this server's port ({self.port})"
         return None
+
+    def allows_origin(self, origin: str) -> bool:
+        """Whether ``--allow-origin`` named ``origin`` (an ``Origin`` header)."""
+        parts = split_origin(origin)
+        return parts is not None and format_origin(*parts) in self.allowed_origins
 
     def origin_refusal(self, origin: str | None, host: str, scheme: str) -> str | None:
         """Why a request from a page of ``origin`` (its ``Origin`` header; None: none sent) to ``host`` (its
         ``Host``, already accepted) over ``scheme`` is refused, or None."""
-        if origin is None:
+        if origin is None or self.allows_origin(origin):
             return None
-        parts = split_origin(origin)
-        if parts is not None and format_origin(*parts) in self.allowed_origins:
-            return None
-        found = split_host(host)
+        parts, found = split_origin(origin), split_host(host)
         if parts is not None and found is not None:
             name, port = found
-            if parts == (scheme, name, port if port is not None else (443 if scheme == "https" else 80)):
+            if parts == (scheme, name, port if port is not None else default_port(scheme)):
                 return None
         return f"a page of {origin[:80]!r} may not use this server"
 
@@ -246,7 +254,7 @@ class Access:
             return None
         if mode == "navigate" and destination == "document":
             return None
-        if origin is not None and (parts := split_origin(origin)) is not None and format_origin(*parts) in self.allowed_origins:
+        if origin is not None and self.allows_origin(origin):
             return None
         return f"a page of another site may not use this server (Sec-Fetch-Site: {site[:40]!r})"
 
