@@ -21,7 +21,7 @@ from workbench.bench import terminal as terminal_bench
 from workbench.state.played import GOMOKU_OPENING, game_state
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.board import BoardGrid, BoardStatus
-from workbench.tui.compositor import _chops_meeting
+from workbench.tui.textual_ext.compositor import _chops_meeting
 from workbench.tui.evaluation import EvaluationView
 from workbench.tui.lines import _runs, ellipsis
 from workbench.tui.symmetry import SymmetryView
@@ -501,7 +501,7 @@ async def test_the_first_move_marks_the_study_unsaved_in_the_title_without_a_lay
         await pilot.press("5")
         await pilot.pause()
         assert app.sub_title == "classic · untitled study •"
-        from workbench.tui.bars import FixedTitle
+        from workbench.tui.textual_ext.header import FixedTitle
 
         assert "workbench — classic · untitled study •" in str(app.query_one(FixedTitle).render())
         assert spy.layouts == 0
@@ -690,7 +690,7 @@ def compare_with_textuals_updates(monkeypatch, width: int, height: int) -> list[
     the same changed regions: one entry an update, True where both write the same bytes to a terminal of that size."""
     from rich.console import Console
 
-    from workbench.tui.compositor import ChangedRegionsCompositor, QuickChopsUpdate
+    from workbench.tui.textual_ext.compositor import ChangedRegionsCompositor, QuickChopsUpdate
 
     console = Console(width=width, height=height, color_system="truecolor", force_terminal=True)
     compared: list[bool] = []
@@ -714,7 +714,7 @@ async def test_a_partial_update_from_the_changed_regions_writes_what_textuals_ow
     """The main screen's compositor asks only the widgets and rows that changed regions meet: for every
     update of a game played, stepped through, overlaid and branched, it writes to the terminal exactly
     what Textual's compositor writes for the same changed regions."""
-    from workbench.tui.compositor import ChangedRegionsCompositor
+    from workbench.tui.textual_ext.compositor import ChangedRegionsCompositor
 
     compared = compare_with_textuals_updates(monkeypatch, 120, 40)
     app = _app()
@@ -734,7 +734,7 @@ async def test_a_full_update_from_the_front_writes_what_textuals_own_would(monke
     played, overlaid, branched and maximised."""
     from rich.console import Console
 
-    from workbench.tui.compositor import ChangedRegionsCompositor
+    from workbench.tui.textual_ext.compositor import ChangedRegionsCompositor
 
     console = Console(width=size[0], height=size[1], color_system="truecolor", force_terminal=True)
     compared: list[bool] = []

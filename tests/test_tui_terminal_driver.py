@@ -7,9 +7,9 @@ import threading
 import pytest
 from textual.drivers.linux_driver import LinuxDriver
 
-from workbench.tui import terminal_driver
+from workbench.tui.textual_ext import terminal_driver
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.terminal_driver import DirectWriter, TerminalDriver, terminal_takes_more
+from workbench.tui.textual_ext.terminal_driver import DirectWriter, TerminalDriver, terminal_takes_more
 
 
 @pytest.fixture

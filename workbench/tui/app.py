@@ -14,6 +14,7 @@ import random
 import sys
 import time
 from functools import partial
+from inspect import getattr_static
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
@@ -24,7 +25,7 @@ from textual.containers import Container
 from textual.content import Content
 from textual.css.scalar import Scalar
 from textual.notifications import SeverityLevel
-from textual.reactive import reactive
+from textual.reactive import Reactive, reactive
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -60,14 +61,13 @@ from ..state.actions import (
     ToEnd,
     ToStart,
 )
-from .bars import KeysFooter, TitleHeader
+from . import textual_ext
+from .bars import KeysFooter
 from .board import BoardGrid, BoardPane
 from .commands import PaletteCommands
-from .compositor import PanesScreen
 from .engine_play import EnginePlay
 from .evaluation import EvaluationPane, EvaluationView, selected_line
 from .history import HistoryPane
-from .key_routing import keys_go_straight, take_key_straight
 from .messages import Dispatch
 from .prefetch import AnalysisPrefetch
 from .recovery import Recovery
@@ -101,7 +101,7 @@ def _layout_for(width: int, height: int) -> Layout:
 
 
 _DRAWN_AT_ONCE = (events.Key, events.MouseDown, events.MouseUp, events.MouseScrollDown, events.MouseScrollUp)
-"""The user's input whose frame :class:`PanesScreen` draws at once (a mouse's moves keep Textual's pace)."""
+"""The user's input whose frame the fast path's screen draws at once (a mouse's moves keep Textual's pace)."""
 
 
 class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteCommands, RememberedSettings, App[int]):
@@ -191,12 +191,12 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
     # --- layout -----------------------------------------------------------------------
 
     def get_default_screen(self) -> Screen:
-        return PanesScreen(id="_default")
+        return textual_ext.main_screen("_default")
 
     def compose(self) -> ComposeResult:
         # laid out for the starting size here: restyling after mount is the dearest thing at start-up
         too_small, wide, wider, tall, with_header = self._layout = _layout_for(self.size.width, self.size.height)
-        header = TitleHeader(id="header")
+        header = textual_ext.title_header("header")
         header.display = with_header
         yield header
         with Container(id="panes", classes=" ".join(name for name, on in (("-wide", wide), ("-wider", wider), ("-tall", tall)) if on)) as panes:
@@ -257,11 +257,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
             from .served_driver import ServedDriver
 
             return ServedDriver
-        if driver.__module__ == "textual.drivers.linux_driver" and driver.__name__ == "LinuxDriver":
-            from .terminal_driver import TerminalDriver
-
-            return TerminalDriver
-        return driver
+        return textual_ext.terminal_driver_class(driver)
 
     def on_mount(self) -> None:
         self._fit_board_height()
@@ -404,12 +400,8 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, _DRAWN_AT_ONCE) and not event.is_forwarded:
             self._hold_search_for_input()
-            if isinstance(self.screen, PanesScreen):
-                self.screen.draw_input_at_once = True  # what it changes is drawn at once, not at the next tick
-        if isinstance(event, events.Key) and not event.is_forwarded and keys_go_straight(self, event):
-            await take_key_straight(self, event)
-            if isinstance(self.screen, PanesScreen):
-                self.screen.draw_repaints_now()
+            textual_ext.input_arrived(self.screen)  # what it changes is drawn at once, not at the next tick
+        if isinstance(event, events.Key) and not event.is_forwarded and await textual_ext.take_key_straight(self, event):
             return
         await super().on_event(event)
 
@@ -484,7 +476,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
         nodes bound to the state that was a third of a store change (0.25 ms of 0.7 in-process, more in a
         terminal, where each key's code runs cold). The bindings stay: they give the nodes their first state as
         they mount, which is why this is Textual's own assignment until the panes are there."""
-        readers = self._state_readers or self._find_state_readers()
+        readers = (self._state_readers or self._find_state_readers()) if textual_ext.binds_directly() else ()
         if not readers:
             self.state = new
             return
@@ -501,7 +493,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
         panes = self.screen_stack[0].query("#panes") if self.screen_stack else ()
         if not panes:
             return ()
-        found = tuple(node for node in panes.first().walk_children(Widget) if "state" in node._reactives)
+        found = tuple(node for node in panes.first().walk_children(Widget) if isinstance(getattr_static(type(node), "state", None), Reactive))
         if not found or not all(node.is_mounted for node in found):
             return ()  # a node still mounting takes its state from its binding
         self._state_readers = found

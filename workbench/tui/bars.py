@@ -1,5 +1,4 @@
-"""The header and the key footer, without the layouts of the whole screen that Textual's own
-ask for when their contents change but their size cannot (the footer: one widget, not one a key)."""
+"""The key footer: one widget, not one a key, and no layout of the whole screen when the keys change."""
 
 from __future__ import annotations
 
@@ -12,8 +11,6 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Header
-from textual.widgets._header import HeaderClockSpace, HeaderIcon, HeaderTitle
 
 from .lines import ResolvedParts
 
@@ -157,20 +154,3 @@ class KeysFooter(ResolvedParts, Widget, can_focus=False):
             line = Strip([*line, *palette]).crop(0, width)
         self._spans = [(first, after, index) for first, after, index in spans if first < after]
         return line
-
-
-class FixedTitle(HeaderTitle):
-    """The header's title, whose box the CSS fixes (the header's one line, its whole width):
-    a new title (the study's name, the unsaved mark) is a repaint, not a layout."""
-
-    def refresh(self, *regions, repaint: bool = True, layout: bool = False, recompose: bool = False):
-        return super().refresh(*regions, repaint=repaint, layout=False, recompose=recompose)
-
-
-class TitleHeader(Header):
-    """Textual's Header (without its clock) around a :class:`FixedTitle`."""
-
-    def compose(self):
-        yield HeaderIcon().data_bind(Header.icon)
-        yield FixedTitle()
-        yield HeaderClockSpace()

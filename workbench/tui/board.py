@@ -253,12 +253,14 @@ class BoardGrid(LinesView, can_focus=True):
     def action_play(self, cell: int) -> None:
         dispatch(self, PlayCell(cell=cell))
 
-    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         event.stop()  # the wheel over the board steps through the game
+        event.prevent_default()  # (not Textual's scrolling)
         dispatch(self, Forward())
 
-    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         event.stop()
+        event.prevent_default()
         dispatch(self, Back())
 
     def action_move_cursor(self, d_row: int, d_col: int) -> None:

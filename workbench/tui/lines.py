@@ -13,13 +13,15 @@ from rich.cells import cell_len, set_cell_size
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widget import Widget
+
+from .textual_ext import OwnScrollBars
 
 
 class LineWriter:
@@ -361,28 +363,11 @@ class KeptScrollBar(ScrollBar):
         return render_kept_lines(self, crop, super().render_lines, lambda y: strips[y], width)
 
 
-class KeptScrollBars:
-    """Mixed into a scrolling widget: its vertical scrollbar is a :class:`KeptScrollBar` (Textual makes its own on
-    first use). Not a widget itself: Textual reads a widget's CSS along its first widget base only, and the
-    scrolling base's (``overflow-x: auto``) would be lost."""
-
-    _vertical_scrollbar: ScrollBar | None
-    scrollbar_size_vertical: int
-    app: App
-
-    @property
-    def vertical_scrollbar(self) -> ScrollBar:
-        if self._vertical_scrollbar is None:
-            self._vertical_scrollbar = bar = KeptScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
-            bar.display = False
-            self.app._start_widget(self, bar)
-        return self._vertical_scrollbar
-
-
-class ViewPane(KeptScrollBars, VerticalScroll):
+class ViewPane(OwnScrollBars, VerticalScroll):
     """A titled, scrolling pane around one :class:`LinesView` that it binds to the state."""
 
     ALLOW_MAXIMIZE = True
+    VERTICAL_SCROLLBAR = KeptScrollBar
     PANE_TITLE: ClassVar[str] = ""
     VIEW: ClassVar[type[LinesView]]
 

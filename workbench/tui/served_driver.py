@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-from textual import messages
+from textual.app import App
 from textual.drivers.web_driver import WebDriver
 
 
@@ -15,16 +16,19 @@ class ServedDriver(WebDriver):
     closes, and the web driver stops reading but leaves the app running, alone, for good. Here the app exits
     then, as on a quit, so its unsaved study is kept for the next tab."""
 
-    _loop: asyncio.AbstractEventLoop | None = None
+    def __init__(self, app: App, **options: Any) -> None:
+        super().__init__(app, **options)
+        self.served_app = app
+        self.app_loop: asyncio.AbstractEventLoop | None = None
 
     def start_application_mode(self) -> None:
-        self._loop = asyncio.get_running_loop()
+        self.app_loop = asyncio.get_running_loop()
         super().start_application_mode()
 
     def run_input_thread(self) -> None:
         super().run_input_thread()
-        if not self.exit_event.is_set() and self._loop is not None:  # the input ended, not the app: the server is gone
+        if not self.exit_event.is_set() and self.app_loop is not None:  # the input ended, not the app: the server is gone
             try:
-                asyncio.run_coroutine_threadsafe(self._app._post_message(messages.ExitApp()), loop=self._loop)
+                self.app_loop.call_soon_threadsafe(self.served_app.exit)
             except RuntimeError:  # the app ended meanwhile (its loop is closed)
                 pass

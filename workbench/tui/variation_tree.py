@@ -9,7 +9,7 @@ whose colours change and nothing else, and a move played redraws the lines it ad
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -19,7 +19,6 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from ..engine import Player, Position
@@ -33,7 +32,8 @@ from ..state.actions import (
     PromoteToMainLine,
     PromoteVariation,
 )
-from .lines import KeptScrollBars, ResolvedParts, fitted_strip, render_kept_lines
+from .lines import KeptScrollBar, ResolvedParts, fitted_strip, render_kept_lines
+from .textual_ext import LinesWithoutLayout, OwnScrollBars
 from .messages import dispatch
 
 EXPANDED, COLLAPSED = "▼ ", "▶ "
@@ -126,7 +126,7 @@ Run = tuple[str, str | None]
 """A run of a label's text and the name of its style: a component class, "twin" or "comment"."""
 
 
-class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
+class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView, can_focus=True):
     """The variation tree: main line flat, alternatives nested under the move they replace.
 
     `??` marks a mistake, `?!` an inaccuracy, `!` the only move that keeps the value; `≡` a position
@@ -152,6 +152,7 @@ class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
 
+    VERTICAL_SCROLLBAR = KeptScrollBar
     STRIPS_KEPT: ClassVar[int] = 4096
     """Drawn lines kept for reuse; a tree of a few hundred moves and its lit lines fit many times over."""
     TREES_KEPT: ClassVar[int] = 4
@@ -171,10 +172,6 @@ class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
         self._collapsed: frozenset[NodeId] = frozenset()
         self._marks: dict[tuple[Position, int], str] = {}
         self._strips: dict[tuple, Strip] = {}
-        self._updating_scrollbars = False
-        # (True here would change nothing seen: it only drops refreshes that the first _update, which sets it
-        # back to False, repaints anyway)
-        self._sizing_lines = False  # pragma: no mutate
 
     # --- what is drawn -------------------------------------------------------------------------
 
@@ -230,11 +227,11 @@ class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
             self._line_of = {line.node: y for y, line in enumerate(self._lines)}
         if relabelled or relaid:  # a step through the game changes neither: no line is measured again
             width = max((cell_len(line.guides + line.expander) + sum(cell_len(t) for t, _ in self._labels[line.node]) for line in self._lines), default=0)
-            self._sizing_lines = True  # the rows that differ are repainted below, not the whole box
+            self.sizing_lines = True  # the rows that differ are repainted below, not the whole box (fast path)
             try:
                 self.virtual_size = Size(width, len(self._lines))
             finally:
-                self._sizing_lines = False
+                self.sizing_lines = False
         old_keys = self._keys
         self._keys = [self._key(line, state.cursor) for line in self._lines]
         self._follow_cursor(state.cursor)
@@ -330,43 +327,6 @@ class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
 
     # --- scrolling -----------------------------------------------------------------------------
 
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
-        """A new number of lines asks for a layout of the whole screen (the virtual size is a layout
-        reactive). The box is set by the CSS, not by the lines, so only a scrollbar that comes or goes
-        needs one; a shown scrollbar's thumb is set here directly (a layout costs 10–20 ms a key). Nor
-        does a new number of lines repaint the whole box: :meth:`_update` repaints the rows that differ
-        (a played move at the foot of a 17-line tree drew all 17 again)."""
-        if layout and self.is_mounted and not self._updating_scrollbars:
-            shown = (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
-            self._updating_scrollbars = True
-            try:
-                # Textual's own update after a layout: visibility (asking for the layout itself when it
-                # changes), the thumbs' sizes, and the scroll offset kept within the new lines
-                self._scroll_update(self.virtual_size)
-            finally:
-                self._updating_scrollbars = False
-            layout = shown != (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
-            if self._sizing_lines and not layout and not regions:
-                return self
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
-
-    def _scroll_update(self, virtual_size: Size) -> None:
-        """Textual's, less the vertical scrollbar's repaint when it shows no thumb before or after: lines
-        added or taken away within the box leave the bar an empty track, and a repaint of it costs
-        about half a millisecond a key. Its numbers follow all the same."""
-        self._refresh_scrollbars()
-        bar = self.vertical_scrollbar
-        window = self.container_size.height - self.scrollbar_size_horizontal
-        if (
-            self.show_vertical_scrollbar and not self.show_horizontal_scrollbar and bar.window_size == window
-            and bar.window_virtual_size <= window and virtual_size.height <= window
-        ):  # fmt: skip
-            bar.set_reactive(ScrollBar.window_virtual_size, virtual_size.height)
-            self.scroll_x = self.validate_scroll_x(self.scroll_x)
-            self.scroll_y = self.validate_scroll_y(self.scroll_y)
-            return
-        super()._scroll_update(virtual_size)
-
     def _follow_cursor(self, cursor: NodeId) -> None:
         """Scroll the least that shows the board's line, now rather than a frame later."""
         y = self._line_of.get(cursor)
@@ -435,12 +395,12 @@ class VariationTree(ResolvedParts, KeptScrollBars, ScrollView, can_focus=True):
         if y is not None and 0 <= y + step < len(self._lines):
             dispatch(self, JumpTo(node=self._lines[y + step].node))
 
-    def _on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         event.stop()  # the wheel steps through the game, as on an analysis board
-        event.prevent_default()
+        event.prevent_default()  # (not Textual's scrolling)
         dispatch(self, Forward())
 
-    def _on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         event.stop()
         event.prevent_default()
         dispatch(self, Back())

@@ -1,0 +1,130 @@
+"""The gate: the one package of the app that reads or overrides private parts of Textual.
+
+Each piece here makes the app quicker and never different, and has a stock counterpart, Textual's own:
+
+========================  =================================================  =====================================
+piece                     what it does                                       stock
+========================  =================================================  =====================================
+:mod:`.compositor`        renders only the changed regions; draws a key's    ``Screen`` and its compositor
+                          frame at once
+:mod:`.terminal_driver`   writes a frame itself when the output thread is    Textual's ``LinuxDriver``
+                          idle
+:mod:`.key_routing`       takes a key straight to the bindings when nothing  Textual's trip up the DOM
+                          on the way reads keys
+:mod:`.header`            a header whose title's change is no layout         ``Header``
+:mod:`.scrollbars`        scrollbars drawn from a kept strip; a line count   Textual's ``ScrollBar``, a layout
+                          that needs no layout
+binding                   the state set on each bound pane directly          ``data_bind``
+========================  =================================================  =====================================
+
+The app runs on the stock counterparts (:data:`MODE`, which ``workbench --version`` prints) when
+``WORKBENCH_STOCK_TEXTUAL=1`` is set, when the installed Textual is not a release these pieces were checked
+against (:data:`~.mode.CHECKED_TEXTUAL`; ``tests/versions.py`` checks them), or when a piece cannot be loaded.
+Stock is complete and correct, only slower. The decision is made once, at import, before anything private is
+imported.
+
+Outside this package and :mod:`workbench.web.serve_ext` (textual-serve's), a private name of Textual, Rich or
+textual-serve is a defect: ``tests/test_gate.py`` fails on one.
+
+May import Textual and Rich, private modules included, and nothing of the workbench but :mod:`.mode`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.screen import Screen
+from textual.widgets import Header
+
+from .mode import CHECKED_TEXTUAL, Mode, mode_for
+
+if TYPE_CHECKING:
+    from textual import events
+    from textual.app import App
+
+__all__ = ["MODE", "OwnScrollBars", "LinesWithoutLayout", "main_screen", "terminal_driver_class", "title_header",
+           "input_arrived", "take_key_straight", "binds_directly"]  # fmt: skip
+
+
+def _load(mode: Mode) -> Mode:
+    """``mode``, or stock when a piece of the fast path cannot be imported (a private module renamed)."""
+    if not mode.fast:
+        return mode
+    try:
+        from . import compositor, header, key_routing, scrollbars, terminal_driver  # noqa: F401
+    except (ImportError, AttributeError) as error:
+        return Mode(False, f"{mode.reason}, but the fast path could not be loaded: {error}")
+    return mode
+
+
+MODE: Mode = _load(mode_for(CHECKED_TEXTUAL))
+"""The fast path or stock, and why."""
+
+if MODE.fast:
+    from .scrollbars import LinesWithoutLayout, OwnScrollBars
+else:
+
+    class OwnScrollBars:  # type: ignore[no-redef]
+        """Stock: Textual makes the widget's scrollbars."""
+
+    class LinesWithoutLayout:  # type: ignore[no-redef]
+        """Stock: a new number of lines is a layout, as Textual does it."""
+
+        sizing_lines = False
+
+
+def main_screen(id: str) -> Screen:
+    """The app's main screen: composited from the changed regions on the fast path."""
+    if MODE.fast:
+        from .compositor import PanesScreen
+
+        return PanesScreen(id=id)
+    return Screen(id=id)
+
+
+def terminal_driver_class(textuals: type) -> type:
+    """The driver for a terminal, given Textual's choice: on the fast path its Linux driver writes frames itself."""
+    if MODE.fast and textuals.__module__ == "textual.drivers.linux_driver" and textuals.__name__ == "LinuxDriver":
+        from .terminal_driver import TerminalDriver
+
+        return TerminalDriver
+    return textuals
+
+
+def title_header(id: str) -> Header:
+    """The app's header, without a clock."""
+    if MODE.fast:
+        from .header import TitleHeader
+
+        return TitleHeader(id=id)
+    return Header(id=id)
+
+
+def input_arrived(screen: Screen) -> None:
+    """A key or a click came in: on the fast path, the frame it makes is drawn as soon as the screen is idle."""
+    if MODE.fast:
+        from .compositor import PanesScreen
+
+        if isinstance(screen, PanesScreen):
+            screen.draw_input_at_once = True
+
+
+async def take_key_straight(app: App, event: events.Key) -> bool:
+    """On the fast path, and when nothing on its way reads keys: ``event`` handled as Textual would, straight at
+    the bindings, and its frame drawn; True then. False: Textual's own way is for the caller to take."""
+    if not MODE.fast:
+        return False
+    from .compositor import PanesScreen
+    from .key_routing import keys_go_straight, take_key_straight
+
+    if not keys_go_straight(app, event):
+        return False
+    await take_key_straight(app, event)
+    if isinstance(app.screen, PanesScreen):
+        app.screen.draw_repaints_now()
+    return True
+
+
+def binds_directly() -> bool:
+    """Whether the app sets its state on each bound pane itself (fast) or leaves it to Textual's ``data_bind``."""
+    return MODE.fast

@@ -1,0 +1,81 @@
+"""Which way the app runs: on the gate's pieces (the fast path) or on stock Textual and textual-serve.
+
+Decided once, from the environment and the installed versions, with no import of a private module: the gates
+(:mod:`workbench.tui.textual_ext`, :mod:`workbench.web.serve_ext`) then try theirs, and a piece that cannot be
+loaded turns its gate to stock as well, saying why.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import metadata
+
+STOCK_VARIABLE = "WORKBENCH_STOCK_TEXTUAL"
+"""Set to anything but empty or ``0``: the app and ``serve`` run on stock Textual and textual-serve."""
+
+Version = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A package, and the oldest and newest of its releases the gate's pieces were checked against (by
+    ``tests/versions.py``; every release between counts as checked)."""
+
+    package: str
+    oldest: str
+    newest: str
+
+
+CHECKED_TEXTUAL = Checked("textual", "8.0.0", "8.2.8")
+CHECKED_TEXTUAL_SERVE = Checked("textual-serve", "1.1.0", "1.1.3")
+
+
+@dataclass(frozen=True)
+class Mode:
+    """The fast path or stock, and why, in words a user reads (``workbench --version``)."""
+
+    fast: bool
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{'fast path' if self.fast else 'stock'}: {self.reason}"
+
+
+def release(text: str) -> Version | None:
+    """``8.2.8`` → (8, 2, 8); None for anything but a plain release (a pre-release or a local build is not
+    what was checked)."""
+    parts = text.strip().split(".")
+    if not parts or not all(part.isdigit() for part in parts):
+        return None
+    return tuple(int(part) for part in parts)
+
+
+def installed(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def stock_requested(environ: Mapping[str, str] = os.environ) -> bool:
+    return environ.get(STOCK_VARIABLE, "").strip() not in ("", "0")
+
+
+def decide(checked: Checked, version: str | None, requested_stock: bool) -> Mode:
+    """The mode for ``checked``'s package at ``version`` (None: not installed as a distribution)."""
+    if requested_stock:
+        return Mode(False, f"{STOCK_VARIABLE} is set")
+    span = f"{checked.oldest} to {checked.newest}"
+    number = release(version) if version is not None else None
+    if number is None:
+        return Mode(False, f"{checked.package} {version or '(version unknown)'} is not a release checked ({span})")
+    if not release(checked.oldest) <= number <= release(checked.newest):  # type: ignore[operator]
+        return Mode(False, f"{checked.package} {version} is not one the fast path was checked against ({span})")
+    return Mode(True, f"{checked.package} {version}, checked ({span})")
+
+
+def mode_for(checked: Checked) -> Mode:
+    """The mode for ``checked``'s package as installed, under this process's environment."""
+    return decide(checked, installed(checked.package), stock_requested())

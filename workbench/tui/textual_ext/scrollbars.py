@@ -1,0 +1,79 @@
+"""Scrolling widgets drawn with less: a scrollbar of the widget's own class, a line count that needs no layout.
+
+Textual makes a widget's vertical scrollbar itself, in a private attribute, on first use; and a new virtual size
+(a line added to a list) asks for a layout of the whole screen. Both are private: Textual 8's
+``Widget.vertical_scrollbar`` (``_vertical_scrollbar``, ``App._start_widget``) and
+``ScrollView._scroll_update`` / ``Widget._refresh_scrollbars``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Self
+
+from textual.app import App
+from textual.geometry import Region, Size
+from textual.scrollbar import ScrollBar
+
+
+class OwnScrollBars:
+    """Mixed into a scrolling widget: its vertical scrollbar is a :attr:`VERTICAL_SCROLLBAR` (Textual makes a
+    ``ScrollBar`` on first use). Not a widget itself: Textual reads a widget's CSS along its first widget base
+    only, and the scrolling base's (``overflow-x: auto``) would be lost."""
+
+    VERTICAL_SCROLLBAR: ClassVar[type[ScrollBar]] = ScrollBar
+    _vertical_scrollbar: ScrollBar | None
+    scrollbar_size_vertical: int
+    app: App
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """Textual 8's, making a :attr:`VERTICAL_SCROLLBAR`."""
+        if self._vertical_scrollbar is None:
+            bar = self.VERTICAL_SCROLLBAR(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+            self._vertical_scrollbar = bar
+            bar.display = False
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
+
+
+class LinesWithoutLayout:
+    """Mixed into a ``ScrollView`` whose box the CSS sets: a new number of lines asks for a layout of the whole
+    screen only when a scrollbar comes or goes; a shown scrollbar's thumb is set directly (a layout costs 10-20 ms
+    a key). The widget sets :attr:`sizing_lines` while it sets its virtual size and repaints the rows that differ
+    itself; a refresh then asks for nothing more."""
+
+    sizing_lines = False
+    """Set by the widget around its own change of the virtual size."""
+    _updating_scrollbars = False
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if layout and self.is_mounted and not self._updating_scrollbars:  # type: ignore[attr-defined]
+            shown = (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)  # type: ignore[attr-defined]
+            self._updating_scrollbars = True
+            try:
+                # Textual's own update after a layout: visibility (asking for the layout itself when it
+                # changes), the thumbs' sizes, and the scroll offset kept within the new lines
+                self._scroll_update(self.virtual_size)  # type: ignore[attr-defined]
+            finally:
+                self._updating_scrollbars = False
+            layout = shown != (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)  # type: ignore[attr-defined]
+            if self.sizing_lines and not layout and not regions:
+                return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)  # type: ignore[misc]
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        """Textual's, less the vertical scrollbar's repaint when it shows no thumb before or after: lines
+        added or taken away within the box leave the bar an empty track, and a repaint of it costs
+        about half a millisecond a key. Its numbers follow all the same."""
+        self._refresh_scrollbars()  # type: ignore[attr-defined]
+        bar = self.vertical_scrollbar  # type: ignore[attr-defined]
+        window = self.container_size.height - self.scrollbar_size_horizontal  # type: ignore[attr-defined]
+        if (
+            self.show_vertical_scrollbar and not self.show_horizontal_scrollbar and bar.window_size == window  # type: ignore[attr-defined]
+            and bar.window_virtual_size <= window and virtual_size.height <= window
+        ):  # fmt: skip
+            bar.set_reactive(ScrollBar.window_virtual_size, virtual_size.height)
+            self.scroll_x = self.validate_scroll_x(self.scroll_x)  # type: ignore[attr-defined]
+            self.scroll_y = self.validate_scroll_y(self.scroll_y)  # type: ignore[attr-defined]
+            return
+        super()._scroll_update(virtual_size)  # type: ignore[misc]
