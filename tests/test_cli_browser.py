@@ -121,10 +121,10 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
 
 
 def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # noqa: F811
-    """The page's script draws a frame's glyphs after putting them all in its atlas (workbench.web.page): the same
+    """The page's script draws a frame's glyphs after putting them all in its atlas (workbench.web.serve_ext.page): the same
     pixels as textual-serve's own script draws, at the start (the glyphs all new) and after keys (some new)."""
     sync_api = _chromium()
-    from workbench.web.page import SCRIPT_PATH, textual_serve_script, without_webgl_renderer
+    from workbench.web.serve_ext.page import SCRIPT_PATH, textual_serve_script, without_webgl_renderer
 
     _, url = server
     theirs = without_webgl_renderer(textual_serve_script().read_text(encoding="utf-8"))

@@ -21,9 +21,12 @@ import pytest
 from workbench.cli import main
 
 from workbench.bench.browser import all_panes, children, descendants, tab_apps, websocket_address
-from workbench.web.warm_start import MODULE as WARM_MODULE
+from workbench.web import serve_ext
+from workbench.web.serve_ext.warm_start import MODULE as WARM_MODULE
 
 from .child_process import PACKAGE_ROOT
+
+fast_path_only = pytest.mark.skipif(not serve_ext.MODE.fast, reason=f"the fast path's own; {serve_ext.MODE}")
 
 
 def _apps(pid: int) -> set[int]:
@@ -133,9 +136,12 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
         async with Tab(session, url) as tab, Tab(session, url) as other:
             await tab.until(all_panes, "the four panes")
             await other.until(all_panes, "the four panes in the other tab")
-            assert len(_apps(process.pid)) == 2  # an app each, forked from the one warm process
-            (warm,) = children(process.pid)
-            assert WARM_MODULE in _command(warm) and _apps(process.pid) == set(children(warm))
+            assert len(_apps(process.pid)) == 2  # an app each, forked from the one warm process (fast path)
+            if serve_ext.MODE.fast:
+                (warm,) = children(process.pid)
+                assert WARM_MODULE in _command(warm) and _apps(process.pid) == set(children(warm))
+            else:  # textual-serve's own: each app started as a process of the server's
+                assert not any(WARM_MODULE in _command(child) for child in children(process.pid))
             await tab.press("5", "1", "9")
             await tab.until(lambda text: "O to move: draw in 6" in text, "the position after 5 1 9")
             assert all(re.search(rf"│\s+{cell} loss\s", tab.text()) for cell in (2, 4, 6, 8))  # the edges lose
@@ -174,6 +180,7 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
     assert not [pid for pid in running if os.path.exists(f"/proc/{pid}")]
 
 
+@fast_path_only
 async def test_with_its_warm_process_gone_the_server_starts_each_tab_s_app_the_usual_way(server):
     process, url = server
     (warm,) = children(process.pid)
@@ -372,12 +379,14 @@ def _serve_without_running(monkeypatch) -> list:
     return seen
 
 
+@fast_path_only
 def test_a_download_waits_for_a_busy_app_rather_than_arriving_empty(monkeypatch):
     """textual-serve takes a chunk not handed over within 4 s for the end of the file: a screenshot taken while
     eight tabs start (or beside a test suite) arrived empty. The server gives each chunk 30 s."""
     import textual_serve.download_manager
 
-    from workbench.web.serve import DOWNLOAD_CHUNK_SECONDS, serve
+    from workbench.web.serve import serve
+    from workbench.web.serve_ext import DOWNLOAD_CHUNK_SECONDS
 
     monkeypatch.setattr(textual_serve.download_manager, "DOWNLOAD_TIMEOUT", 4)
     seen = _serve_without_running(monkeypatch)
@@ -408,10 +417,11 @@ def test_serve_leaves_the_signal_handlers_as_it_found_them(monkeypatch, interrup
         signal.signal(signal.SIGTERM, before[1])
 
 
+@fast_path_only
 async def test_the_page_asks_nothing_of_other_servers_and_its_script_leaves_out_the_webgl_renderer(server):
-    """The page: textual-serve's, less what costs a browser's CPU for nothing at each load (see workbench.web.page). Its
+    """The page: textual-serve's, less what costs a browser's CPU for nothing at each load (see workbench.web.serve_ext.page). Its
     script comes compressed, and a reload is answered "not modified"."""
-    from workbench.web.page import SCRIPT_PATH
+    from workbench.web.serve_ext.page import SCRIPT_PATH
 
     _, printed = server
     url = base_of(printed)
@@ -439,7 +449,7 @@ async def test_the_page_asks_nothing_of_other_servers_and_its_script_leaves_out_
 def test_the_page_script_is_textual_serve_s_less_exactly_the_webgl_renderer_s_load():
     """The load is found in the textual-serve installed (a new textual-serve that loads it otherwise fails here); a
     script without it is sent as it is."""
-    from workbench.web.page import textual_serve_script, without_webgl_renderer
+    from workbench.web.serve_ext.page import textual_serve_script, without_webgl_renderer
 
     original = textual_serve_script().read_text(encoding="utf-8")
     lighter = without_webgl_renderer(original)
@@ -452,7 +462,7 @@ def test_the_page_script_is_textual_serve_s_less_exactly_the_webgl_renderer_s_lo
 def test_the_page_script_draws_a_frame_s_glyphs_after_its_atlas_has_them_all():
     """Both places of the canvas renderer are found in the textual-serve installed (a new one that draws otherwise
     fails here); a script with either place missing is sent as it is. (The pixels: tests/test_cli_browser.py.)"""
-    from workbench.web.page import lighter_script, textual_serve_script, with_glyphs_drawn_after_the_atlas
+    from workbench.web.serve_ext.page import lighter_script, textual_serve_script, with_glyphs_drawn_after_the_atlas
 
     original = textual_serve_script().read_text(encoding="utf-8")
     page = lighter_script(original)
@@ -472,10 +482,11 @@ def test_the_page_script_draws_a_frame_s_glyphs_after_its_atlas_has_them_all():
     assert with_glyphs_drawn_after_the_atlas(script) == script
 
 
+@fast_path_only
 def test_a_textual_serve_without_its_page_script_is_one_line_and_exit_2(monkeypatch, tmp_path, capsys):
-    import workbench.web.page
+    import workbench.web.serve_ext.page
 
-    monkeypatch.setattr(workbench.web.page, "textual_serve_script", lambda: tmp_path / "gone.js")
+    monkeypatch.setattr(workbench.web.serve_ext.page, "textual_serve_script", lambda: tmp_path / "gone.js")
     assert main(["serve", "--port", "0"]) == 2
     err = capsys.readouterr().err
     assert err == f"workbench: error: textual-serve's page script {tmp_path / 'gone.js'}: No such file or directory\n"

@@ -10,7 +10,7 @@ import signal
 
 import pyte
 
-from workbench.web.warm_start import WarmStart
+from workbench.web.serve_ext.warm_start import WarmStart
 
 from .child_process import PACKAGE_ROOT
 

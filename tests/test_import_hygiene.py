@@ -123,7 +123,7 @@ def test_the_circle_finder_finds_a_circle_through_a_function_s_import():
     assert _circles({"a": {"b"}, "b": set()}) == []
     graph = _imports_of_every_module()
     assert "workbench.web.serve" in graph["workbench.cli"]  # (imported inside cmd_serve)
-    assert "workbench.cli" not in graph["workbench.web.warm_start"]
+    assert "workbench.cli" not in graph["workbench.web.serve_ext.warm_start"]
 
 
 def test_what_a_user_runs_imports_nothing_of_the_bench_extra():
@@ -137,7 +137,7 @@ def test_what_a_user_runs_imports_nothing_of_the_bench_extra():
         "        if name.split('.')[0] in ('pyte', 'playwright'):\n"
         "            raise ImportError(f'no {name} (the bench extra)')\n"
         "sys.meta_path.insert(0, Absent())\n"
-        "import workbench.cli, workbench.tui.app, workbench.tui.screenshots, workbench.web.serve, workbench.web.warm_start\n"
+        "import workbench.cli, workbench.tui.app, workbench.tui.screenshots, workbench.web.serve, workbench.web.serve_ext.warm_start\n"
         "import workbench.tui.dialogs, workbench.tui.study_files, workbench.library.games\n"
         "print('ok')\n"
     )

@@ -20,6 +20,10 @@ from workbench.tui.board import BoardGrid, BoardStatus
 from workbench.tui.textual_ext.compositor import PanesScreen, hand_frame_to_writer
 from workbench.tui.textual_ext.key_routing import _key_methods, keys_go_straight, passes_keys_up
 from workbench.tui.variation_tree import VariationTree
+from workbench.tui import textual_ext
+
+# the fast path's own tests (stock Textual is tested by the rest, in both modes: tests/test_gate.py)
+pytestmark = pytest.mark.skipif(not textual_ext.MODE.fast, reason=f"the fast path's own; {textual_ext.MODE}")
 
 
 def _app() -> WorkbenchApp:

@@ -26,6 +26,10 @@ from workbench.tui.evaluation import EvaluationView
 from workbench.tui.lines import _runs, ellipsis
 from workbench.tui.symmetry import SymmetryView
 from workbench.tui.variation_tree import VariationTree
+from workbench.tui import textual_ext
+
+# the fast path's own tests (stock Textual is tested by the rest, in both modes: tests/test_gate.py)
+pytestmark = pytest.mark.skipif(not textual_ext.MODE.fast, reason=f"the fast path's own; {textual_ext.MODE}")
 
 
 def _app() -> WorkbenchApp:

@@ -49,9 +49,33 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def version_text() -> str:
+    """``workbench --version``: the version, and the mode of the app and of ``serve`` (fast path or stock) and why."""
+    from . import __version__
+    from .tui.textual_ext import MODE as APP_MODE
+    from .web.serve_ext import MODE as SERVE_MODE
+
+    return f"workbench {__version__}\napp:   {APP_MODE}\nserve: {SERVE_MODE}"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the text, then exit 0 (argparse's own wants the text before the parser is built)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="A terminal analysis workbench for Tic-Tac-Toe and its family: any board up to 15x15, k in a row, normal or misère.")
     parser.add_argument("--db", metavar="PATH", help="the library file (default: your data folder)")
+    parser.add_argument(
+        "--version", action=_VersionAction,
+        help="the version, and whether the app and serve run on their fast path or on stock Textual, and why",
+    )  # fmt: skip
     parser.add_argument(
         "--game", metavar="VARIANT", dest="app_game",
         help=f"the app starts a new game of this variant, {VARIANT_FORM} (default: the last one played)",

@@ -23,20 +23,11 @@ _LAUNCH = r"""
 import json, sys, time
 kind = sys.argv[1]
 from textual.app import App
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 result = {}
-refresh = Screen._compositor_refresh
-
-def noted_refresh(screen):
-    # the first screen refresh that draws the finished app ends the launch
-    refresh(screen)
-    if "painted" not in result and getattr(screen.app, "ready", True) and screen.app.is_running:
-        result["painted"] = time.perf_counter()  # CLOCK_MONOTONIC: comparable with the parent's
-        screen.app.call_later(screen.app.exit)
-
-Screen._compositor_refresh = noted_refresh
+%(probe)s
+install_first_paint_probe(result)
 run = App.run
 App.run = lambda self, **options: run(self, headless=True, size=(120, 40))
 
@@ -53,6 +44,17 @@ else:
     main([])
 print(json.dumps(result))
 """
+"""The launch script: the first frame noted by the gate's probe, whose source is put in (the bare app's launch
+imports nothing of the workbench)."""
+
+
+def _launch_script() -> str:
+    import inspect
+
+    from ..tui.textual_ext.probes import install_first_paint_probe
+
+    return _LAUNCH % {"probe": inspect.getsource(install_first_paint_probe)}
+
 
 QUIET = 0.05
 """Seconds with nothing to lay out, paint or process before a key counts as done."""
@@ -71,7 +73,7 @@ def _launch(kind: str, data_folder: str, *, tables_cache: bool = True) -> float:
         env[DISABLE_VARIABLE] = "1"
     started = time.perf_counter()
     output = subprocess.run(
-        [sys.executable, "-c", _LAUNCH, kind], capture_output=True, text=True, check=True, env=env
+        [sys.executable, "-c", _launch_script(), kind], capture_output=True, text=True, check=True, env=env
     ).stdout
     return json.loads(output.strip().splitlines()[-1])["painted"] - started
 
@@ -112,6 +114,7 @@ async def _keypress_latencies(keys: int) -> list[float]:
     import tempfile
 
     from ..tui.app import WorkbenchApp
+    from ..tui.textual_ext.probes import FrameProbe
 
     scratch = tempfile.TemporaryDirectory()  # a library of its own, not the user's (see screenshots)
     app = WorkbenchApp(db=str(Path(scratch.name) / "library.sqlite3"))
@@ -120,23 +123,8 @@ async def _keypress_latencies(keys: int) -> list[float]:
         while not app.ready:
             await pilot.pause(0.01)
         await pilot.pause()
-        screen = app.screen
-        updates: list[float] = []
-        original_update = screen._on_timer_update
-
-        def noted_update() -> None:
-            busy = screen._layout_required or screen._repaint_required or bool(screen._dirty_widgets)
-            original_update()
-            if busy:
-                updates.append(time.perf_counter())
-
-        screen._on_timer_update = noted_update
-        screen._update_timer._callback = noted_update
-
-        def settled() -> bool:
-            return not (screen._layout_required or screen._repaint_required or screen._dirty_widgets) and all(
-                widget._message_queue.empty() for widget in (app, screen, *screen.walk_children())
-            )
+        probe = FrameProbe(app, app.screen)
+        updates, settled = probe.updates, probe.settled
 
         for index in range(keys):
             key = KEY_SCRIPT[index % len(KEY_SCRIPT)]

@@ -39,7 +39,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pyte
 
 from ..errors import UsageError
-from ..web.warm_start import MODULE as WARM_MODULE
+from ..web.serve_ext.warm_start import MODULE as WARM_MODULE
 
 PANE_TITLES = ("Board", "Evaluation", "Symmetry", "History")
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

@@ -232,6 +232,9 @@ class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView
                 self.virtual_size = Size(width, len(self._lines))
             finally:
                 self.sizing_lines = False
+            if not self.sizing_lines_is_quiet:
+                # Textual's layout may bring a scrollbar that hides the line: followed again once it is laid out
+                self.call_after_refresh(lambda: self.state is not None and self._follow_cursor(self.state.cursor))
         old_keys = self._keys
         self._keys = [self._key(line, state.cursor) for line in self._lines]
         self._follow_cursor(state.cursor)

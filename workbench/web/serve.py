@@ -11,8 +11,8 @@ says otherwise, and answers only requests with its token, a Host of its own and 
 (:mod:`workbench.web.access`), with at most ``--max-tabs`` apps at once.
 
 An edge, like the command line: a port in use, a host that does not resolve or cannot be bound to, an access
-option that names nothing, is one :class:`ServeError` line. Imports the workbench's ``page`` and
-``warm_start``, textual-serve and aiohttp.
+option that names nothing, is one :class:`ServeError` line. Uses textual-serve's public names only; what reads
+its private parts (the warm start, the page, the server's run) is :mod:`workbench.web.serve_ext`'s.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import shlex
 import signal
 import socket
 import sys
-from types import SimpleNamespace
 from typing import Callable
 
 from ..errors import InputError
@@ -41,7 +40,7 @@ from .access import (
     new_token,
     refusal,
 )
-from .warm_start import WarmStart
+from . import serve_ext
 
 STOP_SECONDS = 2.0
 """How long a stop (ctrl+c, SIGTERM) waits for open tabs before ending their apps."""
@@ -68,10 +67,6 @@ async def place_freed(cap: Cap) -> bool:
     return True
 
 
-DOWNLOAD_CHUNK_SECONDS = 30
-"""How long a browser's download waits for each chunk of the app's file before taking it as ended."""
-
-
 def app_arguments(*, db: str | None = None, game: str | None = None) -> list[str]:
     """The arguments of each tab's app: ``workbench`` with them runs it."""
     words = []
@@ -87,45 +82,17 @@ def app_command(*, db: str | None = None, game: str | None = None) -> str:
     return shlex.join([sys.executable, "-m", "workbench", *app_arguments(db=db, game=game)])
 
 
-def warm_app_service(warm: WarmStart) -> type:
-    """textual-serve's manager of one tab's app, starting the app as a fork of the warm process; as textual-serve's
-    own when the warm process is gone."""
-    from textual_serve.app_service import AppService
-
-    class WarmAppService(AppService):
-        _transports: tuple = ()
-
-        async def _open_app_process(self, width: int = 80, height: int = 24):
-            try:
-                stdin, stdout, stderr = await warm.start_app(width, height)
-            except OSError:
-                return await super()._open_app_process(width, height)
-            loop = asyncio.get_running_loop()
-            readers = []
-            transports = []
-            for descriptor in (stdout, stderr):
-                reader = asyncio.StreamReader(loop=loop)
-                transport, _ = await loop.connect_read_pipe(
-                    lambda reader=reader: asyncio.StreamReaderProtocol(reader, loop=loop), open(descriptor, "rb", 0)
-                )  # fmt: skip
-                readers.append(reader)
-                transports.append(transport)
-            transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, open(stdin, "wb", 0))
-            transports.append(transport)
-            self._stdin = asyncio.StreamWriter(transport, protocol, None, loop)
-            self._transports = tuple(transports)
-            # what textual-serve reads of a process: its three streams
-            self._process = SimpleNamespace(stdin=self._stdin, stdout=readers[0], stderr=readers[1])
-            return self._process
-
-        async def run(self) -> None:
-            try:
-                await super().run()
-            finally:  # a process's pipes close with it; these are the server's own to close
-                for transport in self._transports:
-                    transport.close()
-
-    return WarmAppService
+async def say_when_listening(host: str, port: int, line: str, say: Callable[[str], None]) -> None:
+    """Say ``line`` once ``host``:``port`` takes connections (a connection opened and closed, no request sent)."""
+    while True:
+        try:
+            _, writer = await asyncio.open_connection(host, port)
+        except OSError:
+            await asyncio.sleep(0.02)
+            continue
+        writer.close()
+        say(line)
+        return
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -184,12 +151,10 @@ def serve(
     from aiohttp import web
     from textual_serve.server import Server
 
-    from .page import SCRIPT_PATH, TEMPLATES, TerminalScript
-
     if max_tabs < 1:
         raise ServeError(f"--max-tabs {max_tabs}: at least one tab")
     try:
-        script = TerminalScript.read()
+        script = serve_ext.page_script()
     except OSError as error:
         raise ServeError(f"textual-serve's page script {error.filename}: {error.strerror or error}") from None
     listener = listening_socket(host, port)
@@ -213,10 +178,33 @@ def serve(
         warn(f"workbench: warning: a token of {len(access.token)} characters can be guessed; leave --token out for a random one")
     cap = Cap(max_tabs)
     log = RefusalLog(warn)
+    tabs: set[asyncio.Task] = set()
+    announcing: set[asyncio.Future] = set()
 
     class WorkbenchServer(Server):
+        """textual-serve's server, through its public hooks only (the fast path's pieces are
+        :mod:`workbench.web.serve_ext`'s)."""
+
+        def initialize_logging(self) -> None:
+            pass  # the server's own lines are the workbench's (below); textual-serve's log is for its developers
+
         async def on_startup(self, app: web.Application) -> None:
-            say(f"workbench: serving the app at {url} ({reach(host, port, access)}); ctrl+c stops it")
+            # aiohttp runs the start-up hooks before it freezes the application: the checks are in place before
+            # the first request, and a release that froze it earlier would fail here, never serve unguarded
+            app.middlewares.append(guard(access, log))
+            serve_ext.add_page_routes(app, script)
+            line = f"workbench: serving the app at {url} ({reach(host, port, access)}); ctrl+c stops it"
+            if serve_ext.MODE.fast:
+                say(line)  # the socket listens already
+            else:  # textual-serve binds the port after this hook: the address is given once it answers
+                announcing.add(asyncio.ensure_future(say_when_listening(shown_host, port, line, say)))
+
+        async def on_shutdown(self, app: web.Application) -> None:
+            # an open tab's websocket handler runs until its tab closes: a stop gives the tabs a moment, then
+            # cancels them, which ends their apps (aiohttp's default waited a minute)
+            loop = asyncio.get_running_loop()
+            for task in tuple(tabs):
+                loop.call_later(STOP_SECONDS, task.cancel)
 
         async def handle_index(self, request: web.Request) -> web.StreamResponse:
             if cap.full:  # (no wait here: a reloaded tab's own former app holds its place until this page is sent)
@@ -231,34 +219,21 @@ def serve(
             # full since the page was sent: nothing is started (the page offers a restart, which gets the full page)
             if not (await place_freed(cap) and cap.take()):
                 return refusal(503, full_page(cap.max_tabs))
+            task = asyncio.current_task()
+            if task is not None:
+                tabs.add(task)
             try:
                 return await super().handle_websocket(request)
             finally:
+                tabs.discard(task)  # type: ignore[arg-type]
                 cap.give_back()
 
-        async def _make_app(self) -> web.Application:
-            app = await super()._make_app()
-            app.router.add_get(SCRIPT_PATH, script.handle)  # the page's (workbench.web.page): lighter than textual-serve's
-            app.middlewares.append(guard(access, log))
-            return app
-
+    page = serve_ext.templates()
     server = WorkbenchServer(
         app_command(db=db, game=game), host=host, port=port, title="workbench", public_url=page_url(shown_host, port),
-        templates_path=TEMPLATES,
-    )
+        **({} if page is None else {"templates_path": page}),
+    )  # fmt: skip
     server.debug = debug
-    import textual_serve.download_manager
-
-    # textual-serve ends a download as complete when the app takes over 4 s to hand over a chunk: on a busy machine
-    # (eight tabs starting, a test suite beside it) a screenshot or export arrived empty. An app answers well
-    # within this, however busy; only an app gone mid-download waits it out.
-    textual_serve.download_manager.DOWNLOAD_TIMEOUT = DOWNLOAD_CHUNK_SECONDS
-    # devtools are switched on in the environment Textual is imported in: with --debug every app starts cold
-    warm = None if debug else WarmStart({"db": db, "game": game})
-    if warm is not None:
-        import textual_serve.server
-
-        textual_serve.server.AppService = warm_app_service(warm)  # the one name Server.handle_websocket makes its apps with
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     # asyncio puts Python's own handler back when the loop closes, whatever was there before (a shell that started
@@ -267,16 +242,11 @@ def serve(
     for signal_number in found:
         loop.add_signal_handler(signal_number, server.request_exit)
     try:
-        # an open tab's websocket handler runs until its tab closes: a stop gives the tabs a moment, then cancels
-        # them, which ends their apps (aiohttp's default waited a minute)
-        web.run_app(
-            server._make_app(), sock=listener, shutdown_timeout=STOP_SECONDS, handle_signals=False, loop=loop,
-            print=lambda *args: None,
-        )  # fmt: skip
+        # devtools are switched on in the environment Textual is imported in: with --debug every app starts cold
+        warm_options = None if debug else {"db": db, "game": game}
+        serve_ext.run(server, listener, loop=loop, stop_seconds=STOP_SECONDS, warm_options=warm_options)
     finally:
         listener.close()
-        if warm is not None:
-            warm.close()
         if not loop.is_closed():  # aiohttp closes it when it ran
             loop.close()
         asyncio.set_event_loop(None)

@@ -71,6 +71,7 @@ else:
         """Stock: a new number of lines is a layout, as Textual does it."""
 
         sizing_lines = False
+        sizing_lines_is_quiet = False
 
 
 def main_screen(id: str) -> Screen:

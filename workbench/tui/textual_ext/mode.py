@@ -40,7 +40,7 @@ class Mode:
     reason: str
 
     def __str__(self) -> str:
-        return f"{'fast path' if self.fast else 'stock'}: {self.reason}"
+        return f"{'fast path' if self.fast else 'stock (complete, slower)'}: {self.reason}"
 
 
 def release(text: str) -> Version | None:
@@ -73,7 +73,7 @@ def decide(checked: Checked, version: str | None, requested_stock: bool) -> Mode
         return Mode(False, f"{checked.package} {version or '(version unknown)'} is not a release checked ({span})")
     if not release(checked.oldest) <= number <= release(checked.newest):  # type: ignore[operator]
         return Mode(False, f"{checked.package} {version} is not one the fast path was checked against ({span})")
-    return Mode(True, f"{checked.package} {version}, checked ({span})")
+    return Mode(True, f"{checked.package} {version}, one of the releases checked ({span})")
 
 
 def mode_for(checked: Checked) -> Mode:

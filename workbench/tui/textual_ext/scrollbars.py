@@ -44,6 +44,8 @@ class LinesWithoutLayout:
 
     sizing_lines = False
     """Set by the widget around its own change of the virtual size."""
+    sizing_lines_is_quiet = True
+    """A new virtual size's scrollbars are set at once (stock: at the next layout)."""
     _updating_scrollbars = False
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:

@@ -32,7 +32,7 @@ import traceback
 from importlib.metadata import version
 from typing import TypedDict
 
-MODULE = "workbench.web.warm_start"
+MODULE = "workbench.web.serve_ext.warm_start"
 MESSAGE_BYTES = 4096
 
 class AppOptions(TypedDict):
@@ -145,11 +145,11 @@ def warm_for_app(app_options: AppOptions) -> None:
         be read (each tab's app then starts cold and says so itself)."""
     import textual.drivers.web_driver  # noqa: F401 - the driver every tab's app runs on
 
-    from ..cache import warm_tables
-    from ..engine import TIC_TAC_TOE
-    from ..engine.analysis import MAX_TABLE_CELLS
-    from ..settings import app_variant
-    from ..tui import app  # noqa: F401
+    from ...cache import warm_tables
+    from ...engine import TIC_TAC_TOE
+    from ...engine.analysis import MAX_TABLE_CELLS
+    from ...settings import app_variant
+    from ...tui import app  # noqa: F401
 
     for geometry in {TIC_TAC_TOE, app_variant(app_options.get("game"))}:
         if geometry.size <= MAX_TABLE_CELLS:
@@ -159,9 +159,9 @@ def warm_for_app(app_options: AppOptions) -> None:
 def run_tab_app(app_options: AppOptions) -> int:
     """A tab's app, as ``python -m workbench --db … --game …`` runs it; its exit code. An error of the user's
     (:mod:`workbench.errors`) is one line on the tab's standard error and 2, as the command line's."""
-    from ..errors import WorkbenchError
-    from ..settings import app_variant
-    from ..tui.app import run
+    from ...errors import WorkbenchError
+    from ...settings import app_variant
+    from ...tui.app import run
 
     try:
         return run(db=app_options.get("db"), game=app_variant(app_options.get("game")))

@@ -1,0 +1,251 @@
+"""The gates (workbench.tui.textual_ext, workbench.web.serve_ext): every private name of Textual, Rich and
+textual-serve is used inside them and nowhere else; the mode is decided as their docstrings say; and the app,
+its panes and ``serve`` pass their tests on stock Textual and textual-serve too."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import inspect
+import os
+import subprocess
+import sys
+import textwrap
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from workbench.tui.textual_ext.mode import CHECKED_TEXTUAL, CHECKED_TEXTUAL_SERVE, STOCK_VARIABLE, decide, release, stock_requested
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "workbench"
+GATES = (PACKAGE / "tui" / "textual_ext", PACKAGE / "web" / "serve_ext")
+FRAMEWORKS = ("textual", "rich", "textual_serve")
+STDLIB_MODULES = frozenset({"os", "sys", "atexit", "socket", "signal", "asyncio", "threading", "subprocess"})
+"""Names of the standard library's modules, whose own private names (``os._exit``) are not the frameworks'."""
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _outside_gates() -> list[Path]:
+    return [path for path in sorted(PACKAGE.rglob("*.py")) if not any(gate in path.parents for gate in GATES)]
+
+
+@cache
+def _framework_private_names() -> frozenset[str]:
+    """Every private name the frameworks define anywhere (a function, a class, an attribute set, a variable)."""
+    names: set[str] = set()
+    for package in FRAMEWORKS:
+        folder = Path(importlib.util.find_spec(package).origin).parent
+        for path in folder.rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    names.add(node.name)
+                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                    names.add(node.attr)
+                elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    names.add(node.id)
+    return frozenset(name for name in names if _private(name))
+
+
+def _names_the_workbench_defines(paths: list[Path]) -> set[str]:
+    names: set[str] = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif (
+                isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                and isinstance(node.value, ast.Name) and node.value.id == "self"
+            ):  # fmt: skip
+                names.add(node.attr)
+    return names
+
+
+def test_no_module_outside_the_gates_imports_a_private_module_or_name_of_the_frameworks():
+    found = []
+    for path in _outside_gates():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in FRAMEWORKS:
+                if any(_private(part) for part in node.module.split(".")) or any(_private(a.name) for a in node.names):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: from {node.module} import …")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    parts = alias.name.split(".")
+                    if parts[0] in FRAMEWORKS and any(_private(part) for part in parts):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: import {alias.name}")
+    assert not found, "a private module of Textual, Rich or textual-serve outside the gates:\n" + "\n".join(found)
+
+
+def test_no_module_outside_the_gates_reads_a_private_name_of_the_frameworks():
+    """``something._name`` where ``_name`` is one of the frameworks' private names and the workbench defines no
+    name so (a heuristic: an object's type is not known here; the workbench's own names are not suspects)."""
+    paths = _outside_gates()
+    ours = _names_the_workbench_defines(paths)
+    theirs = _framework_private_names()
+    found = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in STDLIB_MODULES:
+                continue
+            if node.attr in theirs and node.attr not in ours:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: ._{node.attr.lstrip('_')}")
+    assert not found, "a private name of Textual, Rich or textual-serve read outside the gates:\n" + "\n".join(found)
+
+
+def _modules_outside_the_gates() -> list[str]:
+    names = []
+    for path in _outside_gates():
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__main__":
+            continue
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def _privates_set_by(klass: type) -> set[str]:
+    """The private names a class defines itself, or sets on ``self`` in its own methods."""
+    names = {name for name in vars(klass) if _private(name)}
+    try:
+        source = textwrap.dedent(inspect.getsource(klass))
+    except (OSError, TypeError):
+        return names
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _private(node.attr)
+            and isinstance(node.value, ast.Name) and node.value.id == "self"
+        ):  # fmt: skip
+            names.add(node.attr)
+    return names
+
+
+def test_no_class_outside_the_gates_overrides_or_sets_a_private_name_of_a_framework_class_it_derives_from():
+    """A method or attribute of a framework's class, by a private name, replaced by a subclass of the workbench's
+    (``_on_idle``, ``_scroll_update``, ``_loop``): names every subclass gets from the framework's own machinery (a
+    metaclass, ``__init_subclass__``) are not the subclass's doing."""
+    found = []
+    for module_name in _modules_outside_the_gates():
+        module = importlib.import_module(module_name)
+        for klass in vars(module).values():
+            if not isinstance(klass, type) or klass.__module__ != module.__name__:
+                continue
+            bases = [base for base in klass.__mro__[1:] if base.__module__.split(".")[0] in FRAMEWORKS]
+            if not bases:
+                continue
+            theirs = set().union(*(_privates_set_by(base) for base in bases))
+            given = {name for name in vars(type("Probe", (bases[0],), {})) if _private(name)}
+            for name in sorted((_privates_set_by(klass) & theirs) - given):
+                found.append(f"{module_name}.{klass.__qualname__}: {name}")
+    assert not found, "a framework's private name overridden outside the gates:\n" + "\n".join(found)
+
+
+# --- the mode ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("checked", [CHECKED_TEXTUAL, CHECKED_TEXTUAL_SERVE], ids=lambda checked: checked.package)
+def test_the_fast_path_runs_on_the_releases_checked_and_stock_on_any_other(checked):
+    oldest, newest = release(checked.oldest), release(checked.newest)
+    assert decide(checked, checked.oldest, False).fast and decide(checked, checked.newest, False).fast
+    after = ".".join(map(str, (*newest[:-1], newest[-1] + 1)))
+    major = f"{newest[0] + 1}.0.0"
+    before = f"{oldest[0] - 1}.99.0"
+    for version in (after, major, before, f"{checked.newest}rc1", f"{checked.newest}.dev3", "", None):
+        mode = decide(checked, version, False)
+        assert not mode.fast and checked.package in mode.reason and checked.oldest in mode.reason, version
+    asked = decide(checked, checked.newest, True)
+    assert not asked.fast and STOCK_VARIABLE in asked.reason and str(asked).startswith("stock")
+
+
+@pytest.mark.parametrize("value, stock", [("1", True), ("yes", True), ("0", False), ("", False), (" ", False), (None, False)])
+def test_stock_is_asked_for_by_any_value_but_empty_or_0(value, stock):
+    assert stock_requested({} if value is None else {STOCK_VARIABLE: value}) is stock
+
+
+def _python(code: str, *, stock: bool) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key != STOCK_VARIABLE}
+    if stock:
+        env[STOCK_VARIABLE] = "1"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+
+
+def test_stock_mode_loads_no_piece_of_the_fast_path():
+    """With the variable set, the app, the command line and the server import none of the gates' pieces: a
+    Textual or textual-serve that renamed what they use cannot break a start."""
+    code = (
+        "import sys, workbench.cli, workbench.tui.app, workbench.web.serve\n"
+        "from workbench.tui.app import WorkbenchApp\n"
+        "WorkbenchApp().get_default_screen()\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('workbench.tui.textual_ext.', 'workbench.web.serve_ext.'))))\n"
+    )
+    stock = _python(code, stock=True)
+    assert stock.returncode == 0, stock.stderr
+    assert stock.stdout.strip() == "['workbench.tui.textual_ext.mode']"
+    fast = _python(code, stock=False)
+    assert "workbench.tui.textual_ext.compositor" in fast.stdout and "workbench.web.serve_ext.page" in fast.stdout
+
+
+def test_a_fast_path_that_cannot_be_loaded_is_stock_and_says_why():
+    """A Textual that moved a private module (here its writer thread's) runs the app stock, and ``--version`` names
+    the module."""
+    code = (
+        "import sys\n"
+        "sys.modules['textual.drivers._writer_thread'] = None\n"  # what an import of a module that is gone meets
+        "from workbench.tui import textual_ext\n"
+        "from workbench.cli import version_text\n"
+        "print(textual_ext.MODE.fast)\n"
+        "print(version_text())\n"
+    )
+    result = _python(code, stock=False)
+    assert result.returncode == 0, result.stderr
+    fast, _, app, serve = result.stdout.splitlines()
+    assert fast == "False"
+    assert app.startswith("app:   stock") and "could not be loaded" in app and "_writer_thread" in app
+    assert serve.startswith("serve: fast path")
+
+
+@pytest.mark.parametrize("stock", [False, True], ids=["fast", "stock"])
+def test_version_says_the_mode_of_the_app_and_of_serve_and_why(stock):
+    env = {key: value for key, value in os.environ.items() if key != STOCK_VARIABLE}
+    if stock:
+        env[STOCK_VARIABLE] = "1"
+    result = subprocess.run([sys.executable, "-m", "workbench", "--version"], capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0 and not result.stderr
+    first, app, serve = result.stdout.splitlines()
+    import workbench
+
+    assert first == f"workbench {workbench.__version__}"
+    if stock:
+        assert app == f"app:   stock (complete, slower): {STOCK_VARIABLE} is set"
+        assert serve == f"serve: stock (complete, slower): {STOCK_VARIABLE} is set"
+    else:
+        assert app.startswith("app:   fast path: textual ") and CHECKED_TEXTUAL.newest in app
+        assert serve.startswith("serve: fast path: textual-serve ") and CHECKED_TEXTUAL_SERVE.newest in serve
+
+
+STOCK_SUITE = ("tests/test_tui_snapshots.py", "tests/test_tui_app.py", "tests/test_tui_footer.py", "tests/test_cli_serve.py")
+"""Run again on stock Textual and textual-serve: a snapshot of every pane, a Pilot test of every binding, the
+footer beside Textual's, the server."""
+
+
+@pytest.mark.app
+@pytest.mark.skipif(os.environ.get(STOCK_VARIABLE, "").strip() not in ("", "0"), reason="this run is the stock one")
+def test_the_panes_bindings_and_serve_pass_their_tests_on_stock_textual_and_textual_serve():
+    """The snapshot of every pane, the Pilot test of every binding and the server's tests, in a run of their own
+    with :data:`STOCK_VARIABLE` set (the mode is decided once, at import). The snapshots are the same files: the
+    stock screens are the fast path's, cell for cell."""
+    env = {**os.environ, STOCK_VARIABLE: "1"}
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--no-cov", "-n", "0", "-q", "-p", "no:randomly", *STOCK_SUITE]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
+    tail = "\n".join(result.stdout.splitlines()[-40:])
+    assert result.returncode == 0, f"the stock run failed:\n{tail}\n{result.stderr[-2000:]}"
+    last = tail.splitlines()[-1]
+    assert " passed" in last and "failed" not in last and "error" not in last, tail
+    assert "snapshots passed" in tail and "snapshot" not in last, tail
