@@ -249,3 +249,25 @@ def test_the_panes_bindings_and_serve_pass_their_tests_on_stock_textual_and_text
     last = tail.splitlines()[-1]
     assert " passed" in last and "failed" not in last and "error" not in last, tail
     assert "snapshots passed" in tail and "snapshot" not in last, tail
+
+
+APP_GATE, WEB_GATE = "workbench.tui.textual_ext", "workbench.web.serve_ext"
+OPEN_TO_ALL = {APP_GATE, f"{APP_GATE}.mode"}
+"""What of a gate any module may import: the app's gate's choices (its package) and the versions it checks. Its
+pieces are loaded by the gate itself, only on the fast path (the benchmarks, which measure them, excepted)."""
+
+
+def test_the_gates_pieces_are_imported_by_their_gate_alone():
+    from .test_import_hygiene import _imports_of_every_module
+
+    graph = _imports_of_every_module()
+    found = []
+    for name, targets in graph.items():
+        for target in targets:
+            if name.startswith(APP_GATE) and target.startswith("workbench") and not target.startswith(APP_GATE) and target != "workbench":
+                found.append(f"{name} -> {target} (the app's gate imports nothing of the workbench but itself)")
+            for gate in (APP_GATE, WEB_GATE):
+                if target.startswith(gate + ".") and not name.startswith(gate) and target not in OPEN_TO_ALL:
+                    if not name.startswith("workbench.bench."):  # (what they measure, and the probes)
+                        found.append(f"{name} -> {target} (a piece of a gate, loaded by the gate alone)")
+    assert found == []
