@@ -68,7 +68,7 @@ def test_verify_text_and_the_seed_port(capsys):
 
 
 def test_verify_exits_1_and_lists_each_disagreement(capsys, monkeypatch):
-    from workbench.engine import analysis as analysis_module
+    from workbench.engine import verification as analysis_module  # (the comparison's own name for it)
 
     real = analysis_module.exact_masks
 

@@ -213,3 +213,25 @@ def plain_minimax(x: int = 0, o: int = 0, x_to_move: bool = True) -> int:
         else:
             best = min(best, plain_minimax(x, o | bit, True))
     return best
+
+
+def seed_port_disagreements() -> dict:
+    """How many positions in play of 3×3 seed 001's code as written gets wrong, perfect-win and perfect-lose
+    apart (``verify --seed-port``)."""
+    from ..engine import TIC_TAC_TOE, analyze_all
+    from ..engine.analysis import exact_masks
+
+    perf_winning_moves, perf_losing_moves = memoized_seed_port()
+    win_diffs = lose_diffs = 0
+    for analysis in analyze_all(TIC_TAC_TOE):
+        if analysis.to_move is None:
+            continue
+        position = analysis.position
+        me, opp = (position.x, position.o) if analysis.to_move.value == "X" else (position.o, position.x)
+        seed_me, seed_opp = seed_bitboard(me), seed_bitboard(opp)
+        seed_win = from_seed_bitboard(perf_winning_moves(seed_me, seed_opp))
+        seed_lose = from_seed_bitboard(perf_losing_moves(seed_me, seed_opp))
+        exact_win, exact_lose = exact_masks(analysis)
+        win_diffs += seed_win != exact_win
+        lose_diffs += seed_lose != exact_lose
+    return {"perfect_win": win_diffs, "perfect_lose": lose_diffs}

@@ -224,6 +224,13 @@ def _write(library: Library, rows: Iterator[tuple], report: Progress, total: int
         connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('games_written', datetime('now'))")  # pragma: no mutate
 
 
+def games_summary(library: Library) -> dict[str, int]:
+    """What the games tables hold: ``ledger_rows``, and the games won by ``x``, by ``o`` and drawn (``draw``)."""
+    rows = library.query("SELECT count(*) FROM ledger")[0][0]  # pragma: no mutate - SQL ignores the case of keywords and names
+    split = dict(library.query("SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner"))  # pragma: no mutate - SQL ignores case
+    return {"ledger_rows": rows, "x": split.get("X", 0), "o": split.get("O", 0), "draw": split.get("draw", 0)}
+
+
 def has_games(library: Library) -> bool:
     return bool(library.query(
         "SELECT EXISTS (SELECT 1 FROM games)"  # pragma: no mutate

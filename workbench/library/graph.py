@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..engine import TIC_TAC_TOE, Geometry, Status, analyze, format_position
 from ..engine.graph import class_index, state_graph
 from ..engine.solver import solve
+from ..errors import UsageError
 from .db import Library
 
 _VALUE_LABEL = {1: "win", 0: "draw", -1: "loss"}
@@ -79,3 +80,21 @@ def graph_dot(geometry: Geometry = TIC_TAC_TOE) -> str:
     lines.extend(f"  c{parent} -> c{child};" for parent, child in edges)
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def render_svg(dot_path: str) -> str | None:
+    """The Graphviz file at ``dot_path`` drawn as SVG beside it, by Graphviz's ``dot``: its path; None when ``dot`` is
+    not installed.
+
+    :raises UsageError: ``dot`` could not draw it (its last line of error says why)."""
+    import shutil
+    import subprocess
+
+    dot = shutil.which("dot")
+    if dot is None:
+        return None
+    svg_path = dot_path + ".svg" if not dot_path.endswith(".dot") else dot_path[:-4] + ".svg"
+    result = subprocess.run([dot, "-Tsvg", dot_path, "-o", svg_path], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise UsageError(f"dot could not render {dot_path!r}: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode}")
+    return svg_path

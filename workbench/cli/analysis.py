@@ -1,0 +1,277 @@
+"""The analysis commands: ``analyze``, ``review``, ``census``, ``solve``, ``first-moves``, ``verify``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..engine import (
+    TIC_TAC_TOE,
+    Player,
+    Position,
+    analysis_record,
+    analyze_all,
+    census,
+    first_move_table,
+    format_position,
+    parse_moves,
+)
+from .common import (
+    UsageError,
+    analyze_any,
+    console,
+    game_of,
+    parse_budget,
+    position_from,
+    print_json,
+    solved_with_progress,
+)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    geometry = game_of(args)
+    if args.all:
+        from ..engine.analysis import MAX_TABLE_CELLS
+
+        if geometry.size > MAX_TABLE_CELLS:
+            return _all_strong(args, geometry)
+        analyses = analyze_all(geometry)
+        if args.json:
+            sys.stdout.writelines(json.dumps(analysis_record(analysis)) + "\n" for analysis in analyses)
+        else:
+            for analysis in analyses:
+                record = analysis_record(analysis)
+                print(f"{record['position']}  {record['status']:<7} {record['value'] or '-':<5} {record['remoteness'] if record['remoteness'] is not None else '-'}")
+        return 0
+    from ..engine.analysis import MAX_STRONG_CELLS  # not from engine.strong: that imports numpy
+
+    seconds = parse_budget(args.budget)
+    position = position_from(args)
+    if position.geometry.size > MAX_STRONG_CELLS:  # beyond the strong solutions: search this position
+        return _search(args, position, seconds)
+    analysis = analyze_any(position)
+    if args.json:
+        print_json(analysis_record(analysis))
+    else:
+        from ..text import analysis_view
+
+        console().print(analysis_view(analysis))
+    return 0
+
+
+def _search(args: argparse.Namespace, position: Position, seconds: float) -> int:
+    """Tier 2: each move searched exactly within the budget; what it did not prove is said to be unknown."""
+    import time
+
+    from ..engine.search import search, search_record
+
+    deadline = time.monotonic() + seconds
+    show = sys.stderr.isatty() and not args.json
+    moves = len(position.legal_moves())
+    done = [0]
+
+    def progress(move, nodes: int) -> None:
+        done[0] += 1
+        if show:
+            print(f"\rsearching {position.geometry}: {done[0]}/{moves} moves proven, {nodes:,} nodes", end="", file=sys.stderr, flush=True)
+
+    def out_of_time() -> bool:
+        return time.monotonic() > deadline  # pragma: no mutate - > or >= at a float deadline: the same
+
+    result = search(position, max_nodes=args.nodes, should_stop=out_of_time, progress=progress)
+    if show and done[0]:
+        print(file=sys.stderr)
+    record = search_record(result)
+    if args.json:
+        print_json(record)
+    else:
+        from ..text import search_view
+
+        console().print(search_view(record, position))
+    return 0
+
+
+def _all_strong(args: argparse.Namespace, geometry) -> int:
+    """Every reachable position of a strongly solved board, streamed: its value and remoteness (the full
+    record of each, with every move, is ``analyze`` of that position)."""
+    from ..engine.strong import MAX_STRONG_CELLS, every_position
+
+    if geometry.size > MAX_STRONG_CELLS:
+        raise UsageError(f"analyze --all covers boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
+    solution, _ = solved_with_progress(geometry)
+    write = sys.stdout.write
+    for block in every_position(solution):
+        if args.json:
+            write("".join(
+                f'{{"position": "{text}", "to_move": {json.dumps(side)}, "status": "{status}", '
+                f'"value": {json.dumps(value)}, "remoteness": {json.dumps(remoteness)}}}\n'
+                for text, side, status, value, remoteness in block
+            ))  # fmt: skip
+        else:
+            write("".join(
+                f"{text}  {status:<7} {value or '-':<5} {remoteness if remoteness is not None else '-'}\n"
+                for text, _, status, value, remoteness in block
+            ))  # fmt: skip
+    return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from ..engine.review import review_line, score
+
+    if args.study is not None:
+        from ..state import load_study
+
+        state = load_study(args.study)
+        tree = state.tree
+        start, cells = tree.root_position, [tree.node(node).move for node in tree.current_line(state.cursor)[1:]]
+    else:
+        start, cells = Position.empty(TIC_TAC_TOE), list(parse_moves(args.moves))
+    reviews = review_line(start, cells)
+    scores = [(player, score(reviews, player)) for player in (Player.X, Player.O)]
+    if args.json:
+        print_json({
+            "start": format_position(start),
+            "moves": [
+                {"ply": r.ply, "player": r.player.value, "cell": r.cell, "rating": r.rating.value,
+                 "before": {"value": r.value_before.label, "remoteness": r.remoteness_before},
+                 "after": {"value": r.value_after.label, "remoteness": r.remoteness_after},
+                 "best": list(r.best_cells)}
+                for r in reviews
+            ],
+            "sides": {player.value: {"moves": side.moves, "best": side.best, "inaccurate": side.inaccurate,
+                                     "mistakes": side.mistakes, "accuracy": side.accuracy} for player, side in scores},
+        })  # fmt: skip
+        return 0
+    from ..text import review_lines
+
+    origin = "the empty board" if start == Position.empty(start.geometry) else format_position(start)
+    print(f"review of {' '.join(map(str, cells)) or '(no moves)'} from {origin}")
+    print("\n".join(review_lines(reviews, scores)))
+    return 0
+
+
+def cmd_census(args: argparse.Namespace) -> int:
+    from ..engine.analysis import MAX_TABLE_CELLS
+
+    geometry = game_of(args)
+    # the strong solution counts the same things, key for key: at MAX_TABLE_CELLS either way gives the same census
+    if geometry.size > MAX_TABLE_CELLS:  # pragma: no mutate
+        from ..engine.strong import strong_census
+
+        data = strong_census(solved_with_progress(geometry)[0])
+    else:
+        data = census(geometry)
+    if args.json:
+        print_json(data)
+        return 0
+    lines = [f"variant          {geometry}"] if geometry != TIC_TAC_TOE else []
+    lines += [
+        f"positions        {data['positions']:,} ({data['terminal_positions']:,} terminal)",
+        f"classes          {data['classes']:,} ({data['terminal_classes']:,} terminal)",
+        "positions by ply " + " ".join(map(str, data["positions_by_ply"])),
+        "classes by ply   " + " ".join(map(str, data["classes_by_ply"])),
+        "by value (side to move, positions in play): "
+        + ", ".join(f"{k} {v:,} ({data['classes_by_value'][k]:,} classes)" for k, v in data["positions_by_value"].items()),
+        "games            {total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["games"]),
+        "games by length  " + ", ".join(f"{k}: {v:,}" for k, v in data["games_by_length"].items()),
+        f"ledger ({geometry.size}! fill orders) " + "{total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["ledger"]),
+    ]
+    print("\n".join(lines))
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    import time
+
+    from ..cache import strong_cache_path
+    from ..engine.strong import strong_census
+
+    geometry = game_of(args)
+    started = time.perf_counter()
+    solution, where = solved_with_progress(geometry, bar=not args.json)
+    seconds = time.perf_counter() - started
+    path = strong_cache_path(geometry)
+    kept = path.exists()
+    data = strong_census(solution) | {"source": where, "seconds": round(seconds, 3), "cache": str(path) if kept else None}
+    if args.json:
+        print_json(data)
+        return 0
+    value = data["value"]
+    outcome = {1: "first player wins", 0: "a draw", -1: "first player loses"}[value["value"]]
+    print(f"{geometry}: {data['positions']:,} positions, {outcome} (in {value['remoteness']} plies); "
+          f"{'read back' if where == 'cache' else 'solved'} in {seconds:.2f} s")  # fmt: skip
+    print(f"kept in {path}" if kept else "not kept: the cache folder cannot be written (or WORKBENCH_NO_TABLES_CACHE is set)")
+    return 0
+
+
+def cmd_first_moves(args: argparse.Namespace) -> int:
+    geometry = game_of(args)
+    if geometry.misere:  # seed 001's forced-win search reads a line as a win: under misère, the exact values
+        table = [list(row) for row in _first_moves_from_values(geometry)]
+    else:
+        table = [list(row) for row in first_move_table(geometry)]
+    if args.json:
+        print_json({"table": table})
+        return 0
+    rows = [" | ".join(f"{share:.3f}" for share in row) for row in table]
+    print(("\n" + "-" * len(rows[0]) + "\n").join(rows))
+    return 0
+
+
+def _first_moves_from_values(geometry):
+    from ..engine.analysis import MAX_TABLE_CELLS
+    from ..engine.openings import first_move_table_from_values
+
+    # at MAX_TABLE_CELLS both ways read the same exact values: the dictionary solver keeps no file
+    if geometry.size <= MAX_TABLE_CELLS:  # pragma: no mutate
+        from ..engine.solver import solve
+
+        values = solve(geometry).value
+        return first_move_table_from_values(geometry, lambda x, o: values[x | o << geometry.size])
+    from ..engine.strong import MAX_STRONG_CELLS
+
+    if geometry.size > MAX_STRONG_CELLS:
+        raise UsageError(f"first-moves of a misère board reads its exact values: boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
+    solution, _ = solved_with_progress(geometry)
+    return first_move_table_from_values(geometry, lambda x, o: solution.lookup(x, o)[0])
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from ..engine.analysis import MAX_TABLE_CELLS
+
+    geometry = game_of(args)
+    if geometry.misere:
+        raise UsageError(f"verify checks the threat planner, which reads a line as a win: {geometry} is misère")
+    if geometry.size > MAX_TABLE_CELLS:  # the planner's memo of every subtree would not fit: 9.7 million on 4×4
+        raise UsageError(f"verify runs the threat planner on every position: boards of at most {MAX_TABLE_CELLS} cells ({geometry} has {geometry.size})")
+    from ..engine.verification import check_planner
+
+    result = check_planner(geometry)
+    checked = result.checked
+    disagreements = [
+        {
+            "position": format_position(found.position),
+            "planner": {"perfect_win": found.planner[0], "perfect_lose": found.planner[1]},
+            "solver": {"perfect_win": found.solver[0], "perfect_lose": found.solver[1]},
+        }
+        for found in result.disagreements
+    ]
+    report: dict = {"checked": checked, "disagreements": disagreements}
+    if args.seed_port:
+        from ..bench.baselines import seed_port_disagreements
+
+        report["seed_port"] = seed_port_disagreements()
+    if args.json:
+        print_json(report)
+    else:
+        print(f"checked {checked} positions in play: {len(disagreements)} disagreements between planner and solver")
+        for item in disagreements:
+            print(f"  {item['position']}: planner {item['planner']} solver {item['solver']}")
+        if args.seed_port:
+            seed = report["seed_port"]
+            print(
+                f"seed 001's code as written: perfect-win differs on {seed['perfect_win']} positions, "
+                f"perfect-lose on {seed['perfect_lose']} (a drawn last move counts as forcing)"
+            )
+    return 1 if disagreements else 0

@@ -1,0 +1,72 @@
+"""The commands that run the app: the app itself, ``open``, ``serve`` and ``screenshots``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..engine import (
+    TIC_TAC_TOE,
+)
+from .common import UsageError, open_library
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    # a bad file or a missing study is a one-line error before any screen is drawn
+    target = args.study
+    # a folder in it (either separator on Windows) makes it a file's path, never a library name
+    if target.endswith(".json") or os.path.basename(target) != target or os.path.exists(target):
+        from ..state import load_study
+
+        state = load_study(target)
+        return run_app(state=state, path=target, db=args.db)
+    from ..library import studies
+
+    name = target.strip()
+    with open_library(args) as library:
+        if not studies.study_exists(library, name):
+            raise UsageError(f"no study file or library study called {name!r} (library {str(library.path)!r})")
+        state = studies.open_study(library, name)
+    return run_app(state=state, name=name, db=args.db)
+
+
+def run_app(**options) -> int:
+    from ..cache import warm_in_background
+    from ..engine.analysis import MAX_TABLE_CELLS
+
+    state, game = options.get("state"), options.get("game")
+    geometry = state.geometry if state is not None else game or TIC_TAC_TOE
+    if geometry.size <= MAX_TABLE_CELLS:  # a strong solution is the app's worker's: read back or made, with progress
+        warm_in_background(geometry)  # overlaps the app's import
+    try:
+        from ..tui.app import run
+    except ImportError as error:  # Textual missing or broken: say so, no traceback
+        print(f"workbench: the app is not available ({error}); see `workbench --help`", file=sys.stderr)
+        return 1
+    return run(**options)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        from ..engine.geometry import parse_variant
+
+        parse_variant(args.game)  # a bad variant is said here, once, not by every tab's app
+    try:
+        from ..web.serve import serve
+    except ImportError as error:  # textual-serve missing or broken: say so, no traceback
+        print(f"workbench: serving is not available ({error})", file=sys.stderr)
+        return 1
+    return serve(
+        host=args.host, port=args.port, db=args.db, game=args.game, debug=args.debug, token=args.token,
+        no_token=args.no_token, allow_origins=tuple(args.allow_origin or ()), allow_hosts=tuple(args.allow_host or ()),
+        max_tabs=args.max_tabs,
+    )  # fmt: skip
+
+
+def cmd_screenshots(args: argparse.Namespace) -> int:
+    from ..tui.screenshots import take_screenshots
+
+    for path in take_screenshots(args.folder):
+        print(path)
+    return 0

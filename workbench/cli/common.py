@@ -1,0 +1,146 @@
+"""What every command shares: the exit codes and defaults, one-line text for the user's input, JSON output, the
+variant and position a command was given, the library it opens, the progress of a strong solve."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .. import errors
+from ..engine import (
+    Position,
+    analyze,
+    parse_moves,
+    parse_position,
+)
+
+EXIT_BAD_INPUT = 2
+DEFAULT_GAME = "3x3k3"  # the rules of every command that takes --game, when it is not given
+DEFAULT_BUDGET = "5s"  # the search of a board above 16 cells: its time, and its nodes
+DEFAULT_NODES = 20_000_000
+DEFAULT_SCREENSHOTS = "screenshots"  # the folder `workbench screenshots` writes into
+DEFAULT_SERVE_HOST = "127.0.0.1"  # `workbench serve`: this machine only, unless --host says otherwise
+DEFAULT_SERVE_PORT = 8000
+DEFAULT_MAX_TABS = 16  # workbench.web.access's, not imported for every command's start (a test holds them equal)
+EXIT_INTERRUPTED = 130
+VARIANT_FORM = (
+    "written RxCkK[-misere]: R rows and C columns (1 to 15 each), K in a row (at most the longer side), -misere "
+    "for the rule where completing a line loses; e.g. 3x3k3, 3x4k3, 4x4k4, 3x3k3-misere, 15x15k5"
+)
+EXIT_BUG = 1  # an exception outside workbench.errors: a bug, never "bad input"
+
+
+class UsageError(errors.UsageError):
+    """Bad command-line input: one line on stderr, exit code 2."""
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters written as escapes (``\\x1b``, ``\\n``), so that a message
+    that quotes the user's input stays one line and cannot steer the terminal."""
+    return "".join(character if character.isprintable() else _escape(character) for character in text)
+
+
+def _escape(character: str) -> str:
+    # repr escapes exactly the characters that isprintable() refuses, so it always has a form for them
+    return repr(character)[1:-1]
+
+
+def print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data) + "\n")
+
+
+def console():
+    from rich.console import Console
+
+    return Console()
+
+
+def position_from(args: argparse.Namespace) -> Position:
+    geometry = game_of(args)
+    if args.study is not None:
+        from ..state import load_study
+
+        return load_study(args.study).position
+    if args.moves is not None:
+        start = Position.empty(geometry)
+        return start.play_all(parse_moves(args.moves, start))
+    text = args.position if args.position is not None else args.position_option
+    if text is None:
+        raise UsageError("analyze needs a POSITION, --moves or --all")
+    return parse_position(text, geometry)
+
+
+def positive_int(text: str) -> int:
+    if not (text.isdigit() and text.isascii()) or len(text) > 12 or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a positive whole number")
+    return int(text)
+
+
+def parse_budget(text: str) -> float:
+    """Seconds from ``5s``, ``500ms``, ``2m`` or a plain number of seconds (at most a day).
+
+    :raises UsageError: naming the text."""
+    import re
+
+    match = re.fullmatch(r"\s*(\d{1,6}(?:\.\d{1,3})?)\s*(ms|s|m)?\s*", text)
+    if match is None:
+        raise UsageError(f"--budget {text[:20]!r}: write a time such as 5s, 500ms or 2m")
+    seconds = float(match.group(1)) * {"ms": 0.001, "s": 1, "m": 60, None: 1}[match.group(2)]
+    if not 0 < seconds <= 86_400:
+        raise UsageError(f"--budget {text[:20]!r}: a time above zero and at most a day")
+    return seconds
+
+
+def game_of(args: argparse.Namespace):
+    """The rules that ``--game`` names (every command that reads rules has the option; 3x3k3 by default)."""
+    from ..engine.geometry import parse_variant
+
+    return parse_variant(args.game)
+
+
+def analyze_any(position: Position):
+    """The exact analysis of ``position`` on its own board: the tables up to 12 cells, the strong solution
+    (read back, or solved now and kept) up to 16."""
+    from ..engine.analysis import MAX_TABLE_CELLS
+
+    geometry = position.geometry
+    # at MAX_TABLE_CELLS both ways give the same exact analysis: the tables keep no file
+    if geometry.size <= MAX_TABLE_CELLS:  # pragma: no mutate
+        return analyze(position)
+    from ..engine.analysis import analyze_strong
+
+    # boards above 16 cells never come here: cmd_analyze searches them
+    solution, _ = solved_with_progress(geometry)
+    return analyze_strong(solution, position)
+
+
+def solved_with_progress(geometry, *, bar: bool = True):
+    """(solution, where) of :func:`workbench.cache.strong_solution`, with a progress line on stderr while the
+    board is solved when stderr is a terminal (and ``bar``); the line is ended once the solve is."""
+    from ..cache import strong_solution
+
+    if not (bar and sys.stderr.isatty()):
+        return strong_solution(geometry)
+    from ..engine.strong import STAGE_NAMES as steps
+
+    started = False  # pragma: no mutate - None would be as false
+
+    def show(stage: str, done: int, total: int) -> None:
+        nonlocal started
+        started = True
+        width = 30
+        filled = width * done // total
+        print(f"\rsolving {geometry}: {steps[stage]:<31} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    try:
+        return strong_solution(geometry, show)
+    finally:
+        if started:  # end the line, whatever stage came last
+            print(file=sys.stderr)
+
+
+def open_library(args: argparse.Namespace):
+    from ..library import Library
+
+    return Library.open(args.db)  # every command that opens the library has --db

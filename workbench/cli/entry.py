@@ -1,0 +1,117 @@
+"""``workbench``'s entry: the arguments parsed and handed to their command; every error of the user's
+(:mod:`workbench.errors`) one line and exit 2, anything else a bug report and exit 1."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from .. import errors
+from .analysis import cmd_analyze, cmd_census, cmd_first_moves, cmd_review, cmd_solve, cmd_verify
+from .app import cmd_open, cmd_screenshots, cmd_serve, run_app
+from .bench import cmd_bench
+from .common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, UsageError, printable
+from .library import cmd_export, cmd_games, cmd_graph, cmd_library, cmd_studies
+from .parser import build_parser
+
+
+def _sqlite_error() -> type[Exception]:
+    import sqlite3
+
+    return sqlite3.Error
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = None  # pragma: no mutate - read only by the sqlite3 net below, which parse_args never reaches
+    try:
+        args = parser.parse_args(argv)
+        _refuse_empty_values(args)
+        if args.command is None:
+            from ..settings import app_variant  # (not loaded for the other commands)
+
+            return run_app(db=args.db, game=app_variant(args.app_game))
+        if args.app_game is not None:
+            raise UsageError(f"argument --game: before a command it names the app's variant; write it after the command (workbench {args.command} --game VARIANT)")
+        return COMMANDS[args.command](args)
+    # the library's modules (and sqlite3's) only once an error is to be told: the app's first paint needs neither
+    except errors.WorkbenchError as error:  # the user's input, usage or library: one line (workbench.errors)
+        print(f"workbench: error: {printable(str(error))}{_dash_hint(error, argv)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except _sqlite_error() as error:  # the library's own code turns these into LibraryError; this is the last net
+        from ..library import default_path
+        from ..library.db import describe
+
+        path = args.db or default_path()  # (args is set: parse_args raises no SQLite error)
+        print(f"workbench: error: library {printable(repr(str(path)))}: {printable(describe(error))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. `workbench analyze --all --json | head`
+        sys.stderr.close()
+        return 0
+    except OSError as error:  # the edges turn file errors into their own words; this is the last net
+        where = f"{printable(repr(str(error.filename)))}: " if error.filename is not None else ""
+        print(f"workbench: error: {where}{printable(error.strerror or str(error))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:  # ctrl+c while a command runs: the shell's convention, no traceback
+        print("workbench: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as error:  # none of the above: the workbench's own fault, and it must look like one
+        print(f"workbench: bug: {printable(describe_bug(error))}", file=sys.stderr)
+        return EXIT_BUG
+
+
+def describe_bug(error: Exception) -> str:
+    """One line for an exception that is a bug, not the user's input: what it was, and where its traceback was
+    written (a file in the temporary folder; else the traceback follows on standard error)."""
+    import tempfile
+    import traceback
+
+    what = f"{type(error).__name__}: {str(error)[:200]}".rstrip(": ")
+    try:
+        with tempfile.NamedTemporaryFile("w", prefix="workbench-bug-", suffix=".txt", delete=False) as report:
+            traceback.print_exception(error, file=report)
+    except OSError:
+        traceback.print_exception(error, file=sys.stderr)
+        return f"{what} (not your input; please report it with the traceback above)"
+    return f"{what} (not your input; please report it with the traceback in {report.name})"
+
+
+def _refuse_empty_values(args: argparse.Namespace) -> None:
+    """argparse drops a value of ``--`` (``--position=--``) and leaves an empty list: say so."""
+    for dest, value in vars(args).items():
+        if value == []:
+            # --position=-- is the only option whose name is not its dest; no other option taking a value
+            # has an underscore in its dest to turn back into a dash
+            option = "--position" if dest == "position_option" else "--" + dest
+            raise UsageError(f"argument {option}: '--' is not a value it can take")
+
+
+def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
+    """How to pass a position that argparse took for an option (it starts with '-')."""
+    if not isinstance(error, UsageError):
+        return ""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    # (a word that starts with "-" and holds a "/" is two characters at least: no length check needed)
+    if any(word.startswith("-") and not word.startswith("--") and "/" in word for word in arguments):
+        return " (a position that starts with '-' goes after `--`, as in `workbench analyze -- -X-/---/---`, or as --position=-X-/---/---)"
+    return ""
+
+
+COMMANDS = {
+    "serve": cmd_serve,
+    "library": cmd_library,
+    "games": cmd_games,
+    "graph": cmd_graph,
+    "studies": cmd_studies,
+    "screenshots": cmd_screenshots,
+    "open": cmd_open,
+    "export": cmd_export,
+    "analyze": cmd_analyze,
+    "review": cmd_review,
+    "census": cmd_census,
+    "first-moves": cmd_first_moves,
+    "verify": cmd_verify,
+    "bench": cmd_bench,
+    "solve": cmd_solve,
+}

@@ -1,0 +1,140 @@
+"""The library's commands: ``games``, ``graph``, ``studies``, ``library``, ``export``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .common import UsageError, open_library, print_json, printable
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from ..state import export_movetext, load_study
+
+    state = load_study(args.file)
+    text = export_movetext(state.tree)
+    if args.json:
+        print_json({"movetext": text, "cursor_moves": list(state.tree.moves_to(state.cursor))})
+    else:
+        print(text)
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from ..library.games import games_summary, write_games
+
+    with open_library(args) as library:
+        if args.json:
+            count = write_games(library)
+        else:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            # the bars stay when done (Rich's default): what was written, and how long each stage took
+            with Progress(TextColumn("{task.description:<8}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                          TimeElapsedColumn()) as bar:  # fmt: skip
+                tasks: dict[str, int] = {}
+
+                def progress(stage: str, done: int, total: int) -> None:
+                    if stage not in tasks:  # a stage's total is fixed when it begins
+                        tasks[stage] = bar.add_task(stage, total=total)
+                    bar.update(tasks[stage], completed=done)
+
+                count = write_games(library, progress)
+        summary = games_summary(library)
+    record = {"db": str(library.path), "games": count, **summary}
+    rows = summary["ledger_rows"]
+    if args.json:
+        print_json(record)
+    else:
+        print(f"{count:,} games ({record['x']:,} X wins, {record['o']:,} O wins, {record['draw']:,} draws) and {rows:,} ledger rows in {library.path}")
+    return 0
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    from ..library.graph import graph_dot, render_svg, write_graph
+
+    if args.dot:
+        text = graph_dot()
+        if args.dot == "-":
+            sys.stdout.write(text)
+            return 0
+        from ..state.study import write_text_atomically
+
+        write_text_atomically(args.dot, text)
+        svg = render_svg(args.dot)
+        print(f"wrote {args.dot}" + (f" and {svg}" if svg else " (install Graphviz's dot to render it as SVG)"))
+        return 0
+    with open_library(args) as library:
+        classes, edges = write_graph(library)
+    print(f"{classes} classes and {edges} edges in {library.path}")
+    return 0
+
+
+def cmd_studies(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..library import studies
+    from ..state import load_study, save_study
+
+    with open_library(args) as library:
+        action = args.studies_command
+        if action == "list":
+            records = studies.list_studies(library)
+            if args.json:
+                print_json([{"name": r.name, "variant": None if r.damaged else r.variant, "moves": None if r.damaged else r.moves,
+                              "updated": r.updated, "damaged": r.damaged} for r in records])  # fmt: skip
+            else:
+                for record in records:
+                    if record.damaged is not None:
+                        print(printable(f"{record.name:<30} damaged ({record.damaged})   {record.updated}"))
+                    else:
+                        print(printable(f"{record.name:<30} {record.variant:<13} {record.moves:>4} moves   {record.updated}"))
+                if not records:
+                    print(f"no studies in {library.path}")
+        elif action == "rename":
+            studies.rename_study(library, args.old, args.new)
+        elif action == "delete":
+            studies.delete_study(library, args.name)
+        elif action == "import":
+            name = args.name or Path(args.file).stem
+            try:
+                studies.save_study(library, name, load_study(args.file), replace=args.replace)
+            except studies.StudyExistsError as error:
+                raise UsageError(f"{error} (import it --as another name, or --replace it)") from None
+            print(f"imported {args.file} as {name!r}")
+        elif action == "export":
+            study = studies.open_study(library, args.name)
+            if os.path.lexists(args.file) and not args.replace:  # a file the user made is never silently replaced
+                raise UsageError(f"{args.file!r} exists already (export to another file, or --replace it)")
+            save_study(study, args.file)
+            print(f"exported {args.name!r} to {args.file}")
+    return 0
+
+
+def cmd_library(args: argparse.Namespace) -> int:
+    """``library check``: exit 0 when healthy, 1 when damaged. ``library salvage``: 0 when
+    everything was copied, 1 when something could not be read (the new library is written)."""
+    from ..library import default_path
+    from ..library.check import check_library, salvage_library
+
+    source = args.db or default_path()
+    if args.library_command == "check":
+        report = check_library(source)
+        if args.json:
+            print_json(report.as_dict())
+        else:
+            print(printable(f"library {report.path}: schema {report.schema_version}, {len(report.studies)} studies open"
+                            + (f", {len(report.damaged_studies)} damaged" if report.damaged_studies else "")))  # fmt: skip
+            for finding in report.findings:
+                print(printable(f"  {finding}"))
+            print("healthy" if report.healthy else "damaged: `workbench library salvage NEW.sqlite3` copies every study that opens")
+        return 0 if report.healthy else 1
+    report = salvage_library(source, args.out)
+    if args.json:
+        print_json(report.as_dict())
+    else:
+        print(printable(f"salvaged {len(report.saved)} studies and {report.recovered} unsaved ones into {report.target}"))
+        for line in report.lost:
+            print(printable(f"  lost: {line}"))
+    return 1 if report.lost else 0
