@@ -1,29 +1,28 @@
 """The workbench app: owns the store, lays out the four panes, routes actions.
 
-The file flows (:mod:`.study_files`), keeping unsaved work safe (:mod:`.recovery`), the
-engine as an opponent (:mod:`.engine_play`) and the palette's entries (:mod:`.commands`)
-are mixed in from modules of their own. Dialogs are imported where they open: they pull
+The keys' actions on the game (:mod:`.game_actions`), the layout for the terminal's size
+(:mod:`.layout`), the library's games (:mod:`.library_games`), the file flows
+(:mod:`.study_files`), keeping unsaved work safe (:mod:`.recovery`), the engine as an opponent
+(:mod:`.engine_play`) and the palette's entries (:mod:`.commands`) are mixed in from modules of
+their own; what reads Textual's internals is behind :mod:`.textual_ext`. Dialogs are imported where they open: they pull
 in widgets the first paint never needs.
 """
 
 from __future__ import annotations
 
 import gc
-import io
 import random
 import sys
-import time
 from functools import partial
 from inspect import getattr_static
 from pathlib import Path
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.content import Content
-from textual.css.scalar import Scalar
 from textual.notifications import SeverityLevel
 from textual.reactive import Reactive, reactive
 from textual.screen import ModalScreen, Screen
@@ -31,43 +30,30 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ..engine import TIC_TAC_TOE, Geometry, Position, Status, analyze, principal_variation
+from ..engine import Geometry, Position, analyze
 from ..engine.analysis import (
-    MAX_TABLE_CELLS,
     analysis_ready,
     is_searched,
-    tables,
-    tables_if_built,
 )
 from ..engine.geometry import describe_variant
-from ..engine.position import some_move_order
 from ..state import (
-    OVERLAYS,
     AppState,
     EngineMode,
     Store,
-    choose_move,
 )
 from ..state.actions import (
-    AddLine,
-    Back,
-    Forward,
-    NewGame,
-    NextVariation,
     PlayCell,
-    PreviousVariation,
-    SetComment,
-    SetOverlay,
-    ToEnd,
-    ToStart,
 )
 from . import textual_ext
 from .bars import KeysFooter
 from .board import BoardGrid, BoardPane
 from .commands import PaletteCommands
 from .engine_play import EnginePlay
-from .evaluation import EvaluationPane, EvaluationView, selected_line
+from .evaluation import EvaluationPane, EvaluationView
+from .game_actions import GameActions
 from .history import HistoryPane
+from .layout import Layout, ResponsiveLayout, layout_for
+from .library_games import LibraryGames
 from .messages import Dispatch
 from .prefetch import AnalysisPrefetch
 from .recovery import Recovery
@@ -76,35 +62,14 @@ from .searching import PositionSearch
 from .study_files import StudyFiles
 from .symmetry import SymmetryPane
 
-MIN_WIDTH, MIN_HEIGHT = 80, 24
-WIDE_WIDTH = 118  # three columns from here: the board's 32, the evaluation's 56 (its whole moves table), symmetry
-WIDER_WIDTH = 160  # a wider board column
-TALL_HEIGHT = 36
-BOARD_FRAME_LINES = 5
-"""The board pane's lines beside its grid: two of frame, three of status."""
-MASK_CYCLE = ("none", *OVERLAYS[2:])
-
-
-class Layout(NamedTuple):
-    too_small: bool
-    """Below 80×24: a message instead of the panes."""
-    wide: bool
-    wider: bool
-    tall: bool
-    with_header: bool
-
-
-def _layout_for(width: int, height: int) -> Layout:
-    """How the panes are laid out in a terminal of that size."""
-    too_small = width < MIN_WIDTH or height < MIN_HEIGHT
-    return Layout(too_small, width >= WIDE_WIDTH, width >= WIDER_WIDTH, height >= TALL_HEIGHT, height >= 30)
-
-
 _DRAWN_AT_ONCE = (events.Key, events.MouseDown, events.MouseUp, events.MouseScrollDown, events.MouseScrollUp)
 """The user's input whose frame the fast path's screen draws at once (a mouse's moves keep Textual's pace)."""
 
 
-class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteCommands, RememberedSettings, App[int]):
+class WorkbenchApp(
+    GameActions, ResponsiveLayout, LibraryGames, StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteCommands,
+    RememberedSettings, App[int],
+):
     """Tic-Tac-Toe analysis: Board, Evaluation, Symmetry and History over one store."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
@@ -195,7 +160,7 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
 
     def compose(self) -> ComposeResult:
         # laid out for the starting size here: restyling after mount is the dearest thing at start-up
-        too_small, wide, wider, tall, with_header = self._layout = _layout_for(self.size.width, self.size.height)
+        too_small, wide, wider, tall, with_header = self._layout = layout_for(self.size.width, self.size.height)
         header = textual_ext.title_header("header")
         header.display = with_header
         yield header
@@ -276,49 +241,6 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
         self._end_search_process()
         if self.library is not None:
             self.library.close()
-
-    def on_resize(self, event) -> None:
-        self._apply_size(event.size.width, event.size.height)
-
-    @staticmethod
-    def _too_small_text(width: int, height: int) -> str:
-        return f"The terminal is {width}×{height}.\nworkbench needs at least {MIN_WIDTH}×{MIN_HEIGHT}."
-
-    def _apply_size(self, width: int, height: int) -> None:
-        layout = _layout_for(width, height)
-        too_small = layout.too_small
-        # the first Static of the app is this message: query_one(Static) finds the same widget, today
-        message = self.query_one("#too-small", Static)  # pragma: no mutate
-        if too_small:
-            message.update(self._too_small_text(width, height))
-        if layout == self._layout:
-            return  # restyling the whole screen for nothing is the dearest thing at start-up
-        self._layout = layout
-        panes = self.query_one("#panes")
-        if too_small and panes.display:  # a hidden pane must not take keys: the board would change unseen
-            self._focus_before_small = self.focused
-            self.set_focus(None)
-        elif not too_small and not panes.display:
-            self.call_after_refresh(self.set_focus, self._focus_before_small or self.query_one(BoardGrid))
-        panes.display = not too_small
-        message.display = too_small
-        panes.set_class(layout.wide, "-wide")
-        panes.set_class(layout.wider, "-wider")
-        panes.set_class(layout.tall, "-tall")
-        self.query_one("#header").display = layout.with_header
-        self._fit_board_height()
-        self._update_title()
-
-    def _fit_board_height(self) -> None:
-        """Under 36 rows the board pane has 15 lines, ten for the grid: a board of more rows takes what it needs
-        (15×15: 20 lines, its rows without the letters under them), the history what is left."""
-        layout = self._layout
-        rows = self.store.state.geometry.rows
-        board = self.query_one("#board")
-        wanted = BOARD_FRAME_LINES + rows if layout is not None and not layout.tall and rows > 10 else None
-        # the inline rule only: a new style lays the screen out again, the dearest thing at start-up
-        if board.styles.inline.height != (None if wanted is None else Scalar.from_number(wanted)):
-            board.styles.height = wanted
 
     # --- the store ----------------------------------------------------------------------
 
@@ -499,29 +421,6 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
         self._state_readers = found
         return found
 
-    def _library_games(self) -> None:
-        """Ask the library for the games through this position (a worker: it is I/O)."""
-        if self.library is None or not self.library_has_games or self.store.state.geometry != TIC_TAC_TOE:
-            return  # the library's games are the classic game's
-        from ..library import LibraryError
-        from ..library.games import games_after
-        from ..library.games import games_through as library_through
-
-        state = self.store.state
-        library, position = self.library, state.position
-        line = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
-
-        def query():
-            # the position's games from the start, and each move's games after the line played
-            try:
-                per_move = {cell: games_after(library, line + (cell,)) for cell in position.legal_moves()}
-                return position.key, library_through(library, position), per_move
-            except LibraryError as error:
-                return error
-
-        # the group only makes a newer query replace an older one: any name unique to it does
-        self.run_worker(query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False)  # pragma: no mutate
-
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:  # fmt: skip
         """Textual's notify, reading the message as plain text unless told: messages quote names and paths."""
@@ -559,240 +458,10 @@ class WorkbenchApp(StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteComm
 
     # --- actions ------------------------------------------------------------------------
 
-    def action_play(self, cell: int) -> None:
-        self._user_dispatch(PlayCell(cell=cell))
-
-    def action_type_cell(self) -> None:
-        """Ask for a cell (its number or coordinate): the way to cells past 9 without the mouse or the cursor."""
-        from .dialogs import PlayCellDialog
-
-        def played(cell: int | None) -> None:
-            if cell is not None:
-                self._user_dispatch(PlayCell(cell=cell))
-
-        self.push_screen(PlayCellDialog(self.store.state.position), played)
-
-    def action_play_best(self) -> None:
-        """Play the best move (the first of the best line from here; the lowest cell among equals)."""
-        state = self.store.state
-        if is_searched(state.geometry):  # the best move where the search proved it, else the threat player's
-            cell = choose_move(state.analysis, EngineMode.PERFECT)
-            if cell is not None:
-                self._user_dispatch(PlayCell(cell=cell))
-            return
-        line = principal_variation(state.position) if state.analysis.to_move else ()
-        if line:
-            self._user_dispatch(PlayCell(cell=line[0]))
-
-    def action_add_best_line(self) -> None:
-        """Add the evaluation's best line (after the selected move) to the history as a variation."""
-        state = self.store.state
-        line = selected_line(state)
-        if not line and state.analysis.to_move is not None:  # a board searched move by move
-            self.notify("No best line on this board: the search proves single moves, not lines.", timeout=3)
-            return
-        if not line:
-            self.notify("The game is over: no line to add.", timeout=2)
-            return
-        before = self.store.state.tree
-        self.store.dispatch(AddLine(cells=line))
-        text = " ".join(map(str, line))
-        if self.store.state.tree is before:
-            self.notify(f"{text} is already in the history.", timeout=3)
-        else:
-            self.notify(f"Added {text} as a variation: ↓ or → steps into it.", timeout=3)
-
-    def action_back(self) -> None:
-        self.store.dispatch(Back())
-
-    def action_step(self, direction: int) -> None:
-        self.store.dispatch(Forward() if direction > 0 else Back())
-
-    def action_to_start(self) -> None:
-        self.store.dispatch(ToStart())
-
-    def action_to_end(self) -> None:
-        self.store.dispatch(ToEnd())
-
-    def action_variation(self, direction: int) -> None:
-        self.store.dispatch(NextVariation() if direction > 0 else PreviousVariation())
-
-    def action_new_game(self) -> None:
-        """Ask which variant (the one being played lit: n, Enter starts it again)."""
-        from .dialogs import NewGameDialog
-
-        self.push_screen(NewGameDialog(self.store.state.geometry), self._new_game_dismissed)
-
-    def on_new_game_dialog_considered(self, message) -> None:
-        self._prefetch.consider(message.geometry)
-
-    def _new_game_dismissed(self, geometry: Geometry | None) -> None:
-        if geometry is not None:
-            self.new_game(geometry)
-        self._prefetch.settle()
-
-    def new_game(self, geometry: Geometry) -> None:
-        """A new game of ``geometry``: a new, untitled study."""
-        before = self.store.state
-        self.store.dispatch(NewGame(geometry=geometry))
-        self._untitled(before)
-        self._maybe_engine_move()  # an engine playing X opens the new game
-        self.notify("New game (ctrl+z brings the old tree back).", timeout=3)
-
-    def _untitled(self, before: AppState) -> None:
-        """A new game or set-up is a new study: saving it must not overwrite the one that was open.
-        Undo (ctrl+z) brings the old tree back, and with it the old study's name."""
-        # two entries a new game, and undo goes back at most history_limit changes: older ones are unreachable
-        self._names_of_trees = [
-            *self._names_of_trees[-2 * self.store.history_limit :],
-            (before.tree, self.study_path, self.study_name),
-            (self.store.state.tree, None, None),
-        ]
-        self.study_path = self.study_name = None
-        self._update_title()
-        self._keep_recovery()
-
-    def _names_follow_the_tree(self, tree) -> None:
-        """After an undo or redo across a new game or set-up: the study that tree belongs to."""
-        for known, path, name in reversed(self._names_of_trees):
-            if known is tree:
-                if (path, name) != (self.study_path, self.study_name):
-                    self.study_path, self.study_name = path, name
-                    self._update_title()
-                return
-
-    def action_toggle_values(self) -> None:
-        overlay = "none" if self.store.state.view.overlay == "values" else "values"
-        self.store.dispatch(SetOverlay(overlay=overlay))
-
-    def action_cycle_mask(self) -> None:
-        current = self.store.state.view.overlay
-        index = MASK_CYCLE.index(current) if current in MASK_CYCLE else 0
-        self.store.dispatch(SetOverlay(overlay=MASK_CYCLE[(index + 1) % len(MASK_CYCLE)]))
-
-    def action_undo(self) -> None:
-        if self.store.can_undo:
-            self.store.undo()
-            self._names_follow_the_tree(self.store.state.tree)
-
-    def action_redo(self) -> None:
-        if self.store.can_redo:
-            self.store.redo()
-            self._names_follow_the_tree(self.store.state.tree)
-
-    def action_set_up(self) -> None:
-        from .dialogs import SetUpDialog
-
-        def done(action) -> None:
-            if action is not None:
-                before = self.store.state
-                self.store.dispatch(action)
-                self._untitled(before)
-                self._maybe_engine_move()  # a set-up where it is the engine's turn
-                self.notify("Set up (ctrl+z brings the old tree back).", timeout=3)
-
-        self.push_screen(SetUpDialog(self.store.state.geometry), done)
-
-    def action_comment(self) -> None:
-        from .dialogs import CommentDialog
-
-        state = self.store.state
-
-        def done(text: str | None) -> None:
-            if text is not None:
-                self.store.dispatch(SetComment(text=text))
-
-        self.push_screen(CommentDialog(state.tree.node(state.cursor).comment), done)
-
-    def action_games_like_this(self) -> None:
-        """Counts of the games through this position and a few of them: from the library when it has them."""
-        from .library_dialogs import GamesLikeThis
-
-        position = self.store.state.position
-        if tables_if_built(position.geometry) is None:
-            self.notify(f"Games like this counts the games of boards of up to {MAX_TABLE_CELLS} cells; "
-                        f"this is {describe_variant(position.geometry)}.", title="Games like this", severity="warning")  # fmt: skip
-            return
-        counts = None
-        if self.library is not None and self.library_has_games and position.geometry == TIC_TAC_TOE:
-            from ..library import LibraryError
-            from ..library.games import games_through as library_through
-            from ..library.games import sample_games
-
-            try:
-                counts = library_through(self.library, position)
-                samples = sample_games(self.library, position)
-                source = f"from the library ({self.library.path})"
-            except LibraryError as error:  # a damaged games table: the counts can still be computed
-                self.notify(str(error), title="Library", severity="warning")
-                counts = None
-        if counts is None:
-            counts = tables(position.geometry).games_through(position.key).as_dict()
-            state = self.store.state
-            played = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
-            samples = _first_games(position, played, 10)
-            source = "computed (run `workbench games` to serve these from the library)"
-        lines = [
-            f"{counts['total']:,} complete games from the empty board pass through {position}, in any move order",
-            f"X wins {counts['x']:,} · O wins {counts['o']:,} · draws {counts['draw']:,}",
-            f"source: {source}",
-            "",
-            "some of them (moves from the empty board → result):",
-        ]
-        lines += [f"  {' '.join(map(str, moves)):<20} → {winner or 'draw'}" for moves, winner in samples]
-        self.push_screen(GamesLikeThis("Games like this", "\n".join(lines)))
-
-    def action_help(self) -> None:
-        from .dialogs import HelpScreen
-
-        if isinstance(self.screen, HelpScreen):
-            return
-        from .keys_help import help_sections
-
-        self.push_screen(HelpScreen(help_sections(self.BINDINGS)))
-
-    def action_zoom(self) -> None:
-        """Maximize the focused pane, or restore the four-pane layout."""
-        screen = self.screen
-        if screen.maximized is not None:
-            screen.minimize()
-        elif screen.focused is not None:
-            screen.maximize(screen.focused)
-            self.notify("z again brings the four panes back.", timeout=2)
-
-    def action_screenshot(self) -> None:
-        if self.is_web:  # a browser tab: the server's folder is no place for it; the browser downloads it
-            # (Textual's deliver_screenshot opens it in a tab of its own instead)
-            from .study_files import download_stem
-
-            filename = f"{download_stem(self.study_path, self.study_name)} {time.strftime('%Y-%m-%d %H-%M-%S')}.svg"
-            self.deliver_text(io.StringIO(self.export_screenshot()), save_filename=filename, mime_type="image/svg+xml")
-            self.notify(f"Downloading {filename}", timeout=3)
-            return
-        path = self.save_screenshot()
-        self.notify(f"Screenshot saved to {Path(path).resolve()}", timeout=3)
-
-    def action_set_overlay(self, overlay: str) -> None:
-        self.store.dispatch(SetOverlay(overlay=overlay))
 
 _OWN_ACTIONS = frozenset(
     binding.action.split("(")[0] for binding in WorkbenchApp.BINDINGS if isinstance(binding, Binding)
 )
-
-
-def _first_games(position: Position, prefix: tuple[int, ...], limit: int) -> list[tuple[tuple[int, ...], str | None]]:
-    """The first ``limit`` complete games that continue ``prefix`` (the moves reaching ``position``), in cell order."""
-    found: list[tuple[tuple[int, ...], str | None]] = []
-    stack = [(position, prefix)]
-    while stack and len(found) < limit:
-        current, moves = stack.pop()
-        status = current.status
-        if status is not Status.IN_PLAY:
-            found.append((moves, {Status.X_WON: "X", Status.O_WON: "O"}.get(status)))
-            continue
-        for cell in reversed(current.legal_moves()):
-            stack.append((current.play(cell), moves + (cell,)))
-    return found
 
 
 def run(state: AppState | None = None, path: str | None = None, name: str | None = None, db: str | None = None,

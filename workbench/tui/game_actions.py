@@ -1,0 +1,221 @@
+"""What the app's keys do to the game: play, step, branch, new game, set-up, comment, undo, overlays, zoom, help and
+screenshots. Each action dispatches to the store, or opens the dialog that will.
+
+Mixed into :class:`~workbench.tui.app.WorkbenchApp`.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+from ..engine import Geometry, principal_variation
+from ..engine.analysis import (
+    is_searched,
+)
+from ..state import (
+    OVERLAYS,
+    AppState,
+    EngineMode,
+    choose_move,
+)
+from ..state.actions import (
+    AddLine,
+    Back,
+    Forward,
+    NewGame,
+    NextVariation,
+    PlayCell,
+    PreviousVariation,
+    SetComment,
+    SetOverlay,
+    ToEnd,
+    ToStart,
+)
+from .evaluation import selected_line
+
+MASK_CYCLE = ("none", *OVERLAYS[2:])
+"""What ``m`` steps through: no mask, then each of the planner's."""
+
+
+class GameActions:
+    """The actions of the app's bindings that act on the game and the view."""
+
+    def action_play(self, cell: int) -> None:
+        self._user_dispatch(PlayCell(cell=cell))
+
+    def action_type_cell(self) -> None:
+        """Ask for a cell (its number or coordinate): the way to cells past 9 without the mouse or the cursor."""
+        from .dialogs import PlayCellDialog
+
+        def played(cell: int | None) -> None:
+            if cell is not None:
+                self._user_dispatch(PlayCell(cell=cell))
+
+        self.push_screen(PlayCellDialog(self.store.state.position), played)
+
+    def action_play_best(self) -> None:
+        """Play the best move (the first of the best line from here; the lowest cell among equals)."""
+        state = self.store.state
+        if is_searched(state.geometry):  # the best move where the search proved it, else the threat player's
+            cell = choose_move(state.analysis, EngineMode.PERFECT)
+            if cell is not None:
+                self._user_dispatch(PlayCell(cell=cell))
+            return
+        line = principal_variation(state.position) if state.analysis.to_move else ()
+        if line:
+            self._user_dispatch(PlayCell(cell=line[0]))
+
+    def action_add_best_line(self) -> None:
+        """Add the evaluation's best line (after the selected move) to the history as a variation."""
+        state = self.store.state
+        line = selected_line(state)
+        if not line and state.analysis.to_move is not None:  # a board searched move by move
+            self.notify("No best line on this board: the search proves single moves, not lines.", timeout=3)
+            return
+        if not line:
+            self.notify("The game is over: no line to add.", timeout=2)
+            return
+        before = self.store.state.tree
+        self.store.dispatch(AddLine(cells=line))
+        text = " ".join(map(str, line))
+        if self.store.state.tree is before:
+            self.notify(f"{text} is already in the history.", timeout=3)
+        else:
+            self.notify(f"Added {text} as a variation: ↓ or → steps into it.", timeout=3)
+
+    def action_back(self) -> None:
+        self.store.dispatch(Back())
+
+    def action_step(self, direction: int) -> None:
+        self.store.dispatch(Forward() if direction > 0 else Back())
+
+    def action_to_start(self) -> None:
+        self.store.dispatch(ToStart())
+
+    def action_to_end(self) -> None:
+        self.store.dispatch(ToEnd())
+
+    def action_variation(self, direction: int) -> None:
+        self.store.dispatch(NextVariation() if direction > 0 else PreviousVariation())
+
+    def action_new_game(self) -> None:
+        """Ask which variant (the one being played lit: n, Enter starts it again)."""
+        from .dialogs import NewGameDialog
+
+        self.push_screen(NewGameDialog(self.store.state.geometry), self._new_game_dismissed)
+
+    def on_new_game_dialog_considered(self, message) -> None:
+        self._prefetch.consider(message.geometry)
+
+    def _new_game_dismissed(self, geometry: Geometry | None) -> None:
+        if geometry is not None:
+            self.new_game(geometry)
+        self._prefetch.settle()
+
+    def new_game(self, geometry: Geometry) -> None:
+        """A new game of ``geometry``: a new, untitled study."""
+        before = self.store.state
+        self.store.dispatch(NewGame(geometry=geometry))
+        self._untitled(before)
+        self._maybe_engine_move()  # an engine playing X opens the new game
+        self.notify("New game (ctrl+z brings the old tree back).", timeout=3)
+
+    def _untitled(self, before: AppState) -> None:
+        """A new game or set-up is a new study: saving it must not overwrite the one that was open.
+        Undo (ctrl+z) brings the old tree back, and with it the old study's name."""
+        # two entries a new game, and undo goes back at most history_limit changes: older ones are unreachable
+        self._names_of_trees = [
+            *self._names_of_trees[-2 * self.store.history_limit :],
+            (before.tree, self.study_path, self.study_name),
+            (self.store.state.tree, None, None),
+        ]
+        self.study_path = self.study_name = None
+        self._update_title()
+        self._keep_recovery()
+
+    def _names_follow_the_tree(self, tree) -> None:
+        """After an undo or redo across a new game or set-up: the study that tree belongs to."""
+        for known, path, name in reversed(self._names_of_trees):
+            if known is tree:
+                if (path, name) != (self.study_path, self.study_name):
+                    self.study_path, self.study_name = path, name
+                    self._update_title()
+                return
+
+    def action_toggle_values(self) -> None:
+        overlay = "none" if self.store.state.view.overlay == "values" else "values"
+        self.store.dispatch(SetOverlay(overlay=overlay))
+
+    def action_cycle_mask(self) -> None:
+        current = self.store.state.view.overlay
+        index = MASK_CYCLE.index(current) if current in MASK_CYCLE else 0
+        self.store.dispatch(SetOverlay(overlay=MASK_CYCLE[(index + 1) % len(MASK_CYCLE)]))
+
+    def action_undo(self) -> None:
+        if self.store.can_undo:
+            self.store.undo()
+            self._names_follow_the_tree(self.store.state.tree)
+
+    def action_redo(self) -> None:
+        if self.store.can_redo:
+            self.store.redo()
+            self._names_follow_the_tree(self.store.state.tree)
+
+    def action_set_up(self) -> None:
+        from .dialogs import SetUpDialog
+
+        def done(action) -> None:
+            if action is not None:
+                before = self.store.state
+                self.store.dispatch(action)
+                self._untitled(before)
+                self._maybe_engine_move()  # a set-up where it is the engine's turn
+                self.notify("Set up (ctrl+z brings the old tree back).", timeout=3)
+
+        self.push_screen(SetUpDialog(self.store.state.geometry), done)
+
+    def action_comment(self) -> None:
+        from .dialogs import CommentDialog
+
+        state = self.store.state
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.store.dispatch(SetComment(text=text))
+
+        self.push_screen(CommentDialog(state.tree.node(state.cursor).comment), done)
+
+    def action_help(self) -> None:
+        from .dialogs import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        from .keys_help import help_sections
+
+        self.push_screen(HelpScreen(help_sections(self.BINDINGS)))
+
+    def action_zoom(self) -> None:
+        """Maximize the focused pane, or restore the four-pane layout."""
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+        elif screen.focused is not None:
+            screen.maximize(screen.focused)
+            self.notify("z again brings the four panes back.", timeout=2)
+
+    def action_screenshot(self) -> None:
+        if self.is_web:  # a browser tab: the server's folder is no place for it; the browser downloads it
+            # (Textual's deliver_screenshot opens it in a tab of its own instead)
+            from .study_files import download_stem
+
+            filename = f"{download_stem(self.study_path, self.study_name)} {time.strftime('%Y-%m-%d %H-%M-%S')}.svg"
+            self.deliver_text(io.StringIO(self.export_screenshot()), save_filename=filename, mime_type="image/svg+xml")
+            self.notify(f"Downloading {filename}", timeout=3)
+            return
+        path = self.save_screenshot()
+        self.notify(f"Screenshot saved to {Path(path).resolve()}", timeout=3)
+
+    def action_set_overlay(self, overlay: str) -> None:
+        self.store.dispatch(SetOverlay(overlay=overlay))

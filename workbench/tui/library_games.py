@@ -1,0 +1,96 @@
+"""The library's games through the position on the board: their counts for the evaluation pane, and the
+"games like this" dialog (the first few games, walked from the library's game numbers).
+
+Mixed into :class:`~workbench.tui.app.WorkbenchApp`; the queries run in workers (they are I/O).
+"""
+
+from __future__ import annotations
+
+from ..engine import TIC_TAC_TOE, Position, Status
+from ..engine.analysis import (
+    MAX_TABLE_CELLS,
+    tables,
+    tables_if_built,
+)
+from ..engine.geometry import describe_variant
+from ..engine.position import some_move_order
+
+
+class LibraryGames:
+    """Counts of the library's games through the position, and the dialog of games like it."""
+
+    def _library_games(self) -> None:
+        """Ask the library for the games through this position (a worker: it is I/O)."""
+        if self.library is None or not self.library_has_games or self.store.state.geometry != TIC_TAC_TOE:
+            return  # the library's games are the classic game's
+        from ..library import LibraryError
+        from ..library.games import games_after
+        from ..library.games import games_through as library_through
+
+        state = self.store.state
+        library, position = self.library, state.position
+        line = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
+
+        def query():
+            # the position's games from the start, and each move's games after the line played
+            try:
+                per_move = {cell: games_after(library, line + (cell,)) for cell in position.legal_moves()}
+                return position.key, library_through(library, position), per_move
+            except LibraryError as error:
+                return error
+
+        # the group only makes a newer query replace an older one: any name unique to it does
+        self.run_worker(query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False)  # pragma: no mutate
+
+    def action_games_like_this(self) -> None:
+        """Counts of the games through this position and a few of them: from the library when it has them."""
+        from .library_dialogs import GamesLikeThis
+
+        position = self.store.state.position
+        if tables_if_built(position.geometry) is None:
+            self.notify(f"Games like this counts the games of boards of up to {MAX_TABLE_CELLS} cells; "
+                        f"this is {describe_variant(position.geometry)}.", title="Games like this", severity="warning")  # fmt: skip
+            return
+        counts = None
+        if self.library is not None and self.library_has_games and position.geometry == TIC_TAC_TOE:
+            from ..library import LibraryError
+            from ..library.games import games_through as library_through
+            from ..library.games import sample_games
+
+            try:
+                counts = library_through(self.library, position)
+                samples = sample_games(self.library, position)
+                source = f"from the library ({self.library.path})"
+            except LibraryError as error:  # a damaged games table: the counts can still be computed
+                self.notify(str(error), title="Library", severity="warning")
+                counts = None
+        if counts is None:
+            counts = tables(position.geometry).games_through(position.key).as_dict()
+            state = self.store.state
+            played = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
+            samples = _first_games(position, played, 10)
+            source = "computed (run `workbench games` to serve these from the library)"
+        lines = [
+            f"{counts['total']:,} complete games from the empty board pass through {position}, in any move order",
+            f"X wins {counts['x']:,} · O wins {counts['o']:,} · draws {counts['draw']:,}",
+            f"source: {source}",
+            "",
+            "some of them (moves from the empty board → result):",
+        ]
+        lines += [f"  {' '.join(map(str, moves)):<20} → {winner or 'draw'}" for moves, winner in samples]
+        self.push_screen(GamesLikeThis("Games like this", "\n".join(lines)))
+
+
+def _first_games(position: Position, prefix: tuple[int, ...], limit: int) -> list[tuple[tuple[int, ...], str | None]]:
+    """The first ``limit`` complete games that continue ``prefix`` (the moves reaching ``position``), in cell order."""
+    found: list[tuple[tuple[int, ...], str | None]] = []
+    stack = [(position, prefix)]
+    while stack and len(found) < limit:
+        current, moves = stack.pop()
+        status = current.status
+        if status is not Status.IN_PLAY:
+            found.append((moves, {Status.X_WON: "X", Status.O_WON: "O"}.get(status)))
+            continue
+        for cell in reversed(current.legal_moves()):
+            stack.append((current.play(cell), moves + (cell,)))
+    return found
