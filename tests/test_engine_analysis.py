@@ -332,7 +332,8 @@ def test_record_has_the_documented_shape():
 
 
 def test_tables_survive_their_plain_data_form():
-    from workbench.engine.analysis import format_tables, parse_tables, tables
+    from workbench.engine.analysis import tables
+    from workbench.engine.tables_file import format_tables, parse_tables
 
     table = tables(TIC_TAC_TOE)
     assert parse_tables(TIC_TAC_TOE, format_tables(table)) == table
@@ -342,7 +343,8 @@ def test_tables_read_back_give_the_planner_its_masks_without_planning_again(monk
     """The tables keep the planner's masks of every position it reaches from the empty board (4,520 on 3×3, each
     the planner's own answer); installed, a fresh planner answers from them and plans nothing."""
     from workbench.engine import threats
-    from workbench.engine.analysis import format_tables, install_tables, parse_tables, tables
+    from workbench.engine.analysis import install_tables, tables
+    from workbench.engine.tables_file import format_tables, parse_tables
     from workbench.engine.position import parse_position
 
     table = tables(TIC_TAC_TOE)
@@ -377,7 +379,8 @@ def test_tables_read_back_give_the_planner_its_masks_without_planning_again(monk
     ],
 )
 def test_tables_data_that_does_not_fit_is_refused_with_the_reason(mangle, reason):
-    from workbench.engine.analysis import TablesDataError, format_tables, parse_tables, tables
+    from workbench.engine.analysis import tables
+    from workbench.engine.tables_file import TablesDataError, format_tables, parse_tables
 
     with pytest.raises(TablesDataError, match=re.escape(reason)):
         parse_tables(TIC_TAC_TOE, mangle(format_tables(tables(TIC_TAC_TOE))))
@@ -462,7 +465,8 @@ def test_the_planner_s_masks_are_kept_little_endian_on_any_machine(monkeypatch):
     (its numbers swapped) and reads its own numbers back."""
     import sys
 
-    from workbench.engine.analysis import format_tables, parse_tables, tables
+    from workbench.engine.analysis import tables
+    from workbench.engine.tables_file import format_tables, parse_tables
 
     table = tables(TIC_TAC_TOE)
     little = format_tables(table)[11]

@@ -18,11 +18,8 @@ from workbench.engine.geometry import (
 from workbench.engine.graph import state_graph
 from workbench.engine.solver import solve
 from workbench.engine.analysis import analyze_strong
-from workbench.engine.strong import (
-    BoardTooLargeForStrongSolveError,
-    strong_census,
-    strong_solve,
-)
+from workbench.engine.strong import BoardTooLargeForStrongSolveError, strong_solve
+from workbench.engine.strong_records import strong_census
 from workbench.engine.symmetry import transforms
 
 variants = st.builds(
@@ -257,7 +254,7 @@ def test_dead_draw_examples():
 @pytest.mark.parametrize("name", ["3x4k3-misere", "3x3k3"])
 def test_every_position_streams_each_reachable_position_once_with_its_status_and_value(name):
     from workbench.engine import format_position
-    from workbench.engine.strong import every_position
+    from workbench.engine.strong_records import every_position
 
     geometry = parse_variant(name)
     solution, tables = strong_solve(geometry), solve(geometry)

@@ -25,16 +25,8 @@ from pathlib import Path
 
 from . import __version__
 from .engine import Geometry
-from .engine.analysis import (
-    TABLES_FORMAT,
-    Tables,
-    TablesDataError,
-    build_tables,
-    format_tables,
-    install_tables,
-    parse_tables,
-    tables_if_built,
-)
+from .engine.analysis import Tables, build_tables, install_tables, tables_if_built
+from .engine.tables_file import TABLES_FORMAT, TablesDataError, format_tables, parse_tables
 
 MAGIC = b"workbench tables\n"
 DISABLE_VARIABLE = "WORKBENCH_NO_TABLES_CACHE"

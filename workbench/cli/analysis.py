@@ -95,7 +95,8 @@ def _search(args: argparse.Namespace, position: Position, seconds: float) -> int
 def _all_strong(args: argparse.Namespace, geometry) -> int:
     """Every reachable position of a strongly solved board, streamed: its value and remoteness (the full
     record of each, with every move, is ``analyze`` of that position)."""
-    from ..engine.strong import MAX_STRONG_CELLS, every_position
+    from ..engine.strong import MAX_STRONG_CELLS
+    from ..engine.strong_records import every_position
 
     if geometry.size > MAX_STRONG_CELLS:
         raise UsageError(f"analyze --all covers boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
@@ -157,7 +158,7 @@ def cmd_census(args: argparse.Namespace) -> int:
     geometry = game_of(args)
     # the strong solution counts the same things, key for key: at MAX_TABLE_CELLS either way gives the same census
     if geometry.size > MAX_TABLE_CELLS:  # pragma: no mutate
-        from ..engine.strong import strong_census
+        from ..engine.strong_records import strong_census
 
         data = strong_census(solved_with_progress(geometry)[0])
     else:
@@ -185,7 +186,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     import time
 
     from ..cache import strong_cache_path
-    from ..engine.strong import strong_census
+    from ..engine.strong_records import strong_census
 
     geometry = game_of(args)
     started = time.perf_counter()

@@ -6,9 +6,7 @@
 
 from __future__ import annotations
 
-import sys
-from array import array
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -16,124 +14,20 @@ from ..errors import InputError
 from .census import GameCounts, counts
 from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
 from .graph import class_index, state_graph
-from .position import Player, Position, Status, check_legal, format_position
+from .position import Position, Status, check_legal, format_position
 from .solver import Value, preference, solve
-from .symmetry import Transform, group_moves, stabilizer, transforms
-from .threats import Plans, planner_for, squeezes
+from .symmetry import group_moves, stabilizer, transforms
+from .threats import planner_for, squeezes
+from .results import MASK_NAMES, Analysis, Masks, MoveAnalysis, SymmetryInfo, Tables
+
+_VALUES = {int(value): value for value in Value}
 
 if TYPE_CHECKING:
     from .search import SearchResult
     from .strong import StrongSolution
 
-_VALUES = {int(value): value for value in Value}
-MASK_NAMES = ("win", "block", "fork", "perfect_win", "perfect_lose", "best")
-
-
-@dataclass(frozen=True, slots=True)
-class MoveAnalysis:
-    """One legal move, judged for the side making it."""
-
-    cell: Cell
-    value: Value | None
-    """None where it is not proven (a board beyond the strong solutions, searched only so far)."""
-    remoteness: int | None
-    trap: float | None
-    """Fraction of the opponent's replies that lose; None when the move ends the game, or is not proven."""
-    games: GameCounts | None
-    """Complete games that continue through this move; None where they are not counted (above 16 cells)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Masks:
-    """Cell sets for the side to move (see :mod:`workbench.engine.threats`)."""
-
-    win: Bitboard = 0
-    block: Bitboard = 0
-    fork: Bitboard = 0
-    perfect_win: Bitboard = 0
-    perfect_lose: Bitboard = 0
-    best: Bitboard = 0
-
-    def get(self, name: str) -> Bitboard:
-        if name not in MASK_NAMES:
-            raise KeyError(name)
-        return getattr(self, name)
-
-
-@dataclass(frozen=True, slots=True)
-class SymmetryInfo:
-    canonical: Position
-    class_id: int | None
-    """None on boards beyond the strong solutions: their classes are not numbered (the canonical form names one)."""
-    class_count: int | None
-    orbit_size: int
-    stabilizer: tuple[Transform, ...]
-    move_classes: tuple[tuple[Cell, ...], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Analysis:
-    position: Position
-    status: Status
-    to_move: Player | None
-    value: Value | None
-    """For the side to move; None when the game is over, or not proven yet (above 16 cells)."""
-    remoteness: int | None
-    moves: tuple[MoveAnalysis, ...]
-    masks: Masks
-    symmetry: SymmetryInfo
-    games: GameCounts | None
-    """Complete games from this position; None above 16 cells, where they are not counted."""
-
-    @property
-    def proven(self) -> bool:
-        """Every value here is exact: the game is over, or the position's value is known (tables, a strong
-        solution, or a search that proved every move)."""
-        return self.to_move is None or self.value is not None
-
-    def move(self, cell: Cell) -> MoveAnalysis | None:
-        for move in self.moves:
-            if move.cell == cell:
-                return move
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class Tables:
-    """Everything :func:`analyze` needs, computed once per geometry."""
-
-    geometry: Geometry
-    children: dict[int, tuple[tuple[Cell, int], ...]]
-    terminal: dict[int, Status]
-    value: dict[int, int]
-    remoteness: dict[int, int]
-    trap: dict[int, float]
-    games: dict[int, GameCounts]
-    paths: dict[int, int]
-    """Move orders from the empty board that reach each position."""
-    class_of: dict[int, int]
-    canonical_keys: tuple[int, ...]
-    plans: Plans
-    """The threat planner's six masks of every position it reaches from the empty board, by its own key
-    (:meth:`~workbench.engine.threats.Planner.known`): an analysis reads them instead of planning."""
-
-    def games_through(self, key: int) -> GameCounts:
-        """Complete games from the empty board through the position ``key``: the move
-        orders reaching it times the games continuing from it."""
-        orders = self.paths[key]
-        return GameCounts(*(orders * part for part in self.games[key]))
-
-    def classes_by_ply(self) -> tuple[int, ...]:
-        """How many symmetry classes have 0, 1, 2, … marks (seed 002's table)."""
-        plies = [key.bit_count() for key in self.canonical_keys]
-        counts = [0] * (max(plies) + 1)
-        for ply in plies:
-            counts[ply] += 1
-        return tuple(counts)
-
 
 _TABLES: dict[Geometry, Tables] = {}
-
 
 
 class BoardTooLargeError(InputError):
@@ -315,97 +209,6 @@ def build_tables(geometry: Geometry) -> Tables:
         classes.class_of,
         classes.canonical_keys,
         planner.known(),
-    )
-
-
-TABLES_FORMAT = 2
-"""Version of :func:`format_tables`' layout; bump it when :class:`Tables` changes."""
-
-
-class TablesDataError(InputError):
-    """Data that :func:`parse_tables` cannot read as the tables of the geometry."""
-
-
-def format_tables(table: Tables) -> tuple:
-    """The tables as plain data (ints, floats, strings, tuples, dicts) for :func:`parse_tables`."""
-    geometry = table.geometry
-    return (
-        TABLES_FORMAT,
-        (geometry.rows, geometry.cols, geometry.k),
-        table.children,
-        {key: status.value for key, status in table.terminal.items()},
-        table.value,
-        table.remoteness,
-        table.trap,
-        {key: tuple(games) for key, games in table.games.items()},
-        table.paths,
-        table.class_of,
-        table.canonical_keys,
-        tuple(_little_endian(part).tobytes() for part in table.plans),
-    )
-
-
-def _little_endian(numbers: array) -> array:
-    """``numbers`` in little-endian order, however this machine keeps them (kept tables may be read elsewhere)."""
-    if sys.byteorder == "little":
-        return numbers
-    swapped = array(numbers.typecode, numbers)
-    swapped.byteswap()
-    return swapped
-
-
-def _parse_plans(data: object, positions: int) -> Plans:
-    """The planner's arrays from :func:`format_tables`' two strings of bytes, checked for shape."""
-    if not (isinstance(data, tuple) and len(data) == 2 and all(isinstance(part, bytes) for part in data)):
-        raise TablesDataError("tables data: the planner's masks are not two strings of bytes")
-    keys, masks = array("Q"), array("H")
-    try:
-        keys.frombytes(data[0])
-        masks.frombytes(data[1])
-    except ValueError as error:
-        raise TablesDataError(f"tables data: the planner's masks: {error}") from None
-    if sys.byteorder != "little":
-        keys.byteswap()
-        masks.byteswap()
-    if positions and not (keys and keys[0] == 0 and len(masks) == 6 * len(keys)
-                          and all(a < b for a, b in zip(keys, keys[1:]))):  # fmt: skip
-        raise TablesDataError("tables data: the planner's masks do not start from the empty board, six a position")
-    return keys, masks
-
-
-def parse_tables(geometry: Geometry, data: object) -> Tables:
-    """Tables from :func:`format_tables` data, checked for shape (not recomputed).
-
-    :raises TablesDataError: naming what does not fit.
-    """
-    if not isinstance(data, tuple) or len(data) != 12:
-        raise TablesDataError("tables data: not a 12-part tuple")
-    version, shape, children, terminal, value, remoteness, trap, games, paths, class_of, canonical_keys, plans = data
-    if version != TABLES_FORMAT:
-        raise TablesDataError(f"tables data: format {version!r}, this engine reads {TABLES_FORMAT}")
-    if shape != (geometry.rows, geometry.cols, geometry.k):
-        raise TablesDataError(f"tables data: for a {shape!r} board, not {geometry.rows}×{geometry.cols} k={geometry.k}")
-    parts = (children, terminal, value, remoteness, trap, games, paths, class_of)
-    if not all(isinstance(part, dict) for part in parts) or not isinstance(canonical_keys, tuple):
-        raise TablesDataError("tables data: a table is not a dict")
-    positions = class_of.keys()
-    if not (
-        children.keys() | terminal.keys() == positions
-        and value.keys() == positions
-        and remoteness.keys() == positions
-        and games.keys() == positions
-        and paths.keys() == positions
-        and trap.keys() == children.keys()
-    ):
-        raise TablesDataError("tables data: the tables do not cover the same positions")
-    try:
-        statuses = {key: Status(name) for key, name in terminal.items()}
-        game_counts = {key: GameCounts._make(split) for key, split in games.items()}
-    except (ValueError, TypeError) as error:
-        raise TablesDataError(f"tables data: {error}") from None
-    plans = _parse_plans(plans, len(positions))
-    return Tables(
-        geometry, children, statuses, value, remoteness, trap, game_counts, paths, class_of, canonical_keys, plans
     )
 
 

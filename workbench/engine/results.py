@@ -1,0 +1,124 @@
+"""What an analysis says: the result types of :mod:`.analysis` (a move's value, the masks, the symmetry, the whole
+analysis, its JSON record) and the per-board tables it reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .census import GameCounts
+from .geometry import Bitboard, Cell, Geometry
+from .position import Player, Position, Status
+from .solver import Value
+from .symmetry import Transform
+from .threats import Plans
+
+if TYPE_CHECKING:
+    pass
+
+
+
+MASK_NAMES = ("win", "block", "fork", "perfect_win", "perfect_lose", "best")
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAnalysis:
+    """One legal move, judged for the side making it."""
+
+    cell: Cell
+    value: Value | None
+    """None where it is not proven (a board beyond the strong solutions, searched only so far)."""
+    remoteness: int | None
+    trap: float | None
+    """Fraction of the opponent's replies that lose; None when the move ends the game, or is not proven."""
+    games: GameCounts | None
+    """Complete games that continue through this move; None where they are not counted (above 16 cells)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Masks:
+    """Cell sets for the side to move (see :mod:`workbench.engine.threats`)."""
+
+    win: Bitboard = 0
+    block: Bitboard = 0
+    fork: Bitboard = 0
+    perfect_win: Bitboard = 0
+    perfect_lose: Bitboard = 0
+    best: Bitboard = 0
+
+    def get(self, name: str) -> Bitboard:
+        if name not in MASK_NAMES:
+            raise KeyError(name)
+        return getattr(self, name)
+
+
+@dataclass(frozen=True, slots=True)
+class SymmetryInfo:
+    canonical: Position
+    class_id: int | None
+    """None on boards beyond the strong solutions: their classes are not numbered (the canonical form names one)."""
+    class_count: int | None
+    orbit_size: int
+    stabilizer: tuple[Transform, ...]
+    move_classes: tuple[tuple[Cell, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    position: Position
+    status: Status
+    to_move: Player | None
+    value: Value | None
+    """For the side to move; None when the game is over, or not proven yet (above 16 cells)."""
+    remoteness: int | None
+    moves: tuple[MoveAnalysis, ...]
+    masks: Masks
+    symmetry: SymmetryInfo
+    games: GameCounts | None
+    """Complete games from this position; None above 16 cells, where they are not counted."""
+
+    @property
+    def proven(self) -> bool:
+        """Every value here is exact: the game is over, or the position's value is known (tables, a strong
+        solution, or a search that proved every move)."""
+        return self.to_move is None or self.value is not None
+
+    def move(self, cell: Cell) -> MoveAnalysis | None:
+        for move in self.moves:
+            if move.cell == cell:
+                return move
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """Everything :func:`analyze` needs, computed once per geometry."""
+
+    geometry: Geometry
+    children: dict[int, tuple[tuple[Cell, int], ...]]
+    terminal: dict[int, Status]
+    value: dict[int, int]
+    remoteness: dict[int, int]
+    trap: dict[int, float]
+    games: dict[int, GameCounts]
+    paths: dict[int, int]
+    """Move orders from the empty board that reach each position."""
+    class_of: dict[int, int]
+    canonical_keys: tuple[int, ...]
+    plans: Plans
+    """The threat planner's six masks of every position it reaches from the empty board, by its own key
+    (:meth:`~workbench.engine.threats.Planner.known`): an analysis reads them instead of planning."""
+
+    def games_through(self, key: int) -> GameCounts:
+        """Complete games from the empty board through the position ``key``: the move
+        orders reaching it times the games continuing from it."""
+        orders = self.paths[key]
+        return GameCounts(*(orders * part for part in self.games[key]))
+
+    def classes_by_ply(self) -> tuple[int, ...]:
+        """How many symmetry classes have 0, 1, 2, … marks (seed 002's table)."""
+        plies = [key.bit_count() for key in self.canonical_keys]
+        counts = [0] * (max(plies) + 1)
+        for ply in plies:
+            counts[ply] += 1
+        return tuple(counts)
