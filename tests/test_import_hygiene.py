@@ -178,3 +178,17 @@ def test_each_room_imports_only_the_rooms_its_docstring_allows():
             if target != "workbench" and other != room and other.removeprefix("workbench.") not in ROOMS[room]:
                 trespasses.append(f"{name} -> {target}")
     assert trespasses == []
+
+
+MAX_MODULE_LINES = 500
+"""About where a module starts holding more than one concern (issue 39): past it, split by concern first."""
+
+
+def test_no_module_is_over_about_five_hundred_lines():
+    from pathlib import Path
+
+    import workbench
+
+    root = Path(workbench.__file__).parent
+    long = {str(path.relative_to(root)): count for path in root.rglob("*.py") if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert long == {}, "split these by concern before they grow further"
