@@ -219,7 +219,7 @@ def test_no_header_makes_a_check_fail_other_than_by_a_refusal(host, origin, loca
 
 def test_the_cap_gives_places_until_it_is_full_and_takes_them_back():
     cap = Cap()
-    from workbench import cli
+    from workbench.cli import common as cli
 
     assert cap.max_tabs == DEFAULT_MAX_TABS == cli.DEFAULT_MAX_TABS == 16
     assert all(cap.take() for _ in range(16)) and cap.full and not cap.take() and cap.taken == 16
