@@ -138,7 +138,7 @@ def test_what_a_user_runs_imports_nothing_of_the_bench_extra():
         "            raise ImportError(f'no {name} (the bench extra)')\n"
         "sys.meta_path.insert(0, Absent())\n"
         "import workbench.cli, workbench.tui.app, workbench.tui.screenshots, workbench.web.serve, workbench.web.serve_ext.warm_start\n"
-        "import workbench.tui.dialogs, workbench.tui.study_files, workbench.library.games\n"
+        "import workbench.tui.dialogs, workbench.tui.features.study_files, workbench.library.games\n"
         "print('ok')\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -192,3 +192,17 @@ def test_no_module_is_over_about_five_hundred_lines():
     root = Path(workbench.__file__).parent
     long = {str(path.relative_to(root)): count for path in root.rglob("*.py") if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
     assert long == {}, "split these by concern before they grow further"
+
+
+def test_the_app_s_folders_import_one_way_panes_then_features_then_the_app():
+    """The panes know nothing of the app's features or of the app; the features nothing of the app (what they need
+    of it is ``self`` or a protocol): workbench.tui.panes and workbench.tui.features say so in their docstrings."""
+    graph = _imports_of_every_module()
+    found = []
+    for name, targets in graph.items():
+        for target in targets:
+            if name.startswith("workbench.tui.panes") and target.startswith(("workbench.tui.features", "workbench.tui.app")):
+                found.append(f"{name} -> {target}")
+            if name.startswith("workbench.tui.features") and target == "workbench.tui.app":
+                found.append(f"{name} -> {target}")
+    assert found == []

@@ -11,15 +11,15 @@ from workbench.state import AppState, EngineMode, load_study, reduce, save_study
 from workbench.state.actions import PlayCell, ToStart
 from workbench.tui import app as app_module
 from workbench.tui import keys_help
-from workbench.tui import engine_play
+from workbench.tui.features import engine_play
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.board import BoardGrid
+from workbench.tui.panes.board import BoardGrid
 from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog, parse_setup
-from workbench.tui.evaluation import EvaluationView
-from workbench.tui.history import ValueStrip
-from workbench.tui.variation_tree import VariationTree
+from workbench.tui.panes.evaluation import EvaluationView
+from workbench.tui.panes.history import ValueStrip
+from workbench.tui.panes.variation_tree import VariationTree
 from workbench.tui.library_dialogs import OpenDialog
-from workbench.tui.symmetry import SymmetryView
+from workbench.tui.panes.symmetry import SymmetryView
 
 from .tui_helpers import HANG_GUARD_SECONDS, cell_offset, cell_texts, moves, text_of, wait_for_reactive, wait_library, wait_ready
 
@@ -814,8 +814,8 @@ async def test_b_adds_the_best_line_after_the_selected_move_as_a_variation():
 
 @pytest.mark.parametrize("size", [(120, 36), (140, 40), (200, 60)])
 async def test_at_screenshot_sizes_nothing_needs_scrolling(size):
-    from workbench.tui.bars import KeysFooter
-    from workbench.tui.board import BoardStatus
+    from workbench.tui.panes.bars import KeysFooter
+    from workbench.tui.panes.board import BoardStatus
 
     app = WorkbenchApp()
     async with app.run_test(size=size) as pilot:
@@ -854,7 +854,7 @@ async def test_at_80_by_24_the_unsaved_mark_shows_on_the_board():
 
 
 async def test_history_marks_each_move_and_scores_each_side_of_the_line():
-    from workbench.tui.history import LineScore
+    from workbench.tui.panes.history import LineScore
 
     app = WorkbenchApp()
     async with app.run_test(size=(120, 36)) as pilot:

@@ -121,10 +121,10 @@ async def test_auto_text_is_black_or_white_blended_as_the_css_says_in_every_them
     exactly, in each of Textual's themes (but the ANSI ones: there the terminal picks the colours)."""
     from textual.theme import BUILTIN_THEMES
 
-    from workbench.tui.board import BoardGrid
-    from workbench.tui.evaluation import EvaluationView
-    from workbench.tui.history import ValueStrip
-    from workbench.tui.variation_tree import VariationTree
+    from workbench.tui.panes.board import BoardGrid
+    from workbench.tui.panes.evaluation import EvaluationView
+    from workbench.tui.panes.history import ValueStrip
+    from workbench.tui.panes.variation_tree import VariationTree
 
     parts = [(BoardGrid, name) for name in ("board--line", "board--cursor", "board--win", "board--draw", "board--loss", "board--mask")]
     parts += [(EvaluationView, "evaluation--highlight"), (VariationTree, "history--current"), (ValueStrip, "strip--x")]

@@ -11,7 +11,7 @@ from textual.widgets import Button
 from workbench.state import parse_study
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import MoveTextScreen
-from workbench.tui.study_files import download_stem
+from workbench.tui.features.study_files import download_stem
 
 from .tui_helpers import wait_ready
 

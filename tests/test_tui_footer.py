@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import Footer
 
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.bars import KeysFooter
+from workbench.tui.panes.bars import KeysFooter
 
 from .tui_helpers import text_of, wait_ready
 

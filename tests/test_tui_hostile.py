@@ -15,7 +15,7 @@ from workbench.library.studies import list_studies, save_study
 from workbench.state import AppState, dumps_study, import_movetext
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import PathDialog
-from workbench.tui.variation_tree import VariationTree, tree_lines
+from workbench.tui.panes.variation_tree import VariationTree, tree_lines
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 
 from .fuzz import run_sql as execute

@@ -7,7 +7,7 @@ from workbench.library.games import write_games
 from workbench.library.studies import list_studies
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import Confirm, ConfirmQuit, PathDialog
-from workbench.tui.evaluation import EvaluationView
+from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 
 from .tui_helpers import moves, text_of, wait_library

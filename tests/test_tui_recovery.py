@@ -308,7 +308,7 @@ def test_the_offer_says_when_the_work_was_kept_in_local_time():
     too on another day, and a stamp it cannot read as it is (never an error)."""
     from datetime import datetime, timedelta, timezone
 
-    from workbench.tui.recovery import _when
+    from workbench.tui.features.recovery import _when
 
     now = datetime.now(timezone.utc).replace(microsecond=0)
     local = now.astimezone()

@@ -18,11 +18,11 @@ from workbench.engine.search import MoveResult, SearchResult
 from workbench.search_service import SearchReport, SearchRequest
 from workbench.state import Store
 from workbench.state.actions import NewGame, PlayCell, SearchFound, SetOverlay
-from workbench.tui import searching
+from workbench.tui.features import searching
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.board import BoardGrid, BoardStatus
-from workbench.tui.evaluation import EvaluationView
-from workbench.tui.searching import PositionSearch, latest_reports
+from workbench.tui.panes.board import BoardGrid, BoardStatus
+from workbench.tui.panes.evaluation import EvaluationView
+from workbench.tui.features.searching import PositionSearch, latest_reports
 
 from .test_tui_variants import no_search
 from .tui_helpers import text_of, wait_ready
@@ -328,7 +328,7 @@ async def test_a_report_draws_only_the_lines_it_changes_and_the_moves_table_keep
     """On 15×15 a searched position's moves table runs to two hundred rows, built again at every report and
     every step back to the position: the rows that come out the same are the very strips drawn before (a step
     back took 9 ms making them again), a row that changes is made anew, and it reads what it should."""
-    from workbench.tui import lines
+    from workbench.tui.panes import lines
 
     no_search(monkeypatch)
     made = []
@@ -404,7 +404,7 @@ def test_what_a_held_report_proved_stays_when_the_search_process_is_found_gone()
 async def test_the_history_says_why_it_scores_no_line_in_words_that_fit_its_pane(monkeypatch):
     """Accuracy needs every position's exact values: on a searched board the line says so, whole, in the
     pane's width at 80×24 (it was cut to "accuracy: exact values up t…"), and at length where there is room."""
-    from workbench.tui.history import LineScore
+    from workbench.tui.panes.history import LineScore
 
     no_search(monkeypatch)
     app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=GOMOKU)
@@ -420,7 +420,7 @@ async def test_the_history_says_why_it_scores_no_line_in_words_that_fit_its_pane
 def test_the_moves_table_is_as_wide_as_its_columns_and_the_spaces_between_them():
     """The evaluation picks the fullest table that fits its width by this figure: one too small, and a table
     one column too wide for the pane would be drawn and cut."""
-    from workbench.tui.evaluation import _table_width
+    from workbench.tui.panes.evaluation import _table_width
 
     columns = [("cell", ["★3", "12"], ">"), ("value", ["draw", "loss"], "<"), ("games", ["1,234,567"], ">")]
     header = " ".join(f"{name:{align}{max(len(name), *map(len, entries))}}" for name, entries, align in columns)
@@ -431,7 +431,7 @@ def test_the_moves_table_is_as_wide_as_its_columns_and_the_spaces_between_them()
 async def test_the_symmetry_images_of_a_7x7_board_stand_a_space_apart(monkeypatch):
     """Images wider than the classic board's label column take their width and one space each: as many fit
     in the pane as can."""
-    from workbench.tui.symmetry import SymmetryView
+    from workbench.tui.panes.symmetry import SymmetryView
 
     no_search(monkeypatch)
     app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=Geometry(7, 7, 5))

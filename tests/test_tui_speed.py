@@ -20,12 +20,12 @@ from workbench.engine import TIC_TAC_TOE
 from workbench.bench import terminal as terminal_bench
 from workbench.state.played import GOMOKU_OPENING, game_state
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.board import BoardGrid, BoardStatus
+from workbench.tui.panes.board import BoardGrid, BoardStatus
 from workbench.tui.textual_ext.compositor import _chops_meeting
-from workbench.tui.evaluation import EvaluationView
-from workbench.tui.lines import _runs, ellipsis
-from workbench.tui.symmetry import SymmetryView
-from workbench.tui.variation_tree import VariationTree
+from workbench.tui.panes.evaluation import EvaluationView
+from workbench.tui.panes.lines import _runs, ellipsis
+from workbench.tui.panes.symmetry import SymmetryView
+from workbench.tui.panes.variation_tree import VariationTree
 from workbench.tui import textual_ext
 
 # the fast path's own tests (stock Textual is tested by the rest, in both modes: tests/test_gate.py)
@@ -468,7 +468,7 @@ def test_the_terminal_report_names_every_size_scenario_and_ratio():
 
 
 async def test_the_footer_follows_the_keys_of_the_focused_pane_and_is_redrawn_only_when_they_change(monkeypatch):
-    from workbench.tui.bars import KeysFooter
+    from workbench.tui.panes.bars import KeysFooter
 
     redraws = []
     original = KeysFooter.refresh
@@ -626,7 +626,7 @@ async def test_the_views_draw_their_kept_lines_exactly_as_textuals_own_path_draw
     from textual.geometry import Region
     from textual.widget import Widget
 
-    from workbench.tui.lines import LinesView, box_adds_nothing
+    from workbench.tui.panes.lines import LinesView, box_adds_nothing
 
     if no_color:
         monkeypatch.setenv("NO_COLOR", "1")
@@ -659,7 +659,7 @@ async def test_a_kept_scrollbar_draws_exactly_what_textuals_scrollbar_draws(them
     tree and the panes scroll with it."""
     from textual.geometry import Region
 
-    from workbench.tui.lines import KeptScrollBar, ViewPane
+    from workbench.tui.panes.lines import KeptScrollBar, ViewPane
 
     app = _app()
     if theme not in app.available_themes:  # (Textual 8.0 has no ANSI themes: tests/versions.py runs it there)
@@ -855,7 +855,7 @@ def test_a_view_s_line_is_fitted_to_its_width_exactly_as_textual_fits_it(runs, w
     from rich.style import Style
     from textual.strip import Strip
 
-    from workbench.tui.lines import fitted_strip
+    from workbench.tui.panes.lines import fitted_strip
 
     base = Style(color="red", bgcolor="black")
     segments = [Segment(text, None if style is None else Style.parse(style)) for text, style in runs]

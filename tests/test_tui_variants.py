@@ -12,10 +12,10 @@ from workbench.engine import Geometry, Position, parse_position
 from workbench.settings import load_settings
 from workbench.state import load_study
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.board import BoardGrid, BoardPane
+from workbench.tui.panes.board import BoardGrid, BoardPane
 from workbench.tui.dialogs import NewGameDialog
-from workbench.tui.evaluation import EvaluationView
-from workbench.tui.symmetry import SymmetryView
+from workbench.tui.panes.evaluation import EvaluationView
+from workbench.tui.panes.symmetry import SymmetryView
 
 from .tui_helpers import cell_offset, moves, text_of, wait_ready
 
@@ -468,7 +468,7 @@ async def test_the_moves_table_of_a_bigger_board_is_whole_and_scrolls_and_a_smal
     is the classic board's height, not the bigger one's."""
     from workbench.engine import analysis
     from workbench.engine.strong import strong_solve
-    from workbench.tui.evaluation import EvaluationPane
+    from workbench.tui.panes.evaluation import EvaluationPane
 
     analysis.install_strong(strong_solve(TWO_BY_SEVEN))
     app = _app(game=TWO_BY_SEVEN)
@@ -654,7 +654,7 @@ async def until(pilot, condition, what: str) -> None:
 
 
 async def test_gomoku_is_chosen_by_name_drawn_compact_and_played_by_coordinate(monkeypatch):
-    from workbench.tui.board import BoardStatus
+    from workbench.tui.panes.board import BoardStatus
 
     asked = no_search(monkeypatch)
     app = _app()
@@ -729,8 +729,8 @@ async def test_a_big_board_s_search_fills_in_and_s_stops_it_and_searches_on():
 async def test_a_search_that_proves_every_move_shows_the_value_and_the_best_move(monkeypatch):
     """Late in a 5×5 game the search proves every move quickly: the evaluation, the board's status, the values
     overlay and the value strip then show exact values, and space plays the best move."""
-    from workbench.tui.board import BoardStatus
-    from workbench.tui.history import ValueStrip, outcome_for_x
+    from workbench.tui.panes.board import BoardStatus
+    from workbench.tui.panes.history import ValueStrip, outcome_for_x
 
     from workbench.state import AppState, reduce
     from workbench.state.actions import NewGame, PlayCell
@@ -765,7 +765,7 @@ async def test_the_search_runs_in_a_process_that_ends_with_the_app_and_a_killed_
     import os
     import signal
 
-    from workbench.tui.board import BoardStatus
+    from workbench.tui.panes.board import BoardStatus
 
     app = _app(game=Geometry(15, 15, 5))
     async with app.run_test(size=SIZE) as pilot:
@@ -794,7 +794,7 @@ def _process_state(pid: int) -> str:
 async def test_the_search_s_process_is_held_while_keys_come_and_goes_on_when_they_stop():
     """On a 2-core machine a running search made each key 3-4 ms later: a key or a click stops its process until
     the input has been quiet a moment, then it searches on."""
-    from workbench.tui import searching
+    from workbench.tui.features import searching
 
     app = _app(game=Geometry(15, 15, 5))
     async with app.run_test(size=SIZE) as pilot:

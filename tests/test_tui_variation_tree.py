@@ -14,7 +14,7 @@ from workbench.state.actions import (
     PromoteVariation,
     ToStart,
 )  # fmt: skip
-from workbench.tui.variation_tree import tree_lines, view_children, view_parent
+from workbench.tui.panes.variation_tree import tree_lines, view_children, view_parent
 
 edits = st.one_of(
     st.integers(1, 9).map(lambda cell: PlayCell(cell=cell)),
@@ -97,7 +97,7 @@ def test_a_promoted_variation_changes_places_with_the_move_it_replaced():
 
 
 def test_a_tree_given_no_study_yet_labels_nothing():
-    from workbench.tui.variation_tree import VariationTree
+    from workbench.tui.panes.variation_tree import VariationTree
 
     tree = VariationTree()
     assert tree.lines == () and tree.label(0) == "" and tree.line_of(0) is None

@@ -83,8 +83,8 @@ def plain_text(widget) -> str:
 
 def text_of(widget) -> str:
     """The plain text a widget renders now (no colour codes)."""
-    from workbench.tui.bars import KeysFooter
-    from workbench.tui.lines import LinesView
+    from workbench.tui.panes.bars import KeysFooter
+    from workbench.tui.panes.lines import LinesView
 
     if isinstance(widget, (LinesView, KeysFooter)):
         return "\n".join(widget.render_line(y).text for y in range(widget.size.height))

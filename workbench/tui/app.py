@@ -45,22 +45,22 @@ from ..state.actions import (
     PlayCell,
 )
 from . import textual_ext
-from .bars import KeysFooter
-from .board import BoardGrid, BoardPane
-from .commands import PaletteCommands
-from .engine_play import EnginePlay
-from .evaluation import EvaluationPane, EvaluationView
-from .game_actions import GameActions
-from .history import HistoryPane
-from .layout import Layout, ResponsiveLayout, layout_for
-from .library_games import LibraryGames
+from .panes.bars import KeysFooter
+from .panes.board import BoardGrid, BoardPane
+from .features.commands import PaletteCommands
+from .features.engine_play import EnginePlay
+from .panes.evaluation import EvaluationPane, EvaluationView
+from .features.game_actions import GameActions
+from .panes.history import HistoryPane
+from .features.layout import Layout, ResponsiveLayout, layout_for
+from .features.library_games import LibraryGames
 from .messages import Dispatch
-from .prefetch import AnalysisPrefetch
-from .recovery import Recovery
-from .remembered import RememberedSettings
-from .searching import PositionSearch
-from .study_files import StudyFiles
-from .symmetry import SymmetryPane
+from .features.prefetch import AnalysisPrefetch
+from .features.recovery import Recovery
+from .features.remembered import RememberedSettings
+from .features.searching import PositionSearch
+from .features.study_files import StudyFiles
+from .panes.symmetry import SymmetryPane
 
 _DRAWN_AT_ONCE = (events.Key, events.MouseDown, events.MouseUp, events.MouseScrollDown, events.MouseScrollUp)
 """The user's input whose frame the fast path's screen draws at once (a mouse's moves keep Textual's pace)."""

@@ -23,8 +23,8 @@ def help_sections(app_bindings: Iterable[BindingType]) -> list[tuple[str, list[t
     def not_a_digit(row: tuple[str, str]) -> bool:
         return not row[0].isdigit()
 
-    from .board import BoardGrid
-    from .variation_tree import VariationTree
+    from .panes.board import BoardGrid
+    from .panes.variation_tree import VariationTree
 
     app_rows = [row for row in rows(app_bindings) if not_a_digit(row)]
     return [

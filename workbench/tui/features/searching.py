@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING
 
 from textual.timer import Timer
 
-from ..engine import Position
-from ..engine.analysis import is_searched
-from ..state.actions import SearchFound
+from ...engine import Position
+from ...engine.analysis import is_searched
+from ...state.actions import SearchFound
 
 if TYPE_CHECKING:  # the service (and multiprocessing's modules) are imported with the first search, not by the
     # first paint of every board (the modules a start imports are a good part of its time)
     from multiprocessing.connection import Connection
 
-    from ..search_service import SearchReport, SearchRequest
+    from ...search_service import SearchReport, SearchRequest
 
 SEARCH_SECONDS = 30.0
 """One go of the search of a position; ``s`` gives it another."""
@@ -153,7 +153,7 @@ class PositionSearch:
 
     def _start_search(self, position: Position) -> None:
         """Ask for ``position`` to be searched (a search still running stops first and reports so)."""
-        from ..search_service import SearchRequest
+        from ...search_service import SearchRequest
 
         earlier = self.store.state.search_of(position)
         request = SearchRequest(position, earlier.moves if earlier else (), earlier.nodes if earlier else 0, SEARCH_SECONDS)
@@ -172,7 +172,7 @@ class PositionSearch:
             self._end_search_process()
 
     def _start_search_process(self) -> None:
-        from .. import search_service
+        from ... import search_service
 
         self._search_pipe, self._search_process = search_service.start()
         asyncio.get_running_loop().add_reader(self._search_pipe.fileno(), self._read_search_reports)
@@ -184,7 +184,7 @@ class PositionSearch:
             return
         self._drop_hold()  # (a stopped process is killed all the same)
         self._search_pipe = self._search_process = None
-        from .. import search_service
+        from ... import search_service
 
         try:
             asyncio.get_running_loop().remove_reader(pipe.fileno())
@@ -209,7 +209,7 @@ class PositionSearch:
             self._end_search_process()
             state = self.store.state
             if state.searching is not None:  # what it proved stays; it is no longer searching
-                from ..search_service import SearchReport
+                from ...search_service import SearchReport
 
                 self._search_reported(SearchReport(state.search_of(state.searching), running=False, ended="stopped"))
                 self.notify("The search's process ended: s searches again.", severity="warning", timeout=4)

@@ -5,9 +5,9 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`; it works on the app's ``sto
 
 from __future__ import annotations
 
-from ..engine import Player
-from ..state import AppState, EngineMode, choose_move
-from ..state.actions import SetEngine
+from ...engine import Player
+from ...state import AppState, EngineMode, choose_move
+from ...state.actions import SetEngine
 
 ENGINE_CYCLE = (EngineMode.OFF, EngineMode.PERFECT, EngineMode.TRAP, EngineMode.RANDOM)
 

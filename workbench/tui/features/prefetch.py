@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..engine import Geometry
-from ..engine.analysis import analysis_ready, forget_analysis
-from ..state import Store
+from ...engine import Geometry
+from ...engine.analysis import analysis_ready, forget_analysis
+from ...state import Store
 
 
 class PrefetchHost(Protocol):
@@ -52,7 +52,7 @@ class AnalysisPrefetch:
 
     def _read_wanted(self) -> None:
         """Worker thread: read back the lit variant, then the one lit meanwhile, until it is one tried."""
-        from ..cache import read_back_analysis
+        from ...cache import read_back_analysis
 
         while (geometry := self._wanted) is not None and geometry not in self._tried:
             self._tried.add(geometry)

@@ -6,14 +6,14 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`; the queries run in workers 
 
 from __future__ import annotations
 
-from ..engine import TIC_TAC_TOE, Position, Status
-from ..engine.analysis import (
+from ...engine import TIC_TAC_TOE, Position, Status
+from ...engine.analysis import (
     MAX_TABLE_CELLS,
     tables,
     tables_if_built,
 )
-from ..engine.geometry import describe_variant
-from ..engine.position import some_move_order
+from ...engine.geometry import describe_variant
+from ...engine.position import some_move_order
 
 
 class LibraryGames:
@@ -23,9 +23,9 @@ class LibraryGames:
         """Ask the library for the games through this position (a worker: it is I/O)."""
         if self.library is None or not self.library_has_games or self.store.state.geometry != TIC_TAC_TOE:
             return  # the library's games are the classic game's
-        from ..library import LibraryError
-        from ..library.games import games_after
-        from ..library.games import games_through as library_through
+        from ...library import LibraryError
+        from ...library.games import games_after
+        from ...library.games import games_through as library_through
 
         state = self.store.state
         library, position = self.library, state.position
@@ -44,7 +44,7 @@ class LibraryGames:
 
     def action_games_like_this(self) -> None:
         """Counts of the games through this position and a few of them: from the library when it has them."""
-        from .library_dialogs import GamesLikeThis
+        from ..library_dialogs import GamesLikeThis
 
         position = self.store.state.position
         if tables_if_built(position.geometry) is None:
@@ -53,9 +53,9 @@ class LibraryGames:
             return
         counts = None
         if self.library is not None and self.library_has_games and position.geometry == TIC_TAC_TOE:
-            from ..library import LibraryError
-            from ..library.games import games_through as library_through
-            from ..library.games import sample_games
+            from ...library import LibraryError
+            from ...library.games import games_through as library_through
+            from ...library.games import sample_games
 
             try:
                 counts = library_through(self.library, position)

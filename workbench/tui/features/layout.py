@@ -11,7 +11,7 @@ from typing import NamedTuple
 from textual.css.scalar import Scalar
 from textual.widgets import Static
 
-from .board import BoardGrid
+from ..panes.board import BoardGrid
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 

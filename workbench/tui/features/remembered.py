@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
 
-from ..engine import Geometry, Player, Position
-from ..engine.geometry import format_variant, parse_variant
-from ..settings import Settings, SettingsError, load_settings, save_settings
-from ..state import AppState, EngineMode, GameTree, Store
+from ...engine import Geometry, Player, Position
+from ...engine.geometry import format_variant, parse_variant
+from ...settings import Settings, SettingsError, load_settings, save_settings
+from ...state import AppState, EngineMode, GameTree, Store
 
 
 class SettingsHost(Protocol):
@@ -105,8 +105,8 @@ class RememberedSettings:
         """Every pane draws in the new colours at once. The line views and the tree keep their drawn
         lines: both draw them again once the new CSS is in (a line drawn during the style update can
         still read the old theme's "auto" text colour)."""
-        from .variation_tree import VariationTree
-        from .lines import LinesView
+        from ..panes.variation_tree import VariationTree
+        from ..panes.lines import LinesView
 
         for view in self.query(LinesView):
             self.call_after_refresh(view.invalidate)

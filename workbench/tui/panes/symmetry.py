@@ -6,11 +6,11 @@ from typing import ClassVar
 
 from textual.reactive import reactive
 
-from ..engine import Position, cells_of, format_position
-from ..engine.geometry import format_coordinate
-from ..engine.analysis import classes_by_ply
-from ..engine.symmetry import images
-from ..state import AppState
+from ...engine import Position, cells_of, format_position
+from ...engine.geometry import format_coordinate
+from ...engine.analysis import classes_by_ply
+from ...engine.symmetry import images
+from ...state import AppState
 from .evaluation import preparing_text
 from .lines import LinesView, LineWriter, ViewPane
 

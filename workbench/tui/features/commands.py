@@ -10,9 +10,9 @@ from typing import Iterable
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from ..engine import Player
-from ..engine.geometry import describe_variant, format_variant
-from ..state import OVERLAYS, EngineMode
+from ...engine import Player
+from ...engine.geometry import describe_variant, format_variant
+from ...state import OVERLAYS, EngineMode
 
 
 class PaletteCommands:
@@ -20,7 +20,7 @@ class PaletteCommands:
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         # the dialogs (and the widgets only they use) are imported when first needed, not at the app's start
-        from .dialogs import playable_variants
+        from ..dialogs import playable_variants
 
         yield from super().get_system_commands(screen)
         if self.panes_hidden:

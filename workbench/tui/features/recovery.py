@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from ..state.actions import LoadState
+from ...state.actions import LoadState
 
 
 def _when(updated: str) -> str:
@@ -31,7 +31,7 @@ class Recovery:
     """A restore question is up (or about to be): the engine holds its move until it is answered."""
 
     def _start_recovery(self, library, left_behind) -> None:
-        from ..library.recovery import RecoveryKeeper
+        from ...library.recovery import RecoveryKeeper
 
         if self._recovery_ended:  # the library opened as the app was quitting: a clean quit left nothing to keep
             return
@@ -74,7 +74,7 @@ class Recovery:
         if not left:
             self._maybe_engine_move()  # held while the questions were up
             return
-        from .dialogs import Confirm
+        from ..dialogs import Confirm
 
         recovered, rest = left[0], left[1:]
         where = recovered.path or recovered.name or "an untitled study"
@@ -113,8 +113,8 @@ class Recovery:
             return
         import uuid
 
-        from ..library import Library, LibraryError
-        from ..library.recovery import keep
+        from ...library import Library, LibraryError
+        from ...library.recovery import keep
 
         try:
             with Library.open(self.db_path) as library:

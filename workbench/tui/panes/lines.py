@@ -21,7 +21,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widget import Widget
 
-from .textual_ext import OwnScrollBars
+from ..textual_ext import OwnScrollBars
 
 
 class LineWriter:

@@ -21,10 +21,10 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..engine import Player, Position
-from ..engine.analysis import class_key
-from ..state import ROOT, AppState, GameTree, NodeId, annotation
-from ..state.actions import (
+from ...engine import Player, Position
+from ...engine.analysis import class_key
+from ...state import ROOT, AppState, GameTree, NodeId, annotation
+from ...state.actions import (
     Back,
     DeleteVariation,
     Forward,
@@ -33,8 +33,8 @@ from ..state.actions import (
     PromoteVariation,
 )
 from .lines import KeptScrollBar, ResolvedParts, fitted_strip, render_kept_lines
-from .textual_ext import LinesWithoutLayout, OwnScrollBars
-from .messages import dispatch
+from ..textual_ext import LinesWithoutLayout, OwnScrollBars
+from ..messages import dispatch
 
 EXPANDED, COLLAPSED = "▼ ", "▶ "
 MARK_PARTS = {"??": "history--mistake", "?!": "history--inaccurate", "!": "history--only"}

@@ -9,14 +9,14 @@ from rich.style import Style
 from textual import events
 from textual.reactive import reactive
 
-from ..engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of, principal_variation
-from ..engine.analysis import MAX_TABLE_CELLS, is_searched, tables_if_built
-from ..engine.geometry import describe_variant, format_coordinate
-from ..engine.solver import preference
-from ..state import AppState
-from ..state.actions import PlayCell
+from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of, principal_variation
+from ...engine.analysis import MAX_TABLE_CELLS, is_searched, tables_if_built
+from ...engine.geometry import describe_variant, format_coordinate
+from ...engine.solver import preference
+from ...state import AppState
+from ...state.actions import PlayCell
 from .lines import LinesView, LineWriter, ViewPane, ellipsis, longest_that_fits
-from .messages import dispatch
+from ..messages import dispatch
 
 MASK_LABELS = {
     "win": "win",

@@ -10,13 +10,13 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from ..engine import Player, Status, analyze
-from ..engine.analysis import is_searched
-from ..engine.review import review_line, score
-from ..state import AppState, NodeId
-from ..state.actions import JumpTo
+from ...engine import Player, Status, analyze
+from ...engine.analysis import is_searched
+from ...engine.review import review_line, score
+from ...state import AppState, NodeId
+from ...state.actions import JumpTo
 from .lines import LinesView, LineWriter, ellipsis, longest_that_fits
-from .messages import dispatch
+from ..messages import dispatch
 from .variation_tree import VariationTree
 
 

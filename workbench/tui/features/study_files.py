@@ -10,8 +10,8 @@ import io
 import re
 from pathlib import Path
 
-from ..state import StudyError, dumps_study, export_movetext, load_study, save_study
-from ..state.actions import LoadState, MarkSaved
+from ...state import StudyError, dumps_study, export_movetext, load_study, save_study
+from ...state.actions import LoadState, MarkSaved
 
 
 def download_stem(path: str | None, name: str | None) -> str:
@@ -25,7 +25,7 @@ class StudyFiles:
     """Save to the library or a file, open, export, and ask before unsaved work is dropped."""
 
     def action_export(self) -> None:
-        from .dialogs import MoveTextScreen
+        from ..dialogs import MoveTextScreen
 
         text = export_movetext(self.store.state.tree) or "(no moves yet)"
         self.copy_to_clipboard(text)
@@ -63,8 +63,8 @@ class StudyFiles:
             if problem is None:
                 self.study_name = None  # pragma: no mutate - "" would do the same: every reader takes a falsy name as none
             return problem
-        from ..library import LibraryError
-        from ..library.studies import save_study as save_to_library
+        from ...library import LibraryError
+        from ...library.studies import save_study as save_to_library
 
         try:
             save_to_library(self.library, text, self.store.state, replace=True)
@@ -84,8 +84,8 @@ class StudyFiles:
             if target.exists() and not (self.study_path and Path(self.study_path).resolve() == target.resolve()):
                 return f"{text} exists — replace it?"
             return None
-        from ..library import LibraryError
-        from ..library.studies import study_exists
+        from ...library import LibraryError
+        from ...library.studies import study_exists
 
         name = text.strip()
         try:
@@ -97,7 +97,7 @@ class StudyFiles:
         return None
 
     def _save_dialog(self, after=None) -> None:
-        from .dialogs import PathDialog
+        from ..dialogs import PathDialog
 
         if self.library is not None:
             title, default = "Save study as (a name in the library, or a path ending in .json)", self.study_name or "my study"
@@ -132,9 +132,9 @@ class StudyFiles:
         self._save_dialog()
 
     def action_open(self) -> None:
-        from ..library import LibraryError
-        from ..library import studies as library_studies
-        from .library_dialogs import OpenDialog
+        from ...library import LibraryError
+        from ...library import studies as library_studies
+        from ..library_dialogs import OpenDialog
 
         def attempt(text: str, listed: bool) -> str | None:
             try:
@@ -209,7 +209,7 @@ class StudyFiles:
         if not self.store.state.modified:
             proceed()
             return
-        from .dialogs import ConfirmQuit
+        from ..dialogs import ConfirmQuit
 
         def decided(choice: str) -> None:
             if choice == "discard":
@@ -220,7 +220,7 @@ class StudyFiles:
         self.push_screen(ConfirmQuit(), decided)
 
     def action_request_quit(self) -> None:
-        from .dialogs import ConfirmQuit
+        from ..dialogs import ConfirmQuit
 
         if isinstance(self.screen, ConfirmQuit):
             return

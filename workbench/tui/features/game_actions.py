@@ -10,17 +10,17 @@ import io
 import time
 from pathlib import Path
 
-from ..engine import Geometry, principal_variation
-from ..engine.analysis import (
+from ...engine import Geometry, principal_variation
+from ...engine.analysis import (
     is_searched,
 )
-from ..state import (
+from ...state import (
     OVERLAYS,
     AppState,
     EngineMode,
     choose_move,
 )
-from ..state.actions import (
+from ...state.actions import (
     AddLine,
     Back,
     Forward,
@@ -33,7 +33,7 @@ from ..state.actions import (
     ToEnd,
     ToStart,
 )
-from .evaluation import selected_line
+from ..panes.evaluation import selected_line
 
 MASK_CYCLE = ("none", *OVERLAYS[2:])
 """What ``m`` steps through: no mask, then each of the planner's."""
@@ -47,7 +47,7 @@ class GameActions:
 
     def action_type_cell(self) -> None:
         """Ask for a cell (its number or coordinate): the way to cells past 9 without the mouse or the cursor."""
-        from .dialogs import PlayCellDialog
+        from ..dialogs import PlayCellDialog
 
         def played(cell: int | None) -> None:
             if cell is not None:
@@ -102,7 +102,7 @@ class GameActions:
 
     def action_new_game(self) -> None:
         """Ask which variant (the one being played lit: n, Enter starts it again)."""
-        from .dialogs import NewGameDialog
+        from ..dialogs import NewGameDialog
 
         self.push_screen(NewGameDialog(self.store.state.geometry), self._new_game_dismissed)
 
@@ -164,7 +164,7 @@ class GameActions:
             self._names_follow_the_tree(self.store.state.tree)
 
     def action_set_up(self) -> None:
-        from .dialogs import SetUpDialog
+        from ..dialogs import SetUpDialog
 
         def done(action) -> None:
             if action is not None:
@@ -177,7 +177,7 @@ class GameActions:
         self.push_screen(SetUpDialog(self.store.state.geometry), done)
 
     def action_comment(self) -> None:
-        from .dialogs import CommentDialog
+        from ..dialogs import CommentDialog
 
         state = self.store.state
 
@@ -188,11 +188,11 @@ class GameActions:
         self.push_screen(CommentDialog(state.tree.node(state.cursor).comment), done)
 
     def action_help(self) -> None:
-        from .dialogs import HelpScreen
+        from ..dialogs import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             return
-        from .keys_help import help_sections
+        from ..keys_help import help_sections
 
         self.push_screen(HelpScreen(help_sections(self.BINDINGS)))
 

@@ -11,12 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.reactive import reactive
 
-from ..engine import Bitboard, Cell, Position, Status, Value, cell_bit
-from ..engine.geometry import describe_variant
-from ..state import AppState
-from ..state.actions import Back, Forward, Highlight, PlayCell
+from ...engine import Bitboard, Cell, Position, Status, Value, cell_bit
+from ...engine.geometry import describe_variant
+from ...state import AppState
+from ...state.actions import Back, Forward, Highlight, PlayCell
 from .lines import LinesView, LineWriter, ellipsis
-from .messages import dispatch
+from ..messages import dispatch
 
 VALUE_WORDS = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
 
