@@ -281,3 +281,13 @@ def test_the_readme_names_the_releases_the_gates_were_checked_against():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"Textual {CHECKED_TEXTUAL.oldest} to {CHECKED_TEXTUAL.newest}" in readme
     assert f"textual-serve {CHECKED_TEXTUAL_SERVE.oldest} to {CHECKED_TEXTUAL_SERVE.newest}" in readme
+
+
+@pytest.mark.parametrize("package", ["textual", "textual-serve", "rich"])
+def test_the_version_read_beside_the_package_is_the_one_importlib_metadata_reads(package):
+    from importlib import metadata
+
+    from workbench.tui.textual_ext.mode import installed
+
+    assert installed(package) == metadata.version(package)
+    assert installed("no-such-package-here") is None
