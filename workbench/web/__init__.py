@@ -1,5 +1,6 @@
 """The app served to browser tabs (``workbench serve``): the server and who may use it (``serve``, ``access``),
-the warm process that forks each tab's app (``warm_start``), and the page a browser is sent (``page``).
+and the gate of textual-serve's private parts (``serve_ext``: the warm process that forks each tab's app, the page a
+browser is sent, the server's run on a bound socket), with textual-serve's own ``Server.serve()`` as its stock.
 
 May import: the engine, the settings, the tables' cache, the app (``tui``: to run a tab's app in a forked
 process), ``errors``, textual-serve and aiohttp; never the command line, which imports this.
