@@ -14,11 +14,8 @@ from textual.widgets import Static
 from ..panes.board import BoardGrid
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-
 WIDE_WIDTH = 118  # three columns from here: the board's 32, the evaluation's 56 (its whole moves table), symmetry
-
 WIDER_WIDTH = 160  # a wider board column
-
 TALL_HEIGHT = 36
 
 BOARD_FRAME_LINES = 5
