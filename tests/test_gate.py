@@ -169,11 +169,12 @@ def test_stock_is_asked_for_by_any_value_but_empty_or_0(value, stock):
     assert stock_requested({} if value is None else {STOCK_VARIABLE: value}) is stock
 
 
-def _python(code: str, *, stock: bool) -> subprocess.CompletedProcess:
+def _python(*arguments: str, stock: bool) -> subprocess.CompletedProcess:
+    """This Python run with ``arguments``, in stock mode or not whatever this run's own mode is."""
     env = {key: value for key, value in os.environ.items() if key != STOCK_VARIABLE}
     if stock:
         env[STOCK_VARIABLE] = "1"
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    return subprocess.run([sys.executable, *arguments], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
 
 
 def test_stock_mode_loads_no_piece_of_the_fast_path():
@@ -185,10 +186,10 @@ def test_stock_mode_loads_no_piece_of_the_fast_path():
         "WorkbenchApp().get_default_screen()\n"
         "print(sorted(m for m in sys.modules if m.startswith(('workbench.tui.textual_ext.', 'workbench.web.serve_ext.'))))\n"
     )
-    stock = _python(code, stock=True)
+    stock = _python("-c", code, stock=True)
     assert stock.returncode == 0, stock.stderr
     assert stock.stdout.strip() == "['workbench.tui.textual_ext.mode']"
-    fast = _python(code, stock=False)
+    fast = _python("-c", code, stock=False)
     assert "workbench.tui.textual_ext.compositor" in fast.stdout and "workbench.web.serve_ext.page" in fast.stdout
 
 
@@ -203,7 +204,7 @@ def test_a_fast_path_that_cannot_be_loaded_is_stock_and_says_why():
         "print(textual_ext.MODE.fast)\n"
         "print(version_text())\n"
     )
-    result = _python(code, stock=False)
+    result = _python("-c", code, stock=False)
     assert result.returncode == 0, result.stderr
     fast, _, app, serve = result.stdout.splitlines()
     assert fast == "False"
@@ -213,10 +214,7 @@ def test_a_fast_path_that_cannot_be_loaded_is_stock_and_says_why():
 
 @pytest.mark.parametrize("stock", [False, True], ids=["fast", "stock"])
 def test_version_says_the_mode_of_the_app_and_of_serve_and_why(stock):
-    env = {key: value for key, value in os.environ.items() if key != STOCK_VARIABLE}
-    if stock:
-        env[STOCK_VARIABLE] = "1"
-    result = subprocess.run([sys.executable, "-m", "workbench", "--version"], capture_output=True, text=True, env=env, timeout=60)
+    result = _python("-m", "workbench", "--version", stock=stock)
     assert result.returncode == 0 and not result.stderr
     first, app, serve = result.stdout.splitlines()
     import workbench
