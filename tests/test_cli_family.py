@@ -157,8 +157,8 @@ def test_analyze_of_a_large_board_searches_within_the_budget(capsys):
     assert code == 0 and record["proven"] is True and record["value"] in ("win", "draw", "loss")
     assert all(move["proven"] and move["value"] is not None for move in record["moves"]) and len(record["moves"]) == 17
     code, out, _ = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", "3000")
-    assert code == 0 and "unknown (" in out and "nodes searched)" in out and "moves proven)" in out
-    assert "perfect-win" in out and "a5" in out  # coordinates beside the cell numbers
+    assert code == 0 and "unknown (" in out and "moves proven)" in out
+    assert "perfect-win" in out and "a5" in out and " 13 " not in out  # coordinates, not cell numbers
 
 
 def test_the_bench_of_a_searched_board_times_the_app_in_a_terminal(capsys, monkeypatch):
@@ -335,14 +335,17 @@ def test_first_moves_of_a_larger_misere_board_read_the_strong_solution(capsys):
     assert any(share not in (0.0, 1.0) for row in expected for share in row)  # a table that says something
 
 
-def test_the_moves_table_names_coordinates_from_ten_cells_on(capsys):
+def test_the_moves_table_names_cells_as_the_board_does(capsys):
+    """One notation a board: coordinates on every board but 3×3, whose cells are numbered 1-9 (either rule)."""
     out = run(capsys, "analyze", "--game", "2x5k3", "--moves", "1")[1]
     table = out.split("Moves (for the side to move)")[1].splitlines()
-    assert [cell.strip() for cell in table[2].split("┃")[1:-1]] == ["cell coord", "value", "plies", "trap", "games", "X wins", "O wins", "draws"]
-    rows = {cells[0]: cells for line in table[4:-1] if len(cells := [cell.strip() for cell in line.split("│")[1:-1]]) == 8}
-    assert "2 b2" in rows or "2 b2 ★" in rows  # cell 2 is b2: the second column, the top row of two
-    assert "cell coord" not in run(capsys, "analyze", "--moves", "1")[1]  # 3×3: numbers, as ever
-    assert "cell coord" not in run(capsys, "analyze", "--game", "3x3k3-misere", "--moves", "1")[1]
+    assert [cell.strip() for cell in table[2].split("┃")[1:-1]] == ["cell", "value", "plies", "trap", "games", "X wins", "O wins", "draws"]
+    rows = {cells[0].rstrip(" ★"): cells for line in table[4:-1] if len(cells := [cell.strip() for cell in line.split("│")[1:-1]]) == 8}
+    assert sorted(rows) == ["a1", "b1", "b2", "c1", "c2", "d1", "d2", "e1", "e2"]  # cell 1, a2, is taken
+    for argv in (["analyze", "--moves", "1"], ["analyze", "--game", "3x3k3-misere", "--moves", "1"]):
+        table = run(capsys, *argv)[1].split("Moves (for the side to move)")[1].splitlines()
+        rows = [cells[0].rstrip(" ★") for line in table[4:-1] if len(cells := [cell.strip() for cell in line.split("│")[1:-1]]) == 8]
+        assert rows == [str(cell) for cell in range(2, 10)]
 
 
 def _dead_draw_on_five_by_five():
@@ -410,23 +413,30 @@ def test_the_search_view_shows_every_fact_mask_and_move_of_the_record():
     partial = search_record(search(position, max_nodes=4_000))
     full = search_record(search(position, max_nodes=10**7))
     for record in (partial, full):
-        console = Console(file=io.StringIO(), width=140, color_system=None)
-        console.print(search_view(record, position))
-        lines = [" ".join(line.replace("│", " ").replace("┃", " ").split()) for line in console.file.getvalue().splitlines()]
-        text = "\n".join(lines)
-        assert f"{record['position']}" in lines[0] and "variant 5x5k4" in text and "to move X" in text
-        assert f"searched {record['nodes']:,} nodes" in text
-        assert f"orbit {record['symmetry']['orbit_size']}, canonical {record['symmetry']['canonical']}" in text
-        for name, cells in record["masks"].items():
-            shown = ", ".join(f"{cell} {format_coordinate(cell, geometry)}" for cell in cells) or "—"
-            assert f"{name.replace('_', '-')} {shown}" in lines
-        for move in record["moves"]:
-            where = f"{move['cell']} {format_coordinate(move['cell'], geometry)}"
-            if move["proven"]:
-                row = f"{where} {move['value']} {move['remoteness']} {move['nodes']:,}"
-            else:
-                row = f"{where} unknown ({move['nodes']:,} nodes searched) — {move['nodes']:,}"
-            assert row in lines, row
+        for all_moves in (False, True):
+            console = Console(file=io.StringIO(), width=140, color_system=None)
+            console.print(search_view(record, position, 140, all_moves=all_moves))
+            lines = [" ".join(line.replace("│", " ").replace("┃", " ").split()) for line in console.file.getvalue().splitlines()]
+            text = "\n".join(lines)
+            assert "X d4 c3 a1 c1 · O e5 b4 c4 b2" in lines[0] and "variant 5x5k4" in text and "to move X" in text
+            assert f"searched {record['nodes']:,} nodes" in text and f"orbit {record['symmetry']['orbit_size']}" in text
+            for name, cells in record["masks"].items():
+                shown = ", ".join(format_coordinate(cell, geometry) for cell in cells) or "—"
+                assert f"{name.replace('_', '-')} {shown}" in lines
+            listed = 0
+            for move in record["moves"]:
+                where = format_coordinate(move["cell"], geometry)
+                if move["proven"]:
+                    row = f"{where} {move['value']} {move['remoteness']} {move['nodes']:,}"
+                else:
+                    row = f"{where} unknown — {move['nodes']:,}"
+                if all_moves or move["proven"] or move["nodes"]:  # the rest counted in one line
+                    listed += 1
+                    assert row in lines, row
+                else:
+                    assert row not in lines, row
+            rest = len(record["moves"]) - listed
+            assert (f"{rest} more moves not searched: unknown (--all-moves lists every one)" in lines) is bool(rest)
     assert not partial["proven"] and full["proven"] and full["value"] in ("win", "draw", "loss")
 
 
@@ -526,7 +536,7 @@ def test_the_search_view_draws_the_board_with_its_winning_line_in_colour():
     console.print(search_view(search_record(search(won)), won))
     shown = console.file.getvalue()
     assert shown.count("\x1b[1;7;36m X ") == 4  # the c-file's four X, reversed: the winning line
-    assert "\x1b[1mO..../..X../..X../O.X../O.X..\x1b[0m" in shown  # the position, bold
+    assert "\x1b[1mX c4 c3 c2 c1 · O a5 a2 a1\x1b[0m" in shown  # the position's marks, bold
     position = Position.empty(geometry).play_all(parse_moves("c3,b2", Position.empty(geometry)))
     console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", width=120)
     console.print(search_view(search_record(search(position, max_nodes=500)), position))
@@ -563,7 +573,7 @@ def test_a_searched_position_in_a_colour_terminal_looks_as_recorded(name, moves,
     geometry = parse_variant("5x5k4")
     position = Position.empty(geometry).play_all(parse_moves(moves, Position.empty(geometry)))
     console = Console(width=100, color_system="truecolor", force_terminal=True, record=True, file=open(os.devnull, "w"))
-    console.print(search_view(search_record(search(position, max_nodes=nodes)), position))
+    console.print(search_view(search_record(search(position, max_nodes=nodes)), position, 100))
     recorded = (Path(__file__).parent / "data" / f"analyze-5x5k4-{name}.ansi").read_text()
     assert console.export_text(styles=True) == recorded
 

@@ -449,9 +449,10 @@ def test_review_rates_every_move_and_scores_each_side(capsys):
     data = json.loads(out)
     assert data["start"] == ".../.../..." and [m["rating"] for m in data["moves"]] == [
         "best", "mistake", "best", "best", "best", "best", "inaccurate"]  # fmt: skip
-    assert data["moves"][6] == {"ply": 7, "player": "X", "cell": 8, "rating": "inaccurate", "best": [6, 9],
-                                "before": {"value": "win", "remoteness": 1}, "after": {"value": "win", "remoteness": 3}}  # fmt: skip
-    assert data["sides"]["X"] == {"moves": 4, "best": 3, "inaccurate": 1, "mistakes": 0, "accuracy": 0.75}
+    assert data["moves"][6] == {"ply": 7, "player": "X", "cell": 8, "name": "8", "rating": "inaccurate", "best": [6, 9],
+                                "best_names": ["6", "9"], "before": {"value": "win", "remoteness": 1, "exact": True},
+                                "after": {"value": "win", "remoteness": 3}}  # fmt: skip
+    assert data["sides"]["X"] == {"moves": 4, "best": 3, "inaccurate": 1, "mistakes": 0, "not_proven": 0, "accuracy": 0.75}
 
 
 def test_review_of_a_study_follows_its_current_line_from_its_start(capsys, tmp_path):
@@ -475,9 +476,10 @@ def test_review_of_a_study_follows_its_current_line_from_its_start(capsys, tmp_p
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["review"], "one of the arguments study --moves is required"),
+        (["review"], "review needs a line: a study file, a library study's name, or --moves LIST"),
         (["review", "--moves", "1,1"], "invalid move list '1,1': token 2 '1' plays an occupied cell"),
-        (["review", "x.json", "--moves", "5"], "argument --moves: not allowed with argument study"),
+        (["review", "x.json", "--moves", "5"], "review takes one line: a study file, a library study's name or a move list, not two"),
+        (["review", "--game", "3x4k3", "x.json"], "cannot open 'x.json': no such file"),
     ],
 )
 def test_review_refuses_bad_input_in_one_line(capsys, argv, message):
@@ -603,15 +605,15 @@ def test_a_board_too_large_for_the_tables_is_searched_or_one_line_and_its_move_t
     code, out, _ = run(capsys, "analyze", "--study", str(path), "--json", "--nodes", "500")  # searched, not solved
     record = json.loads(out)
     assert code == 0 and record["position"] == "...../...../..X../...../....." and record["proven"] is False
-    code, out, err = run(capsys, "review", str(path))  # a review needs every position's value
-    assert (code, out, err) == (2, "", "workbench: error: board 5x5k4: exact values of every position cover boards of at "
-                                       "most 16 cells (25 here); `workbench analyze --game 5x5k4` searches one position\n")
+    code, out, err = run(capsys, "review", str(path), "--json", "--nodes", "500")  # searched: nothing guessed
+    review = json.loads(out)
+    assert code == 0 and review["variant"] == "5x5k4" and [move["rating"] for move in review["moves"]] == ["not proven"]
     opened = []
     monkeypatch.setattr("workbench.tui.app.run", lambda **options: opened.append(options) or 0)
     code, out, err = run(capsys, "open", str(path))  # the app searches it position by position
     assert (code, out, err) == (0, "", "") and opened[0]["state"].geometry == Geometry(5, 5, 4)
     code, out, _ = run(capsys, "export", str(path))
-    assert code == 0 and out == '[Variant "5x5k4"] 13\n'
+    assert code == 0 and out == '[Variant "5x5k4"] c3\n'
 
 
 def test_a_study_of_fourteen_cells_is_analysed_from_the_strong_solution(capsys, tmp_path):
@@ -786,7 +788,7 @@ def test_screenshots_go_to_the_folder_named_or_to_screenshots_and_each_file_is_p
 @pytest.mark.parametrize("argv, message", [
     (["studies"], "the following arguments are required: ACTION"),
     (["library"], "the following arguments are required: ACTION"),
-    (["review"], "one of the arguments study --moves is required"),
+    (["review"], "review needs a line: a study file, a library study's name, or --moves LIST"),
     (["analyze", "X../.../...", "--moves", "5"], "argument --moves: not allowed with argument position"),
 ])  # fmt: skip
 def test_a_command_missing_what_it_needs_says_so_in_one_line(capsys, argv, message):

@@ -320,7 +320,7 @@ def test_class_id_alone_equals_the_full_analysis(all_analyses):
 def test_record_has_the_documented_shape():
     record = analysis_record(analyze(parse_position("X../.O./...")))
     assert set(record) >= {"position", "to_move", "status", "value", "remoteness", "moves", "masks", "symmetry"}
-    assert set(record["moves"][0]) == {"cell", "value", "remoteness", "trap", "games"}
+    assert set(record["moves"][0]) == {"cell", "name", "value", "remoteness", "trap", "games"}
     assert set(record["moves"][0]["games"]) == {"total", "x", "o", "draw"}
     assert set(record["masks"]) == set(MASK_NAMES)
     assert set(record["symmetry"]) >= {"canonical", "class_id", "orbit_size", "stabilizer", "move_classes"}
@@ -423,7 +423,7 @@ def test_an_analysis_record_word_for_word():
     record = analysis_record(analyze(parse_position("O../.X./..X")))
     text = json.dumps(record)
     assert text.startswith('{"position": "O../.X./..X", "to_move": "O", "status": "in_play", "dead_draw": false, "value": "draw", "remoteness": 6, '
-                           '"games": {"total": 536, "x": 248, "o": 144, "draw": 144}, "moves": [{"cell": 2, "value": "loss", '
+                           '"games": {"total": 536, "x": 248, "o": 144, "draw": 144}, "moves": [{"cell": 2, "name": "2", "value": "loss", '
                            '"remoteness": 4, "trap": 0.8, "games": {"total": 80, "x": 40, "o": 28, "draw": 12}}')  # fmt: skip
     assert text.endswith('"masks": {"win": [], "block": [], "fork": [], "perfect_win": [], "perfect_lose": [2, 4, 6, 8], '
                          '"best": [3, 7]}, "symmetry": {"canonical": "X../.X./..O", "class_id": 38, "class_count": 765, '

@@ -67,9 +67,9 @@ def test_coordinates_are_gomoku_s():
     assert parse_coordinate("h8", gomoku) == 113 and format_coordinate(113, gomoku) == "h8"  # the centre
     assert format_coordinate(1, Geometry()) == "a3" and format_coordinate(9, Geometry()) == "c1"
     assert parse_moves("b2,a3") == (5, 1) == parse_moves("b2a3") == parse_moves("5 a3")
-    with pytest.raises(GeometryError, match=r"no cell 'd1' on a 3x3 board \(a1-c3\)$"):
+    with pytest.raises(GeometryError, match=r"no cell 'd1' on a 3x3 board \(1-9 or a1-c3\)$"):
         parse_coordinate("d1", Geometry())
-    with pytest.raises(GeometryError, match=r"no cell 'E9' on a 8x4 board \(a1-d8\)$"):  # the range says the last
+    with pytest.raises(GeometryError, match=r"no cell 'E9' on a 8x4 board \(a1-d8 or 1-32\)$"):  # the range says the last
         parse_coordinate(" E9", parse_variant("8x4k3"))
 
 

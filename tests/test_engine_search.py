@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench.engine import Position, Value, parse_moves
-from workbench.engine.geometry import parse_variant
+from workbench.engine.geometry import cell_name, parse_variant
 from workbench.engine.search import WIN, Searcher, _lower, lift, search, search_record
 from workbench.engine.analysis import analyze_strong
 from workbench.engine.strong import strong_solve
@@ -136,7 +136,7 @@ def test_the_record_says_what_was_proven():
     record = search_record(search(position, max_nodes=2_000))
     assert record["proven"] is False and record["value"] is None and record["remoteness"] is None
     assert record["to_move"] == "O" and record["games"] is None and record["symmetry"]["orbit_size"] == 1
-    assert {key for key in record["moves"][0]} == {"cell", "proven", "value", "remoteness", "nodes", "trap", "games"}
+    assert {key for key in record["moves"][0]} == {"cell", "name", "proven", "value", "remoteness", "nodes", "trap", "games"}
     unproven = [move for move in record["moves"] if not move["proven"]]
     assert unproven and all(move["value"] is None and move["remoteness"] is None for move in unproven)
 
@@ -164,7 +164,7 @@ def test_the_search_record_says_what_the_strong_analysis_says(name):
         assert result.nodes > 0 or position in endings  # an ending can be proven by its immediate wins alone
         assert (record["value"], record["remoteness"]) == (expected.value.label, expected.remoteness)
         assert record["moves"] == [
-            {"cell": m.cell, "proven": True, "value": m.value.label, "remoteness": m.remoteness,
+            {"cell": m.cell, "name": cell_name(m.cell, geometry), "proven": True, "value": m.value.label, "remoteness": m.remoteness,
              "nodes": searched.nodes, "trap": None, "games": None}
             for m, searched in zip(expected.moves, result.moves, strict=True)
         ]  # fmt: skip

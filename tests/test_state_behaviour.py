@@ -287,14 +287,14 @@ def test_an_ordinary_move_has_no_annotation():
     assert annotation(state.tree, ROOT) == ""
 
 
-def test_move_text_on_another_board_keeps_its_numbers_and_shape():
+def test_move_text_on_another_board_reads_numbers_and_writes_coordinates():
     geometry = Geometry(4, 4, 4)
     tree = import_movetext('[Setup "..../..../..../...X"] 12 1 (2) 13', geometry)
     assert tree.root_position == parse_position("..../..../..../...X", geometry)
     assert [tree.node(n).move for n in tree.main_line(ROOT)] == [None, 12, 1, 13]  # 12 is one move, not 1 and 2
-    assert export_movetext(tree) == '[Variant "4x4k4"] [Setup "..../..../..../...X"] 12 1 (2) 13'
+    assert export_movetext(tree) == '[Variant "4x4k4"] [Setup "..../..../..../...X"] d2 a4 (b4) a1'
     assert import_movetext(export_movetext(tree)) == tree  # the board named: read back without being told
-    with pytest.raises(MoveTextError, match=r"^invalid move text: '17' at column 3: no such cell \(1-16\)$"):
+    with pytest.raises(MoveTextError, match=r"^invalid move text: '17' at column 3: no such cell \(a1-d4 or 1-16\)$"):
         import_movetext("1 17", geometry)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from workbench.engine import Geometry, Player, parse_position
-from workbench.engine.geometry import parse_variant
+from workbench.engine.geometry import cell_names, parse_variant
 from workbench.state import (
     AppState,
     EngineMode,
@@ -325,7 +325,7 @@ def test_move_text_refuses_a_variation_that_repeats_a_line():
         import_movetext("5 (5 {dup})")
     with pytest.raises(MoveTextError, match=r"at column 10: this move is already a line here$"):
         import_movetext("5 1 (2) (2)")
-    with pytest.raises(MoveTextError, match=r"^invalid move text: '1{38}…' at column 3: no such cell \(1-9\)$"):
+    with pytest.raises(MoveTextError, match=r"^invalid move text: '1{38}…' at column 3: no such cell \(1-9 or a1-c3\)$"):
         import_movetext("5," + "1" * 5000)
 
 
@@ -355,15 +355,15 @@ def test_bad_move_text_names_the_first_bad_token(text, token, column):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("5 1 x", "'x' at column 5: not a cell number"),
-        ("5 ١", "'١' at column 3: not a cell number"),
+        ("5 1 x", "'x' at column 5: not a cell (1-9 or a1-c3)"),
+        ("5 ١", "'١' at column 3: not a cell (1-9 or a1-c3)"),
         ("5 1 1", "'1' at column 5: cell is occupied"),
-        ("10", "'0' at column 2: no such cell (1-9)"),  # digits run together are one move each
+        ("10", "'0' at column 2: no such cell (1-9 or a1-c3)"),  # digits run together are one move each
         ("5,5", "'5' at column 3: cell is occupied"),  # the move itself, not the list it is in
         ("515", "'5' at column 3: cell is occupied"),
-        ("5,x", "'x' at column 3: not a cell number"),
+        ("5,x", "'x' at column 3: not a cell (1-9 or a1-c3)"),
         ("5,,1, 1", "'1' at column 7: cell is occupied"),
-        ("5 0", "'0' at column 3: no such cell (1-9)"),
+        ("5 0", "'0' at column 3: no such cell (1-9 or a1-c3)"),
         ("5 1 9 2 3 4 7 8", "'8' at column 15: the game is over"),
         ("5 )", "')' at column 3: no variation to close"),
         ("(5)", "'(' at column 1: a variation needs a move before it"),
@@ -458,7 +458,8 @@ def test_move_text_names_its_variant_and_reads_back_on_that_board(variant):
         state = reduce(state, PlayCell(cell=cell))
     state = reduce(reduce(state, Back()), PlayCell(cell=3))
     text = export_movetext(state.tree)
-    assert text.startswith(f'[Variant "{variant}"] {geometry.size} 1 2 (3)')
+    names = cell_names((geometry.size, 1, 2, 3), geometry).split()
+    assert text.startswith(f'[Variant "{variant}"] {names[0]} {names[1]} {names[2]} ({names[3]})')  # coordinates
     assert import_movetext(text) == state.tree
     assert import_movetext(text, geometry) == state.tree  # the set-up dialog, on that board
     assert export_movetext(reduce(AppState(), PlayCell(cell=5)).tree) == "5"  # the classic board needs no name
@@ -468,7 +469,7 @@ def test_a_set_up_root_follows_the_variant():
     geometry = parse_variant("3x4k3")
     tree = import_movetext('[Variant "3x4k3"] [Setup "X.../..../...."] 12 {far}')
     assert tree.root_position == parse_position("X.../..../....", geometry) and export_movetext(tree) == (
-        '[Variant "3x4k3"] [Setup "X.../..../...."] 12 {far}'
+        '[Variant "3x4k3"] [Setup "X.../..../...."] d1 {far}'
     )
     tree = import_movetext('[Variant "3x4k3"] 11,12 10')  # past nine cells a number is one move, not its digits
     assert tree.root_position.geometry == geometry and tree.moves_to(tree.main_line()[-1]) == (11, 12, 10)
@@ -482,7 +483,7 @@ def test_a_set_up_root_follows_the_variant():
         ('[Variant "3x4k3"] [Variant "3x4k3"]', None, "at column 19: the variant must come first"),
         ('[Variant "chess"] 5', None, "at column 1: unknown variant 'chess'"),
         ('[Variant "3x4k3"] 5', "3x3k3", "at column 1: this board is 3x3k3: start a game of 3x4k3 first"),
-        ('[Variant "3x4k3"] 13', None, "'13' at column 19: no such cell (1-12)"),
+        ('[Variant "3x4k3"] 13', None, "'13' at column 19: no such cell (a1-d3 or 1-12)"),
     ],
 )
 def test_a_bad_variant_header_is_named(text, geometry, message):

@@ -89,14 +89,15 @@ async def test_choosing_3x4_plays_it_in_every_pane_and_names_it():
         assert "3×4, three in a row · untitled study" in _header(app)
         grid = app.query_one(BoardGrid)
         left_of_grid = grid._origin()[0]
-        assert re.findall(r"\d+", "\n".join(line[left_of_grid:] for line in text_of(grid).splitlines())) == [
-            str(cell) for cell in range(1, 13)]  # fmt: skip
+        assert re.findall(r"[a-d]\d", "\n".join(line[left_of_grid:] for line in text_of(grid).splitlines())) == [
+            f"{col}{row}" for row in (3, 2, 1) for col in "abcd"]  # fmt: skip  # each empty cell named as : reads it
         await pilot.click(BoardGrid, offset=cell_offset(grid, 12))  # a cell past the digit keys
         await pilot.press("6")
         await pilot.pause()
         assert moves(app) == (12, 6)
         evaluation = text_of(app.query_one(EvaluationView))
-        assert evaluation.startswith("X to move") and "12" in evaluation.split("cell value")[1]
+        assert evaluation.startswith("X to move")
+        assert re.search(r"^\s*★?[a-d][1-3]\s+(win|draw|loss)\b", evaluation.split("cell value")[1], re.M)  # rows by coordinate
         await pilot.press("ctrl+z")  # the move, then the new game: back to the classic board, its tables at hand
         await pilot.press("ctrl+z", "ctrl+z")
         await pilot.pause()
@@ -258,7 +259,7 @@ async def test_a_4x4_misere_study_saved_opened_again_and_exported_keeps_its_boar
         assert text_of(again.query_one(EvaluationView)).startswith("O to move: ")
         await pilot.press("x")  # the move text, as exported
         await pilot.pause()
-        assert again.screen.query_one("#movetext").text == '[Variant "4x4k4-misere"] 10 7 1 {edge}'
+        assert again.screen.query_one("#movetext").text == '[Variant "4x4k4-misere"] b2 c3 a4 {edge}'
 
 
 async def test_set_up_reads_the_board_being_played():
@@ -391,12 +392,13 @@ def test_a_cell_is_typed_by_number_or_coordinate(text, cell):
 @pytest.mark.parametrize(
     "text, moves, problem",
     [
-        ("17", (), "no cell 17 on this board (1-16)"),
-        ("0", (), "no cell 0 on this board (1-16)"),
-        ("9" * 400, (), f"no cell {'9' * 20} on this board (1-16)"),  # a flood quoted by its first 20 digits
-        ("e1", (), "no cell 'e1' on a 4x4 board (a1-d4)"),
-        ("x", (), "not a coordinate: 'x'"),
-        ("b3", (6,), "b3 (cell 6) is taken"),
+        ("17", (), "no cell 17 on a 4x4 board (a1-d4 or 1-16)"),
+        ("0", (), "no cell 0 on a 4x4 board (a1-d4 or 1-16)"),
+        ("9" * 400, (), f"no cell {'9' * 20} on a 4x4 board (a1-d4 or 1-16)"),  # a flood quoted by its first 20 digits
+        ("e1", (), "no cell 'e1' on a 4x4 board (a1-d4 or 1-16)"),
+        ("x", (), "not a cell: 'x'"),
+        ("b3", (6,), "b3 is taken"),
+        ("6", (6,), "b3 is taken"),  # typed by number, named as the board names it
         ("16", (1, 5, 2, 6, 3, 7, 4), "the game is over"),
     ],
 )
@@ -423,7 +425,7 @@ async def test_colon_plays_a_typed_cell_on_any_board():
         await pilot.press("enter")
         await pilot.pause()
         error = app.screen.query_one("#cell-error", Static)
-        assert "g1 (cell 14) is taken" in str(error.render())
+        assert "g1 is taken" in str(error.render())
         await pilot.press("backspace")  # editing the cell takes the complaint away
         await pilot.pause()
         assert str(error.render()) == ""
@@ -477,7 +479,7 @@ async def test_the_moves_table_of_a_bigger_board_is_whole_and_scrolls_and_a_smal
         view, pane = app.query_one(EvaluationView), app.query_one(EvaluationPane)
         lines = text_of(view).splitlines()
         assert view.size.height == len(view._ensure_strips()) > 25
-        assert sum(bool(re.match(r"\s+★?\s*\d+\s+(win|draw|loss)\b", line)) for line in lines) == 14
+        assert sum(bool(re.match(r"\s+★?\s*[a-g][12]\s+(win|draw|loss)\b", line)) for line in lines) == 14
         assert lines[-1].strip() and pane.max_scroll_y > 0
         await pilot.press("n", "home", "enter")  # the classic game
         await wait_ready(pilot, app)
@@ -755,7 +757,7 @@ async def test_a_search_that_proves_every_move_shows_the_value_and_the_best_move
         assert "searched: every move proven" in text_of(app.query_one(EvaluationView))
         assert "not proven" not in text_of(app.query_one(EvaluationView))
         strip = app.query_one(ValueStrip)
-        assert text_of(strip).split() == ["·", "13", "1", "12", "2", "11"]
+        assert text_of(strip).split() == ["·", "c3", "a5", "b3", "b5", "a3"]
         assert outcome_for_x(app.store.state, app.store.state.cursor) == (1 if analysis.value.label == "loss" else -1 if analysis.value.label == "win" else 0)
         await pilot.press("space")
         await pilot.pause()
@@ -840,7 +842,7 @@ async def test_the_engine_answers_on_a_big_board_by_the_threats(monkeypatch):
         assert len(moves(app)) >= 6 and app.store.state.position.status.value != "x_won"
 
 
-async def test_the_values_overlay_keeps_each_cell_s_number_on_its_top_line_where_cells_are_three_rows_high():
+async def test_the_values_overlay_keeps_each_cell_s_name_on_its_top_line_where_cells_are_three_rows_high():
     app = _app(game=Geometry(4, 3, 3))
     async with app.run_test(size=(100, 40)) as pilot:  # a 4x3 board's cells are 3 rows high here
         await wait_ready(pilot, app)
@@ -848,6 +850,6 @@ async def test_the_values_overlay_keeps_each_cell_s_number_on_its_top_line_where
         await app.workers.wait_for_complete()
         await pilot.pause()
         lines = text_of(app.query_one(BoardGrid)).splitlines()
-        tops = [line for line in lines if re.fullmatch(r"\s+\d+\s+│\d+\s+│\d+\s*", line)]
-        assert [[int(part) for part in re.findall(r"\d+", line)] for line in tops] == [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
+        tops = [line for line in lines if re.fullmatch(r"\s+[a-c]\d\s+│[a-c]\d\s+│[a-c]\d\s*", line)]
+        assert [re.findall(r"[a-c]\d", line) for line in tops] == [[f"{col}{row}" for col in "abc"] for row in (4, 3, 2, 1)]
         assert sum("win 9" in line for line in lines) == 2  # the values, one line below

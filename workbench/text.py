@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .engine import MASK_NAMES, Analysis, Bitboard, Position, Value, cell_bit, cells_of
+from .engine.geometry import cell_name, cell_names, uses_cell_numbers
 
 # Styles as values, not names: Rich reads a style's name in any case ("BOLD" is "bold"), so a
 # name's case can change nothing, and a test could not tell
@@ -23,21 +24,61 @@ VALUE_STYLES = {Value.WIN: "bold green", Value.DRAW: "yellow", Value.LOSS: "bold
 MARK_STYLES = {"X": "bold cyan", "O": "bold magenta"}
 
 
-def board_text(position: Position, highlight: Bitboard) -> Text:
-    """The board as text: marks, dim cell numbers on empty cells, the marks of ``highlight`` reversed."""
+GRID_SIDE = 7
+"""Boards up to this many rows and columns are drawn as a grid with their cells named; bigger ones compact."""
+
+
+def board_text(position: Position, highlight: Bitboard, width: int | None = None) -> Text:
+    """The board as text, the marks of ``highlight`` reversed. 3×3 names its empty cells 1-9; any other board has
+    its coordinates on its edges (row numbers from the bottom, column letters under it) and its cells' names in
+    them, or, where that grid is wider than ``width``, is drawn compact: a mark or a dot a cell."""
     geometry = position.geometry
-    width = len(str(geometry.size))
+    if uses_cell_numbers(geometry):
+        return _grid(position, highlight, len(str(geometry.size)), "")
+    label = len(str(geometry.rows))
+    name_width = max(len(cell_name(cell, geometry)) for cell in (1, geometry.size))
+    grid_width = label + 1 + geometry.cols * (name_width + 2) + geometry.cols - 1
+    # a grid with every cell named reads well up to 7×7; beyond, it runs to 29 lines for 15×15: compact
+    if max(geometry.rows, geometry.cols) <= GRID_SIDE and (width is None or grid_width <= width):
+        text = _grid(position, highlight, name_width, " " * (label + 1), label)
+        letters = "│".join(f" {chr(ord('a') + col):^{name_width}} " for col in range(geometry.cols))
+    else:
+        text = Text()
+        for row in range(geometry.rows):
+            if row:
+                text.append("\n")
+            text.append(f"{geometry.rows - row:>{label}} ", style=DIM)
+            for col in range(geometry.cols):
+                cell = geometry.cell(row, col)
+                mark = position.mark_at(cell)
+                if col:
+                    text.append(" ")
+                if mark is None:
+                    text.append("·", style=DIM)
+                else:
+                    text.append(mark.value, style=Style.parse(MARK_STYLES[mark.value]) + (REVERSE if highlight & cell_bit(cell) else Style()))
+        letters = " ".join(chr(ord("a") + col) for col in range(geometry.cols))
+    text.append("\n" + " " * (label + 1) + letters, style=DIM)
+    return text
+
+
+def _grid(position: Position, highlight: Bitboard, width: int, margin: str, label: int = 0) -> Text:
+    """The board with grid lines, each cell ``width`` wide inside a space either side; ``label`` columns of row
+    numbers (from the bottom) left of it, ``margin`` wide with their space."""
+    geometry = position.geometry
     text = Text()
     for row in range(geometry.rows):
         if row:
-            text.append("\n" + "┼".join(["─" * (width + 2)] * geometry.cols) + "\n", style=DIM)
+            text.append("\n" + margin + "┼".join(["─" * (width + 2)] * geometry.cols) + "\n", style=DIM)
+        if label:
+            text.append(f"{geometry.rows - row:>{label}} ", style=DIM)
         for col in range(geometry.cols):
             cell = geometry.cell(row, col)
             if col:
                 text.append("│", style=DIM)
             mark = position.mark_at(cell)
             if mark is None:
-                text.append(f" {cell:^{width}} ", style=DIM)
+                text.append(f" {cell_name(cell, geometry):^{width}} ", style=DIM)
             else:
                 style = Style.parse(MARK_STYLES[mark.value]) + (REVERSE if highlight & cell_bit(cell) else Style())
                 text.append(f" {mark.value:^{width}} ", style=style)
@@ -63,9 +104,8 @@ def mask_board(position: Position, mask: Bitboard) -> Text:
     return text
 
 
-def cell_list(mask: Bitboard) -> str:
-    cells = cells_of(mask)
-    return ", ".join(map(str, cells)) if cells else "—"
+def cell_list(mask: Bitboard, geometry) -> str:
+    return cell_names(cells_of(mask), geometry, ", ") or "—"
 
 
 def value_text(value: Value | None, remoteness: int | None) -> Text:
@@ -86,17 +126,11 @@ def moves_table(analysis: Analysis) -> Table:
     table.add_column("draws", justify="right")
     best = analysis.masks.best
     geometry = analysis.position.geometry
-    coordinates = geometry.size > 9  # beside the number, as Gomoku programs write the cell (h8)
-    if coordinates:
-        from .engine.geometry import format_coordinate
-
-        table.columns[0].header = "cell coord"
     for move in analysis.moves:
         trap = "—" if move.trap is None else f"{move.trap:.3f}"
         marker = " ★" if best & cell_bit(move.cell) else ""
-        shown = f"{move.cell} {format_coordinate(move.cell, geometry)}" if coordinates else str(move.cell)
         table.add_row(
-            f"{shown}{marker}",
+            f"{cell_name(move.cell, geometry)}{marker}",
             Text(move.value.label, style=VALUE_STYLES[move.value]),
             str(move.remoteness),
             trap,
@@ -108,8 +142,8 @@ def moves_table(analysis: Analysis) -> Table:
     return table
 
 
-def analysis_view(analysis: Analysis) -> RenderableType:
-    """Everything ``workbench analyze`` prints for one position."""
+def analysis_view(analysis: Analysis, width: int | None = None) -> RenderableType:
+    """Everything ``workbench analyze`` prints for one position, laid out for ``width`` columns."""
     from .engine import format_position
 
     position = analysis.position
@@ -127,27 +161,33 @@ def analysis_view(analysis: Analysis) -> RenderableType:
     facts.append(f"\nclass      {symmetry.class_id} of {symmetry.class_count}, orbit {symmetry.orbit_size}")
     facts.append(f"\ncanonical  {format_position(symmetry.canonical)}")
     facts.append(f"\nstabiliser {', '.join(t.name for t in symmetry.stabilizer)}")
-    groups = " ".join("{" + ",".join(map(str, group)) + "}" for group in symmetry.move_classes) or "—"
+    groups = " ".join("{" + cell_names(group, position.geometry, ",") + "}" for group in symmetry.move_classes) or "—"
     facts.append(f"\nmove classes {groups}")
     games = analysis.games
     facts.append(f"\ngames      {games.total:,} (X {games.x:,} · O {games.o:,} · draw {games.draw:,})")
-    header = _board_beside(position, facts)
+    header = _board_beside(position, facts, width)
     if analysis.to_move is None:
         return header
     masks = Table(title="Masks", title_justify="left", box=None, padding=(0, 2))
     for name in MASK_NAMES:
         masks.add_column(name.replace("_", "-"))
     masks.add_row(*(mask_board(position, analysis.masks.get(name)) for name in MASK_NAMES))
-    masks.add_row(*(cell_list(analysis.masks.get(name)) for name in MASK_NAMES))
+    masks.add_row(*(cell_list(analysis.masks.get(name), position.geometry) for name in MASK_NAMES))
     return Group(header, Text(), masks, Text(), moves_table(analysis))
 
 
-def _board_beside(position: Position, facts: Text) -> Table:
-    """The board, its winning lines reversed, with ``facts`` to its right: the head of both analysis views."""
+def _board_beside(position: Position, facts: Text, width: int | None = None) -> RenderableType:
+    """The board, its winning lines reversed, with ``facts`` to its right where both fit ``width``, else above
+    them: the head of both analysis views. Nothing wraps: a board too wide for a grid is drawn compact."""
+    board = board_text(position, highlight=_last_line(position), width=width)
+    board_width = max(len(line) for line in board.plain.split("\n"))
+    facts_width = max(len(line) for line in facts.plain.split("\n"))
+    if width is not None and board_width + 3 + facts_width > width:
+        return Group(board, Text(), facts)
     header = Table.grid(padding=(0, 3))  # pragma: no mutate - one row: a grid pads no edge, so its vertical padding never shows
     header.add_column()
     header.add_column()
-    header.add_row(board_text(position, highlight=_last_line(position)), facts)
+    header.add_row(board, facts)
     return header
 
 
@@ -164,36 +204,48 @@ def outcome_label(value: Value, remoteness: int) -> str:
     return "draw" if value is Value.DRAW else f"{value.label} in {remoteness}"
 
 
-def review_lines(reviews, scores) -> list[str]:
-    """The scorecard as plain lines: one per move (why a move was not best), then one per side."""
+def review_lines(reviews, scores, geometry=None) -> list[str]:
+    """The scorecard as plain lines: one per move (why a move was not best, or that it is not proven), then one
+    per side. Cells named as ``geometry``'s board names them (3×3 by default)."""
+    from .engine.geometry import TIC_TAC_TOE, cell_name, cell_names
     from .engine.review import Rating
 
+    geometry = geometry or TIC_TAC_TOE
     lines = []
     for review in reviews:
         number = f"{(review.ply + 1) // 2}{'.' if review.ply % 2 else '…'}"
-        line = f"{number:>4} {review.player.value} {review.cell}  {review.rating.value}"
-        if review.rating is not Rating.BEST:
-            before = outcome_label(review.value_before, review.remoteness_before)
+        line = f"{number:>4} {review.player.value} {cell_name(review.cell, geometry)}  {review.rating.value}"
+        best = cell_names(review.best_cells, geometry, ", ")
+        if review.rating is Rating.NOT_PROVEN:
+            if review.value_after is not None:  # the move proven, the rest not: its value, never a verdict
+                line += f": {outcome_label(review.value_after, review.remoteness_after)} (not every move proven)"
+            else:
+                line += " (the search did not prove this move)"
+        elif review.rating is not Rating.BEST:
             after = outcome_label(review.value_after, review.remoteness_after)
-            line += f": {before} → {after} (best: {', '.join(map(str, review.best_cells))})"
+            if review.exact_before:
+                line += f": {outcome_label(review.value_before, review.remoteness_before)} → {after} (best: {best})"
+            else:  # a proven better move; the best of all may be better still
+                line += f": {review.value_before.label} at least → {after} (proven better: {best})"
         lines.append(line)
     for player, side in scores:
         accuracy = "-" if side.accuracy is None else f"{side.accuracy:.0%}"
+        unproven = f" · {side.not_proven} not proven" if side.not_proven else ""
         lines.append(
             f"{player.value}: {side.moves} moves · {side.best} best · {side.inaccurate} inaccurate · "
-            f"{side.mistakes} {'mistake' if side.mistakes == 1 else 'mistakes'} · accuracy {accuracy}"
+            f"{side.mistakes} {'mistake' if side.mistakes == 1 else 'mistakes'}{unproven} · accuracy {accuracy}"
         )
     return lines
 
 
-def search_view(record: dict, position: Position) -> RenderableType:
+def search_view(record: dict, position: Position, width: int | None = None, all_moves: bool = False) -> RenderableType:
     """What ``workbench analyze`` prints for a board searched position by position (above 16 cells): every
-    proven move's value, and "unknown (N nodes searched)" for the rest — never a guess."""
-    from .engine.geometry import format_coordinate
-
+    proven move's value, the moves searched without a proof with their nodes, and one line counting the rest
+    (``all_moves``: a row for every move) — never a guess."""
     geometry = position.geometry
     facts = Text()
-    facts.append(record["position"], style=BOLD)
+    marks = " · ".join(f"{side} {cell_names(cells_of(bits), geometry)}" for side, bits in (("X", position.x), ("O", position.o)) if bits)
+    facts.append(marks or "the empty board", style=BOLD)  # its 15 rows of dots as one string would say less
     facts.append(f"\nvariant    {geometry}")
     facts.append(f"\nstatus     {record['status']}")
     if record["dead_draw"]:
@@ -206,27 +258,32 @@ def search_view(record: dict, position: Position) -> RenderableType:
         proven = sum(move["proven"] for move in record["moves"])
         facts.append(f"unknown ({proven} of {len(record['moves'])} moves proven)", style=DIM)
     facts.append(f"\nsearched   {record['nodes']:,} nodes")
-    facts.append(f"\norbit      {record['symmetry']['orbit_size']}, canonical {record['symmetry']['canonical']}")
-    header = _board_beside(position, facts)
+    facts.append(f"\norbit      {record['symmetry']['orbit_size']}")
+    header = _board_beside(position, facts, width)
     if record["to_move"] is None:
         return header
     masks = Table(title="Masks", title_justify="left", box=None, padding=(0, 2))
     masks.add_column("mask")
     masks.add_column("cells")
     for name in MASK_NAMES:
-        cells = record["masks"][name]
-        masks.add_row(name.replace("_", "-"), ", ".join(f"{cell} {format_coordinate(cell, geometry)}" for cell in cells) or "—")
+        masks.add_row(name.replace("_", "-"), cell_names(record["masks"][name], geometry, ", ") or "—")
     table = Table(title="Moves (for the side to move)", title_justify="left")
-    table.add_column("cell", justify="right")
-    table.add_column("coordinate")
+    table.add_column("cell")
     table.add_column("value")
     table.add_column("plies", justify="right")
     table.add_column("nodes", justify="right")
-    for move in record["moves"]:
+    shown = [move for move in record["moves"] if all_moves or move["proven"] or move["nodes"]]
+    for move in shown:
         if move["proven"]:
             value = Value[move["value"].upper()]
-            shown, plies = Text(value.label, style=VALUE_STYLES[value]), str(move["remoteness"])
+            cell_value, plies = Text(value.label, style=VALUE_STYLES[value]), str(move["remoteness"])
         else:
-            shown, plies = Text(f"unknown ({move['nodes']:,} nodes searched)", style=DIM), "—"
-        table.add_row(str(move["cell"]), format_coordinate(move["cell"], geometry), shown, plies, f"{move['nodes']:,}")
-    return Group(header, Text(), masks, Text(), table)
+            cell_value, plies = Text("unknown", style=DIM), "—"
+        table.add_row(cell_name(move["cell"], geometry), cell_value, plies, f"{move['nodes']:,}")
+    rest = len(record["moves"]) - len(shown)
+    parts: list[RenderableType] = [header, Text(), masks, Text()]
+    if shown:
+        parts.append(table)
+    if rest:
+        parts.append(Text(f"{rest} more moves not searched: unknown (--all-moves lists every one)", style=DIM))
+    return Group(*parts)

@@ -56,7 +56,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     else:
         from ..text import analysis_view
 
-        console().print(analysis_view(analysis))
+        out = console()
+        out.print(analysis_view(analysis, out.width))
     return 0
 
 
@@ -88,7 +89,8 @@ def _search(args: argparse.Namespace, position: Position, seconds: float) -> int
     else:
         from ..text import search_view
 
-        console().print(search_view(record, position))
+        out = console()
+        out.print(search_view(record, position, out.width, all_moves=args.all_moves))
     return 0
 
 
@@ -118,38 +120,113 @@ def _all_strong(args: argparse.Namespace, geometry) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
+    from ..engine.analysis import MAX_TABLE_CELLS, is_searched
+    from ..engine.geometry import cell_name, cell_names
     from ..engine.review import review_line, score
 
-    if args.study is not None:
-        from ..state import load_study
-
-        state = load_study(args.study)
-        tree = state.tree
-        start, cells = tree.root_position, [tree.node(node).move for node in tree.current_line(state.cursor)[1:]]
+    start, cells = _review_line(args)
+    geometry = start.geometry
+    if is_searched(geometry):
+        reviews = _review_searched(args, start, cells)
     else:
-        start, cells = Position.empty(TIC_TAC_TOE), list(parse_moves(args.moves))
-    reviews = review_line(start, cells)
+        if geometry.size > MAX_TABLE_CELLS:  # 13-16 cells: the strong solution, read back or made (with progress)
+            from ..engine.analysis import install_strong
+
+            install_strong(solved_with_progress(geometry, bar=not args.json)[0])
+        reviews = review_line(start, cells)
     scores = [(player, score(reviews, player)) for player in (Player.X, Player.O)]
     if args.json:
         print_json({
+            "variant": str(geometry),
             "start": format_position(start),
             "moves": [
-                {"ply": r.ply, "player": r.player.value, "cell": r.cell, "rating": r.rating.value,
-                 "before": {"value": r.value_before.label, "remoteness": r.remoteness_before},
-                 "after": {"value": r.value_after.label, "remoteness": r.remoteness_after},
-                 "best": list(r.best_cells)}
+                {"ply": r.ply, "player": r.player.value, "cell": r.cell, "name": cell_name(r.cell, geometry),
+                 "rating": r.rating.value,
+                 "before": {"value": _label(r.value_before), "remoteness": r.remoteness_before, "exact": r.exact_before},
+                 "after": {"value": _label(r.value_after), "remoteness": r.remoteness_after},
+                 "best": list(r.best_cells), "best_names": [cell_name(cell, geometry) for cell in r.best_cells]}
                 for r in reviews
             ],
             "sides": {player.value: {"moves": side.moves, "best": side.best, "inaccurate": side.inaccurate,
-                                     "mistakes": side.mistakes, "accuracy": side.accuracy} for player, side in scores},
+                                     "mistakes": side.mistakes, "not_proven": side.not_proven,
+                                     "accuracy": side.accuracy} for player, side in scores},
         })  # fmt: skip
         return 0
     from ..text import review_lines
 
-    origin = "the empty board" if start == Position.empty(start.geometry) else format_position(start)
-    print(f"review of {' '.join(map(str, cells)) or '(no moves)'} from {origin}")
-    print("\n".join(review_lines(reviews, scores)))
+    origin = "the empty board" if start == Position.empty(geometry) else format_position(start)
+    board = "" if geometry == TIC_TAC_TOE else f" on {geometry}"
+    print(f"review of {cell_names(cells, geometry) or '(no moves)'} from {origin}{board}")
+    print("\n".join(review_lines(reviews, scores, geometry)))
     return 0
+
+
+def _label(value) -> str | None:
+    return None if value is None else value.label
+
+
+def _review_line(args: argparse.Namespace):
+    """(start, cells) of the line ``review`` was given: a study file's or a library study's current line (from
+    its start), or a move list (``--moves`` or the one argument) on ``--game``'s board."""
+    from ..engine.geometry import parse_variant
+    from .common import is_study_path, library_study
+
+    if args.source is not None and args.moves is not None:
+        raise UsageError("review takes one line: a study file, a library study's name or a move list, not two")
+    if args.source is None and args.moves is None:
+        raise UsageError("review needs a line: a study file, a library study's name, or --moves LIST")
+    geometry = parse_variant(args.game) if args.game is not None else None
+    state = None
+    if args.source is not None:
+        if is_study_path(args.source):
+            from ..state import load_study
+
+            state = load_study(args.source)
+        else:
+            state, library_path = library_study(args, args.source.strip())
+            if state is None:
+                start = Position.empty(geometry or TIC_TAC_TOE)
+                try:
+                    return start, list(parse_moves(args.source, start))
+                except ValueError:  # neither a study nor a move list: say both
+                    raise UsageError(
+                        f"no study file or library study called {args.source.strip()!r} (library {str(library_path)!r}), "
+                        f"and it is no move list on {start.geometry}"
+                    ) from None
+    if state is not None:
+        if geometry is not None and geometry != state.geometry:
+            raise UsageError(f"the study is of {state.geometry}, not --game {geometry}: leave --game out")
+        tree = state.tree
+        return tree.root_position, [tree.node(node).move for node in tree.current_line(state.cursor)[1:]]
+    start = Position.empty(geometry or TIC_TAC_TOE)
+    return start, list(parse_moves(args.moves, start))
+
+
+def _review_searched(args: argparse.Namespace, start: Position, cells):
+    """The review of a line on a board beyond 16 cells: each position before a move searched within the budget
+    (progress on stderr on a terminal), its moves rated where the search settles them."""
+    import time
+
+    from ..engine.review import review_searched
+    from ..engine.search import Searcher, search
+
+    seconds = parse_budget(args.budget)
+    show = sys.stderr.isatty() and not args.json
+    searcher = Searcher(start.geometry)  # one transposition table for the whole line: later plies reuse it
+    done = [0]
+
+    def searched(position: Position):
+        deadline = time.monotonic() + seconds
+        done[0] += 1
+        if show:
+            print(f"\rsearching {position.geometry}: position {done[0]}/{len(cells)}", end="", file=sys.stderr, flush=True)
+        return search(position, max_nodes=args.nodes, should_stop=lambda: time.monotonic() > deadline, searcher=searcher)
+
+    try:
+        return review_searched(start, cells, searched)
+    finally:
+        if show and done[0]:
+            print(file=sys.stderr)
 
 
 def cmd_census(args: argparse.Namespace) -> int:

@@ -3,31 +3,26 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..engine import (
     TIC_TAC_TOE,
 )
-from .common import UsageError, open_library
+from .common import UsageError, is_study_path, library_study
 
 
 def cmd_open(args: argparse.Namespace) -> int:
     # a bad file or a missing study is a one-line error before any screen is drawn
     target = args.study
-    # a folder in it (either separator on Windows) makes it a file's path, never a library name
-    if target.endswith(".json") or os.path.basename(target) != target or os.path.exists(target):
+    if is_study_path(target):
         from ..state import load_study
 
         state = load_study(target)
         return run_app(state=state, path=target, db=args.db)
-    from ..library import studies
-
     name = target.strip()
-    with open_library(args) as library:
-        if not studies.study_exists(library, name):
-            raise UsageError(f"no study file or library study called {name!r} (library {str(library.path)!r})")
-        state = studies.open_study(library, name)
+    state, library_path = library_study(args, name)
+    if state is None:
+        raise UsageError(f"no study file or library study called {name!r} (library {str(library_path)!r})")
     return run_app(state=state, name=name, db=args.db)
 
 

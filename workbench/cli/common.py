@@ -19,6 +19,7 @@ EXIT_BAD_INPUT = 2
 DEFAULT_GAME = "3x3k3"  # the rules of every command that takes --game, when it is not given
 DEFAULT_BUDGET = "5s"  # the search of a board above 16 cells: its time, and its nodes
 DEFAULT_NODES = 20_000_000
+DEFAULT_REVIEW_BUDGET = "2s"  # `review` above 16 cells: the search of each position before a move
 DEFAULT_SCREENSHOTS = "screenshots"  # the folder `workbench screenshots` writes into
 DEFAULT_SERVE_HOST = "127.0.0.1"  # `workbench serve`: this machine only, unless --host says otherwise
 DEFAULT_SERVE_PORT = 8000
@@ -69,6 +70,25 @@ def position_from(args: argparse.Namespace) -> Position:
     if text is None:
         raise UsageError("analyze needs a POSITION, --moves or --all")
     return parse_position(text, geometry)
+
+
+def is_study_path(target: str) -> bool:
+    """``open`` and ``review`` read this as a file's path, never a library name: a ``.json`` name, a folder in
+    it (either separator on Windows), or a file that exists."""
+    import os
+
+    return target.endswith(".json") or os.path.basename(target) != target or os.path.exists(target)
+
+
+def library_study(args: argparse.Namespace, name: str):
+    """(the library's study called ``name``, its state, or None where the library has none of that name;
+    the library's path)."""
+    from ..library import studies
+
+    with open_library(args) as library:
+        if not studies.study_exists(library, name):
+            return None, library.path
+        return studies.open_study(library, name), library.path
 
 
 def positive_int(text: str) -> int:

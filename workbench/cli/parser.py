@@ -9,6 +9,7 @@ from .common import (
     DEFAULT_GAME,
     DEFAULT_MAX_TABS,
     DEFAULT_NODES,
+    DEFAULT_REVIEW_BUDGET,
     DEFAULT_SCREENSHOTS,
     DEFAULT_SERVE_HOST,
     DEFAULT_SERVE_PORT,
@@ -74,12 +75,18 @@ def build_parser() -> argparse.ArgumentParser:
     analyze_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
     analyze_cmd.add_argument("--budget", default=DEFAULT_BUDGET, help=f"time for the search of a board above 16 cells (5s, 500ms, 2m; default {DEFAULT_BUDGET})")
     analyze_cmd.add_argument("--nodes", type=positive_int, default=DEFAULT_NODES, help=f"nodes for that search (default {DEFAULT_NODES:,})")
+    analyze_cmd.add_argument("--all-moves", action="store_true", help="above 16 cells: a row for every move, those the search did not reach too")
 
     review_cmd = commands.add_parser("review", parents=[db_option], help="rate every move of a line: best, inaccurate, mistake")
-    line = review_cmd.add_mutually_exclusive_group(required=True)
-    line.add_argument("study", nargs="?", help="a study file (.json): its current line, from its start")
-    line.add_argument("--moves", help="a move list from the empty board, such as 1,2,4,7 or 1247")
+    review_cmd.add_argument("source", nargs="?", help="a study file (.json) or a library study's name (its current line, from its start), or a move list")
+    review_cmd.add_argument("--moves", help="a move list from the empty board, such as 1,2,4,7 or 1247 (on other boards h8,h9 or cell numbers)")
+    review_cmd.add_argument(
+        "--game", metavar="VARIANT",
+        help=f"the board and rule of a move list, {VARIANT_FORM} (default: {DEFAULT_GAME}; a study names its own)",
+    )  # fmt: skip
     review_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+    review_cmd.add_argument("--budget", default=DEFAULT_REVIEW_BUDGET, help=f"above 16 cells: time for the search of each position (default {DEFAULT_REVIEW_BUDGET})")
+    review_cmd.add_argument("--nodes", type=positive_int, default=DEFAULT_NODES, help=f"nodes for each of those searches (default {DEFAULT_NODES:,})")
 
     for name, help_text in (
         ("census", "counts over the whole game: positions, classes, games, the 9! ledger"),

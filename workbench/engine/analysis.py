@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .census import GameCounts, counts
-from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of
+from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cell_name, cells_of
 from .graph import class_index, state_graph
 from .position import Position, Status, check_legal, format_position
 from .solver import Value, preference, solve
@@ -477,6 +477,7 @@ def analysis_record(analysis: Analysis) -> dict:
         "moves": [
             {
                 "cell": move.cell,
+                "name": cell_name(move.cell, analysis.position.geometry),
                 "value": move.value.label,
                 "remoteness": move.remoteness,
                 "trap": move.trap,

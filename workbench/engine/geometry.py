@@ -10,6 +10,9 @@ them (seed 000's numbering). Cell ``c`` is bit ``c - 1`` of a :data:`Bitboard`.
 They also have coordinates as Gomoku and Renju programs write them: the column
 letter from the left (``a``…, skipping nothing), the row number from the bottom,
 so ``h8`` is the centre of 15×15 (:func:`parse_coordinate`, :func:`format_coordinate`).
+
+One notation per board (:func:`cell_name`, :func:`parse_cell_name`): a 3×3 board names its cells 1-9, as
+Tic-Tac-Toe players do; every other board by coordinate. Inputs accept both everywhere.
 """
 
 from __future__ import annotations
@@ -230,11 +233,10 @@ def parse_coordinate(text: str, geometry: Geometry) -> Cell:
     """
     match = _COORDINATE.fullmatch(text.strip().lower())
     if match is None:
-        raise GeometryError(f"not a coordinate: {text[:20]!r} (a column letter and a row number, as b2)")
+        raise GeometryError(f"not a cell: {text.strip()[:20]!r} (a number, or a column letter and a row number, as b2)")
     col, row_from_bottom = ord(match.group(1)) - ord("a"), int(match.group(2))
     if col >= geometry.cols or not 1 <= row_from_bottom <= geometry.rows:
-        last = chr(ord("a") + geometry.cols - 1)
-        raise GeometryError(f"no cell {text.strip()[:20]!r} on a {geometry.rows}x{geometry.cols} board (a1-{last}{geometry.rows})")
+        raise GeometryError(f"no cell {text.strip()[:20]!r} on a {geometry.rows}x{geometry.cols} board ({cell_range(geometry)})")
     return geometry.cell(geometry.rows - row_from_bottom, col)
 
 
@@ -242,6 +244,44 @@ def format_coordinate(cell: Cell, geometry: Geometry) -> str:
     """The Gomoku coordinate of ``cell`` (``h8``)."""
     row, col = geometry.row_col(cell)
     return f"{chr(ord('a') + col)}{geometry.rows - row}"
+
+
+def uses_cell_numbers(geometry: Geometry) -> bool:
+    """True on 3×3 boards (either rule, any k), where cells are named 1-9 as Tic-Tac-Toe players name them;
+    every other board is named by coordinate, which a reader finds on its edges."""
+    return geometry.rows == 3 and geometry.cols == 3
+
+
+def cell_name(cell: Cell, geometry: Geometry) -> str:
+    """The name a user sees for ``cell``: ``5`` on 3×3, ``b2`` (:func:`format_coordinate`) elsewhere."""
+    return str(cell) if uses_cell_numbers(geometry) else format_coordinate(cell, geometry)
+
+
+def cell_names(cells, geometry: Geometry, separator: str = " ") -> str:
+    """Several cells by :func:`cell_name`, joined by ``separator``."""
+    return separator.join(cell_name(cell, geometry) for cell in cells)
+
+
+def parse_cell_name(text: str, geometry: Geometry) -> Cell:
+    """A cell written either way on any board: its number (``14``) or its coordinate (``b2``).
+
+    :raises GeometryError: naming the text and the board's range in its own notation.
+    """
+    body = text.strip().lower()
+    if body.isdigit() and body.isascii():
+        # a number longer than any cell's is no cell (and int() of thousands of digits raises)
+        cell = int(body) if len(body) <= len(str(geometry.size)) else 0
+        if geometry.contains(cell):
+            return cell
+        raise GeometryError(f"no cell {body[:20]} on a {geometry.rows}x{geometry.cols} board ({cell_range(geometry)})")
+    return parse_coordinate(body, geometry)
+
+
+def cell_range(geometry: Geometry) -> str:
+    """The board's cells as a range in both notations, its own first: ``1-9 or a1-c3``, ``a1-d4 or 1-16``."""
+    coordinates = f"a1-{format_coordinate(geometry.cell(0, geometry.cols - 1), geometry)}"
+    numbers = f"1-{geometry.size}"
+    return f"{numbers} or {coordinates}" if uses_cell_numbers(geometry) else f"{coordinates} or {numbers}"
 
 
 TIC_TAC_TOE = Geometry()

@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Iterable
 
 from ..errors import InputError
-from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cells_of, parse_coordinate
+from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cell_name, cell_range, cells_of, parse_coordinate
 
 EMPTY_CHARS = frozenset(".-_")
 
@@ -326,6 +326,18 @@ _COORDINATES = re.compile(r"(?:[a-oA-O]\d{1,2})+")
 _ONE_COORDINATE = re.compile(r"[a-oA-O]\d{1,2}")
 
 
+def split_cell_tokens(word: str, geometry: Geometry) -> list[tuple[int, str]]:
+    """A word of cells without spaces, with each token's offset in it: ``5,1,9`` and ``519`` (on a board of
+    at most nine cells, every digit a cell), ``h8,h9`` and ``h8h9`` (coordinates run together)."""
+    if "," in word:
+        return [(part.start(), part.group()) for part in re.finditer(r"[^,]+", word)]
+    if _COORDINATES.fullmatch(word):
+        return [(part.start(), part.group()) for part in _ONE_COORDINATE.finditer(word)]
+    if geometry.size <= 9 and word.isdigit() and word.isascii():
+        return list(enumerate(word))
+    return [(0, word)]
+
+
 def _cell_of_token(token: str, geometry: Geometry) -> Cell | None:
     """The cell a token names, by number (``5``) or by coordinate (``b2``); None when it names none."""
     if token.isdigit() and token.isascii():
@@ -368,9 +380,8 @@ def parse_moves(text: str, start: Position | None = None) -> tuple[Cell, ...]:
             )
         cell = _cell_of_token(token, geometry)
         if cell is None:
-            last = f"a1-{chr(ord('a') + geometry.cols - 1)}{geometry.rows}"  # the top-right corner's coordinate
             raise MoveListError(
-                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} is not a cell (1-{geometry.size} or {last})",
+                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} is not a cell ({cell_range(geometry)})",
                 token=token,
                 index=index,
             )
@@ -390,5 +401,6 @@ def parse_moves(text: str, start: Position | None = None) -> tuple[Cell, ...]:
 
 
 def format_moves(cells: Iterable[Cell], geometry: Geometry = TIC_TAC_TOE) -> str:
-    """``5,1,9`` for the moves; comma-separated always, so it parses back on any board."""
-    return ",".join(str(cell) for cell in cells)
+    """``5,1,9`` on 3×3, ``h8,h9,g8`` on other boards (:func:`~.geometry.cell_name`): comma-separated always,
+    so it parses back on any board."""
+    return ",".join(cell_name(cell, geometry) for cell in cells)

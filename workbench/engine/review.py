@@ -4,24 +4,32 @@ A move is *best* when it is one of the position's best moves (the value kept,
 the quickest win or the slowest loss); *inaccurate* when it keeps the value but
 wins more slowly or loses more quickly; a *mistake* when it gives away a win or
 a draw. A side's accuracy is the share of its moves that were best.
+
+Beyond 16 cells (:func:`review_searched`) a position's values are what a search proved: a move is rated only
+where that settles it (every move proven, or a proven move better than the one played); any other is
+*not proven*, never guessed, and a side's accuracy counts only its rated moves.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from .analysis import analyze, check_exact
 from .geometry import Cell, cell_bit
 from .position import Player, Position
-from .solver import Value
+from .solver import Value, preference
+
+if TYPE_CHECKING:
+    from .search import SearchResult
 
 
 class Rating(enum.Enum):
     BEST = "best"
     INACCURATE = "inaccurate"
     MISTAKE = "mistake"
+    NOT_PROVEN = "not proven"
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +41,17 @@ class MoveReview:
     player: Player
     cell: Cell
     rating: Rating
-    value_before: Value
-    """What the mover could still get before the move (exact, best play from there)."""
-    remoteness_before: int
-    value_after: Value
-    """What the mover is left with after it."""
-    remoteness_after: int
+    value_before: Value | None
+    """What the mover could still get before the move (exact, best play from there); beyond 16 cells the best
+    a search proved (at least that much: ``exact_before`` says whether it is all), None where it proved none."""
+    remoteness_before: int | None
+    value_after: Value | None
+    """What the mover is left with after it; None where no search proved it."""
+    remoteness_after: int | None
     best_cells: tuple[Cell, ...]
+    """The best moves; beyond 16 cells, while not every move is proven, the best of those proven."""
+    exact_before: bool = True
+    """Every move of the position before was proven (always, up to 16 cells)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +60,13 @@ class SideScore:
     best: int
     inaccurate: int
     mistakes: int
+    not_proven: int = 0
 
     @property
     def accuracy(self) -> float | None:
-        """Share of this side's moves that were best; None when it made none."""
-        return self.best / self.moves if self.moves else None
+        """Share of this side's rated moves that were best; None when it has none rated."""
+        rated = self.moves - self.not_proven
+        return self.best / rated if rated else None
 
 
 def review_line(start: Position, cells: Iterable[Cell]) -> tuple[MoveReview, ...]:
@@ -94,4 +108,46 @@ def score(reviews: Iterable[MoveReview], player: Player) -> SideScore:
         best=ratings.count(Rating.BEST),
         inaccurate=ratings.count(Rating.INACCURATE),
         mistakes=ratings.count(Rating.MISTAKE),
+        not_proven=ratings.count(Rating.NOT_PROVEN),
     )
+
+
+def review_searched(start: Position, cells: Iterable[Cell], searched: Callable[[Position], SearchResult]) -> tuple[MoveReview, ...]:
+    """Rate every move of ``cells`` from ``start`` on a board beyond the strong solutions, from
+    ``searched(position)``: a search of each position before a move (its budget is the caller's).
+
+    Rated exactly where the search settles it: every move proven (then as :func:`review_line` rates), or a
+    proven move of a better value than the move played, which is then a mistake whatever the rest prove.
+    Otherwise :attr:`Rating.NOT_PROVEN`.
+
+    :raises IllegalMoveError: a move of the line cannot be played.
+    """
+    reviews = []
+    position = start
+    for ply, cell in enumerate(cells, start=1):
+        after = position.play(cell)  # raises for an illegal move, as the line is then no line
+        found = searched(position)
+        proven = [move for move in found.moves if move.proven]
+        played = next((move for move in found.moves if move.cell == cell), None)
+        rank = {move.cell: preference(move.value, move.remoteness) for move in proven}
+        top = max(rank.values(), default=None)
+        best_cells = tuple(sorted(c for c, r in rank.items() if r == top))
+        best_move = next((move for move in proven if move.cell == best_cells[0]), None) if best_cells else None
+        if played is None or not played.proven:
+            rating = Rating.NOT_PROVEN
+        elif best_move is not None and played.value < best_move.value:
+            rating = Rating.MISTAKE
+        elif not found.complete:
+            rating = Rating.NOT_PROVEN
+        else:
+            rating = Rating.BEST if rank[cell] == top else Rating.INACCURATE
+        reviews.append(
+            MoveReview(
+                ply, position.turn, cell, rating,
+                best_move.value if best_move else None, best_move.remoteness if best_move else None,
+                played.value if played is not None else None, played.remoteness if played is not None else None,
+                best_cells, exact_before=found.complete,
+            )
+        )  # fmt: skip
+        position = after
+    return tuple(reviews)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .geometry import Bitboard, Cell, Geometry, cell_bit, cells_of
+from .geometry import Bitboard, Cell, Geometry, cell_bit, cell_name, cells_of
 from .position import Player, Position, Status, check_legal, no_line_left
 from .solver import Value
 from .symmetry import transforms
@@ -439,7 +439,7 @@ def search_record(result: SearchResult) -> dict:
         "nodes": result.nodes,
         "games": None,
         "moves": [
-            {"cell": move.cell, "proven": move.proven, "value": move.value.label if move.value is not None else None,
+            {"cell": move.cell, "name": cell_name(move.cell, geometry), "proven": move.proven, "value": move.value.label if move.value is not None else None,
              "remoteness": move.remoteness, "nodes": move.nodes, "trap": None, "games": None}
             for move in result.moves
         ],

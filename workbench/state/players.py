@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Analysis, Cell, Value, cell_bit
+from ..engine import Analysis, Cell, Position, Value, cell_bit
+from ..engine.geometry import cell_name
 from ..engine.threats import threat_move
 from .app_state import EngineMode
 
@@ -43,3 +44,37 @@ def _unproven_choice(analysis: Analysis) -> Cell:
     own, other = position.sides
     losing = sum(cell_bit(move.cell) for move in analysis.moves if move.value is Value.LOSS)
     return threat_move(position.geometry, own, other, avoid=losing).bit_length()
+
+
+def engine_basis(analysis: Analysis, mode: EngineMode) -> str:
+    """What the engine's pick in ``mode`` rests on in this position, as the board's status says it:
+    ``perfect``, ``trap`` and ``random`` where every value is exact; where they are not (a board searched move
+    by move), perfect and trap play a proven win if the search found one, else the threat player's move."""
+    if mode in (EngineMode.PERFECT, EngineMode.TRAP) and not analysis.proven:
+        wins = any(move.value is Value.WIN for move in analysis.moves)
+        return "a proven win" if wins else "threat player: not proven"
+    return mode.value
+
+
+def describe_choice(analysis: Analysis, cell: Cell) -> str:
+    """Why ``cell`` is the move played for "best": exact, a proven win, or the threat player's guess on a board
+    not proven here (never presented as more than it is)."""
+    name = cell_name(cell, analysis.position.geometry)
+    move = analysis.move(cell)
+    if move is not None and move.value is not None:
+        proven = "best, exact" if analysis.proven else "proven"
+        return f"Played {name}: {move.value.label} in {move.remoteness} ({proven})."
+    proven = sum(move.value is not None for move in analysis.moves)
+    return (f"Played {name}: the threat player's move, not proven "
+            f"({proven} of {len(analysis.moves)} moves proven here).")  # fmt: skip
+
+
+def refusal(position: Position, cell: Cell) -> str:
+    """Why ``cell`` cannot be played in ``position`` (a key or click that changed nothing), in one line."""
+    geometry = position.geometry
+    if not geometry.contains(cell):
+        return f"No cell {cell} on this board (it has {geometry.size})."
+    if position.is_over:
+        outcome = {"x_won": "X won", "o_won": "O won", "draw": "a draw"}[position.status.value]
+        return f"Game over ({outcome}): ← steps back to play on."
+    return f"{cell_name(cell, geometry)} is taken."

@@ -31,7 +31,8 @@ from ..engine import (
     parse_position,
 )
 from ..engine.analysis import class_key, is_searched
-from ..engine.geometry import VariantError, format_variant, parse_variant
+from ..engine.geometry import GeometryError, VariantError, cell_name, cell_range, format_variant, parse_cell_name, parse_variant
+from ..engine.position import split_cell_tokens
 
 NodeId = int
 ROOT: NodeId = 0
@@ -258,7 +259,8 @@ class MoveTextError(InputError):
 
 
 def export_movetext(tree: GameTree) -> str:
-    """Moves as cell numbers, the main line first, variations in parentheses like PGN.
+    """Moves named as the board names them (``5`` on 3×3, ``h8`` elsewhere: :func:`~workbench.engine.geometry.cell_name`),
+    the main line first, variations in parentheses like PGN.
 
     A board other than the classic one is named first, as ``[Variant "4x4k4-misere"]``; a set-up root
     next, as ``[Setup "X../.../..."]``; comments as ``{…}``.
@@ -282,7 +284,7 @@ def _comment_token(comment: str) -> str:
 
 def _move_tokens(tree: GameTree, node_id: NodeId) -> list[str]:
     node = tree.node(node_id)
-    tokens = [str(node.move)]
+    tokens = [cell_name(node.move, tree.root_position.geometry)]
     if node.comment:
         tokens.append(_comment_token(node.comment))
     return tokens
@@ -312,7 +314,8 @@ def _bad_token(token: str, column: int, reason: str) -> MoveTextError:
 def import_movetext(text: str, geometry=None) -> GameTree:
     """Parse :func:`export_movetext` output (and hand-written move lists) into a tree.
 
-    Numbers may be separated by spaces or commas; on a board of at most nine cells ``519`` is three moves.
+    Cells are numbers or coordinates on any board, separated by spaces or commas; on a board of at most nine
+    cells ``519`` is three moves, and coordinates may run together (``h8h9``).
     A ``[Variant "…"]`` header names the board (the classic one without it); where ``geometry`` is given,
     the text must be of that board.
 
@@ -368,15 +371,15 @@ def import_movetext(text: str, geometry=None) -> GameTree:
                 raise _bad_token(token, column, "no variation to close")
             current = stack.pop()[0]
         elif word:
-            # each move with its own column, so that an error points at the move in ``5,5`` or ``515``
-            cells = [(part.start() + column, part.group()) for part in re.finditer(r"[^,]+", word)]
-            if root_position.geometry.size <= 9 and len(cells) == 1 and word.isdigit():  # every digit is a move
-                cells = [(column + offset, digit) for offset, digit in enumerate(word)]
-            for cell_column, cell_text in cells:
-                if not cell_text.isdigit() or not cell_text.isascii():
-                    raise _bad_token(cell_text, cell_column, "not a cell number")
-                # a number longer than any cell's is no cell (and int() of thousands of digits raises)
-                cell = int(cell_text) if len(cell_text) <= len(str(root_position.geometry.size)) else 0
+            # each move with its own column, so that an error points at the move in ``5,5``, ``515`` or ``h8h8``
+            geometry = root_position.geometry
+            for offset, cell_text in split_cell_tokens(word, geometry):
+                cell_column = column + offset
+                try:
+                    cell = parse_cell_name(cell_text, geometry)
+                except GeometryError:
+                    what = "no such cell" if cell_text.isdigit() and cell_text.isascii() else "not a cell"
+                    raise _bad_token(cell_text, cell_column, f"{what} ({cell_range(geometry)})") from None
                 if tree.child_with_move(current, cell) is not None:
                     # a second variation with the same move would merge into the first and lose its comment
                     raise _bad_token(cell_text, cell_column, "this move is already a line here")

@@ -40,13 +40,14 @@ from ..state import (
     AppState,
     EngineMode,
     Store,
+    refusal,
 )
 from ..state.actions import (
     PlayCell,
 )
 from . import textual_ext
 from .panes.bars import KeysFooter
-from .panes.board import BoardGrid, BoardPane
+from .panes.board import BoardGrid, BoardPane, BoardStatus
 from .features.commands import PaletteCommands
 from .features.engine_play import EnginePlay
 from .panes.evaluation import EvaluationPane, EvaluationView
@@ -343,8 +344,11 @@ class WorkbenchApp(
         to a position where it is the engine's turn lets the user look at it."""
         before = self.store.state
         self.store.dispatch(action)
-        if isinstance(action, PlayCell) and self.store.state is not before:
-            self._maybe_engine_move()
+        if isinstance(action, PlayCell):
+            if self.store.state is not before:
+                self._maybe_engine_move()
+            else:  # a taken cell, or the game over: the board's status says why, until the position changes
+                self.query_one(BoardStatus).notice = (before.position, refusal(before.position, action.cell))
 
     def watch_preparing(self, text: str) -> None:
         self.query_one(EvaluationView).preparing = text

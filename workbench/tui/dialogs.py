@@ -16,10 +16,13 @@ from textual.widgets.option_list import Option
 from ..engine import Cell, Geometry, Position, PositionError, parse_position
 from ..engine.geometry import (
     NAMED_VARIANTS,
+    TIC_TAC_TOE,
+    cell_name,
+    cell_names,
+    cell_range,
     describe_variant,
-    format_coordinate,
     format_variant,
-    parse_coordinate,
+    parse_cell_name,
     parse_variant,
 )
 from ..state import Action, MoveTextError, import_movetext
@@ -34,8 +37,9 @@ def parse_setup(text: str, geometry: Geometry | None = None) -> Action:
     """
     body = text.strip()
     if not body:
-        raise ValueError("type a position such as X.O/.X./... or moves such as 5,1,9")
-    if any(char in body.upper() for char in "XO/.-_") and not body.startswith("["):
+        raise ValueError(f"type a position such as X.O/.X./... or moves such as {setup_example(geometry or TIC_TAC_TOE)}")
+    # a position is marks and empties alone (``o5`` is a cell of 15×15, not an O)
+    if all(char in "XO/.-_ " for char in body.upper()) and not body.startswith("["):
         try:
             return SetUpPosition(position=parse_position(body) if geometry is None else parse_position(body, geometry))
         except PositionError as error:
@@ -45,6 +49,13 @@ def parse_setup(text: str, geometry: Geometry | None = None) -> Action:
     except MoveTextError as error:
         raise ValueError(str(error)) from None
     return ReplaceTree(tree=tree, cursor=tree.main_line()[-1])
+
+
+def setup_example(geometry: Geometry) -> str:
+    """A move list on ``geometry``'s board in its own notation: ``5 1 9`` on 3×3, ``h8 h9 g8`` on 15×15."""
+    centre = geometry.cell(geometry.rows // 2, geometry.cols // 2)
+    cells = [centre, *(cell for cell in (centre - geometry.cols, centre - 1) if geometry.contains(cell))]
+    return cell_names(cells, geometry)
 
 
 def playable_variants(current: Geometry) -> list[Geometry]:
@@ -111,17 +122,11 @@ def parse_cell(text: str, position: Position) -> Cell:
     :raises ValueError: naming what is wrong: no such cell, or a cell already taken, or the game over.
     """
     geometry = position.geometry
-    body = text.strip().lower()
-    if body.isdigit() and body.isascii():
-        cell = int(body) if len(body) <= 3 else 0
-        if not geometry.contains(cell):
-            raise ValueError(f"no cell {body[:20]} on this board (1-{geometry.size})")
-    else:
-        cell = parse_coordinate(body, geometry)
+    cell = parse_cell_name(text, geometry)
     if position.is_over:
         raise ValueError("the game is over: step back (←) to play another move")
     if cell not in position.legal_moves():
-        raise ValueError(f"{format_coordinate(cell, geometry)} (cell {cell}) is taken")
+        raise ValueError(f"{cell_name(cell, geometry)} is taken")
     return cell
 
 
@@ -136,10 +141,9 @@ class PlayCellDialog(ModalScreen[Cell | None]):
 
     def compose(self) -> ComposeResult:
         geometry = self.position.geometry
-        last = format_coordinate(geometry.cell(0, geometry.cols - 1), geometry)
         with Vertical(classes="dialog"):
             yield Label("Play a cell", classes="dialog-title")
-            yield Input(placeholder=f"a number 1-{geometry.size}, or a coordinate a1-{last}")
+            yield Input(placeholder=f"a cell: {cell_range(geometry)}")
             yield Static("", id="cell-error", classes="dialog-error", markup=False)
 
     def _error_line(self) -> Static:
@@ -170,7 +174,8 @@ class SetUpDialog(ModalScreen[Action | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Set up a position or a move list", classes="dialog-title")
-            yield Input(placeholder="X.O/.X./...  or  5 1 9 (3 7)", id="setup-input")
+            example = setup_example(self.geometry or TIC_TAC_TOE)
+            yield Input(placeholder=f"X.O/.X./...  or  {example}", id="setup-input")
             yield Static("", id="setup-error", classes="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Set up", variant="primary", id="setup-ok")

@@ -11,15 +11,9 @@ import time
 from pathlib import Path
 
 from ...engine import Geometry, principal_variation
-from ...engine.analysis import (
-    is_searched,
-)
-from ...state import (
-    OVERLAYS,
-    AppState,
-    EngineMode,
-    choose_move,
-)
+from ...engine.analysis import is_searched
+from ...engine.geometry import cell_names
+from ...state import OVERLAYS, AppState, EngineMode, choose_move, describe_choice
 from ...state.actions import (
     AddLine,
     Back,
@@ -61,6 +55,7 @@ class GameActions:
         if is_searched(state.geometry):  # the best move where the search proved it, else the threat player's
             cell = choose_move(state.analysis, EngineMode.PERFECT)
             if cell is not None:
+                self.notify(describe_choice(state.analysis, cell), timeout=4)  # what it rests on: said, never implied
                 self._user_dispatch(PlayCell(cell=cell))
             return
         line = principal_variation(state.position) if state.analysis.to_move else ()
@@ -78,10 +73,14 @@ class GameActions:
             self.notify("The game is over: no line to add.", timeout=2)
             return
         before = self.store.state.tree
+        continues = not before.node(state.cursor).children  # nothing after here yet: the line goes on, no branch
         self.store.dispatch(AddLine(cells=line))
-        text = " ".join(map(str, line))
+        text = cell_names(line, state.geometry)
         if self.store.state.tree is before:
             self.notify(f"{text} is already in the history.", timeout=3)
+        elif continues:
+            where = "the main line" if state.cursor in before.main_line() else "this variation"
+            self.notify(f"Added {text} to {where}: → steps into it.", timeout=3)
         else:
             self.notify(f"Added {text} as a variation: ↓ or → steps into it.", timeout=3)
 

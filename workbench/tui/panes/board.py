@@ -12,13 +12,23 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 
 from ...engine import Bitboard, Cell, Position, Status, Value, cell_bit
-from ...engine.geometry import describe_variant
-from ...state import AppState
+from ...engine.geometry import cell_name, describe_variant
+from ...state import AppState, engine_basis
 from ...state.actions import Back, Forward, Highlight, PlayCell
-from .lines import LinesView, LineWriter, ellipsis
+from .lines import LinesView, LineWriter, ellipsis, longest_that_fits
 from ..messages import dispatch
 
 VALUE_WORDS = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
+
+
+def value_in_cell(value: Value | None, remoteness: int | None, width: int) -> str:
+    """A move's value in a cell ``width`` wide, whole: ``loss 5`` where it fits, else ``L5``, else ``L``, and the
+    colour says the rest; unproven: ``?`` in every size."""
+    if value is None:
+        return "?"
+    word = VALUE_WORDS[value]
+    forms = (f"{word} {remoteness}", f"{word[0].upper()}{remoteness}", word[0].upper())
+    return next((form for form in forms if len(form) <= width), "")
 
 
 COORDINATE_MARGINS = (3, 1)
@@ -216,16 +226,15 @@ class BoardGrid(LinesView, can_focus=True):
         if cell in values:
             value, remoteness = values[cell]
             if line_index == middle:
-                # unproven: a question mark in every size; proven: the value where it fits, else its colour alone
-                text = "?" if value is None else f"{VALUE_WORDS[value]} {remoteness}" if width >= 3 else ""
-                return text.center(width)[:width], base
+                return value_in_cell(value, remoteness, width).center(width), base
             if line_index == 0 and height > 2:
-                return str(cell).ljust(width), base + number
+                return cell_name(cell, position.geometry).ljust(width)[:width], base + number
             return " " * width, base
-        if width < 3:  # compact: an empty cell is a dot (its number would not fit)
+        name = cell_name(cell, position.geometry)
+        if width < max(3, len(name)):  # compact: an empty cell is a dot (its name would not fit)
             return "·".center(width), base + number
         if (height == 1 and line_index == 0) or (height > 1 and line_index == middle):
-            return str(cell).center(width), base + number
+            return name.center(width), base + number
         return " " * width, base
 
     def view_slice(self, state: AppState) -> object:
@@ -278,18 +287,29 @@ class BoardGrid(LinesView, can_focus=True):
 
 class BoardStatus(LinesView):
     """Side to move and exact value; ply and overlay; the engine when it plays (three lines, fixed,
-    so that each fits the board's 28 columns)."""
+    so that each fits the board's 28 columns). A move refused (a taken cell, the game over) is said in place of
+    the ply's line until the position changes."""
 
     DEFAULT_CSS = """
     BoardStatus { height: 3; }
     """
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"board-status--notice"}
+
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
+    notice: reactive[tuple[Position, str] | None] = reactive(None, repaint=False, always_update=True)
+    """(the position, why a move there was refused): shown while that position is the current one."""
+
+    def watch_notice(self) -> None:
+        self.invalidate()
 
     def view_slice(self, state: AppState) -> object:
         searched = state.search_of(state.position) is not None
         return state.position, state.view.overlay, state.engine, state.proven_in(state.position), searched, state.searching
+
+    def build_key(self) -> object:
+        return super().build_key(), self.notice
 
     def build(self, writer: LineWriter) -> None:
         state = self.state
@@ -299,28 +319,38 @@ class BoardStatus(LinesView):
         position = state.position
         status = position.status
         if status is Status.IN_PLAY:
-            line = f"{position.turn.value} to move"
+            side = position.turn.value
+            forms = [f"{side} to move"]
             if self.ready:
                 analysis = state.analysis
                 if analysis.value is not None:
-                    line += f": {analysis.value.label} in {analysis.remoteness}"
-                else:  # a board searched move by move: how far the search has got
-                    proven = sum(move.value is not None for move in analysis.moves)
+                    forms = [f"{side} to move: {analysis.value.label} in {analysis.remoteness}"]
+                else:  # a board searched move by move: how far the search has got, shortened to fit whole
+                    proven = f"{sum(move.value is not None for move in analysis.moves)}/{len(analysis.moves)}"
                     if state.searching == position:
-                        line += f": ? (searching, {proven}/{len(analysis.moves)} proven)"
+                        forms = [f"{side} to move: ? (searching, {proven} proven)", f"{side} to move: ? searching {proven}",
+                                 f"{side}: ? searching {proven}"]  # fmt: skip
                     elif state.search_of(position) is None:
-                        line += ": ? (not searched)"
+                        forms = [f"{side} to move: ? (not searched)", f"{side}: ? (not searched)"]
                     else:
-                        line += f": ? ({proven}/{len(analysis.moves)} proven)"
+                        forms = [f"{side} to move: ? ({proven} proven)", f"{side}: ? ({proven} proven)"]
+            line = longest_that_fits(width, forms)
         else:
             line = {Status.X_WON: "X won", Status.O_WON: "O won", Status.DRAW: "Draw"}[status]
         writer.write(ellipsis(line, width))
-        overlay = state.view.overlay
-        shown = "v values, m masks" if overlay == "none" else "showing " + overlay.replace("_", "-")
-        writer.newline().write(ellipsis(f"ply {position.ply} · {shown}", width))
+        notice = self.notice
+        if notice is not None and notice[0] == position:
+            writer.newline().write(ellipsis(notice[1], width), self.part("board-status--notice"))
+        else:
+            overlay = state.view.overlay
+            shown = "v values, m masks" if overlay == "none" else "showing " + overlay.replace("_", "-")
+            if overlay not in ("none", "values") and self.ready and not position.is_over and not state.analysis.masks.get(overlay):
+                shown += " (none)"  # an empty mask lights nothing: said, so that it does not look broken
+            writer.newline().write(ellipsis(f"ply {position.ply} · {shown}", width))
         engine = state.engine
         if engine.mode.value != "off":
-            writer.newline().write(ellipsis(f"engine plays {engine.side.value} ({engine.mode.value})", width))
+            basis = engine_basis(state.analysis, engine.mode) if self.ready and not position.is_over else engine.mode.value
+            writer.newline().write(ellipsis(f"engine plays {engine.side.value} ({basis})", width))
 
 
 class BoardPane(Vertical):

@@ -11,7 +11,7 @@ from textual.reactive import reactive
 
 from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of, principal_variation
 from ...engine.analysis import MAX_TABLE_CELLS, is_searched, tables_if_built
-from ...engine.geometry import describe_variant, format_coordinate
+from ...engine.geometry import cell_name, cell_names, describe_variant
 from ...engine.solver import preference
 from ...state import AppState
 from ...state.actions import PlayCell
@@ -69,9 +69,10 @@ def best_first(moves):
 
 
 @lru_cache(maxsize=256)
-def _coordinates(mask: Bitboard, geometry: Geometry) -> str:
-    """The cells of ``mask`` as coordinates, ``h8 g9``: the same masks come back at every report of a search."""
-    return " ".join(format_coordinate(cell, geometry) for cell in cells_of(mask))
+def _coordinates(mask: Bitboard, geometry: Geometry) -> tuple[str, ...]:
+    """The cells of ``mask`` named as the board names them, ``h8 g9``: the same masks come back at every report
+    of a search."""
+    return tuple(cell_name(cell, geometry) for cell in cells_of(mask))
 
 
 def preparing_text(geometry: Geometry) -> str:
@@ -278,7 +279,7 @@ class EvaluationView(LinesView):
         writer = LineWriter(0)
         style = self.part
         row_style = style("evaluation--highlight") if highlighted else None
-        writer.write(f"{'★' if best else ' ':>2}{format_coordinate(cell, geometry):<6} ", row_style)
+        writer.write(f"{'★' if best else ' ':>2}{cell_name(cell, geometry):<6} ", row_style)
         value_style = style(VALUE_CLASS[value])
         writer.write(f"{value.label:<5}", value_style + row_style if row_style else value_style)
         writer.write(f" {remoteness:>5}", row_style)
@@ -289,13 +290,17 @@ class EvaluationView(LinesView):
         return served if served is not None and served[0] == analysis.position.key else None
 
     def _mask_coordinates(self, writer: LineWriter, analysis: Analysis) -> None:
-        """The six masks a line each, as the coordinates of their cells (where six small boards do not fit)."""
+        """The six masks a line each (more where one is long: nothing is cut), their cells named as the board
+        names them (where six small boards do not fit)."""
         style = self.part
         geometry = analysis.position.geometry
         for name in MASK_NAMES:
             cells = _coordinates(analysis.masks.get(name), geometry)
             writer.write(MASK_LABELS[name].ljust(MASK_COLUMN), style("evaluation--heading"))
-            writer.write(ellipsis(cells or "—", writer.width - MASK_COLUMN), style("evaluation--mask") if cells else style("evaluation--dim"))
+            if cells:
+                writer.write_wrapped(cells, style("evaluation--mask"), indent=MASK_COLUMN)
+            else:
+                writer.write("(none)", style("evaluation--dim"))
             writer.newline()
 
     def _masks(self, writer: LineWriter, analysis: Analysis) -> None:
@@ -340,7 +345,8 @@ class EvaluationView(LinesView):
                 library = served[2][move.cell]  # the same figure, read from the games table
                 games = GameCounts(library["x"], library["o"], library["draw"])
             counts.append(games)
-        cells = [("★" if analysis.masks.best & cell_bit(move.cell) else "") + str(move.cell) for move in moves]
+        geometry = analysis.position.geometry
+        cells = [("★" if analysis.masks.best & cell_bit(move.cell) else "") + cell_name(move.cell, geometry) for move in moves]
         # each column as wide as its longest entry: 3×4's counts run to seven digits, its cells to two
         wide_columns = [("cell", cells, ">"), ("value", [move.value.label for move in moves], "<"),
                         ("plies", [str(move.remoteness) for move in moves], ">"),
@@ -373,13 +379,18 @@ class EvaluationView(LinesView):
     def _best_line(self, writer: LineWriter, state: AppState) -> None:
         """Perfect play after the selected move, the "why" of its value; ``b`` adds it."""
         style = self.part
-        line = selected_line(state)
+        line = [cell_name(cell, state.geometry) for cell in selected_line(state)]
         if selected_move(state) is None:
-            writer.write("best line: ", style("evaluation--heading")).write(" ".join(map(str, line)))
+            heading, rest = "best line: ", line
         else:  # the move itself starts the row; what follows is both sides' best replies
-            writer.write(f"after {line[0]}: ", style("evaluation--heading"))
-            writer.write(" ".join(map(str, line[1:])) if len(line) > 1 else "the game is over")
-        writer.write("  b adds it", style("evaluation--dim"))
+            heading, rest = f"after {line[0]}: ", line[1:] or ["the game is over"]
+        writer.write(heading, style("evaluation--heading"))
+        # the whole line, wrapped under itself where the pane is narrow (3×5's runs to 15 moves)
+        writer.write_wrapped(rest, indent=len(heading))
+        if writer.used() + len("  b adds it") <= writer.width:
+            writer.write("  b adds it", style("evaluation--dim"))
+        else:
+            writer.newline().write("b adds it", style("evaluation--dim"))
 
 
 class EvaluationPane(ViewPane):

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from ...engine import Player, Status, analyze
 from ...engine.analysis import is_searched
+from ...engine.geometry import cell_name
 from ...engine.review import review_line, score
 from ...state import AppState, NodeId
 from ...state.actions import JumpTo
@@ -51,7 +52,8 @@ class ValueStrip(LinesView):
     ValueStrip { height: 1; }
     """
     CELL_WIDTH = 3
-    """Each ply's cell, narrowed to 2 when the whole line would not fit so (ten cells in 28 columns)."""
+    """Each ply's cell at least, a space wider than its longest name (``h10``: 4); narrowed by one when the
+    whole line would not fit so (ten cells of 3×3 in 28 columns), the names then touching."""
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
@@ -81,13 +83,16 @@ class ValueStrip(LinesView):
                 cell_style += self.get_component_rich_style("strip--current", partial=True)
             elif index >= path_length:
                 cell_style += self.get_component_rich_style("strip--future", partial=True)
-            label = "·" if node.move is None else str(node.move)
-            if len(label) >= cell_width:  # cells past 99 (or 9, narrowed): run together, they would read as one number
-                label = ""
-            writer.write(label.center(cell_width), cell_style)
+            writer.write(self._label(node.move).center(cell_width), cell_style)
+
+    def _label(self, move: int | None) -> str:
+        return "·" if move is None else cell_name(move, self.state.geometry)
 
     def _cell_width(self) -> int:
-        return self.CELL_WIDTH if len(self._line()) * self.CELL_WIDTH <= self.size.width else self.CELL_WIDTH - 1
+        line = self._line()
+        tree = self.state.tree
+        wide = max([self.CELL_WIDTH, *(len(self._label(tree.node(node_id).move)) + 1 for node_id in line)])
+        return wide if len(line) * wide <= self.size.width else wide - 1
 
     def on_click(self, event: events.Click) -> None:
         index = event.x // self._cell_width()

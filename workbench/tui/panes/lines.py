@@ -48,6 +48,26 @@ class LineWriter:
             self.lines.append([])
         return self
 
+    def used(self) -> int:
+        """The cells the current line has so far."""
+        return sum(cell_len(segment.text) for segment in self.lines[-1])
+
+    def write_wrapped(self, words, style: Style | None = None, indent: int = 0) -> LineWriter:
+        """Add ``words`` separated by spaces after what the current line has, going on to further lines
+        (each ``indent`` cells in) where the width runs out: nothing is cut. A word wider than a whole line
+        is cut with an ellipsis."""
+        used = self.used()
+        room = max(1, self.width - indent)
+        for index, word in enumerate(words):
+            gap = 1 if index else 0
+            if index and used + gap + cell_len(word) > self.width:
+                self.newline().write(" " * indent)
+                used, gap = indent, 0
+            shown = word if cell_len(word) <= room else ellipsis(word, room)
+            self.write(" " * gap + shown, style)
+            used += gap + cell_len(shown)
+        return self
+
 
 def longest_that_fits(width: int, forms) -> str:
     """The first (fullest) of ``forms`` that fits ``width``; the last, shortest, when none does."""

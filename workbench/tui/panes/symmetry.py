@@ -7,7 +7,7 @@ from typing import ClassVar
 from textual.reactive import reactive
 
 from ...engine import Position, cells_of, format_position
-from ...engine.geometry import format_coordinate
+from ...engine.geometry import cell_name, cell_names
 from ...engine.analysis import classes_by_ply
 from ...engine.symmetry import images
 from ...state import AppState
@@ -68,11 +68,14 @@ class SymmetryView(LinesView):
             (("class ", style("symmetry--dim")), (f"{symmetry.class_id} of {symmetry.class_count}", style("symmetry--heading")))
             if numbered else (("classes ", style("symmetry--dim")), ("numbered up to 16 cells", None)),
             (("orbit ", style("symmetry--dim")), (str(symmetry.orbit_size), None)),
-            (("canonical ", style("symmetry--dim")),
-             (format_position(symmetry.canonical) if geometry.size <= 16 else _marks_text(symmetry.canonical), None)),
         ]  # fmt: skip
+        if geometry.size <= 16:
+            summary.append((("canonical ", style("symmetry--dim")), (format_position(symmetry.canonical), None)))
         _flow(writer, summary, width)
-        groups = ["{" + ",".join(map(str, group)) + "}" for group in symmetry.move_classes] or ["—"]
+        if geometry.size > 16:  # the marks' names, as many lines as they take: nothing cut
+            writer.newline().write("canonical ", style("symmetry--dim"))
+            writer.write_wrapped(_marks_words(symmetry.canonical), indent=2)
+        groups = ["{" + cell_names(group, geometry, ",") + "}" for group in symmetry.move_classes] or ["—"]
         if len(groups) > MAX_MOVE_GROUPS:  # 15×15's would fill the pane: the twins that matter are counted
             twins = sum(len(group) > 1 for group in symmetry.move_classes)
             kinds = len(symmetry.move_classes)
@@ -135,14 +138,16 @@ class SymmetryView(LinesView):
                 writer.write(" ")
 
 
-def _marks_text(position: Position) -> str:
-    """A position on a big board as its marks' coordinates: ``X h8 i9 · O g7`` (its 225 cells would not fit)."""
+def _marks_words(position: Position) -> list[str]:
+    """A position on a big board as its marks' coordinates, word by word: ``X h8 i9 · O g7`` (its 225 cells
+    would not fit)."""
     geometry = position.geometry
-    sides = []
+    words: list[str] = []
     for name, marks in (("X", position.x), ("O", position.o)):
         if marks:
-            sides.append(name + " " + " ".join(format_coordinate(cell, geometry) for cell in cells_of(marks)))
-    return " · ".join(sides) or "empty"
+            words += ["·"] if words else []
+            words += [name, *(cell_name(cell, geometry) for cell in cells_of(marks))]
+    return words or ["empty"]
 
 
 def _even_rows(widths: list[int], width: int) -> list[tuple[int, int]]:

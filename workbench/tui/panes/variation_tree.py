@@ -23,6 +23,7 @@ from textual.strip import Strip
 
 from ...engine import Player, Position
 from ...engine.analysis import class_key
+from ...engine.geometry import cell_name
 from ...state import ROOT, AppState, GameTree, NodeId, annotation
 from ...state.actions import (
     Back,
@@ -101,9 +102,11 @@ def tree_lines(tree: GameTree, collapsed: frozenset[NodeId] = frozenset()) -> tu
 
 
 def move_label(before: Position, move: int) -> str:
-    """``3. 5`` for X's move, ``3… 1`` for O's, numbered like chess; ``before`` is the position it is played in."""
+    """``3. 5`` for X's move, ``3… 1`` for O's, numbered like chess, the cell named as its board names it
+    (``3. h8`` on 15×15); ``before`` is the position it is played in."""
     number = (before.ply + 2) // 2  # the move makes ply + 1 marks
-    return f"{number}. {move}" if before.turn is Player.X else f"{number}… {move}"
+    name = cell_name(move, before.geometry)
+    return f"{number}. {name}" if before.turn is Player.X else f"{number}… {name}"
 
 
 def find_twins(tree: GameTree, positions: dict[NodeId, Position], by_class: bool) -> dict[NodeId, tuple[NodeId, ...]]:
