@@ -142,16 +142,21 @@ def solved_with_progress(geometry, *, bar: bool = True):
 
     if not (bar and sys.stderr.isatty()):
         return strong_solution(geometry)
-    from ..engine.strong import STAGE_NAMES as steps
+    import time
+
+    from ..engine.solve_progress import describe_progress, solve_fraction
 
     started = False  # pragma: no mutate - None would be as false
+    began = time.monotonic()
 
     def show(stage: str, done: int, total: int) -> None:
         nonlocal started
         started = True
         width = 30
-        filled = width * done // total
-        print(f"\rsolving {geometry}: {steps[stage]:<31} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+        fraction = solve_fraction(geometry, stage, done, total)
+        filled = round(width * fraction)
+        line = f"solving {geometry} [{'#' * filled}{'.' * (width - filled)}] {describe_progress(stage, fraction, time.monotonic() - began)}"
+        print(f"\r{line:<100}", end="", file=sys.stderr, flush=True)  # padded: a shorter line covers a longer one
 
     try:
         return strong_solution(geometry, show)

@@ -137,6 +137,8 @@ def review_searched(start: Position, cells: Iterable[Cell], searched: Callable[[
             rating = Rating.NOT_PROVEN
         elif best_move is not None and played.value < best_move.value:
             rating = Rating.MISTAKE
+        elif played.value is Value.WIN and played.remoteness == 1:
+            rating = Rating.BEST  # no win is quicker: best whatever the rest prove
         elif not found.complete:
             rating = Rating.NOT_PROVEN
         else:

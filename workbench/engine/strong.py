@@ -29,6 +29,7 @@ import numpy as np
 
 from ..errors import InputError
 from .geometry import MAX_STRONG_CELLS, Bitboard, Geometry  # (MAX_STRONG_CELLS re-exported: the largest board solved)
+from .solve_progress import STAGE_WORDS
 
 UNREACHED = 255
 """The byte of an index that no game reaches."""
@@ -36,9 +37,8 @@ UNREACHED = 255
 Progress = Callable[[str, int, int], None]
 """Called as ``progress(stage, done, total)``: plies done of the total in each stage, in turn ``"forward"``
 (enumerating), ``"games"``, ``"back"`` (values and remoteness) and ``"classes"``."""
-STAGE_NAMES = {"forward": "enumerating positions", "classes": "symmetry classes", "games": "counting games",
-               "back": "values, back from the last ply"}  # fmt: skip
-"""Each stage of :data:`Progress` as a person reads it."""
+STAGE_NAMES = STAGE_WORDS
+"""Each stage of :data:`Progress` as a person reads it (:mod:`.solve_progress` makes one bar of the four)."""
 
 
 class BoardTooLargeForStrongSolveError(InputError):

@@ -250,12 +250,19 @@ class WorkbenchApp(
         (13-16 cells), read back from the cache or made and kept there."""
         from ..cache import make_analysis_ready
 
+        import time
+
+        from ..engine.solve_progress import describe_progress, solve_fraction
+
         geometry = self.store.state.geometry
+        started = time.monotonic()
 
         def progress(stage: str, done: int, total: int) -> None:
-            from ..engine.strong import STAGE_NAMES
-
-            self.from_worker(setattr, self, "preparing", f"{STAGE_NAMES[stage]}: ply {done} of {total}")
+            # one bar for the four stages, not four runs from zero; the time left from the time so far
+            fraction = solve_fraction(geometry, stage, done, total)
+            bar = "━" * round(30 * fraction) + "─" * (30 - round(30 * fraction))
+            text = describe_progress(stage, fraction, time.monotonic() - started)
+            self.from_worker(setattr, self, "preparing", f"{text}\n{bar}")
 
         make_analysis_ready(geometry, progress)
         analyze(Position.empty(geometry))

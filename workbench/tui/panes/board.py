@@ -286,12 +286,13 @@ class BoardGrid(LinesView, can_focus=True):
 
 
 class BoardStatus(LinesView):
-    """Side to move and exact value; ply and overlay; the engine when it plays (three lines, fixed,
-    so that each fits the board's 28 columns). A move refused (a taken cell, the game over) is said in place of
+    """Side to move and exact value; ply and overlay; the engine when it plays (two lines, three with the
+    engine on: each fits the board's 28 columns). A move refused (a taken cell, the game over) is said in place of
     the ply's line until the position changes."""
 
     DEFAULT_CSS = """
-    BoardStatus { height: 3; }
+    BoardStatus { height: 2; }
+    BoardStatus.-engine { height: 3; }
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"board-status--notice"}
@@ -350,7 +351,9 @@ class BoardStatus(LinesView):
         engine = state.engine
         if engine.mode.value != "off":
             basis = engine_basis(state.analysis, engine.mode) if self.ready and not position.is_over else engine.mode.value
-            writer.newline().write(ellipsis(f"engine plays {engine.side.value} ({basis})", width))
+            side = engine.side.value
+            forms = (f"engine plays {side} ({basis})", f"engine {side}: {basis}", f"engine {side}: {basis.split(':')[0]}")
+            writer.newline().write(ellipsis(longest_that_fits(width, forms), width))
 
 
 class BoardPane(Vertical):
@@ -367,6 +370,8 @@ class BoardPane(Vertical):
         yield BoardStatus(id="board-status").data_bind(BoardPane.state, BoardPane.ready)
 
     def watch_state(self, old: AppState | None, state: AppState | None) -> None:
+        if state is not None:  # the engine's line takes a row from the grid only while the engine plays
+            self.query_one(BoardStatus).set_class(state.engine.mode.value != "off", "-engine")
         title = "Board" if state is None else f"Board · {describe_variant(state.geometry, short=True)}"
         if title != self.border_title:  # a new title repaints the frame: only when the variant changes
             self.border_title = title

@@ -155,8 +155,8 @@ class EvaluationView(LinesView):
         style = self.part
         if not self.ready:
             writer.write(preparing_text(state.geometry), style("evaluation--dim"))
-            if self.preparing:
-                writer.newline().write(self.preparing, style("evaluation--dim"))
+            for line in self.preparing.splitlines():  # the stage and the time left, then one bar for the whole solve
+                writer.newline().write(ellipsis(line, writer.width), style("evaluation--dim"))
             return
         analysis = state.analysis
         self._summary(writer, analysis)
@@ -171,8 +171,8 @@ class EvaluationView(LinesView):
         self._moves(writer, analysis)
         writer.newline()
         self._best_line(writer, state)
-        for line in MOVES_LEGEND:
-            writer.newline().write(line, style("evaluation--dim"))
+        for line in MOVES_LEGEND:  # wrapped where the pane is narrower than the legend: nothing cut
+            writer.newline().write_wrapped(line.split(), style("evaluation--dim"))
 
     def _summary(self, writer: LineWriter, analysis: Analysis) -> None:
         style = self.part

@@ -74,8 +74,8 @@ class ValueStrip(LinesView):
 
         tree = self.state.tree
         path_length = len(tree.path(self.state.cursor))
-        cell_width = self._cell_width()
-        for index, node_id in enumerate(self._line()):
+        cell_width, first, count = self._layout()
+        for index, node_id in enumerate(self._line()[first : first + count], first):
             node = tree.node(node_id)
             outcome = outcome_for_x(self.state, node_id)
             cell_style = style({1: "strip--x", 0: "strip--draw", -1: "strip--o", None: "strip--unknown"}[outcome])
@@ -88,17 +88,30 @@ class ValueStrip(LinesView):
     def _label(self, move: int | None) -> str:
         return "·" if move is None else cell_name(move, self.state.geometry)
 
-    def _cell_width(self) -> int:
+    def _layout(self) -> tuple[int, int, int]:
+        """(each ply's width, the first ply shown, how many): the whole line where it fits, narrowed where the
+        names then still have a space between them, else as many plies as fit around the board's."""
         line = self._line()
         tree = self.state.tree
-        wide = max([self.CELL_WIDTH, *(len(self._label(tree.node(node_id).move)) + 1 for node_id in line)])
-        return wide if len(line) * wide <= self.size.width else wide - 1
+        longest = max(len(self._label(tree.node(node_id).move)) for node_id in line) if line else 1
+        wide = max(self.CELL_WIDTH, longest + 1)
+        width = self.size.width
+        if len(line) * wide <= width:
+            return wide, 0, len(line)
+        narrow = wide - 1 if wide - 1 > longest else wide  # names that would touch read as one (``i9g10``)
+        fit = max(1, width // narrow)
+        if len(line) <= fit:
+            return narrow, 0, len(line)
+        here = line.index(self.state.cursor) if self.state.cursor in line else len(line) - 1
+        first = max(0, min(here - fit // 2, len(line) - fit))
+        return narrow, first, fit
 
     def on_click(self, event: events.Click) -> None:
-        index = event.x // self._cell_width()
+        cell_width, first, count = self._layout()
+        index = event.x // cell_width
         line = self._line()
-        if 0 <= index < len(line):
-            dispatch(self, JumpTo(node=line[index]))
+        if 0 <= index < count and first + index < len(line):
+            dispatch(self, JumpTo(node=line[first + index]))
 
 
 class LineScore(LinesView):
