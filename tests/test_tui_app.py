@@ -163,11 +163,11 @@ async def test_keys_and_clicks_in_the_tree_jump_and_fold():
         assert moves(app) == ()
         await pilot.press("5", "1", "backspace", "3")  # 1… 3 a variation under 1… 1
         await pilot.pause()
-        unfolded = ["▼ Start", "├── 1. 5", "├── ▼ 1… 1 ≈", "│   └── ( 1… 3 ≈", "└── 2. 9"]
+        unfolded = ["  Start", "  1. 5", "▼ 1… 1 ≈", "└── ( 1… 3 ≈", "  2. 9"]
         assert drawn_tree(tree) == unfolded
-        await pilot.click(VariationTree, offset=(4, 2 - tree.scroll_offset.y))  # 1… 1's ▼
+        await pilot.click(VariationTree, offset=(0, 2 - tree.scroll_offset.y))  # 1… 1's ▼
         assert moves(app) == (5, 1)  # the fold hid the board's line: the board goes to the folded move
-        assert drawn_tree(tree) == ["▼ Start", "├── 1. 5", "├── ▶ 1… 1 ≈", "└── 2. 9"]
+        assert drawn_tree(tree) == ["  Start", "  1. 5", "▶ 1… 1 ≈", "  2. 9"]
         await pilot.press("minus")  # and back, by key
         assert drawn_tree(tree) == unfolded
         await pilot.press("minus", "down")  # folded again; the next variation unfolds to show the board's line
@@ -180,7 +180,7 @@ async def test_keys_and_clicks_in_the_tree_jump_and_fold():
         assert moves(app) == (5, 3) and drawn_tree(tree) == unfolded  # nothing there: nothing happens
 
 
-async def test_the_lit_line_stays_in_view_above_a_scrollbar_a_long_comment_brings():
+async def test_the_lit_line_stays_in_view_and_a_long_comment_ends_in_an_ellipsis_rather_than_a_scrollbar():
     from workbench.state.actions import SetComment
 
     app = WorkbenchApp()
@@ -190,9 +190,12 @@ async def test_the_lit_line_stays_in_view_above_a_scrollbar_a_long_comment_bring
         app.store.dispatch(SetComment(text="the only move that keeps the draw, as the strip below shows " * 2))
         await pilot.pause()
         tree = app.query_one(VariationTree)
-        assert tree.show_horizontal_scrollbar and tree.label(app.store.state.cursor).endswith("below shows")
+        assert not tree.show_horizontal_scrollbar and tree.label(app.store.state.cursor).endswith("below shows")
         lit = tree.line_of(app.store.state.cursor)
-        assert tree.scroll_offset.y <= lit < tree.scroll_offset.y + tree.scrollable_content_region.height
+        box = tree.scrollable_content_region
+        assert tree.scroll_offset.y <= lit < tree.scroll_offset.y + box.height
+        shown = tree.render_line(lit - tree.scroll_offset.y).text[: box.width]
+        assert shown.startswith("  3… 2!  the only move") and shown.endswith("…")  # cut to the pane's width
 
 
 def drawn_tree(tree: VariationTree) -> list[str]:
@@ -862,7 +865,7 @@ async def test_history_marks_each_move_and_scores_each_side_of_the_line():
         await pilot.press("4", "1", "5", "2")  # O's 2 throws the draw away
         await pilot.press("3")  # X wins more slowly than with 6
         tree = app.query_one(VariationTree)
-        assert drawn_tree(tree) == ["▼ Start", "├── 1. 4", "├── 1… 1", "├── 2. 5", "├── 2… 2??", "└── 3. 3?!"]
+        assert drawn_tree(tree) == ["  Start", "  1. 4", "  1… 1", "  2. 5", "  2… 2??", "  3. 3?!"]  # a line: no guides
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X 67% · O 50%"
         legend = app.query_one("#history-legend")
         assert legend.display and "?? mistake" in text_of(legend) and "≡ ≈ twins" in text_of(legend)

@@ -301,14 +301,18 @@ async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress
         await pilot.press("v")  # the app still answers
         await pilot.pause()
         assert app.store.state.view.overlay == "values"
-        for stage in ("enumerating positions: ply 3/14", "enumerating positions: ply 4/14"):  # as the solver reports
-            app.preparing = stage
+        for stage in ("stage 1 of 4, enumerating positions · 3%\n━━", "stage 1 of 4, enumerating positions · 9%\n━━━"):
+            app.preparing = stage  # as the solver reports
             await pilot.pause()
-            assert stage in text_of(app.query_one(EvaluationView))  # each step shown, never a stale one
+            assert all(line in text_of(app.query_one(EvaluationView)) for line in stage.splitlines())  # never a stale one
         release.set()
         await wait_ready(pilot, app)
-        assert any(text.startswith("enumerating positions: ply") for text in seen)
-        assert any(text.startswith("values, back from the last ply: ply") for text in seen)
+        # one progress through the four stages, growing, each with its stage named and a bar for the whole
+        reports = [text for text in seen[2:] if text]  # the solver's own, after the two set above
+        shares = [int(re.search(r"· (\d+)%", text).group(1)) for text in reports]
+        assert shares == sorted(shares) and shares[-1] == 100
+        assert {text.split(",")[0] for text in reports} == {f"stage {n} of 4" for n in range(1, 5)}
+        assert all(len(text.splitlines()[1]) == 30 and set(text.splitlines()[1]) <= {"━", "─"} for text in reports)
         evaluation = text_of(app.query_one(EvaluationView))
         solution = strong_solve(TWO_BY_SEVEN)
         value, remoteness = solution.lookup(0, 0)
@@ -481,11 +485,12 @@ async def test_the_moves_table_of_a_bigger_board_is_whole_and_scrolls_and_a_smal
         assert view.size.height == len(view._ensure_strips()) > 25
         assert sum(bool(re.match(r"\s+★?\s*[a-g][12]\s+(win|draw|loss)\b", line)) for line in lines) == 14
         assert lines[-1].strip() and pane.max_scroll_y > 0
+        bigger = view.size.height
         await pilot.press("n", "home", "enter")  # the classic game
         await wait_ready(pilot, app)
         await pilot.pause()
         classic = len(view._ensure_strips())
-        assert view.size.height == classic < 25
+        assert view.size.height == classic < bigger - 5
 
 
 async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monkeypatch):
@@ -669,7 +674,8 @@ async def test_gomoku_is_chosen_by_name_drawn_compact_and_played_by_coordinate(m
         assert grid.compact
         lines = text_of(grid).splitlines()
         assert [line.split()[0] for line in lines if line.strip()][:15] == [str(row) for row in range(15, 0, -1)]
-        assert all(line.split()[1] == "·" * 15 for line in lines if line.strip())  # fifteen rows of fifteen cells
+        assert all(line.split()[1] == "·" * 15 for line in lines[:-1] if line.strip())  # fifteen rows of fifteen cells
+        assert lines[-1].split() == ["abcdefghijklmno"]  # and the column letters, which `:` reads
         await pilot.press("colon", "h", "8", "enter")
         await pilot.pause()
         assert moves(app) == (113,)

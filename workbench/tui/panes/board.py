@@ -36,7 +36,7 @@ COORDINATE_MARGINS = (3, 1)
 
 
 class BoardGrid(LinesView, can_focus=True):
-    """The board itself: marks, cell numbers, the last move, the winning line, overlays.
+    """The board itself: marks, cell names (1-9 on 3×3, coordinates elsewhere), the last move, the winning line, overlays.
 
     | Key | Does |
     | :- | :- |

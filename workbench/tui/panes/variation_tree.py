@@ -1,9 +1,37 @@
 """The variation tree of the History pane, drawn from the store's tree with the line API.
 
-The main line is drawn flat under the start; a variation nests under the move it replaces, and its own
-line runs flat under it. Each line is a key (its guides, its label's runs of text and styles, whether it
-is the board's node) and its strip is kept per key, so a step through the game redraws the two lines
-whose colours change and nothing else, and a move played redraws the lines it adds or moves.
+The main line is drawn as one line, as an analysis board writes it: its moves one under another down a column,
+with no guides. A variation hangs as a branch right under the move it replaces, ``├── `` or ``└── `` from that
+move's first cell, and its own moves run on down a column inside the branch (``│   `` down the left while another
+branch at that level is still to come); a variation of a variation hangs from its move in the same way, and the
+line it left goes on below its branches. The two cells before a move's label hold ``▼ `` over the branches under
+it (``▶ `` when they are folded away), where the branches' guides start; a variation's first move has the ``( ``
+that opens it there (no branch hangs from it: its rivals hang beside it, from the move they all replace). A study
+in 28 columns, its comment cut::
+
+      Start
+      1. 1
+    ▼ 1… 2??
+    └── ( 1… 5!  the centre hol…
+      2. 4
+    ▼ 2… 7
+    ├── ( 2… 3?!
+    │     3. 9?!
+    ├── ( 2… 5?!
+    │     3. 6??
+    │   ▼ 3… 3??
+    │   └── ( 3… 8
+    └── ( 2… 9?!
+      3. 5!
+      3… 9
+      4. 6!
+
+A line wider than the box is cut with "…" (a long comment, a deep branch in a narrow pane), never scrolled
+sideways: a horizontal scrollbar took the last row of the box, and the board's line with it.
+
+Each line is a key (its guides, its label's runs of text and styles, whether it is the board's node) and its strip
+is kept per key and width, so a step through the game redraws the two lines whose colours change and nothing else,
+and a move played redraws the lines it adds or moves.
 """
 
 from __future__ import annotations
@@ -11,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -38,6 +66,9 @@ from ..textual_ext import LinesWithoutLayout, OwnScrollBars
 from ..messages import dispatch
 
 EXPANDED, COLLAPSED = "▼ ", "▶ "
+GUTTER = "  "
+"""The expander's two cells on a move with no branches under it: the labels of a line stand in one column."""
+BRANCH, LAST_BRANCH, ONGOING, ENDED = "├── ", "└── ", "│   ", "    "
 MARK_PARTS = {"??": "history--mistake", "?!": "history--inaccurate", "!": "history--only"}
 COMMENT_STYLE = Style(italic=True, dim=True)
 TWIN_STYLE = Style(bold=True)
@@ -45,7 +76,9 @@ TWIN_STYLE = Style(bold=True)
 
 @dataclass(frozen=True, slots=True)
 class TreeLine:
-    """One drawn line: the node, the guides in front of it and its expander (``▼ ``, ``▶ `` or none)."""
+    """One drawn line: the node, the cells in front of its expander (the branches' guides, and the blank gutter
+    of a move with no expander), its expander (``▼ ``, ``▶ `` or none) and how many branches deep it hangs (0 on
+    the main line)."""
 
     node: NodeId
     guides: str
@@ -54,51 +87,80 @@ class TreeLine:
 
 
 def view_children(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
-    """The lines nested under ``node_id``'s line: under the start and under a variation's first move, the
-    rest of that line (drawn flat); under a main-line move, the variations that replace it."""
-    node = tree.node(node_id)
-    if node.parent is not None:
-        siblings = tree.node(node.parent).children
-        if siblings[0] == node_id:
-            return siblings[1:]
-    return tree.main_line(node_id)[1:]
+    """The variations that hang as branches under ``node_id``: its parent's other moves when it is the parent's
+    first choice, the move they replace; none under the start or under a variation's first move (its rivals hang
+    beside it, under the move they all replace). Each branch draws its variation's whole line."""
+    parent = tree.node(node_id).parent
+    if parent is None:
+        return ()
+    siblings = tree.node(parent).children
+    return siblings[1:] if siblings[0] == node_id else ()
 
 
 def is_variation(tree: GameTree, node_id: NodeId) -> bool:
-    """A move that is not its parent's first choice: drawn as ``( move``."""
+    """A move that is not its parent's first choice: a variation's first move, drawn as ``( move``."""
     parent = tree.node(node_id).parent
     return parent is not None and tree.node(parent).children[0] != node_id
 
 
+def line_head(tree: GameTree, node_id: NodeId) -> NodeId:
+    """The first node of the line ``node_id`` is drawn in: the start for the main line, else its variation's first
+    move."""
+    while True:
+        parent = tree.node(node_id).parent
+        if parent is None or tree.node(parent).children[0] != node_id:
+            return node_id
+        node_id = parent
+
+
 def view_parent(tree: GameTree, node_id: NodeId) -> NodeId | None:
-    """The node whose nested lines hold ``node_id``'s line (the inverse of :func:`view_children`)."""
-    parent = tree.node(node_id).parent
-    if parent is None:
-        return None
-    if tree.node(parent).children[0] != node_id:
-        return tree.node(parent).children[0]  # a variation hangs under the move it replaces
-    while parent is not None and not is_variation(tree, parent) and parent != ROOT:
-        parent = tree.node(parent).parent  # a main move hangs under its line's first node
-    return parent
+    """The move whose branch holds ``node_id``'s line (its fold hides it); None on the main line. The inverse of
+    :func:`view_children` for a variation's first move, and the same move for the rest of its line."""
+    parent = tree.node(line_head(tree, node_id)).parent
+    return None if parent is None else tree.node(parent).children[0]
 
 
 def tree_lines(tree: GameTree, collapsed: frozenset[NodeId] = frozenset()) -> tuple[TreeLine, ...]:
-    """Every drawn line, top to bottom, as Textual's Tree draws nested nodes: ``├── `` before a line with
-    more below it at its depth, ``└── `` before the last, ``│   `` where an outer level goes on. A node in
-    ``collapsed`` is drawn ``▶ `` and its nested lines are not drawn."""
+    """Every drawn line, top to bottom: each line of moves down a column, each move followed by the branches that
+    hang under it and then by the rest of its line. A branch starts ``├── `` when another follows it at its level
+    and ``└── `` when it is the last, and its lines are drawn behind ``│   `` or ``    `` accordingly. A node in
+    ``collapsed`` is drawn ``▶ `` and its branches are not drawn."""
     lines: list[TreeLine] = []
-    # (node, guides of the levels above it, its own branch, depth)
+    # (node, the guides before it, the guides before the rest of its line, depth)
     stack: list[tuple[NodeId, str, str, int]] = [(ROOT, "", "", 0)]
     while stack:
-        node_id, outer, branch, depth = stack.pop()
-        nested = view_children(tree, node_id)
-        expander = "" if not nested else COLLAPSED if node_id in collapsed else EXPANDED
-        lines.append(TreeLine(node_id, outer + branch, expander, depth))
-        if nested and node_id not in collapsed:
-            inner = "" if depth == 0 else outer + ("    " if branch == "└── " else "│   ")
-            for index in reversed(range(len(nested))):
-                stack.append((nested[index], inner, "└── " if index == len(nested) - 1 else "├── ", depth + 1))
+        node_id, guides, rest, depth = stack.pop()
+        branches = view_children(tree, node_id)
+        expander = "" if not branches else COLLAPSED if node_id in collapsed else EXPANDED
+        gutter = "" if expander or is_variation(tree, node_id) else GUTTER  # a variation's "( " stands there
+        lines.append(TreeLine(node_id, guides + gutter, expander, depth))
+        children = tree.node(node_id).children
+        if children:
+            stack.append((children[0], rest, rest, depth))  # drawn after the branches, pushed before them
+        if branches and node_id not in collapsed:
+            for index in reversed(range(len(branches))):
+                first, then = (LAST_BRANCH, ENDED) if index == len(branches) - 1 else (BRANCH, ONGOING)
+                stack.append((branches[index], rest + first, rest + then, depth + 1))
     return tuple(lines)
+
+
+def cut_to(segments: list[Segment], width: int) -> list[Segment]:
+    """``segments`` cut to ``width`` cells, the last of them "…" (in the style of the text cut) where any was cut."""
+    if sum(cell_len(segment.text) for segment in segments) <= width:
+        return segments
+    if width <= 0:
+        return []
+    cut: list[Segment] = []
+    room = width - 1
+    for segment in segments:
+        length = cell_len(segment.text)
+        if length <= room:
+            cut.append(segment)
+            room -= length
+            continue
+        cut.append(Segment(set_cell_size(segment.text, room) + "…", segment.style))
+        break
+    return cut
 
 
 def move_label(before: Position, move: int) -> str:
@@ -130,11 +192,11 @@ Run = tuple[str, str | None]
 
 
 class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView, can_focus=True):
-    """The variation tree: main line flat, alternatives nested under the move they replace.
+    """The variation tree: the main line down a column, variations branching from the move they replace.
 
     `??` marks a mistake, `?!` an inaccuracy, `!` the only move that keeps the value; `≡` a position
     that occurs elsewhere in the tree, `≈` one that occurs up to symmetry. The board's node is always
-    the lit line; a click on a line goes there, a click on ``▼`` folds a variation away.
+    the lit line; a click on a line goes there, a click on ``▼`` folds the variations under it away.
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -228,15 +290,15 @@ class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView
             self._laid_out = (tree, self._collapsed)
             self._lines = tree_lines(tree, self._collapsed)
             self._line_of = {line.node: y for y, line in enumerate(self._lines)}
-        if relabelled or relaid:  # a step through the game changes neither: no line is measured again
-            width = max((cell_len(line.guides + line.expander) + sum(cell_len(t) for t, _ in self._labels[line.node]) for line in self._lines), default=0)
+        if relabelled or relaid:  # a step through the game changes neither
             self.sizing_lines = True  # the rows that differ are repainted below, not the whole box (fast path)
             try:
-                self.virtual_size = Size(width, len(self._lines))
+                # no width: a line wider than the box is cut with "…" (_strip), never scrolled sideways
+                self.virtual_size = Size(0, len(self._lines))
             finally:
                 self.sizing_lines = False
             if not self.sizing_lines_is_quiet:
-                # Textual's layout may bring a scrollbar that hides the line: followed again once it is laid out
+                # Textual's layout may bring the vertical thumb, or a new height: followed again once laid out
                 self.call_after_refresh(lambda: self.state is not None and self._follow_cursor(self.state.cursor))
         old_keys = self._keys
         self._keys = [self._key(line, state.cursor) for line in self._lines]
@@ -290,25 +352,27 @@ class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView
     # --- drawing -------------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        offset = self.scroll_offset
-        return self._strip(y + offset.y, self.size.width, offset.x)
+        return self._strip(y + self.scroll_offset.y)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        width, (left, top) = self.size.width, self.scroll_offset  # read once, not once a line: each is a walk to the screen
-        return render_kept_lines(self, crop, super().render_lines, lambda y: self._strip(y + top, width, left), width)
+        width, top = self.size.width, self.scroll_offset.y  # read once, not once a line: each is a walk to the screen
+        room = width - self.scrollbar_size_vertical
+        return render_kept_lines(self, crop, super().render_lines, lambda y: self._strip(y + top, width, room), width)
 
-    def _strip(self, index: int, width: int | None = None, left: int | None = None) -> Strip:
-        """The line ``index`` of the tree, ``width`` cells of it (the widget's) from column ``left`` (the scroll's)."""
-        if width is None or left is None:
-            width, left = self.size.width, self.scroll_offset.x
-        key = (self._keys[index] if index < len(self._keys) else None, width, left)
+    def _strip(self, index: int, width: int | None = None, room: int | None = None) -> Strip:
+        """The line ``index`` of the tree, ``width`` cells (the widget's), its text cut with "…" where it is wider
+        than ``room`` (the cells left of the vertical scrollbar)."""
+        if width is None or room is None:
+            width = self.size.width
+            room = width - self.scrollbar_size_vertical
+        key = (self._keys[index] if index < len(self._keys) else None, width, room)
         strip = self._strips.get(key)
         if strip is None:
             if len(self._strips) >= self.STRIPS_KEPT:
                 self._strips.clear()
             base = self.rich_style
-            segments = [] if key[0] is None else self._segments(*key[0])
-            strip = self._strips[key] = fitted_strip(segments, base, width, left)
+            segments = [] if key[0] is None else cut_to(self._segments(*key[0]), room)
+            strip = self._strips[key] = fitted_strip(segments, base, width)
         return strip
 
     def _segments(self, guides: str, expander: str, runs: tuple[Run, ...], lit: bool) -> list[Segment]:
@@ -336,7 +400,7 @@ class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView
     def _follow_cursor(self, cursor: NodeId) -> None:
         """Scroll the least that shows the board's line, now rather than a frame later."""
         y = self._line_of.get(cursor)
-        height = self.scrollable_content_region.height  # less a horizontal scrollbar, when a long comment has one
+        height = self.scrollable_content_region.height
         if y is None or height <= 0:
             return
         top = self.scroll_offset.y
@@ -356,7 +420,7 @@ class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView
         if not 0 <= index < len(self._lines):
             return
         line = self._lines[index]
-        column = event.x + self.scroll_offset.x
+        column = event.x  # never scrolled sideways
         start = cell_len(line.guides)
         if line.expander and start <= column < start + cell_len(line.expander):
             self._toggle_fold(line.node)
@@ -378,7 +442,8 @@ class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView
         self._update(self.state)
 
     def action_fold(self) -> None:
-        """Fold or unfold the variations nested under the board's line, as a click on its ``▼`` does."""
+        """Fold or unfold the variations under the board's move, or else under the move whose branch holds it, as a
+        click on its ``▼`` does; on the main line, a move with none says so."""
         if self.state is None:
             return
         node_id: NodeId | None = self.state.cursor
@@ -386,6 +451,8 @@ class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView
             node_id = view_parent(self.state.tree, node_id)
         if node_id is not None:
             self._toggle_fold(node_id)
+        else:
+            self.notify("No variation here to fold.", timeout=2)
 
     def action_cursor_up(self) -> None:
         """The board goes to the line above: the tree never lights a node the board is not on."""
