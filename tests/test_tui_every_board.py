@@ -208,3 +208,19 @@ async def test_the_canonical_form_of_a_big_board_is_wrapped_whole_in_the_symmetr
         text = text_of(app.query_one(SymmetryView))
         words = text[text.index("canonical ") + len("canonical "):].split("same moves")[0].split()
         assert words.count("X") == words.count("O") == 1 and len(words) == 1 + len(cells) + 2  # X, the marks, ·, O
+
+
+@pytest.mark.parametrize("geometry, wider", [(GOMOKU, "evaluation"), (Geometry(), "symmetry")], ids=str)
+async def test_at_200_by_60_the_room_goes_to_the_pane_with_something_to_show(monkeypatch, geometry, wider):
+    """Was: on 15×15 the symmetry took about 100 columns to say "images: too big to draw", the evaluation 54.
+    On 3×3 the symmetry's eight images have the room, and the evaluation its whole moves table."""
+    no_search(monkeypatch)
+    app = _app(state=_on(geometry))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await wait_ready(pilot, app)
+        evaluation, symmetry = app.query_one("#evaluation").size.width, app.query_one("#symmetry").size.width
+        assert (evaluation > symmetry) is (wider == "evaluation")
+        assert min(evaluation, symmetry) >= 50
+        text = text_of(app.query_one(SymmetryView))
+        if geometry == GOMOKU:  # what it has to say, whole
+            assert "the same position under id, r90, r180, r270, m|, m-, m\\, m/" in " ".join(text.split())

@@ -226,7 +226,7 @@ class WorkbenchApp(
         return textual_ext.terminal_driver_class(driver)
 
     def on_mount(self) -> None:
-        self._fit_board_height()
+        self._fit_panes_to_board()
         self._update_title()
         self._warn_about_settings()
         self.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -383,7 +383,7 @@ class WorkbenchApp(
         at_hand = new.geometry == old.geometry or self._rules_changed(new.geometry)
         if new.geometry != old.geometry:
             self._update_title()
-            self._fit_board_height()
+            self._fit_panes_to_board()
         self._pass_state_on(new)
         if at_hand and not self.ready and new.geometry != old.geometry:
             # after the panes have the new state: lit with the old one, they would read an analysis it has not

@@ -12,6 +12,7 @@ from textual.css.scalar import Scalar
 from textual.widgets import Static
 
 from ..panes.board import BoardGrid
+from ..panes.symmetry import MAX_IMAGE_ROWS
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 118  # three columns from here: the board's 32, the evaluation's 56 (its whole moves table), symmetry
@@ -19,7 +20,8 @@ WIDER_WIDTH = 160  # a wider board column
 TALL_HEIGHT = 36
 
 BOARD_FRAME_LINES = 5
-"""The board pane's lines beside its grid: two of frame, three of status."""
+"""The board pane's lines beside its grid: two of frame, three of status (two while the engine is off: the
+column letters have the third)."""
 
 
 class Layout(NamedTuple):
@@ -69,14 +71,17 @@ class ResponsiveLayout:
         panes.set_class(layout.wider, "-wider")
         panes.set_class(layout.tall, "-tall")
         self.query_one("#header").display = layout.with_header
-        self._fit_board_height()
+        self._fit_panes_to_board()
         self._update_title()
 
-    def _fit_board_height(self) -> None:
+    def _fit_panes_to_board(self) -> None:
         """Under 36 rows the board pane has 15 lines, ten for the grid: a board of more rows takes what it needs
-        (15×15: 20 lines, its rows without the letters under them), the history what is left."""
+        (15×15: 20 lines, its rows and the letters under them), the history what is left. A board too big for
+        the symmetry's images (above 7 rows) leaves that pane a few lines of text, the evaluation long lists of
+        cells: from 160 columns the evaluation takes the width the images would have had."""
         layout = self._layout
         rows = self.store.state.geometry.rows
+        self.query_one("#panes").set_class(rows > MAX_IMAGE_ROWS, "-no-images")
         board = self.query_one("#board")
         wanted = BOARD_FRAME_LINES + rows if layout is not None and not layout.tall and rows > 10 else None
         # the inline rule only: a new style lays the screen out again, the dearest thing at start-up

@@ -86,8 +86,9 @@ class SymmetryView(LinesView):
         if geometry.rows <= MAX_IMAGE_ROWS and geometry.cols + 1 <= width:
             self._images(writer, state.position)
         else:  # eight images of a big board would not fit: which of them are the position itself
-            same = ", ".join(TRANSFORM_LABELS[t.name] for t in symmetry.stabilizer)
-            writer.write("the same position under ", style("symmetry--dim")).write(same, style("symmetry--same"))
+            same = [TRANSFORM_LABELS[t.name] + "," for t in symmetry.stabilizer]
+            same[-1] = same[-1].rstrip(",")
+            writer.write("the same position under ", style("symmetry--dim")).write_wrapped(same, style("symmetry--same"), indent=2)
             writer.newline().write("images: too big to draw", style("symmetry--dim"))
         writer.newline(2)
         if numbered:
