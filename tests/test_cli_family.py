@@ -296,15 +296,15 @@ def test_solve_without_a_cache_says_so_in_json_too(capsys, monkeypatch):
 def test_a_progress_bar_on_a_terminal_only(capsys, monkeypatch):
     monkeypatch.setattr("sys.stderr.isatty", lambda: True)
     code, _, err = run(capsys, "solve", "--game", "2x6k3")
-    stages = re.findall(r"\rsolving 2x6k3: (.+?) +\[", err)
+    stages = re.findall(r"\rsolving 2x6k3 \[[#.]{30}\] stage \d of 4, (.+?) · ", err)
     assert code == 0 and list(dict.fromkeys(stages)) == [
         "enumerating positions", "counting games", "values, back from the last ply", "symmetry classes"
     ]  # fmt: skip
-    assert err.endswith("] 13/13\n") and err.count("\n") == 1 and "\rsolving 2x6k3: values, back from the last ply" in err
+    assert err.rstrip().endswith("] stage 4 of 4, symmetry classes · 100%") and err.count("\n") == 1
     code, _, err = run(capsys, "solve", "--game", "2x6k3-misere", "--json")
     assert code == 0 and err == ""  # JSON is for programs: no bar
     code, _, err = run(capsys, "census", "--game", "2x7k3")  # any command that solves a board shows it
-    assert code == 0 and err.startswith("\rsolving 2x7k3: ") and err.endswith("\n") and err.count("\n") == 1
+    assert code == 0 and err.startswith("\rsolving 2x7k3 [") and err.endswith("\n") and err.count("\n") == 1
     code, _, err = run(capsys, "census", "--game", "2x7k3")  # read back from the cache: no solve, no line
     assert code == 0 and err == ""
     monkeypatch.setattr("sys.stderr.isatty", lambda: False)
@@ -609,20 +609,26 @@ def test_solve_says_the_seconds_it_took_to_the_millisecond(capsys):
     assert isinstance(data["seconds"], float) and data["seconds"] == round(data["seconds"], 3)
 
 
-def test_the_solve_progress_line_is_a_bar_of_thirty_filled_as_each_stage_goes(monkeypatch):
+def test_the_solve_progress_line_is_one_bar_of_thirty_for_the_whole_solve_with_its_stage(monkeypatch):
+    """One bar, filled once across the four stages (it was four bars, each from empty), with the stage
+    (n of 4) and the share done; the lines are padded so that a shorter one covers a longer."""
     terminal = FlushRecordingTerminal()
     monkeypatch.setattr("sys.stderr", terminal)
     monkeypatch.setenv("WORKBENCH_NO_TABLES_CACHE", "1")
     assert main(["solve", "--game", "2x6k3"]) == 0
     lines = terminal.getvalue().split("\r")[1:]
     assert lines and lines[-1].endswith("\n")
+    filled_before, shares = 0, []
     for line in lines:
-        shape = re.fullmatch(r"solving 2x6k3: (.{31}) \[(#*)(\.*)\] (\d+)/(\d+)\n?", line)
+        shape = re.fullmatch(r"solving 2x6k3 \[(#*)(\.*)\] stage (\d) of 4, ([a-z, ]+) · (\d+)%( · about \d+ s left)? *\n?", line)
         assert shape, line
-        stage, filled, empty, done, total = shape.groups()
-        assert len(filled) + len(empty) == 30 and len(filled) == 30 * int(done) // int(total)
-    assert {line.split("[")[0].strip() for line in lines} == {
-        f"solving 2x6k3: {stage}" for stage in ("enumerating positions", "counting games", "values, back from the last ply", "symmetry classes")
+        filled, empty, number, stage, share, _ = shape.groups()
+        assert len(filled) + len(empty) == 30 and len(filled) >= filled_before and len(line.rstrip("\n")) == 100
+        filled_before = len(filled)
+        shares.append(int(share))
+    assert shares == sorted(shares) and shares[-1] == 100 and filled_before == 30
+    assert {re.search(r"stage \d of 4, ([a-z, ]+) ·", line).group(1) for line in lines} == {
+        "enumerating positions", "counting games", "values, back from the last ply", "symmetry classes"
     }  # fmt: skip
     flushed = {seen.count("\r") for seen in terminal.seen_at_flush}
     assert set(range(1, len(lines) + 1)) <= flushed  # each line reached the terminal as it was written

@@ -224,3 +224,17 @@ async def test_at_200_by_60_the_room_goes_to_the_pane_with_something_to_show(mon
         text = text_of(app.query_one(SymmetryView))
         if geometry == GOMOKU:  # what it has to say, whole
             assert "the same position under id, r90, r180, r270, m|, m-, m\\, m/" in " ".join(text.split())
+
+
+async def test_the_symmetry_pane_wraps_what_is_wider_than_it_and_cuts_nothing(monkeypatch):
+    """Was: at 120×40 on 15×15 the symmetry's 28 columns cut "classes numbered up to 16 c" and "same moves 118
+    kinds of mov" without a mark."""
+    no_search(monkeypatch)
+    app = _app(state=_on(GOMOKU, (113, 98)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        view = app.query_one(SymmetryView)
+        text = " ".join(text_of(view).split())
+        for whole in ("classes numbered up to 16 cells", "orbit 4", "canonical X h8 · O h9", "same moves 118 kinds of move, 105 with twins"):
+            assert whole in text, whole
+        assert all(len(line.rstrip()) <= view.size.width for line in text_of(view).splitlines())

@@ -53,18 +53,19 @@ class LineWriter:
         return sum(cell_len(segment.text) for segment in self.lines[-1])
 
     def write_wrapped(self, words, style: Style | None = None, indent: int = 0) -> LineWriter:
-        """Add ``words`` separated by spaces after what the current line has, going on to further lines
-        (each ``indent`` cells in) where the width runs out: nothing is cut. A word wider than a whole line
-        is cut with an ellipsis."""
+        """Add ``words`` (each a string in ``style``, or a ``(word, style)`` pair) separated by spaces after what
+        the current line has, going on to further lines (each ``indent`` cells in) where the width runs out:
+        nothing is cut. A word wider than a whole line is cut with an ellipsis."""
         used = self.used()
         room = max(1, self.width - indent)
         for index, word in enumerate(words):
+            text, word_style = word if isinstance(word, tuple) else (word, style)
             gap = 1 if index else 0
-            if index and used + gap + cell_len(word) > self.width:
+            if used > indent and used + gap + cell_len(text) > self.width:
                 self.newline().write(" " * indent)
                 used, gap = indent, 0
-            shown = word if cell_len(word) <= room else ellipsis(word, room)
-            self.write(" " * gap + shown, style)
+            shown = text if cell_len(text) <= room else ellipsis(text, room)
+            self.write(" " * gap + shown, word_style)
             used += gap + cell_len(shown)
         return self
 

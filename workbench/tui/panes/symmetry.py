@@ -164,7 +164,7 @@ def _even_rows(widths: list[int], width: int) -> list[tuple[int, int]]:
 
 def _flow(writer: LineWriter, parts, width: int) -> None:
     """Write ``parts`` (each a run of (text, style) pieces) on as few lines as ``width`` allows,
-    two spaces apart, never breaking a part."""
+    two spaces apart, never breaking a part that fits a line (one that does not is wrapped by its words)."""
     used = 0
     for index, pieces in enumerate(parts):
         length = sum(len(text) for text, _ in pieces)
@@ -174,9 +174,13 @@ def _flow(writer: LineWriter, parts, width: int) -> None:
         elif index:
             writer.write("  ")
             used += 2
-        for text, piece_style in pieces:
-            writer.write(text, piece_style)
-        used += length
+        if used + length <= width:
+            for text, piece_style in pieces:
+                writer.write(text, piece_style)
+            used += length
+        else:  # wider than the pane: its words wrapped under it, nothing cut
+            writer.write_wrapped([(word, piece_style) for text, piece_style in pieces for word in text.split()], indent=2)
+            used = writer.used()
 
 
 class SymmetryPane(ViewPane):
