@@ -245,3 +245,24 @@ def test_a_solve_reports_one_progress_that_only_grows_through_its_four_stages():
     assert describe_progress("games", 0.5, 10.0) == "stage 2 of 4, counting games · 50% · about 10 s left"
     assert describe_progress("forward", 0.01, 10.0) == "stage 1 of 4, enumerating positions · 1%"  # too early to say
     assert describe_progress("back", 0.25, 120.0) == "stage 3 of 4, values, back from the last ply · 25% · about 6 min 00 s left"
+
+
+def test_a_mistake_beyond_sixteen_cells_says_what_was_proven_better():
+    from workbench.engine.review import Rating, review_searched, score
+    from workbench.engine.search import MoveResult, SearchResult
+    from workbench.engine.solver import Value
+    from workbench.engine import Player
+    from workbench.text import review_lines
+
+    geometry = Geometry(5, 5, 4)
+    start = Position.empty(geometry)
+
+    def found(proven):
+        return lambda position: SearchResult(position, tuple(
+            MoveResult(cell, *proven.get(cell, (None, None)), 10) for cell in position.legal_moves()), 100, False)
+
+    for better, words in (((Value.WIN, 7), "win → loss in 4"), ((Value.DRAW, 20), "draw at least → loss in 4")):
+        reviews = review_searched(start, [1], found({1: (Value.LOSS, 4), 2: better}))
+        assert reviews[0].rating is Rating.MISTAKE
+        lines = review_lines(reviews, [(player, score(reviews, player)) for player in (Player.X, Player.O)], geometry)
+        assert lines[0] == f"  1. X a5  mistake: {words} (proven better: b5)"

@@ -225,8 +225,9 @@ def review_lines(reviews, scores, geometry=None) -> list[str]:
             after = outcome_label(review.value_after, review.remoteness_after)
             if review.exact_before:
                 line += f": {outcome_label(review.value_before, review.remoteness_before)} → {after} (best: {best})"
-            else:  # a proven better move; the best of all may be better still
-                line += f": {review.value_before.label} at least → {after} (proven better: {best})"
+            else:  # a proven better move; the best of all may be better still (but no value is above a win)
+                at_least = "" if review.value_before is Value.WIN else " at least"
+                line += f": {review.value_before.label}{at_least} → {after} (proven better: {best})"
         lines.append(line)
     for player, side in scores:
         accuracy = "-" if side.accuracy is None else f"{side.accuracy:.0%}"

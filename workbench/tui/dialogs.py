@@ -52,7 +52,8 @@ def parse_setup(text: str, geometry: Geometry | None = None) -> Action:
 
 
 def setup_example(geometry: Geometry) -> str:
-    """A move list on ``geometry``'s board in its own notation: ``5 1 9`` on 3×3, ``h8 h9 g8`` on 15×15."""
+    """A move list on ``geometry``'s board in its own notation: the centre, the cell above it, the cell left of it
+    (``5 2 4`` on 3×3, ``h8 h9 g8`` on 15×15)."""
     centre = geometry.cell(geometry.rows // 2, geometry.cols // 2)
     cells = [centre, *(cell for cell in (centre - geometry.cols, centre - 1) if geometry.contains(cell))]
     return cell_names(cells, geometry)
