@@ -161,6 +161,51 @@ def cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    from ..engine.analysis import MAX_TABLE_CELLS, install_strong
+    from ..engine.explain import explain, explanation_record
+    from ..engine.geometry import parse_cell_name
+
+    geometry = game_of(args)
+    if args.moves is not None:
+        if args.position is not None or args.move is not None:
+            raise UsageError("explain takes --moves LIST, or POSITION --move CELL, not both")
+        cells = parse_moves(args.moves, Position.empty(geometry))
+        if not cells:
+            raise UsageError("explain --moves needs at least one move: its last is explained")
+        position, cell = Position.empty(geometry).play_all(cells[:-1]), cells[-1]
+    elif args.position is not None and args.move is not None:
+        from ..engine import parse_position
+
+        position = parse_position(args.position, geometry)
+        cell = parse_cell_name(args.move, geometry)
+    else:
+        raise UsageError("explain needs --moves LIST, or POSITION --move CELL")
+    if MAX_TABLE_CELLS < geometry.size:  # 13-16 cells: the strong solution (above 16 explain says why not)
+        from ..engine.analysis import is_searched
+
+        if not is_searched(geometry):
+            install_strong(solved_with_progress(geometry, bar=not args.json)[0])
+    explanation = explain(position, cell)
+    if args.json:
+        print_json(explanation_record(explanation))
+        return 0
+    record = explanation_record(explanation)
+    before, after = record["value_before"], record["value_after"]
+    print(f"{record['name']}: {explanation.verdict} ({before['value']} in {before['remoteness']} → {after['value']} in {after['remoteness']}"
+          f"; best: {', '.join(record['best_names'])})")  # fmt: skip
+    print(" ".join(f"{step['name']} {step['role']}" + (f" ({','.join(_names(step['threatens'], geometry))})" if step["threatens"] else "")
+                   for step in record["line"]))  # fmt: skip
+    print(explanation.text)
+    return 0
+
+
+def _names(cells, geometry) -> list[str]:
+    from ..engine.geometry import cell_name
+
+    return [cell_name(cell, geometry) for cell in cells]
+
+
 def _label(value) -> str | None:
     return None if value is None else value.label
 

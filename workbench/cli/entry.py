@@ -8,7 +8,7 @@ import sys
 from typing import Sequence
 
 from .. import errors
-from .analysis import cmd_analyze, cmd_census, cmd_first_moves, cmd_review, cmd_solve, cmd_verify
+from .analysis import cmd_analyze, cmd_census, cmd_explain, cmd_first_moves, cmd_review, cmd_solve, cmd_verify
 from .app import cmd_open, cmd_screenshots, cmd_serve, run_app
 from .bench import cmd_bench
 from .common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, UsageError, printable
@@ -109,6 +109,7 @@ COMMANDS = {
     "export": cmd_export,
     "analyze": cmd_analyze,
     "review": cmd_review,
+    "explain": cmd_explain,
     "census": cmd_census,
     "first-moves": cmd_first_moves,
     "verify": cmd_verify,

@@ -88,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
     review_cmd.add_argument("--budget", default=DEFAULT_REVIEW_BUDGET, help=f"above 16 cells: time for the search of each position (default {DEFAULT_REVIEW_BUDGET})")
     review_cmd.add_argument("--nodes", type=positive_int, default=DEFAULT_NODES, help=f"nodes for each of those searches (default {DEFAULT_NODES:,})")
 
+    explain_cmd = commands.add_parser("explain", parents=[db_option, game_option], help="a move explained in words: its verdict and the line that proves it")
+    explain_cmd.add_argument("position", nargs="?", help="a position such as X.O/.X./..O, with --move")
+    explain_cmd.add_argument("--move", metavar="CELL", help="the move to explain in POSITION (5, or b2)")
+    explain_cmd.add_argument("--moves", help="a move list from the empty board: its last move is explained (1,2 explains O's 2)")
+    explain_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+
     for name, help_text in (
         ("census", "counts over the whole game: positions, classes, games, the 9! ledger"),
         ("first-moves", "seed 001's table: share of O replies that lose, per X opening"),

@@ -1,0 +1,115 @@
+"""Issue 41, part 1 (so far): a move explained in words, from the exact values, on hand-checked positions, and
+every step of every explanation checked against the board on random games."""
+
+import json
+import random
+
+import pytest
+
+from workbench.cli import main
+from workbench.engine import Geometry, Position, analyze, parse_position, principal_variation
+from workbench.engine.explain import ROLES, ExplainError, explain, explanation_record
+from workbench.engine.geometry import cell_bit
+from workbench.engine.threats import completions
+
+
+def _played(moves, geometry=None):
+    position = Position.empty(geometry) if geometry else Position.empty()
+    return position.play_all(moves[:-1]), moves[-1]
+
+
+def test_corner_then_edge_is_the_trap_the_issue_spells_out():
+    explanation = explain(*_played((1, 2)))
+    assert (explanation.verdict, explanation.best) == ("mistake", (5,))
+    assert [(step.cell, step.role, step.threatens) for step in explanation.line] == [
+        (2, "quiet", ()), (4, "threat", (7,)), (7, "block", ()), (5, "fork", (6, 9)), (3, "quiet", ()), (6, "win", ())]
+    assert explanation.text == ("2?? loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 "
+                                "and 9; O can stop only one. 5 was the only move that draws.")  # fmt: skip
+
+
+def test_centre_then_edge_loses_to_a_corner_and_a_fork():
+    explanation = explain(*_played((5, 2)))
+    assert explanation.verdict == "mistake" and explanation.best == (1, 3, 7, 9)
+    assert explanation.text == ("2?? loses in 6: X plays 1 (threatens 9); O must block at 9; X plays 4, threatening 6 "
+                                "and 7; O can stop only one. 1, 3, 7, 9 were the moves that draw.")  # fmt: skip
+
+
+@pytest.mark.parametrize("reply, verdict", [(2, "best"), (4, "best"), (6, "best"), (8, "best"), (3, "mistake"), (7, "mistake")])
+def test_after_the_opposite_corners_o_must_take_an_edge(reply, verdict):
+    explanation = explain(*_played((1, 5, 9, reply)))
+    assert explanation.verdict == verdict and explanation.best == (2, 4, 6, 8)
+    if verdict == "mistake":  # a corner: X takes the other corner and forks
+        fork = next(step for step in explanation.line if step.role == "fork")
+        assert fork.player.value == "X" and len(fork.threatens) == 2 and "can stop only one" in explanation.text
+
+
+def test_the_only_move_that_holds_says_why_every_other_loses():
+    """3×4: X on a1 and c1, O on d3: O must take b1 (then O threatens c2 and X must answer)."""
+    geometry = Geometry(3, 4, 3)
+    position = parse_position("...O/..../X.X.", geometry)
+    explanation = explain(position, 10)
+    assert explanation.verdict == "only move" and explanation.value_after.label == "draw"
+    assert explanation.text.startswith("b1! draws: X must block at c2 (and threatens c3);")
+    assert explanation.text.endswith("Every other move loses; the quickest refutation is of a3, which loses in 2: X completes a line at b1.")
+
+
+def test_a_slower_win_is_inaccurate_and_says_by_how_much():
+    explanation = explain(*_played((1, 2, 4, 7, 5, 3, 8)))
+    assert explanation.verdict == "inaccurate"
+    assert explanation.text == "8?! keeps the win but wins more slowly: 3 plies to the end instead of 1. Best: 6, 9."
+
+
+@pytest.mark.parametrize("geometry, moves", [(Geometry(), 1000), (Geometry(3, 4, 3), 200)], ids=str)
+def test_every_explanation_of_random_games_is_the_exact_line_and_true_on_the_board(geometry, moves):
+    """Every move of random games: the line is the move and then the exact best line, every ``threatens`` is the
+    cells where that player completes a line next, a fork has two of them or more, a win completes a line."""
+    rng = random.Random(geometry.size)
+    explained = 0
+    while explained < moves:
+        position = Position.empty(geometry)
+        while not position.is_over:
+            cell = rng.choice(position.legal_moves())
+            explanation = explain(position, cell)
+            explained += 1
+            assert tuple(step.cell for step in explanation.line) == (cell, *principal_variation(position.play(cell)))
+            board = position
+            for step in explanation.line:
+                own, other = board.sides
+                after = own | cell_bit(step.cell)
+                assert step.role in ROLES and step.player is board.turn and step.ply == board.ply + 1
+                if step.role == "win":
+                    assert geometry.has_line(after)
+                else:
+                    assert set(step.threatens) == {c for c in range(1, geometry.size + 1) if completions(geometry, after, other) & cell_bit(c)}
+                    assert (step.role == "fork") is (len(step.threatens) >= 2)
+                board = board.play(step.cell)
+            analysis = analyze(position)
+            kept = explanation.value_after == analysis.value
+            assert (explanation.verdict == "mistake") is (not kept)
+            position = position.play(cell)
+
+
+def test_misere_and_bad_moves_are_refused_in_one_line(capsys):
+    with pytest.raises(ExplainError, match="normal rule so far"):
+        explain(Position.empty(Geometry(misere=True)), 5)
+    with pytest.raises(ExplainError, match="not a move here"):
+        explain(Position.empty().play(5), 5)
+    assert main(["explain", "--game", "3x3k3-misere", "--moves", "1,2"]) == 2
+    assert main(["explain"]) == 2 and main(["explain", "--moves", "1", "X../.../...", "--move", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 3 and all(line.startswith("workbench: error: ") for line in err.splitlines())
+
+
+def test_explain_on_the_command_line_and_its_json(capsys):
+    assert main(["explain", "--moves", "1,2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "2: mistake (draw in 8 → loss in 6; best: 5)"
+    assert out[1] == "2 quiet 4 threat (7) 7 block 5 fork (6,9) 3 quiet 6 win" and out[2].startswith("2?? loses in 6: ")
+    assert main(["explain", "X../.O./...", "--move", "9", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert {"verdict", "value_before", "value_after", "best", "line", "text"} <= set(record)
+    assert record == explanation_record(explain(parse_position("X../.O./..."), 9))
+    assert set(record["line"][0]) == {"ply", "player", "cell", "name", "role", "threatens"}
+    assert main(["explain", "--game", "3x4k3", "...O/..../X.X.", "--move", "b1", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert (record["verdict"], record["name"], record["cell"]) == ("only move", "b1", 10)

@@ -1,0 +1,198 @@
+"""A move explained in words, from the exact values: its verdict, the values before and after, the best moves, and
+the line that proves it, each step named by its role on the board.
+
+Roles under the normal rule (:func:`role_of`): ``win`` completes a line; ``fork`` leaves the mover two or more
+cells that complete a line next (the opponent can stop only one); ``block`` takes a cell where the opponent would
+have completed a line; ``threat`` leaves the mover one such cell (the opponent must answer it); ``quiet`` is
+anything else. A move that is several is named by the first of win, fork, block, threat.
+
+Up to 16 cells (exact values everywhere). Misère play needs roles of its own (completing your own line loses) and
+is refused until they are written (:class:`ExplainError`), rather than explained in words that are false there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import InputError
+from .analysis import analyze, check_exact, principal_variation
+from .geometry import Cell, cell_bit, cell_name, cell_names, cells_of
+from .position import Player, Position, format_position
+from .solver import Value
+from .threats import completions
+
+ROLES = ("win", "fork", "block", "threat", "quiet")
+"""Every role a step can have, in the order that names a move that is several."""
+VERDICTS = ("best", "only move", "inaccurate", "mistake")
+
+
+class ExplainError(InputError):
+    """A move that cannot be explained here: the game over, an illegal move, or a rule not explained yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move of the line: who played where, its role, and the cells where that player would complete a line
+    on their next move (empty for a ``quiet`` or ``block`` that makes no threat)."""
+
+    ply: int
+    """The game's ply the move makes: 1 for the first mark on the board."""
+    player: Player
+    cell: Cell
+    role: str
+    threatens: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    position: Position
+    """Where the move is played."""
+    cell: Cell
+    verdict: str
+    """One of :data:`VERDICTS`, for the side that moved."""
+    value_before: Value
+    remoteness_before: int
+    value_after: Value
+    """What the mover is left with after the move (exact, best play from there)."""
+    remoteness_after: int
+    best: tuple[Cell, ...]
+    line: tuple[Step, ...]
+    """The move, then best play to the end: the line that proves the verdict."""
+    text: str
+    """One or two plain sentences."""
+
+
+def role_of(position: Position, cell: Cell) -> tuple[str, tuple[Cell, ...]]:
+    """(the role of ``cell`` played in ``position``, the cells it leaves its player threatening)."""
+    geometry = position.geometry
+    own, other = position.sides
+    after = own | cell_bit(cell)
+    threatens = cells_of(completions(geometry, after, other & ~cell_bit(cell)))
+    if geometry.has_line(after):
+        return "win", ()
+    if len(threatens) >= 2:
+        return "fork", threatens
+    if completions(geometry, other, own) & cell_bit(cell):
+        return "block", threatens
+    return ("threat" if threatens else "quiet"), threatens
+
+
+def line_steps(position: Position, cells) -> tuple[Step, ...]:
+    """Each move of ``cells`` played from ``position``, with its role."""
+    steps = []
+    for cell in cells:
+        role, threatens = role_of(position, cell)
+        steps.append(Step(position.ply + 1, position.turn, cell, role, threatens))
+        position = position.play(cell)
+    return tuple(steps)
+
+
+def explain(position: Position, cell: Cell) -> Explanation:
+    """The move ``cell`` in ``position``, explained.
+
+    :raises ExplainError: the game is over, the move is illegal, or the rule is misère.
+    :raises BoardTooLargeError: above 16 cells, where the values a verdict needs are not known.
+    """
+    geometry = position.geometry
+    check_exact(geometry)
+    if geometry.misere:
+        raise ExplainError(f"{geometry}: explanations in words are written for the normal rule so far (misère's roles differ)")
+    if position.is_over:
+        raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")
+    if not geometry.contains(cell) or position.occupied & cell_bit(cell):
+        raise ExplainError(f"{cell_name(cell, geometry) if geometry.contains(cell) else cell}: not a move here (a taken cell, or off the board)")
+    analysis = analyze(position)
+    played = analysis.move(cell)
+    assert analysis.value is not None and analysis.remoteness is not None and played is not None  # pragma: no mutate
+    best = tuple(move.cell for move in analysis.moves if analysis.masks.best & cell_bit(move.cell))
+    keeping = [move.cell for move in analysis.moves if move.value == analysis.value]
+    if played.value < analysis.value:
+        verdict = "mistake"
+    elif cell in best:
+        verdict = "only move" if keeping == [cell] and len(analysis.moves) > 1 else "best"
+    else:
+        verdict = "inaccurate"
+    line = line_steps(position, (cell, *principal_variation(position.play(cell))))
+    text = _sentences(position, analysis, played, verdict, best, keeping, line)
+    return Explanation(position, cell, verdict, analysis.value, analysis.remoteness, played.value, played.remoteness,
+                       best, line, text)  # fmt: skip
+
+
+_KEEPS = {Value.WIN: "wins", Value.DRAW: "draws", Value.LOSS: "loses slowest"}
+_KEEP = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "lose slowest"}
+_OUTCOME = {Value.WIN: "wins", Value.DRAW: "draws", Value.LOSS: "loses"}
+
+
+def _sentences(position, analysis, played, verdict, best, keeping, line) -> str:
+    geometry = position.geometry
+    name = cell_name(played.cell, geometry)
+    mark = {"mistake": "??", "inaccurate": "?!", "only move": "!", "best": ""}[verdict]
+    after = f"{_OUTCOME[played.value]}" + ("" if played.value is Value.DRAW else f" in {played.remoteness}")
+    if verdict == "mistake":
+        keepers = keeping or best
+        only = f"was the only move that {_KEEPS[analysis.value]}" if len(keepers) == 1 else f"were the moves that {_KEEP[analysis.value]}"
+        return f"{name}{mark} {after}: {_narrative(line[1:], geometry, line[0].threatens)}. {cell_names(keepers, geometry, ', ')} {only}."
+    if verdict == "inaccurate":
+        pace = "wins more slowly" if played.value is Value.WIN else "loses sooner"
+        return (f"{name}{mark} keeps the {played.value.label} but {pace}: {played.remoteness} plies to the end "
+                f"instead of {analysis.remoteness}. Best: {cell_names(best, geometry, ', ')}.")  # fmt: skip
+    first = f"{name}{mark} {after}" + (f": {_narrative(line[1:], geometry, line[0].threatens)}." if line[1:] else ".")
+    if verdict != "only move":
+        return first
+    # why every other move falls short: the quickest refutation among them
+    others = [move for move in analysis.moves if move.cell != played.cell]
+    worst = min(others, key=lambda move: (move.value, move.remoteness if move.value is Value.LOSS else -move.remoteness))
+    reply = line_steps(position, (worst.cell,))[0]
+    refutation = line_steps(position.play(worst.cell), principal_variation(position.play(worst.cell)))
+    outcome = _OUTCOME[worst.value] + ("" if worst.value is Value.DRAW else f" in {worst.remoteness}")
+    others_do = "loses" if all(move.value is Value.LOSS for move in others) else "does worse"
+    return (f"{first} Every other move {others_do}; the quickest refutation is of {cell_name(worst.cell, geometry)}, "
+            f"which {outcome}: {_narrative(refutation, geometry, reply.threatens)}.")  # fmt: skip
+
+
+def _narrative(steps, geometry, threatened: tuple[Cell, ...] = (), limit: int = 6) -> str:
+    """The line told as a player would tell it, up to a fork (the rest follows) or ``limit`` moves; ``threatened``
+    are the cells the move before the line threatens (a block of one is forced)."""
+    parts: list[str] = []
+    for step in steps[:limit]:
+        who, where = step.player.value, cell_name(step.cell, geometry)
+        if step.role == "win":
+            parts.append(f"{who} completes a line at {where}")
+            break
+        if step.role == "fork":
+            targets = " and ".join(cell_names(step.threatens, geometry, ", ").rsplit(", ", 1))
+            parts.append(f"{who} plays {where}, threatening {targets}; {step.player.other.value} can stop only one")
+            break
+        if step.role == "block":
+            forced = "must block" if step.cell in threatened else "blocks"
+            parts.append(f"{who} {forced} at {where}" + (f" (and threatens {cell_names(step.threatens, geometry)})" if step.threatens else ""))
+        elif step.role == "threat":
+            parts.append(f"{who} plays {where} (threatens {cell_names(step.threatens, geometry)})")
+        else:
+            parts.append(f"{who} plays {where}")
+        threatened = step.threatens
+    return "; ".join(parts) if parts else "the game is over"
+
+
+def explanation_record(explanation: Explanation) -> dict:
+    """The explanation as JSON-ready data (``workbench explain --json``)."""
+    geometry = explanation.position.geometry
+    return {
+        "position": format_position(explanation.position),
+        "cell": explanation.cell,
+        "name": cell_name(explanation.cell, geometry),
+        "verdict": explanation.verdict,
+        "value_before": {"value": explanation.value_before.label, "remoteness": explanation.remoteness_before},
+        "value_after": {"value": explanation.value_after.label, "remoteness": explanation.remoteness_after},
+        "best": list(explanation.best),
+        "best_names": [cell_name(cell, geometry) for cell in explanation.best],
+        "line": [
+            {"ply": step.ply, "player": step.player.value, "cell": step.cell, "name": cell_name(step.cell, geometry),
+             "role": step.role, "threatens": list(step.threatens)}
+            for step in explanation.line
+        ],  # fmt: skip
+        "text": explanation.text,
+    }
+
+
+__all__ = ["ROLES", "VERDICTS", "ExplainError", "Explanation", "Step", "explain", "explanation_record", "line_steps", "role_of"]
