@@ -204,9 +204,10 @@ def outcome_label(value: Value, remoteness: int) -> str:
     return "draw" if value is Value.DRAW else f"{value.label} in {remoteness}"
 
 
-def review_lines(reviews, scores, geometry=None) -> list[str]:
+def review_lines(reviews, scores, geometry=None, words=None) -> list[str]:
     """The scorecard as plain lines: one per move (why a move was not best, or that it is not proven), then one
-    per side. Cells named as ``geometry``'s board names them (3×3 by default)."""
+    per side. Cells named as ``geometry``'s board names them (3×3 by default). ``words`` (ply → the move's
+    explanation in words) adds a line under each move that was not best."""
     from .engine.geometry import TIC_TAC_TOE, cell_name, cell_names
     from .engine.review import Rating
 
@@ -229,6 +230,8 @@ def review_lines(reviews, scores, geometry=None) -> list[str]:
                 at_least = "" if review.value_before is Value.WIN else " at least"
                 line += f": {review.value_before.label}{at_least} → {after} (proven better: {best})"
         lines.append(line)
+        if words and review.rating in (Rating.MISTAKE, Rating.INACCURATE) and review.ply in words:
+            lines.append(f"         {words[review.ply]}")
     for player, side in scores:
         accuracy = "-" if side.accuracy is None else f"{side.accuracy:.0%}"
         unproven = f" · {side.not_proven} not proven" if side.not_proven else ""

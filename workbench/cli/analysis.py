@@ -135,6 +135,7 @@ def cmd_review(args: argparse.Namespace) -> int:
             install_strong(solved_with_progress(geometry, bar=not args.json)[0])
         reviews = review_line(start, cells)
     scores = [(player, score(reviews, player)) for player in (Player.X, Player.O)]
+    words = _words(start, cells) if not is_searched(geometry) and not geometry.misere else {}
     if args.json:
         print_json({
             "variant": str(geometry),
@@ -144,7 +145,8 @@ def cmd_review(args: argparse.Namespace) -> int:
                  "rating": r.rating.value,
                  "before": {"value": _label(r.value_before), "remoteness": r.remoteness_before, "exact": r.exact_before},
                  "after": {"value": _label(r.value_after), "remoteness": r.remoteness_after},
-                 "best": list(r.best_cells), "best_names": [cell_name(cell, geometry) for cell in r.best_cells]}
+                 "best": list(r.best_cells), "best_names": [cell_name(cell, geometry) for cell in r.best_cells],
+                 "text": words.get(r.ply)}
                 for r in reviews
             ],
             "sides": {player.value: {"moves": side.moves, "best": side.best, "inaccurate": side.inaccurate,
@@ -157,8 +159,19 @@ def cmd_review(args: argparse.Namespace) -> int:
     origin = "the empty board" if start == Position.empty(geometry) else format_position(start)
     board = "" if geometry == TIC_TAC_TOE else f" on {geometry}"
     print(f"review of {cell_names(cells, geometry) or '(no moves)'} from {origin}{board}")
-    print("\n".join(review_lines(reviews, scores, geometry)))
+    print("\n".join(review_lines(reviews, scores, geometry, words)))
     return 0
+
+
+def _words(start: Position, cells) -> dict[int, str]:
+    """Each move of the line explained in words (``explain``), by its ply in the line."""
+    from ..engine.explain import explain
+
+    words, position = {}, start
+    for ply, cell in enumerate(cells, 1):
+        words[ply] = explain(position, cell).text
+        position = position.play(cell)
+    return words
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
