@@ -67,7 +67,7 @@ def role_of(position: Position, cell: Cell) -> tuple[str, tuple[Cell, ...]]:
     geometry = position.geometry
     own, other = position.sides
     after = own | cell_bit(cell)
-    threatens = cells_of(completions(geometry, after, other & ~cell_bit(cell)))
+    threatens = cells_of(completions(geometry, after, other))
     if geometry.has_line(after):
         return "win", ()
     if len(threatens) >= 2:
