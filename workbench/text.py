@@ -248,8 +248,9 @@ def search_view(record: dict, position: Position, width: int | None = None, all_
     (``all_moves``: a row for every move) — never a guess."""
     geometry = position.geometry
     facts = Text()
-    marks = " · ".join(f"{side} {cell_names(cells_of(bits), geometry)}" for side, bits in (("X", position.x), ("O", position.o)) if bits)
-    facts.append(marks or "the empty board", style=BOLD)  # its 15 rows of dots as one string would say less
+    from .engine.position import format_marks
+
+    facts.append(format_marks(position) or "the empty board", style=BOLD)  # its 15 rows of dots as one string would say less
     facts.append(f"\nvariant    {geometry}")
     facts.append(f"\nstatus     {record['status']}")
     if record["dead_draw"]:

@@ -177,7 +177,7 @@ def _words(start: Position, cells) -> dict[int, str]:
 def cmd_explain(args: argparse.Namespace) -> int:
     from ..engine.analysis import MAX_TABLE_CELLS, install_strong
     from ..engine.explain import explain, explanation_record
-    from ..engine.geometry import parse_cell_name
+    from ..engine.geometry import cell_names, parse_cell_name
 
     geometry = game_of(args)
     if args.moves is not None:
@@ -207,16 +207,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
     before, after = record["value_before"], record["value_after"]
     print(f"{record['name']}: {explanation.verdict} ({before['value']} in {before['remoteness']} → {after['value']} in {after['remoteness']}"
           f"; best: {', '.join(record['best_names'])})")  # fmt: skip
-    print(" ".join(f"{step['name']} {step['role']}" + (f" ({','.join(_names(step['threatens'], geometry))})" if step["threatens"] else "")
+    print(" ".join(f"{step['name']} {step['role']}" + (f" ({cell_names(step['threatens'], geometry, ',')})" if step["threatens"] else "")
                    for step in record["line"]))  # fmt: skip
     print(explanation.text)
     return 0
-
-
-def _names(cells, geometry) -> list[str]:
-    from ..engine.geometry import cell_name
-
-    return [cell_name(cell, geometry) for cell in cells]
 
 
 def _label(value) -> str | None:

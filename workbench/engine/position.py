@@ -13,7 +13,19 @@ from enum import Enum
 from typing import Iterable
 
 from ..errors import InputError
-from .geometry import TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cell_name, cell_range, cells_of, parse_coordinate
+from .geometry import (
+    TIC_TAC_TOE,
+    Bitboard,
+    Cell,
+    Geometry,
+    GeometryError,
+    cell_bit,
+    cell_name,
+    cell_names,
+    cell_range,
+    cells_of,
+    parse_cell_name,
+)
 
 EMPTY_CHARS = frozenset(".-_")
 
@@ -326,6 +338,13 @@ _COORDINATES = re.compile(r"(?:[a-oA-O]\d{1,2})+")
 _ONE_COORDINATE = re.compile(r"[a-oA-O]\d{1,2}")
 
 
+def format_marks(position: Position) -> str:
+    """A position as its marks' names, ``X h8 i9 · O g7``, for a board too big to read as rows; "" when empty."""
+    geometry = position.geometry
+    sides = (("X", position.x), ("O", position.o))
+    return " · ".join(f"{side} {cell_names(cells_of(marks), geometry)}" for side, marks in sides if marks)
+
+
 def split_cell_tokens(word: str, geometry: Geometry) -> list[tuple[int, str]]:
     """A word of cells without spaces, with each token's offset in it: ``5,1,9`` and ``519`` (on a board of
     at most nine cells, every digit a cell), ``h8,h9`` and ``h8h9`` (coordinates run together)."""
@@ -340,13 +359,9 @@ def split_cell_tokens(word: str, geometry: Geometry) -> list[tuple[int, str]]:
 
 def _cell_of_token(token: str, geometry: Geometry) -> Cell | None:
     """The cell a token names, by number (``5``) or by coordinate (``b2``); None when it names none."""
-    if token.isdigit() and token.isascii():
-        # a number longer than any cell's is no cell (and int() of thousands of digits raises)
-        cell = int(token) if len(token) <= len(str(geometry.size)) else 0
-        return cell if geometry.contains(cell) else None
     try:
-        return parse_coordinate(token, geometry)
-    except ValueError:
+        return parse_cell_name(token, geometry)
+    except GeometryError:
         return None
 
 

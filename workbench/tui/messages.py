@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
 from ..state import Action
+from ..state.actions import Back, Forward
 
 
 class Dispatch(Message):
@@ -28,3 +30,18 @@ def dispatch(widget: Widget, action: Action) -> None:
         take(action)
     else:
         widget.post_message(Dispatch(action))
+
+
+class WheelStepsThroughGame:
+    """A widget mixin: the mouse wheel over it steps back and forward through the game, as on an analysis board
+    (not Textual's scrolling). The board and the variation tree have it."""
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        event.prevent_default()
+        dispatch(self, Forward())  # type: ignore[arg-type]
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        event.prevent_default()
+        dispatch(self, Back())  # type: ignore[arg-type]

@@ -14,9 +14,9 @@ from textual.reactive import reactive
 from ...engine import Bitboard, Cell, Position, Status, Value, cell_bit
 from ...engine.geometry import cell_name, describe_variant
 from ...state import AppState, engine_basis
-from ...state.actions import Back, Forward, Highlight, PlayCell
+from ...state.actions import Highlight, PlayCell
 from .lines import LinesView, LineWriter, ellipsis, longest_that_fits
-from ..messages import dispatch
+from ..messages import WheelStepsThroughGame, dispatch
 
 VALUE_WORDS = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
 
@@ -35,7 +35,7 @@ COORDINATE_MARGINS = (3, 1)
 """Row numbers take two columns and a space left of the grid; column letters a line under it."""
 
 
-class BoardGrid(LinesView, can_focus=True):
+class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
     """The board itself: marks, cell names (1-9 on 3×3, coordinates elsewhere), the last move, the winning line, overlays.
 
     | Key | Does |
@@ -261,16 +261,6 @@ class BoardGrid(LinesView, can_focus=True):
 
     def action_play(self, cell: int) -> None:
         dispatch(self, PlayCell(cell=cell))
-
-    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
-        event.stop()  # the wheel over the board steps through the game
-        event.prevent_default()  # (not Textual's scrolling)
-        dispatch(self, Forward())
-
-    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
-        event.stop()
-        event.prevent_default()
-        dispatch(self, Back())
 
     def action_move_cursor(self, d_row: int, d_col: int) -> None:
         geometry = self.state.geometry

@@ -11,7 +11,7 @@ from textual.reactive import reactive
 
 from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of, principal_variation
 from ...engine.analysis import MAX_TABLE_CELLS, is_searched, tables_if_built
-from ...engine.geometry import cell_name, cell_names, describe_variant
+from ...engine.geometry import cell_name, describe_variant
 from ...engine.solver import preference
 from ...state import AppState
 from ...state.actions import PlayCell
@@ -69,7 +69,7 @@ def best_first(moves):
 
 
 @lru_cache(maxsize=256)
-def _coordinates(mask: Bitboard, geometry: Geometry) -> tuple[str, ...]:
+def _names_of(mask: Bitboard, geometry: Geometry) -> tuple[str, ...]:
     """The cells of ``mask`` named as the board names them, ``h8 g9``: the same masks come back at every report
     of a search."""
     return tuple(cell_name(cell, geometry) for cell in cells_of(mask))
@@ -220,7 +220,6 @@ class EvaluationView(LinesView):
         """A board searched move by move: how far the search is, the masks as coordinates (six boards of 15×15
         would not fit), and every proven move best first (the pane scrolls), the rest counted."""
         style = self.part
-        geometry = state.geometry
         found = state.search_of(state.position)
         moves = analysis.moves
         table = self._table_of(analysis, state.view.highlighted)
@@ -236,7 +235,7 @@ class EvaluationView(LinesView):
             status = f"search stopped · {proven}/{len(moves)} proven · s searches on"
         writer.write(ellipsis(status, writer.width), style("evaluation--dim"))
         writer.newline(2)
-        self._mask_coordinates(writer, analysis)
+        self._mask_names(writer, analysis)
         writer.newline()
         heading = style("evaluation--heading") + Style(underline=True)
         if proven:
@@ -289,13 +288,13 @@ class EvaluationView(LinesView):
         served = self.library_games
         return served if served is not None and served[0] == analysis.position.key else None
 
-    def _mask_coordinates(self, writer: LineWriter, analysis: Analysis) -> None:
+    def _mask_names(self, writer: LineWriter, analysis: Analysis) -> None:
         """The six masks a line each (more where one is long: nothing is cut), their cells named as the board
         names them (where six small boards do not fit)."""
         style = self.part
         geometry = analysis.position.geometry
         for name in MASK_NAMES:
-            cells = _coordinates(analysis.masks.get(name), geometry)
+            cells = _names_of(analysis.masks.get(name), geometry)
             writer.write(MASK_LABELS[name].ljust(MASK_COLUMN), style("evaluation--heading"))
             if cells:
                 writer.write_wrapped(cells, style("evaluation--mask"), indent=MASK_COLUMN)
@@ -309,7 +308,7 @@ class EvaluationView(LinesView):
         geometry = position.geometry
         column = max(MASK_COLUMN, 2 * geometry.cols + 1)  # a small board, a space, its label above it
         if len(MASK_NAMES) * column - 1 > writer.width:
-            self._mask_coordinates(writer, analysis)
+            self._mask_names(writer, analysis)
             writer.write("p-win/p-lose: perfect play", style("evaluation--dim"))
             return
         for name in MASK_NAMES:

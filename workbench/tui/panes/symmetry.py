@@ -6,8 +6,9 @@ from typing import ClassVar
 
 from textual.reactive import reactive
 
-from ...engine import Position, cells_of, format_position
-from ...engine.geometry import cell_name, cell_names
+from ...engine import Position, format_position
+from ...engine.geometry import cell_names
+from ...engine.position import format_marks
 from ...engine.analysis import classes_by_ply
 from ...engine.symmetry import images
 from ...state import AppState
@@ -74,7 +75,7 @@ class SymmetryView(LinesView):
         _flow(writer, summary, width)
         if geometry.size > 16:  # the marks' names, as many lines as they take: nothing cut
             writer.newline().write("canonical ", style("symmetry--dim"))
-            writer.write_wrapped(_marks_words(symmetry.canonical), indent=2)
+            writer.write_wrapped((format_marks(symmetry.canonical) or "empty").split(), indent=2)
         groups = ["{" + cell_names(group, geometry, ",") + "}" for group in symmetry.move_classes] or ["—"]
         if len(groups) > MAX_MOVE_GROUPS:  # 15×15's would fill the pane: the twins that matter are counted
             twins = sum(len(group) > 1 for group in symmetry.move_classes)
@@ -137,18 +138,6 @@ class SymmetryView(LinesView):
             for ply in range(start, end):
                 writer.write(f"{counts[ply]:>{widths[ply] - 1}}", style("symmetry--current") if ply == position.ply else None)
                 writer.write(" ")
-
-
-def _marks_words(position: Position) -> list[str]:
-    """A position on a big board as its marks' coordinates, word by word: ``X h8 i9 · O g7`` (its 225 cells
-    would not fit)."""
-    geometry = position.geometry
-    words: list[str] = []
-    for name, marks in (("X", position.x), ("O", position.o)):
-        if marks:
-            words += ["·"] if words else []
-            words += [name, *(cell_name(cell, geometry) for cell in cells_of(marks))]
-    return words or ["empty"]
 
 
 def _even_rows(widths: list[int], width: int) -> list[tuple[int, int]]:

@@ -54,16 +54,14 @@ from ...engine.analysis import class_key
 from ...engine.geometry import cell_name
 from ...state import ROOT, AppState, GameTree, NodeId, annotation
 from ...state.actions import (
-    Back,
     DeleteVariation,
-    Forward,
     JumpTo,
     PromoteToMainLine,
     PromoteVariation,
 )
 from .lines import KeptScrollBar, ResolvedParts, fitted_strip, render_kept_lines
 from ..textual_ext import LinesWithoutLayout, OwnScrollBars
-from ..messages import dispatch
+from ..messages import WheelStepsThroughGame, dispatch
 
 EXPANDED, COLLAPSED = "▼ ", "▶ "
 GUTTER = "  "
@@ -191,7 +189,7 @@ Run = tuple[str, str | None]
 """A run of a label's text and the name of its style: a component class, "twin" or "comment"."""
 
 
-class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView, can_focus=True):
+class VariationTree(WheelStepsThroughGame, ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView, can_focus=True):
     """The variation tree: the main line down a column, variations branching from the move they replace.
 
     `??` marks a mistake, `?!` an inaccuracy, `!` the only move that keeps the value; `≡` a position
@@ -467,16 +465,6 @@ class VariationTree(ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView
         y = self._line_of.get(self.state.cursor)
         if y is not None and 0 <= y + step < len(self._lines):
             dispatch(self, JumpTo(node=self._lines[y + step].node))
-
-    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
-        event.stop()  # the wheel steps through the game, as on an analysis board
-        event.prevent_default()  # (not Textual's scrolling)
-        dispatch(self, Forward())
-
-    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
-        event.stop()
-        event.prevent_default()
-        dispatch(self, Back())
 
     def action_promote(self) -> None:
         dispatch(self, PromoteVariation())
