@@ -268,6 +268,11 @@ def test_four_by_four_four_in_a_row_solved_kept_and_analysed(capsys):
     assert record["to_move"] == "X" and record["value"] == "draw" and record["remoteness"] == 14
     assert record["symmetry"]["class_count"] == 1_217_977
     assert record["games"]["total"] == sum(move["games"]["total"] for move in record["moves"])
+    # O to move: X threatens to fork at b2 (the b file and the long diagonal); b2 alone holds the draw
+    code, out, _ = run(capsys, "explain", "--game", "4x4k4", ".X.X/O..O/O.../XX..", "--move", "b2", "--json")
+    record = json.loads(out)
+    assert code == 0 and (record["verdict"], record["line"][0]["role"], record["value_after"]["value"]) == ("only move", "quiet", "draw")
+    assert record["text"].endswith("the quickest refutation is of a4, which loses in 4: X plays b2, threatening b3 and c3; O can stop only one.")
 
 
 @pytest.mark.parametrize(

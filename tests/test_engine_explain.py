@@ -8,7 +8,7 @@ import pytest
 
 from workbench.cli import main
 from workbench.engine import Geometry, Position, analyze, parse_position, principal_variation
-from workbench.engine.explain import ROLES, ExplainError, explain, explanation_record
+from workbench.engine.explain import MISERE_ROLES, ROLES, ExplainError, explain, explanation_record
 from workbench.engine.geometry import cell_bit
 from workbench.engine.threats import completions
 
@@ -59,10 +59,15 @@ def test_a_slower_win_is_inaccurate_and_says_by_how_much():
     assert explanation.text == "8?! keeps the win but wins more slowly: 3 plies to the end instead of 1. Best: 6, 9."
 
 
-@pytest.mark.parametrize("geometry, moves", [(Geometry(), 1000), (Geometry(3, 4, 3), 200)], ids=str)
+@pytest.mark.parametrize(
+    "geometry, moves", [(Geometry(), 1000), (Geometry(3, 4, 3), 200), (Geometry(misere=True), 1000), (Geometry(3, 4, 3, misere=True), 200)],
+    ids=str,
+)  # fmt: skip
 def test_every_explanation_of_random_games_is_the_exact_line_and_true_on_the_board(geometry, moves):
     """Every move of random games: the line is the move and then the exact best line, every ``threatens`` is the
-    cells where that player completes a line next, a fork has two of them or more, a win completes a line."""
+    cells where that player completes a line next, a fork has two of them or more, a win completes a line; under
+    misère a ``loses`` completes a line, a ``squeeze`` leaves only replies that do, and in the best line a line is
+    completed only where every move left completes one."""
     rng = random.Random(geometry.size)
     explained = 0
     while explained < moves:
@@ -73,15 +78,23 @@ def test_every_explanation_of_random_games_is_the_exact_line_and_true_on_the_boa
             explained += 1
             assert tuple(step.cell for step in explanation.line) == (cell, *principal_variation(position.play(cell)))
             board = position
-            for step in explanation.line:
+            for index, step in enumerate(explanation.line):
                 own, other = board.sides
                 after = own | cell_bit(step.cell)
-                assert step.role in ROLES and step.player is board.turn and step.ply == board.ply + 1
-                if step.role == "win":
+                assert step.role in (MISERE_ROLES if geometry.misere else ROLES)
+                assert step.player is board.turn and step.ply == board.ply + 1
+                if step.role in ("win", "loses"):
                     assert geometry.has_line(after)
                 else:
+                    assert not geometry.has_line(after)
                     assert set(step.threatens) == {c for c in range(1, geometry.size + 1) if completions(geometry, after, other) & cell_bit(c)}
+                if not geometry.misere:
                     assert (step.role == "fork") is (len(step.threatens) >= 2)
+                elif step.role == "squeeze":
+                    replies = board.play(step.cell)
+                    assert all(geometry.has_line(replies.play(reply).sides[1]) for reply in replies.legal_moves())
+                if geometry.misere and step.role == "loses" and index:  # best play completes a line only when forced
+                    assert all(geometry.has_line(own | cell_bit(other_cell)) for other_cell in board.legal_moves())
                 board = board.play(step.cell)
             analysis = analyze(position)
             kept = explanation.value_after == analysis.value
@@ -89,12 +102,34 @@ def test_every_explanation_of_random_games_is_the_exact_line_and_true_on_the_boa
             position = position.play(cell)
 
 
-def test_misere_and_bad_moves_are_refused_in_one_line(capsys):
-    with pytest.raises(ExplainError, match="normal rule so far"):
-        explain(Position.empty(Geometry(misere=True)), 5)
+def test_misere_a_side_that_must_complete_a_line_loses_and_the_words_say_so():
+    """Misère 3×3, X 5 9 2 and O 1 3 8, X to move with 4, 6 and 7 left: 4 or 6 lets O squeeze with 7 (X must then
+    complete 4-5-6); 7 alone holds the draw."""
+    position = Position.empty(Geometry(misere=True)).play_all((5, 1, 9, 3, 2, 8))
+    for cell in (4, 6):
+        explanation = explain(position, cell)
+        assert explanation.verdict == "mistake" and explanation.best == (7,)
+        assert [(step.cell, step.role) for step in explanation.line] == [(cell, "quiet"), (7, "squeeze"), (10 - cell, "loses")]
+        assert explanation.text == f"{cell}?? loses in 3: O plays 7, leaving X only cells that complete a line. 7 was the only move that draws."
+    only = explain(position, 7)
+    assert only.verdict == "only move" and [step.role for step in only.line] == ["quiet", "quiet", "quiet"]
+    assert only.text == ("7! draws: O plays 4; X plays 6. Every other move loses; the quickest refutation is of 4, which "
+                         "loses in 3: O plays 7, leaving X only cells that complete a line.")  # fmt: skip
+
+
+def test_misere_a_line_completed_by_choice_is_named_so():
+    """Misère 3×3, X 1 3 and O 5 4, X to move: X 2 completes the top row and loses at once; 7 alone draws."""
+    losing = explain(Position.empty(Geometry(misere=True)).play_all((1, 5, 3, 4)), 2)
+    assert losing.verdict == "mistake" and losing.line[0].role == "loses" and losing.line[1:] == ()
+    assert losing.text == "2?? completes a line of X's own, which loses under misère. 7 was the only move that draws."
+
+
+def test_bad_moves_are_refused_in_one_line(capsys):
     with pytest.raises(ExplainError, match="not a move here"):
         explain(Position.empty().play(5), 5)
-    assert main(["explain", "--game", "3x3k3-misere", "--moves", "1,2"]) == 2
+    with pytest.raises(ExplainError, match="the game is over"):
+        explain(Position.empty().play_all((1, 4, 2, 5, 3)), 9)
+    assert main(["explain", "--game", "3x3k3-misere", "--moves", "5,5"]) == 2
     assert main(["explain"]) == 2 and main(["explain", "--moves", "1", "X../.../...", "--move", "2"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 3 and all(line.startswith("workbench: error: ") for line in err.splitlines())

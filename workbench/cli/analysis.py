@@ -135,7 +135,7 @@ def cmd_review(args: argparse.Namespace) -> int:
             install_strong(solved_with_progress(geometry, bar=not args.json)[0])
         reviews = review_line(start, cells)
     scores = [(player, score(reviews, player)) for player in (Player.X, Player.O)]
-    words = _words(start, cells) if not is_searched(geometry) and not geometry.misere else {}
+    words = _words(start, cells) if not is_searched(geometry) else {}
     if args.json:
         print_json({
             "variant": str(geometry),

@@ -6,8 +6,13 @@ cells that complete a line next (the opponent can stop only one); ``block`` take
 have completed a line; ``threat`` leaves the mover one such cell (the opponent must answer it); ``quiet`` is
 anything else. A move that is several is named by the first of win, fork, block, threat.
 
-Up to 16 cells (exact values everywhere). Misère play needs roles of its own (completing your own line loses) and
-is refused until they are written (:class:`ExplainError`), rather than explained in words that are false there.
+Under misère completing a line loses, so the roles are turned round (:data:`MISERE_ROLES`): ``loses`` completes a
+line of the mover's own (the mover loses; ``forced`` in the words where every move left did so); ``squeeze`` leaves
+the opponent only cells that complete a line of theirs (they lose on their next move: misère's fork); ``quiet`` is
+anything else. A step's ``threatens`` keeps its meaning under both rules, the cells where its player would complete
+a line next: under misère the cells that player must keep away from.
+
+Up to 16 cells (exact values everywhere).
 """
 
 from __future__ import annotations
@@ -19,15 +24,17 @@ from .analysis import analyze, check_exact, principal_variation
 from .geometry import Cell, cell_bit, cell_name, cell_names, cells_of
 from .position import Player, Position, format_position
 from .solver import Value
-from .threats import completions
+from .threats import completions, squeezes
 
 ROLES = ("win", "fork", "block", "threat", "quiet")
-"""Every role a step can have, in the order that names a move that is several."""
+"""Every role a step can have under the normal rule, in the order that names a move that is several."""
+MISERE_ROLES = ("loses", "squeeze", "quiet")
+"""Every role a step can have under misère, in the same order."""
 VERDICTS = ("best", "only move", "inaccurate", "mistake")
 
 
 class ExplainError(InputError):
-    """A move that cannot be explained here: the game over, an illegal move, or a rule not explained yet."""
+    """A move that cannot be explained here: the game over, or an illegal move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +75,10 @@ def role_of(position: Position, cell: Cell) -> tuple[str, tuple[Cell, ...]]:
     own, other = position.sides
     after = own | cell_bit(cell)
     threatens = cells_of(completions(geometry, after, other))
+    if geometry.misere:
+        if geometry.has_line(after):
+            return "loses", ()
+        return ("squeeze" if squeezes(geometry, own, other) & cell_bit(cell) else "quiet"), threatens
     if geometry.has_line(after):
         return "win", ()
     if len(threatens) >= 2:
@@ -90,13 +101,11 @@ def line_steps(position: Position, cells) -> tuple[Step, ...]:
 def explain(position: Position, cell: Cell) -> Explanation:
     """The move ``cell`` in ``position``, explained.
 
-    :raises ExplainError: the game is over, the move is illegal, or the rule is misère.
+    :raises ExplainError: the game is over, or the move is illegal.
     :raises BoardTooLargeError: above 16 cells, where the values a verdict needs are not known.
     """
     geometry = position.geometry
     check_exact(geometry)
-    if geometry.misere:
-        raise ExplainError(f"{geometry}: explanations in words are written for the normal rule so far (misère's roles differ)")
     if position.is_over:
         raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")
     if not geometry.contains(cell) or position.occupied & cell_bit(cell):
@@ -131,6 +140,9 @@ def _sentences(position, analysis, played, verdict, best, keeping, line) -> str:
     if verdict == "mistake":
         keepers = keeping or best
         only = f"was the only move that {_KEEPS[analysis.value]}" if len(keepers) == 1 else f"were the moves that {_KEEP[analysis.value]}"
+        if line[0].role == "loses":  # misère: a line of one's own, completed by choice
+            return (f"{name}{mark} completes a line of {line[0].player.value}'s own, which loses under misère. "
+                    f"{cell_names(keepers, geometry, ', ')} {only}.")  # fmt: skip
         return f"{name}{mark} {after}: {_narrative(line[1:], geometry, line[0].threatens)}. {cell_names(keepers, geometry, ', ')} {only}."
     if verdict == "inaccurate":
         pace = "wins more slowly" if played.value is Value.WIN else "loses sooner"
@@ -143,9 +155,11 @@ def _sentences(position, analysis, played, verdict, best, keeping, line) -> str:
     others = [move for move in analysis.moves if move.cell != played.cell]
     worst = min(others, key=lambda move: (move.value, move.remoteness if move.value is Value.LOSS else -move.remoteness))
     reply = line_steps(position, (worst.cell,))[0]
+    others_do = "loses" if all(move.value is Value.LOSS for move in others) else "does worse"
+    if reply.role == "loses":  # misère: the worst of them completes a line of the mover's own
+        return f"{first} Every other move {others_do}; {cell_name(worst.cell, geometry)} even completes a line of {reply.player.value}'s own."
     refutation = line_steps(position.play(worst.cell), principal_variation(position.play(worst.cell)))
     outcome = _OUTCOME[worst.value] + ("" if worst.value is Value.DRAW else f" in {worst.remoteness}")
-    others_do = "loses" if all(move.value is Value.LOSS for move in others) else "does worse"
     return (f"{first} Every other move {others_do}; the quickest refutation is of {cell_name(worst.cell, geometry)}, "
             f"which {outcome}: {_narrative(refutation, geometry, reply.threatens)}.")  # fmt: skip
 
@@ -163,7 +177,15 @@ def _narrative(steps, geometry, threatened: tuple[Cell, ...] = (), limit: int = 
             targets = " and ".join(cell_names(step.threatens, geometry, ", ").rsplit(", ", 1))
             parts.append(f"{who} plays {where}, threatening {targets}; {step.player.other.value} can stop only one")
             break
-        if step.role == "block":
+        if step.role == "loses":  # in a best line, only where every cell left completes a line
+            parts.append(f"{who} must complete a line at {where}")
+            break
+        if step.role == "squeeze":
+            parts.append(f"{who} plays {where}, leaving {step.player.other.value} only cells that complete a line")
+            break
+        if geometry.misere:
+            parts.append(f"{who} plays {where}" + (f" (and must keep off {cell_names(step.threatens, geometry)})" if step.threatens else ""))
+        elif step.role == "block":
             forced = "must block" if step.cell in threatened else "blocks"
             parts.append(f"{who} {forced} at {where}" + (f" (and threatens {cell_names(step.threatens, geometry)})" if step.threatens else ""))
         elif step.role == "threat":
@@ -171,6 +193,9 @@ def _narrative(steps, geometry, threatened: tuple[Cell, ...] = (), limit: int = 
         else:
             parts.append(f"{who} plays {where}")
         threatened = step.threatens
+    else:
+        if len(steps) > limit:  # the line goes on past what is told
+            parts.append("and so on")
     return "; ".join(parts) if parts else "the game is over"
 
 
