@@ -199,6 +199,30 @@ def _narrative(steps, geometry, threatened: tuple[Cell, ...] = (), limit: int = 
     return "; ".join(parts) if parts else "the game is over"
 
 
+_VERDICT_WORDS = {"mistake": ("??", "Mistake"), "inaccurate": ("?!", "Inaccuracy"), "only move": ("!", "Only move"), "best": ("", "Best move")}
+
+
+def value_words(value: Value, remoteness: int) -> str:
+    """``draw``, ``win in 3``, ``loss in 6``: a value as the verdicts say it."""
+    return value.label if value is Value.DRAW else f"{value.label} in {remoteness}"
+
+
+def headline(explanation: Explanation) -> str:
+    """The verdict in one line, as an analysis board writes it beside the move:
+    ``2?? Mistake: draw → loss in 6. Best was 5.``"""
+    geometry = explanation.position.geometry
+    mark, word = _VERDICT_WORDS[explanation.verdict]
+    name = cell_name(explanation.cell, geometry)
+    after = value_words(explanation.value_after, explanation.remoteness_after)
+    if explanation.verdict in ("mistake", "inaccurate"):
+        before = value_words(explanation.value_before, explanation.remoteness_before)
+        return f"{name}{mark} {word}: {before} → {after}. Best was {cell_names(explanation.best, geometry, ', ')}."
+    if explanation.verdict == "only move":
+        keeps = {Value.WIN: "wins in {}", Value.DRAW: "draws", Value.LOSS: "loses slowest, in {}"}[explanation.value_after]
+        return f"{name}{mark} {word}: the only move that {keeps.format(explanation.remoteness_after)}."
+    return f"{name} {word}: {after}."
+
+
 def explanation_record(explanation: Explanation) -> dict:
     """The explanation as JSON-ready data (``workbench explain --json``)."""
     geometry = explanation.position.geometry
@@ -220,4 +244,7 @@ def explanation_record(explanation: Explanation) -> dict:
     }
 
 
-__all__ = ["ROLES", "VERDICTS", "ExplainError", "Explanation", "Step", "explain", "explanation_record", "line_steps", "role_of"]
+__all__ = [
+    "MISERE_ROLES", "ROLES", "VERDICTS", "ExplainError", "Explanation", "Step", "explain", "explanation_record", "headline",
+    "line_steps", "role_of", "value_words",
+]  # fmt: skip

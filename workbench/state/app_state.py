@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 
-from ..engine import MASK_NAMES, TIC_TAC_TOE, Analysis, Cell, Geometry, Player, Position, Value, analyze
+from ..engine import MASK_NAMES, TIC_TAC_TOE, Analysis, Cell, Geometry, Player, Position, Value, analyze, principal_variation
 from ..engine.analysis import is_searched, searched_analysis
 from ..engine.search import SearchResult
 from .tree import ROOT, GameTree, NodeId
@@ -25,8 +25,9 @@ class EngineMode(str, Enum):
 KEPT_SEARCHES = 64
 """The searches a state keeps (each a few hundred bytes): the positions visited lately."""
 
-OVERLAYS = ("none", "values", *MASK_NAMES)
-"""What the board paints on empty cells: nothing, exact values, or one mask."""
+OVERLAYS = ("none", "values", *MASK_NAMES, "line")
+"""What the board paints on empty cells: nothing, exact values, one mask, or the best line (the selected move and
+best play after it, each cell numbered in its order: after a mistake, its refutation)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -94,3 +95,21 @@ class AppState:
         """True when the engine should play the next move here."""
         position = self.position
         return self.engine.mode is not EngineMode.OFF and position.to_move is self.engine.side
+
+
+def selected_move(state: AppState) -> Cell | None:
+    """The move the evaluation is about: the board's highlighted cell when it is a legal move."""
+    cell = state.view.highlighted
+    return cell if cell is not None and state.analysis.move(cell) is not None else None
+
+
+def selected_line(state: AppState) -> tuple[Cell, ...]:
+    """The best line the evaluation shows (and the board's ``line`` overlay): the selected move and perfect play
+    after it, or perfect play from the position when no move is selected; empty when the game is over, and on a
+    board searched move by move (a search proves each move's value, not the line after it)."""
+    if state.analysis.to_move is None or is_searched(state.geometry):
+        return ()
+    cell = selected_move(state)
+    if cell is None:
+        return principal_variation(state.position)
+    return (cell, *principal_variation(state.position.play(cell)))

@@ -208,7 +208,7 @@ class GameTree:
 def annotation(tree: GameTree, node_id: NodeId) -> str:
     """The move's mark, from the exact values: ``??`` a mistake (the mover's value drops), ``?!`` an
     inaccuracy (the value kept, but a slower win or a quicker loss), ``!`` the only move keeping a
-    win or a draw; empty for any other best move."""
+    win or a draw where there was a choice; empty for any other best move (the marks of ``engine.explain``'s verdicts)."""
     node = tree.node(node_id)
     if node.parent is None or is_searched(tree.root_position.geometry):  # no exact values to judge it by
         return ""
@@ -222,7 +222,7 @@ def annotation(tree: GameTree, node_id: NodeId) -> str:
         return "??"
     if played.remoteness != before.remoteness:
         return "?!"
-    if before.value is not Value.LOSS and sum(1 for m in before.moves if m.value == before.value) == 1:
+    if before.value is not Value.LOSS and len(before.moves) > 1 and sum(1 for m in before.moves if m.value == before.value) == 1:
         return "!"
     return ""
 

@@ -56,6 +56,7 @@ from .panes.history import HistoryPane
 from .features.layout import Layout, ResponsiveLayout, layout_for
 from .features.library_games import LibraryGames
 from .messages import Dispatch
+from .features.practising import Practising
 from .features.prefetch import AnalysisPrefetch
 from .features.recovery import Recovery
 from .features.remembered import RememberedSettings
@@ -68,8 +69,8 @@ _DRAWN_AT_ONCE = (events.Key, events.MouseDown, events.MouseUp, events.MouseScro
 
 
 class WorkbenchApp(
-    GameActions, ResponsiveLayout, LibraryGames, StudyFiles, Recovery, EnginePlay, PositionSearch, PaletteCommands,
-    RememberedSettings, App[int],
+    GameActions, ResponsiveLayout, LibraryGames, StudyFiles, Recovery, EnginePlay, PositionSearch, Practising,
+    PaletteCommands, RememberedSettings, App[int],
 ):
     """Tic-Tac-Toe analysis: Board, Evaluation, Symmetry and History over one store."""
 
@@ -89,6 +90,9 @@ class WorkbenchApp(
         Binding("x", "export", "Export"),
         Binding("v", "toggle_values", "Values"),
         Binding("m", "cycle_mask", "Mask"),
+        Binding("L", "learn", "Learn"),
+        Binding("u", "puzzles", "Puzzles", show=False),
+        Binding("r", "toggle_line", "Best line on the board, in order (after a mistake: its refutation)", show=False),
         Binding("e", "cycle_engine", "Engine"),
         Binding("E", "swap_engine_side", "Engine side", show=False),
         Binding("c", "comment", "Comment", show=False),
@@ -229,6 +233,7 @@ class WorkbenchApp(
         self._fit_panes_to_board()
         self._update_title()
         self._warn_about_settings()
+        self.query_one(EvaluationView).welcome = self.first_run
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         if not self.panes_hidden:  # too small: nothing takes keys until the panes show (see _apply_size)
             self.query_one(BoardGrid).focus()

@@ -28,6 +28,10 @@ def help_sections(app_bindings: Iterable[BindingType]) -> list[tuple[str, list[t
 
     app_rows = [row for row in rows(app_bindings) if not_a_digit(row)]
     return [
+        ("Start here", [("1 … 9 / click", "Play a cell (on boards above 3×3: click, or h j k l and enter)"),
+                        ("← / →", "Step back and forward through the game"), ("??", "A mistake: the history says why"),
+                        ("L", "Learn from your mistakes: each one asked again, find a better move"),
+                        ("u", "Puzzles: one move keeps the value, find it"), ("ctrl+p", "Every command by name")]),
         ("Everywhere", app_rows + [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]),
         ("Board", [row for row in rows(BoardGrid.BINDINGS) if not_a_digit(row)] + [("click", "Play the cell")]),
         ("Evaluation", [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]),
@@ -37,6 +41,8 @@ def help_sections(app_bindings: Iterable[BindingType]) -> list[tuple[str, list[t
 
 
 GLOSSARY = [
+    ("misère", "The rule turned round: completing a line of your own loses (4x4k4-misere; the normal rule is the "
+               "default)"),
     ("value in N", "Exact result for the side to move with best play by both (win, draw or loss), and the plies "
                    "(single moves) until the game ends: the winner hurries, the loser delays"),
     ("go on from here", "Complete games from this position on, whatever led here"),
@@ -53,6 +59,8 @@ GLOSSARY = [
                            "(✓ when the two agree)"),
     ("after N: … ", "The selected move (the board's cursor) and both sides' best replies to the end"),
     ("best line: …", "The same from the position, when the cursor is not on a move"),
+    ("why / last move", "The selected move, or the one that led here, in words: its verdict and how the best line "
+                        "proves it (r draws that line on the board: X1 O2 X3 …)"),
     ("class N of 765", "Symmetry: the position's class, positions equal up to rotation and mirroring"),
     ("orbit", "How many different positions the class holds (8 at most)"),
     ("canonical", "The class's representative: the image that reads first"),

@@ -19,13 +19,16 @@ class Dispatch(Message):
 
 
 def dispatch(widget: Widget, action: Action) -> None:
-    """Hand ``action`` to the app's store at once, or post it as a :class:`Dispatch` where the app
-    takes no actions directly (a pane alone in a test harness).
+    """Hand ``action`` at once to the widget's screen where that takes actions itself (practice), else to the
+    app's store; or post it as a :class:`Dispatch` where the app takes no actions directly (a pane alone in a test
+    harness).
 
     At once matters: a message climbs through every parent's queue, so a key queued behind the
     one that played a move (``5`` then ``q``) would be handled first, and quit over an unsaved move.
     """
-    take = getattr(widget.app, "take_action", None)
+    # a screen that takes actions itself (practice: a board whose moves are answers) comes before the app's store
+    take = getattr(widget.screen, "take_action", None) if widget.is_mounted else None
+    take = take or getattr(widget.app, "take_action", None)
     if take is not None:
         take(action)
     else:

@@ -10,10 +10,10 @@ import io
 import time
 from pathlib import Path
 
-from ...engine import Geometry, principal_variation
+from ...engine import MASK_NAMES, Geometry, principal_variation
 from ...engine.analysis import is_searched
 from ...engine.geometry import cell_names
-from ...state import OVERLAYS, AppState, EngineMode, choose_move, describe_choice
+from ...state import AppState, EngineMode, choose_move, describe_choice, selected_line
 from ...state.actions import (
     AddLine,
     Back,
@@ -27,9 +27,8 @@ from ...state.actions import (
     ToEnd,
     ToStart,
 )
-from ..panes.evaluation import selected_line
 
-MASK_CYCLE = ("none", *OVERLAYS[2:])
+MASK_CYCLE = ("none", *MASK_NAMES)
 """What ``m`` steps through: no mask, then each of the planner's."""
 
 
@@ -145,6 +144,10 @@ class GameActions:
 
     def action_toggle_values(self) -> None:
         overlay = "none" if self.store.state.view.overlay == "values" else "values"
+        self.store.dispatch(SetOverlay(overlay=overlay))
+
+    def action_toggle_line(self) -> None:
+        overlay = "none" if self.store.state.view.overlay == "line" else "line"
         self.store.dispatch(SetOverlay(overlay=overlay))
 
     def action_cycle_mask(self) -> None:

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from ...engine import Geometry, Player, Position
 from ...engine.geometry import format_variant, parse_variant
-from ...settings import Settings, SettingsError, load_settings, save_settings
+from ...settings import Settings, SettingsError, load_settings, save_settings, settings_path
 from ...state import AppState, EngineMode, GameTree, Store
 
 
@@ -51,6 +51,8 @@ class RememberedSettings:
         defaults and a warning for on_mount."""
         self._settings_problem: str | None = None
         self._settings_warned = False
+        self.first_run = not settings_path().exists()
+        """No settings yet: the evaluation says how to begin on an empty study."""
         try:
             settings = load_settings()
         except SettingsError as error:

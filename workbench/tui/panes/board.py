@@ -11,9 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.reactive import reactive
 
-from ...engine import Bitboard, Cell, Position, Status, Value, cell_bit
+from ...engine import Bitboard, Cell, Player, Position, Status, Value, cell_bit
 from ...engine.geometry import cell_name, describe_variant
-from ...state import AppState, engine_basis
+from ...state import AppState, engine_basis, selected_line
 from ...state.actions import Highlight, PlayCell
 from .lines import LinesView, LineWriter, ellipsis, longest_that_fits
 from ..messages import WheelStepsThroughGame, dispatch
@@ -58,7 +58,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "board--grid", "board--number", "board--x", "board--o", "board--last", "board--line",
-        "board--cursor", "board--win", "board--draw", "board--loss", "board--mask", "board--unknown",
+        "board--cursor", "board--win", "board--draw", "board--loss", "board--mask", "board--unknown", "board--step",
     }  # fmt: skip
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
@@ -148,9 +148,15 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
         overlay = state.view.overlay
         values: dict[Cell, tuple[Value | None, int | None]] = {}
         mask: Bitboard = 0
+        steps: dict[Cell, tuple[Player, int]] = {}
         if self.ready and not position.is_over and overlay != "none":
             analysis = state.analysis
-            if overlay == "values":
+            if overlay == "line":  # the best line in order: after a mistake, how it is punished
+                turn = position.turn
+                for order, cell in enumerate(selected_line(state), 1):
+                    steps[cell] = (turn, order)
+                    turn = turn.other
+            elif overlay == "values":
                 values = {move.cell: (move.value, move.remoteness) for move in analysis.moves}
             else:
                 mask = analysis.masks.get(overlay)
@@ -177,7 +183,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
                         writer.write("│", grid_style)
                     cell = geometry.cell(row, col)
                     text, cell_style = self._cell_line(
-                        position, cell, line_index, cell_width, cell_height, last, line_cells, values, mask
+                        position, cell, line_index, cell_width, cell_height, last, line_cells, values, mask, steps
                     )
                     writer.write(text, cell_style)
         if below:
@@ -195,6 +201,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
         line_cells: Bitboard,
         values: dict[Cell, tuple[Value | None, int | None]],
         mask: Bitboard,
+        steps: dict[Cell, tuple[Player, int]],
     ) -> tuple[str, Style]:
         style = self.part
         bit = cell_bit(cell)
@@ -223,6 +230,11 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
             if base.bgcolor is not None:
                 mark_style = Style(bold=mark_style.bold)
             return content.center(width), base + mark_style
+        if cell in steps and line_index == middle:  # X1, O2, X3…: who plays there, and when
+            player, order = steps[cell]
+            forms = (f"{player.value}{order}", str(order), str(order)[-1])
+            text = next(form for form in forms if len(form) <= width)
+            return text.center(width), base + style(f"board--{player.value.lower()}") + style("board--step")
         if cell in values:
             value, remoteness = values[cell]
             if line_index == middle:
@@ -334,8 +346,8 @@ class BoardStatus(LinesView):
             writer.newline().write(ellipsis(notice[1], width), self.part("board-status--notice"))
         else:
             overlay = state.view.overlay
-            shown = "v values, m masks" if overlay == "none" else "showing " + overlay.replace("_", "-")
-            if overlay not in ("none", "values") and self.ready and not position.is_over and not state.analysis.masks.get(overlay):
+            shown = {"none": "v values, m masks", "line": "showing best line"}.get(overlay, "showing " + overlay.replace("_", "-"))
+            if overlay not in ("none", "values", "line") and self.ready and not position.is_over and not state.analysis.masks.get(overlay):
                 shown += " (none)"  # an empty mask lights nothing: said, so that it does not look broken
             writer.newline().write(ellipsis(f"ply {position.ply} · {shown}", width))
         engine = state.engine

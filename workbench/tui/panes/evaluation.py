@@ -9,11 +9,13 @@ from rich.style import Style
 from textual import events
 from textual.reactive import reactive
 
-from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of, principal_variation
+from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of
 from ...engine.analysis import MAX_TABLE_CELLS, is_searched, tables_if_built
-from ...engine.geometry import cell_name, describe_variant
+from ...engine.geometry import cell_name, describe_variant, uses_cell_numbers
+from ...engine.explain import explain
 from ...engine.solver import preference
-from ...state import AppState
+from ...state import AppState, selected_line, selected_move
+from ...state.practice import mistake_summary
 from ...state.actions import PlayCell
 from .lines import LinesView, LineWriter, ViewPane, ellipsis, longest_that_fits
 from ..messages import dispatch
@@ -31,24 +33,6 @@ MASK_COLUMN = 7
 MOVES_LEGEND = ("★ best · plies: to the end, both at their best", "trap: share of the replies that lose")
 """Under the moves table, in the narrowest evaluation (44 cells); help says it at length."""
 VALUE_CLASS = {Value.WIN: "evaluation--win", Value.DRAW: "evaluation--draw", Value.LOSS: "evaluation--loss"}
-
-
-def selected_move(state: AppState) -> Cell | None:
-    """The move the evaluation is about: the board's highlighted cell when it is a legal move."""
-    cell = state.view.highlighted
-    return cell if cell is not None and state.analysis.move(cell) is not None else None
-
-
-def selected_line(state: AppState) -> tuple[Cell, ...]:
-    """The best line the evaluation shows: the selected move and perfect play after it, or
-    perfect play from the position when no move is selected; empty when the game is over, and on a board
-    searched move by move (a search proves each move's value, not the line after it)."""
-    if state.analysis.to_move is None or is_searched(state.geometry):
-        return ()
-    cell = selected_move(state)
-    if cell is None:
-        return principal_variation(state.position)
-    return (cell, *principal_variation(state.position.play(cell)))
 
 
 def _column_width(column) -> int:
@@ -75,6 +59,12 @@ def _names_of(mask: Bitboard, geometry: Geometry) -> tuple[str, ...]:
     return tuple(cell_name(cell, geometry) for cell in cells_of(mask))
 
 
+def how_to_begin(geometry: Geometry) -> str:
+    """The first screen's line: how to play, step back, see a mistake and learn from it, and find every key."""
+    play = "press 1–9 or click a cell" if uses_cell_numbers(geometry) else "click a cell, or h j k l and enter"
+    return f"{play} to play; ← steps back; ?? marks a mistake, and L learns from it; u gives puzzles; f1 shows every key."
+
+
 def preparing_text(geometry: Geometry) -> str:
     """What a pane says while the exact analysis of ``geometry`` is being made."""
     if geometry.size <= MAX_TABLE_CELLS:
@@ -97,6 +87,8 @@ class EvaluationView(LinesView):
     library_games: reactive[tuple[int, dict, dict] | None] = reactive(None, repaint=False)
     """(position key, games through it, {cell: games after the move}) from the library's games
     tables, when it has them; None otherwise (the figures are then computed)."""
+    welcome: reactive[bool] = reactive(False, repaint=False)
+    """The first run (no settings yet): an empty study says how to begin."""
     preparing: reactive[str] = reactive("", repaint=False)
     """While a strong solution is being made: its step and how far it is, as the solver reports it."""
 
@@ -120,6 +112,9 @@ class EvaluationView(LinesView):
     def watch_library_games(self) -> None:
         self.invalidate()
 
+    def watch_welcome(self) -> None:
+        self.invalidate()
+
     def watch_preparing(self) -> None:
         if not self.ready:
             self.invalidate()
@@ -133,13 +128,15 @@ class EvaluationView(LinesView):
             dispatch(self, PlayCell(cell=cell))
 
     def view_slice(self, state: AppState) -> object:
-        return state.position, state.view.highlighted, state.search_of(state.position), state.searching
+        last_move = state.tree.node(state.cursor).move  # said in words when no move is selected
+        game = state.tree.moves_to(state.cursor) if state.position.is_over else None  # its mistakes, at its end
+        return state.position, state.view.highlighted, state.search_of(state.position), state.searching, last_move, game
 
     def fit_scope(self) -> object:
         return None if self.state is None else self.state.geometry
 
     def build_key(self) -> object:
-        return super().build_key(), self.library_games, (self.preparing if not self.ready else "")
+        return super().build_key(), self.library_games, (self.preparing if not self.ready else ""), self.welcome
 
     def kept_with_lines(self) -> object:
         return self._row_cells
@@ -160,8 +157,12 @@ class EvaluationView(LinesView):
             return
         analysis = state.analysis
         self._summary(writer, analysis)
-        if analysis.to_move is None:
-            return  # no side to move: no masks and no moves
+        if self.welcome and len(state.tree.nodes) == 1:  # the first run, nothing played yet
+            writer.newline(2).write("How to begin: ", style("evaluation--heading"))
+            writer.write_wrapped(how_to_begin(state.geometry).split(), indent=2)
+        if analysis.to_move is None:  # no side to move: no masks and no moves, but the game's mistakes
+            self._game_mistakes(writer, state)
+            return
         writer.newline(2)
         if is_searched(state.geometry):
             self._searched(writer, state, analysis)
@@ -171,6 +172,7 @@ class EvaluationView(LinesView):
         self._moves(writer, analysis)
         writer.newline()
         self._best_line(writer, state)
+        self._in_words(writer, state)
         for line in MOVES_LEGEND:  # wrapped where the pane is narrower than the legend: nothing cut
             writer.newline().write_wrapped(line.split(), style("evaluation--dim"))
 
@@ -390,6 +392,38 @@ class EvaluationView(LinesView):
             writer.write("  b adds it", style("evaluation--dim"))
         else:
             writer.newline().write("b adds it", style("evaluation--dim"))
+
+    def _game_mistakes(self, writer: LineWriter, state: AppState) -> None:
+        """At the game's end: the mistakes that decided it, each a line, and the key that practises them."""
+        if is_searched(state.geometry):
+            return
+        mistakes = mistake_summary(state.tree, state.tree.path(state.cursor))
+        writer.newline(2)
+        if not mistakes:
+            writer.write("No mistakes in this game: both sides kept their value.", self.part("evaluation--dim"))
+            return
+        writer.write("Mistakes in this game:", self.part("evaluation--heading"))
+        for line in mistakes:
+            writer.newline().write(ellipsis(line, writer.width), self.part("evaluation--loss"))
+        writer.newline().write_wrapped("L learns from them: each asked again, find a better move".split(), self.part("evaluation--dim"))
+
+    def _in_words(self, writer: LineWriter, state: AppState) -> None:
+        """The selected move explained in words (``engine.explain``): its verdict and the line that proves it;
+        where no move is selected, the move that led here (after a mistake: how it is punished)."""
+        cell = selected_move(state)
+        if cell is not None:
+            heading, position = "why: ", state.position
+        else:
+            node = state.tree.node(state.cursor)
+            if node.move is None:
+                return
+            heading, position, cell = "last move: ", state.tree.position(node.parent), node.move
+        writer.newline().write(heading, self.part("evaluation--heading"))
+        writer.write_wrapped(explained(position, cell).text.split(), indent=len(heading))
+
+
+explained = lru_cache(maxsize=256)(explain)
+"""A move explained, kept: the pane is rebuilt at every change, and the same few moves are looked at again."""
 
 
 class EvaluationPane(ViewPane):

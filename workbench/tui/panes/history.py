@@ -13,9 +13,11 @@ from textual.widgets import Static
 from ...engine import Player, Status, analyze
 from ...engine.analysis import is_searched
 from ...engine.geometry import cell_name
+from ...engine.explain import headline
 from ...engine.review import review_line, score
 from ...state import AppState, NodeId
 from ...state.actions import JumpTo
+from .evaluation import explained
 from .lines import LinesView, LineWriter, ellipsis, longest_that_fits
 from ..messages import dispatch
 from .variation_tree import VariationTree
@@ -114,22 +116,48 @@ class ValueStrip(LinesView):
             dispatch(self, JumpTo(node=line[first + index]))
 
 
+def move_verdict(state: AppState) -> str | None:
+    """The verdict on the move that led to the current position, as an analysis board writes it beside the move
+    (``O 2?? Mistake: draw → loss in 6. Best was 5.``); None at the start, and where values are not exact."""
+    node = state.tree.node(state.cursor)
+    if node.move is None or is_searched(state.geometry):
+        return None
+    before = state.tree.position(node.parent)
+    return f"{before.turn.value} {headline(explained(before, node.move))}"
+
+
 class LineScore(LinesView):
-    """Each side's accuracy over the current line: the share of its moves that were best."""
+    """Each side's accuracy over the current line (the share of its moves that were best), and the verdict on the
+    move that led here (``O 2?? Mistake: draw → loss in 6. Best was 5.``). One line where the layout is short: the
+    verdict of a move marked ``??``, ``?!`` or ``!`` (what matters there), else the accuracy; in tall layouts the
+    accuracy, then the verdict of any move in two lines."""
 
     DEFAULT_CSS = """
     LineScore { height: 1; }
     """
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"line-score--mistake", "line-score--inaccurate", "line-score--only"}
+
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
 
     def view_slice(self, state: AppState) -> object:
-        return state.tree, state.tree.current_line(state.cursor)
+        return state.tree, state.tree.current_line(state.cursor), state.cursor
 
     def build(self, writer: LineWriter) -> None:
         if self.state is None or not self.ready:
             return
+        verdict = move_verdict(self.state)
+        marked = next((name for mark, name in _MARKS if verdict and mark in verdict.split(" ", 2)[1]), None)
+        tall = self.size.height >= 3
+        if marked and not tall:
+            writer.write(ellipsis(verdict, writer.width), self.part(f"line-score--{marked}"))
+            return
+        self._accuracy(writer)
+        if tall and verdict:
+            writer.newline().write_wrapped(verdict.split(), self.part(f"line-score--{marked}") if marked else None)
+
+    def _accuracy(self, writer: LineWriter) -> None:
         tree = self.state.tree
         if is_searched(self.state.geometry):  # a move is rated against the position's exact values
             forms = ("accuracy: exact values up to 16 cells only", "accuracy: up to 16 cells", "accuracy: ≤ 16 cells")
@@ -142,6 +170,9 @@ class LineScore(LinesView):
             side = score(reviews, player)
             parts.append(f"{player.value} —" if side.accuracy is None else f"{player.value} {side.accuracy:.0%}")
         writer.write(ellipsis("accuracy " + " · ".join(parts), writer.width))
+
+
+_MARKS = (("??", "mistake"), ("?!", "inaccurate"), ("!", "only"))
 
 
 HISTORY_LEGEND = "?? mistake · ?! inaccuracy\n! only move · ≡ ≈ twins"
