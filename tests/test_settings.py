@@ -58,7 +58,7 @@ def test_a_variant_is_kept_in_its_own_spelling():
         ("{", "not valid JSON"),
         ("[1, 2]", "expected a JSON object, found list"),
         ('"dark"', "expected a JSON object, found str"),
-        ('{"overlay": "sparkles"}', "'overlay' must be one of none, values, win, block, fork, perfect_win, perfect_lose, best, not 'sparkles'"),
+        ('{"overlay": "sparkles"}', "'overlay' must be one of none, values, win, block, fork, perfect_win, perfect_lose, best, line, not 'sparkles'"),
         ('{"engine_mode": 3}', "'engine_mode' must be one of off, perfect, trap, random, not 3"),
         ('{"engine_side": "x"}', "'engine_side' must be one of X, O, not 'x'"),
         ('{"theme": 7}', "'theme' must be a theme's name, not 7"),

@@ -77,7 +77,10 @@ def run_engine_bench(*, quick: bool = False) -> dict:
             analyze(position)
     warm_single = (time.perf_counter() - start) / (rounds * len(samples))
 
+    explained = explain_times(quick=quick)
+
     return {
+        "explain": explained,
         "repeats": repeats,  # each figure is the best of this many runs (three times as many for the quick ones)
         "full_analysis_fresh_process": {
             "positions": fresh["positions"],
@@ -91,6 +94,41 @@ def run_engine_bench(*, quick: bool = False) -> dict:
         "solve_from_empty": {"engine_s": engine_solve, "plain_minimax_s": minimax, "speedup": minimax / engine_solve},
         "single_analysis_warm": {"seconds": warm_single, "target_s": 0.001},
     }
+
+
+def explain_times(*, quick: bool = False) -> dict:
+    """``explain`` on every move of random games, once the values are in memory (tables, or a strong solution
+    read back from the cache): the slowest and the mean per move, per board. 4x4k4 is measured where its solution
+    is kept (``workbench solve --game 4x4k4``), and said to be missing otherwise, never solved here."""
+    import random
+
+    from ..cache import load_strong
+    from ..engine import Geometry, Position
+    from ..engine.analysis import install_strong, tables
+    from ..engine.explain import explain
+
+    boards: dict[str, dict] = {}
+    for geometry in (TIC_TAC_TOE, Geometry(3, 4, 3), Geometry(misere=True), Geometry(4, 4, 4)):
+        if geometry.size > 12:
+            solution = load_strong(geometry)
+            if solution is None:
+                boards[str(geometry)] = {"missing": "no kept solution: workbench solve --game " + str(geometry)}
+                continue
+            install_strong(solution)
+        else:
+            tables(geometry)
+        rng = random.Random(41)
+        times = []
+        for _ in range(5 if quick else 40):
+            position = Position.empty(geometry)
+            while not position.is_over:
+                cell = rng.choice(position.legal_moves())
+                start = time.perf_counter()
+                explain(position, cell)
+                times.append(time.perf_counter() - start)
+                position = position.play(cell)
+        boards[str(geometry)] = {"moves": len(times), "max_s": max(times), "mean_s": sum(times) / len(times)}
+    return {"boards": boards, "target_s": 0.05}
 
 
 def run_library_bench(*, quick: bool = False) -> dict:
@@ -156,6 +194,13 @@ def format_report(report: dict) -> str:
         )
     single = report["single_analysis_warm"]
     lines.append(f"one position, warm tables      {single['seconds'] * 1e6:8.1f} µs (target ≤ {single['target_s'] * 1e6:.0f} µs)")
+    explained = report.get("explain")
+    for board, entry in (explained or {}).get("boards", {}).items():
+        if "missing" in entry:
+            lines.append(f"explain a move, {board:<14} {entry['missing']}")
+        else:
+            lines.append(f"explain a move, {board:<14} {entry['max_s'] * 1000:8.2f} ms at most, {entry['mean_s'] * 1000:.2f} ms mean "
+                         f"over {entry['moves']} moves (target ≤ {explained['target_s'] * 1000:.0f} ms)")  # fmt: skip
     for name, entry in report.items():
         if name.startswith(("tui_", "library_")):
             lines.append(entry["line"])

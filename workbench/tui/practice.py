@@ -95,7 +95,7 @@ class PracticeScreen(ModalScreen[Practice]):
         if self.practice.exercises:
             self.query_one("#practice-board").border_title = describe_variant(self.practice.exercises[0].position.geometry, short=True)
         board.ready = True
-        self._show()
+        self.show()
         board.focus()
 
     # --- what the board's keys and clicks ask for -------------------------------------------------------------
@@ -132,11 +132,12 @@ class PracticeScreen(ModalScreen[Practice]):
     def _set(self, practice: Practice) -> None:
         if practice is not self.practice:
             self.practice = practice
-            self._show()
+            self.show()
 
     # --- drawing ------------------------------------------------------------------------------------------------
 
-    def _show(self) -> None:
+    def show(self) -> None:
+        """Draw the board and the panel for the session as it is now."""
         practice = self.practice
         board = self.query_one(BoardGrid)
         panel = self.query_one("#practice-panel", Static)

@@ -206,8 +206,16 @@ class Practising:
 
             record_attempt(library, kind=kind, geometry=geometry, position=exercise.position, answer=answer,
                            solved=result.startswith("solved"), study=exercise.study)  # fmt: skip
+            self.from_worker(self._attempt_kept)
 
         self.run_worker(keep, thread=True, name="practice-attempt", group="practice", exit_on_error=False)  # pragma: no mutate
+
+    def _attempt_kept(self) -> None:
+        """The figures kept (a puzzle streak) have changed: the practice screen shows them anew."""
+        from ..practice import PracticeScreen
+
+        if isinstance(self.screen, PracticeScreen):
+            self.screen.show()
 
     def _library_job(self, work, done, doing: str) -> None:
         """``work`` in a worker, then ``done(its result)`` on the UI thread; a failure is one line saying what

@@ -1,0 +1,194 @@
+"""Issue 41 in the app: explanations in the evaluation, the verdict in the history, the best line numbered on the
+board, learning from mistakes (a wrong answer, a hint, the solution, a skip and stop), puzzles kept in the
+library, the game-over pane's mistakes and the first screen's words."""
+
+import io
+import tempfile
+
+from rich.console import Console
+from textual.widgets import Button, Static
+
+from workbench.engine import Position
+from workbench.library.practice import attempt_stats
+from workbench.state.practice import solution
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.panes.board import BoardGrid
+from workbench.tui.panes.evaluation import EvaluationView
+from workbench.tui.panes.history import LineScore
+from workbench.tui.practice import PracticeScreen, SideDialog
+
+from .tui_helpers import cell_texts, moves, plain_text, text_of, wait_library, wait_ready
+
+
+def _app(**options) -> WorkbenchApp:
+    return WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", **options)
+
+
+def _words(widget) -> str:
+    return " ".join(text_of(widget).split())
+
+
+async def _until(pilot, predicate, tries: int = 400) -> None:
+    for _ in range(tries):
+        if predicate():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("never happened")
+
+
+async def test_the_evaluation_says_the_last_move_in_words_and_the_history_its_verdict():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.click(BoardGrid, offset=(5, 2))  # a click plays cell 1 and leaves the cursor on it (taken)
+        await pilot.press("2")
+        await pilot.pause()
+        evaluation = _words(app.query_one(EvaluationView))
+        assert "last move: 2?? loses in 6: X plays 4 (threatens 7); O must block at 7" in evaluation
+        assert "5 was the only move that draws." in evaluation
+        assert "O 2?? Mistake: draw → loss in 6. Best was 5." in _words(app.query_one(LineScore))
+        await pilot.press("shift+down")  # the cursor on an empty cell (4): that move is explained instead
+        await pilot.pause()
+        assert "why: 4 wins in 5: O must block at 7" in _words(app.query_one(EvaluationView))
+
+
+async def test_at_80_by_24_the_history_s_one_line_is_the_verdict_of_a_marked_move():
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("1", "2")
+        await pilot.pause()
+        score = text_of(app.query_one(LineScore)).strip()
+        assert score.startswith("O 2?? Mistake") and score.endswith("…")
+        await pilot.press("left")  # X's 1 is best: the accuracy comes back
+        await pilot.pause()
+        assert text_of(app.query_one(LineScore)).startswith("accuracy")
+
+
+async def test_r_numbers_the_refutation_on_the_board():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.click(BoardGrid, offset=(5, 2))
+        await pilot.press("2", "r")
+        await pilot.pause()
+        texts = cell_texts(app.query_one(BoardGrid))
+        assert texts[3] == "X1" and texts[6] == "O2" and texts[4] == "X3"  # 4, then 7, then 5: the fork
+        await pilot.press("r")
+        await pilot.pause()
+        assert cell_texts(app.query_one(BoardGrid))[3] == "4"
+
+
+async def test_learning_from_mistakes_a_wrong_answer_a_hint_the_solution_and_the_study_noted():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("1", "2", "4", "7", "5", "3", "6")
+        await pilot.pause()
+        assert "Mistakes in this game: O 2?? at ply 2: draw → loss in 6 L learns from them" in _words(app.query_one(EvaluationView))
+        await pilot.press("L")
+        await pilot.pause()
+        assert isinstance(app.screen, SideDialog)
+        assert [str(button.label) for button in app.screen.query(Button)] == ["X (0)", "O (1)", "Both"]
+        await pilot.press("o")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PracticeScreen)
+        panel = plain_text(screen.query_one("#practice-panel"))
+        assert "O played 2 here. Find a better move for O: one that draws." in panel and "1 of 1" in panel
+        board = screen.query_one(BoardGrid)
+        assert cell_texts(board)[:2] == ["X", "2"]  # the position before the mistake
+        await pilot.press("3")  # a corner: still loses
+        await pilot.pause()
+        assert "Still a mistake. 3?? loses in " in plain_text(screen.query_one("#practice-panel"))
+        assert "X1" in cell_texts(board) or "O1" in cell_texts(board)  # the answer and how it is met, in order
+        await pilot.press("m")  # the hint
+        await pilot.pause()
+        assert "Hint: the" in plain_text(screen.query_one("#practice-panel"))
+        await pilot.press("space")  # the solution
+        await pilot.pause()
+        panel = plain_text(screen.query_one("#practice-panel"))
+        assert "Solution: 5." in panel and "n: next" in panel
+        assert cell_texts(board)[4] == "O1"
+        await pilot.press("n")
+        await pilot.pause()
+        assert "Done. 0 of 1 found · 1 shown" in plain_text(screen.query_one("#practice-panel"))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, PracticeScreen)
+        state = app.store.state
+        node = state.tree.child_with_move(state.tree.path(state.cursor)[1], 2)
+        assert state.tree.node(node).comment == "practised: shown (best: 5)" and state.modified
+        assert moves(app) == (1, 2, 4, 7, 5, 3, 6)  # the study's game is where it was
+        await _until(pilot, lambda: attempt_stats(app.library, "mistake", state.geometry).attempts == 1)
+
+
+async def test_a_right_answer_is_a_good_move_and_a_skip_then_stop_keeps_the_rest():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("1", "2", "4", "7", "5", "3", "8")  # O's mistake, then X's slower win
+        await pilot.press("L", "b")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PracticeScreen) and len(screen.practice.exercises) == 2
+        await pilot.press("5")
+        await pilot.pause()
+        assert "Good move! 5 is best: draw." in plain_text(screen.query_one("#practice-panel"))
+        await pilot.press("n", "escape")  # the second (X's 8?!) stopped before an answer: not counted
+        await pilot.pause()
+        assert screen.practice.results == ("solved",)
+        comments = [node.comment for node in app.store.state.tree.nodes.values() if node.comment]
+        assert comments == ["practised: solved (best: 5)"]
+
+
+async def test_learn_says_so_where_the_line_has_no_mistakes():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "L")
+        await pilot.pause()
+        assert not isinstance(app.screen, SideDialog)
+        assert any("No mistakes or inaccuracies on this line" in note.message for note in app._notifications)
+
+
+async def test_puzzles_come_from_the_library_and_each_attempt_is_kept():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("u")
+        await _until(pilot, lambda: isinstance(app.screen, PracticeScreen))
+        screen = app.screen
+        panel = plain_text(screen.query_one("#practice-panel"))
+        assert "first puzzles on this board" in panel and "to move: find" in panel
+        position: Position = screen.practice.current.position
+        wrong = next(cell for cell in position.legal_moves() if cell not in solution(position))
+        await pilot.press(*str(wrong))
+        await pilot.pause()
+        assert "Still a mistake" in plain_text(screen.query_one("#practice-panel"))
+        await pilot.press("n")  # a miss, kept
+        await pilot.pause()
+        stats = lambda: attempt_stats(app.library, "puzzle", position.geometry)  # noqa: E731
+        await _until(pilot, lambda: stats().attempts == 1)
+        assert stats().solved == 0 and stats().streak == 0
+        assert "streak 0 · solved 0 of 1 (0%)" in plain_text(screen.query_one("#practice-panel"))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, PracticeScreen) and moves(app) == ()
+
+
+async def test_the_first_run_says_how_to_begin_and_help_starts_there():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        assert "How to begin: press 1–9 or click a cell to play; ← steps back; ?? marks a mistake, and L learns from it" in _words(app.query_one(EvaluationView))
+        await pilot.press("5")
+        await pilot.pause()
+        assert "How to begin" not in _words(app.query_one(EvaluationView))
+        await pilot.press("f1")
+        await pilot.pause()
+        console = Console(width=100, file=io.StringIO())
+        console.print(app.screen.query_one("#help-text", Static).content)
+        help_text = console.file.getvalue()
+        assert help_text.index("Start here") < help_text.index("Everywhere") and "misère" in help_text
+        assert "Learn from your mistakes: each one asked again, find a better move" in " ".join(help_text.split())
