@@ -309,12 +309,14 @@ def test_a_version_1_library_with_games_gains_its_openings_on_open(games_library
     expected = connection.execute("SELECT * FROM openings ORDER BY a1, b1").fetchall()
     connection.execute("DROP TABLE openings")
     connection.execute("DROP TABLE recovery")
+    connection.execute("DROP TABLE puzzles")
+    connection.execute("DROP TABLE attempts")
     connection.execute("PRAGMA user_version = 1")
     connection.commit()
     connection.close()
     with Library.open(copy) as library:
-        assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION == 3
-        assert library.query("SELECT count(*) FROM recovery") == [(0,)]
+        assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION == 4
+        assert library.query("SELECT count(*) FROM recovery") == library.query("SELECT count(*) FROM attempts") == [(0,)]
         assert library.query("SELECT * FROM openings ORDER BY a1, b1") == expected
         assert len(expected) == 72 and sum(row[2] for row in expected) == 255168
         assert games_through(library, Position.empty()) == computed_through(TIC_TAC_TOE, 0).as_dict()

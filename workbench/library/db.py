@@ -11,10 +11,11 @@ from typing import Iterator
 
 from .. import errors
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """``PRAGMA user_version`` of the schema this code writes."""
 READABLE_FROM = 2
-"""The oldest schema a read-only library can be read at (version 3 only adds the writers' recovery table)."""
+"""The oldest schema a read-only library can be read at (version 3 only adds the writers' recovery table, version 4
+the practice tables, which a library without them reads as empty: :mod:`.practice`)."""
 PAGE_SIZE = 16384
 LOCK_WAIT_SECONDS = 2.0  # pragma: no mutate - a pace: only timing could tell
 """How long a library locked by another process is waited for before a write, or a step of its opening, fails."""
@@ -89,6 +90,35 @@ _MIGRATIONS: dict[int, str] = {
         name TEXT,
         updated TEXT NOT NULL DEFAULT (datetime('now'))
     );
+    """,
+    # practice: puzzles found from the exact values (one a position and variant), and every attempt at a puzzle or
+    # at a study's mistake played again, for the streaks and the positions missed
+    4: """
+    CREATE TABLE puzzles (
+        variant TEXT NOT NULL,
+        position TEXT NOT NULL,
+        answer INTEGER NOT NULL,
+        value TEXT NOT NULL CHECK (value IN ('win', 'draw', 'loss')),
+        remoteness INTEGER NOT NULL,
+        difficulty REAL NOT NULL,
+        moves INTEGER NOT NULL,
+        losing INTEGER NOT NULL,
+        natural INTEGER NOT NULL,
+        PRIMARY KEY (variant, position)
+    ) WITHOUT ROWID;
+    CREATE INDEX puzzles_by_difficulty ON puzzles (variant, difficulty, position);
+    CREATE TABLE attempts (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('mistake', 'puzzle')),
+        variant TEXT NOT NULL,
+        position TEXT NOT NULL,
+        answer INTEGER,
+        solved INTEGER NOT NULL CHECK (solved IN (0, 1)),
+        study TEXT,
+        at TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE INDEX attempts_by_position ON attempts (kind, variant, position, id);
+    CREATE INDEX attempts_by_solved ON attempts (kind, variant, solved, id);
     """,
 }
 

@@ -1,0 +1,331 @@
+"""Puzzles from the exact solutions (issue 41, part 3): the engine's finder, the library's practice tables, and
+`workbench puzzles`."""
+
+import json
+import sqlite3
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.engine import (
+    TIC_TAC_TOE,
+    Geometry,
+    Position,
+    Value,
+    analyze,
+    analyze_all,
+    format_position,
+    parse_position,
+)
+from workbench.engine.analysis import BoardTooLargeError, class_key, forget_analysis, install_strong
+from workbench.engine.puzzles import Puzzle, PuzzleError, find_puzzles, is_unique, puzzle_record
+from workbench.engine.strong import strong_solve
+from workbench.library import Library, LibraryError
+from workbench.library.practice import (
+    AttemptStats,
+    attempt_stats,
+    keep_puzzles,
+    kept_puzzles,
+    missed_positions,
+    record_attempt,
+)
+from workbench.library.studies import list_studies, open_study
+from workbench.state import AppState, study_to_data
+
+from .fuzz import old_library
+
+MISERE = Geometry(misere=True)
+WIDE = Geometry(3, 4, 3)
+
+
+def puzzle_classes_by_definition(geometry: Geometry) -> dict[int, Value]:
+    """Every class of ``geometry`` that is a puzzle, read off :func:`analyze_all` one position at a time (the slow
+    road, against the finder's arrays): its value, by class."""
+    found = {}
+    for analysis in analyze_all(geometry):
+        if analysis.value is None or len(analysis.moves) < 2:
+            continue
+        if analysis.value is Value.LOSS:
+            slowest = max(move.remoteness for move in analysis.moves)
+            right = [move.cell for move in analysis.moves if move.remoteness == slowest]
+        else:
+            right = [move.cell for move in analysis.moves if move.value == analysis.value]
+        if len(right) == 1:
+            found[analysis.symmetry.class_id] = analysis.value
+    return found
+
+
+@pytest.mark.parametrize("geometry", [TIC_TAC_TOE, MISERE], ids=str)
+def test_the_puzzles_are_exactly_the_classes_with_one_right_move(geometry):
+    puzzles = find_puzzles(geometry)
+    expected = puzzle_classes_by_definition(geometry)
+    assert {class_key(puzzle.position): puzzle.value for puzzle in puzzles} == expected
+    assert len(puzzles) == len(expected)  # one a class: no two are symmetric images of each other
+    assert all(is_unique(puzzle) for puzzle in puzzles)
+
+
+def test_the_classic_board_s_counts_by_value():
+    puzzles = find_puzzles(TIC_TAC_TOE)
+    assert len(puzzles) == 310
+    assert [sum(p.value is value for p in puzzles) for value in Value] == [16, 85, 209]  # loss, draw, win
+    assert len(find_puzzles(MISERE)) == 269
+
+
+@pytest.mark.parametrize("geometry", [WIDE, Geometry(3, 4, 3, misere=True)], ids=str)
+def test_every_wide_puzzle_has_one_answer_and_a_class_of_its_own(geometry):
+    puzzles = find_puzzles(geometry)
+    assert len(puzzles) > 7000
+    assert all(is_unique(puzzle) for puzzle in puzzles)
+    assert len({class_key(puzzle.position) for puzzle in puzzles}) == len(puzzles)
+
+
+@pytest.mark.parametrize("geometry", [TIC_TAC_TOE, MISERE, WIDE], ids=str)
+def test_a_strong_solution_gives_the_same_puzzles_as_the_tables(geometry):
+    assert find_puzzles(geometry, solution=strong_solve(geometry)) == find_puzzles(geometry)
+
+
+@pytest.mark.parametrize("variant", ["1x1k1", "2x2k2", "1x5k3", "3x3k2", "2x5k3-misere", "4x3k3", "3x3k1", "2x6k4"])
+def test_every_small_board_s_puzzles_hold(variant):
+    from workbench.engine.geometry import parse_variant
+
+    geometry = parse_variant(variant)
+    puzzles = find_puzzles(geometry)
+    assert all(is_unique(puzzle) and puzzle.position.geometry == geometry for puzzle in puzzles)
+    assert len({class_key(puzzle.position) for puzzle in puzzles}) == len(puzzles)
+
+
+def test_a_board_of_thirteen_to_sixteen_cells_reads_its_installed_strong_solution():
+    geometry = Geometry(1, 13, 4)
+    with pytest.raises(
+        PuzzleError,
+        match=r"^board 1x13k4: puzzles read its strong solution, not made here yet \(`workbench solve --game 1x13k4`\)$",
+    ):
+        find_puzzles(geometry)
+    install_strong(strong_solve(geometry))
+    try:
+        puzzles = find_puzzles(geometry, 300)  # (an analysis of every one of its 65,789 would count games for minutes)
+        assert len(puzzles) == 300 and all(is_unique(puzzle) for puzzle in puzzles[::10])
+        assert len({class_key(puzzle.position) for puzzle in puzzles}) == len(puzzles)
+    finally:
+        forget_analysis(geometry)
+
+
+def test_the_order_is_easiest_first_then_by_position_text():
+    puzzles = find_puzzles(WIDE)
+    keys = [(puzzle.difficulty, format_position(puzzle.position)) for puzzle in puzzles]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+
+
+def test_a_win_in_one_is_graded_easiest_and_a_wrong_natural_move_costs_two():
+    puzzles = find_puzzles(TIC_TAC_TOE)
+    in_one = [p for p in puzzles if p.value is Value.WIN and p.remoteness == 1]
+    assert in_one and all(p.difficulty < 1 and not p.natural_is_wrong for p in in_one)
+    assert all(p.difficulty >= 1 for p in puzzles if p not in in_one)
+    assert all(p.difficulty >= 2 for p in puzzles if p.natural_is_wrong)
+    assert any(p.natural_is_wrong for p in puzzles)
+    # the hardest: X's only win after X took an edge and O a far corner, a win in 5 the threats would miss
+    hardest = puzzles[-1]
+    assert (format_position(hardest.position), hardest.answer) == ("O../..X/...", 3)
+    assert (hardest.value, hardest.remoteness, hardest.natural, hardest.moves) == (Value.WIN, 5, 5, 7)
+    assert hardest.difficulty == 5 // 2 + 2 + (7 - 2) / 8
+
+
+def test_the_difficulty_is_made_as_the_docstring_says():
+    # O to move; X threatens 3 (1-2-3): O's only draw is the block at 3, every other move loses in 2
+    puzzle = next(p for p in find_puzzles(TIC_TAC_TOE) if format_position(p.position) == "XX./.O./...")
+    assert (puzzle.answer, puzzle.value, puzzle.moves, puzzle.losing, puzzle.natural) == (3, Value.DRAW, 6, 5, 3)
+    # plies // 2 of the slowest other loss, 0 for a right natural move, (6 - 2) / (9 - 1) for the choice
+    slowest = max(move.remoteness for move in analyze(puzzle.position).moves if move.cell != 3)
+    assert puzzle.difficulty == slowest // 2 + 0 + 0.5
+
+
+def test_a_count_picks_a_spread_from_easiest_to_hardest_the_same_every_time():
+    everything = find_puzzles(TIC_TAC_TOE)
+    five = find_puzzles(TIC_TAC_TOE, 5)
+    assert len(five) == 5 and five == find_puzzles(TIC_TAC_TOE, 5)
+    assert five[0] == everything[0] and five[-1] == everything[-1]
+    positions = [everything.index(puzzle) for puzzle in five]
+    assert positions == [0, 77, 154, 232, 309]  # 309 / 4 apart, rounded
+    assert find_puzzles(TIC_TAC_TOE, 1000) == everything
+    assert find_puzzles(TIC_TAC_TOE, 1) == everything[:1]
+
+
+def test_what_cannot_be_made_is_said_in_one_line():
+    with pytest.raises(PuzzleError, match=r"^a count of puzzles is 1 or more \(not 0\)$"):
+        find_puzzles(TIC_TAC_TOE, 0)
+    with pytest.raises(BoardTooLargeError, match="^board 5x5k4: exact values"):
+        find_puzzles(Geometry(5, 5, 4))
+    with pytest.raises(PuzzleError, match="^a strong solution of 3x3k3 says nothing of 3x3k3-misere$"):
+        find_puzzles(MISERE, solution=strong_solve(TIC_TAC_TOE))
+
+
+def test_the_record_names_the_answer_both_ways():
+    puzzle = find_puzzles(WIDE, 3)[1]
+    record = puzzle_record(puzzle)
+    assert json.loads(json.dumps(record)) == record
+    assert set(record) == {"variant", "position", "to_move", "answer", "name", "value", "remoteness", "difficulty",
+                           "moves", "losing", "natural", "natural_name", "natural_is_wrong"}  # fmt: skip
+    assert record["variant"] == "3x4k3" and parse_position(record["position"], WIDE) == puzzle.position
+    assert record["to_move"] == puzzle.position.turn.value and record["answer"] == puzzle.answer
+    from workbench.engine.geometry import parse_cell_name
+
+    assert parse_cell_name(record["name"], WIDE) == puzzle.answer and record["name"][0].isalpha()
+    assert record["value"] == puzzle.value.label and record["difficulty"] == puzzle.difficulty
+
+
+def test_is_unique_refuses_a_wrong_answer_or_value():
+    puzzle = find_puzzles(TIC_TAC_TOE)[100]
+    from dataclasses import replace
+
+    wrong = next(cell for cell in puzzle.position.legal_moves() if cell != puzzle.answer)
+    assert is_unique(puzzle) and not is_unique(replace(puzzle, answer=wrong))
+    assert not is_unique(replace(puzzle, remoteness=puzzle.remoteness + 2))
+    # two winning moves (3 and 7): no puzzle, whichever answer is named
+    two_wins = parse_position("XX./XO./.OO")
+    assert not is_unique(Puzzle(two_wins, 3, Value.WIN, 1, 0.0, 3, 0, 3))
+    assert not is_unique(Puzzle(two_wins, 7, Value.WIN, 1, 0.0, 3, 0, 3))
+
+
+@pytest.mark.slow
+def test_four_by_four_k4_puzzles_from_its_strong_solution():
+    geometry = Geometry(4, 4, 4)
+    from workbench.cache import strong_solution
+
+    install_strong(strong_solution(geometry)[0])
+    try:
+        puzzles = find_puzzles(geometry, 12)
+        assert len(puzzles) == 12 and all(is_unique(puzzle) for puzzle in puzzles)
+        assert len({class_key(puzzle.position) for puzzle in puzzles}) == 12
+        assert puzzles[0].difficulty < 1 and puzzles[-1].difficulty > 4
+        assert [p.difficulty for p in puzzles] == sorted(p.difficulty for p in puzzles)
+    finally:
+        forget_analysis(geometry)
+
+
+# --- the library -------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def library(tmp_path):
+    with Library.open(tmp_path / "lib.sqlite3") as opened:
+        yield opened
+
+
+def test_puzzles_kept_come_back_in_the_finder_s_order(library):
+    puzzles = find_puzzles(TIC_TAC_TOE)
+    assert keep_puzzles(library, TIC_TAC_TOE, puzzles[:100]) == 100
+    assert keep_puzzles(library, TIC_TAC_TOE, puzzles) == len(puzzles) - 100  # the first hundred were kept already
+    assert kept_puzzles(library, TIC_TAC_TOE) == list(puzzles)
+    assert kept_puzzles(library, TIC_TAC_TOE, limit=3) == list(puzzles[:3])
+    assert kept_puzzles(library, MISERE) == []
+    misere = find_puzzles(MISERE, 4)
+    assert keep_puzzles(library, MISERE, misere) == 4 and kept_puzzles(library, MISERE) == list(misere)
+    assert len(kept_puzzles(library, TIC_TAC_TOE)) == len(puzzles)
+
+
+def test_a_puzzle_of_another_board_is_not_kept_as_this_one_s(library):
+    with pytest.raises(ValueError, match="^a puzzle of 3x3k3-misere kept as one of 3x3k3$"):
+        keep_puzzles(library, TIC_TAC_TOE, find_puzzles(MISERE, 1))
+    assert kept_puzzles(library, TIC_TAC_TOE) == []
+
+
+def test_a_damaged_puzzle_row_is_one_line(library):
+    keep_puzzles(library, TIC_TAC_TOE, find_puzzles(TIC_TAC_TOE, 2))
+    library.connection.execute("UPDATE puzzles SET position = 'XXX/XXX/XXX' WHERE difficulty = 0")
+    with pytest.raises(LibraryError, match=r"puzzle 'XXX/XXX/XXX' is damaged \(") as raised:
+        kept_puzzles(library, TIC_TAC_TOE)
+    assert "\n" not in str(raised.value)
+
+
+def test_attempt_stats_count_and_the_streak_counts_back_from_the_latest(library):
+    position = find_puzzles(TIC_TAC_TOE, 1)[0].position
+    assert attempt_stats(library, "puzzle", TIC_TAC_TOE) == AttemptStats(0, 0, 0)
+    assert attempt_stats(library, "puzzle", TIC_TAC_TOE).solve_rate is None
+    for solved in (True, False, True, True, True):
+        record_attempt(library, kind="puzzle", geometry=TIC_TAC_TOE, position=position, answer=5, solved=solved)
+    stats = attempt_stats(library, "puzzle", TIC_TAC_TOE)
+    assert stats == AttemptStats(attempts=5, solved=4, streak=3) and stats.solve_rate == 0.8
+    record_attempt(library, kind="puzzle", geometry=TIC_TAC_TOE, position=position, answer=None, solved=False)
+    assert attempt_stats(library, "puzzle", TIC_TAC_TOE) == AttemptStats(6, 4, 0)
+    # each kind and variant counts its own
+    assert attempt_stats(library, "mistake", TIC_TAC_TOE) == AttemptStats(0, 0, 0)
+    assert attempt_stats(library, "puzzle", MISERE) == AttemptStats(0, 0, 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.booleans(), max_size=12))
+def test_the_stats_are_those_of_the_attempts_in_order(tmp_path_factory, results):
+    with Library.open(tmp_path_factory.mktemp("lib") / "lib.sqlite3") as library:
+        for solved in results:
+            record_attempt(
+                library,
+                kind="mistake",
+                geometry=TIC_TAC_TOE,
+                position=Position.empty(),
+                answer=5,
+                solved=solved,
+                study="s",
+            )
+        streak = len(results) - (
+            max(i for i, solved in enumerate(results) if not solved) + 1 if False in results else 0
+        )
+        assert attempt_stats(library, "mistake", TIC_TAC_TOE) == AttemptStats(len(results), sum(results), streak)
+
+
+def test_missed_positions_are_those_whose_latest_attempt_failed_latest_first(library):
+    first, second, third = (parse_position(text) for text in ("X../.../...", "X../.O./...", "XO./.X./..."))
+    for position, solved in ((first, False), (second, False), (first, True), (third, False), (second, False)):
+        record_attempt(
+            library, kind="mistake", geometry=TIC_TAC_TOE, position=position, answer=None, solved=solved, study="corner"
+        )
+    assert missed_positions(library, "mistake", TIC_TAC_TOE) == [second, third]
+    assert missed_positions(library, "puzzle", TIC_TAC_TOE) == []
+    assert library.query("SELECT DISTINCT study, answer FROM attempts") == [("corner", None)]
+    assert all(isinstance(position, Position) for position in missed_positions(library, "mistake", TIC_TAC_TOE))
+
+
+def test_an_attempt_is_checked_before_it_is_written(library):
+    with pytest.raises(ValueError, match="^an attempt is at a mistake or a puzzle, not 'game'$"):
+        record_attempt(library, kind="game", geometry=TIC_TAC_TOE, position=Position.empty(), answer=1, solved=True)
+    with pytest.raises(ValueError, match="^a position of 3x3k3 recorded as one of 3x4k3$"):
+        record_attempt(library, kind="puzzle", geometry=WIDE, position=Position.empty(), answer=1, solved=True)
+    with pytest.raises(ValueError, match="^no cell 10 on 3x3k3$"):
+        record_attempt(library, kind="puzzle", geometry=TIC_TAC_TOE, position=Position.empty(), answer=10, solved=True)
+    with pytest.raises(ValueError):
+        attempt_stats(library, "games", TIC_TAC_TOE)
+    assert library.query("SELECT count(*) FROM attempts") == [(0,)]
+
+
+def test_a_schema_3_library_gains_the_practice_tables_and_keeps_its_studies(tmp_path):
+    path = tmp_path / "v3.sqlite3"
+    old_library(path, 3)
+    connection = sqlite3.connect(path)
+    connection.execute("INSERT INTO studies (name, data) VALUES ('kept', ?)", (json.dumps(study_to_data(AppState())),))
+    connection.commit()
+    connection.close()
+    with Library.open(path) as library:
+        assert library.query("PRAGMA user_version") == [(4,)]
+        assert [record.name for record in list_studies(library)] == ["kept"]
+        assert open_study(library, "kept").tree == AppState().tree
+        record_attempt(library, kind="puzzle", geometry=TIC_TAC_TOE, position=Position.empty(), answer=5, solved=True)
+        assert attempt_stats(library, "puzzle", TIC_TAC_TOE) == AttemptStats(1, 1, 1)
+    from workbench.library.check import check_library
+
+    assert check_library(path).healthy
+
+
+def test_a_read_only_schema_3_library_reads_as_one_without_practice(tmp_path, monkeypatch):
+    from .test_library import make_read_only
+
+    path = tmp_path / "v3.sqlite3"
+    old_library(path, 3)
+    make_read_only(path, monkeypatch)
+    with Library.open(path) as library:
+        assert library.read_only
+        assert kept_puzzles(library, TIC_TAC_TOE) == [] and missed_positions(library, "puzzle", TIC_TAC_TOE) == []
+        assert attempt_stats(library, "puzzle", TIC_TAC_TOE) == AttemptStats(0, 0, 0)
+        with pytest.raises(LibraryError, match="read-only, nothing can be written$"):
+            record_attempt(
+                library, kind="puzzle", geometry=TIC_TAC_TOE, position=Position.empty(), answer=5, solved=True
+            )

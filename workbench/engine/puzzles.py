@@ -1,0 +1,144 @@
+"""Puzzles from the exact solutions: positions where exactly one move keeps what the side to move has.
+
+A position is a puzzle when the game is in play, the side to move has at least two moves, and exactly one of them
+is right: the only move that wins (a win to find), the only move that draws (every other move loses), or, in a lost
+position, the only move that loses slowest (every other move loses sooner). Whether another win would be slower
+does not matter: a position with two winning moves is no puzzle, whichever is quicker.
+
+Every position of the board is looked at, in arrays (numpy): the values of a board of up to 12 cells come from
+its tables, those of 13–16 cells from its strong solution, one byte a position, which must be installed
+(:func:`~workbench.engine.analysis.install_strong`). 4×4k4 has 9.7 million positions; asking
+:func:`~workbench.engine.analysis.analyze` of each would take hours. Symmetric positions are one puzzle, given
+in the canonical form (:func:`~workbench.engine.symmetry.canonical`) with the answer carried over.
+
+The difficulty (:func:`~workbench.engine.puzzle_finder.difficulty`) is a number from 0 up, made of three parts:
+
+* how deep the line is that shows the answer right, in moves of the solver's own: half the plies, rounded down,
+  of the answer's win (a win in 1 is 0, in 3 is 1), or, in a drawn or lost position, of the slowest loss among the
+  other moves (the wrong move whose refutation is hardest to see);
+* 2 more when the threat player (:func:`~workbench.engine.threats.threat_move`: win, block, fork, the most open
+  lines) would play another move: the natural move is wrong;
+* under 1 for how many moves there are to choose from: (moves − 2) / (cells − 1).
+
+So the trivial puzzles, a win in 1 (and under misère the one move that does not complete a line of one's own), are
+graded easiest, below 1, rather than left out. Puzzles come easiest first, then by their position's text.
+
+This module holds no numpy (a puzzle kept in the library is read back without it); the array work is
+:mod:`.puzzle_finder`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..errors import InputError
+from .analysis import analyze, check_exact, strong_if_installed
+from .geometry import MAX_TABLE_CELLS, Cell, Geometry, cell_name, format_variant
+from .position import Position, format_position
+from .solver import Value
+
+if TYPE_CHECKING:
+    from .strong import StrongSolution
+
+
+class PuzzleError(InputError):
+    """Puzzles that cannot be made here: a count below one, or a board whose exact values are not at hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """A position with exactly one right move, and how hard that move is to find."""
+
+    position: Position
+    answer: Cell
+    """The one move that keeps :attr:`value` (the slowest loss, in a lost position)."""
+    value: Value
+    """The position's exact value for the side to move: what the answer keeps."""
+    remoteness: int
+    """Plies to the end after best play from the position (the answer's)."""
+    difficulty: float
+    """See the module's docstring: depth, then 2 for a wrong natural move, then under 1 for the choice."""
+    moves: int
+    """Legal moves: the answer and ``moves - 1`` that do worse."""
+    losing: int
+    """Moves that lose (all of them but the answer, in a drawn or lost position)."""
+    natural: Cell
+    """The threat player's move here: :func:`~workbench.engine.threats.threat_move`."""
+
+    @property
+    def natural_is_wrong(self) -> bool:
+        """The move the threats point at is not the answer: the puzzle has a trap."""
+        return self.natural != self.answer
+
+
+def find_puzzles(
+    geometry: Geometry, count: int | None = None, *, solution: StrongSolution | None = None
+) -> tuple[Puzzle, ...]:
+    """Every puzzle of ``geometry``, one per symmetry class, easiest first (then by position text); or ``count`` of
+    them spread evenly over that order, the easiest and the hardest included (the same ones every time).
+
+    Reads ``solution`` when given, else the board's tables (up to 12 cells, built if need be) or its installed
+    strong solution (13–16 cells).
+
+    :raises PuzzleError: ``count`` below 1, or 13–16 cells without a strong solution.
+    :raises BoardTooLargeError: above 16 cells, where not every value is known.
+    """
+    check_exact(geometry)
+    if count is not None and count < 1:
+        raise PuzzleError(f"a count of puzzles is 1 or more (not {count})")
+    if solution is None and geometry.size > MAX_TABLE_CELLS:
+        solution = strong_if_installed(geometry)
+        if solution is None:
+            raise PuzzleError(
+                f"board {geometry}: puzzles read its strong solution, not made here yet (`workbench solve --game {geometry}`)"
+            )
+    if solution is not None and solution.geometry != geometry:
+        raise PuzzleError(f"a strong solution of {solution.geometry} says nothing of {geometry}")
+    from .puzzle_finder import puzzle_rows  # numpy: imported when puzzles are made, not with the dataclass
+
+    return tuple(
+        Puzzle(Position(x, o, geometry), answer, Value(value), remoteness, grade, moves, losing, natural)
+        for x, o, answer, value, remoteness, grade, moves, losing, natural in puzzle_rows(geometry, solution, count)
+    )
+
+
+def is_unique(puzzle: Puzzle) -> bool:
+    """Whether the puzzle holds by :func:`~workbench.engine.analysis.analyze`'s exact values: the position's value
+    and remoteness are the puzzle's, it has two moves or more, and the answer is the only one that keeps the value
+    (in a lost position: the only slowest loss). A check from another road than :func:`find_puzzles` took."""
+    analysis = analyze(puzzle.position)
+    if analysis.value is None or len(analysis.moves) < 2:
+        return False
+    if (analysis.value, analysis.remoteness) != (puzzle.value, puzzle.remoteness):
+        return False
+    if analysis.value is Value.LOSS:
+        slowest = max(move.remoteness for move in analysis.moves)
+        right = [move.cell for move in analysis.moves if move.remoteness == slowest]
+    else:
+        right = [move.cell for move in analysis.moves if move.value == analysis.value]
+    return right == [puzzle.answer]
+
+
+def puzzle_record(puzzle: Puzzle) -> dict:
+    """The puzzle as JSON-ready data (``workbench puzzles --json``): the answer by number and by name."""
+    position = puzzle.position
+    geometry = position.geometry
+    return {
+        "variant": format_variant(geometry),
+        "position": format_position(position),
+        "to_move": position.turn.value,
+        "answer": puzzle.answer,
+        "name": cell_name(puzzle.answer, geometry),
+        "value": puzzle.value.label,
+        "remoteness": puzzle.remoteness,
+        "difficulty": puzzle.difficulty,
+        "moves": puzzle.moves,
+        "losing": puzzle.losing,
+        "natural": puzzle.natural,
+        "natural_name": cell_name(puzzle.natural, geometry),
+        "natural_is_wrong": puzzle.natural_is_wrong,
+    }
+
+
+__all__ = ["Puzzle", "PuzzleError", "find_puzzles", "is_unique", "puzzle_record"]
