@@ -461,9 +461,12 @@ async def test_command_palette_runs_workbench_commands():
             ("Redo tree edit", "Re-apply an undone edit"),
             ("Play best move", "The first move of the best line from here"),
             ("Add best line", "The evaluation's best line, as a variation in the history"),
+            ("Learn from your mistakes", "Each mistake of a side on this line, asked again: find a better move"),
+            ("Learn from all your mistakes", "The mistakes of every study of this board kept in the library, up to 20"),
+            ("Puzzles", "Positions with one move that keeps the value: find it (exact, from the solved board)"),
             ("Toggle value overlay", "Colour empty cells by their exact value"),
             *((f"Overlay: {name}", "Paint the board with this") for name in
-              ("none", "values", "win", "block", "fork", "perfect-win", "perfect-lose", "best")),
+              ("none", "values", "win", "block", "fork", "perfect-win", "perfect-lose", "best", "line")),
             ("Engine off", engine),
             *((f"Play vs engine: {mode}, the engine plays {side}", engine) for mode in ("perfect", "trap", "random") for side in "XO"),
             ("Screenshot", "Save an SVG screenshot in the current folder (in a browser: download it)"),
@@ -867,10 +870,11 @@ async def test_history_marks_each_move_and_scores_each_side_of_the_line():
         tree = app.query_one(VariationTree)
         assert drawn_tree(tree) == ["  Start", "  1. 4", "  1… 1", "  2. 5", "  2… 2??", "  3. 3?!"]  # a line: no guides
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X 67% · O 50%"
-        legend = app.query_one("#history-legend")
-        assert legend.display and "?? mistake" in text_of(legend) and "≡ ≈ twins" in text_of(legend)
+        legend = app.query_one("#history-legend")  # in tall layouts: the verdict on the move, the legend at the start
+        assert legend.display and " ".join(text_of(legend).split()) == "X 3?! Inaccuracy: win in 1 → win in 3. Best was 6."
         await pilot.press("home")  # the score is the whole line's, wherever the cursor is on it
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X 67% · O 50%"
+        assert "?? mistake" in text_of(legend) and "≡ ≈ twins" in text_of(legend)
         await pilot.press("n", "enter")
         await pilot.pause()
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X — · O —"

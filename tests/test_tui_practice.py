@@ -14,7 +14,7 @@ from workbench.state.practice import solution
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.panes.board import BoardGrid
 from workbench.tui.panes.evaluation import EvaluationView
-from workbench.tui.panes.history import LineScore
+from workbench.tui.panes.history import LineScore, MoveVerdict
 from workbench.tui.practice import PracticeScreen, SideDialog
 
 from .tui_helpers import cell_texts, moves, plain_text, text_of, wait_library, wait_ready
@@ -46,7 +46,7 @@ async def test_the_evaluation_says_the_last_move_in_words_and_the_history_its_ve
         evaluation = _words(app.query_one(EvaluationView))
         assert "last move: 2?? loses in 6: X plays 4 (threatens 7); O must block at 7" in evaluation
         assert "5 was the only move that draws." in evaluation
-        assert "O 2?? Mistake: draw → loss in 6. Best was 5." in _words(app.query_one(LineScore))
+        assert _words(app.query_one(MoveVerdict)) == "O 2?? Mistake: draw → loss in 6. Best was 5."  # tall: two lines
         await pilot.press("shift+down")  # the cursor on an empty cell (4): that move is explained instead
         await pilot.pause()
         assert "why: 4 wins in 5: O must block at 7" in _words(app.query_one(EvaluationView))

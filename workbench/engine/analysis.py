@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -172,41 +172,6 @@ def analyze_strong(solution: StrongSolution, position: Position) -> Analysis:
     masks = threat_masks(position, perfect_win=perfect_win, perfect_lose=perfect_lose, best=best)
     value, remoteness = found
     return Analysis(position, Status.IN_PLAY, position.turn, Value(value), remoteness, moves, masks, symmetry, GameCounts(*games))
-
-
-@dataclass(frozen=True, slots=True)
-class ExactMoves:
-    """A position's exact value and every move's, without the rest of an :class:`Analysis` (game counts, traps,
-    symmetry): what a verdict needs, quick on a strong solution, where counting the games below a position of
-    4×4 takes tens of milliseconds."""
-
-    position: Position
-    value: Value
-    remoteness: int
-    moves: tuple[MoveAnalysis, ...]
-    best: Bitboard
-
-    def move(self, cell: Cell) -> MoveAnalysis | None:
-        return next((move for move in self.moves if move.cell == cell), None)
-
-
-def exact_moves(position: Position) -> ExactMoves:
-    """The value of ``position`` (in play) and of each of its moves, from a strong solution where one is
-    installed, else from :func:`analyze`."""
-    solution = _strong_for(position.geometry)
-    if solution is None:
-        analysis = analyze(position)
-        assert analysis.value is not None and analysis.remoteness is not None  # pragma: no mutate
-        return ExactMoves(position, analysis.value, analysis.remoteness, analysis.moves, analysis.masks.best)
-    check_legal(position)
-    value, remoteness = solution.lookup(position.x, position.o)
-    moves = []
-    for cell in position.legal_moves():
-        child = position.play(cell)
-        child_value, child_remoteness = solution.lookup(child.x, child.o)
-        moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, None, None))
-    moves = tuple(moves)
-    return ExactMoves(position, Value(value), remoteness, moves, best_moves(moves))
 
 
 def _strong_for(geometry: Geometry):

@@ -173,7 +173,9 @@ class WorkbenchApp(
             panes.display = not too_small
             with Container(id="left"):
                 yield BoardPane(id="board").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
-                yield HistoryPane(id="history").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
+                history = HistoryPane(id="history").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
+                history.set_reactive(HistoryPane.tall, tall)
+                yield history
             with Container(id="right"):
                 yield EvaluationPane(id="evaluation").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
                 yield SymmetryPane(id="symmetry").data_bind(WorkbenchApp.state, WorkbenchApp.ready)

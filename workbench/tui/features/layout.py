@@ -12,6 +12,7 @@ from textual.css.scalar import Scalar
 from textual.widgets import Static
 
 from ..panes.board import BoardGrid
+from ..panes.history import HistoryPane
 from ..panes.symmetry import MAX_IMAGE_ROWS
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -70,6 +71,7 @@ class ResponsiveLayout:
         panes.set_class(layout.wide, "-wide")
         panes.set_class(layout.wider, "-wider")
         panes.set_class(layout.tall, "-tall")
+        self.query_one(HistoryPane).tall = layout.tall  # the verdict has its own lines there
         self.query_one("#header").display = layout.with_header
         self._fit_panes_to_board()
         self._update_title()

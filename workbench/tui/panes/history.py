@@ -8,7 +8,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from ...engine import Player, Status, analyze
 from ...engine.analysis import is_searched
@@ -127,10 +126,9 @@ def move_verdict(state: AppState) -> str | None:
 
 
 class LineScore(LinesView):
-    """Each side's accuracy over the current line (the share of its moves that were best), and the verdict on the
-    move that led here (``O 2?? Mistake: draw → loss in 6. Best was 5.``). One line where the layout is short: the
-    verdict of a move marked ``??``, ``?!`` or ``!`` (what matters there), else the accuracy; in tall layouts the
-    accuracy, then the verdict of any move in two lines."""
+    """Each side's accuracy over the current line: the share of its moves that were best. Where the layout is
+    short (no :class:`MoveVerdict` under it), the verdict of a move marked ``??``, ``?!`` or ``!`` takes its
+    place while that move is the current one: what matters there."""
 
     DEFAULT_CSS = """
     LineScore { height: 1; }
@@ -140,22 +138,27 @@ class LineScore(LinesView):
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
+    verdict_below: reactive[bool] = reactive(False, repaint=False)
+    """The layout shows the :class:`MoveVerdict` (tall layouts): the verdict is said there."""
+
+    def watch_verdict_below(self) -> None:
+        self.invalidate()
 
     def view_slice(self, state: AppState) -> object:
         return state.tree, state.tree.current_line(state.cursor), state.cursor
 
+    def build_key(self) -> object:
+        return super().build_key(), self.verdict_below
+
     def build(self, writer: LineWriter) -> None:
         if self.state is None or not self.ready:
             return
-        verdict = move_verdict(self.state)
-        marked = next((name for mark, name in _MARKS if verdict and mark in verdict.split(" ", 2)[1]), None)
-        tall = self.size.height >= 3
-        if marked and not tall:
+        verdict = None if self.verdict_below else move_verdict(self.state)
+        marked = verdict_mark(verdict)
+        if marked:
             writer.write(ellipsis(verdict, writer.width), self.part(f"line-score--{marked}"))
             return
         self._accuracy(writer)
-        if tall and verdict:
-            writer.newline().write_wrapped(verdict.split(), self.part(f"line-score--{marked}") if marked else None)
 
     def _accuracy(self, writer: LineWriter) -> None:
         tree = self.state.tree
@@ -175,6 +178,42 @@ class LineScore(LinesView):
 _MARKS = (("??", "mistake"), ("?!", "inaccurate"), ("!", "only"))
 
 
+def verdict_mark(verdict: str | None) -> str | None:
+    """``mistake``, ``inaccurate`` or ``only`` for a verdict on a marked move (its second word ends in the mark),
+    None for a plain best move or none."""
+    if not verdict:
+        return None
+    move = verdict.split(" ", 2)[1]
+    return next((name for mark, name in _MARKS if move.endswith(mark)), None)
+
+
+class MoveVerdict(LinesView):
+    """Under the score in tall layouts: the verdict on the move that led here, as an analysis board writes it
+    (``O 2?? Mistake: draw → loss in 6. Best was 5.``), in two lines; the marks' legend at the start."""
+
+    DEFAULT_CSS = """
+    MoveVerdict { height: 2; }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"line-score--mistake", "line-score--inaccurate", "line-score--only", "move-verdict--legend"}
+
+    state: reactive[AppState | None] = reactive(None, repaint=False)
+    ready: reactive[bool] = reactive(False, repaint=False)
+
+    def view_slice(self, state: AppState) -> object:
+        return state.tree, state.cursor
+
+    def build(self, writer: LineWriter) -> None:
+        verdict = move_verdict(self.state) if self.state is not None and self.ready else None
+        if verdict is None:
+            legend = self.part("move-verdict--legend")
+            first, second = HISTORY_LEGEND.splitlines()
+            writer.write(ellipsis(first, writer.width), legend).newline().write(ellipsis(second, writer.width), legend)
+            return
+        marked = verdict_mark(verdict)
+        writer.write_wrapped(verdict.split(), self.part(f"line-score--{marked}") if marked else None)
+
+
 HISTORY_LEGEND = "?? mistake · ?! inaccuracy\n! only move · ≡ ≈ twins"
 
 
@@ -187,11 +226,14 @@ class HistoryPane(Vertical):
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
 
+    tall: reactive[bool] = reactive(False, repaint=False)
+    """The layout is tall: the verdict on the move has the legend's two lines (else the score's one)."""
+
     def compose(self) -> ComposeResult:
         yield VariationTree().data_bind(HistoryPane.state, HistoryPane.ready)
         yield ValueStrip(id="value-strip").data_bind(HistoryPane.state, HistoryPane.ready)
-        yield LineScore(id="line-score").data_bind(HistoryPane.state, HistoryPane.ready)
-        yield Static(HISTORY_LEGEND, id="history-legend", markup=False)
+        yield LineScore(id="line-score").data_bind(HistoryPane.state, HistoryPane.ready, verdict_below=HistoryPane.tall)
+        yield MoveVerdict(id="history-legend").data_bind(HistoryPane.state, HistoryPane.ready)
 
     def on_mount(self) -> None:
         self.border_title = "History"
