@@ -329,7 +329,7 @@ def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys,
     folder = tmp_path / "shots"
     code, out, _ = run(capsys, "screenshots", str(folder))
     names = ["start-80x24", "midgame-values-120x36", "variations-150x45", "masks-perfect-lose-120x36", "help-100x36",
-             "4x4k4-values-120x36", "15x15k5-game-120x40"]  # fmt: skip
+             "explanation-120x36", "practice-120x36", "puzzle-120x36", "4x4k4-values-120x36", "15x15k5-game-120x40"]  # fmt: skip
     assert code == 0 and out.splitlines() == [str(folder / f"{name}.svg") for name in names]
     start = (folder / "start-80x24.svg").read_text().replace("&#160;", " ")
     assert "classic" in start and "ply 0 · v values, m masks" in start  # no overlay: neither the user's nor a shot's
@@ -338,6 +338,10 @@ def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys,
     assert "4×4" in four and "O to move" in four and "draw" in four
     gomoku = (folder / "15x15k5-game-120x40.svg").read_text().replace("&#160;", " ")
     assert "Gomoku 15×15" in gomoku and "X to move" in gomoku and "showing win" in gomoku and "canonical" in gomoku
+    words = {name: (folder / f"{name}.svg").read_text().replace("&#160;", " ") for name in ("explanation-120x36", "practice-120x36", "puzzle-120x36")}
+    assert "last move:" in words["explanation-120x36"] and "Mistake:" in words["explanation-120x36"]
+    assert "Find a better move for O" in words["practice-120x36"] and "Still a mistake." in words["practice-120x36"]
+    assert "to move: find" in words["puzzle-120x36"] and "Puzzles" in words["puzzle-120x36"]
     help_svg = (folder / "help-100x36.svg").read_text()
     assert help_svg.startswith("<svg") and "Everywhere" in help_svg  # not a restore question over it
     assert "Evaluation" in (folder / "start-80x24.svg").read_text()

@@ -24,6 +24,12 @@ VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...], Geometry], ...] = (
     ("variations-150x45", (150, 45), ("1", "4", "backspace", "5", "backspace", "4", "2", "5", "3"), TIC_TAC_TOE),
     ("masks-perfect-lose-120x36", (120, 36), ("5", "2", "m", "m", "m", "m", "m"), TIC_TAC_TOE),
     ("help-100x36", (100, 36), ("f1",), TIC_TAC_TOE),
+    # O's 2 explained in words, its verdict in the history and its refutation numbered on the board (r): the
+    # cursor on a taken cell, so that the evaluation speaks of the move played
+    ("explanation-120x36", (120, 36), ("1", "2", "shift+up", "r"), TIC_TAC_TOE),
+    # learning from that mistake: a wrong answer (3) judged, and how it is met, in order
+    ("practice-120x36", (120, 36), ("1", "2", "4", "7", "5", "3", "6", "L", "o", "3"), TIC_TAC_TOE),
+    ("puzzle-120x36", (120, 36), ("u", *("n",) * 10), TIC_TAC_TOE),  # the eleventh: halfway up in difficulty
     # solved once (10-20 s), then read back from the cache
     ("4x4k4-values-120x36", (120, 36), ("6", "11", "7", "v"), FOUR_BY_FOUR),
     # opened on the game (typed in, each move's search would slow the next), searched while it is shot: the
@@ -68,6 +74,13 @@ async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], k
                 await pilot.press("colon", *key, "enter")
             else:
                 await pilot.press(key)
+            if key == "u":  # the puzzles are gathered in a worker
+                from .practice import PracticeScreen
+
+                while not isinstance(app.screen, PracticeScreen):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"{name}: no puzzles within {READY_WITHIN_S:.0f} s")
+                    await pilot.pause(0.01)
         if is_searched(game):  # shown searching, with what it has proven in its first second
             while app.store.state.search_of(app.store.state.position) is None:
                 if time.monotonic() > deadline:

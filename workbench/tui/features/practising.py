@@ -138,7 +138,7 @@ class Practising:
             from ...engine.puzzles import find_puzzles
 
             if library is None:
-                found = find_puzzles(geometry, PRACTICE_AT_ONCE, solution=strong_if_installed(geometry))
+                found = spread(find_puzzles(geometry, solution=strong_if_installed(geometry)), PRACTICE_AT_ONCE)
                 return tuple(Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}") for puzzle in found)
             from ...library.practice import keep_puzzles, kept_puzzles, missed_positions
 
@@ -146,8 +146,9 @@ class Practising:
             if not kept:
                 keep_puzzles(library, geometry, find_puzzles(geometry, solution=strong_if_installed(geometry)))
                 kept = kept_puzzles(library, geometry)
-            missed = missed_positions(library, "puzzle", geometry)
-            chosen = sorted(kept, key=lambda puzzle: puzzle.position not in missed)[:PRACTICE_AT_ONCE]  # stable
+            missed = set(missed_positions(library, "puzzle", geometry))
+            again = [puzzle for puzzle in kept if puzzle.position in missed]
+            chosen = again[:PRACTICE_AT_ONCE] + spread([puzzle for puzzle in kept if puzzle.position not in missed], PRACTICE_AT_ONCE - len(again))
             return tuple(Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}") for puzzle in chosen)
 
         def done(exercises) -> None:
@@ -231,3 +232,18 @@ class Practising:
                 self.from_worker(done, result)
 
         self.run_worker(job, thread=True, name=doing, group="practice", exit_on_error=False)  # pragma: no mutate
+
+
+
+def spread(puzzles, count: int) -> list:
+    """``count`` of ``puzzles`` (easiest first) spread over their range of difficulty, easiest first, as
+    ``find_puzzles(geometry, count)`` picks them: a sitting that begins gently and ends hard, not the twenty
+    easiest (on 3×3, wins in one)."""
+    import numpy as np
+
+    from ...engine.puzzle_finder import spread as places
+
+    puzzles = list(puzzles)
+    if len(puzzles) <= count:
+        return puzzles if count > 0 else []
+    return [puzzles[place] for place in places(np.array([puzzle.difficulty for puzzle in puzzles]), count)]
