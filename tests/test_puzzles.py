@@ -4,6 +4,7 @@
 import json
 import sqlite3
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -140,15 +141,28 @@ def test_the_difficulty_is_made_as_the_docstring_says():
     assert puzzle.difficulty == slowest // 2 + 0 + 0.5
 
 
-def test_a_count_picks_a_spread_from_easiest_to_hardest_the_same_every_time():
+def test_a_count_picks_a_spread_over_the_difficulties_the_same_every_time():
     everything = find_puzzles(TIC_TAC_TOE)
     five = find_puzzles(TIC_TAC_TOE, 5)
     assert len(five) == 5 and five == find_puzzles(TIC_TAC_TOE, 5)
-    assert five[0] == everything[0] and five[-1] == everything[-1]
-    positions = [everything.index(puzzle) for puzzle in five]
-    assert positions == [0, 77, 154, 232, 309]  # 309 / 4 apart, rounded
+    places = [everything.index(puzzle) for puzzle in five]
+    assert places == sorted(set(places)) and five[0] == everything[0]
+    assert five[-1].difficulty == everything[-1].difficulty
+    # each the first at or above its quarter of the way from 0 to 4.625: not mostly the 108 wins in 1
+    grades = [puzzle.difficulty for puzzle in everything]
+    assert [puzzle.difficulty for puzzle in five] == [min(g for g in grades if g >= 4.625 * i / 4) for i in range(5)]
     assert find_puzzles(TIC_TAC_TOE, 1000) == everything
     assert find_puzzles(TIC_TAC_TOE, 1) == everything[:1]
+
+
+@given(st.lists(st.integers(0, 20), min_size=2, max_size=40), st.data())
+def test_a_spread_is_distinct_places_in_order_from_the_first(grades, data):
+    from workbench.engine.puzzle_finder import spread
+
+    ordered = np.array(sorted(grades), dtype=float)
+    count = data.draw(st.integers(1, len(grades) - 1))
+    places = spread(ordered, count)
+    assert len(places) == count and places == sorted(set(places)) and places[0] == 0 and places[-1] < len(grades)
 
 
 def test_what_cannot_be_made_is_said_in_one_line():
@@ -188,7 +202,7 @@ def test_is_unique_refuses_a_wrong_answer_or_value():
 
 
 @pytest.mark.slow
-def test_four_by_four_k4_puzzles_from_its_strong_solution():
+def test_four_by_four_k4_puzzles_from_its_strong_solution(tmp_path, capsys):
     geometry = Geometry(4, 4, 4)
     from workbench.cache import strong_solution
 
@@ -201,6 +215,18 @@ def test_four_by_four_k4_puzzles_from_its_strong_solution():
         assert [p.difficulty for p in puzzles] == sorted(p.difficulty for p in puzzles)
     finally:
         forget_analysis(geometry)
+    # the command line reads the solution kept above back from the cache
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+        from workbench.cli import main
+
+        assert (
+            main(["puzzles", "--game", "4x4k4", "--count", "3", "--json", "--db", str(tmp_path / "lib.sqlite3")]) == 0
+        )
+    records = json.loads(capsys.readouterr().out)
+    assert [record["position"] for record in records] == [
+        format_position(p.position) for p in find_puzzles(geometry, 3, solution=strong_solution(geometry)[0])
+    ]
 
 
 # --- the library -------------------------------------------------------------------------------------------------
@@ -329,3 +355,73 @@ def test_a_read_only_schema_3_library_reads_as_one_without_practice(tmp_path, mo
             record_attempt(
                 library, kind="puzzle", geometry=TIC_TAC_TOE, position=Position.empty(), answer=5, solved=True
             )
+
+
+# --- the command line --------------------------------------------------------------------------------------------
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    from workbench.cli import main
+
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.cli
+def test_the_command_prints_keeps_and_gives_json(tmp_path, capsys):
+    db = str(tmp_path / "lib.sqlite3")
+    code, out, err = run(capsys, "puzzles", "--count", "4", "--json", "--db", db)
+    assert code == 0 and err == ""
+    records = json.loads(out)
+    assert records == [puzzle_record(puzzle) for puzzle in find_puzzles(TIC_TAC_TOE, 4)]
+    with Library.open(db) as library:
+        assert [puzzle_record(p) for p in kept_puzzles(library, TIC_TAC_TOE)] == records
+    code, out, _ = run(capsys, "puzzles", "--count", "4", "--db", db)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split() == ["#", "position", "to", "move", "find", "difficulty"]
+    assert lines[1].split() == ["1", records[0]["position"], records[0]["to_move"], "win", "in", "1", "0.000"]
+    assert lines[-1] == f"4 puzzles of 3x3k3, easiest first; 0 new in the library {db} (--answers shows the answers)"
+    code, out, _ = run(capsys, "puzzles", "--count", "4", "--answers", "--game", "3x4k3", "--db", db)
+    lines = out.splitlines()
+    assert lines[0].split()[-1] == "answer"
+    assert [line.split()[-1] for line in lines[1:5]] == [
+        record["name"] for record in map(puzzle_record, find_puzzles(WIDE, 4))
+    ]
+    assert lines[-1] == f"4 puzzles of 3x4k3, easiest first; 4 new in the library {db}"
+
+
+@pytest.mark.cli
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--count", "0"], "argument --count: '0' is not a positive whole number"),
+        (["--count", "many"], "argument --count: 'many' is not a positive whole number"),
+        (["--game", "chess"], "unknown variant 'chess': write rows x columns k in a row, as 3x3k3 or 4x4k4-misere"),
+        (["--game", "5x5k4"], ("board 5x5k4: exact values of every position cover boards of at most 16 cells (25 here); "
+                               "`workbench analyze --game 5x5k4` searches one position")),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
+    code, out, err = run(capsys, "puzzles", *argv, "--db", str(tmp_path / "lib.sqlite3"))
+    assert (code, out, err) == (2, "", f"workbench: error: {message}\n")
+
+
+@pytest.mark.cli
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=12))
+def test_any_count_is_a_number_of_puzzles_or_one_line(tmp_path_factory, text):
+    import contextlib
+    import io
+
+    from workbench.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(
+            ["puzzles", f"--count={text}", "--json", "--db", str(tmp_path_factory.mktemp("lib") / "lib.sqlite3")]
+        )
+    if code == 0:
+        assert len(json.loads(out.getvalue())) == min(int(text), 310) and err.getvalue() == ""
+    else:
+        assert code == 2 and out.getvalue() == "" and err.getvalue().count("\n") == 1

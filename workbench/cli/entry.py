@@ -14,6 +14,7 @@ from .bench import cmd_bench
 from .common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, UsageError, printable
 from .library import cmd_export, cmd_games, cmd_graph, cmd_library, cmd_studies
 from .parser import build_parser
+from .puzzles import cmd_puzzles
 
 
 def _sqlite_error() -> type[Exception]:
@@ -115,4 +116,5 @@ COMMANDS = {
     "verify": cmd_verify,
     "bench": cmd_bench,
     "solve": cmd_solve,
+    "puzzles": cmd_puzzles,
 }

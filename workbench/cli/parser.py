@@ -9,6 +9,7 @@ from .common import (
     DEFAULT_GAME,
     DEFAULT_MAX_TABS,
     DEFAULT_NODES,
+    DEFAULT_PUZZLES,
     DEFAULT_REVIEW_BUDGET,
     DEFAULT_SCREENSHOTS,
     DEFAULT_SERVE_HOST,
@@ -93,6 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
     explain_cmd.add_argument("--move", metavar="CELL", help="the move to explain in POSITION (5, or b2)")
     explain_cmd.add_argument("--moves", help="a move list from the empty board: its last move is explained (1,2 explains O's 2)")
     explain_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+
+    puzzles_cmd = commands.add_parser("puzzles", parents=[db_option, game_option], help="positions with exactly one right move, from the exact values; kept in the library")
+    puzzles_cmd.add_argument("--count", metavar="N", type=positive_int, default=DEFAULT_PUZZLES,
+                             help=f"how many, spread from the easiest to the hardest (default {DEFAULT_PUZZLES})")  # fmt: skip
+    puzzles_cmd.add_argument("--answers", action="store_true", help="show each puzzle's answer (the JSON always holds it)")
+    puzzles_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
     for name, help_text in (
         ("census", "counts over the whole game: positions, classes, games, the 9! ledger"),

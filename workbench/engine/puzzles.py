@@ -76,7 +76,8 @@ def find_puzzles(
     geometry: Geometry, count: int | None = None, *, solution: StrongSolution | None = None
 ) -> tuple[Puzzle, ...]:
     """Every puzzle of ``geometry``, one per symmetry class, easiest first (then by position text); or ``count`` of
-    them spread evenly over that order, the easiest and the hardest included (the same ones every time).
+    them spread over the range of difficulty, from the easiest to one of the hardest (the same ones every time:
+    :func:`~workbench.engine.puzzle_finder.spread`).
 
     Reads ``solution`` when given, else the board's tables (up to 12 cells, built if need be) or its installed
     strong solution (13–16 cells).

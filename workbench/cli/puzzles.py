@@ -1,0 +1,51 @@
+"""``workbench puzzles``: positions with exactly one right move, found from the exact values, kept in the library
+and printed (the answers only when asked: a list to solve, not a list of solutions)."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import game_of, open_library, print_json, solved_with_progress
+
+
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    from ..engine.analysis import MAX_TABLE_CELLS, check_exact, install_strong
+    from ..engine.puzzles import find_puzzles, puzzle_record
+    from ..library.practice import keep_puzzles
+
+    geometry = game_of(args)
+    check_exact(geometry)  # above 16 cells not every value is known: one line, before any work
+    if geometry.size > MAX_TABLE_CELLS:  # 13-16 cells: the strong solution, read back or made (with progress)
+        install_strong(solved_with_progress(geometry, bar=not args.json)[0])
+    else:
+        from ..cache import warm_tables
+
+        warm_tables(geometry)  # the tables read back from the cache where they were kept
+    puzzles = find_puzzles(geometry, args.count)
+    with open_library(args) as library:
+        new = keep_puzzles(library, geometry, puzzles)
+    records = [puzzle_record(puzzle) for puzzle in puzzles]
+    if args.json:
+        print_json(records)
+        return 0
+    print("\n".join(puzzle_lines(records, answers=args.answers)))
+    print(f"{len(records)} puzzles of {geometry}, easiest first; {new} new in the library {library.path}"
+          + ("" if args.answers else " (--answers shows the answers)"))  # fmt: skip
+    return 0
+
+
+def puzzle_lines(records: list[dict], *, answers: bool) -> list[str]:
+    """The puzzles as a table: the position, who moves, what to find (a win and how soon, the draw, or the slowest
+    loss), the difficulty, and with ``answers`` the answer by name."""
+    width = max((len(record["position"]) for record in records), default=8)
+    header = f"{'#':>3}  {'position':<{width}}  to move  {'find':<18} difficulty" + ("  answer" if answers else "")
+    lines = [header]
+    for number, record in enumerate(records, 1):
+        goal = {
+            "win": f"win in {record['remoteness']}",
+            "draw": "draw",
+            "loss": f"slowest loss ({record['remoteness']})",
+        }[record["value"]]
+        line = f"{number:>3}  {record['position']:<{width}}  {record['to_move']:<7}  {goal:<18} {record['difficulty']:>10.3f}"
+        lines.append(line + (f"  {record['name']}" if answers else ""))
+    return lines
