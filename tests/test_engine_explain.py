@@ -8,7 +8,7 @@ import pytest
 
 from workbench.cli import main
 from workbench.engine import Geometry, Position, analyze, parse_position, principal_variation
-from workbench.engine.explain import MISERE_ROLES, ROLES, ExplainError, explain, explanation_record
+from workbench.engine.explain import MISERE_ROLES, ROLES, ExplainError, explain, explanation_record, headline
 from workbench.engine.geometry import cell_bit
 from workbench.engine.threats import completions
 
@@ -148,3 +148,28 @@ def test_explain_on_the_command_line_and_its_json(capsys):
     assert main(["explain", "--game", "3x4k3", "...O/..../X.X.", "--move", "b1", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert (record["verdict"], record["name"], record["cell"]) == ("only move", "b1", 10)
+
+
+@pytest.mark.parametrize(
+    "moves, words",
+    [((1, 2), "2?? Mistake: draw → loss in 6. Best was 5."), ((1, 5), "5! Only move: nothing else draws."),
+     ((1, 2, 4, 7, 5, 3, 8), "8?! Inaccuracy: win in 1 → win in 3. Best was 6, 9."), ((1, 5, 9, 2), "2 Best move: draw."),
+     ((1, 2, 4, 7, 5, 3, 6), "6 Best move: win in 1.")],
+)  # fmt: skip
+def test_the_headline_is_the_verdict_as_an_analysis_board_writes_it(moves, words):
+    assert headline(explain(*_played(moves))) == words
+
+
+def test_the_history_s_marks_are_the_verdicts_of_explain():
+    """The tree's ``??``, ``?!`` and ``!`` and explain's verdicts agree on every move of random games."""
+    from workbench.state import AppState, annotation, reduce
+    from workbench.state.actions import PlayCell
+
+    rng = random.Random(7)
+    marks = {"mistake": "??", "inaccurate": "?!", "only move": "!", "best": ""}
+    for _ in range(200):
+        state = AppState()
+        while not state.position.is_over:
+            before, cell = state.position, rng.choice(state.position.legal_moves())
+            state = reduce(state, PlayCell(cell=cell))
+            assert annotation(state.tree, state.cursor) == marks[explain(before, cell).verdict]

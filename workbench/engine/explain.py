@@ -255,7 +255,7 @@ def headline(explanation: Explanation) -> str:
         return f"{name}{mark} {word}: {before} → {after}. Best was {cell_names(explanation.best, geometry, ', ')}."
     if explanation.verdict == "only move":
         keeps = {Value.WIN: "wins in {}", Value.DRAW: "draws", Value.LOSS: "loses slowest, in {}"}[explanation.value_after]
-        return f"{name}{mark} {word}: the only move that {keeps.format(explanation.remoteness_after)}."
+        return f"{name}{mark} {word}: nothing else {keeps.format(explanation.remoteness_after)}."
     return f"{name} {word}: {after}."
 
 
