@@ -192,3 +192,42 @@ async def test_the_first_run_says_how_to_begin_and_help_starts_there():
         help_text = console.file.getvalue()
         assert help_text.index("Start here") < help_text.index("Everywhere") and "misère" in help_text
         assert "Learn from your mistakes: each one asked again, find a better move" in " ".join(help_text.split())
+
+
+async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
+    """Two studies of 3×3 and one of 3×4 kept: O's mistakes of the two 3×3 ones, the one missed before first."""
+    from workbench.library import Library
+    from workbench.library.practice import record_attempt
+    from workbench.library.studies import save_study
+    from workbench.state import AppState, reduce
+    from workbench.state.actions import NewGame, PlayCell
+    from workbench.engine import Geometry
+
+    def game(cells, geometry=Geometry()):
+        state = reduce(AppState(), NewGame(geometry=geometry))
+        for cell in cells:
+            state = reduce(state, PlayCell(cell=cell))
+        return state
+
+    path = tempfile.mkdtemp() + "/library.sqlite3"
+    with Library.open(path) as library:
+        save_study(library, "corner", game((1, 2, 4, 7, 5, 3, 6)))  # O's 2 after the corner
+        save_study(library, "centre", game((5, 2, 1, 9, 4, 6, 7)))  # O's 2 after the centre
+        save_study(library, "wide", game((1, 2, 3), Geometry(3, 4, 3)))  # another board: not asked
+        missed = Position.empty().play(5)
+        record_attempt(library, kind="mistake", geometry=Geometry(), position=missed, answer=2, solved=False, study="centre")
+    app = WorkbenchApp(db=path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        app.action_learn_all()
+        await pilot.pause()
+        assert isinstance(app.screen, SideDialog)
+        await pilot.press("o")
+        await _until(pilot, lambda: isinstance(app.screen, PracticeScreen))
+        practice = app.screen.practice
+        assert [(exercise.position, exercise.played, exercise.study) for exercise in practice.exercises] == [
+            (missed, 2, "centre"), (Position.empty().play(1), 2, "corner")]
+        assert "study 'centre', ply 2" in plain_text(app.screen.query_one("#practice-panel"))
+        await pilot.press("5", "n", "escape")  # the centre's mistake found; the study open is untouched
+        await pilot.pause()
+        assert not any(node.comment for node in app.store.state.tree.nodes.values())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...engine import Player
 from ...errors import WorkbenchError
-from ...engine.analysis import analysis_ready, is_searched
+from ...engine.analysis import MAX_TABLE_CELLS, analysis_ready, is_searched
 from ...engine.geometry import describe_variant, format_variant
 from ...state.actions import SetComment
 from ...state.practice import Exercise, Practice, mistakes_of_line, practised_comment
@@ -132,6 +132,8 @@ class Practising:
         if not self._can_practise():
             return
         geometry, library = self.store.state.geometry, self.library
+        if geometry.size > MAX_TABLE_CELLS:  # all of a 4×4's positions are read: seconds, once (then kept)
+            self.notify(f"Finding the puzzles of {describe_variant(geometry)}: about ten seconds, the first time.", timeout=8)
 
         def gather():
             from ...engine.analysis import strong_if_installed
