@@ -2,6 +2,7 @@
 progress. (The app's side is tests/test_tui_every_board.py.)"""
 
 import io
+from dataclasses import replace
 import json
 
 import pytest
@@ -270,3 +271,33 @@ def test_a_mistake_beyond_sixteen_cells_says_what_was_proven_better():
         assert reviews[0].rating is Rating.MISTAKE
         lines = review_lines(reviews, [(player, score(reviews, player)) for player in (Player.X, Player.O)], geometry)
         assert lines[0] == f"  1. X a5  mistake: {words} (proven better: b5)"
+
+
+def test_beyond_16_cells_the_verdict_on_a_move_is_what_the_search_proved():
+    """5×5k4 after c3 b2 d4 b4 a1 e5 c1 c4 (X to move): a search proves every move, and the history's verdict on
+    each is the review's, in an analysis board's words; before a search, or where it proved nothing, none."""
+    from workbench.engine.position import parse_moves
+    from workbench.engine.review import review_searched, searched_headline
+    from workbench.engine.search import search
+    from workbench.state import AppState, reduce
+    from workbench.state.actions import NewGame, PlayCell
+    from workbench.tui.panes.history import move_verdict
+
+    geometry = Geometry(5, 5, 4)
+    start = Position.empty(geometry)
+    cells = parse_moves("c3,b2,d4,b4,a1,e5,c1,c4", start)
+    position = start.play_all(cells)
+    found = search(position, max_nodes=200_000)
+    assert found.complete
+    headlines = {cell: searched_headline(review_searched(position, (cell,), lambda _: found)[0], position) for cell in position.legal_moves()}
+    assert headlines[geometry.cell(0, 1)] == "b5 Best move: draw."
+    assert headlines[geometry.cell(0, 0)] == "a5?? Mistake: draw → loss in 4. Best was b5, b3, b1, d1."
+    state = reduce(AppState(), NewGame(geometry=geometry))
+    for cell in (*cells, geometry.cell(0, 0)):
+        state = reduce(state, PlayCell(cell=cell))
+    assert move_verdict(state) is None  # not searched yet
+    state = replace(state, searches=(found,))
+    assert move_verdict(state) == "X a5?? Mistake: draw → loss in 4. Best was b5, b3, b1, d1."
+    unproven = search(start.play_all(cells[:2]), max_nodes=500)
+    assert all(searched_headline(review_searched(unproven.position, (cell,), lambda _: unproven)[0], unproven.position) is None
+               for cell in unproven.position.legal_moves() if not any(move.cell == cell and move.proven for move in unproven.moves))  # fmt: skip

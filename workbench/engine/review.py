@@ -153,3 +153,27 @@ def review_searched(start: Position, cells: Iterable[Cell], searched: Callable[[
         )  # fmt: skip
         position = after
     return tuple(reviews)
+
+
+def searched_headline(review: MoveReview, position: Position) -> str | None:
+    """The verdict on a move of a board beyond 16 cells, as far as the search of ``position`` (before the move)
+    proved it, in the words of :func:`workbench.engine.explain.headline`: ``g10?? Mistake: draw at least → loss in
+    7. Proven better: h8.`` None where the search settles nothing about the move."""
+    from .explain import value_words
+    from .geometry import cell_name, cell_names
+
+    geometry = position.geometry
+    name = cell_name(review.cell, geometry)
+    if review.rating is Rating.NOT_PROVEN or review.value_after is None:
+        return None
+    after = value_words(review.value_after, review.remoteness_after)
+    best = cell_names(review.best_cells, geometry, ", ")
+    if review.rating is Rating.MISTAKE:
+        before = value_words(review.value_before, review.remoteness_before)
+        if review.exact_before:
+            return f"{name}?? Mistake: {before} → {after}. Best was {best}."
+        return f"{name}?? Mistake: {before} at least → {after}. Proven better: {best}."
+    if review.rating is Rating.INACCURATE:
+        before = value_words(review.value_before, review.remoteness_before)
+        return f"{name}?! Inaccuracy: {before} → {after}. Best was {best}."
+    return f"{name} Best move: {after}" + ("." if review.exact_before else " (every move proven).")

@@ -13,7 +13,7 @@ from ...engine import Player, Status, analyze
 from ...engine.analysis import is_searched
 from ...engine.geometry import cell_name
 from ...engine.explain import headline
-from ...engine.review import review_line, score
+from ...engine.review import review_line, review_searched, score, searched_headline
 from ...state import AppState, NodeId
 from ...state.actions import JumpTo
 from .evaluation import explained
@@ -117,12 +117,27 @@ class ValueStrip(LinesView):
 
 def move_verdict(state: AppState) -> str | None:
     """The verdict on the move that led to the current position, as an analysis board writes it beside the move
-    (``O 2?? Mistake: draw → loss in 6. Best was 5.``); None at the start, and where values are not exact."""
+    (``O 2?? Mistake: draw → loss in 6. Best was 5.``); beyond 16 cells, as far as the search of the position
+    before proved it; None at the start, and where nothing is proven about the move."""
     node = state.tree.node(state.cursor)
-    if node.move is None or is_searched(state.geometry):
+    if node.move is None:
         return None
     before = state.tree.position(node.parent)
+    if is_searched(state.geometry):  # as far as a search of the position before proved it
+        found = state.search_of(before)
+        if found is None:
+            return None
+        words = searched_headline(review_searched(before, (node.move,), lambda position: found)[0], before)
+        return None if words is None else f"{before.turn.value} {words}"
     return f"{before.turn.value} {headline(explained(before, node.move))}"
+
+
+def verdict_slice(state: AppState) -> object:
+    """What the verdict on a searched board's move rests on: the moves a search of the position before it proved."""
+    node = state.tree.node(state.cursor)
+    if node.move is None or not is_searched(state.geometry):
+        return None
+    return state.proven_in(state.tree.position(node.parent))
 
 
 class LineScore(LinesView):
@@ -145,7 +160,7 @@ class LineScore(LinesView):
         self.invalidate()
 
     def view_slice(self, state: AppState) -> object:
-        return state.tree, state.tree.current_line(state.cursor), state.cursor
+        return state.tree, state.tree.current_line(state.cursor), state.cursor, verdict_slice(state)
 
     def build_key(self) -> object:
         return super().build_key(), self.verdict_below
@@ -201,7 +216,7 @@ class MoveVerdict(LinesView):
     ready: reactive[bool] = reactive(False, repaint=False)
 
     def view_slice(self, state: AppState) -> object:
-        return state.tree, state.cursor
+        return state.tree, state.cursor, verdict_slice(state)
 
     def build(self, writer: LineWriter) -> None:
         verdict = move_verdict(self.state) if self.state is not None and self.ready else None
