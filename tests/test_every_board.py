@@ -301,3 +301,22 @@ def test_beyond_16_cells_the_verdict_on_a_move_is_what_the_search_proved():
     unproven = search(start.play_all(cells[:2]), max_nodes=500)
     assert all(searched_headline(review_searched(unproven.position, (cell,), lambda _: unproven)[0], unproven.position) is None
                for cell in unproven.position.legal_moves() if not any(move.cell == cell and move.proven for move in unproven.moves))  # fmt: skip
+
+
+def test_explain_beyond_16_cells_says_what_a_search_proved_and_no_more(capsys):
+    moves = "c3,b2,d4,b4,a1,e5,c1,c4"
+    assert main(["explain", "--game", "5x5k4", "--moves", f"{moves},a5", "--nodes", "200000", "--budget", "30s"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "a5: mistake (after it: loss in 4; searched, not solved: 25 cells)",
+        "a5?? Mistake: draw → loss in 4. Best was b5, b3, b1, d1."]  # fmt: skip
+    assert main(["explain", "--game", "5x5k4", "--moves", f"{moves},b5", "--nodes", "200000", "--budget", "30s", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert (record["verdict"], record["value_after"], record["text"]) == ("best", {"value": "draw", "remoteness": 17, "exact": True}, "b5 Best move: draw.")
+    assert record["best_names"] == ["b5", "b3", "b1", "d1"] and record["value_before"]["exact"] is True
+    assert record["line"] == [{"ply": 9, "player": "X", "cell": 2, "name": "b5", "role": "quiet", "threatens": []}]
+    assert main(["explain", "--game", "5x5k4", "--moves", "c3,b2", "--nodes", "300", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verdict"] == "not proven" and record["value_after"] is None and record["best"] == []
+    assert record["text"].startswith("b2: not proven within the budget")
+    assert main(["explain", "--game", "5x5k4", "X..../...../...../...../.....", "--move", "a5"]) == 2
+    assert capsys.readouterr().err == "workbench: error: a5: not a move here (a taken cell, or off the board)\n"

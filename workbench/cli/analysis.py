@@ -194,11 +194,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
         cell = parse_cell_name(args.move, geometry)
     else:
         raise UsageError("explain needs --moves LIST, or POSITION --move CELL")
-    if MAX_TABLE_CELLS < geometry.size:  # 13-16 cells: the strong solution (above 16 explain says why not)
-        from ..engine.analysis import is_searched
+    from ..engine.analysis import is_searched
 
-        if not is_searched(geometry):
-            install_strong(solved_with_progress(geometry, bar=not args.json)[0])
+    if is_searched(geometry):  # above 16 cells: the verdict as far as a search of the position proves it
+        return _explain_searched(args, position, cell)
+    if MAX_TABLE_CELLS < geometry.size:  # 13-16 cells: the strong solution
+        install_strong(solved_with_progress(geometry, bar=not args.json)[0])
     explanation = explain(position, cell)
     if args.json:
         print_json(explanation_record(explanation))
@@ -252,6 +253,47 @@ def _review_line(args: argparse.Namespace):
         return tree.root_position, [tree.node(node).move for node in tree.current_line(state.cursor)[1:]]
     start = Position.empty(geometry or TIC_TAC_TOE)
     return start, list(parse_moves(args.moves, start))
+
+
+def _explain_searched(args: argparse.Namespace, position: Position, cell) -> int:
+    """``explain`` above 16 cells: the position searched within the budget, the move rated where the search settles
+    it (as ``review`` rates it), with the move's role; no line is told (a search proves values, not lines)."""
+    from ..engine.explain import ExplainError, role_of, value_words
+    from ..engine.geometry import cell_bit, cell_name
+    from ..engine.review import searched_headline
+
+    if position.is_over:
+        raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")
+    if not position.geometry.contains(cell) or position.occupied & cell_bit(cell):
+        raise ExplainError(f"{cell_name(cell, position.geometry) if position.geometry.contains(cell) else cell}: not a move here (a taken cell, or off the board)")
+    review = _review_searched(args, position, (cell,))[0]
+    geometry = position.geometry
+    proven = review.best_cells
+    words = searched_headline(review, position)
+    if words is None:
+        words = (f"{cell_name(cell, geometry)}: not proven within the budget (--budget {args.budget}, --nodes {args.nodes:,}); "
+                 "a bigger budget may settle it")  # fmt: skip
+    role, threatens = role_of(position, cell)
+
+    def value(found, remoteness, exact=True):
+        return None if found is None else {"value": found.label, "remoteness": remoteness, "exact": exact}
+
+    if args.json:
+        print_json({
+            "position": format_position(position), "cell": cell, "name": cell_name(cell, geometry),
+            "verdict": review.rating.value,
+            "value_before": value(review.value_before, review.remoteness_before, review.exact_before),
+            "value_after": value(review.value_after, review.remoteness_after),
+            "best": list(proven), "best_names": [cell_name(best, geometry) for best in proven],
+            "line": [{"ply": position.ply + 1, "player": position.turn.value, "cell": cell, "name": cell_name(cell, geometry),
+                      "role": role, "threatens": list(threatens)}],
+            "text": words,
+        })  # fmt: skip
+        return 0
+    after = "not proven" if review.value_after is None else value_words(review.value_after, review.remoteness_after)
+    print(f"{cell_name(cell, geometry)}: {review.rating.value} (after it: {after}; searched, not solved: {geometry.size} cells)")
+    print(words)
+    return 0
 
 
 def _review_searched(args: argparse.Namespace, start: Position, cells):

@@ -93,6 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain_cmd.add_argument("position", nargs="?", help="a position such as X.O/.X./..O, with --move")
     explain_cmd.add_argument("--move", metavar="CELL", help="the move to explain in POSITION (5, or b2)")
     explain_cmd.add_argument("--moves", help="a move list from the empty board: its last move is explained (1,2 explains O's 2)")
+    explain_cmd.add_argument("--budget", default=DEFAULT_REVIEW_BUDGET, help=f"above 16 cells: time for the search of the position (default {DEFAULT_REVIEW_BUDGET})")
+    explain_cmd.add_argument("--nodes", type=positive_int, default=DEFAULT_NODES, help=f"nodes for that search (default {DEFAULT_NODES:,})")
     explain_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
     puzzles_cmd = commands.add_parser("puzzles", parents=[db_option, game_option], help="positions with exactly one right move, from the exact values; kept in the library")
