@@ -158,3 +158,16 @@ def test_random_sessions_never_lose_a_result():
             practice = moved_on(practice)
         steps += 1
     assert len(practice.results) == len(practice.exercises) and steps >= len(practice.exercises)
+
+
+def test_a_hint_shows_until_the_next_answer_and_can_be_asked_again():
+    practice = Practice("mistake", (Exercise(Position.empty().play(1), 2),))
+    practice = with_hint(practice)
+    assert practice.hint_showing and with_hint(practice) is practice
+    practice = answer(practice, 3)
+    assert practice.hint and not practice.hint_showing  # the answer and its refutation are shown now
+    practice = with_hint(practice)
+    assert practice.hint_showing and practice.hint_at == 1
+    practice = answer(practice, 5)
+    assert practice.settled and not practice.hint_showing and with_hint(practice) is practice
+    assert moved_on(practice).results == ("solved with a hint",)

@@ -90,6 +90,7 @@ async def test_learning_from_mistakes_a_wrong_answer_a_hint_the_solution_and_the
         await pilot.pause()
         assert isinstance(app.screen, SideDialog)
         assert [str(button.label) for button in app.screen.query(Button)] == ["X (0)", "O (1)", "Both"]
+        assert app.screen.focused.id == "O"  # the side with the mistakes is offered first
         await pilot.press("o")
         await pilot.pause()
         screen = app.screen
@@ -102,9 +103,10 @@ async def test_learning_from_mistakes_a_wrong_answer_a_hint_the_solution_and_the
         await pilot.pause()
         assert "Still a mistake. 3?? loses in " in plain_text(screen.query_one("#practice-panel"))
         assert "X1" in cell_texts(board) or "O1" in cell_texts(board)  # the answer and how it is met, in order
-        await pilot.press("m")  # the hint
+        await pilot.press("m")  # the hint: its mask replaces the line on the board, until the next answer
         await pilot.pause()
-        assert "Hint: the" in plain_text(screen.query_one("#practice-panel"))
+        assert "Hint: the best mask is lit." in plain_text(screen.query_one("#practice-panel"))
+        assert board.state.view.overlay == "best" and "X1" not in cell_texts(board)
         await pilot.press("space")  # the solution
         await pilot.pause()
         panel = plain_text(screen.query_one("#practice-panel"))

@@ -19,6 +19,7 @@ EXIT_BAD_INPUT = 2
 DEFAULT_GAME = "3x3k3"  # the rules of every command that takes --game, when it is not given
 DEFAULT_BUDGET = "5s"  # the search of a board above 16 cells: its time, and its nodes
 DEFAULT_NODES = 20_000_000
+DEFAULT_ATLAS_CELLS = 16  # `workbench atlas`: every board of at most this many cells, the largest solved strongly
 DEFAULT_PUZZLES = 12  # `workbench puzzles`: how many, spread from the easiest to the hardest
 DEFAULT_REVIEW_BUDGET = "2s"  # `review` above 16 cells: the search of each position before a move
 DEFAULT_SCREENSHOTS = "screenshots"  # the folder `workbench screenshots` writes into

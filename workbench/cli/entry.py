@@ -10,6 +10,7 @@ from typing import Sequence
 from .. import errors
 from .analysis import cmd_analyze, cmd_census, cmd_explain, cmd_first_moves, cmd_review, cmd_solve, cmd_verify
 from .app import cmd_open, cmd_screenshots, cmd_serve, run_app
+from .atlas import cmd_atlas
 from .bench import cmd_bench
 from .common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, UsageError, printable
 from .library import cmd_export, cmd_games, cmd_graph, cmd_library, cmd_studies
@@ -117,4 +118,5 @@ COMMANDS = {
     "bench": cmd_bench,
     "solve": cmd_solve,
     "puzzles": cmd_puzzles,
+    "atlas": cmd_atlas,
 }

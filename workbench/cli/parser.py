@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .common import (
+    DEFAULT_ATLAS_CELLS,
     DEFAULT_BUDGET,
     DEFAULT_GAME,
     DEFAULT_MAX_TABS,
@@ -102,6 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
                              help=f"how many, spread from the easiest to the hardest (default {DEFAULT_PUZZLES})")  # fmt: skip
     puzzles_cmd.add_argument("--answers", action="store_true", help="show each puzzle's answer (the JSON always holds it)")
     puzzles_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+
+    atlas_cmd = commands.add_parser("atlas", help="solve every board of at most N cells under both rules: a table of their values")
+    atlas_cmd.add_argument("--max-cells", metavar="N", type=_atlas_cells, default=DEFAULT_ATLAS_CELLS,
+                           help=f"every m×n board with m ≤ n and m·n ≤ N, k from 3 to n (3 to 16; default {DEFAULT_ATLAS_CELLS})")  # fmt: skip
+    atlas_cmd.add_argument("--json", action="store_true", help="one JSON record per board (JSON Lines) instead of the table")
+    atlas_cmd.add_argument("--csv", metavar="PATH", help="also write the table as CSV to PATH")
+    atlas_cmd.add_argument("--markdown", metavar="PATH", help="also write it as Markdown to PATH, with the date and this command (docs/atlas.md)")
 
     for name, help_text in (
         ("census", "counts over the whole game: positions, classes, games, the 9! ledger"),
@@ -205,6 +213,20 @@ def _serve_option(check_name: str):
 
     checked.__name__ = check_name.removeprefix("check_").replace("_", " ")
     return checked
+
+
+def _atlas_cells(text: str) -> int:
+    from ..engine.atlas import MAX_ATLAS_CELLS, MIN_ATLAS_CELLS
+
+    cells = positive_int(text)
+    if cells < MIN_ATLAS_CELLS:
+        raise argparse.ArgumentTypeError(f"{text!r}: the smallest board of the atlas, 1x3k3, has {MIN_ATLAS_CELLS} cells")
+    if cells > MAX_ATLAS_CELLS:
+        raise argparse.ArgumentTypeError(
+            f"{text[:20]!r}: at most {MAX_ATLAS_CELLS}, the largest boards solved strongly here "
+            f"(past them 4x5 alone has 741 million positions)"
+        )
+    return cells
 
 
 def _tab_count(text: str) -> int:

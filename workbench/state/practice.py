@@ -61,12 +61,22 @@ class Practice:
     index: int = 0
     tries: tuple[Judgement, ...] = ()
     """The current exercise's answers so far."""
-    hint: bool = False
-    """The hint is shown for the current exercise."""
+    hint_at: int | None = None
+    """How many answers the current exercise had when a hint was last asked for (None: no hint asked)."""
     shown: bool = False
     """The solution is shown for the current exercise."""
     results: tuple[str, ...] = ()
     """How each exercise before the current one ended (one of :data:`RESULTS`)."""
+
+    @property
+    def hint(self) -> bool:
+        """A hint was asked for on the current exercise."""
+        return self.hint_at is not None
+
+    @property
+    def hint_showing(self) -> bool:
+        """The hint is the latest thing asked: no answer has come since (the board lights its mask)."""
+        return self.hint_at == len(self.tries) and not self.settled
 
     @property
     def finished(self) -> bool:
@@ -130,7 +140,10 @@ def is_empty_cell(position: Position, cell: Cell) -> bool:
 
 
 def with_hint(practice: Practice) -> Practice:
-    return practice if practice.finished or practice.hint else replace(practice, hint=True)
+    """The hint lit again (its mask on the board), unless it is showing already or nothing is asked."""
+    if practice.finished or practice.settled or practice.hint_showing:
+        return practice
+    return replace(practice, hint_at=len(practice.tries))
 
 
 def with_solution(practice: Practice) -> Practice:
@@ -141,7 +154,7 @@ def moved_on(practice: Practice) -> Practice:
     """On to the next exercise (the current one skipped where it was not answered)."""
     if practice.finished:
         return practice
-    return replace(practice, index=practice.index + 1, tries=(), hint=False, shown=False, results=(*practice.results, practice.result))
+    return replace(practice, index=practice.index + 1, tries=(), hint_at=None, shown=False, results=(*practice.results, practice.result))
 
 
 def solution(position: Position) -> tuple[Cell, ...]:

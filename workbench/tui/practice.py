@@ -44,10 +44,19 @@ class SideDialog(ModalScreen[Player | str | None]):
         with Vertical(classes="dialog"):
             yield Label("Learn from your mistakes: whose?", classes="dialog-title")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(f"X ({self._counts.get('X', 0)})", variant="primary", id="X")
-                yield Button(f"O ({self._counts.get('O', 0)})", id="O")
+                for side in ("X", "O"):
+                    label = f"{side} ({self._counts[side]})" if side in self._counts else side
+                    yield Button(label, variant="primary" if side == self._first else "default", id=side)
                 yield Button("Both", id="both")
             yield Label("x, o or b · escape cancels · (n): mistakes and inaccuracies", classes="dialog-hint")
+
+    @property
+    def _first(self) -> str:
+        """The side offered first: the one with more to practise (X on a tie, or with no counts)."""
+        return "O" if self._counts.get("O", 0) > self._counts.get("X", 0) else "X"
+
+    def on_mount(self) -> None:
+        self.query_one(f"#{self._first}", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)
@@ -150,10 +159,10 @@ class PracticeScreen(ModalScreen[Practice]):
         if practice.settled:  # the best move, and the line after it in order
             cell = next((judgement.cell for judgement in practice.tries if judgement.grade == "best"), solution(position)[0])
             highlighted, overlay = cell, "line"
+        elif practice.hint_showing:  # asked for last: its mask
+            overlay = hint_mask(position)
         elif practice.tries:  # the last answer and how it is met, numbered on the board
             highlighted, overlay = practice.tries[-1].cell, "line"
-        elif practice.hint:
-            overlay = hint_mask(position)
         if highlighted is None or not position.geometry.contains(highlighted):
             highlighted = (position.geometry.size + 1) // 2
         board.state = AppState(geometry=position.geometry, tree=GameTree.new(position), view=ViewSettings(highlighted=highlighted, overlay=overlay))
