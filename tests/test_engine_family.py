@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench.engine import Geometry, Player, Position, Status, analyze, parse_moves, principal_variation
+from workbench.engine.analysis import analyze_strong
 from workbench.engine.geometry import (
     GeometryError,
     VariantError,
@@ -17,10 +18,11 @@ from workbench.engine.geometry import (
 )
 from workbench.engine.graph import state_graph
 from workbench.engine.solver import solve
-from workbench.engine.analysis import analyze_strong
 from workbench.engine.strong import BoardTooLargeForStrongSolveError, strong_solve
 from workbench.engine.strong_records import strong_census
 from workbench.engine.symmetry import transforms
+
+from .solved import solved
 
 variants = st.builds(
     lambda rows, cols, k_share, misere: Geometry(rows, cols, max(1, round(k_share * max(rows, cols))), misere),
@@ -108,7 +110,7 @@ def _negamax(geometry):
 def test_both_solvers_equal_an_independent_negamax_on_every_position(name):
     geometry = parse_variant(name)
     negamax = _negamax(geometry)
-    solution, strong = solve(geometry), strong_solve(geometry)
+    solution, strong = solve(geometry), solved(geometry)
     keys = list(state_graph(geometry).keys())
     for key in keys:
         x, o = key & geometry.full, key >> geometry.size
@@ -121,7 +123,7 @@ def test_both_solvers_equal_an_independent_negamax_on_every_position(name):
 @pytest.mark.parametrize("name", ["3x4k3", "3x4k3-misere", "2x5k3-misere", "4x3k4"])
 def test_the_strong_sweep_equals_the_dictionary_solver_on_every_position(name):
     geometry = parse_variant(name)
-    solution, strong = solve(geometry), strong_solve(geometry)
+    solution, strong = solve(geometry), solved(geometry)
     graph = state_graph(geometry)
     for key in graph.keys():
         assert strong.lookup(key & geometry.full, key >> geometry.size) == (solution.value[key], solution.remoteness[key])
@@ -131,7 +133,7 @@ def test_the_strong_sweep_equals_the_dictionary_solver_on_every_position(name):
 
 def test_misere_terminal_positions_are_won_by_the_side_to_move():
     geometry = parse_variant("3x3k3-misere")
-    strong = strong_solve(geometry)
+    strong = solved(geometry)
     for key, status in state_graph(geometry).terminal.items():
         x, o = key & geometry.full, key >> geometry.size
         expected = 0 if status is Status.DRAW else 1  # the other side just completed a line, and lost
@@ -140,7 +142,7 @@ def test_misere_terminal_positions_are_won_by_the_side_to_move():
 
 
 def test_unreached_positions_have_no_value():
-    strong = strong_solve(Geometry())
+    strong = solved(Geometry())
     assert strong.lookup(0b111, 0b111000) is None  # both sides have a line
     assert strong.lookup(0, 1) is None  # O moved first
 
@@ -151,7 +153,7 @@ def test_unreached_positions_have_no_value():
      pytest.param("4x4k4", 9_722_011, 0, marks=pytest.mark.slow)],
 )  # fmt: skip
 def test_published_figures(name, positions, value):
-    strong = strong_solve(parse_variant(name))
+    strong = solved(parse_variant(name))
     census = strong_census(strong)
     geometry = parse_variant(name)
     assert census["geometry"] == {"rows": geometry.rows, "cols": geometry.cols, "k": geometry.k, "misere": False}
@@ -164,7 +166,7 @@ def test_published_figures(name, positions, value):
 @pytest.mark.parametrize("name", ["3x4k3", "3x4k3-misere", "3x3k3-misere"])
 def test_values_are_the_same_on_every_image_of_a_position(name):
     geometry = parse_variant(name)
-    strong = strong_solve(geometry)
+    strong = solved(geometry)
     group = transforms(geometry)
     assert len(group) == (8 if geometry.is_square else 4)
     for key in list(state_graph(geometry).keys())[::7]:
@@ -174,7 +176,7 @@ def test_values_are_the_same_on_every_image_of_a_position(name):
 
 def test_analysis_from_the_strong_solution_equals_the_tables():
     geometry = parse_variant("3x4k3-misere")
-    strong = strong_solve(geometry)
+    strong = solved(geometry)
     # the last two: a game over (X's 2-3-4 loses under misère), and a board filled with no line
     for moves in ([], [6], [6, 7], [1, 2, 3], [6, 7, 2, 11, 5], [2, 1, 3, 5, 4], [4, 3, 11, 10, 2, 1, 7, 12, 9, 5, 8, 6]):
         position = Position.empty(geometry).play_all(moves)
@@ -192,7 +194,7 @@ def test_analysis_from_the_strong_solution_equals_the_tables():
 
 def test_normal_masks_from_the_strong_solution_equal_the_planner_s():
     geometry = parse_variant("3x4k3")
-    strong = strong_solve(geometry)
+    strong = solved(geometry)
     for key in list(state_graph(geometry).keys())[::97]:
         position = Position(key & geometry.full, key >> geometry.size, geometry)
         if not position.is_over:
@@ -257,7 +259,7 @@ def test_every_position_streams_each_reachable_position_once_with_its_status_and
     from workbench.engine.strong_records import every_position
 
     geometry = parse_variant(name)
-    solution, tables = strong_solve(geometry), solve(geometry)
+    solution, tables = solved(geometry), solve(geometry)
     expected = {}
     for key in state_graph(geometry).keys():
         position = Position(key & geometry.full, key >> geometry.size, geometry)
@@ -310,7 +312,7 @@ def test_the_strong_census_equals_the_dictionary_census_key_for_key(name):
     from workbench.engine import census
 
     geometry = parse_variant(name)
-    small, strong = census(geometry), strong_census(strong_solve(geometry))
+    small, strong = census(geometry), strong_census(solved(geometry))
     for key, value in small.items():
         if key != "geometry":
             assert strong[key] == value, key
@@ -353,7 +355,7 @@ def test_an_installed_strong_solution_answers_where_the_tables_are_not_built():
     lines = ([], [6], [6, 7], [1, 5, 2], [6, 7, 2, 11, 5], [2, 1, 3, 5, 9])
     clear_caches()
     assert not analysis_ready(geometry)
-    install_strong(strong_solve(geometry))
+    install_strong(solved(geometry))
     assert analysis_ready(geometry)
     from_strong = [
         (analyze(p), class_id(p), principal_variation(p)) for p in (Position.empty(geometry).play_all(m) for m in lines)

@@ -7,10 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench.engine import Position, Value, parse_moves
+from workbench.engine.analysis import analyze_strong
 from workbench.engine.geometry import cell_name, parse_variant
 from workbench.engine.search import WIN, Searcher, _lower, lift, search, search_record
-from workbench.engine.analysis import analyze_strong
-from workbench.engine.strong import strong_solve
+
+from .solved import solved
 
 scores = st.one_of(st.just(0), st.builds(lambda r, sign: sign * (WIN - r), st.integers(1, 225), st.sampled_from((1, -1))))
 """Every score a search can return: a draw, or a win or loss within the 225 plies of the largest board."""
@@ -50,7 +51,7 @@ def _random_positions(geometry, plies, count, seed):
 def test_search_equals_the_strong_solution_move_by_move(name, plies, count):
     # under misère a win may end on either side's move: the quick depth-limited proofs once assumed it could not
     geometry = parse_variant(name)
-    strong = strong_solve(geometry)
+    strong = solved(geometry)
     searcher = Searcher(geometry)
     for position in _random_positions(geometry, plies, count, seed=len(name) + plies):
         expected = analyze_strong(strong, position)
@@ -65,7 +66,7 @@ def test_search_equals_the_strong_solution_move_by_move(name, plies, count):
 @pytest.mark.slow
 def test_a_small_budget_proves_less_but_never_wrongly():
     geometry = parse_variant("4x4k4")
-    strong = strong_solve(geometry)
+    strong = solved(geometry)
     position = Position.empty(geometry).play_all([6, 11])
     truth = {m.cell: (m.value, m.remoteness) for m in analyze_strong(strong, position).moves}
     result = search(position, max_nodes=3_000)
@@ -123,7 +124,7 @@ def test_immediate_wins_and_forced_blocks_on_a_large_board():
 
 def test_misere_search_avoids_completing_its_own_line():
     geometry = parse_variant("3x3k3-misere")
-    strong = strong_solve(geometry)
+    strong = solved(geometry)
     position = Position.empty(geometry).play_all([1, 5, 2])  # O to move; X threatens nothing it would want
     expected = analyze_strong(strong, position)
     result = search(position)
@@ -149,7 +150,7 @@ def test_the_search_record_says_what_the_strong_analysis_says(name):
     from workbench.engine.geometry import cells_of
 
     geometry = parse_variant(name)
-    strong = strong_solve(geometry)
+    strong = solved(geometry)
     checked_fork = False
     openings, endings = _random_positions(geometry, 3, 12, seed=7), _random_positions(geometry, 9, 12, seed=1)
     for position in openings + endings:  # squeezes come late
@@ -188,7 +189,7 @@ def test_the_full_search_of_each_move_alone_is_exact(name):
     from workbench.engine.search import outcome
 
     geometry = parse_variant(name)
-    strong = strong_solve(geometry)
+    strong = solved(geometry)
     for position in _random_positions(geometry, 2, 6, seed=3) + _random_positions(geometry, 5, 10, seed=4):
         empties = position.empties.bit_count()
         expected = {m.cell: (m.value, m.remoteness) for m in analyze_strong(strong, position).moves}
@@ -252,7 +253,7 @@ def test_a_search_that_proved_every_move_gives_the_strong_solution_s_analysis(na
     from workbench.engine.analysis import searched_analysis
 
     geometry = parse_variant(name)
-    strong = strong_solve(geometry)
+    strong = solved(geometry)
     for position in _random_positions(geometry, 2, 6, seed=5) + _random_positions(geometry, 7, 6, seed=6):
         analysis = searched_analysis(position, search(position, max_nodes=10**8))
         expected = analyze_strong(strong, position)

@@ -21,7 +21,6 @@ from workbench.engine import (
 )
 from workbench.engine.analysis import BoardTooLargeError, class_key, forget_analysis, install_strong
 from workbench.engine.puzzles import Puzzle, PuzzleError, find_puzzles, is_unique, puzzle_record
-from workbench.engine.strong import strong_solve
 from workbench.library import Library, LibraryError
 from workbench.library.practice import (
     AttemptStats,
@@ -35,6 +34,7 @@ from workbench.library.studies import list_studies, open_study
 from workbench.state import AppState, study_to_data
 
 from .fuzz import old_library
+from .solved import solved as strong_solved
 
 MISERE = Geometry(misere=True)
 WIDE = Geometry(3, 4, 3)
@@ -83,7 +83,7 @@ def test_every_wide_puzzle_has_one_answer_and_a_class_of_its_own(geometry):
 
 @pytest.mark.parametrize("geometry", [TIC_TAC_TOE, MISERE, WIDE], ids=str)
 def test_a_strong_solution_gives_the_same_puzzles_as_the_tables(geometry):
-    assert find_puzzles(geometry, solution=strong_solve(geometry)) == find_puzzles(geometry)
+    assert find_puzzles(geometry, solution=strong_solved(geometry)) == find_puzzles(geometry)
 
 
 @pytest.mark.parametrize("variant", ["1x1k1", "2x2k2", "1x5k3", "3x3k2", "2x5k3-misere", "4x3k3", "3x3k1", "2x6k4"])
@@ -103,7 +103,7 @@ def test_a_board_of_thirteen_to_sixteen_cells_reads_its_installed_strong_solutio
         match=r"^board 1x13k4: puzzles read its strong solution, not made here yet \(`workbench solve --game 1x13k4`\)$",
     ):
         find_puzzles(geometry)
-    install_strong(strong_solve(geometry))
+    install_strong(strong_solved(geometry))
     try:
         puzzles = find_puzzles(geometry, 300)  # (an analysis of every one of its 65,789 would count games for minutes)
         assert len(puzzles) == 300 and all(is_unique(puzzle) for puzzle in puzzles[::10])
@@ -171,7 +171,7 @@ def test_what_cannot_be_made_is_said_in_one_line():
     with pytest.raises(BoardTooLargeError, match="^board 5x5k4: exact values"):
         find_puzzles(Geometry(5, 5, 4))
     with pytest.raises(PuzzleError, match="^a strong solution of 3x3k3 says nothing of 3x3k3-misere$"):
-        find_puzzles(MISERE, solution=strong_solve(TIC_TAC_TOE))
+        find_puzzles(MISERE, solution=strong_solved(TIC_TAC_TOE))
 
 
 def test_the_record_names_the_answer_both_ways():

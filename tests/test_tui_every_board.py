@@ -7,7 +7,7 @@ import tempfile
 import pytest
 from textual.widgets import Input
 
-from workbench.engine import Geometry, Player, Position
+from workbench.engine import Geometry, Player
 from workbench.state import AppState, EngineMode, reduce
 from workbench.state.actions import NewGame, PlayCell, SetEngine, SetOverlay
 from workbench.tui.app import WorkbenchApp

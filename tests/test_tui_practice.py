@@ -5,10 +5,12 @@ library, the game-over pane's mistakes and the first screen's words."""
 import io
 import tempfile
 
+import pytest
+
 from rich.console import Console
 from textual.widgets import Button, Static
 
-from workbench.engine import Position
+from workbench.engine import Geometry, Position
 from workbench.library.practice import attempt_stats
 from workbench.state.practice import solution
 from workbench.tui.app import WorkbenchApp
@@ -17,7 +19,7 @@ from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.panes.history import LineScore, MoveVerdict
 from workbench.tui.practice import PracticeScreen, SideDialog
 
-from .tui_helpers import cell_texts, moves, plain_text, text_of, wait_library, wait_ready
+from .tui_helpers import cell_offset, cell_texts, moves, plain_text, text_of, wait_library, wait_ready
 
 
 def _app(**options) -> WorkbenchApp:
@@ -154,29 +156,64 @@ async def test_learn_says_so_where_the_line_has_no_mistakes():
         assert any("No mistakes or inaccuracies on this line" in note.message for note in app._notifications)
 
 
-async def test_puzzles_come_from_the_library_and_each_attempt_is_kept():
-    app = _app()
+@pytest.mark.parametrize("game", [Geometry(), Geometry(misere=True), Geometry(3, 4, 3)], ids=str)
+async def test_puzzles_come_from_the_library_and_each_attempt_is_kept(game):
+    """A skip (not kept), a wrong answer (kept, missed) and a right one by a click (kept: a streak of one)."""
+    app = _app(game=game)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_library(pilot, app)
         await pilot.press("u")
         await _until(pilot, lambda: isinstance(app.screen, PracticeScreen))
         screen = app.screen
-        panel = plain_text(screen.query_one("#practice-panel"))
-        assert "first puzzles on this board" in panel and "to move: find" in panel
-        position: Position = screen.practice.current.position
-        wrong = next(cell for cell in position.legal_moves() if cell not in solution(position))
-        await pilot.press(*str(wrong))
+        panel = lambda: plain_text(screen.query_one("#practice-panel"))  # noqa: E731
+        assert "first puzzles on this board" in panel() and "to move: find" in panel() and panel().startswith("1 of ")
+        await pilot.press("n")  # skipped unanswered: nothing kept
         await pilot.pause()
-        assert "Still a mistake" in plain_text(screen.query_one("#practice-panel"))
+        assert panel().startswith("2 of ") and screen.practice.results == ("skipped",)
+        board = screen.query_one(BoardGrid)
+
+        async def answer(cell):
+            await pilot.click(BoardGrid, offset=cell_offset(board, cell))
+            await pilot.pause()
+
+        position: Position = screen.practice.current.position
+        await answer(next(cell for cell in position.legal_moves() if cell not in solution(position)))
+        assert "Still a mistake" in panel()
         await pilot.press("n")  # a miss, kept
         await pilot.pause()
-        stats = lambda: attempt_stats(app.library, "puzzle", position.geometry)  # noqa: E731
+        stats = lambda: attempt_stats(app.library, "puzzle", game)  # noqa: E731
         await _until(pilot, lambda: stats().attempts == 1)
         assert stats().solved == 0 and stats().streak == 0
-        assert "streak 0 · solved 0 of 1 (0%)" in plain_text(screen.query_one("#practice-panel"))
+        assert "streak 0 · solved 0 of 1 (0%)" in panel()
+        position = screen.practice.current.position
+        await answer(solution(position)[0])
+        assert "Good move!" in panel() and "n: next" in panel()
+        await pilot.press("n")
+        await _until(pilot, lambda: stats().attempts == 2)
+        assert (stats().solved, stats().streak) == (1, 1) and "streak 1 · solved 1 of 2 (50%)" in panel()
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, PracticeScreen) and moves(app) == ()
+
+
+async def test_learning_from_mistakes_on_a_3x4_board_by_click():
+    app = _app(game=Geometry(3, 4, 3))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("1", "2", "6", "5")  # X wins 3×4 from the start: each slip here (X 1, O 2, O 5) is a ?!
+        await pilot.pause()
+        app.action_learn()
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PracticeScreen) and screen.practice.exercises
+        first = screen.practice.current
+        board = screen.query_one(BoardGrid)
+        await pilot.click(BoardGrid, offset=cell_offset(board, solution(first.position)[0]))
+        await pilot.pause()
+        assert screen.practice.tries[0].grade == "best"
+        assert "Good move!" in plain_text(screen.query_one("#practice-panel"))
 
 
 async def test_the_first_run_says_how_to_begin_and_help_starts_there():
