@@ -177,7 +177,8 @@ class WorkbenchApp(
                 history.set_reactive(HistoryPane.tall, tall)
                 yield history
             with Container(id="right"):
-                yield EvaluationPane(id="evaluation").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
+                # the first run's first paint says how to begin
+                yield EvaluationPane(id="evaluation", welcome=self.first_run).data_bind(WorkbenchApp.state, WorkbenchApp.ready)
                 yield SymmetryPane(id="symmetry").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
         message = Static(self._too_small_text(*self.size), id="too-small")
         message.display = too_small
@@ -235,7 +236,6 @@ class WorkbenchApp(
         self._fit_panes_to_board()
         self._update_title()
         self._warn_about_settings()
-        self.query_one(EvaluationView).welcome = self.first_run
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         if not self.panes_hidden:  # too small: nothing takes keys until the panes show (see _apply_size)
             self.query_one(BoardGrid).focus()

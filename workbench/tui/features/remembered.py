@@ -66,10 +66,10 @@ class RememberedSettings:
             else:
                 self._settings_problem = f"settings: no theme called {settings.theme!r}; using the default"
         if state is not None:
-            return state
+            return _with_cursor(state)
         geometry = game or parse_variant(settings.variant)  # (the settings hold only variants the app can start on)
         fresh = AppState(geometry=geometry, tree=GameTree.new(Position.empty(geometry)))
-        view = replace(fresh.view, overlay=settings.overlay)
+        view = replace(fresh.view, overlay=settings.overlay, highlighted=_with_cursor(fresh).view.highlighted)
         engine = replace(fresh.engine, mode=EngineMode(settings.engine_mode), side=Player(settings.engine_side))
         return replace(fresh, view=view, engine=engine)
 
@@ -115,3 +115,11 @@ class RememberedSettings:
         for tree in self.query(VariationTree):
             self.call_after_refresh(tree.redraw_lines)
         self._remember_settings()
+
+
+def _with_cursor(state: AppState) -> AppState:
+    """The board's cell cursor on the centre from the start, where the board would put it when it takes focus
+    (after the first paint): the evaluation explains the cursor's move, and its first layout has those lines."""
+    if state.view.highlighted is not None:
+        return state
+    return replace(state, view=replace(state.view, highlighted=(state.geometry.size + 1) // 2))

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from rich.style import Style
 from textual import events
+from textual.app import ComposeResult
 from textual.reactive import reactive
 
 from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of
@@ -431,3 +432,13 @@ class EvaluationPane(ViewPane):
 
     PANE_TITLE = "Evaluation"
     VIEW = EvaluationView
+
+    def __init__(self, *, welcome: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._welcome = welcome
+        """The first run: given to the view as it is made, so that its first layout has the lines it adds."""
+
+    def compose(self) -> ComposeResult:
+        view = EvaluationView()
+        view.set_reactive(EvaluationView.welcome, self._welcome)
+        yield view.data_bind(state=ViewPane.state, ready=ViewPane.ready)
