@@ -82,14 +82,14 @@ class PracticeScreen(ModalScreen[Practice]):
     ]
 
     def __init__(self, practice: Practice, title: str, *, on_result: Callable[[Practice], None] | None = None,
-                 stats: Callable[[], str] | None = None) -> None:  # fmt: skip
+                 figures: str | None = None) -> None:  # fmt: skip
         super().__init__()
         self.practice = practice
         self._title = title
         self._on_result = on_result
         """Called with the session as each exercise ends, before it moves on (the app keeps the attempt)."""
-        self._stats = stats
-        """A line of figures kept elsewhere (a puzzle streak and solve rate), read at each exercise."""
+        self._figures = figures
+        """A line of figures kept in the library (a puzzle streak and solve rate), or None."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="practice"):
@@ -138,6 +138,11 @@ class PracticeScreen(ModalScreen[Practice]):
             self.action_next()
         self.dismiss(self.practice)
 
+    def show_figures(self, figures: str) -> None:
+        """New figures from the library (an attempt kept): shown at once."""
+        self._figures = figures
+        self.show()
+
     def _set(self, practice: Practice) -> None:
         if practice is not self.practice:
             self.practice = practice
@@ -174,8 +179,8 @@ class PracticeScreen(ModalScreen[Practice]):
         text = Text()
         text.append(f"{practice.index + 1} of {len(practice.exercises)}", "bold")
         text.append(f" · {exercise.where or describe_variant(geometry)}")
-        if self._stats is not None:
-            text.append(f"\n{self._stats()}", "dim")
+        if self._figures is not None:
+            text.append(f"\n{self._figures}", "dim")
         text.append("\n\n" + prompt(practice), "bold")
         if practice.hint:
             text.append(f"\nHint: the {hint_mask(exercise.position).replace('_', '-')} mask is lit.", "italic")

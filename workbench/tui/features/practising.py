@@ -141,7 +141,7 @@ class Practising:
 
             if library is None:
                 found = spread(find_puzzles(geometry, solution=strong_if_installed(geometry)), PRACTICE_AT_ONCE)
-                return tuple(Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}") for puzzle in found)
+                return tuple(Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}") for puzzle in found), None
             from ...library.practice import keep_puzzles, kept_puzzles, missed_positions
 
             kept = kept_puzzles(library, geometry)
@@ -151,38 +151,21 @@ class Practising:
             missed = set(missed_positions(library, "puzzle", geometry))
             again = [puzzle for puzzle in kept if puzzle.position in missed]
             chosen = again[:PRACTICE_AT_ONCE] + spread([puzzle for puzzle in kept if puzzle.position not in missed], PRACTICE_AT_ONCE - len(again))
-            return tuple(Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}") for puzzle in chosen)
+            exercises = tuple(Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}") for puzzle in chosen)
+            return exercises, puzzle_figures(library, geometry)
 
-        def done(exercises) -> None:
+        def done(found) -> None:
+            exercises, figures = found
             if not exercises:
                 self.notify(f"No puzzles on {describe_variant(geometry)}: no position there has a single move that keeps its value.")
                 return
-            self._practise(Practice("puzzle", exercises), f"Puzzles · {describe_variant(geometry, short=True)}", stats=self._puzzle_stats(geometry))
+            self._practise(Practice("puzzle", exercises), f"Puzzles · {describe_variant(geometry, short=True)}", figures=figures)
 
         self._library_job(gather, done, "finding puzzles")
 
-    def _puzzle_stats(self, geometry):
-        """A line of the puzzle figures kept for ``geometry``, read again at each puzzle (None without a library)."""
-        if self.library is None:
-            return None
-        from ...library.practice import attempt_stats
-
-        library = self.library
-
-        def line() -> str:
-            try:
-                stats = attempt_stats(library, "puzzle", geometry)
-            except WorkbenchError as error:  # a figure not shown is no reason to stop the puzzles
-                return f"(figures unavailable: {error})"
-            if not stats.attempts:
-                return "first puzzles on this board"
-            return f"streak {stats.streak} · solved {stats.solved} of {stats.attempts} ({stats.solve_rate:.0%})"
-
-        return line
-
     # --- shared -------------------------------------------------------------------------------------------------
 
-    def _practise(self, practice: Practice, title: str, *, stats=None) -> None:
+    def _practise(self, practice: Practice, title: str, *, figures: str | None = None) -> None:
         from ..practice import PracticeScreen
 
         def ended(result: Practice | None) -> None:
@@ -193,7 +176,7 @@ class Practising:
 
                 self.notify(f"Puzzles: {score(result)}.", timeout=6)
 
-        self.push_screen(PracticeScreen(practice, title, on_result=self._keep_attempt, stats=stats), ended)
+        self.push_screen(PracticeScreen(practice, title, on_result=self._keep_attempt, figures=figures), ended)
 
     def _keep_attempt(self, practice: Practice) -> None:
         """The current exercise of ``practice`` ends: its attempt (the last answer, and whether a move keeping the
@@ -209,16 +192,17 @@ class Practising:
 
             record_attempt(library, kind=kind, geometry=geometry, position=exercise.position, answer=answer,
                            solved=result.startswith("solved"), study=exercise.study)  # fmt: skip
-            self.from_worker(self._attempt_kept)
+            if kind == "puzzle":  # the streak and the rate, read here rather than on the UI thread
+                self.from_worker(self._figures_changed, puzzle_figures(library, geometry))
 
         self.run_worker(keep, thread=True, name="practice-attempt", group="practice", exit_on_error=False)  # pragma: no mutate
 
-    def _attempt_kept(self) -> None:
-        """The figures kept (a puzzle streak) have changed: the practice screen shows them anew."""
+    def _figures_changed(self, figures: str) -> None:
+        """The puzzle figures kept have changed: the practice screen shows them anew."""
         from ..practice import PracticeScreen
 
         if isinstance(self.screen, PracticeScreen):
-            self.screen.show()
+            self.screen.show_figures(figures)
 
     def _library_job(self, work, done, doing: str) -> None:
         """``work`` in a worker, then ``done(its result)`` on the UI thread; a failure is one line saying what
@@ -249,3 +233,16 @@ def spread(puzzles, count: int) -> list:
     if len(puzzles) <= count:
         return puzzles if count > 0 else []
     return [puzzles[place] for place in places(np.array([puzzle.difficulty for puzzle in puzzles]), count)]
+
+
+def puzzle_figures(library, geometry) -> str:
+    """The puzzle figures kept for ``geometry`` in a line: the streak and the solve rate (read in a worker)."""
+    from ...library.practice import attempt_stats
+
+    try:
+        stats = attempt_stats(library, "puzzle", geometry)
+    except WorkbenchError as error:  # a figure not shown is no reason to stop the puzzles
+        return f"(figures unavailable: {error})"
+    if not stats.attempts:
+        return "first puzzles on this board"
+    return f"streak {stats.streak} · solved {stats.solved} of {stats.attempts} ({stats.solve_rate:.0%})"
