@@ -1,0 +1,266 @@
+"""``workbench atlas``: every board of the family of at most N cells solved, under both rules, and what each one's
+strong solution says of the whole game, as a table (text, JSON Lines, CSV, Markdown).
+
+The engine reads each record off a solution (:mod:`workbench.engine.atlas`); this edge reads the solutions back
+from the cache or has them made, shows one progress line for the whole run, and writes the files: each to a
+temporary file beside its target, renamed into place only once the whole run is done, so an interrupted or failed
+run leaves no half-written file, and a target that cannot be written is said before any board is solved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import shlex
+import signal
+import sys
+import tempfile
+import time
+
+from ..engine.atlas import AtlasRecord, outcome_words, record_data
+from .common import UsageError, print_json
+
+CSV_FIELDS = (
+    "variant", "rows", "cols", "k", "misere", "value", "remoteness", "best_first_moves", "first_move_classes",
+    "positions", "classes", "games", "x_wins", "o_wins", "draws", "dead_draws", "dead_draw_share",
+)  # fmt: skip
+"""The CSV's columns, in order (its header line)."""
+MARKDOWN_COLUMNS = (
+    "board", "rule", "value", "best first moves", "first moves", "positions", "classes", "games", "X wins",
+    "O wins", "draws", "dead draws",
+)  # fmt: skip
+
+
+def cmd_atlas(args: argparse.Namespace) -> int:
+    from ..engine.atlas import atlas_boards
+
+    targets = [(option, path) for option, path in (("--csv", args.csv), ("--markdown", args.markdown)) if path]
+    if args.csv and args.markdown and os.path.realpath(args.csv) == os.path.realpath(args.markdown):
+        raise UsageError(f"--csv and --markdown name the same file {args.csv!r}: give each its own")
+    pending: list[_Pending] = []
+    previous = _stop_on_sigterm()
+    try:
+        for option, path in targets:  # each target checked before any work (and discarded if a later one fails)
+            pending.append(_Pending(option, path))
+        started = time.monotonic()
+        records, sources = _solve_all(atlas_boards(args.max_cells), started, streamed=args.json)
+        seconds = time.monotonic() - started
+        texts = {"--csv": lambda: csv_text(records),
+                 "--markdown": lambda: markdown_text(records, time.strftime("%Y-%m-%d", time.gmtime()), command_of(args))}  # fmt: skip
+        for target in pending:
+            target.commit(texts[target.option]())
+    finally:
+        for target in pending:
+            target.discard()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    if args.json:  # each record was written as its board was done
+        return 0
+    print("\n".join(text_lines(records)))
+    solved = sum(source == "solved" for source, _ in sources)
+    print(f"{len(records)} boards of at most {args.max_cells} cells, both rules: {solved} solved, "
+          f"{len(records) - solved} read back, in {seconds:.1f} s"
+          + "".join(f"; {option[2:]} written to {path}" for option, path in targets))  # fmt: skip
+    return 0
+
+
+def _stop_on_sigterm():
+    """A run takes minutes: SIGTERM (a ``kill``, a closed session) stops it as ctrl+c does, so that its temporary
+    files are removed on the way out. The handler it replaces, or None where none can be set (not the main thread)."""
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, stop)
+    except ValueError:
+        return None
+
+
+def _solve_all(boards, started: float, *, streamed: bool) -> tuple[list[AtlasRecord], list[tuple[str, float]]]:
+    """Each board's record and (where its solution came from, seconds), with one progress line on a terminal; with
+    ``streamed``, each record's JSON line written as soon as its board is done (a program reads them as they come)."""
+    from ..cache import strong_cache_path, strong_solution
+    from ..engine.atlas import atlas_record, board_weight, describe_run, run_fraction
+    from ..engine.solve_progress import solve_fraction
+
+    show = sys.stderr.isatty()
+    kept = [strong_cache_path(board).exists() for board in boards]
+    weights = tuple(board_weight(board, kept=was_kept) for board, was_kept in zip(boards, kept))
+    records, sources = [], []
+
+    def draw(number: int, board, stage: str, within: float) -> None:
+        fraction = run_fraction(weights, number, within)
+        line = f"atlas [{_bar(fraction)}] {describe_run(number, len(boards), str(board), stage, fraction, time.monotonic() - started)}"
+        print(f"\r{line:<130}", end="", file=sys.stderr, flush=True)  # padded: a shorter line covers a longer one
+
+    try:
+        for number, board in enumerate(boards):
+            if show:
+                draw(number, board, "reading the kept solution" if kept[number] else "solving", 0.0)
+
+            def progress(stage: str, done: int, total: int, number=number, board=board) -> None:
+                if show:
+                    draw(number, board, stage, solve_fraction(board, stage, done, total))
+
+            began = time.monotonic()
+            solution, source = strong_solution(board, progress)
+            if show:
+                draw(number, board, "counting dead draws", 1.0)
+            records.append(atlas_record(solution))
+            sources.append((source, time.monotonic() - began))
+            if streamed:
+                print_json(record_data(records[-1]) | {"source": source, "seconds": round(sources[-1][1], 3)})
+                sys.stdout.flush()
+            del solution  # a 16-cell board's is 60 MB: one at a time
+    finally:
+        if show:
+            print(file=sys.stderr)
+    return records, sources
+
+
+def _bar(fraction: float, width: int = 30) -> str:
+    filled = round(width * fraction)
+    return "#" * filled + "." * (width - filled)
+
+
+class _Pending:
+    """A file to be written at the end of the run: a temporary file beside ``path``, made now (so a path that
+    cannot be written is one line before the run), renamed over ``path`` by :meth:`commit`."""
+
+    def __init__(self, option: str, path: str) -> None:
+        self.option, self.path = option, path
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            if os.path.isdir(path):
+                raise IsADirectoryError(21, "a folder")  # (os.replace would fail only at the end)
+            handle, self.temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+        except OSError as error:
+            raise UsageError(f"{option} {path!r}: cannot write there ({error.strerror or error})") from None
+        os.close(handle)
+
+    def commit(self, text: str) -> None:
+        try:
+            with open(self.temporary, "w", encoding="utf-8", newline="") as stream:
+                stream.write(text)
+            os.chmod(self.temporary, 0o666 & ~_umask())  # as a file made by open(): mkstemp's are private
+            os.replace(self.temporary, self.path)
+        except OSError as error:
+            raise UsageError(f"{self.option} {self.path!r}: cannot write there ({error.strerror or error})") from None
+        self.temporary = None
+
+    def discard(self) -> None:
+        if self.temporary is not None:
+            try:
+                os.unlink(self.temporary)
+            except OSError:
+                pass
+            self.temporary = None
+
+
+def _umask() -> int:
+    mask = os.umask(0o077)  # reading the umask means setting it; the strictest value for that instant
+    os.umask(mask)
+    return mask
+
+
+def command_of(args: argparse.Namespace) -> str:
+    """The command that makes the Markdown, as it was given: every option of ``atlas`` in one order."""
+    words = ["workbench", "atlas", "--max-cells", str(args.max_cells)]
+    if args.json:
+        words.append("--json")
+    for option, path in (("--csv", args.csv), ("--markdown", args.markdown)):
+        if path:
+            words += [option, path]
+    return shlex.join(words)
+
+
+def csv_text(records: list[AtlasRecord]) -> str:
+    """The records as CSV, a header line first; the first moves by name, separated by spaces."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    for record in records:
+        data = record_data(record)
+        games = data["games"]
+        writer.writerow([
+            data["variant"], data["rows"], data["cols"], data["k"], int(data["misere"]), data["value"],
+            data["remoteness"], " ".join(data["best_first_moves"]), data["first_move_classes"], data["positions"],
+            data["classes"], games["total"], games["x"], games["o"], games["draw"], data["dead_draws"],
+            data["dead_draw_share"],
+        ])  # fmt: skip
+    return out.getvalue()
+
+
+def markdown_row(record: AtlasRecord) -> str:
+    """One board's row of the Markdown table."""
+    geometry, games = record.geometry, record.games
+    cells = (
+        f"{geometry.rows}×{geometry.cols} k{geometry.k}", "misère" if geometry.misere else "normal",
+        outcome_words(record), " ".join(record.best_first_names), str(record.first_move_classes),
+        f"{record.positions:,}", f"{record.classes:,}", f"{games.total:,}", _share(games.x, games.total),
+        _share(games.o, games.total), _share(games.draw, games.total),
+        f"{record.dead_draws:,} ({100 * record.dead_draw_share:.2f}%)",
+    )  # fmt: skip
+    return "| " + " | ".join(cells) + " |"
+
+
+def _share(part: int, total: int) -> str:
+    return f"{100 * part / total:.1f}%"
+
+
+def markdown_text(records: list[AtlasRecord], date: str, command: str) -> str:
+    """The atlas as Markdown: the date and the command that made it at the top, a summary of the values under
+    both rules side by side, then a row for every board and rule."""
+    largest = max(record.geometry.size for record in records)
+    lines = [
+        "# The m,n,k atlas",
+        "",
+        f"Made on {date} by `{command}`: every board of at most {largest} cells (m×n with m ≤ n, k from 3 to n),",
+        "under the normal rule (a line wins) and the misère rule (a line loses), each solved strongly. Generated:",
+        "do not edit by hand.",
+        "",
+        "*value*: the empty board's under perfect play, for X who moves first (the winner hurrying, the loser",
+        "delaying; a draw runs to the full board). *best first moves*: the first moves that keep that value, one per",
+        "symmetry class. *first moves*: how many there are up to symmetry. *positions*, *classes*: reachable",
+        "positions, and their classes up to symmetry. *games*: complete games, each ending at the first line, and",
+        "how they end (X wins, O wins, draws, by the rule). *dead draws*: positions still in play where neither",
+        "side can complete a line any more, and their share of the positions.",
+        "",
+        "## Values, both rules",
+        "",
+        "| board | normal | misère |",
+        "| --- | --- | --- |",
+    ]
+    by_board: dict[tuple[int, int, int], dict[bool, AtlasRecord]] = {}
+    for record in records:
+        geometry = record.geometry
+        by_board.setdefault((geometry.rows, geometry.cols, geometry.k), {})[geometry.misere] = record
+    for (rows, cols, k), rules in by_board.items():
+        words = [outcome_words(rules[misere]) if misere in rules else "" for misere in (False, True)]
+        lines.append(f"| {rows}×{cols} k{k} | {words[0]} | {words[1]} |")
+    lines += [
+        "",
+        "## Every board",
+        "",
+        "| " + " | ".join(MARKDOWN_COLUMNS) + " |",
+        "| " + " | ".join("---" for _ in MARKDOWN_COLUMNS) + " |",
+    ]
+    lines += [markdown_row(record) for record in records]
+    return "\n".join(lines) + "\n"
+
+
+def text_lines(records: list[AtlasRecord]) -> list[str]:
+    """The atlas as a plain table for the terminal: a line per board."""
+    lines = [
+        f"{'variant':<16} {'value':<12} {'best first moves':<24} {'positions':>12} {'classes':>11} {'games':>22} {'dead draws':>10}"
+    ]
+    for record in records:
+        moves = " ".join(record.best_first_names)
+        lines.append(
+            f"{record.variant:<16} {outcome_words(record):<12} {moves:<24} {record.positions:>12,} "
+            f"{record.classes:>11,} {record.games.total:>22,} {100 * record.dead_draw_share:>9.2f}%"
+        )
+    return lines

@@ -1,0 +1,224 @@
+"""The family's atlas: for every board of at most N cells, under both rules, what its strong solution says of
+the whole game (``workbench atlas``).
+
+The boards are every m×n with m ≤ n and m·n ≤ N, with every k from 3 to n, normal and misère. None is skipped
+for want of a line: with k ≤ n a row always holds one (on a 1×n board only the row does), and a board narrower
+than 3 has no k at all. Each board's record is read off its strong solution (:mod:`.strong`), the one bulk path
+for every size up to 16 cells, so the small boards and the large are counted by the same code; the dictionary
+tables of the small ones check it in the tests.
+
+What the solution does not hold, the dead draws (positions in play where no line can be completed any more,
+``analyze``'s ``"dead_draw"``), is counted here over every reachable position at once with numpy, by the same
+rule as :func:`workbench.engine.position.no_line_left`.
+
+Pure: the caller reads or makes the solutions (the cache is the command line's) and owns the clock; the progress
+of a whole run, one bar over boards of very different cost, is worked out here from what it reports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+
+import numpy as np
+
+from .census import GameCounts
+from .geometry import MAX_STRONG_CELLS, Cell, Geometry, cell_name
+from .solve_progress import STAGE_ORDER, STAGE_WORDS
+from .strong import UNREACHED, StrongSolution
+from .symmetry import group_moves, transforms
+
+MAX_ATLAS_CELLS = MAX_STRONG_CELLS
+"""The atlas covers the boards that have strong solutions: past 16 cells (4×5 has 741 million positions) none
+is made here."""
+MIN_ATLAS_CELLS = 3
+"""The smallest board of the atlas, 1×3 with three in a row: below it no board holds a line of three."""
+MIN_K = 3
+"""k = 1 and 2 are left out: the first mark (or the second of the first player) decides them."""
+_LABELS = {1: "win", 0: "draw", -1: "loss"}
+
+
+@dataclass(frozen=True, slots=True)
+class AtlasRecord:
+    """One board under one rule, as its strong solution has it. ``value`` and ``remoteness`` are the empty
+    board's, for X, who moves first (1 a win, 0 a draw, -1 a loss, by the board's rule)."""
+
+    geometry: Geometry
+    value: int
+    remoteness: int
+    best_first_moves: tuple[Cell, ...]
+    """The first moves that keep the value (a win, however slow; a draw; any move where all lose), one per
+    symmetry class: the lowest cell of each."""
+    first_move_classes: int
+    """The first moves up to symmetry (the empty board's stabiliser is the whole group)."""
+    positions: int
+    classes: int
+    games: GameCounts
+    """Complete games from the empty board, each stopping at the first line, by outcome."""
+    dead_draws: int
+    """Positions in play where neither side can complete a line any more."""
+
+    @property
+    def variant(self) -> str:
+        return str(self.geometry)
+
+    @property
+    def dead_draw_share(self) -> float:
+        """Dead draws as a share of every reachable position (the ended ones included)."""
+        return self.dead_draws / self.positions
+
+    @property
+    def best_first_names(self) -> tuple[str, ...]:
+        return tuple(cell_name(cell, self.geometry) for cell in self.best_first_moves)
+
+
+def atlas_boards(max_cells: int) -> tuple[Geometry, ...]:
+    """Every board of the atlas of at most ``max_cells`` cells, smallest first: by cells, then rows, k, the
+    normal rule before the misère."""
+    boards = []
+    for cells in range(MIN_ATLAS_CELLS, max_cells + 1):
+        for rows in range(1, cells + 1):
+            cols, rest = divmod(cells, rows)
+            if rest or rows > cols:
+                continue
+            for k in range(MIN_K, cols + 1):
+                boards += [Geometry(rows, cols, k), Geometry(rows, cols, k, misere=True)]
+    return tuple(boards)
+
+
+def atlas_record(solution: StrongSolution) -> AtlasRecord:
+    """The atlas's record of ``solution``'s board."""
+    geometry = solution.geometry
+    value, remoteness = solution.lookup(0, 0)
+    keeping = []
+    for cell in range(1, geometry.size + 1):
+        child_value, _ = solution.lookup(1 << (cell - 1), 0)
+        if -child_value == value:  # the child's value is O's, who moves there
+            keeping.append(cell)
+    group = transforms(geometry)
+    return AtlasRecord(
+        geometry=geometry,
+        value=value,
+        remoteness=remoteness,
+        best_first_moves=tuple(orbit[0] for orbit in group_moves(tuple(keeping), group)),
+        first_move_classes=len(group_moves(tuple(range(1, geometry.size + 1)), group)),
+        positions=solution.positions,
+        classes=sum(solution.classes_by_ply),
+        games=GameCounts(*solution.games(0, 0)),
+        dead_draws=dead_draws(solution),
+    )
+
+
+@cache
+def _popcounts(size: int) -> np.ndarray:
+    """``table[bb]``: the cells of ``bb``, for every bitboard of ``size`` cells."""
+    boards = np.arange(1 << size, dtype=np.int64)
+    table = np.zeros(boards.size, dtype=np.int8)
+    for cell in range(size):
+        table += ((boards >> cell) & 1).astype(np.int8)
+    table.flags.writeable = False
+    return table
+
+
+def dead_draws(solution: StrongSolution, chunk: int = 1 << 22) -> int:
+    """How many reachable positions in play are dead draws: for every line, it holds a mark of each side, or
+    needs more marks than its side has moves left (X moves when the counts are equal). Over the solution's
+    bytes in chunks of indices (the positions decoded from their base-3 index), never one position at a time."""
+    geometry = solution.geometry
+    size, lines = geometry.size, geometry.lines
+    popcount = _popcounts(size)
+    found = 0
+    for start in range(0, solution.packed.size, chunk):
+        block = solution.packed[start : start + chunk]
+        # reached, and in play: a byte of remoteness 0 is a game over (a line made, or the board full)
+        rest = np.flatnonzero((block != UNREACHED) & ((block & 31) != 0)) + start
+        x = np.zeros(rest.size, dtype=np.int64)
+        o = np.zeros(rest.size, dtype=np.int64)
+        for cell in range(size):
+            rest, digit = np.divmod(rest, 3)
+            x |= (digit == 1).astype(np.int64) << cell
+            o |= (digit == 2).astype(np.int64) << cell
+        x_count, o_count = popcount[x], popcount[o]
+        empties = size - x_count - o_count
+        x_moves = np.where(x_count == o_count, (empties + 1) // 2, empties // 2)
+        o_moves = empties - x_moves
+        alive = np.zeros(x.size, dtype=bool)
+        for line in lines:
+            alive |= ((o & line) == 0) & (popcount[line & ~x] <= x_moves)
+            alive |= ((x & line) == 0) & (popcount[line & ~o] <= o_moves)
+        found += int(x.size - alive.sum())
+    return found
+
+
+def record_data(record: AtlasRecord) -> dict:
+    """The record as plain JSON-ready data (a line of ``workbench atlas --json``): the value as ``analyze``
+    labels it, for X on the empty board."""
+    geometry = record.geometry
+    games = record.games
+    return {
+        "variant": record.variant,
+        "rows": geometry.rows,
+        "cols": geometry.cols,
+        "k": geometry.k,
+        "misere": geometry.misere,
+        "value": _LABELS[record.value],
+        "remoteness": record.remoteness,
+        "best_first_moves": list(record.best_first_names),
+        "best_first_cells": list(record.best_first_moves),
+        "first_move_classes": record.first_move_classes,
+        "positions": record.positions,
+        "classes": record.classes,
+        "games": games.as_dict(),
+        "dead_draws": record.dead_draws,
+        "dead_draw_share": round(record.dead_draw_share, 6),
+    }
+
+
+def outcome_words(record: AtlasRecord) -> str:
+    """``X wins in 7``, ``draw``, ``O wins in 8``: the empty board's value as a person reads it."""
+    if record.value == 0:
+        return "draw"
+    return f"{'X' if record.value > 0 else 'O'} wins in {record.remoteness}"
+
+
+# --- one progress display for a whole run ---------------------------------------------------------------------
+
+READ_BACK_SHARE = 0.25
+"""A board whose solution is kept costs about this share of solving it: reading it back, and counting its dead
+draws, which are counted either way (the run's time left is an estimate, and says "about")."""
+
+
+def board_weight(geometry: Geometry, *, kept: bool = False) -> float:
+    """A board's expected share of a run's time, up to a common factor: the positions its size allows (the
+    cells X and O fill, in any arrangement), which bound the sweep's work; less for a solution kept."""
+    weight = float(sum(comb(geometry.size, ply) * comb(ply, ply // 2) for ply in range(geometry.size + 1)))
+    return weight * READ_BACK_SHARE if kept else weight
+
+
+def run_fraction(weights: tuple[float, ...], board: int, within: float) -> float:
+    """The share of a run done at ``within`` (0…1) of board ``board`` (0-based), the boards weighed by
+    :func:`board_weight`."""
+    total = sum(weights)
+    return min(1.0, (sum(weights[:board]) + weights[board] * within) / total)
+
+
+def describe_run(board: int, boards: int, variant: str, stage: str, fraction: float, elapsed: float) -> str:
+    """``board 131 of 268 · 4x4k4-misere · stage 3 of 4, values, back from the last ply · 47% · about 2 min left``:
+    the board now (0-based ``board``), what is done to it (a stage of the solve by its name, else as said), the
+    whole run's share done and the time left from the time so far, once there is enough of it to go by."""
+    doing = stage
+    if stage in STAGE_WORDS:
+        doing = f"stage {STAGE_ORDER.index(stage) + 1} of {len(STAGE_ORDER)}, {STAGE_WORDS[stage]}"
+    line = f"board {board + 1} of {boards} · {variant} · {doing} · {fraction:.0%}"
+    if 0.02 <= fraction < 1 and elapsed >= 1:
+        line += f" · about {duration(elapsed * (1 - fraction) / fraction)} left"
+    return line
+
+
+def duration(seconds: float) -> str:
+    """``12 s``, ``3 min 05 s``, ``14 min``."""
+    if seconds < 60:
+        return f"{max(1, round(seconds))} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest:02d} s" if minutes < 10 else f"{minutes} min"
