@@ -16,6 +16,32 @@ def shared_unless_mapping(scope: str):
     return determine
 
 
+@pytest.fixture
+def untraced_children(monkeypatch):
+    """Child processes this test starts are not measured by coverage: benchmarks that time the app in a terminal
+    or a browser (their children run code the in-process tests measure; traced, each child ran at half speed or
+    less, and these tests were CI's longest)."""
+    for name in list(os.environ):
+        if name.startswith(("COV_CORE_", "COVERAGE_")):
+            monkeypatch.delenv(name)
+
+
+@pytest.fixture
+def kept_solution():
+    """``keep(geometry)`` puts the strong solution of ``geometry`` in this test's own cache, as a first run of
+    ``workbench solve`` would: made once per test process (tests/solved.py), so that the tests of the app on a
+    4×4 board read it back rather than each solving it again (10–20 s a time, more under coverage). Tests of the
+    solving itself do not use it."""
+    from workbench.cache import save_strong
+
+    from .solved import solved
+
+    def keep(geometry) -> None:
+        assert save_strong(solved(geometry))
+
+    return keep
+
+
 @pytest.fixture(scope=shared_unless_mapping("session"))
 def all_analyses():
     return analyze_all(TIC_TAC_TOE)

@@ -34,6 +34,8 @@ from workbench.engine.graph import class_index, state_graph
 from workbench.engine.solver import solve
 from workbench.engine.strong import strong_solve
 
+from .solved import solved
+
 ATLAS = Path(__file__).parent.parent / "docs" / "atlas.md"
 CSV = ATLAS.with_suffix(".csv")
 ROW = re.compile(r"^\| (\d+)×(\d+) k(\d+) \| (normal|misère) \|")
@@ -51,13 +53,13 @@ def committed_rows() -> dict[str, str]:
 
 
 def record_of(variant: str) -> AtlasRecord:
-    return atlas_record(strong_solve(parse_variant(variant)))
+    return atlas_record(solved(parse_variant(variant)))
 
 
 @pytest.fixture(scope="module")
 def small_records() -> dict[str, AtlasRecord]:
-    """Every board of up to 12 cells, solved afresh (about 6 s in all)."""
-    return {str(board): atlas_record(strong_solve(board)) for board in atlas_boards(MAX_TABLE_CELLS)}
+    """Every board of up to 12 cells, solved (about 6 s in all; once per test process)."""
+    return {str(board): atlas_record(solved(board)) for board in atlas_boards(MAX_TABLE_CELLS)}
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

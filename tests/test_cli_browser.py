@@ -332,6 +332,7 @@ if __name__ == "__main__":  # pragma: no cover
     take_browser_screenshot(Path("screenshots/browser-5-1-9.png"))
 
 
+@pytest.mark.usefixtures("untraced_children")
 def test_the_browser_bench_times_tabs_opened_at_once_and_their_keys():
     """A small run of `workbench bench --browser` (the figures are the bench's, not a test's): every tab loads,
     every key is answered, each tab's app has its memory counted."""

@@ -161,6 +161,7 @@ def test_analyze_of_a_large_board_searches_within_the_budget(capsys):
     assert "perfect-win" in out and "a5" in out and " 13 " not in out  # coordinates, not cell numbers
 
 
+@pytest.mark.usefixtures("untraced_children")
 def test_the_bench_of_a_searched_board_times_the_app_in_a_terminal(capsys, monkeypatch):
     """`workbench bench --game 15x15k5`: no strong solve to time (one line, exit 2, asked for that alone), but the
     app in a real terminal on that board, against a first paint of 2× the bare app's."""
@@ -188,6 +189,7 @@ def test_the_bench_of_a_searched_board_times_the_app_in_a_terminal(capsys, monke
     assert real(quick=True, sizes=())["target_first_paint_ratio"] == 1.5  # the classic board keeps its 1.5×
 
 
+@pytest.mark.usefixtures("untraced_children")
 def test_the_family_bench_reports_every_figure_and_says_when_the_peer_is_missing(capsys, monkeypatch):
     from workbench.bench import family as bench_family
 

@@ -322,7 +322,10 @@ def test_interrupted_by_the_user_is_not_a_traceback():
 
 
 @pytest.mark.app
-def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys, tmp_path):
+def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys, tmp_path, kept_solution):
+    from workbench.engine import Geometry
+
+    kept_solution(Geometry(4, 4, 4))  # its view reads the solution back (solved once per test process)
     from workbench.library import Library, default_path
     from workbench.settings import Settings, save_settings, settings_path
     from workbench.library.recovery import keep

@@ -221,12 +221,10 @@ def test_four_by_four_k4_puzzles_from_its_strong_solution(tmp_path, capsys):
         from workbench.cli import main
 
         assert (
-            main(["puzzles", "--game", "4x4k4", "--count", "3", "--json", "--db", str(tmp_path / "lib.sqlite3")]) == 0
+            main(["puzzles", "--game", "4x4k4", "--count", "12", "--json", "--db", str(tmp_path / "lib.sqlite3")]) == 0
         )
-    records = json.loads(capsys.readouterr().out)
-    assert [record["position"] for record in records] == [
-        format_position(p.position) for p in find_puzzles(geometry, 3, solution=strong_solution(geometry)[0])
-    ]
+    records = json.loads(capsys.readouterr().out)  # the same twelve (not a third search of 490,004: CI's time)
+    assert [record["position"] for record in records] == [format_position(p.position) for p in puzzles]
 
 
 # --- the library -------------------------------------------------------------------------------------------------

@@ -98,8 +98,9 @@ def test_a_value_in_a_cell_keeps_its_remoteness_where_it_can(value, remoteness, 
     assert value_in_cell(value, remoteness, width) == shown and len(shown) <= width
 
 
-async def test_the_values_overlay_on_4x4k3_shows_each_value_with_its_remoteness():
+async def test_the_values_overlay_on_4x4k3_shows_each_value_with_its_remoteness(kept_solution):
     """Was: a cell read `4 loss`: the 4 the row label, the remoteness cut away."""
+    kept_solution(Geometry(4, 4, 3))
     app = _app(state=reduce(_on(Geometry(4, 4, 3)), SetOverlay(overlay="values")))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot, app)

@@ -56,11 +56,12 @@ def test_a_3x4_board_in_each_pane(snap_compare, pane):
     assert snap_compare(WorkbenchApp(game=Geometry(3, 4, 3)), run_before=preparing(keys, pane), terminal_size=(90, 30))
 
 
-def test_a_4x4_board_with_its_values(snap_compare):
-    """4×4, four in a row (its strong solution behind it): sixteen cells with coordinates on the edges, the
+def test_a_4x4_board_with_its_values(snap_compare, kept_solution):
+    """4×4, four in a row (its strong solution behind it, kept): sixteen cells with coordinates on the edges, the
     last move marked, each move's exact value on the overlay."""
     from workbench.engine import Geometry
 
+    kept_solution(Geometry(4, 4, 4))
     keys = ["6", "colon", *"11", "enter", "7", "v"]
     assert snap_compare(WorkbenchApp(game=Geometry(4, 4, 4)), run_before=preparing(keys, "board"), terminal_size=(90, 30))
 

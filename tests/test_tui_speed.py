@@ -334,7 +334,7 @@ def test_runs_and_ellipsis():
 
 
 @pytest.fixture
-def bench_env(tmp_path):
+def bench_env(tmp_path, untraced_children):
     return terminal_bench.environment(str(tmp_path))
 
 
@@ -356,6 +356,7 @@ def test_the_bare_app_is_timed_to_its_settled_screen(bench_env):
     assert terminal.process.poll() is not None  # closing ends the process
 
 
+@pytest.mark.usefixtures("untraced_children")
 def test_the_bench_times_a_variant_chosen_in_the_new_game_dialog_until_its_analysis_shows(monkeypatch):
     """The first analysis shown (the family issue's ≤ 100 ms on 4×4k4), on the misère 3×3, the dialog's second
     entry: a real app chooses it in its dialog, lit a while before Enter and at once, in every launch."""

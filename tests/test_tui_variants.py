@@ -219,13 +219,14 @@ async def test_a_misere_study_saved_and_opened_again_keeps_its_rule(tmp_path):
         assert "misère" in _header(reopened)
 
 
-async def test_a_4x4_misere_study_saved_opened_again_and_exported_keeps_its_board_and_rule(tmp_path):
+async def test_a_4x4_misere_study_saved_opened_again_and_exported_keeps_its_board_and_rule(tmp_path, kept_solution):
     """Played on 4×4 misère by coordinate, saved as a file, opened from an app on the classic board: the
     board, the rule, the moves and the comment come back, and the move text names the variant."""
     from workbench.tui.library_dialogs import OpenDialog
 
     path = tmp_path / "four-misere.json"
     four_misere = Geometry(4, 4, 4, misere=True)
+    kept_solution(four_misere)  # solved once per test process, read back here
     app = _app(game=four_misere)
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)

@@ -18,6 +18,7 @@ Up to 16 cells (exact values everywhere).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..errors import InputError
 from .analysis import analyze, best_moves, check_exact, principal_variation, strong_if_installed
@@ -163,6 +164,11 @@ def explain(position: Position, cell: Cell) -> Explanation:
                        best, line, text)  # fmt: skip
 
 
+explained = lru_cache(maxsize=256)(explain)
+""":func:`explain`, kept for the positions seen lately: the app's panes explain the same few moves at every
+rebuild."""
+
+
 _KEEPS = {Value.WIN: "wins", Value.DRAW: "draws", Value.LOSS: "loses slowest"}
 _KEEP = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "lose slowest"}
 _OUTCOME = {Value.WIN: "wins", Value.DRAW: "draws", Value.LOSS: "loses"}
@@ -281,6 +287,6 @@ def explanation_record(explanation: Explanation) -> dict:
 
 
 __all__ = [
-    "MISERE_ROLES", "ROLES", "VERDICTS", "ExplainError", "Explanation", "Step", "explain", "explanation_record", "headline",
+    "MISERE_ROLES", "ROLES", "VERDICTS", "ExplainError", "Explanation", "Step", "explain", "explained", "explanation_record", "headline",
     "line_steps", "role_of", "value_words",
 ]  # fmt: skip

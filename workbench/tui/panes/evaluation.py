@@ -13,7 +13,7 @@ from textual.reactive import reactive
 from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of
 from ...engine.analysis import MAX_TABLE_CELLS, is_searched, tables_if_built
 from ...engine.geometry import cell_name, describe_variant, uses_cell_numbers
-from ...engine.explain import explain
+from ...engine.explain import explained
 from ...engine.solver import preference
 from ...state import AppState, selected_line, selected_move
 from ...state.practice import mistake_summary
@@ -421,10 +421,6 @@ class EvaluationView(LinesView):
             heading, position, cell = "last move: ", state.tree.position(node.parent), node.move
         writer.newline().write(heading, self.part("evaluation--heading"))
         writer.write_wrapped(explained(position, cell).text.split(), indent=len(heading))
-
-
-explained = lru_cache(maxsize=256)(explain)
-"""A move explained, kept: the pane is rebuilt at every change, and the same few moves are looked at again."""
 
 
 class EvaluationPane(ViewPane):
