@@ -139,9 +139,9 @@ async def test_a_right_answer_is_a_good_move_and_a_skip_then_stop_keeps_the_rest
         await pilot.press("5")
         await pilot.pause()
         assert "Good move! 5 is best: draw." in plain_text(screen.query_one("#practice-panel"))
-        await pilot.press("n", "escape")  # the second (X's 8?!) stopped before an answer: not counted
+        await pilot.press("n", "n", "escape")  # the second (X's 8?!) skipped unanswered: no note on its move
         await pilot.pause()
-        assert screen.practice.results == ("solved",)
+        assert screen.practice.results == ("solved", "skipped")
         comments = [node.comment for node in app.store.state.tree.nodes.values() if node.comment]
         assert comments == ["practised: solved (best: 5)"]
 

@@ -8,9 +8,9 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`; the library is read and wri
 from __future__ import annotations
 
 from ...engine import Player
-from ...errors import WorkbenchError
 from ...engine.analysis import MAX_TABLE_CELLS, analysis_ready, is_searched
 from ...engine.geometry import describe_variant, format_variant
+from ...errors import WorkbenchError
 from ...state.actions import SetComment
 from ...state.practice import Exercise, Practice, mistakes_of_line, practised_comment
 
@@ -62,10 +62,13 @@ class Practising:
         self.push_screen(SideDialog(counts), chosen)
 
     def _practised(self, practice: Practice) -> None:
-        """Each practised mistake of the open study gets a note on its move (the move played there)."""
+        """Each practised mistake of the open study gets a note on its move (the move played there); one skipped
+        unanswered was not practised, and gets none."""
         state = self.store.state
         for index, exercise in enumerate(practice.exercises[: len(practice.results)]):
             if exercise.node is None or exercise.study is not None or exercise.node not in state.tree:
+                continue
+            if practice.results[index] == "skipped":
                 continue
             child = state.tree.child_with_move(exercise.node, exercise.played)
             if child is None:
