@@ -5,6 +5,7 @@ its panes and ``serve`` pass their tests on stock Textual and textual-serve too.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -65,7 +66,7 @@ def _names_the_workbench_defines(paths: list[Path]) -> set[str]:
                 and isinstance(node.value, ast.Name) and node.value.id == "self"
             ):  # fmt: skip
                 names.add(node.attr)
-    return names
+    return frozenset(names)
 
 
 def test_no_module_outside_the_gates_imports_a_private_module_or_name_of_the_frameworks():
@@ -111,20 +112,22 @@ def _modules_outside_the_gates() -> list[str]:
     return names
 
 
-def _privates_set_by(klass: type) -> set[str]:
-    """The private names a class defines itself, or sets on ``self`` in its own methods."""
+@functools.cache
+def _privates_set_by(klass: type) -> frozenset[str]:
+    """The private names a class defines itself, or sets on ``self`` in its own methods (kept: Textual's App and
+    Widget are thousands of lines, read again for each of the workbench's classes derived from them)."""
     names = {name for name in vars(klass) if _private(name)}
     try:
         source = textwrap.dedent(inspect.getsource(klass))
     except (OSError, TypeError):
-        return names
+        return frozenset(names)
     for node in ast.walk(ast.parse(source)):
         if (
             isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _private(node.attr)
             and isinstance(node.value, ast.Name) and node.value.id == "self"
         ):  # fmt: skip
             names.add(node.attr)
-    return names
+    return frozenset(names)
 
 
 def test_no_class_outside_the_gates_overrides_or_sets_a_private_name_of_a_framework_class_it_derives_from():

@@ -108,7 +108,9 @@ def explain_times(*, quick: bool = False) -> dict:
     from ..engine.explain import explain
 
     boards: dict[str, dict] = {}
-    for geometry in (TIC_TAC_TOE, Geometry(3, 4, 3), Geometry(misere=True), Geometry(4, 4, 4)):
+    # --quick: the classic board alone (the others' tables take seconds to build) and the 4×4 where it is kept
+    wanted = (TIC_TAC_TOE, Geometry(4, 4, 4)) if quick else (TIC_TAC_TOE, Geometry(3, 4, 3), Geometry(misere=True), Geometry(4, 4, 4))
+    for geometry in wanted:
         if geometry.size > 12:
             solution = load_strong(geometry)
             if solution is None:
