@@ -19,7 +19,7 @@ from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.panes.history import LineScore, MoveVerdict
 from workbench.tui.practice import PracticeScreen, SideDialog
 
-from .tui_helpers import cell_offset, cell_texts, moves, plain_text, text_of, wait_library, wait_ready
+from .tui_helpers import cell_offset, cell_texts, moves, plain_text, text_of, until, wait_library, wait_ready
 
 
 def _app(**options) -> WorkbenchApp:
@@ -28,14 +28,6 @@ def _app(**options) -> WorkbenchApp:
 
 def _words(widget) -> str:
     return " ".join(text_of(widget).split())
-
-
-async def _until(pilot, predicate, tries: int = 400) -> None:
-    for _ in range(tries):
-        if predicate():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("never happened")
 
 
 async def test_the_evaluation_says_the_last_move_in_words_and_the_history_its_verdict():
@@ -124,7 +116,7 @@ async def test_learning_from_mistakes_a_wrong_answer_a_hint_the_solution_and_the
         node = state.tree.child_with_move(state.tree.path(state.cursor)[1], 2)
         assert state.tree.node(node).comment == "practised: shown (best: 5)" and state.modified
         assert moves(app) == (1, 2, 4, 7, 5, 3, 6)  # the study's game is where it was
-        await _until(pilot, lambda: attempt_stats(app.library, "mistake", state.geometry).attempts == 1)
+        await until(pilot, lambda: attempt_stats(app.library, "mistake", state.geometry).attempts == 1, "the attempt kept", seconds=8)
 
 
 async def test_a_right_answer_is_a_good_move_and_a_skip_then_stop_keeps_the_rest():
@@ -163,7 +155,7 @@ async def test_puzzles_come_from_the_library_and_each_attempt_is_kept(game):
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_library(pilot, app)
         await pilot.press("u")
-        await _until(pilot, lambda: isinstance(app.screen, PracticeScreen))
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
         screen = app.screen
         panel = lambda: plain_text(screen.query_one("#practice-panel"))  # noqa: E731
         assert "first puzzles on this board" in panel() and "to move: find" in panel() and panel().startswith("1 of ")
@@ -182,14 +174,14 @@ async def test_puzzles_come_from_the_library_and_each_attempt_is_kept(game):
         await pilot.press("n")  # a miss, kept
         await pilot.pause()
         stats = lambda: attempt_stats(app.library, "puzzle", game)  # noqa: E731
-        await _until(pilot, lambda: stats().attempts == 1)
+        await until(pilot, lambda: stats().attempts == 1, "the miss kept", seconds=8)
         assert stats().solved == 0 and stats().streak == 0
         assert "streak 0 · solved 0 of 1 (0%)" in panel()
         position = screen.practice.current.position
         await answer(solution(position)[0])
         assert "Good move!" in panel() and "n: next" in panel()
         await pilot.press("n")
-        await _until(pilot, lambda: stats().attempts == 2)
+        await until(pilot, lambda: stats().attempts == 2, "the right answer kept", seconds=8)
         assert (stats().solved, stats().streak) == (1, 1) and "streak 1 · solved 1 of 2 (50%)" in panel()
         await pilot.press("escape")
         await pilot.pause()
@@ -262,7 +254,7 @@ async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
         await pilot.pause()
         assert isinstance(app.screen, SideDialog)
         await pilot.press("o")
-        await _until(pilot, lambda: isinstance(app.screen, PracticeScreen))
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
         practice = app.screen.practice
         assert [(exercise.position, exercise.played, exercise.study) for exercise in practice.exercises] == [
             (missed, 2, "centre"), (Position.empty().play(1), 2, "corner")]

@@ -17,7 +17,7 @@ from workbench.tui.dialogs import NewGameDialog
 from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.panes.symmetry import SymmetryView
 
-from .tui_helpers import cell_offset, moves, text_of, wait_ready
+from .tui_helpers import cell_offset, moves, text_of, until, wait_ready
 
 SIZE = (100, 34)
 THREE_BY_FOUR = Geometry(3, 4, 3)
@@ -649,16 +649,6 @@ def no_search(monkeypatch) -> list:
     asked: list = []
     monkeypatch.setattr(WorkbenchApp, "_start_search", lambda self, position: asked.append(position))
     return asked
-
-
-async def until(pilot, condition, what: str) -> None:
-    """Let the app run until ``condition()`` holds (each turn of the loop hands it the event loop); the bound
-    only turns a hang into a failure."""
-    for _ in range(20_000):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"never: {what}")
 
 
 async def test_gomoku_is_chosen_by_name_drawn_compact_and_played_by_coordinate(monkeypatch):

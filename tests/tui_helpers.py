@@ -92,3 +92,12 @@ def text_of(widget) -> str:
     console.print(widget.render())
     return console.file.getvalue()
 
+
+async def until(pilot, condition, what: str, seconds: float = 200.0) -> None:
+    """Let the app run until ``condition()`` holds (each turn of the loop hands it the event loop); the bound
+    (``seconds``) only turns a hang into a failure."""
+    for _ in range(round(seconds / 0.01)):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never: {what}")

@@ -25,7 +25,7 @@ import numpy as np
 
 from .census import GameCounts
 from .geometry import MAX_STRONG_CELLS, Cell, Geometry, cell_name
-from .solve_progress import STAGE_ORDER, STAGE_WORDS
+from .solve_progress import STAGE_WORDS, describe_stage, duration
 from .strong import UNREACHED, StrongSolution
 from .symmetry import group_moves, transforms
 
@@ -207,18 +207,8 @@ def describe_run(board: int, boards: int, variant: str, stage: str, fraction: fl
     """``board 131 of 268 · 4x4k4-misere · stage 3 of 4, values, back from the last ply · 47% · about 2 min left``:
     the board now (0-based ``board``), what is done to it (a stage of the solve by its name, else as said), the
     whole run's share done and the time left from the time so far, once there is enough of it to go by."""
-    doing = stage
-    if stage in STAGE_WORDS:
-        doing = f"stage {STAGE_ORDER.index(stage) + 1} of {len(STAGE_ORDER)}, {STAGE_WORDS[stage]}"
+    doing = describe_stage(stage) if stage in STAGE_WORDS else stage
     line = f"board {board + 1} of {boards} · {variant} · {doing} · {fraction:.0%}"
     if 0.02 <= fraction < 1 and elapsed >= 1:
         line += f" · about {duration(elapsed * (1 - fraction) / fraction)} left"
     return line
-
-
-def duration(seconds: float) -> str:
-    """``12 s``, ``3 min 05 s``, ``14 min``."""
-    if seconds < 60:
-        return f"{max(1, round(seconds))} s"
-    minutes, rest = divmod(round(seconds), 60)
-    return f"{minutes} min {rest:02d} s" if minutes < 10 else f"{minutes} min"

@@ -48,15 +48,20 @@ def solve_fraction(geometry: Geometry, stage: str, done: int, total: int) -> flo
 def describe_progress(stage: str, fraction: float, elapsed: float) -> str:
     """``stage 2 of 4, counting games · 37% · about 12 s left``: the time left from the time so far, once there
     is enough of it to go by."""
-    number = STAGE_ORDER.index(stage) + 1
-    line = f"stage {number} of {len(STAGE_ORDER)}, {STAGE_WORDS[stage]} · {fraction:.0%}"
+    line = f"{describe_stage(stage)} · {fraction:.0%}"
     if 0.05 <= fraction < 1 and elapsed >= 1:
         left = elapsed * (1 - fraction) / fraction
-        line += f" · about {_duration(left)} left"
+        line += f" · about {duration(left)} left"
     return line
 
 
-def _duration(seconds: float) -> str:
+def describe_stage(stage: str) -> str:
+    """``stage 2 of 4, counting games``."""
+    return f"stage {STAGE_ORDER.index(stage) + 1} of {len(STAGE_ORDER)}, {STAGE_WORDS[stage]}"
+
+
+def duration(seconds: float) -> str:
+    """``12 s``, ``3 min 05 s``, ``14 min``."""
     if seconds < 60:
         return f"{max(1, round(seconds))} s"
     minutes, rest = divmod(round(seconds), 60)
