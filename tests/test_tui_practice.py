@@ -262,3 +262,17 @@ async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
         await pilot.press("5", "n", "escape")  # the centre's mistake found; the study open is untouched
         await pilot.pause()
         assert not any(node.comment for node in app.store.state.tree.nodes.values())
+
+
+async def test_puzzles_without_a_library_are_found_spread_over_their_difficulty_and_kept_nowhere():
+    from workbench.engine.puzzles import find_puzzles
+
+    app = WorkbenchApp(db="/dev/null/library.sqlite3")  # not a folder: the library is unavailable
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await wait_library(pilot, app) == "unavailable"
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
+        practice = app.screen.practice
+        assert [exercise.position for exercise in practice.exercises] == [puzzle.position for puzzle in find_puzzles(Geometry(), 20)]
+        panel = plain_text(app.screen.query_one("#practice-panel"))
+        assert panel.startswith("1 of 20 · puzzle · difficulty ") and "streak" not in panel and "first puzzles" not in panel

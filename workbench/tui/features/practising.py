@@ -139,17 +139,16 @@ class Practising:
             self.notify(f"Finding the puzzles of {describe_variant(geometry)}: about ten seconds, the first time.", timeout=8)
 
         def gather():
-            from ...engine.analysis import strong_if_installed
-            from ...engine.puzzles import find_puzzles
+            from ...engine.puzzles import find_puzzles  # (it reads the installed strong solution of 13-16 cells)
 
-            if library is None:
-                found = spread(find_puzzles(geometry, solution=strong_if_installed(geometry)), PRACTICE_AT_ONCE)
+            if library is None:  # spread over the difficulty by the engine, as the command's --count is
+                found = find_puzzles(geometry, PRACTICE_AT_ONCE)
                 return tuple(Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}") for puzzle in found), None
             from ...library.practice import keep_puzzles, kept_puzzles, missed_positions
 
             kept = kept_puzzles(library, geometry)
             if not kept:
-                keep_puzzles(library, geometry, find_puzzles(geometry, solution=strong_if_installed(geometry)))
+                keep_puzzles(library, geometry, find_puzzles(geometry))
                 kept = kept_puzzles(library, geometry)
             missed = set(missed_positions(library, "puzzle", geometry))
             again = [puzzle for puzzle in kept if puzzle.position in missed]
@@ -225,9 +224,9 @@ class Practising:
 
 
 def spread(puzzles, count: int) -> list:
-    """``count`` of ``puzzles`` (easiest first) spread over their range of difficulty, easiest first, as
-    ``find_puzzles(geometry, count)`` picks them: a sitting that begins gently and ends hard, not the twenty
-    easiest (on 3×3, wins in one)."""
+    """``count`` of ``puzzles`` kept in the library (easiest first) spread over their range of difficulty, easiest
+    first, by the engine's own rule (``find_puzzles(geometry, count)`` picks so): a sitting that begins gently and
+    ends hard, not the twenty easiest (on 3×3, wins in one)."""
     import numpy as np
 
     from ...engine.puzzle_finder import spread as places
