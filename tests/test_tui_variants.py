@@ -703,6 +703,9 @@ async def test_a_big_board_s_search_fills_in_and_s_stops_it_and_searches_on():
         await until(pilot, lambda: app.store.state.searching == position, "the search started")
         view = app.query_one(EvaluationView)
         await until(pilot, lambda: "searching ·" in text_of(view) and "nodes" in text_of(view), "its progress shown")
+        # its first report (waited for: under load a stop pressed before it would leave no nodes counted)
+        await until(pilot, lambda: (r := app.store.state.search_of(position)) is not None and r.nodes > 0,
+                    "the search's first report")  # fmt: skip
         await pilot.press("v")  # the keys answer while it runs
         await pilot.pause()
         assert app.store.state.view.overlay == "values"
