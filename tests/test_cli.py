@@ -38,6 +38,40 @@ def test_analyze_all_is_json_lines(capsys):
     assert statuses == {"in_play", "x_won", "o_won", "draw"}
 
 
+def test_analyze_all_writes_each_position_s_record_and_line_as_before(capsys, all_analyses):
+    """The records are read off the tables (engine.table_records) rather than made from each analysis: the same
+    text, byte for byte, for every position of 3×3, with --json and without."""
+    from workbench.engine import analysis_record
+
+    records = [analysis_record(analysis) for analysis in all_analyses]
+    code, out, _ = run(capsys, "analyze", "--all", "--json")
+    assert code == 0 and out == "".join(json.dumps(record) + "\n" for record in records)
+    code, out, _ = run(capsys, "analyze", "--all")
+    assert code == 0 and out == "".join(
+        f"{r['position']}  {r['status']:<7} {r['value'] or '-':<5} {r['remoteness'] if r['remoteness'] is not None else '-'}\n"
+        for r in records
+    )
+
+
+def test_analyze_all_reads_the_kept_tables_and_keeps_them_where_it_built_them(capsys, monkeypatch):
+    from workbench import cache
+    from workbench.engine import TIC_TAC_TOE
+    from workbench.engine.analysis import forget_tables, install_tables, tables
+
+    table = tables(TIC_TAC_TOE)
+    _, expected, _ = run(capsys, "analyze", "--all", "--json")
+    forget_tables()
+    try:
+        assert not cache.cache_path(TIC_TAC_TOE).exists()
+        assert run(capsys, "analyze", "--all", "--json")[1] == expected  # built, and kept
+        assert cache.cache_path(TIC_TAC_TOE).exists()
+        forget_tables()
+        monkeypatch.setattr(cache, "build_tables", lambda geometry: pytest.fail("built although they were kept"))
+        assert run(capsys, "analyze", "--all", "--json")[1] == expected
+    finally:
+        install_tables(table)
+
+
 def test_analyze_rich_view_shows_board_masks_and_moves(capsys):
     code, out, _ = run(capsys, "analyze", "X.O/.O./..X")
     assert code == 0

@@ -39,6 +39,24 @@ def test_the_app_imports_neither_the_library_nor_the_search_s_service_before_it_
     assert result.stdout.strip() == ""
 
 
+def test_analyze_all_imports_only_the_engine_and_the_cache():
+    """`workbench analyze --all --json` on 3×3 is a race against OpenSpiel's sweep (`workbench bench --game`), run
+    as a whole process: numpy alone took a quarter of its second (the atlas's command imported it at the start of
+    every command), and it needs none of the app, Rich, the library or sqlite3 either."""
+    code = (
+        "import io, sys\n"
+        "from workbench.cli import main\n"
+        "sys.stdout = io.StringIO()\n"
+        "assert main(['analyze', '--all', '--json']) == 0\n"
+        "late = ('numpy', 'textual', 'rich', 'sqlite3', 'multiprocessing', 'workbench.library', 'workbench.tui',\n"
+        "        'workbench.state', 'workbench.search_service')\n"
+        "sys.__stdout__.write(','.join(sorted(name for name in sys.modules if name.startswith(late))))\n"
+    )
+    environment = {name: value for name, value in os.environ.items() if not name.startswith(("COV_CORE_", "COVERAGE_"))}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=environment)
+    assert result.stdout.strip() == ""
+
+
 def _imports_of_every_module() -> dict[str, set[str]]:
     """Each module of the workbench, and the workbench modules it imports anywhere in its text (at its top or in a
     function: a circle through a function's import is a circle still), read from the source, not by importing it."""

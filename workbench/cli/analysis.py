@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..engine import (
@@ -11,7 +10,6 @@ from ..engine import (
     Player,
     Position,
     analysis_record,
-    analyze_all,
     census,
     first_move_table,
     format_position,
@@ -32,18 +30,9 @@ from .common import (
 def cmd_analyze(args: argparse.Namespace) -> int:
     geometry = game_of(args)
     if args.all:
-        from ..engine.analysis import MAX_TABLE_CELLS
+        from .every_position import analyze_every_position
 
-        if geometry.size > MAX_TABLE_CELLS:
-            return _all_strong(args, geometry)
-        analyses = analyze_all(geometry)
-        if args.json:
-            sys.stdout.writelines(json.dumps(analysis_record(analysis)) + "\n" for analysis in analyses)
-        else:
-            for analysis in analyses:
-                record = analysis_record(analysis)
-                print(f"{record['position']}  {record['status']:<7} {record['value'] or '-':<5} {record['remoteness'] if record['remoteness'] is not None else '-'}")
-        return 0
+        return analyze_every_position(args, geometry)
     from ..engine.analysis import MAX_STRONG_CELLS  # not from engine.strong: that imports numpy
 
     seconds = parse_budget(args.budget)
@@ -91,31 +80,6 @@ def _search(args: argparse.Namespace, position: Position, seconds: float) -> int
 
         out = console()
         out.print(search_view(record, position, out.width, all_moves=args.all_moves))
-    return 0
-
-
-def _all_strong(args: argparse.Namespace, geometry) -> int:
-    """Every reachable position of a strongly solved board, streamed: its value and remoteness (the full
-    record of each, with every move, is ``analyze`` of that position)."""
-    from ..engine.strong import MAX_STRONG_CELLS
-    from ..engine.strong_records import every_position
-
-    if geometry.size > MAX_STRONG_CELLS:
-        raise UsageError(f"analyze --all covers boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
-    solution, _ = solved_with_progress(geometry)
-    write = sys.stdout.write
-    for block in every_position(solution):
-        if args.json:
-            write("".join(
-                f'{{"position": "{text}", "to_move": {json.dumps(side)}, "status": "{status}", '
-                f'"value": {json.dumps(value)}, "remoteness": {json.dumps(remoteness)}}}\n'
-                for text, side, status, value, remoteness in block
-            ))  # fmt: skip
-        else:
-            write("".join(
-                f"{text}  {status:<7} {value or '-':<5} {remoteness if remoteness is not None else '-'}\n"
-                for text, _, status, value, remoteness in block
-            ))  # fmt: skip
     return 0
 
 

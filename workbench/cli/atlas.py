@@ -18,9 +18,12 @@ import signal
 import sys
 import tempfile
 import time
+from typing import TYPE_CHECKING
 
-from ..engine.atlas import AtlasRecord, outcome_words, record_data
 from .common import UsageError, print_json
+
+if TYPE_CHECKING:  # (engine.atlas imports numpy: 0.2 s of every other command's start)
+    from ..engine.atlas import AtlasRecord
 
 CSV_FIELDS = (
     "variant", "rows", "cols", "k", "misere", "value", "remoteness", "best_first_moves", "first_move_classes",
@@ -83,7 +86,7 @@ def _solve_all(boards, started: float, *, streamed: bool) -> tuple[list[AtlasRec
     """Each board's record and (where its solution came from, seconds), with one progress line on a terminal; with
     ``streamed``, each record's JSON line written as soon as its board is done (a program reads them as they come)."""
     from ..cache import strong_cache_path, strong_solution
-    from ..engine.atlas import atlas_record, board_weight, describe_run, run_fraction
+    from ..engine.atlas import atlas_record, board_weight, describe_run, record_data, run_fraction
     from ..engine.solve_progress import solve_fraction
 
     show = sys.stderr.isatty()
@@ -179,6 +182,8 @@ def command_of(args: argparse.Namespace) -> str:
 
 def csv_text(records: list[AtlasRecord]) -> str:
     """The records as CSV, a header line first; the first moves by name, separated by spaces."""
+    from ..engine.atlas import record_data
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
@@ -196,6 +201,8 @@ def csv_text(records: list[AtlasRecord]) -> str:
 
 def markdown_row(record: AtlasRecord) -> str:
     """One board's row of the Markdown table."""
+    from ..engine.atlas import outcome_words
+
     geometry, games = record.geometry, record.games
     cells = (
         f"{geometry.rows}×{geometry.cols} k{geometry.k}", "misère" if geometry.misere else "normal",
@@ -214,6 +221,8 @@ def _share(part: int, total: int) -> str:
 def markdown_text(records: list[AtlasRecord], date: str, command: str) -> str:
     """The atlas as Markdown: the date and the command that made it at the top, a summary of the values under
     both rules side by side, then a row for every board and rule."""
+    from ..engine.atlas import outcome_words
+
     largest = max(record.geometry.size for record in records)
     lines = [
         "# The m,n,k atlas",
@@ -254,6 +263,8 @@ def markdown_text(records: list[AtlasRecord], date: str, command: str) -> str:
 
 def text_lines(records: list[AtlasRecord]) -> list[str]:
     """The atlas as a plain table for the terminal: a line per board."""
+    from ..engine.atlas import outcome_words
+
     lines = [
         f"{'variant':<16} {'value':<12} {'best first moves':<24} {'positions':>12} {'classes':>11} {'games':>22} {'dead draws':>10}"
     ]

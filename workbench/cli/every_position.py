@@ -1,0 +1,75 @@
+"""``workbench analyze --all``: every reachable position of a board, streamed to standard output in chunks (one
+write each, never the whole at once).
+
+Up to 12 cells, from the board's tables (read back from the cache, or built and kept there): with ``--json`` each
+position's full record (:mod:`workbench.engine.table_records`, the text of ``analyze --json`` of it), else a
+line of its value and remoteness. From 13 to 16 cells, from the strong solution: the value and remoteness alone,
+both ways (the full record of one position, with every move, is ``analyze`` of it).
+
+Imports what it uses when it runs: on 3×3 the whole command takes about a fifth of a second, of which the
+interpreter's start and the engine's import are half.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..engine import Geometry
+from .common import UsageError, solved_with_progress
+
+
+def analyze_every_position(args: argparse.Namespace, geometry: Geometry) -> int:
+    """``analyze --all`` of ``geometry``.
+
+    :raises UsageError: above 16 cells, where positions are searched one by one."""
+    from ..engine.geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS
+
+    if geometry.size > MAX_STRONG_CELLS:
+        raise UsageError(f"analyze --all covers boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
+    if geometry.size > MAX_TABLE_CELLS:
+        from ..engine.strong_records import every_position
+
+        solution, _ = solved_with_progress(geometry)
+        blocks = every_position(solution)
+        if args.json:
+            _write_rows_as_json(blocks)
+        else:
+            _write_rows(blocks)
+        return 0
+    from ..cache import warm_tables
+    from ..engine.analysis import tables
+    from ..engine.table_records import every_row, record_lines
+
+    warm_tables(geometry)
+    table = tables(geometry)
+    if args.json:
+        write = sys.stdout.write
+        for chunk in record_lines(table):
+            write(chunk)
+    else:
+        _write_rows(every_row(table))
+    return 0
+
+
+def _write_rows(blocks) -> None:
+    """Rows ``(text, side, status, value, remoteness)`` as aligned text, one position a line."""
+    write = sys.stdout.write
+    for block in blocks:
+        write("".join(
+            f"{text}  {status:<7} {value or '-':<5} {remoteness if remoteness is not None else '-'}\n"
+            for text, _, status, value, remoteness in block
+        ))  # fmt: skip
+
+
+def _write_rows_as_json(blocks) -> None:
+    """The same rows as JSON documents, one a line: a strongly solved board's record of each position."""
+    from json import dumps
+
+    write = sys.stdout.write
+    for block in blocks:
+        write("".join(
+            f'{{"position": "{text}", "to_move": {dumps(side)}, "status": "{status}", '
+            f'"value": {dumps(value)}, "remoteness": {dumps(remoteness)}}}\n'
+            for text, side, status, value, remoteness in block
+        ))  # fmt: skip
