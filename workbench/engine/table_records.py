@@ -1,8 +1,7 @@
 """Every position's analysis as JSON text, read straight off a board's tables: what ``workbench analyze --all
 --json`` writes. Each line is the text ``json.dumps(analysis_record(analyze(position)))`` gives, in the order of
 :func:`~workbench.engine.analysis.analyze_all` (by ply, then key), made without an :class:`Analysis` or a dict
-for each position: on 3×3 (5,478 positions) the long way spent 0.6 s of the command's 0.8 s on them, this way
-under 0.1 s.
+for each position (making those was most of the command's time: docs/benchmarks.md).
 
 What records share is written once and joined: a position's games, the text of a move to a child (the same from
 every parent but for its cell), the list of the cells of a mask, a canonical form, and the symmetry's tail for a
@@ -25,7 +24,7 @@ from .threats import planner_for, squeezes
 
 RECORDS_PER_CHUNK = 512
 """Lines joined into one string before it is handed on (about 0.4 MB on 3×3): one write each, not one a line,
-and never the whole of 3×4's 80 MB at once."""
+and never the whole of 3×4's 103 MB at once."""
 
 
 def record_lines(table: Tables, per_chunk: int = RECORDS_PER_CHUNK) -> Iterator[str]:
