@@ -9,7 +9,7 @@ import pytest
 
 # the search process imports only the engine: it must start quickly, and never draw on the terminal
 @pytest.mark.parametrize("package", ["workbench.errors", "workbench.engine", "workbench.state", "workbench.library", "workbench.cache", "workbench.settings",
-                                     "workbench.search_service"])
+                                     "workbench.search_service", "workbench.store"])
 def test_core_never_imports_textual_or_rich(package):
     code = (
         f"import importlib, pkgutil, sys, {package} as root\n"
@@ -169,13 +169,15 @@ ROOMS = {
     "workbench.state": {"engine", "errors"},
     "workbench.library": {"engine", "state", "errors"},
     "workbench.cache": {"engine", "errors"},
+    "workbench.store": {"engine", "cache", "errors"},
+    "workbench.distributed": {"engine", "store", "cache", "errors"},
     "workbench.settings": {"engine", "state", "errors"},
     "workbench.search_service": {"engine", "errors"},
     "workbench.text": {"engine", "state", "errors"},
-    "workbench.tui": {"engine", "state", "library", "cache", "settings", "search_service", "errors"},
+    "workbench.tui": {"engine", "state", "library", "cache", "store", "settings", "search_service", "errors"},
     "workbench.web": {"engine", "state", "cache", "settings", "tui", "errors"},
-    "workbench.bench": {"engine", "state", "library", "cache", "settings", "search_service", "tui", "web", "errors"},
-    "workbench.cli": {"engine", "state", "library", "cache", "settings", "tui", "web", "bench", "text", "errors"},
+    "workbench.bench": {"engine", "state", "library", "cache", "store", "settings", "search_service", "tui", "web", "errors"},
+    "workbench.cli": {"engine", "state", "library", "cache", "store", "distributed", "settings", "tui", "web", "bench", "text", "errors"},
     "workbench.__main__": {"cli"},
 }
 """Each room, and the rooms it may import (every room may read the package's own ``workbench/__init__.py``, which

@@ -53,7 +53,8 @@ def cache_path(geometry: Geometry) -> Path:
     return cache_folder() / f"tables-{geometry.rows}x{geometry.cols}-k{geometry.k}{rule}-{engine_fingerprint()}.bin"
 
 
-def _enabled() -> bool:
+def cache_enabled() -> bool:
+    """False where ``WORKBENCH_NO_TABLES_CACHE`` turns the cache off."""
     return os.environ.get(DISABLE_VARIABLE, "") in ("", "0")
 
 
@@ -208,12 +209,12 @@ def strong_solution(geometry: Geometry, progress=None):
     from .engine.strong import check_strongly_solvable, strong_solve
 
     check_strongly_solvable(geometry)
-    if _enabled():
+    if cache_enabled():
         solution = load_strong(geometry)
         if solution is not None:
             return solution, "cache"
     solution = strong_solve(geometry, progress)
-    if _enabled():
+    if cache_enabled():
         save_strong(solution)
     return solution, "solved"
 
@@ -249,7 +250,7 @@ def ready_tables(geometry: Geometry) -> str | None:
         # only that race reaches these two lines, so no test can pin a mutant of them (no mutate)
         if tables_if_built(geometry) is not None:  # pragma: no mutate
             return "memory"  # pragma: no mutate
-        if _enabled():
+        if cache_enabled():
             table = load_tables(geometry)
             if table is not None:
                 install_tables(table)
@@ -268,7 +269,7 @@ def build_and_cache_tables(geometry: Geometry) -> bool:
             return False
         table = build_tables(geometry)
         install_tables(table)
-        if _enabled():
+        if cache_enabled():
             save_tables(table)
         return True
 
@@ -309,7 +310,7 @@ def read_back_analysis(geometry: Geometry) -> bool:
         return True
     if geometry.size <= MAX_TABLE_CELLS:
         return ready_tables(geometry) is not None
-    if not _enabled() or not _SOLVING.acquire(blocking=False):
+    if not cache_enabled() or not _SOLVING.acquire(blocking=False):
         return False
     try:
         if strong_if_installed(geometry) is None:

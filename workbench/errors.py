@@ -7,6 +7,7 @@
   value, an address to serve on. A ``ValueError`` too, as python-chess's parse errors are.
 * :class:`UsageError` — a command called in a way it cannot run (options that do not go together).
 * :class:`LibraryError` — the library file: it cannot be opened, is damaged, or holds no such study.
+* :class:`StoreError` — a solution kept past 16 cells (a Zarr store): it cannot be written, or is damaged.
 
 Any other exception that reaches the command line is a bug in the workbench, and is said to be one (exit 1),
 never "bad input". The ground floor: imports nothing, and every room may import it.
@@ -29,3 +30,7 @@ class UsageError(WorkbenchError):
 
 class LibraryError(WorkbenchError):
     """The library file cannot be used: names the file and the reason."""
+
+
+class StoreError(WorkbenchError):
+    """A kept solution (a Zarr store) cannot be written or read: names the store and the reason."""

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .census import GameCounts, counts
-from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit, cell_name, cells_of
+from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit
 from .graph import class_index, state_graph
 from .position import Position, Status, check_legal, format_position
 from .solver import Value, preference, solve
 from .symmetry import group_moves, stabilizer, transforms
 from .threats import planner_for, squeezes
-from .results import MASK_NAMES, Analysis, Masks, MoveAnalysis, SymmetryInfo, Tables
+from .results import MASK_NAMES, Analysis, Masks, MoveAnalysis, SymmetryInfo, Tables, analysis_record  # noqa: F401 - re-exported
 
 _VALUES = {int(value): value for value in Value}
 
@@ -72,7 +72,8 @@ def forget_tables() -> None:
     _analyze_strong.cache_clear()
 
 
-# --- boards of 13 to 16 cells: a strong solution (engine.strong) stands where the tables cannot --------------
+# --- boards of 13 to 16 cells: a strong solution (engine.strong) stands where the tables cannot; past 16, a
+# solution kept by `workbench solve` (workbench.store), read lazily, where one has been made ----------------
 
 _STRONG: dict[Geometry, object] = {}
 
@@ -87,7 +88,9 @@ def forget_analysis(geometry: Geometry) -> None:
 
 def install_strong(solution) -> None:
     """Answer :func:`analyze`, :func:`class_id` and :func:`principal_variation` on ``solution``'s board (13–16
-    cells, beyond the tables) from it from now on."""
+    cells, beyond the tables) from it from now on. Past 16 cells, a kept solution (any object with
+    ``geometry``, ``lookup_many`` and ``positions_by_ply``, :class:`workbench.store.solutions.KeptSolution`)
+    makes the board exact as well: no longer searched, its values read, its classes and games not counted."""
     _STRONG[solution.geometry] = solution
     _analyze_strong.cache_clear()
 
@@ -114,9 +117,9 @@ def check_exact(geometry: Geometry) -> None:
 
 
 def is_searched(geometry: Geometry) -> bool:
-    """The board is beyond the strong solutions (above 16 cells): its positions are searched one by one, and a
-    value is known only where a search proved it (:func:`searched_analysis`)."""
-    return geometry.size > MAX_STRONG_CELLS
+    """The board is beyond the strong solutions (above 16 cells, and no kept solution installed): its positions
+    are searched one by one, and a value is known only where a search proved it (:func:`searched_analysis`)."""
+    return geometry.size > MAX_STRONG_CELLS and geometry not in _STRONG
 
 
 @lru_cache(maxsize=4096)
@@ -137,41 +140,42 @@ def analyze_strong(solution: StrongSolution, position: Position) -> Analysis:
     geometry = position.geometry
     group = stabilizer(position)
     legal = position.legal_moves()
+    counted = hasattr(solution, "class_id")  # a kept solution past 16 cells numbers no classes, counts no games
     symmetry = SymmetryInfo(
         canonical=canonical(position),
-        class_id=solution.class_id(position),
-        class_count=sum(solution.classes_by_ply),
+        class_id=solution.class_id(position) if counted else None,
+        class_count=sum(solution.classes_by_ply) if counted else None,
         orbit_size=len(transforms(geometry)) // len(group),
         stabilizer=group,
         move_classes=group_moves(legal, group),
     )
-    games, games_after = solution.games_and_children(position.x, position.o)
+    games, games_after = solution.games_and_children(position.x, position.o) if counted else (None, {})
     if position.is_over:
-        return Analysis(position, position.status, None, None, None, (), Masks(), symmetry, GameCounts(*games))
-    found = solution.lookup(position.x, position.o)
+        return Analysis(position, position.status, None, None, None, (), Masks(), symmetry, _counts_or_none(games))
+    # the position, each child and each child's replies, read at once (a kept solution reads each chunk once)
+    children = [position.play(cell) for cell in legal]
+    replies = [[child.play(reply) for reply in child.legal_moves()] for child in children]
+    asked = [position, *children, *(after for row in replies for after in row)]
+    found, *read = solution.lookup_many([p.x for p in asked], [p.o for p in asked])
     assert found is not None, f"legal position {position} missing from the strong solution"
+    child_values, reply_values = read[: len(children)], iter(read[len(children) :])
     moves = []
-    for cell in legal:
-        child = position.play(cell)
-        child_value, child_remoteness = solution.lookup(child.x, child.o)
-        replies = child.legal_moves()
-        trap = None
-        if replies:
-            losing = 0
-            for reply in replies:
-                after = child.play(reply)
-                if solution.lookup(after.x, after.o)[0] > 0:  # good for us, who move after the reply
-                    losing += 1
-            trap = losing / len(replies)
-        child_games = games_after.get(solution.index(child.x, child.o))
-        moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, GameCounts(*child_games)))
+    for cell, child, (child_value, child_remoteness), after in zip(legal, children, child_values, replies):
+        # good for us, who move after the reply
+        trap = sum(next(reply_values)[0] > 0 for _ in after) / len(after) if after else None
+        child_games = games_after.get(solution.index(child.x, child.o)) if counted else None
+        moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, _counts_or_none(child_games)))
     moves = tuple(moves)
     best = best_moves(moves)
     perfect_win, perfect_lose = exact_masks_of(moves)
     # from the lines alone: the planner's masks read the whole game tree below (354,000 pairs on 4×4)
     masks = threat_masks(position, perfect_win=perfect_win, perfect_lose=perfect_lose, best=best)
     value, remoteness = found
-    return Analysis(position, Status.IN_PLAY, position.turn, Value(value), remoteness, moves, masks, symmetry, GameCounts(*games))
+    return Analysis(position, Status.IN_PLAY, position.turn, Value(value), remoteness, moves, masks, symmetry, _counts_or_none(games))
+
+
+def _counts_or_none(games: tuple[int, int, int] | None) -> GameCounts | None:
+    return None if games is None else GameCounts(*games)
 
 
 def _strong_for(geometry: Geometry):
@@ -181,6 +185,8 @@ def _strong_for(geometry: Geometry):
 def classes_by_ply(geometry: Geometry) -> tuple[int, ...]:
     """How many symmetry classes have 0, 1, 2, … marks, from the tables or the strong solution."""
     strong = _strong_for(geometry)
+    if strong is not None and not hasattr(strong, "classes_by_ply"):
+        raise BoardTooLargeError(f"board {geometry}: symmetry classes are counted on boards of at most {MAX_STRONG_CELLS} cells")
     return tuple(strong.classes_by_ply) if strong is not None else tables(geometry).classes_by_ply()
 
 
@@ -314,6 +320,8 @@ def class_id(position: Position) -> int:
     check_exact(position.geometry)
     strong = _strong_for(position.geometry)
     if strong is not None:
+        if not hasattr(strong, "class_id"):
+            raise BoardTooLargeError(f"board {position.geometry}: symmetry classes are numbered on boards of at most {MAX_STRONG_CELLS} cells")
         check_legal(position)
         return strong.class_id(position)
     table = tables(position.geometry)
@@ -326,7 +334,7 @@ def class_key(position: Position) -> int:
 
     :raises IllegalPositionError: the position is not reachable.
     """
-    if is_searched(position.geometry):
+    if position.geometry.size > MAX_STRONG_CELLS:  # searched, or solved and kept: classes not numbered
         return _canonical_key(position)
     return class_id(position)
 
@@ -371,11 +379,10 @@ def _strong_line(strong, position: Position) -> tuple[Cell, ...]:
     check_legal(position)
     line: list[Cell] = []
     while not position.is_over:
-        scored = []
-        for cell in position.legal_moves():
-            child = position.play(cell)
-            value, remoteness = strong.lookup(child.x, child.o)
-            scored.append((preference(-value, remoteness), cell))
+        cells = position.legal_moves()
+        children = [position.play(cell) for cell in cells]
+        read = strong.lookup_many([child.x for child in children], [child.o for child in children])
+        scored = [(preference(-value, remoteness), cell) for cell, (value, remoteness) in zip(cells, read)]
         best = max(score for score, _ in scored)
         cell = min(cell for score, cell in scored if score == best)
         line.append(cell)
@@ -461,37 +468,3 @@ def exact_masks_of(moves: tuple[MoveAnalysis, ...]) -> tuple[Bitboard, Bitboard]
         elif move.value is Value.LOSS:
             lose |= cell_bit(move.cell)
     return win, lose
-
-
-def analysis_record(analysis: Analysis) -> dict:
-    """The analysis as plain JSON-ready data (the ``workbench analyze --json`` record)."""
-    symmetry = analysis.symmetry
-    return {
-        "position": format_position(analysis.position),
-        "to_move": analysis.to_move.value if analysis.to_move else None,
-        "status": analysis.status.value,
-        "dead_draw": analysis.position.dead_draw,
-        "value": analysis.value.label if analysis.value is not None else None,
-        "remoteness": analysis.remoteness,
-        "games": analysis.games.as_dict(),
-        "moves": [
-            {
-                "cell": move.cell,
-                "name": cell_name(move.cell, analysis.position.geometry),
-                "value": move.value.label,
-                "remoteness": move.remoteness,
-                "trap": move.trap,
-                "games": move.games.as_dict(),
-            }
-            for move in analysis.moves
-        ],
-        "masks": {name: list(cells_of(analysis.masks.get(name))) for name in MASK_NAMES},
-        "symmetry": {
-            "canonical": format_position(symmetry.canonical),
-            "class_id": symmetry.class_id,
-            "class_count": symmetry.class_count,
-            "orbit_size": symmetry.orbit_size,
-            "stabilizer": [transform.name for transform in symmetry.stabilizer],
-            "move_classes": [list(group) for group in symmetry.move_classes],
-        },
-    }

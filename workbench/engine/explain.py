@@ -96,11 +96,11 @@ def exact_moves(position: Position) -> ExactMoves:
         assert analysis.value is not None and analysis.remoteness is not None  # pragma: no mutate
         return ExactMoves(position, analysis.value, analysis.remoteness, analysis.moves, analysis.masks.best)
     check_legal(position)
-    value, remoteness = solution.lookup(position.x, position.o)
+    cells = position.legal_moves()
+    children = [position.play(cell) for cell in cells]
+    (value, remoteness), *read = solution.lookup_many([position.x, *(c.x for c in children)], [position.o, *(c.o for c in children)])
     moves = []
-    for cell in position.legal_moves():
-        child = position.play(cell)
-        child_value, child_remoteness = solution.lookup(child.x, child.o)
+    for cell, (child_value, child_remoteness) in zip(cells, read):
         moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, None, None))
     moves = tuple(moves)
     return ExactMoves(position, Value(value), remoteness, moves, best_moves(moves))

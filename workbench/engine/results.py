@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .census import GameCounts
-from .geometry import Bitboard, Cell, Geometry
-from .position import Player, Position, Status
+from .geometry import Bitboard, Cell, Geometry, cell_name, cells_of
+from .position import Player, Position, Status, format_position
 from .solver import Value
 from .symmetry import Transform
 from .threats import Plans
@@ -122,3 +122,38 @@ class Tables:
         for ply in plies:
             counts[ply] += 1
         return tuple(counts)
+
+
+def analysis_record(analysis: Analysis) -> dict:
+    """The analysis as plain JSON-ready data (the ``workbench analyze --json`` record). Games are None where
+    they are not counted (past 16 cells), and so are the values a search has not proven."""
+    symmetry = analysis.symmetry
+    return {
+        "position": format_position(analysis.position),
+        "to_move": analysis.to_move.value if analysis.to_move else None,
+        "status": analysis.status.value,
+        "dead_draw": analysis.position.dead_draw,
+        "value": analysis.value.label if analysis.value is not None else None,
+        "remoteness": analysis.remoteness,
+        "games": analysis.games.as_dict() if analysis.games is not None else None,
+        "moves": [
+            {
+                "cell": move.cell,
+                "name": cell_name(move.cell, analysis.position.geometry),
+                "value": move.value.label,
+                "remoteness": move.remoteness,
+                "trap": move.trap,
+                "games": move.games.as_dict() if move.games is not None else None,
+            }
+            for move in analysis.moves
+        ],
+        "masks": {name: list(cells_of(analysis.masks.get(name))) for name in MASK_NAMES},
+        "symmetry": {
+            "canonical": format_position(symmetry.canonical),
+            "class_id": symmetry.class_id,
+            "class_count": symmetry.class_count,
+            "orbit_size": symmetry.orbit_size,
+            "stabilizer": [transform.name for transform in symmetry.stabilizer],
+            "move_classes": [list(group) for group in symmetry.move_classes],
+        },
+    }

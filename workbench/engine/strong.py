@@ -97,6 +97,12 @@ class StrongSolution:
         """(value, remoteness) of the position for the side to move, or None when no game reaches it."""
         return unpack(int(self.packed[self.index(x, o)]))
 
+    def lookup_many(self, x, o) -> list[tuple[int, int] | None]:
+        """:meth:`lookup` of many positions, given as sequences of bitboards."""
+        table = _ternary_table(self.geometry.size)
+        indices = table[np.asarray(x, dtype=np.int64)] + 2 * table[np.asarray(o, dtype=np.int64)]
+        return [unpack(byte) for byte in self.packed[indices].tolist()]
+
     def class_id(self, position) -> int:
         """The class of a reachable ``position`` (1-based, by ply then canonical rank, as the 3×3 tables number)."""
         from .symmetry import canonical_pair

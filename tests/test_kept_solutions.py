@@ -1,0 +1,222 @@
+"""Solutions past 16 cells: the ranked numbering of each ply, the sweep over it (byte for byte the strong solve's
+values wherever both can solve), the Zarr store it is kept in, and the analysis read from it."""
+
+import json
+import os
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.engine import Geometry
+from workbench.engine.analysis import _strong_line, analyze_strong
+from workbench.engine.position import Position
+from workbench.engine.ranked import numbering, positions_with_marks
+from workbench.engine.strong import UNREACHED
+from workbench.engine.sweep import solve_range, sweep
+from workbench.errors import StoreError
+from workbench.store.solutions import CHUNK, SolutionWriter, open_solution, write_solution
+
+from .solved import solved
+
+BOARDS = [Geometry(3, 3, 3), Geometry(3, 3, 3, misere=True), Geometry(2, 2, 2), Geometry(1, 4, 3), Geometry(3, 4, 3),
+          Geometry(3, 4, 3, misere=True), Geometry(3, 4, 4), Geometry(2, 5, 3, misere=True), Geometry(2, 6, 3),
+          Geometry(1, 7, 3, misere=True)]  # fmt: skip
+
+
+@pytest.mark.parametrize("geometry", BOARDS, ids=str)
+def test_the_sweep_gives_the_strong_solve_s_byte_at_every_position(geometry):
+    """Every rank of every ply holds the strong solution's byte at that position's ternary index (unreached
+    ones included), and the two reach the same number of positions."""
+    strong = solved(geometry)
+    numbered = numbering(geometry)
+    reached = 0
+    for ply, values in sweep(geometry):
+        assert values.size == numbered.ply_size(ply) == positions_with_marks(geometry.size, ply)
+        assert np.array_equal(strong.packed[numbered.ternary_indices(ply)], values)
+        reached += int((values != UNREACHED).sum())
+    assert reached == strong.positions
+
+
+def test_the_sweep_and_the_strong_solve_agree_on_four_by_four():
+    """The largest board both solve: 9.7 million positions (misère 4×4 agreed too, checked by hand: its strong
+    solve is another 15 s of CI's time)."""
+    geometry = Geometry(4, 4, 4)
+    strong = solved(geometry)
+    numbered = numbering(geometry)
+    for ply, values in sweep(geometry):
+        assert np.array_equal(strong.packed[numbered.ternary_indices(ply)], values), ply
+
+
+@given(data=st.data())
+@settings(max_examples=60, deadline=None)
+def test_a_rank_and_its_position_go_both_ways(data):
+    geometry = data.draw(st.sampled_from([Geometry(3, 4, 3), Geometry(4, 5, 4), Geometry(2, 9, 3), Geometry(1, 17, 4)]))
+    numbered = numbering(geometry)
+    ply = data.draw(st.integers(0, geometry.size))
+    ranks = data.draw(st.lists(st.integers(0, numbered.ply_size(ply) - 1), min_size=1, max_size=8))
+    positions = [numbered.position(ply, rank) for rank in ranks]
+    assert [numbered.rank(x, o) for x, o in positions] == [(ply, rank) for rank in ranks]
+    plies, found = numbered.ranks(np.array([x for x, _ in positions]), np.array([o for _, o in positions]))
+    assert plies.tolist() == [ply] * len(ranks) and found.tolist() == ranks
+    for x, o in positions:
+        assert (x & o) == 0 and x.bit_count() == (ply + 1) // 2 and o.bit_count() == ply // 2
+
+
+def test_a_rank_outside_its_ply_is_refused():
+    numbered = numbering(Geometry(3, 3, 3))
+    with pytest.raises(IndexError, match="outside ply 1"):
+        numbered.position(1, 9)
+
+
+@given(data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_any_range_of_a_ply_is_solved_on_its_own(data):
+    """A range cut anywhere (through a block's rows, across blocks) gives the same bytes as the whole ply:
+    what a task on a cluster solves."""
+    geometry = Geometry(3, 4, 3, misere=data.draw(st.booleans()))
+    plies = _plies(geometry)
+    ply = data.draw(st.integers(0, geometry.size))
+    size = plies[ply].size
+    start = data.draw(st.integers(0, size - 1))
+    stop = data.draw(st.integers(start + 1, size))
+    later = plies.get(ply + 1)
+    assert np.array_equal(solve_range(geometry, ply, start, stop, later), plies[ply][start:stop])
+
+
+_PLIES = {}
+
+
+def _plies(geometry):
+    if geometry not in _PLIES:
+        _PLIES[geometry] = dict(sweep(geometry))
+    return _PLIES[geometry]
+
+
+@pytest.fixture(scope="module")
+def store_3x4(tmp_path_factory):
+    geometry = Geometry(3, 4, 3)
+    path = tmp_path_factory.mktemp("store") / "solution.zarr"
+    write_solution(geometry, path, "test", sweep(geometry), solver="numpy")
+    return geometry, path
+
+
+def test_a_kept_solution_reads_back_every_position_s_value_and_its_counts(store_3x4):
+    geometry, path = store_3x4
+    kept = open_solution(geometry, path, "test")
+    strong = solved(geometry)
+    assert kept.positions_by_ply == strong.positions_by_ply
+    assert kept.terminal_by_ply == strong.terminal_by_ply
+    assert kept.values_by_ply == strong.values_by_ply
+    everything = np.flatnonzero(strong.packed != UNREACHED)
+    digits = [(everything // 3**cell) % 3 for cell in range(geometry.size)]
+    x = sum((digit == 1).astype(np.int64) << cell for cell, digit in enumerate(digits))
+    o = sum((digit == 2).astype(np.int64) << cell for cell, digit in enumerate(digits))
+    assert kept.lookup_many(x, o) == strong.lookup_many(x, o)
+    assert kept.lookup(0, 0) == strong.lookup(0, 0) and kept.lookup(1, 2) == strong.lookup(1, 2)
+    assert kept.lookup(0b11, 0) is None  # two X marks and no O: no game reaches it
+    assert json.loads((path / "zarr.json").read_text())["attributes"]["solver"] == "numpy"
+
+
+def test_the_quick_chunk_reader_reads_what_zarr_reads(store_3x4):
+    """A chunk read straight from its file equals zarr's own reading of it, chunk by chunk."""
+    geometry, path = store_3x4
+    kept = open_solution(geometry, path, "test")
+    for ply in range(geometry.size + 1):
+        size = kept.numbered.ply_size(ply)
+        assert kept._plain_layout(ply)
+        length = min(CHUNK, size)
+        for start in range(0, size, length):
+            assert np.array_equal(kept._read_chunk(ply, start, length), kept._read(ply, slice(start, start + length)))
+
+
+def test_another_layout_is_read_through_zarr(tmp_path):
+    """An array laid out otherwise (here: another codec) is not read by hand but through zarr, rightly."""
+    import zarr
+    from zarr.codecs import GzipCodec
+
+    geometry = Geometry(2, 2, 2)
+    plies = dict(sweep(geometry))
+    writer = SolutionWriter(geometry, tmp_path / "s.zarr", "test")
+    summaries = {}
+    for ply, values in plies.items():
+        array = writer.group.create_array(str(ply), shape=values.shape, dtype="uint8", chunks=(values.size,),
+                                          compressors=(GzipCodec(),), fill_value=255)  # fmt: skip
+        array[:] = values
+        from workbench.store.solutions import ply_summary
+
+        summaries[ply] = ply_summary(values)
+    kept = open_solution(geometry, writer.finish(summaries), "test")
+    assert not kept._plain_layout(2)
+    assert kept.lookup(1, 2) == solved(geometry).lookup(1, 2)
+    assert isinstance(zarr.open_group(str(kept.path), mode="r")["2"], zarr.Array)
+
+
+def test_a_damaged_chunk_is_refused_in_one_line(tmp_path):
+    geometry = Geometry(3, 4, 3)
+    path = write_solution(geometry, tmp_path / "s.zarr", "test", sweep(geometry))
+    chunk = path / "6" / "c" / "0"
+    raw = bytearray(chunk.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    chunk.write_bytes(bytes(raw))
+    kept = open_solution(geometry, path, "test")
+    x, o = numbering(geometry).position(6, 0)
+    with pytest.raises(StoreError, match=r"s\.zarr is damaged \(ply 6"):
+        kept.lookup(x, o)
+
+
+def test_only_a_whole_store_of_this_board_and_engine_is_believed(tmp_path):
+    geometry = Geometry(2, 2, 2)
+    assert open_solution(geometry, tmp_path / "none.zarr") is None
+    path = write_solution(geometry, tmp_path / "s.zarr", "engine-a", sweep(geometry))
+    assert open_solution(geometry, path, "engine-a") is not None
+    assert open_solution(geometry, path, "engine-b") is None  # another engine's
+    assert open_solution(Geometry(2, 2, 2, misere=True), path, "engine-a") is None  # another board's
+    # a writer stopped part way leaves nothing at the target, and its partial store is never read
+    writer = SolutionWriter(geometry, tmp_path / "t.zarr", "engine-a")
+    writer.write(2, dict(sweep(geometry))[2])
+    assert not (tmp_path / "t.zarr").exists()
+    assert open_solution(geometry, writer.partial, "engine-a") is None
+    writer.abandon()
+    assert not writer.partial.exists()
+
+
+def test_a_partial_store_of_a_writer_that_is_gone_is_removed(tmp_path):
+    geometry = Geometry(2, 2, 2)
+    gone = tmp_path / "s.zarr.partial-999999999"
+    gone.mkdir()
+    alive = tmp_path / f"s.zarr.partial-{os.getppid()}"
+    alive.mkdir()
+    SolutionWriter(geometry, tmp_path / "s.zarr", "test").abandon()
+    assert not gone.exists() and alive.exists()
+
+
+def test_an_unwritable_place_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(StoreError, match="cannot write a solution at"):
+        SolutionWriter(Geometry(2, 2, 2), blocker / "s.zarr", "test")
+
+
+def test_the_analysis_from_a_kept_solution_is_the_strong_solution_s_without_the_counts(store_3x4):
+    """Values, remoteness, traps, masks, symmetry and the best line equal the strong solution's on random games;
+    classes and games are not counted (None)."""
+    geometry, path = store_3x4
+    kept = open_solution(geometry, path, "test")
+    strong = solved(geometry)
+    rng = random.Random(4)
+    for _ in range(12):
+        position = Position(geometry=geometry)
+        while True:
+            ours, theirs = analyze_strong(kept, position), analyze_strong(strong, position)
+            assert ours.games is None and ours.symmetry.class_id is None and ours.symmetry.class_count is None
+            assert (ours.value, ours.remoteness, ours.masks, ours.status) == (theirs.value, theirs.remoteness, theirs.masks, theirs.status)
+            assert [(m.cell, m.value, m.remoteness, m.trap, m.games) for m in ours.moves] == [
+                (m.cell, m.value, m.remoteness, m.trap, None) for m in theirs.moves]  # fmt: skip
+            assert ours.symmetry.canonical == theirs.symmetry.canonical
+            if position.is_over:
+                break
+            assert _strong_line(kept, position) == _strong_line(strong, position)
+            position = position.play(rng.choice(position.legal_moves()))

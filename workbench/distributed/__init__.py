@@ -1,0 +1,6 @@
+"""The ply-by-ply sweep on Dask: each ply a Zarr array (:mod:`workbench.store`), each chunk of it one task solved
+from the whole next ply (:func:`workbench.engine.sweep.solve_range`), on a local cluster or an existing one.
+
+An edge: it imports the engine, the store and the cache (and dask, distributed), never the app. Dask is the
+``cluster`` extra: without it, :func:`workbench.distributed.sweep.dask_sweep` says so in one line.
+"""

@@ -1,0 +1,122 @@
+"""Where the solutions of 17–20 cells are kept, and making one: `workbench solve` past 16 cells.
+
+Kept in the cache folder beside the strong solutions (:mod:`workbench.cache`), named with the same engine
+fingerprint, so that a changed engine solves again; older stores of the board are removed once a new one is
+whole. ``WORKBENCH_NO_TABLES_CACHE=1`` keeps nothing here either: the board is then solved and not kept, and
+stays searched.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..cache import cache_enabled, cache_folder, engine_fingerprint
+from ..engine.geometry import MAX_STRONG_CELLS, Geometry
+from ..engine.ranked import positions_with_marks
+from ..errors import InputError
+from .solutions import KeptSolution, open_solution, store_name, store_stem, write_solution
+
+MAX_KEPT_CELLS = 20
+"""The largest boards solved on this machine: 4×5's 741 million positions take a minute or two and 1.3 GB."""
+
+SweepProgress = Callable[[float], None]
+"""Called with the share of the sweep done (0…1), weighed by each ply's positions."""
+
+
+class BoardNotKeptError(InputError):
+    """A board outside the sizes a solution is kept for (17 to :data:`MAX_KEPT_CELLS` cells)."""
+
+
+def check_keepable(geometry: Geometry) -> None:
+    """:raises BoardNotKeptError: naming the board, outside 17–20 cells."""
+    if not MAX_STRONG_CELLS < geometry.size <= MAX_KEPT_CELLS:
+        raise BoardNotKeptError(
+            f"board {geometry}: solutions are kept for boards of {MAX_STRONG_CELLS + 1} to {MAX_KEPT_CELLS} cells "
+            f"({geometry.size} here)"
+        )
+
+
+def kept_path(geometry: Geometry) -> Path:
+    return cache_folder() / store_name(geometry, engine_fingerprint())
+
+
+def load_kept(geometry: Geometry) -> KeptSolution | None:
+    """The whole solution kept for ``geometry`` by this engine, or None."""
+    if not (cache_enabled() and MAX_STRONG_CELLS < geometry.size <= MAX_KEPT_CELLS):
+        return None
+    return open_solution(geometry, kept_path(geometry), engine_fingerprint())
+
+
+def is_kept(geometry: Geometry) -> bool:
+    return load_kept(geometry) is not None
+
+
+def sweep_weights(geometry: Geometry) -> list[float]:
+    """Each ply's share of a sweep's work, last ply first (the order it is solved): its positions times the
+    moves each has."""
+    cells = geometry.size
+    work = [positions_with_marks(cells, ply) * max(1, cells - ply) for ply in range(cells, -1, -1)]
+    total = sum(work)
+    return [part / total for part in work]
+
+
+Sweeper = Callable[[Geometry, "Path | None", str, "SweepProgress | None"], None]
+"""Solves a board into a store at the given path (or into none: solved, not kept), with the engine's fingerprint:
+:func:`numpy_sweep` here, or the command line's Dask sweep (:mod:`workbench.distributed`, which imports this
+module: it is handed in, not imported)."""
+
+
+def solve_and_keep(geometry: Geometry, progress: SweepProgress | None = None,
+                   sweeper: Sweeper | None = None) -> tuple[KeptSolution | None, str, float]:  # fmt: skip
+    """(solution, where, seconds): read back (``"cache"``), or solved now (``"solved"``, by ``sweeper``: the numpy
+    sweep in this process unless another is given) and kept. The solution is None where it cannot be kept (the
+    cache turned off): nothing past 16 cells is held in memory.
+
+    :raises BoardNotKeptError: outside 17–20 cells.
+    :raises StoreError: the store cannot be written.
+    """
+    check_keepable(geometry)
+    found = load_kept(geometry)
+    if found is not None:
+        return found, "cache", 0.0
+    started = time.perf_counter()
+    target = kept_path(geometry) if cache_enabled() else None
+    (sweeper or numpy_sweep)(geometry, target, engine_fingerprint(), progress)
+    seconds = time.perf_counter() - started
+    if target is None:
+        return None, "solved", seconds
+    _remove_older(geometry, target)
+    return open_solution(geometry, target, engine_fingerprint()), "solved", seconds
+
+
+def numpy_sweep(geometry: Geometry, target: Path | None, fingerprint: str, progress: SweepProgress | None = None) -> None:
+    """The sweep in this process (:func:`workbench.engine.sweep.sweep`), each ply written as it is done."""
+    from ..engine.sweep import sweep
+
+    weights = sweep_weights(geometry)
+    done = 0.0
+
+    def plies():
+        nonlocal done
+        for step, (ply, values) in enumerate(sweep(geometry)):
+            done += weights[step]
+            if progress is not None:
+                progress(min(1.0, done))
+            yield ply, values
+
+    if target is None:
+        for _ in plies():
+            pass
+        return
+    write_solution(geometry, target, fingerprint, plies(), solver="numpy")
+
+
+def _remove_older(geometry: Geometry, current: Path) -> None:
+    """Stores of this board made by an older engine: never read again."""
+    prefix = store_stem(geometry) + "-"
+    for other in current.parent.glob(f"{prefix}*.zarr"):
+        if other != current and "-" not in other.name.removeprefix(prefix):  # not the misère board's
+            shutil.rmtree(other, ignore_errors=True)
