@@ -117,7 +117,7 @@ def test_analyze_of_fourteen_cells_from_the_strong_solution(capsys):
     [
         (["analyze", "--game", "4x4k7", "...."], "unknown variant '4x4k7': 7 in a row does not fit on a 4x4 board"),
         (["census", "--game", "chess"], "unknown variant 'chess'"),
-        (["solve", "--game", "5x5k4"], "board 5x5k4: strong solutions cover boards of at most 16 cells (25 here)"),
+        (["solve", "--game", "5x5k4"], "board 5x5k4: solutions are kept for boards of 17 to 20 cells (25 here)"),
         (["analyze", "--game", "5x5k4", "--moves", "c3", "--budget", "soon"], "--budget 'soon': write a time such as 5s, 500ms or 2m"),
         (["analyze", "--game", "5x5k4", "--moves", "c3", "--budget", "0s"], "--budget '0s': a time above zero and at most a day"),
         (["analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", "-5"], "argument --nodes: '-5' is not a positive whole number"),

@@ -134,11 +134,9 @@ def moves_table(analysis: Analysis) -> Table:
             Text(move.value.label, style=VALUE_STYLES[move.value]),
             str(move.remoteness),
             trap,
-            f"{move.games.total:,}",
-            f"{move.games.x:,}",
-            f"{move.games.o:,}",
-            f"{move.games.draw:,}",
-        )
+            *((f"{move.games.total:,}", f"{move.games.x:,}", f"{move.games.o:,}", f"{move.games.draw:,}")
+              if move.games is not None else ("not counted", "—", "—", "—")),
+        )  # fmt: skip
     return table
 
 
@@ -158,13 +156,19 @@ def analysis_view(analysis: Analysis, width: int | None = None) -> RenderableTyp
     facts.append(analysis.to_move.value if analysis.to_move else "—")
     facts.append("\nvalue      ")
     facts.append_text(value_text(analysis.value, analysis.remoteness))
-    facts.append(f"\nclass      {symmetry.class_id} of {symmetry.class_count}, orbit {symmetry.orbit_size}")
+    if symmetry.class_id is None:  # past 16 cells the classes are not numbered
+        facts.append(f"\nclass      not numbered past 16 cells, orbit {symmetry.orbit_size}")
+    else:
+        facts.append(f"\nclass      {symmetry.class_id} of {symmetry.class_count}, orbit {symmetry.orbit_size}")
     facts.append(f"\ncanonical  {format_position(symmetry.canonical)}")
     facts.append(f"\nstabiliser {', '.join(t.name for t in symmetry.stabilizer)}")
     groups = " ".join("{" + cell_names(group, position.geometry, ",") + "}" for group in symmetry.move_classes) or "—"
     facts.append(f"\nmove classes {groups}")
     games = analysis.games
-    facts.append(f"\ngames      {games.total:,} (X {games.x:,} · O {games.o:,} · draw {games.draw:,})")
+    if games is None:
+        facts.append("\ngames      not counted past 16 cells")
+    else:
+        facts.append(f"\ngames      {games.total:,} (X {games.x:,} · O {games.o:,} · draw {games.draw:,})")
     header = _board_beside(position, facts, width)
     if analysis.to_move is None:
         return header

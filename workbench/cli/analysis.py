@@ -20,6 +20,7 @@ from .common import (
     analyze_any,
     console,
     game_of,
+    install_kept,
     parse_budget,
     position_from,
     print_json,
@@ -37,7 +38,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
     seconds = parse_budget(args.budget)
     position = position_from(args)
-    if position.geometry.size > MAX_STRONG_CELLS:  # beyond the strong solutions: search this position
+    if position.geometry.size > MAX_STRONG_CELLS and not install_kept(geometry):  # unsolved: search this position
         return _search(args, position, seconds)
     analysis = analyze_any(position)
     if args.json:
@@ -84,16 +85,17 @@ def _search(args: argparse.Namespace, position: Position, seconds: float) -> int
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from ..engine.analysis import MAX_TABLE_CELLS, is_searched
+    from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS, is_searched
     from ..engine.geometry import cell_name, cell_names
     from ..engine.review import review_line, score
 
     start, cells = _review_line(args)
     geometry = start.geometry
+    install_kept(geometry)
     if is_searched(geometry):
         reviews = _review_searched(args, start, cells)
     else:
-        if geometry.size > MAX_TABLE_CELLS:  # 13-16 cells: the strong solution, read back or made (with progress)
+        if MAX_TABLE_CELLS < geometry.size <= MAX_STRONG_CELLS:  # 13-16 cells: the strong solution, read back or made (with progress)
             from ..engine.analysis import install_strong
 
             install_strong(solved_with_progress(geometry, bar=not args.json)[0])
@@ -139,7 +141,7 @@ def _words(start: Position, cells) -> dict[int, str]:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from ..engine.analysis import MAX_TABLE_CELLS, install_strong
+    from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS, install_strong
     from ..engine.explain import explain, explanation_record
     from ..engine.geometry import cell_names, parse_cell_name
 
@@ -160,9 +162,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
         raise UsageError("explain needs --moves LIST, or POSITION --move CELL")
     from ..engine.analysis import is_searched
 
-    if is_searched(geometry):  # above 16 cells: the verdict as far as a search of the position proves it
+    install_kept(geometry)
+    if is_searched(geometry):  # above 16 cells, unsolved: the verdict as far as a search of the position proves it
         return _explain_searched(args, position, cell)
-    if MAX_TABLE_CELLS < geometry.size:  # 13-16 cells: the strong solution
+    if MAX_TABLE_CELLS < geometry.size <= MAX_STRONG_CELLS:  # 13-16 cells: the strong solution (past 16: kept)
         install_strong(solved_with_progress(geometry, bar=not args.json)[0])
     explanation = explain(position, cell)
     if args.json:
@@ -321,9 +324,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     import time
 
     from ..cache import strong_cache_path
+    from ..engine.analysis import MAX_STRONG_CELLS
     from ..engine.strong_records import strong_census
 
     geometry = game_of(args)
+    if geometry.size > MAX_STRONG_CELLS:
+        return _solve_kept(args, geometry)
+    if args.workers is not None or args.scheduler is not None:
+        raise UsageError(f"--workers and --scheduler solve boards of 17-20 cells on Dask ({geometry} has {geometry.size}: solved here at once)")
     started = time.perf_counter()
     solution, where = solved_with_progress(geometry, bar=not args.json)
     seconds = time.perf_counter() - started
@@ -338,6 +346,67 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"{geometry}: {data['positions']:,} positions, {outcome} (in {value['remoteness']} plies); "
           f"{'read back' if where == 'cache' else 'solved'} in {seconds:.2f} s")  # fmt: skip
     print(f"kept in {path}" if kept else "not kept: the cache folder cannot be written (or WORKBENCH_NO_TABLES_CACHE is set)")
+    return 0
+
+
+def _solve_kept(args: argparse.Namespace, geometry) -> int:
+    """17–20 cells: the ranked sweep (here, or on Dask with --workers / --scheduler), kept in Zarr."""
+    import time
+
+    from ..engine.solve_progress import duration
+    from ..store.kept import check_keepable, kept_path, solve_and_keep
+
+    check_keepable(geometry)
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers takes 1 or more (not {args.workers})")
+    sweeper = None
+    if args.workers is not None or args.scheduler is not None:
+        from ..distributed.sweep import dask_sweep
+
+        def sweeper(geometry, target, fingerprint, progress):
+            dask_sweep(geometry, target, fingerprint=fingerprint, workers=args.workers, scheduler=args.scheduler, progress=progress)
+
+    show = not args.json and sys.stderr.isatty()
+    began = time.monotonic()
+
+    def progress(fraction: float) -> None:
+        width = 30
+        filled = round(width * fraction)
+        left = ""
+        elapsed = time.monotonic() - began
+        if 0.05 <= fraction < 1 and elapsed >= 1:
+            left = f" · about {duration(elapsed * (1 - fraction) / fraction)} left"
+        line = f"solving {geometry} [{'#' * filled}{'.' * (width - filled)}] values, ply by ply back · {fraction:.0%}{left}"
+        print(f"\r{line:<100}", end="", file=sys.stderr, flush=True)
+
+    try:
+        solution, where, seconds = solve_and_keep(geometry, progress if show else None, sweeper)
+    finally:
+        if show:
+            print(file=sys.stderr)
+    path = kept_path(geometry)
+    data = {"variant": str(geometry), "source": where, "seconds": round(seconds, 3),
+            "cache": str(path) if solution is not None else None}  # fmt: skip
+    if solution is not None:
+        value, remoteness = solution.lookup(0, 0)
+        data |= {
+            "positions": solution.positions,
+            "positions_by_ply": list(solution.positions_by_ply),
+            "terminal_positions": sum(solution.terminal_by_ply),
+            "positions_by_value": dict(zip(("win", "draw", "loss"), map(sum, zip(*solution.values_by_ply)))),
+            "value": {"value": value, "remoteness": remoteness},
+            "solver": solution.attributes.get("solver"),
+        }
+    if args.json:
+        print_json(data)
+        return 0
+    if solution is None:
+        print(f"{geometry}: solved in {seconds:.2f} s, not kept: the cache folder is turned off (WORKBENCH_NO_TABLES_CACHE)")
+        return 0
+    outcome = {1: "first player wins", 0: "a draw", -1: "first player loses"}[value]
+    print(f"{geometry}: {solution.positions:,} positions, {outcome} (in {remoteness} plies); "
+          f"{'read back' if where == 'cache' else 'solved'} in {seconds:.2f} s")  # fmt: skip
+    print(f"kept in {path}")
     return 0
 
 

@@ -123,8 +123,8 @@ def game_of(args: argparse.Namespace):
 
 def analyze_any(position: Position):
     """The exact analysis of ``position`` on its own board: the tables up to 12 cells, the strong solution
-    (read back, or solved now and kept) up to 16."""
-    from ..engine.analysis import MAX_TABLE_CELLS
+    (read back, or solved now and kept) up to 16, the kept solution past 16 (:func:`install_kept`)."""
+    from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS
 
     geometry = position.geometry
     # at MAX_TABLE_CELLS both ways give the same exact analysis: the tables keep no file
@@ -132,9 +132,18 @@ def analyze_any(position: Position):
         return analyze(position)
     from ..engine.analysis import analyze_strong
 
-    # boards above 16 cells never come here: cmd_analyze searches them
+    if geometry.size > MAX_STRONG_CELLS:  # kept solutions only: unkept boards are searched by cmd_analyze
+        return analyze(position)
     solution, _ = solved_with_progress(geometry)
     return analyze_strong(solution, position)
+
+
+def install_kept(geometry) -> bool:
+    """Install the solution kept for a board of 17–20 cells (``workbench solve`` made it), if there is one, so
+    that its positions are answered exactly rather than searched; False where there is none."""
+    from ..store.kept import install_if_kept
+
+    return install_if_kept(geometry)
 
 
 def solved_with_progress(geometry, *, bar: bool = True):

@@ -118,8 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, parents=[db_option, game_option], help=help_text)
         command.add_argument("--json", action="store_true", help="machine-readable output only")
 
-    solve_cmd = commands.add_parser("solve", parents=[db_option, game_option], help="solve every position of a board of at most 16 cells, and keep the solution")
+    solve_cmd = commands.add_parser("solve", parents=[db_option, game_option], help="solve every position of a board of at most 20 cells, and keep the solution")
     solve_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+    solve_cmd.add_argument("--workers", type=int, metavar="N", help="17-20 cells: sweep on a local Dask cluster of N worker processes (the cluster extra)")
+    solve_cmd.add_argument("--scheduler", metavar="ADDRESS", help="17-20 cells: sweep on the Dask cluster at ADDRESS (tcp://host:8786)")
 
     verify_cmd = commands.add_parser("verify", parents=[db_option, game_option], help="check the threat planner against the exact solver")
     verify_cmd.add_argument("--json", action="store_true", help="machine-readable output only")

@@ -294,6 +294,7 @@ NAMED_VARIANTS: tuple[tuple[str, Geometry], ...] = (
     ("3×4, three in a row, misère", Geometry(3, 4, 3, misere=True)),
     ("4×4, three in a row", Geometry(4, 4, 3)),
     ("4×4, four in a row", Geometry(4, 4, 4)),
+    ("4×5, four in a row", Geometry(4, 5, 4)),
     ("5×5, four in a row", Geometry(5, 5, 4)),
     ("7×7, five in a row", Geometry(7, 7, 5)),
     ("Gomoku 15×15", Geometry(15, 15, 5)),

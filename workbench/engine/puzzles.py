@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .analysis import analyze, check_exact, strong_if_installed
-from .geometry import MAX_TABLE_CELLS, Cell, Geometry, cell_name, format_variant
+from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, Cell, Geometry, cell_name, format_variant
 from .position import Position, format_position
 from .solver import Value
 
@@ -86,6 +86,8 @@ def find_puzzles(
     :raises BoardTooLargeError: above 16 cells, where not every value is known.
     """
     check_exact(geometry)
+    if geometry.size > MAX_STRONG_CELLS:  # exact from a kept solution, but its positions are not enumerated here
+        raise PuzzleError(f"board {geometry}: puzzles are made on boards of at most {MAX_STRONG_CELLS} cells ({geometry.size} here)")
     if count is not None and count < 1:
         raise PuzzleError(f"a count of puzzles is 1 or more (not {count})")
     if solution is None and geometry.size > MAX_TABLE_CELLS:

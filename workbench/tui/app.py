@@ -372,7 +372,9 @@ class WorkbenchApp(
         """The variant's exact analysis is in memory, or its tables read back from the cache at once: on the
         classic board's size only (≈ 10 ms); 3x4's take half a second, a worker's job."""
         from ..cache import ready_tables
+        from ..store.kept import install_if_kept
 
+        install_if_kept(geometry)  # 17-20 cells solved by `workbench solve`: exact, not searched (a few ms)
         return analysis_ready(geometry) or (geometry.size <= 9 and ready_tables(geometry) is not None)
 
     def _rules_changed(self, geometry: Geometry) -> bool:

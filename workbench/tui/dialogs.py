@@ -65,6 +65,17 @@ def playable_variants(current: Geometry) -> list[Geometry]:
     return variants if current in variants else [*variants, current]
 
 
+def solved_label(geometry: Geometry) -> str:
+    """What a board of 17–20 cells is here: ``solved`` (its solution kept: exact), or ``unsolved`` and how long
+    `workbench solve` would take (searched until then; the hint under the list names the command); nothing for
+    other boards."""
+    from ..store.kept import MAX_KEPT_CELLS, is_kept, solving_estimate
+
+    if not 16 < geometry.size <= MAX_KEPT_CELLS:
+        return ""
+    return "solved" if is_kept(geometry) else f"unsolved, {solving_estimate(geometry)}"
+
+
 class NewGameDialog(ModalScreen[Geometry | None]):
     """A new game: pick a variant by name (the one being played is lit, so Enter starts it again), or type
     rows × columns, k in a row, and the rule."""
@@ -86,12 +97,14 @@ class NewGameDialog(ModalScreen[Geometry | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("New game", classes="dialog-title")
-            options = [Option(f"{describe_variant(geometry):<30} {format_variant(geometry)}") for geometry in self.variants]
+            options = [Option(f"{describe_variant(geometry):<30} {format_variant(geometry):<8} {solved_label(geometry)}".rstrip())
+                       for geometry in self.variants]  # fmt: skip
             yield OptionList(*options, id="variant-list")
             yield Input(placeholder="or type one: 2x5k3, 3x4k3-misere", id="variant-input")
             yield Static("", id="variant-error", classes="dialog-error", markup=False)
-            yield Static("up to 16 cells solved exactly (above 12: once, some seconds, kept after); "
-                         "bigger boards searched move by move, as far as the search gets", classes="dialog-hint", markup=False)  # fmt: skip
+            yield Static("up to 16 cells solved exactly (above 12: once, some seconds, kept after); 17-20 cells exact "
+                         "once `workbench solve --game …` has solved them (the time it takes beside each); bigger boards "
+                         "searched move by move, as far as the search gets", classes="dialog-hint", markup=False)  # fmt: skip
 
     def on_mount(self) -> None:
         variants = self.query_one("#variant-list", OptionList)

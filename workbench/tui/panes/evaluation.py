@@ -337,7 +337,12 @@ class EvaluationView(LinesView):
             writer.write("No moves: the game is over.", style("evaluation--dim"))
             return
         served = self._served(analysis)
-        source = "the library" if served is not None else "computed"
+        if served is not None:
+            source = "the library"
+        elif any(move.games is None for move in analysis.moves):
+            source = "not counted past 16 cells"
+        else:
+            source = "computed"
         writer.write(f"games after each move: {source}", style("evaluation--dim")).newline()
         moves = best_first(analysis.moves)
         counts = []

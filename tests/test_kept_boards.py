@@ -1,0 +1,132 @@
+"""A board past 16 cells solved by `workbench solve` and kept: the command, then analyze, explain, review and the
+app answering exactly from it (values checked against the search, which proves late positions on its own)."""
+
+import contextlib
+import io
+import json
+import random
+import tempfile
+
+import pytest
+
+from workbench.cli import main
+from workbench.engine import Geometry, Position
+from workbench.engine.search import search
+from workbench.engine.solver import Value
+
+GAME = "2x9k4"
+BOARD = Geometry(2, 9, 4)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def solved_home(tmp_path_factory):
+    """A cache folder holding 2×9k4's kept solution (86.6 million ranks: 10-25 s), solved once for the module;
+    with the first solve's JSON."""
+    home = tmp_path_factory.mktemp("kept-cache")
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(out):
+        patch.setenv("XDG_CACHE_HOME", str(home))
+        assert main(["solve", "--game", GAME, "--json"]) == 0
+    return home, json.loads(out.getvalue())
+
+
+@pytest.fixture
+def kept(solved_home, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(solved_home[0]))
+    from workbench.engine.analysis import forget_analysis
+
+    forget_analysis(BOARD)  # each test installs it itself, as a new process would
+    yield solved_home[1]
+    forget_analysis(BOARD)
+
+
+def test_solve_keeps_an_eighteen_cell_board_and_reads_it_back(kept, capsys):
+    assert kept["source"] == "solved" and kept["solver"] == "numpy"
+    assert kept["value"] == {"value": 0, "remoteness": 18}  # a draw: X's four on a 2×9 strip is stopped
+    assert kept["positions"] == sum(kept["positions_by_ply"]) and kept["positions_by_ply"][:3] == [1, 18, 306]
+    assert kept["cache"].endswith(".zarr") and f"solution-{GAME.replace('k', '-k')}-" in kept["cache"]
+    code, out, err = run(capsys, "solve", "--game", GAME, "--json")
+    again = json.loads(out)
+    assert code == 0 and err == "" and again["source"] == "cache" and again["positions"] == kept["positions"]
+    code, out, _ = run(capsys, "solve", "--game", GAME)
+    assert out.splitlines() == [f"{GAME}: {kept['positions']:,} positions, a draw (in 18 plies); read back in 0.00 s",
+                                f"kept in {kept['cache']}"]  # fmt: skip
+
+
+def test_analyze_answers_exactly_from_the_kept_solution_as_the_search_proves(kept, capsys):
+    """Positions of random games from ply 8 on: every move's value and remoteness is what the search proves."""
+    rng = random.Random(9)
+    checked = 0
+    for _ in range(4):
+        position = Position(geometry=BOARD)
+        while not position.is_over:
+            if position.ply >= 8:
+                code, out, _ = run(capsys, "analyze", "--game", GAME, _text(position), "--json")
+                record = json.loads(out)
+                assert code == 0 and record["games"] is None and record["symmetry"]["class_id"] is None
+                proven = search(position, max_nodes=5_000_000)
+                assert proven.complete
+                expected = {m.cell: (m.value.label, m.remoteness) for m in proven.moves}
+                assert {m["cell"]: (m["value"], m["remoteness"]) for m in record["moves"]} == expected
+                checked += 1
+            position = position.play(rng.choice(position.legal_moves()))
+    assert checked >= 10
+
+
+def _text(position: Position) -> str:
+    from workbench.engine import format_position
+
+    return format_position(position)
+
+
+def test_explain_and_review_read_the_kept_solution(kept, capsys):
+    # X e2, O a1 (far away): X d2 then threatens both ends of c2-f2, and O cannot stop both
+    code, out, _ = run(capsys, "explain", "--game", GAME, "--moves", "e2,a1,d2,i1", "--json")
+    record = json.loads(out)
+    assert code == 0 and record["verdict"] in ("mistake", "inaccuracy", "best", "only move")
+    assert record["value_before"]["value"] in ("win", "draw", "loss") and record["line"]
+    code, out, _ = run(capsys, "review", "--game", GAME, "--moves", "e2,a1,d2,i1", "--json")
+    review = json.loads(out)
+    assert code == 0 and all(move["rating"] != "not proven" for move in review["moves"])
+    assert all(move["text"] for move in review["moves"])
+
+
+def test_what_solve_cannot_do_past_sixteen_cells_is_one_line(kept, capsys):
+    code, _, err = run(capsys, "solve", "--game", "5x5k4")
+    assert code == 2 and err.strip() == "workbench: error: board 5x5k4: solutions are kept for boards of 17 to 20 cells (25 here)"
+    code, _, err = run(capsys, "solve", "--game", "3x3k3", "--workers", "2")
+    assert code == 2 and "--workers and --scheduler solve boards of 17-20 cells" in err
+    code, _, err = run(capsys, "solve", "--game", GAME, "--workers", "0")
+    assert code == 2 and "--workers takes 1 or more (not 0)" in err
+    code, out, _ = run(capsys, "puzzles", "--game", GAME)
+    assert code == 2
+
+
+async def test_the_app_plays_a_kept_board_exactly_and_the_new_game_dialog_says_it_is_solved(kept):
+    from workbench.tui.app import WorkbenchApp
+    from workbench.tui.dialogs import NewGameDialog, solved_label
+    from workbench.tui.panes.evaluation import EvaluationView
+
+    from .tui_helpers import text_of, until, wait_ready
+
+    assert solved_label(BOARD) == "solved" and solved_label(Geometry(3, 6, 4)) == "unsolved, 8–19 s"
+    app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=BOARD)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("colon", "1", "3", "enter")
+        await pilot.pause()
+        state = app.store.state
+        assert state.searching is None  # exact: nothing to search
+        analysis = state.analysis
+        assert analysis.value is Value.DRAW and all(move.value is not None for move in analysis.moves)
+        view = app.query_one(EvaluationView)
+        await until(pilot, lambda: "draw" in text_of(view), "the exact value shown")
+        assert "searching" not in text_of(view)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NewGameDialog), "the new-game dialog")
