@@ -285,8 +285,8 @@ def test_the_text_table_and_the_files_it_writes(capsys, tmp_path):
         ("abc", "'abc' is not a positive whole number"),
         ("-3", "'-3' is not a positive whole number"),
         ("2", "'2': the smallest board of the atlas, 1x3k3, has 3 cells"),
-        ("17", "'17': at most 16, the largest boards solved strongly here (past them 4x5 alone has 741 million positions)"),
-        ("400", "'400': at most 16"),
+        ("21", "'21': at most 20, the largest boards solved here (past them 5x5 alone has 1.6 x 10^11 positions: a cluster's work)"),
+        ("400", "'400': at most 20"),
     ],
 )  # fmt: skip
 def test_a_bad_number_of_cells_is_one_line_that_says_why(capsys, value, message):
@@ -365,3 +365,13 @@ def test_sigterm_stops_a_run_as_ctrl_c_does_and_the_handler_is_put_back(capsys, 
     with pytest.raises(KeyboardInterrupt):
         handler(signal.SIGTERM, None)
     assert run(capsys, "--max-cells", "3")[0] == 0 and signal.getsignal(signal.SIGTERM) == before
+
+
+@pytest.mark.parametrize("variant", ["3x3k3", "3x3k3-misere", "1x5k3", "2x5k3", "3x4k3", "2x6k4-misere"])
+def test_burnside_counts_the_classes_the_strong_solve_numbers(variant):
+    """Past 16 cells the classes are counted by Burnside's lemma (the positions each symmetry leaves unchanged,
+    looked up); where the strong solve numbers them one by one, the two agree."""
+    from workbench.engine.atlas import classes_counted
+
+    solution = solved(parse_variant(variant))
+    assert classes_counted(solution) == sum(solution.classes_by_ply)

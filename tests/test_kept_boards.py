@@ -130,3 +130,19 @@ async def test_the_app_plays_a_kept_board_exactly_and_the_new_game_dialog_says_i
         assert "searching" not in text_of(view)
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, NewGameDialog), "the new-game dialog")
+
+
+def test_the_atlas_row_of_a_kept_board(kept):
+    """Its values and classes (counted by Burnside's lemma); its games and dead draws said to be not counted."""
+    from workbench.cli.atlas import csv_text, markdown_row
+    from workbench.engine.atlas import atlas_record, record_data
+    from workbench.store.kept import load_kept
+
+    record = atlas_record(load_kept(BOARD))
+    assert (record.value, record.remoteness, record.positions) == (0, 18, kept["positions"])
+    assert record.games is None and record.dead_draws is None and record.dead_draw_share is None
+    assert record.first_move_classes == 5 and record.positions // 4 < record.classes < record.positions // 2
+    data = record_data(record)
+    assert data["games"] is None and data["dead_draw_share"] is None and data["best_first_moves"]
+    assert markdown_row(record).endswith("| not counted | — | — | — | not counted |")
+    assert csv_text([record]).splitlines()[1].endswith(f",{record.classes},,,,,,")

@@ -87,10 +87,12 @@ def _solve_all(boards, started: float, *, streamed: bool) -> tuple[list[AtlasRec
     ``streamed``, each record's JSON line written as soon as its board is done (a program reads them as they come)."""
     from ..cache import strong_cache_path, strong_solution
     from ..engine.atlas import atlas_record, board_weight, describe_run, record_data, run_fraction
+    from ..engine.geometry import MAX_STRONG_CELLS
     from ..engine.solve_progress import solve_fraction
+    from ..store.kept import is_kept, solve_and_keep
 
     show = sys.stderr.isatty()
-    kept = [strong_cache_path(board).exists() for board in boards]
+    kept = [strong_cache_path(board).exists() if board.size <= MAX_STRONG_CELLS else is_kept(board) for board in boards]
     weights = tuple(board_weight(board, kept=was_kept) for board, was_kept in zip(boards, kept))
     records, sources = [], []
 
@@ -109,9 +111,19 @@ def _solve_all(boards, started: float, *, streamed: bool) -> tuple[list[AtlasRec
                     draw(number, board, stage, solve_fraction(board, stage, done, total))
 
             began = time.monotonic()
-            solution, source = strong_solution(board, progress)
+            if board.size <= MAX_STRONG_CELLS:
+                solution, source = strong_solution(board, progress)
+            else:  # the ranked sweep, kept in Zarr: its games and dead draws are not counted
+
+                def swept(fraction: float, number=number, board=board) -> None:
+                    if show:
+                        draw(number, board, "values, ply by ply back", fraction)
+
+                solution, source, _ = solve_and_keep(board, swept)
+                if solution is None:
+                    raise UsageError(f"atlas past {MAX_STRONG_CELLS} cells reads the solutions it keeps: the cache is turned off (WORKBENCH_NO_TABLES_CACHE)")
             if show:
-                draw(number, board, "counting dead draws", 1.0)
+                draw(number, board, "counting dead draws" if board.size <= MAX_STRONG_CELLS else "counting classes", 1.0)
             records.append(atlas_record(solution))
             sources.append((source, time.monotonic() - began))
             if streamed:
@@ -189,12 +201,12 @@ def csv_text(records: list[AtlasRecord]) -> str:
     writer.writerow(CSV_FIELDS)
     for record in records:
         data = record_data(record)
-        games = data["games"]
+        games = data["games"] or dict.fromkeys(("total", "x", "o", "draw"), "")  # not counted: empty fields
         writer.writerow([
             data["variant"], data["rows"], data["cols"], data["k"], int(data["misere"]), data["value"],
             data["remoteness"], " ".join(data["best_first_moves"]), data["first_move_classes"], data["positions"],
-            data["classes"], games["total"], games["x"], games["o"], games["draw"], data["dead_draws"],
-            data["dead_draw_share"],
+            data["classes"], games["total"], games["x"], games["o"], games["draw"], _blank(data["dead_draws"]),
+            _blank(data["dead_draw_share"]),
         ])  # fmt: skip
     return out.getvalue()
 
@@ -204,14 +216,21 @@ def markdown_row(record: AtlasRecord) -> str:
     from ..engine.atlas import outcome_words
 
     geometry, games = record.geometry, record.games
+    counted = (
+        (f"{games.total:,}", _share(games.x, games.total), _share(games.o, games.total), _share(games.draw, games.total),
+         f"{record.dead_draws:,} ({100 * record.dead_draw_share:.2f}%)")
+        if games is not None else ("not counted", "—", "—", "—", "not counted")
+    )  # fmt: skip
     cells = (
         f"{geometry.rows}×{geometry.cols} k{geometry.k}", "misère" if geometry.misere else "normal",
         outcome_words(record), " ".join(record.best_first_names), str(record.first_move_classes),
-        f"{record.positions:,}", f"{record.classes:,}", f"{games.total:,}", _share(games.x, games.total),
-        _share(games.o, games.total), _share(games.draw, games.total),
-        f"{record.dead_draws:,} ({100 * record.dead_draw_share:.2f}%)",
+        f"{record.positions:,}", f"{record.classes:,}", *counted,
     )  # fmt: skip
     return "| " + " | ".join(cells) + " |"
+
+
+def _blank(value) -> object:
+    return "" if value is None else value
 
 
 def _share(part: int, total: int) -> str:
@@ -236,7 +255,8 @@ def markdown_text(records: list[AtlasRecord], date: str, command: str) -> str:
         "symmetry class. *first moves*: how many there are up to symmetry. *positions*, *classes*: reachable",
         "positions, and their classes up to symmetry. *games*: complete games, each ending at the first line, and",
         "how they end (X wins, O wins, draws, by the rule). *dead draws*: positions still in play where neither",
-        "side can complete a line any more, and their share of the positions.",
+        "side can complete a line any more, and their share of the positions. Past 16 cells the boards are solved",
+        "by the ranked sweep (`workbench solve`), which keeps values only: games and dead draws are not counted there.",
         "",
         "## Values, both rules",
         "",
@@ -270,8 +290,8 @@ def text_lines(records: list[AtlasRecord]) -> list[str]:
     ]
     for record in records:
         moves = " ".join(record.best_first_names)
-        lines.append(
-            f"{record.variant:<16} {outcome_words(record):<12} {moves:<24} {record.positions:>12,} "
-            f"{record.classes:>11,} {record.games.total:>22,} {100 * record.dead_draw_share:>9.2f}%"
-        )
+        games = f"{record.games.total:>22,}" if record.games is not None else f"{'not counted':>22}"
+        dead = f"{100 * record.dead_draw_share:>9.2f}%" if record.dead_draws is not None else f"{'—':>10}"
+        lines.append(f"{record.variant:<16} {outcome_words(record):<12} {moves:<24} {record.positions:>12,} "
+                     f"{record.classes:>11,} {games} {dead}")  # fmt: skip
     return lines

@@ -24,14 +24,14 @@ from math import comb
 import numpy as np
 
 from .census import GameCounts
-from .geometry import MAX_STRONG_CELLS, Cell, Geometry, cell_name
+from .geometry import MAX_SWEPT_CELLS, Cell, Geometry, cell_name
 from .solve_progress import STAGE_WORDS, describe_stage, duration
 from .strong import UNREACHED, StrongSolution
 from .symmetry import group_moves, transforms
 
-MAX_ATLAS_CELLS = MAX_STRONG_CELLS
-"""The atlas covers the boards that have strong solutions: past 16 cells (4×5 has 741 million positions) none
-is made here."""
+MAX_ATLAS_CELLS = MAX_SWEPT_CELLS
+"""The atlas covers the boards solved here: strongly up to 16 cells, by the ranked sweep and kept up to 20 (4×5's
+741 million positions; their games and dead draws are not counted)."""
 MIN_ATLAS_CELLS = 3
 """The smallest board of the atlas, 1×3 with three in a row: below it no board holds a line of three."""
 MIN_K = 3
@@ -54,19 +54,20 @@ class AtlasRecord:
     """The first moves up to symmetry (the empty board's stabiliser is the whole group)."""
     positions: int
     classes: int
-    games: GameCounts
-    """Complete games from the empty board, each stopping at the first line, by outcome."""
-    dead_draws: int
-    """Positions in play where neither side can complete a line any more."""
+    games: GameCounts | None
+    """Complete games from the empty board, each stopping at the first line, by outcome (None past 16 cells:
+    not counted)."""
+    dead_draws: int | None
+    """Positions in play where neither side can complete a line any more (None past 16 cells: not counted)."""
 
     @property
     def variant(self) -> str:
         return str(self.geometry)
 
     @property
-    def dead_draw_share(self) -> float:
+    def dead_draw_share(self) -> float | None:
         """Dead draws as a share of every reachable position (the ended ones included)."""
-        return self.dead_draws / self.positions
+        return None if self.dead_draws is None else self.dead_draws / self.positions
 
     @property
     def best_first_names(self) -> tuple[str, ...]:
@@ -88,26 +89,66 @@ def atlas_boards(max_cells: int) -> tuple[Geometry, ...]:
 
 
 def atlas_record(solution: StrongSolution) -> AtlasRecord:
-    """The atlas's record of ``solution``'s board."""
+    """The atlas's record of ``solution``'s board: a strong solution (up to 16 cells), or a kept one past them
+    (:class:`workbench.store.solutions.KeptSolution`: anything with ``lookup_many``, ``positions`` and no
+    ``games``), whose classes are counted here and whose games and dead draws are not."""
     geometry = solution.geometry
     value, remoteness = solution.lookup(0, 0)
-    keeping = []
-    for cell in range(1, geometry.size + 1):
-        child_value, _ = solution.lookup(1 << (cell - 1), 0)
-        if -child_value == value:  # the child's value is O's, who moves there
-            keeping.append(cell)
+    first = solution.lookup_many([1 << cell for cell in range(geometry.size)], [0] * geometry.size)
+    # the child's value is O's, who moves there
+    keeping = tuple(cell for cell, (child_value, _) in enumerate(first, 1) if -child_value == value)
     group = transforms(geometry)
+    counted = hasattr(solution, "games")
     return AtlasRecord(
         geometry=geometry,
         value=value,
         remoteness=remoteness,
-        best_first_moves=tuple(orbit[0] for orbit in group_moves(tuple(keeping), group)),
+        best_first_moves=tuple(orbit[0] for orbit in group_moves(keeping, group)),
         first_move_classes=len(group_moves(tuple(range(1, geometry.size + 1)), group)),
         positions=solution.positions,
-        classes=sum(solution.classes_by_ply),
-        games=GameCounts(*solution.games(0, 0)),
-        dead_draws=dead_draws(solution),
+        classes=sum(solution.classes_by_ply) if counted else classes_counted(solution),
+        games=GameCounts(*solution.games(0, 0)) if counted else None,
+        dead_draws=dead_draws(solution) if counted else None,
     )
+
+
+def classes_counted(solution) -> int:
+    """The symmetry classes of the reachable positions, by Burnside's lemma: the average over the board's
+    symmetries of the reachable positions each leaves unchanged. A position a symmetry leaves unchanged is one
+    mark (or none) per cycle of cells it permutes: 3**cycles candidates (at most 3**12 on 20 cells), each
+    looked up, rather than every position's images (the strong solve's way, too slow past 16 cells)."""
+    geometry = solution.geometry
+    group = transforms(geometry)
+    total = solution.positions  # the identity leaves every one
+    for transform in group[1:]:
+        cycles = _cycles(transform.mapping)
+        codes = np.arange(3 ** len(cycles), dtype=np.int64)
+        x = np.zeros(codes.size, dtype=np.int64)
+        o = np.zeros(codes.size, dtype=np.int64)
+        for place, cycle in enumerate(cycles):
+            digit = codes // 3**place % 3
+            cells = sum(1 << cell for cell in cycle)
+            x |= np.where(digit == 1, cells, 0)
+            o |= np.where(digit == 2, cells, 0)
+        ahead = np.bitwise_count(x).astype(np.int64) - np.bitwise_count(o)
+        played = (ahead == 0) | (ahead == 1)  # the marks of some ply (X moves first)
+        total += sum(found is not None for found in solution.lookup_many(x[played], o[played]))
+    classes, rest = divmod(total, len(group))
+    assert rest == 0, f"Burnside's count of {geometry} is not whole"  # pragma: no mutate
+    return classes
+
+
+def _cycles(mapping: tuple[int, ...]) -> list[list[int]]:
+    seen, cycles = set(), []
+    for start in range(len(mapping)):
+        if start not in seen:
+            cycle, cell = [], start
+            while cell not in seen:
+                seen.add(cell)
+                cycle.append(cell)
+                cell = mapping[cell]
+            cycles.append(cycle)
+    return cycles
 
 
 @cache
@@ -169,9 +210,9 @@ def record_data(record: AtlasRecord) -> dict:
         "first_move_classes": record.first_move_classes,
         "positions": record.positions,
         "classes": record.classes,
-        "games": games.as_dict(),
+        "games": games.as_dict() if games is not None else None,
         "dead_draws": record.dead_draws,
-        "dead_draw_share": round(record.dead_draw_share, 6),
+        "dead_draw_share": round(record.dead_draw_share, 6) if record.dead_draws is not None else None,
     }
 
 

@@ -47,6 +47,9 @@ about two seconds; 4×4 has 9,722,011, beyond what dictionaries of Python ints h
 MAX_STRONG_CELLS = 16
 """The largest board :mod:`workbench.engine.strong` solves whole: 3**16 bytes is 43 MB (kept here, beside the
 tables' limit, so that asking does not import numpy). Above it, positions are searched one by one."""
+MAX_SWEPT_CELLS = 20
+"""The largest board solved here by the ranked sweep (:mod:`workbench.engine.sweep`) and kept
+(:mod:`workbench.store`): 4×5's 741 million ranks take a minute or two and 1.3 GB; 5×5 needs a cluster."""
 
 
 def popcount(bb: Bitboard) -> int:

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..cache import cache_enabled, cache_folder, engine_fingerprint
-from ..engine.geometry import MAX_STRONG_CELLS, Geometry
+from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS, Geometry
 from ..engine.ranked import positions_with_marks
 from ..errors import InputError
 from .solutions import KeptSolution, open_solution, store_name, store_stem, write_solution
 
-MAX_KEPT_CELLS = 20
+MAX_KEPT_CELLS = MAX_SWEPT_CELLS
 """The largest boards solved on this machine: 4×5's 741 million positions take a minute or two and 1.3 GB."""
 
 SweepProgress = Callable[[float], None]
