@@ -67,10 +67,32 @@ ROOMS = {"test_engine_": "engine", "test_state_": "state", "test_library": "libr
 """Test modules by the room whose behaviour they check, as their name says."""
 
 
+UNTRACED = (
+    "test_engine_search.py::test_the_threat_player_never_misses_a_win_nor_hands_one_over_in_one[3x4k3",
+    "test_engine_search.py::test_search_equals_the_strong_solution_move_by_move[3x4k3-misere",
+    "test_engine_search.py::test_search_equals_the_strong_solution_move_by_move[4x4",
+    "test_engine_explain.py::test_every_explanation_of_random_games_is_the_exact_line_and_true_on_the_board[3x4",
+    "test_engine_family.py::test_every_position_streams_each_reachable_position_once_with_its_status_and_value[3x4",
+    "test_engine_analysis.py::test_ledger_dp_equals_brute_force_over_all_fill_orders",
+    "test_puzzles.py::test_every_small_board_s_puzzles_hold[2x6",
+    "test_puzzles.py::test_every_small_board_s_puzzles_hold[4x3",
+    "test_puzzles.py::test_every_wide_puzzle_has_one_answer_and_a_class_of_its_own[3x4k3-misere",
+    "test_puzzles.py::test_four_by_four_k4_puzzles_from_its_strong_solution",
+    "test_cli_family.py::test_analyze_all_gives_the_full_record_up_to_twelve_cells",
+    "test_cli_family.py::test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three",
+)
+"""Tests run without coverage's tracer (pytest-cov's ``no_cover``): the larger boards of checks that loop over
+every position in Python, whose code the smaller boards' runs of the same test (or a test beside it) trace
+already. Traced, each ran three to five times slower: 20-70 s apiece, minutes of CI's 20 (issue 42's session)."""
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark each test with its room (``-m engine`` runs the engine's own tests); tests that drive the whole
-    app (Pilot, snapshots) are marked ``app``, so ``-m "not app"`` runs the fast rest."""
+    app (Pilot, snapshots) are marked ``app``, so ``-m "not app"`` runs the fast rest; and the tests of
+    :data:`UNTRACED` ``no_cover``."""
     for item in items:
+        if any(name in item.nodeid for name in UNTRACED):
+            item.add_marker("no_cover")
         module = item.module.__name__.rsplit(".", 1)[-1]
         for prefix, room in ROOMS.items():
             if module.startswith(prefix):
