@@ -146,3 +146,20 @@ def test_the_atlas_row_of_a_kept_board(kept):
     assert data["games"] is None and data["dead_draw_share"] is None and data["best_first_moves"]
     assert markdown_row(record).endswith("| not counted | — | — | — | not counted |")
     assert csv_text([record]).splitlines()[1].endswith(f",{record.classes},,,,,,")
+
+
+def test_the_bench_of_a_kept_board_reports_each_figure_beside_its_target(monkeypatch, capsys):
+    """`bench --game 2x9k4` runs fresh processes (the solve, the reads, a whole analyze): here they are stood in
+    for, and what comes back is reported beside the issue's targets."""
+    from workbench.bench import kept as kept_bench
+
+    outputs = iter([
+        '{"seconds": 71.5, "positions": 674794169, "source": "solved", "peak_mb": 1302.0}',
+        '{"open_s": 0.014, "analyses_s": [0.114, 0.002, 0.004, 0.009], "lines_s": [0.001, 0.002, 0.012, 0.003]}',
+    ])  # fmt: skip
+    monkeypatch.setattr(kept_bench, "_whole", lambda argv, env=None, timeout=0: (0.25, next(outputs, "{}")))
+    code, out, _ = run(capsys, "bench", "--game", GAME, "--quick")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith(f"solve {GAME}, cold, fresh process     71.5 s (target ≤ 900 s), 674,794,169 positions")
+    assert "whole `analyze --game 2x9k4 --moves 1 --json` from it 250 ms" in lines[1]
+    assert "the first analysis 114 ms" in lines[2] and "then analysis median 4.0 ms, max 9.0 ms (target ≤ 50 ms)" in lines[2]

@@ -66,6 +66,19 @@ def _searched_board_bench(args: argparse.Namespace, geometry) -> int:
     return 0
 
 
+def _kept_bench(args: argparse.Namespace, geometry) -> int:
+    """17–20 cells: the ranked sweep's solve, its kept size and the analysis read back from it, in fresh processes
+    (the app's figures in a terminal are the searched boards', `--game 15x15k5`)."""
+    from ..bench.kept import format_kept_report, run_kept_bench
+
+    report = {"kept": run_kept_bench(str(geometry), games=2 if args.quick else 4)}
+    if args.json:
+        print_json(report)
+    else:
+        print("\n".join(format_kept_report(report["kept"])))
+    return 0
+
+
 def _family_bench(args: argparse.Namespace, geometry) -> int:
     """The family's figures: the strong solve of ``--game`` (at most 16 cells), tier 2 on 5×5k4 and the 3×3
     sweep, each beside OpenSpiel where it is installed."""
@@ -73,6 +86,10 @@ def _family_bench(args: argparse.Namespace, geometry) -> int:
     from ..engine.analysis import is_searched
     from ..engine.strong import check_strongly_solvable
 
+    from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS
+
+    if MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS:  # solved by the ranked sweep and kept
+        return _kept_bench(args, geometry)
     if is_searched(geometry):
         return _searched_board_bench(args, geometry)
     check_strongly_solvable(geometry)

@@ -67,6 +67,7 @@ def install_if_kept(geometry: Geometry) -> bool:
     if kept is None:
         return False
     install_strong(kept)
+    kept.warm_in_background()
     return True
 
 
