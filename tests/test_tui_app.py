@@ -448,6 +448,7 @@ async def test_command_palette_runs_workbench_commands():
             *((f"New game: {name}", f"{spelling}: a new study on its empty board") for name, spelling in (
                 ("classic", "3x3k3"), ("misère", "3x3k3-misere"), ("3×4, three in a row", "3x4k3"),
                 ("3×4, three in a row, misère", "3x4k3-misere"), ("4×4, three in a row", "4x4k3"), ("4×4, four in a row", "4x4k4"),
+                ("4×5, four in a row", "4x5k4"),
                 ("5×5, four in a row", "5x5k4"), ("7×7, five in a row", "7x7k5"), ("Gomoku 15×15", "15x15k5"))),
             ("Play a cell", "By its number or coordinate (b2)"),
             ("Set up position", "Type a position or a move list"),
