@@ -80,6 +80,7 @@ UNTRACED = (
     "test_puzzles.py::test_four_by_four_k4_puzzles_from_its_strong_solution",
     "test_cli_family.py::test_analyze_all_gives_the_full_record_up_to_twelve_cells",
     "test_cli_family.py::test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three",
+    "test_distributed.py::test_a_board_past_sixteen_cells_on_two_workers_and_on_one",  # the 3x4 runs trace the driver
 )
 """Tests run without coverage's tracer (pytest-cov's ``no_cover``): the larger boards of checks that loop over
 every position in Python, whose code the smaller boards' runs of the same test (or a test beside it) trace
