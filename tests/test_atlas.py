@@ -375,3 +375,8 @@ def test_burnside_counts_the_classes_the_strong_solve_numbers(variant):
 
     solution = solved(parse_variant(variant))
     assert classes_counted(solution) == sum(solution.classes_by_ply)
+
+
+def test_past_sixteen_cells_the_atlas_has_the_boards_of_two_rows_or_more():
+    past = [board for board in atlas_boards(20) if board.size > 16]
+    assert {(b.rows, b.cols) for b in past} == {(2, 9), (3, 6), (2, 10), (4, 5)} and len(past) == 44

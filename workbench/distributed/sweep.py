@@ -38,11 +38,12 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.geometry import Geometry
-from ..engine.ranked import numbering, positions_with_marks
+from ..engine.ranked import numbering
 from ..engine.sweep import CHUNK as SWEEP_CHUNK
 from ..engine.sweep import solve_range
 from ..errors import StoreError, UsageError
 from ..store.solutions import CHUNK as STORE_CHUNK
+from ..store.kept import sweep_weights
 from ..store.solutions import SolutionWriter, chunk_length, store_name, summary_of_counts
 
 DEFAULT_WORKERS = 2
@@ -181,11 +182,8 @@ def task_length(size: int, threads: int, chunk: int = SWEEP_CHUNK) -> int:
 
 
 def _weights(geometry: Geometry) -> list[float]:
-    """Each ply's share of the sweep's work, by ply: its positions times the moves each has (as the numpy
-    sweep's progress weighs them)."""
-    cells = geometry.size
-    work = [positions_with_marks(cells, ply) * max(1, cells - ply) for ply in range(cells + 1)]
-    return [part / sum(work) for part in work]
+    """Each ply's share of the sweep's work, by ply (as the numpy sweep's progress weighs them)."""
+    return list(reversed(sweep_weights(geometry)))
 
 
 def _remove_stray_writes(store: Path) -> None:

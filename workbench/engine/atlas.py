@@ -34,6 +34,10 @@ MAX_ATLAS_CELLS = MAX_SWEPT_CELLS
 741 million positions; their games and dead draws are not counted)."""
 MIN_ATLAS_CELLS = 3
 """The smallest board of the atlas, 1×3 with three in a row: below it no board holds a line of three."""
+MAX_ATLAS_SIDE = 16
+"""The longest side of an atlas board: 1×16 is the longest single row solved strongly. Past 16 cells every board
+has two rows or more (4×5, 3×6, 2×9, 2×10); 1×17 to 1×20, single rows longer than the app's boards (15 at most),
+would take an hour between them and say nothing a shorter row does not."""
 MIN_K = 3
 """k = 1 and 2 are left out: the first mark (or the second of the first player) decides them."""
 _LABELS = {1: "win", 0: "draw", -1: "loss"}
@@ -75,13 +79,13 @@ class AtlasRecord:
 
 
 def atlas_boards(max_cells: int) -> tuple[Geometry, ...]:
-    """Every board of the atlas of at most ``max_cells`` cells, smallest first: by cells, then rows, k, the
-    normal rule before the misère."""
+    """Every board of the atlas of at most ``max_cells`` cells (no side longer than :data:`MAX_ATLAS_SIDE`),
+    smallest first: by cells, then rows, k, the normal rule before the misère."""
     boards = []
     for cells in range(MIN_ATLAS_CELLS, max_cells + 1):
         for rows in range(1, cells + 1):
             cols, rest = divmod(cells, rows)
-            if rest or rows > cols:
+            if rest or rows > cols or cols > MAX_ATLAS_SIDE:
                 continue
             for k in range(MIN_K, cols + 1):
                 boards += [Geometry(rows, cols, k), Geometry(rows, cols, k, misere=True)]
