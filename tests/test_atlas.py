@@ -71,9 +71,9 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 # --- the committed table ----------------------------------------------------------------------------------------
 
 
-def test_the_committed_table_has_a_row_for_every_board_of_up_to_16_cells_under_both_rules():
+def test_the_committed_table_has_a_row_for_every_board_of_up_to_20_cells_under_both_rules():
     rows = committed_rows()
-    assert list(rows) == [str(board) for board in atlas_boards(16)] and len(rows) == 268
+    assert list(rows) == [str(board) for board in atlas_boards(20)] and len(rows) == 312
 
 
 def test_every_committed_row_of_up_to_12_cells_is_what_the_engine_computes(small_records):
@@ -92,17 +92,17 @@ def test_the_committed_markdown_says_when_and_by_what_command_it_was_made():
     lines = ATLAS.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "# The m,n,k atlas"
     assert re.fullmatch(
-        r"Made on \d{4}-\d{2}-\d{2} by `(.+)`: every board of at most 16 cells \(m×n with m ≤ n, k from 3 to n\),",
+        r"Made on \d{4}-\d{2}-\d{2} by `(.+)`: every board of at most 20 cells \(m×n with m ≤ n, k from 3 to n\),",
         lines[2],
     )
     assert (
-        lines[2].split("`")[1] == "workbench atlas --max-cells 16 --json --csv docs/atlas.csv --markdown docs/atlas.md"
+        lines[2].split("`")[1] == "workbench atlas --max-cells 20 --json --csv docs/atlas.csv --markdown docs/atlas.md"
     )
 
 
 def test_the_committed_csv_has_its_header_and_the_rows_of_the_same_run(small_records):
     rows = CSV.read_text(encoding="utf-8").splitlines()
-    assert tuple(rows[0].split(",")) == CSV_FIELDS and len(rows) == 269
+    assert tuple(rows[0].split(",")) == CSV_FIELDS and len(rows) == 313
     assert rows[: 1 + len(small_records)] == csv_text(list(small_records.values())).splitlines()
 
 

@@ -145,6 +145,9 @@ def test_the_atlas_row_of_a_kept_board(kept):
     data = record_data(record)
     assert data["games"] is None and data["dead_draw_share"] is None and data["best_first_moves"]
     assert markdown_row(record).endswith("| not counted | — | — | — | not counted |")
+    from .test_atlas import committed_rows
+
+    assert committed_rows()[GAME] == markdown_row(record)  # the committed atlas's row, made by `atlas --max-cells 20`
     assert csv_text([record]).splitlines()[1].endswith(f",{record.classes},,,,,,")
 
 
