@@ -133,7 +133,11 @@ def test_bad_variants_and_moves_are_one_line(capsys, argv, message):
     assert (code, out) == (2, "") and err.startswith("workbench: error: ") and message in err and err.count("\n") == 1
 
 
-def test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three(capsys):
+def test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three(capsys, monkeypatch):
+    from workbench.engine import verification
+
+    checked, real = [], verification.check_planner
+    monkeypatch.setattr(verification, "check_planner", lambda *args, **options: checked.append(real(*args, **options)) or checked[-1])
     code, out, _ = run(capsys, "verify", "--game", "3x4k3", "--json")
     report = json.loads(out)
     assert code == 1 and sorted(report) == ["checked", "disagreements"]
@@ -144,10 +148,15 @@ def test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three(capsy
     exact = json.loads(run(capsys, "analyze", "--game", "3x4k3", first["position"], "--json")[1])["masks"]
     bits = {name: sum(1 << (cell - 1) for cell in exact[name]) for name in ("perfect_win", "perfect_lose")}
     assert first["solver"] == bits and first["planner"] != bits
+    # the text form of the same report (not a second run over 79,563 positions: CI's time)
+    from workbench.engine import verification
+
+    monkeypatch.setattr(verification, "check_planner", lambda *args, **options: checked[0])
     code, out, _ = run(capsys, "verify", "--game", "3x4k3")
     lines = out.splitlines()
     assert code == 1 and lines[0] == "checked 79563 positions in play: 597 disagreements between planner and solver"
     assert len(lines) == 598 and lines[1] == f"  {first['position']}: planner {first['planner']} solver {first['solver']}"
+    monkeypatch.setattr(verification, "check_planner", real)
     assert run(capsys, "verify", "--json")[0] == 0
 
 

@@ -446,10 +446,12 @@ def test_the_terminal_bench_opens_15x15_on_a_game_of_thirty_moves(bench_env, tmp
     path = terminal_bench.opening_study("15x15k5", str(tmp_path))
     study = load_study(path)
     assert study.geometry == Geometry(15, 15, 5) and study.position.ply == 30
-    assert terminal_bench.argv_of("ours", "15x15k5", path)[-2:] == ["open", path]
-    terminal = terminal_bench.start("ours", 80, 24, bench_env, "15x15k5")
+    argv = terminal_bench.argv_of("ours", "15x15k5", path)
+    assert argv[-2:] == ["open", path]
+    # its first frame, not the settled screen start() waits for: the search's go runs 30 s first (CI's time)
+    terminal = terminal_bench.Terminal(argv, 80, 24, bench_env, terminal_bench.ticking_of("ours", "15x15k5"))
     try:
-        assert "15×15 k5" in terminal.text() and "ply 30" in terminal.text()
+        assert terminal.wait_for(lambda: "15×15 k5" in terminal.text() and "ply 30" in terminal.text(), 60.0, 0.2)
     finally:
         terminal.close()
 
