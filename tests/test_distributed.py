@@ -235,3 +235,11 @@ def test_without_dask_it_names_the_extra(monkeypatch):
     assert (
         str(raised.value) == CLUSTER_EXTRA == "the Dask sweep needs the cluster extra: pip install 'workbench[cluster]'"
     )
+
+
+@pytest.mark.parametrize("geometry", [Geometry(3, 4, 3), Geometry(4, 4, 4)], ids=str)
+def test_one_worker_keeps_the_numpy_sweep_s_values_too(tmp_path, geometry):
+    """The small boards on a cluster of one worker as well (started and closed by the sweep: `--workers 1`)."""
+    kept = dask_sweep(geometry, tmp_path / "one.zarr", fingerprint=FINGERPRINT, workers=1)
+    _assert_same_as_numpy(geometry, kept, dict(sweep(geometry)))
+    assert open_solution(geometry, kept).attributes["workers"] == 1
