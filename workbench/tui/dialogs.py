@@ -69,9 +69,10 @@ def solved_label(geometry: Geometry) -> str:
     """What a board of 17–20 cells is here: ``solved`` (its solution kept: exact), or ``unsolved`` and how long
     `workbench solve` would take (searched until then; the hint under the list names the command); nothing for
     other boards."""
+    from ..engine.geometry import MAX_STRONG_CELLS
     from ..store.kept import MAX_KEPT_CELLS, is_kept, solving_estimate
 
-    if not 16 < geometry.size <= MAX_KEPT_CELLS:
+    if not MAX_STRONG_CELLS < geometry.size <= MAX_KEPT_CELLS:
         return ""
     return "solved" if is_kept(geometry) else f"unsolved, {solving_estimate(geometry)}"
 
