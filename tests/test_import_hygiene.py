@@ -33,10 +33,15 @@ def test_the_app_imports_neither_the_library_nor_the_search_s_service_before_it_
         "late = ('sqlite3', 'multiprocessing', 'workbench.library', 'workbench.search_service')\n"
         "print(','.join(sorted(name for name in sys.modules if name.startswith(late))))\n"
     )
-    # without the coverage start-up hook, which measures the child with coverage (sqlite3, multiprocessing)
+    assert _printed_untraced(code) == ""
+
+
+def _printed_untraced(code: str) -> str:
+    """What ``code`` prints in a fresh Python, without the coverage start-up hook (which measures the child with
+    coverage, importing sqlite3 and multiprocessing itself)."""
     environment = {name: value for name, value in os.environ.items() if not name.startswith(("COV_CORE_", "COVERAGE_"))}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=environment)
-    assert result.stdout.strip() == ""
+    return result.stdout.strip()
 
 
 def test_analyze_all_imports_only_the_engine_and_the_cache():
@@ -52,9 +57,7 @@ def test_analyze_all_imports_only_the_engine_and_the_cache():
         "        'workbench.state', 'workbench.search_service')\n"
         "sys.__stdout__.write(','.join(sorted(name for name in sys.modules if name.startswith(late))))\n"
     )
-    environment = {name: value for name, value in os.environ.items() if not name.startswith(("COV_CORE_", "COVERAGE_"))}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=environment)
-    assert result.stdout.strip() == ""
+    assert _printed_untraced(code) == ""
 
 
 def _imports_of_every_module() -> dict[str, set[str]]:
