@@ -69,6 +69,9 @@ class Explanation:
     """The move, then best play to the end: the line that proves the verdict."""
     text: str
     """One or two plain sentences."""
+    story: str
+    """Why the move has its value, told along its line, naming no other move of the position: the words for a
+    student who must not be given the answer (a wrong answer in practice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +163,9 @@ def explain(position: Position, cell: Cell) -> Explanation:
         verdict = "inaccurate"
     line = line_steps(position, (cell, *principal_variation(position.play(cell))))
     text = _sentences(position, analysis, played, verdict, best, keeping, line)
+    story = _story(position, played, line)
     return Explanation(position, cell, verdict, analysis.value, analysis.remoteness, played.value, played.remoteness,
-                       best, line, text)  # fmt: skip
+                       best, line, text, story)  # fmt: skip
 
 
 explained = lru_cache(maxsize=256)(explain)
@@ -204,6 +208,15 @@ def _sentences(position, analysis, played, verdict, best, keeping, line) -> str:
     outcome = _OUTCOME[worst.value] + ("" if worst.value is Value.DRAW else f" in {worst.remoteness}")
     return (f"{first} Every other move {others_do}; the quickest refutation is of {cell_name(worst.cell, geometry)}, "
             f"which {outcome}: {_narrative(refutation, geometry, reply.threatens)}.")  # fmt: skip
+
+
+def _story(position, played, line) -> str:
+    geometry = position.geometry
+    name = cell_name(played.cell, geometry)
+    if line[0].role == "loses":
+        return f"{name} completes a line of {line[0].player.value}'s own, which loses under misère."
+    after = f"{_OUTCOME[played.value]}" + ("" if played.value is Value.DRAW else f" in {played.remoteness}")
+    return f"{name} {after}" + (f": {_narrative(line[1:], geometry, line[0].threatens)}." if line[1:] else ".")
 
 
 def _narrative(steps, geometry, threatened: tuple[Cell, ...] = (), limit: int = 6) -> str:
