@@ -315,7 +315,7 @@ def test_a_version_1_library_with_games_gains_its_openings_on_open(games_library
     connection.commit()
     connection.close()
     with Library.open(copy) as library:
-        assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION == 4
+        assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION == 5
         assert library.query("SELECT count(*) FROM recovery") == library.query("SELECT count(*) FROM attempts") == [(0,)]
         assert library.query("SELECT * FROM openings ORDER BY a1, b1") == expected
         assert len(expected) == 72 and sum(row[2] for row in expected) == 255168

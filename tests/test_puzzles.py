@@ -179,7 +179,7 @@ def test_the_record_names_the_answer_both_ways():
     record = puzzle_record(puzzle)
     assert json.loads(json.dumps(record)) == record
     assert set(record) == {"variant", "position", "to_move", "answer", "name", "value", "remoteness", "difficulty",
-                           "moves", "losing", "natural", "natural_name", "natural_is_wrong"}  # fmt: skip
+                           "moves", "losing", "natural", "natural_name", "natural_is_wrong", "theme"}  # fmt: skip
     assert record["variant"] == "3x4k3" and parse_position(record["position"], WIDE) == puzzle.position
     assert record["to_move"] == puzzle.position.turn.value and record["answer"] == puzzle.answer
     from workbench.engine.geometry import parse_cell_name
@@ -337,7 +337,7 @@ def test_a_schema_3_library_gains_the_practice_tables_and_keeps_its_studies(tmp_
     connection.commit()
     connection.close()
     with Library.open(path) as library:
-        assert library.query("PRAGMA user_version") == [(4,)]
+        assert library.query("PRAGMA user_version") == [(5,)]
         assert [record.name for record in list_studies(library)] == ["kept"]
         assert open_study(library, "kept").tree == AppState().tree
         record_attempt(library, kind="puzzle", geometry=TIC_TAC_TOE, position=Position.empty(), answer=5, solved=True)
@@ -345,6 +345,70 @@ def test_a_schema_3_library_gains_the_practice_tables_and_keeps_its_studies(tmp_
     from workbench.library.check import check_library
 
     assert check_library(path).healthy
+
+
+def test_a_schema_4_library_keeps_its_attempts_and_puts_each_in_a_box(tmp_path):
+    """The migration to spaced repetition loses no attempt: each is read as its solved column said (a solve in box 2,
+    due the day after; a miss in box 1, due at once)."""
+    from datetime import date
+
+    from workbench.library.practice import due_counts, due_positions, progress
+
+    path = tmp_path / "v4.sqlite3"
+    old_library(path, 4)
+    connection = sqlite3.connect(path)
+    rows = [("puzzle", "3x3k3", format_position(Position.empty().play(1)), 5, 1, "2026-03-02 10:00:00"),
+            ("puzzle", "3x3k3", format_position(Position.empty().play(5)), 2, 0, "2026-03-02 10:01:00"),
+            ("mistake", "3x3k3", format_position(Position.empty().play(1)), 2, 0, "2026-03-03 09:00:00")]  # fmt: skip
+    connection.executemany("INSERT INTO attempts (kind, variant, position, answer, solved, at) VALUES (?, ?, ?, ?, ?, ?)", rows)
+    connection.commit()
+    connection.close()
+    with Library.open(path) as library:
+        assert library.query("SELECT kind, position, answer, solved, at, result, box, due FROM attempts ORDER BY id") == [
+            ("puzzle", rows[0][2], 5, 1, rows[0][5], "solved", 2, "2026-03-03"),
+            ("puzzle", rows[1][2], 2, 0, rows[1][5], "missed", 1, "2026-03-02"),
+            ("mistake", rows[2][2], 2, 0, rows[2][5], "missed", 1, "2026-03-03")]  # fmt: skip
+        assert due_positions(library, "puzzle", TIC_TAC_TOE, today=date(2026, 3, 2)) == [Position.empty().play(5)]
+        assert due_counts(library, today=date(2026, 3, 3)) == {"3x3k3": 3}
+        [puzzles, mistakes] = progress(library, today=date(2026, 3, 3))
+        assert (puzzles.kind, puzzles.attempts, puzzles.solved, puzzles.streak, puzzles.due) == ("puzzle", 2, 1, 0, 2)
+        assert puzzles.weeks == (("2026-03-02", 2, 1),) and mistakes.weeks == (("2026-03-02", 1, 0),)
+    from workbench.library.check import check_library
+
+    assert check_library(path).healthy
+
+
+def test_leitner_boxes_send_a_solve_up_and_anything_else_back_to_the_first(library):
+    """Finding 5 and 6 in the library: a skip ends the streak and comes back at once; a solve goes up a box and is
+    not due until its days have passed."""
+    from datetime import date
+
+    from workbench.library.practice import due_positions, progress
+
+    position = Position.empty().play(1)
+    day = date(2026, 5, 4)
+
+    def attempt(result, on, theme="block"):
+        record_attempt(library, kind="puzzle", geometry=TIC_TAC_TOE, position=position, answer=None if result == "skipped" else 5,
+                       result=result, theme=theme, today=on)  # fmt: skip
+
+    attempt("solved", day)
+    assert due_positions(library, "puzzle", TIC_TAC_TOE, today=day) == []
+    assert due_positions(library, "puzzle", TIC_TAC_TOE, today=date(2026, 5, 5)) == [position]
+    attempt("solved", date(2026, 5, 5))  # box 3: three days
+    assert due_positions(library, "puzzle", TIC_TAC_TOE, today=date(2026, 5, 7)) == []
+    assert due_positions(library, "puzzle", TIC_TAC_TOE, today=date(2026, 5, 8)) == [position]
+    assert attempt_stats(library, "puzzle", TIC_TAC_TOE).streak == 2
+    attempt("skipped", date(2026, 5, 8))
+    assert attempt_stats(library, "puzzle", TIC_TAC_TOE) == AttemptStats(3, 2, 0)
+    assert due_positions(library, "puzzle", TIC_TAC_TOE, today=date(2026, 5, 8)) == [position]
+    assert library.query("SELECT box FROM attempts ORDER BY id") == [(2,), (3,), (1,)]
+    for result in ("helped", "found later", "shown", "missed"):
+        attempt(result, date(2026, 5, 8), theme="fork")
+    [row] = progress(library, TIC_TAC_TOE)
+    assert row.themes == {"block": (3, 2), "fork": (4, 0)} and row.attempts == 7 and row.solved == 2
+    with pytest.raises(ValueError, match="not 'won'"):
+        attempt("won", day)
 
 
 def test_a_read_only_schema_3_library_reads_as_one_without_practice(tmp_path, monkeypatch):

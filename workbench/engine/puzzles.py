@@ -23,6 +23,12 @@ The difficulty (:func:`~workbench.engine.puzzle_finder.difficulty`) is a number 
 So the trivial puzzles, a win in 1 (and under misère the one move that does not complete a line of one's own), are
 graded easiest, below 1, rather than left out. Puzzles come easiest first, then by their position's text.
 
+Each puzzle has a theme (:func:`puzzle_theme`), a fact of its answer: ``win`` (it completes a line), ``block`` (it
+takes the cell where the other side would complete one next), ``fork`` (it makes two threats where the other side
+has no line to complete first: :func:`~workbench.engine.explain.role_of`), ``hold out`` (every move loses: the
+answer loses slowest), ``misère squeeze`` (under misère, it leaves the other side only cells that complete a line of
+their own), else ``only move``.
+
 This module holds no numpy (a puzzle kept in the library is read back without it); the array work is
 :mod:`.puzzle_finder`'s.
 """
@@ -34,12 +40,17 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .analysis import analyze, check_exact, strong_if_installed
+from .explain import role_of
 from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, Cell, Geometry, cell_name, format_variant
 from .position import Position, format_position
 from .solver import Value
 
 if TYPE_CHECKING:
     from .strong import StrongSolution
+
+
+THEMES = ("win", "block", "fork", "only move", "hold out", "misère squeeze")
+"""The themes a puzzle can have, one each: :func:`puzzle_theme`."""
 
 
 class PuzzleError(InputError):
@@ -123,6 +134,16 @@ def is_unique(puzzle: Puzzle) -> bool:
     return right == [puzzle.answer]
 
 
+def puzzle_theme(puzzle: Puzzle) -> str:
+    """The puzzle's theme (one of :data:`THEMES`), from what its answer does on the board and the exact value."""
+    if puzzle.value is Value.LOSS:
+        return "hold out"
+    role, _ = role_of(puzzle.position, puzzle.answer)
+    if puzzle.position.geometry.misere:
+        return "misère squeeze" if role == "squeeze" else "only move"
+    return role if role in ("win", "block", "fork") else "only move"
+
+
 def puzzle_record(puzzle: Puzzle) -> dict:
     """The puzzle as JSON-ready data (``workbench puzzles --json``): the answer by number and by name."""
     position = puzzle.position
@@ -141,7 +162,8 @@ def puzzle_record(puzzle: Puzzle) -> dict:
         "natural": puzzle.natural,
         "natural_name": cell_name(puzzle.natural, geometry),
         "natural_is_wrong": puzzle.natural_is_wrong,
+        "theme": puzzle_theme(puzzle),
     }
 
 
-__all__ = ["Puzzle", "PuzzleError", "find_puzzles", "is_unique", "puzzle_record"]
+__all__ = ["THEMES", "Puzzle", "PuzzleError", "find_puzzles", "is_unique", "puzzle_record", "puzzle_theme"]

@@ -11,11 +11,12 @@ from typing import Iterator
 
 from .. import errors
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """``PRAGMA user_version`` of the schema this code writes."""
 READABLE_FROM = 2
 """The oldest schema a read-only library can be read at (version 3 only adds the writers' recovery table, version 4
-the practice tables, which a library without them reads as empty: :mod:`.practice`)."""
+the practice tables, which a library without them reads as empty, version 5 the attempts' results and review boxes,
+which a library without them reads as the solved column says: :mod:`.practice`)."""
 PAGE_SIZE = 16384
 LOCK_WAIT_SECONDS = 2.0  # pragma: no mutate - a pace: only timing could tell
 """How long a library locked by another process is waited for before a write, or a step of its opening, fails."""
@@ -119,6 +120,20 @@ _MIGRATIONS: dict[int, str] = {
     );
     CREATE INDEX attempts_by_position ON attempts (kind, variant, position, id);
     CREATE INDEX attempts_by_solved ON attempts (kind, variant, solved, id);
+    """,
+    # spaced repetition (Leitner boxes) kept in the attempts: each attempt's result in words, the puzzle's theme, the
+    # box the position went to and the day it is due again; the attempts kept before are read as their solved column
+    # said (a solved one in box 2, due the day after; a missed one in box 1, due at once)
+    5: """
+    ALTER TABLE attempts ADD COLUMN result TEXT
+        CHECK (result IN ('solved', 'helped', 'found later', 'shown', 'missed', 'skipped'));
+    ALTER TABLE attempts ADD COLUMN theme TEXT;
+    ALTER TABLE attempts ADD COLUMN box INTEGER NOT NULL DEFAULT 1 CHECK (box BETWEEN 1 AND 5);
+    ALTER TABLE attempts ADD COLUMN due TEXT;
+    UPDATE attempts SET result = CASE solved WHEN 1 THEN 'solved' ELSE 'missed' END,
+        box = CASE solved WHEN 1 THEN 2 ELSE 1 END,
+        due = CASE solved WHEN 1 THEN date(at, '+1 day') ELSE date(at) END;
+    CREATE INDEX attempts_by_due ON attempts (kind, variant, due)
     """,
 }
 

@@ -1,6 +1,10 @@
 """Practice kept in the library: the puzzles found for each variant, and every attempt at a puzzle or at a mistake of
-a study played again, with the counts a practice screen shows (attempts, solved, the streak) and the positions
-missed last time.
+a study played again, with the counts a practice screen shows (attempts, solved, the streak), the positions due
+again by spaced repetition, and the progress over time.
+
+Spaced repetition is by Leitner boxes, kept in the attempts: a position solved goes up a box (from 1 to
+:data:`BOXES`), anything else (a hint, a miss, the solution shown, a skip) sends it back to box 1; it is due again
+:data:`BOX_DAYS` days after, by box (box 1 at once: what was missed comes back in the next sitting).
 
 A variant is written as :func:`~workbench.engine.geometry.format_variant` writes it, a position as
 :func:`~workbench.engine.position.format_position` does. A library older than version 4 that is opened read-only
@@ -12,7 +16,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Literal
 
 from ..engine.geometry import Cell, Geometry, format_variant
@@ -26,6 +31,13 @@ Kind = Literal["mistake", "puzzle"]
 KINDS: tuple[Kind, ...] = ("mistake", "puzzle")
 PRACTICE_SINCE = 4
 """The schema version that added the ``puzzles`` and ``attempts`` tables."""
+REVIEWS_SINCE = 5
+"""The schema version that added each attempt's result, theme, box and day due."""
+RESULTS = ("solved", "helped", "found later", "shown", "missed", "skipped")
+"""How an attempt ended (:data:`workbench.state.practice.RESULTS`); only ``solved`` is solved."""
+BOXES = 5
+BOX_DAYS = (0, 1, 3, 7, 21)
+"""Days until a position in box 1, 2, … is due again."""
 
 _VALUES = {value.label: value for value in Value}
 
@@ -102,22 +114,38 @@ def _puzzle(library: Library, geometry: Geometry, row: tuple) -> Puzzle:
 
 
 def record_attempt(library: Library, *, kind: Kind, geometry: Geometry, position: Position, answer: Cell | None,
-                   solved: bool, study: str | None = None) -> None:  # fmt: skip
-    """Write one attempt at ``position``: the cell answered (None when skipped, or the solution was shown), whether
-    it was right, and for a mistake the study it came from.
+                   solved: bool | None = None, result: str | None = None, theme: str | None = None,
+                   study: str | None = None, today: date | None = None) -> None:  # fmt: skip
+    """Write one attempt at ``position``: the cell answered last (None when skipped, or the solution was shown), how
+    it ended (``result``, one of :data:`RESULTS`; or only whether it was ``solved``), the puzzle's theme, for a
+    mistake the study it came from; and the Leitner box it goes to, with the day it is due again.
 
-    :raises ValueError: an unknown ``kind``, or a position or cell not of ``geometry`` (a caller's mistake).
+    :raises ValueError: an unknown ``kind`` or ``result``, or a position or cell not of ``geometry`` (a caller's
+        mistake).
     :raises LibraryError: the library cannot be written.
     """
     _check_kind(kind)
+    if result is None:
+        result = "solved" if solved else "missed"
+    if result not in RESULTS:
+        raise ValueError(f"an attempt ends as one of {', '.join(RESULTS)}, not {result!r}")
     if position.geometry != geometry:
         raise ValueError(f"a position of {position.geometry} recorded as one of {format_variant(geometry)}")
     if answer is not None and not geometry.contains(answer):
         raise ValueError(f"no cell {answer} on {format_variant(geometry)}")
+    variant, text = format_variant(geometry), format_position(position)
+    day = today or date.today()
     with library.transaction() as connection:
+        last = connection.execute(
+            "SELECT box FROM attempts WHERE kind = ? AND variant = ? AND position = ? ORDER BY id DESC LIMIT 1",  # pragma: no mutate
+            (kind, variant, text),
+        ).fetchone()
+        box = min((last[0] if last else 1) + 1, BOXES) if result == "solved" else 1
         connection.execute(
-            "INSERT INTO attempts (kind, variant, position, answer, solved, study) VALUES (?, ?, ?, ?, ?, ?)",  # pragma: no mutate
-            (kind, format_variant(geometry), format_position(position), answer, int(bool(solved)), study),
+            "INSERT INTO attempts (kind, variant, position, answer, solved, study, result, theme, box, due) "  # pragma: no mutate
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate
+            (kind, variant, text, answer, int(result == "solved"), study, result, theme, box,
+             (day + timedelta(days=BOX_DAYS[box - 1])).isoformat()),  # fmt: skip
         )
 
 
@@ -129,15 +157,17 @@ def attempt_stats(library: Library, kind: Kind, geometry: Geometry) -> AttemptSt
     _check_kind(kind)
     if not _has_practice(library):
         return AttemptStats(0, 0, 0)
-    variant = format_variant(geometry)
-    [(attempts, solved, streak)] = library.query(
-        "SELECT count(*), coalesce(sum(solved), 0), "  # pragma: no mutate
-        "count(*) FILTER (WHERE id > coalesce((SELECT max(id) FROM attempts "  # pragma: no mutate
-        "WHERE kind = ?1 AND variant = ?2 AND solved = 0), 0)) "  # pragma: no mutate
-        "FROM attempts WHERE kind = ?1 AND variant = ?2",  # pragma: no mutate
-        (kind, variant),
-    )
+    [(attempts, solved, streak)] = library.query(_STATS, (kind, format_variant(geometry)))
     return AttemptStats(attempts, solved, streak)
+
+
+_STATS = (
+    "SELECT count(*), coalesce(sum(solved), 0), "  # pragma: no mutate
+    "count(*) FILTER (WHERE id > coalesce((SELECT max(id) FROM attempts "  # pragma: no mutate
+    "WHERE kind = ?1 AND variant = ?2 AND solved = 0), 0)) "  # pragma: no mutate
+    "FROM attempts WHERE kind = ?1 AND variant = ?2"  # pragma: no mutate
+)
+"""Attempts, solved, and the streak (solved since the latest attempt that was not) of one kind on one variant."""
 
 
 def missed_positions(library: Library, kind: Kind, geometry: Geometry) -> list[Position]:
@@ -154,15 +184,135 @@ def missed_positions(library: Library, kind: Kind, geometry: Geometry) -> list[P
         "ORDER BY id DESC",  # pragma: no mutate
         (kind, format_variant(geometry)),
     )
-    positions = []
-    for (text,) in rows:
-        try:
-            positions.append(parse_position(str(text), geometry))
-        except ValueError as error:
-            raise LibraryError(
-                f"library {str(library.path)!r}: an attempt's position {str(text)[:40]!r} is damaged ({error})"
-            ) from None
-    return positions
+    return [_position_of(library, text, geometry) for (text,) in rows]
+
+
+def due_positions(library: Library, kind: Kind, geometry: Geometry, *, today: date | None = None) -> list[Position]:
+    """The positions of ``kind`` on ``geometry`` due again by their box (the latest attempt at each says when), the
+    longest overdue first, then the latest attempted.
+
+    :raises LibraryError: the library cannot be read, or a row's position is not one of this board.
+    """
+    _check_kind(kind)
+    if _schema_version(library) < REVIEWS_SINCE:
+        return missed_positions(library, kind, geometry)
+    rows = library.query(
+        "SELECT position FROM attempts AS a WHERE kind = ?1 AND variant = ?2 AND due <= ?3 "  # pragma: no mutate
+        "AND id = (SELECT max(id) FROM attempts AS b WHERE b.kind = ?1 AND b.variant = ?2 AND b.position = a.position) "  # pragma: no mutate
+        "ORDER BY due, id DESC",  # pragma: no mutate
+        (kind, format_variant(geometry), (today or date.today()).isoformat()),
+    )
+    return [_position_of(library, text, geometry) for (text,) in rows]
+
+
+def attempted_positions(library: Library, kind: Kind, geometry: Geometry) -> set[Position]:
+    """Every position of ``kind`` on ``geometry`` attempted at least once (due or not).
+
+    :raises LibraryError: the library cannot be read, or a row's position is not one of this board.
+    """
+    _check_kind(kind)
+    if not _has_practice(library):
+        return set()
+    rows = library.query(
+        "SELECT DISTINCT position FROM attempts WHERE kind = ? AND variant = ?",  # pragma: no mutate
+        (kind, format_variant(geometry)),
+    )
+    return {_position_of(library, text, geometry) for (text,) in rows}
+
+
+def due_counts(library: Library, *, today: date | None = None) -> dict[str, int]:
+    """Positions due again today, by variant (puzzles and mistakes together); variants with none left out.
+
+    :raises LibraryError: the library cannot be read.
+    """
+    if _schema_version(library) < REVIEWS_SINCE:
+        return {}
+    rows = library.query(
+        "SELECT variant, count(*) FROM attempts AS a WHERE due <= ?1 "  # pragma: no mutate
+        "AND id = (SELECT max(id) FROM attempts AS b WHERE b.kind = a.kind AND b.variant = a.variant "  # pragma: no mutate
+        "AND b.position = a.position) GROUP BY variant ORDER BY variant",  # pragma: no mutate
+        ((today or date.today()).isoformat(),),
+    )
+    return {str(variant): count for variant, count in rows}
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How practice of one kind went on one board."""
+
+    variant: str
+    kind: Kind
+    attempts: int
+    solved: int
+    """Solved on the first try, with no hint."""
+    streak: int
+    due: int
+    """Positions due again today."""
+    themes: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Attempts and first-try solves by theme (puzzles kept since themes were)."""
+    weeks: tuple[tuple[str, int, int], ...] = ()
+    """(the Monday of a week, attempts, solved) for each week with attempts, oldest first."""
+
+    def as_dict(self) -> dict:
+        return {"variant": self.variant, "kind": self.kind, "attempts": self.attempts, "solved": self.solved,
+                "streak": self.streak, "due": self.due,
+                "themes": {theme: {"attempts": attempts, "solved": solved} for theme, (attempts, solved) in self.themes.items()},
+                "weeks": [{"week": week, "attempts": attempts, "solved": solved} for week, attempts, solved in self.weeks]}  # fmt: skip
+
+
+def progress(library: Library, geometry: Geometry | None = None, *, today: date | None = None) -> list[Progress]:
+    """Practice on every board practised (or on ``geometry`` only), puzzles before mistakes, by variant.
+
+    :raises LibraryError: the library cannot be read.
+    """
+    if not _has_practice(library):
+        return []
+    variants = [format_variant(geometry)] if geometry is not None else None
+    pairs = library.query("SELECT DISTINCT variant, kind FROM attempts ORDER BY variant, kind DESC")  # pragma: no mutate
+    due = _due_by(library, today or date.today())
+    reviews = _schema_version(library) >= REVIEWS_SINCE
+    found = []
+    for variant, kind in pairs:
+        if kind not in KINDS or (variants is not None and variant not in variants):
+            continue
+        [(attempts, solved, streak)] = library.query(_STATS, (kind, variant))
+        themes: dict[str, tuple[int, int]] = {}
+        if reviews:
+            for theme, count, right in library.query(
+                "SELECT theme, count(*), sum(solved) FROM attempts WHERE kind = ? AND variant = ? AND theme IS NOT NULL "  # pragma: no mutate
+                "GROUP BY theme ORDER BY theme",  # pragma: no mutate
+                (kind, variant),
+            ):
+                themes[str(theme)] = (count, right)
+        weeks = tuple(
+            (str(week), count, right)
+            for week, count, right in library.query(
+                "SELECT date(at, 'weekday 0', '-6 days'), count(*), sum(solved) FROM attempts "  # pragma: no mutate
+                "WHERE kind = ? AND variant = ? GROUP BY 1 ORDER BY 1",  # pragma: no mutate
+                (kind, variant),
+            )
+        )
+        found.append(Progress(str(variant), kind, attempts, solved, streak, due.get((str(variant), kind), 0), themes, weeks))
+    return found
+
+
+def _due_by(library: Library, today: date) -> dict[tuple[str, str], int]:
+    if _schema_version(library) < REVIEWS_SINCE:
+        return {}
+    rows = library.query(
+        "SELECT variant, kind, count(*) FROM attempts AS a WHERE due <= ?1 "  # pragma: no mutate
+        "AND id = (SELECT max(id) FROM attempts AS b WHERE b.kind = a.kind AND b.variant = a.variant "  # pragma: no mutate
+        "AND b.position = a.position) GROUP BY variant, kind",  # pragma: no mutate
+        (today.isoformat(),),
+    )
+    return {(str(variant), str(kind)): count for variant, kind, count in rows}
+
+
+def _position_of(library: Library, text: object, geometry: Geometry) -> Position:
+    try:
+        return parse_position(str(text), geometry)
+    except ValueError as error:
+        raise LibraryError(f"library {str(library.path)!r}: an attempt's position {str(text)[:40]!r} is damaged ({error})") from None
 
 
 def _check_kind(kind: str) -> None:
@@ -172,18 +322,29 @@ def _check_kind(kind: str) -> None:
 
 def _has_practice(library: Library) -> bool:
     """Whether the library has the practice tables: a read-only library of an older schema is read as it is."""
+    return _schema_version(library) >= PRACTICE_SINCE
+
+
+def _schema_version(library: Library) -> int:
     try:
-        version = library.connection.execute("PRAGMA user_version").fetchone()[0]  # pragma: no mutate
+        return library.connection.execute("PRAGMA user_version").fetchone()[0]  # pragma: no mutate
     except sqlite3.DatabaseError as error:
         raise LibraryError(f"library {str(library.path)!r}: {describe(error)}") from None
-    return version >= PRACTICE_SINCE
 
 
 __all__ = [
+    "BOXES",
+    "BOX_DAYS",
     "KINDS",
+    "RESULTS",
     "AttemptStats",
     "Kind",
+    "Progress",
     "attempt_stats",
+    "attempted_positions",
+    "due_counts",
+    "due_positions",
+    "progress",
     "keep_puzzles",
     "kept_puzzles",
     "missed_positions",

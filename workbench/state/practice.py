@@ -16,13 +16,19 @@ from dataclasses import dataclass, replace
 
 from ..engine import Cell, Player, Position, Value, analyze, cell_bit
 from ..engine.explain import explain, value_words
+from ..engine.threats import completions, forks
 from ..engine.geometry import cell_name, cell_names
-from .tree import GameTree, NodeId
+from ..engine.puzzles import puzzle_theme
+from .tree import ROOT, GameTree, NodeId
 
 KINDS = ("mistake", "puzzle")
 GRADES = ("best", "good", "mistake")
-RESULTS = ("solved", "solved with a hint", "shown", "missed", "skipped")
-"""How an exercise ended: found (with no hint, or after one), the solution shown, only wrong answers, none."""
+RESULTS = ("solved", "helped", "found later", "shown", "missed", "skipped")
+"""How an exercise ended, as Lichess keeps puzzles: solved (the first move tried was right, with no hint), helped (right
+after a hint), found later (right after a wrong try), shown (the solution), missed (only wrong tries), skipped. Only
+``solved`` counts as solved: everything else ends a streak."""
+HINT_LEVELS = 2
+"""Hints before the solution: first a fact in words, then a region of the board the answer is in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,20 +39,23 @@ class Exercise:
     played: Cell | None = None
     """The move that was played there (the mistake to do better than); None for a puzzle."""
     where: str = ""
-    """Where it comes from, in words: ``ply 2 of the main line``, ``study 'club game', ply 4``, ``puzzle 3``."""
+    """Where it comes from, in words: ``move 2 of the main line``, ``study 'club game', move 4``, ``puzzle 3``."""
     node: NodeId | None = None
     """The study's node the mistake was played from (its position), when it comes from the open study."""
     study: str | None = None
     """The library study it comes from, if any."""
+    theme: str | None = None
+    """A puzzle's theme (:data:`~workbench.engine.puzzles.THEMES`), when it has one."""
 
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
     cell: Cell
     grade: str
-    """One of :data:`GRADES`."""
+    """One of :data:`GRADES`: ``best`` is as good as the best move (value and how soon), ``good`` keeps the value
+    more slowly, ``mistake`` drops it."""
     text: str
-    """What the player is told: "Good move", "You can do better" or "Still a mistake", and why."""
+    """What the player is told: right, not quite or not this one, and why; never which move is right."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +70,8 @@ class Practice:
     index: int = 0
     tries: tuple[Judgement, ...] = ()
     """The current exercise's answers so far."""
+    hint_level: int = 0
+    """How many hints the current exercise has had (up to :data:`HINT_LEVELS`)."""
     hint_at: int | None = None
     """How many answers the current exercise had when a hint was last asked for (None: no hint asked)."""
     shown: bool = False
@@ -71,11 +82,11 @@ class Practice:
     @property
     def hint(self) -> bool:
         """A hint was asked for on the current exercise."""
-        return self.hint_at is not None
+        return self.hint_level > 0
 
     @property
     def hint_showing(self) -> bool:
-        """The hint is the latest thing asked: no answer has come since (the board lights its mask)."""
+        """The hint is the latest thing asked: no answer has come since (the board lights its region)."""
         return self.hint_at == len(self.tries) and not self.settled
 
     @property
@@ -88,48 +99,58 @@ class Practice:
 
     @property
     def found(self) -> bool:
-        """The current exercise has been answered with a move that keeps the value."""
-        return any(judgement.grade != "mistake" for judgement in self.tries)
+        """The current exercise has been answered with a move as good as the best (by value and how soon)."""
+        return any(judgement.grade == "best" for judgement in self.tries)
 
     @property
     def settled(self) -> bool:
         """Nothing more to answer here: the best move found, or the solution shown."""
-        return self.shown or any(judgement.grade == "best" for judgement in self.tries)
+        return self.shown or self.found
 
     @property
     def result(self) -> str:
         """How the current exercise ends if the player moves on now."""
         if self.found:
-            return "solved with a hint" if self.hint else "solved"
+            if self.tries[0].grade != "best":
+                return "found later"
+            return "helped" if self.hint else "solved"
         if self.shown:
             return "shown"
         return "missed" if self.tries else "skipped"
 
 
 def judge(position: Position, cell: Cell) -> Judgement:
-    """``cell`` played in ``position``, judged by the exact values.
+    """``cell`` played in ``position``, judged by the exact values; the words say why that move has its value, and
+    never name another move.
 
     :raises ExplainError: the cell is taken or off the board, or the game is over.
     """
     explanation = explain(position, cell)
-    geometry = position.geometry
-    name = cell_name(cell, geometry)
+    name = cell_name(cell, position.geometry)
+    after, moves = explanation.value_after, explanation.remoteness_after
     if explanation.verdict in ("best", "only move"):
-        return Judgement(cell, "best", f"Good move! {name} is best: {value_words(explanation.value_after, explanation.remoteness_after)}.")
+        words = {Value.WIN: f"{name} wins in {_moves(moves)}", Value.DRAW: f"{name} keeps the draw",
+                 Value.LOSS: f"{name} holds out longest: {_moves(moves)} to the end"}[after]  # fmt: skip
+        return Judgement(cell, "best", f"Right! {words}.")
     if explanation.verdict == "inaccurate":
-        pace = "wins more slowly" if explanation.value_after is Value.WIN else "loses sooner"
-        return Judgement(cell, "good", f"You can do better: {name} keeps the {explanation.value_after.label} but {pace} "
-                                       f"({explanation.remoteness_after} plies to the end, not {explanation.remoteness_before}).")  # fmt: skip
-    return Judgement(cell, "mistake", f"Still a mistake. {explanation.text}")
+        pace = "wins too, but more slowly" if after is Value.WIN else "loses too, but sooner"
+        return Judgement(cell, "good", f"Not quite: {name} {pace}: the game ends in {_moves(moves)}, "
+                                       f"and the best move makes it {_moves(explanation.remoteness_before)}.")  # fmt: skip
+    return Judgement(cell, "mistake", f"Not this one. {explanation.story}")
+
+
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
 
 
 def answer(practice: Practice, cell: Cell) -> Practice:
-    """The player answers ``cell``; the same session where nothing is asked (finished, or settled)."""
+    """The player answers ``cell``; the same session where nothing is asked (finished, or settled), or where the
+    cell was answered already (the cursor's Enter after a click is no second answer)."""
     exercise = practice.current
     if exercise is None or practice.settled:
         return practice
     position = exercise.position
-    if not is_empty_cell(position, cell):
+    if not is_empty_cell(position, cell) or any(judgement.cell == cell for judgement in practice.tries):
         return practice
     return replace(practice, tries=(*practice.tries, judge(position, cell)))
 
@@ -140,10 +161,13 @@ def is_empty_cell(position: Position, cell: Cell) -> bool:
 
 
 def with_hint(practice: Practice) -> Practice:
-    """The hint lit again (its mask on the board), unless it is showing already or nothing is asked."""
-    if practice.finished or practice.settled or practice.hint_showing:
+    """The next hint: a fact in words (:func:`hint_words`), then the region the answer is in (:func:`hint_region`),
+    then the solution; the same session where nothing is asked (finished, or settled)."""
+    if practice.finished or practice.settled:
         return practice
-    return replace(practice, hint_at=len(practice.tries))
+    if practice.hint_level >= HINT_LEVELS:
+        return with_solution(practice)
+    return replace(practice, hint_level=practice.hint_level + 1, hint_at=len(practice.tries))
 
 
 def with_solution(practice: Practice) -> Practice:
@@ -154,7 +178,8 @@ def moved_on(practice: Practice) -> Practice:
     """On to the next exercise (the current one skipped where it was not answered)."""
     if practice.finished:
         return practice
-    return replace(practice, index=practice.index + 1, tries=(), hint_at=None, shown=False, results=(*practice.results, practice.result))
+    return replace(practice, index=practice.index + 1, tries=(), hint_level=0, hint_at=None, shown=False,
+                   results=(*practice.results, practice.result))  # fmt: skip
 
 
 def solution(position: Position) -> tuple[Cell, ...]:
@@ -163,39 +188,83 @@ def solution(position: Position) -> tuple[Cell, ...]:
     return tuple(move.cell for move in analysis.moves if analysis.masks.best & cell_bit(move.cell))
 
 
-def hint_mask(position: Position) -> str:
-    """The mask that matters here, lit as a hint: a win to take, a line to block, a fork to make, else the moves
-    that keep the value (``perfect_win`` where there is a win, else ``best``)."""
-    masks = analyze(position).masks
-    for name in ("win", "block", "fork"):
-        if masks.get(name) & masks.best:
-            return name
-    return "perfect_win" if masks.perfect_win else "best"
+def hint_words(position: Position) -> str:
+    """The first hint: one fact of the position, true by the exact values or the lines on the board, that points
+    the way without naming a cell."""
+    geometry = position.geometry
+    own, other = position.sides
+    me, them = position.turn.value, position.turn.other.value
+    analysis = analyze(position)
+    mine, theirs = completions(geometry, own, other), completions(geometry, other, own)
+    if analysis.value is Value.LOSS:
+        return f"Every move loses here. Look for the one that makes {them} take the longest to win."
+    if geometry.misere:
+        if mine:
+            count = mine.bit_count()
+            cells = "One empty cell" if count == 1 else f"{count} empty cells"
+            return f"Careful: {cells} would complete a line of {me}'s own, and under misère that loses."
+        return f"Under misère a line of your own loses. Think about the cells {them} will be left with."
+    if mine:
+        return f"{me} can complete a line right now."
+    if theirs:
+        return f"{them} has a threat to meet: a line {them} would complete next move."
+    if forks(geometry, own, other):
+        return "There is a move that makes two threats at once."
+    keeping = sum(move.value == analysis.value for move in analysis.moves)
+    if analysis.value is Value.WIN:
+        return f"{me} can force a win in {_moves(analysis.remoteness)}, counting both sides' moves."
+    keep = "One move keeps" if keeping == 1 else f"{keeping} moves keep"
+    return f"{keep} the draw; the other {_moves(len(analysis.moves) - keeping)} lose."
+
+
+def hint_region(position: Position) -> int:
+    """The second hint: the cells the answer is among (a bitboard): every best move and, with them, the other moves
+    that come closest to it, about half the empty cells, so that the answer is narrowed down but not given."""
+    analysis = analyze(position)
+    best = analysis.masks.best
+    others = sorted((move for move in analysis.moves if not best & cell_bit(move.cell)),
+                    key=lambda move: (-move.value, move.remoteness if move.value is Value.WIN else -move.remoteness, move.cell))  # fmt: skip
+    size = min(len(analysis.moves), max(best.bit_count() + 1, (len(analysis.moves) + 1) // 2))
+    region = best
+    for move in others[: size - best.bit_count()]:
+        region |= cell_bit(move.cell)
+    return region
+
+
+def hint_text(practice: Practice) -> str:
+    """The hints given so far on the current exercise, in words."""
+    exercise = practice.current
+    if exercise is None or not practice.hint:
+        return ""
+    words = f"Hint: {hint_words(exercise.position)}"
+    if practice.hint_level >= 2:
+        words += " The answer is one of the lit cells."
+    return words
 
 
 def prompt(practice: Practice) -> str:
-    """What the player is asked."""
+    """What the player is asked, saying what is judged."""
     exercise = practice.current
     if exercise is None:
         return ""
     side = exercise.position.turn.value
     value = analyze(exercise.position).value
     if practice.kind == "puzzle":
-        goal = {Value.WIN: "find the win", Value.DRAW: "find the only move that holds the draw",
-                Value.LOSS: "find the move that holds out longest"}[value]  # fmt: skip
-        return f"{side} to move: {goal}."
+        goal = {Value.WIN: "find the one move that wins.", Value.DRAW: "find the one move that does not lose.",
+                Value.LOSS: "every move loses. Find the one that holds out longest."}[value]  # fmt: skip
+        return f"{side} to move: {goal}"
     played = cell_name(exercise.played, exercise.position.geometry) if exercise.played is not None else "?"
-    keep = {Value.WIN: "wins", Value.DRAW: "draws", Value.LOSS: "loses more slowly"}[value]
-    return f"{side} played {played} here. Find a better move for {side}: one that {keep}."
+    goal = {Value.WIN: f"Find the quickest win for {side}.", Value.DRAW: f"Find a move that keeps the draw for {side}.",
+            Value.LOSS: f"Every move loses now: find the one that holds out longest."}[value]  # fmt: skip
+    return f"{side} played {played} here. {goal}"
 
 
 def score(practice: Practice) -> str:
-    """The session so far, in words: ``3 of 4 found (1 with a hint) · 1 missed``."""
+    """The session so far, in words: ``2 of 4 solved · 1 with a hint · 1 missed``."""
     results = practice.results
-    found = sum(result.startswith("solved") for result in results)
-    hinted = results.count("solved with a hint")
-    parts = [f"{found} of {len(results)} found" + (f" ({hinted} with a hint)" if hinted else "")]
-    for result, word in (("missed", "missed"), ("shown", "shown"), ("skipped", "skipped")):
+    parts = [f"{results.count('solved')} of {len(results)} solved"]
+    for result, word in (("helped", "with a hint"), ("found later", "found after a miss"), ("missed", "missed"),
+                         ("shown", "shown"), ("skipped", "skipped")):  # fmt: skip
         if results.count(result):
             parts.append(f"{results.count(result)} {word}")
     return " · ".join(parts)
@@ -204,20 +273,58 @@ def score(practice: Practice) -> str:
 def mistakes_of_line(tree: GameTree, line: tuple[NodeId, ...], side: Player | None, *, study: str | None = None) -> tuple[Exercise, ...]:
     """Every mistake and inaccuracy of ``side`` (None: both) along ``line`` (node ids from the root), in order,
     each asked from the position before it; positions whose values are not exact are left out."""
+    return tuple(exercise for node_id in line[1:] if (exercise := _mistake_at(tree, node_id, side, study, "")) is not None)
+
+
+def mistakes_of_tree(tree: GameTree, side: Player | None) -> tuple[Exercise, ...]:
+    """Every mistake and inaccuracy of ``side`` (None: both) anywhere in the study: the main line's first, in order,
+    then each variation's (a mistake in a side line is practised wherever the cursor stands)."""
+    main = set(tree.main_line())
     exercises = []
-    for node_id in line[1:]:
-        node = tree.node(node_id)
-        before = tree.position(node.parent)
-        if side is not None and before.turn is not side:
+    for node_id in tree.walk():
+        if node_id == ROOT:
             continue
-        analysis = analyze(before)
-        played = analysis.move(node.move)
-        if played is None or analysis.value is None:
-            continue
-        if played.value < analysis.value or not analysis.masks.best & cell_bit(node.move):
-            where = f"study {study!r}, ply {before.ply + 1}" if study else f"ply {before.ply + 1}"
-            exercises.append(Exercise(before, node.move, where, node.parent, study))
-    return tuple(exercises)
+        exercise = _mistake_at(tree, node_id, side, None, "" if node_id in main else " of a variation")
+        if exercise is not None:
+            exercises.append((node_id not in main, exercise))
+    return tuple(exercise for _, exercise in sorted(exercises, key=lambda pair: pair[0]))
+
+
+def _mistake_at(tree: GameTree, node_id: NodeId, side: Player | None, study: str | None, line: str) -> Exercise | None:
+    node = tree.node(node_id)
+    before = tree.position(node.parent)
+    if side is not None and before.turn is not side:
+        return None
+    analysis = analyze(before)
+    played = analysis.move(node.move)
+    if played is None or analysis.value is None:
+        return None
+    if played.value < analysis.value or not analysis.masks.best & cell_bit(node.move):
+        where = f"study {study!r}, move {before.ply + 1}" if study else f"move {before.ply + 1}{line}"
+        return Exercise(before, node.move, where, node.parent, study)
+    return None
+
+
+def sitting(puzzles, due, attempted, count: int, theme: str | None = None) -> list:
+    """The puzzles of one sitting, ``count`` at most, of ``theme`` if given: first those due again (in the order of
+    ``due``, positions), then ones never tried, spread over their range of difficulty (``puzzles`` come easiest
+    first); a puzzle solved and not due yet comes back only when nothing else is left."""
+    import numpy as np
+
+    from ..engine.puzzle_finder import spread
+
+    if theme is not None:
+        puzzles = [puzzle for puzzle in puzzles if puzzle_theme(puzzle) == theme]
+    by_position = {puzzle.position: puzzle for puzzle in puzzles}
+    chosen = [by_position[position] for position in due if position in by_position][:count]
+    fresh = [puzzle for puzzle in puzzles if puzzle.position not in attempted]
+    if not fresh and not chosen:  # every one tried and none due: the rest, rather than nothing
+        fresh = list(puzzles)
+    left = count - len(chosen)
+    if left > 0 and fresh:
+        picked = fresh if len(fresh) <= left else [fresh[place] for place in spread(np.array([puzzle.difficulty for puzzle in fresh]), left)]
+        chosen += picked
+    return chosen
 
 
 def mistake_summary(tree: GameTree, line: tuple[NodeId, ...]) -> tuple[str, ...]:
@@ -242,6 +349,7 @@ def practised_comment(practice: Practice, index: int) -> str:
 
 
 __all__ = [
-    "GRADES", "KINDS", "RESULTS", "Exercise", "Judgement", "Practice", "answer", "hint_mask", "judge", "mistake_summary",
-    "mistakes_of_line", "moved_on", "practised_comment", "prompt", "score", "solution", "with_hint", "with_solution",
+    "GRADES", "HINT_LEVELS", "KINDS", "RESULTS", "Exercise", "Judgement", "Practice", "answer", "hint_region",
+    "hint_text", "hint_words", "judge", "mistake_summary", "mistakes_of_line", "mistakes_of_tree", "moved_on",
+    "practised_comment", "prompt", "score", "sitting", "solution", "with_hint", "with_solution",
 ]  # fmt: skip

@@ -333,6 +333,7 @@ class WorkbenchApp(
     def watch_library_status(self, status: str) -> None:
         if status != "opening":
             self._maybe_engine_move()  # held while the library opened (see EnginePlay)
+            self._read_due()  # what practice is due today (Practising)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, _DRAWN_AT_ONCE) and not event.is_forwarded:

@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from textual.binding import Binding, BindingType
 
 
-def help_sections(app_bindings: Iterable[BindingType]) -> list[tuple[str, list[tuple[str, str]]]]:
+def help_sections(app_bindings: Iterable[BindingType], due: str = "") -> list[tuple[str, list[tuple[str, str]]]]:
     """Key tables from the BINDINGS of the app (``app_bindings``, given by the app: this module never imports it)
-    and of its panes, so help never goes stale."""
+    and of its panes, so help never goes stale; ``due`` says what practice is due today (empty: nothing)."""
 
     def rows(bindings) -> list[tuple[str, str]]:
         result = []
@@ -36,8 +36,33 @@ def help_sections(app_bindings: Iterable[BindingType]) -> list[tuple[str, list[t
         ("Board", [row for row in rows(BoardGrid.BINDINGS) if not_a_digit(row)] + [("click", "Play the cell")]),
         ("Evaluation", [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]),
         ("History", rows(VariationTree.BINDINGS) + [("click", "Jump to a move (on ▼ ▶: fold), or a ply on the value strip")]),
+        ("Practice", [("due today", due or "Nothing: every puzzle and mistake you practised is put by for later"),
+                      *PRACTICE_GLOSSARY, *((f"  {theme}", words) for theme, words in PUZZLE_THEMES.items())]),
         ("What the marks and numbers mean", GLOSSARY),
     ]
+
+
+PUZZLE_THEMES = {
+    "win": "Complete a line: the move that wins at once",
+    "block": "Take the cell where the other side would complete a line next",
+    "fork": "Make two threats at once: the other side can stop only one",
+    "only move": "One move keeps the result, and it is none of the others",
+    "hold out": "Every move loses: find the one that loses slowest",
+    "misère squeeze": "Misère: leave the other side only cells that complete a line of their own",
+}
+"""The puzzles' themes (:data:`~workbench.engine.puzzles.THEMES`) in words: f1 and the palette's commands."""
+
+PRACTICE_GLOSSARY = [
+    ("solved", "The first move you tried was right, with no hint: only this counts for a streak"),
+    ("with a hint", "Right, after a hint (m)"),
+    ("found after a miss", "Right, but not on the first try"),
+    ("missed / shown / skipped", "Only wrong tries / the solution shown / moved on with n"),
+    ("streak", "Puzzles solved in a row on this board"),
+    ("due", "Puzzles and mistakes to try again today: a miss comes back at once, a solve after 1, 3, 7, then 21 days"),
+    ("hint (m)", "First a fact in words, then the cells the answer is among, then the solution"),
+    ("theme", "What a puzzle's answer does (ctrl+p, \"Puzzles:\" picks one):"),
+]
+"""The words of the practice screens, for f1."""
 
 
 GLOSSARY = [

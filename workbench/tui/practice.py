@@ -8,13 +8,15 @@ and are judged rather than played. What was practised goes back to the app when 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label, Static
 
@@ -22,7 +24,18 @@ from ..engine import Player
 from ..engine.geometry import cell_name, describe_variant
 from ..state import AppState, GameTree, ViewSettings
 from ..state.actions import Highlight, PlayCell
-from ..state.practice import Practice, answer, hint_mask, moved_on, prompt, score, solution, with_hint, with_solution
+from ..state.practice import (
+    Practice,
+    answer,
+    hint_region,
+    hint_text,
+    moved_on,
+    prompt,
+    score,
+    solution,
+    with_hint,
+    with_solution,
+)
 from .panes.board import BoardGrid
 
 class SideDialog(ModalScreen[Player | str | None]):
@@ -48,7 +61,8 @@ class SideDialog(ModalScreen[Player | str | None]):
                     label = f"{side} ({self._counts[side]})" if side in self._counts else side
                     yield Button(label, variant="primary" if side == self._first else "default", id=side)
                 yield Button("Both", id="both")
-            yield Label("x, o or b · escape cancels · (n): mistakes and inaccuracies", classes="dialog-hint")
+            legend = " · (n): mistakes and inaccuracies" if self._counts else ""  # no counts shown, no legend
+            yield Label(f"x, o or b · escape cancels{legend}", classes="dialog-hint")
 
     @property
     def _first(self) -> str:
@@ -62,19 +76,43 @@ class SideDialog(ModalScreen[Player | str | None]):
         self.dismiss(event.button.id)
 
 
+class PracticeBoard(BoardGrid):
+    """The practice screen's board: a region lit as a hint, and on boards past 3×3 no answers by digit (its cells
+    are named by coordinates there: ``:`` asks for one)."""
+
+    lit: reactive[int] = reactive(0, repaint=False)
+    """Cells lit by the second hint (a bitboard): the answer is among them."""
+
+    def watch_lit(self) -> None:
+        self.invalidate()
+
+    def build_key(self) -> object:
+        return super().build_key(), self.lit
+
+    def _cell_line(self, position, cell, line_index, width, height, last, line_cells, values, mask, steps):
+        return super()._cell_line(position, cell, line_index, width, height, last, line_cells, values, mask | self.lit, steps)
+
+    def action_play(self, cell: int) -> None:
+        if self.state is not None and self.state.geometry.size > 9:  # the board shows coordinates, not numbers
+            self.notify("On this board, type : and a cell's name (b2), or click it.", timeout=3)
+            return
+        super().action_play(cell)
+
+
 class PracticeScreen(ModalScreen[Practice]):
     """One exercise at a time: the position on a board, the question, and the answers judged exactly.
 
     | Key | Does |
     | :- | :- |
-    | 1–9, click, h j k l + enter | answer that cell (on boards above 3×3, the cursor or a click) |
-    | m | hint: light the mask that matters (the win, the block, the fork) |
+    | 1–9 (3×3), click, h j k l + enter, : | answer that cell (``:`` takes a name, ``b2``, on any board) |
+    | m | a hint: first a fact in words, then the region the answer is in, then the solution |
     | space | show the solution (the best move and the line after it, numbered on the board) |
-    | n | next exercise (skips one not answered) |
+    | n | next exercise (a skip, where it was not answered: it ends a streak) |
     | escape | stop: back to the study, with what was practised |
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("colon", "type_cell", "Answer a cell by name", show=False, key_display=":"),
         Binding("m", "hint", "Hint"),
         Binding("space", "solution", "Solution"),
         Binding("n", "next", "Next"),
@@ -94,12 +132,15 @@ class PracticeScreen(ModalScreen[Practice]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="practice"):
             with Vertical(id="practice-board"):
-                yield BoardGrid()
-            yield Static(id="practice-panel")
+                yield PracticeBoard()
+            with Vertical(id="practice-side"):
+                with VerticalScroll(id="practice-scroll"):
+                    yield Static(id="practice-panel")
+                yield Static(id="practice-keys")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#practice-panel").border_title = self._title
+        self.query_one("#practice-side").border_title = self._title
         board = self.query_one(BoardGrid)
         if self.practice.exercises:
             self.query_one("#practice-board").border_title = describe_variant(self.practice.exercises[0].position.geometry, short=True)
@@ -110,13 +151,27 @@ class PracticeScreen(ModalScreen[Practice]):
     # --- what the board's keys and clicks ask for -------------------------------------------------------------
 
     def take_action(self, action) -> None:
-        """The board's :func:`~.messages.dispatch` comes here (not to the study's store): a move is an answer."""
+        """The board's :func:`~.messages.dispatch` comes here (not to the study's store): a move is an answer. The
+        cursor moves without showing a move's line while the exercise is open (that would preview every answer)."""
         if isinstance(action, PlayCell):
             self._set(answer(self.practice, action.cell))
         elif isinstance(action, Highlight):
             board = self.query_one(BoardGrid)
+            overlay = board.state.view.overlay if self.practice.settled else "none"
             board.state = AppState(geometry=board.state.geometry, tree=board.state.tree, cursor=board.state.cursor,
-                                   view=ViewSettings(highlighted=action.cell, overlay=board.state.view.overlay))  # fmt: skip
+                                   view=ViewSettings(highlighted=action.cell, overlay=overlay))  # fmt: skip
+
+    def action_type_cell(self) -> None:
+        exercise = self.practice.current
+        if exercise is None or self.practice.settled:
+            return
+        from .dialogs import PlayCellDialog
+
+        def typed(cell: int | None) -> None:
+            if cell is not None:
+                self._set(answer(self.practice, cell))
+
+        self.app.push_screen(PlayCellDialog(exercise.position), typed)
 
     def action_hint(self) -> None:
         self._set(with_hint(self.practice))
@@ -153,25 +208,30 @@ class PracticeScreen(ModalScreen[Practice]):
     def show(self) -> None:
         """Draw the board and the panel for the session as it is now."""
         practice = self.practice
-        board = self.query_one(BoardGrid)
+        board = self.query_one(PracticeBoard)
         panel = self.query_one("#practice-panel", Static)
+        keys = self.query_one("#practice-keys", Static)
         exercise = practice.current
         if exercise is None:
-            panel.update(Text.assemble(("Done. ", "bold"), score(practice), "\n\n", ("n or escape: back to the study", "dim")))
+            board.lit = 0
+            panel.update(Text.assemble(("Done. ", "bold"), score(practice)))
+            keys.update(Text("n or escape: back", "dim"))
             return
         position = exercise.position
         highlighted, overlay = board.state.view.highlighted if board.state is not None else None, "none"
         if practice.settled:  # the best move, and the line after it in order
             cell = next((judgement.cell for judgement in practice.tries if judgement.grade == "best"), solution(position)[0])
             highlighted, overlay = cell, "line"
-        elif practice.hint_showing:  # asked for last: its mask
-            overlay = hint_mask(position)
-        elif practice.tries:  # the last answer and how it is met, numbered on the board
+        elif practice.tries and not practice.hint_showing:  # the last answer and how it is met, numbered on the board
             highlighted, overlay = practice.tries[-1].cell, "line"
+        board.lit = hint_region(position) if practice.hint_level >= 2 and practice.hint_showing else 0
         if highlighted is None or not position.geometry.contains(highlighted):
             highlighted = (position.geometry.size + 1) // 2
         board.state = AppState(geometry=position.geometry, tree=GameTree.new(position), view=ViewSettings(highlighted=highlighted, overlay=overlay))
         panel.update(self._panel_text(practice))
+        words = "n: next" if practice.settled else "answer on the board · m hint · space solution · n skip"
+        keys.update(Text(f"{words} · escape stops", "dim"))
+        self.query_one("#practice-scroll", VerticalScroll).scroll_end(animate=False)
 
     def _panel_text(self, practice: Practice) -> Text:
         exercise = practice.current
@@ -179,20 +239,24 @@ class PracticeScreen(ModalScreen[Practice]):
         text = Text()
         text.append(f"{practice.index + 1} of {len(practice.exercises)}", "bold")
         text.append(f" · {exercise.where or describe_variant(geometry)}")
+        if exercise.theme is not None and practice.settled:  # the theme after the answer: before, it would be a hint
+            text.append(f" · {exercise.theme}")
         if self._figures is not None:
             text.append(f"\n{self._figures}", "dim")
         text.append("\n\n" + prompt(practice), "bold")
         if practice.hint:
-            text.append(f"\nHint: the {hint_mask(exercise.position).replace('_', '-')} mask is lit.", "italic")
-        for judgement in practice.tries:
-            head, _, rest = judgement.text.partition(". " if judgement.grade == "mistake" else ": ")
-            text.append("\n\n" + head + (". " if judgement.grade == "mistake" else ": "), self._style(judgement.grade))
-            text.append(rest)
-        if practice.shown:
+            text.append("\n" + hint_text(practice), "italic")
+        earlier, latest = practice.tries[:-1], practice.tries[-1:]
+        if earlier:  # one word each: the latest answer's words are what matter
+            tried = ", ".join(f"{cell_name(judgement.cell, geometry)} {'✗' if judgement.grade == 'mistake' else '~'}" for judgement in earlier)
+            text.append(f"\n\nTried: {tried}", "dim")
+        for judgement in latest:
+            head = re.match(r"[^!:.]*[!:.] ?", judgement.text).group()  # "Right! ", "Not quite: ", "Not this one. "
+            text.append("\n\n" + head, self._style(judgement.grade))
+            text.append(judgement.text[len(head):])
+        if practice.shown and not practice.found:
             best = ", ".join(cell_name(cell, geometry) for cell in solution(exercise.position))
-            text.append(f"\n\nSolution: {best}. The line after it is numbered on the board.", "bold")
-        keys = "n: next" if practice.settled else "answer on the board · m hint · space solution · n skip"
-        text.append(f"\n\n{keys} · escape stops", "dim")
+            text.append(f"\n\nSolution: {best}. The moves after it are numbered on the board.", "bold")
         return text
 
     def _style(self, grade: str) -> str:

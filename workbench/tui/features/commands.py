@@ -13,6 +13,7 @@ from textual.screen import Screen
 from ...engine import Player
 from ...engine.geometry import describe_variant, format_variant
 from ...state import OVERLAYS, EngineMode
+from ..keys_help import PUZZLE_THEMES
 
 
 class PaletteCommands:
@@ -43,6 +44,8 @@ class PaletteCommands:
         yield SystemCommand("Learn from your mistakes", "Each mistake of a side on this line, asked again: find a better move", self.action_learn)
         yield SystemCommand("Learn from all your mistakes", "The mistakes of every study of this board kept in the library, up to 20", self.action_learn_all)
         yield SystemCommand("Puzzles", "Positions with one move that keeps the value: find it (exact, from the solved board)", self.action_puzzles)
+        for theme, what in PUZZLE_THEMES.items():
+            yield SystemCommand(f"Puzzles: {theme}", what, lambda t=theme: self.action_puzzles(t))
         yield SystemCommand("Toggle value overlay", "Colour empty cells by their exact value", self.action_toggle_values)
         for overlay in OVERLAYS:
             yield SystemCommand(f"Overlay: {overlay.replace('_', '-')}", "Paint the board with this", lambda o=overlay: self.action_set_overlay(o))

@@ -195,8 +195,9 @@ class GameActions:
         if isinstance(self.screen, HelpScreen):
             return
         from ..keys_help import help_sections
+        from .practising import due_words
 
-        self.push_screen(HelpScreen(help_sections(self.BINDINGS)))
+        self.push_screen(HelpScreen(help_sections(self.BINDINGS, due_words(self.practice_due) if self.practice_due else "")))
 
     def action_zoom(self) -> None:
         """Maximize the focused pane, or restore the four-pane layout."""

@@ -12,7 +12,7 @@ from ...engine.analysis import MAX_TABLE_CELLS, analysis_ready, is_searched
 from ...engine.geometry import describe_variant, format_variant
 from ...errors import WorkbenchError
 from ...state.actions import SetComment
-from ...state.practice import Exercise, Practice, mistakes_of_line, practised_comment
+from ...state.practice import Exercise, Practice, mistakes_of_line, mistakes_of_tree, practised_comment
 
 PRACTICE_AT_ONCE = 20
 """Exercises in one run over the library's studies, and puzzles in one sitting."""
@@ -20,6 +20,9 @@ PRACTICE_AT_ONCE = 20
 
 class Practising:
     """``L`` learns from the study's mistakes; the palette learns from every study kept, and opens puzzles (``u``)."""
+
+    practice_due: dict[str, int] = {}  # noqa: RUF012 - replaced whole, never changed in place
+    """Positions due again today by spaced repetition, by variant (read from the library in a worker)."""
 
     def _can_practise(self) -> bool:
         state = self.store.state
@@ -34,17 +37,16 @@ class Practising:
     # --- the open study -------------------------------------------------------------------------------------
 
     def action_learn(self) -> None:
-        """Every mistake and inaccuracy of a side on the line shown (the main line, or the variation the board is
-        in), asked again: "find a better move"."""
+        """Every mistake and inaccuracy of a side anywhere in the study (the main line's first, then the
+        variations'), asked again: "find a better move"."""
         if not self._can_practise():
             return
         from ..practice import SideDialog
 
         state = self.store.state
-        line = state.tree.current_line(state.cursor)
-        every = mistakes_of_line(state.tree, line, None)
+        every = mistakes_of_tree(state.tree, None)
         if not every:
-            self.notify("No mistakes or inaccuracies on this line: nothing to learn from here.")
+            self.notify("No mistakes or inaccuracies in this study: nothing to learn from here.")
             return
         counts = {side.value: sum(exercise.position.turn is side for exercise in every) for side in Player}
 
@@ -54,7 +56,7 @@ class Practising:
             player = None if side == "both" else Player(side)
             exercises = tuple(exercise for exercise in every if player is None or exercise.position.turn is player)
             if not exercises:
-                self.notify(f"{side} made no mistakes or inaccuracies on this line.")
+                self.notify(f"{side} made no mistakes or inaccuracies in this study.")
                 return
             whose = "both sides" if player is None else player.value
             self._practise(Practice("mistake", exercises, player), f"Learn from your mistakes · {whose}")
@@ -65,6 +67,7 @@ class Practising:
         """Each practised mistake of the open study gets a note on its move (the move played there); one skipped
         unanswered was not practised, and gets none."""
         state = self.store.state
+        noted = 0
         for index, exercise in enumerate(practice.exercises[: len(practice.results)]):
             if exercise.node is None or exercise.study is not None or exercise.node not in state.tree:
                 continue
@@ -78,10 +81,13 @@ class Practising:
             kept = [part for part in comment.split(" · ") if part and not part.startswith("practised: ")]
             self.store.dispatch(SetComment(text=" · ".join([*kept, note]), node=child))
             state = self.store.state
+            noted += 1
         if practice.results:
             from ...state.practice import score
 
-            self.notify(f"Practice: {score(practice)}. Each move practised is noted in the study.", timeout=6)
+            where = [" Each move practised is noted in the study." if noted else "",
+                     " Kept in the library, to come back when due." if self.library is not None else ""]  # fmt: skip
+            self.notify(f"Practice: {score(practice)}." + "".join(where), timeout=6)
 
     # --- the library's studies ------------------------------------------------------------------------------
 
@@ -129,9 +135,9 @@ class Practising:
 
     # --- puzzles ----------------------------------------------------------------------------------------------
 
-    def action_puzzles(self) -> None:
-        """Puzzles of this board from the library (found and kept there the first time), those missed before
-        first; a streak and a solve rate kept per board."""
+    def action_puzzles(self, theme: str | None = None) -> None:
+        """Puzzles of this board (of ``theme`` if given) from the library, found and kept there the first time:
+        those due again first, then new ones; a streak and a solve rate kept per board."""
         if not self._can_practise():
             return
         geometry, library = self.store.state.geometry, self.library
@@ -139,29 +145,31 @@ class Practising:
             self.notify(f"Finding the puzzles of {describe_variant(geometry)}: about ten seconds, the first time.", timeout=8)
 
         def gather():
-            from ...engine.puzzles import find_puzzles  # (it reads the installed strong solution of 13-16 cells)
+            from ...engine.puzzles import find_puzzles, puzzle_theme  # (it reads the installed strong solution of 13-16 cells)
+            from ...state.practice import sitting
 
             if library is None:  # spread over the difficulty by the engine, as the command's --count is
-                found = find_puzzles(geometry, PRACTICE_AT_ONCE)
-                return tuple(Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}") for puzzle in found), None
-            from ...library.practice import keep_puzzles, kept_puzzles, missed_positions
+                found = sitting(find_puzzles(geometry), [], set(), PRACTICE_AT_ONCE, theme)
+                return tuple(_exercise(puzzle, puzzle_theme(puzzle)) for puzzle in found), None
+            from ...library.practice import attempted_positions, due_positions, keep_puzzles, kept_puzzles
 
             kept = kept_puzzles(library, geometry)
             if not kept:
                 keep_puzzles(library, geometry, find_puzzles(geometry))
                 kept = kept_puzzles(library, geometry)
-            missed = set(missed_positions(library, "puzzle", geometry))
-            again = [puzzle for puzzle in kept if puzzle.position in missed]
-            chosen = again[:PRACTICE_AT_ONCE] + spread([puzzle for puzzle in kept if puzzle.position not in missed], PRACTICE_AT_ONCE - len(again))
-            exercises = tuple(Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}") for puzzle in chosen)
-            return exercises, puzzle_figures(library, geometry)
+            chosen = sitting(kept, due_positions(library, "puzzle", geometry), attempted_positions(library, "puzzle", geometry),
+                             PRACTICE_AT_ONCE, theme)  # fmt: skip
+            return tuple(_exercise(puzzle, puzzle_theme(puzzle)) for puzzle in chosen), puzzle_figures(library, geometry)
 
         def done(found) -> None:
             exercises, figures = found
             if not exercises:
-                self.notify(f"No puzzles on {describe_variant(geometry)}: no position there has a single move that keeps its value.")
+                what = f"{theme} puzzles" if theme else "puzzles"
+                self.notify(f"No {what} on {describe_variant(geometry)}: no position there has a single move that keeps its value"
+                            + (" with that theme." if theme else "."))  # fmt: skip
                 return
-            self._practise(Practice("puzzle", exercises), f"Puzzles · {describe_variant(geometry, short=True)}", figures=figures)
+            title = f"Puzzles · {describe_variant(geometry, short=True)}" + (f" · {theme}" if theme else "")
+            self._practise(Practice("puzzle", exercises), title, figures=figures)
 
         self._library_job(gather, done, "finding puzzles")
 
@@ -181,10 +189,10 @@ class Practising:
         self.push_screen(PracticeScreen(practice, title, on_result=self._keep_attempt, figures=figures), ended)
 
     def _keep_attempt(self, practice: Practice) -> None:
-        """The current exercise of ``practice`` ends: its attempt (the last answer, and whether a move keeping the
-        value was found) goes into the library in a worker, unless it was skipped unseen."""
+        """The current exercise of ``practice`` ends: its attempt (the last answer, and how it ended: a skip too,
+        which ends a streak) goes into the library in a worker, with the box it goes to."""
         result, exercise = practice.result, practice.current
-        if self.library is None or result == "skipped" or exercise is None:
+        if self.library is None or exercise is None:
             return
         answer = practice.tries[-1].cell if practice.tries else None
         library, geometry, kind = self.library, exercise.position.geometry, practice.kind
@@ -193,11 +201,36 @@ class Practising:
             from ...library.practice import record_attempt
 
             record_attempt(library, kind=kind, geometry=geometry, position=exercise.position, answer=answer,
-                           solved=result.startswith("solved"), study=exercise.study)  # fmt: skip
+                           result=result, theme=exercise.theme, study=exercise.study)  # fmt: skip
             if kind == "puzzle":  # the streak and the rate, read here rather than on the UI thread
                 self.from_worker(self._figures_changed, puzzle_figures(library, geometry))
+            self._read_due_now(library)
 
         self.run_worker(keep, thread=True, name="practice-attempt", group="practice", exit_on_error=False)  # pragma: no mutate
+
+    def _read_due(self) -> None:
+        """How many positions are due again today, by board, read in a worker once the library is open (the first
+        screen says so, and f1)."""
+        library = self.library
+        if library is None:
+            return
+        self.run_worker(lambda: self._read_due_now(library, notify=True), thread=True, name="practice-due",
+                        group="practice", exit_on_error=False)  # pragma: no mutate
+
+    def _read_due_now(self, library, *, notify: bool = False) -> None:
+        """(in a worker) The due counts read, and handed to the UI thread."""
+        from ...library.practice import due_counts
+
+        try:
+            due = due_counts(library)
+        except WorkbenchError:  # a count not shown is no reason to stop anything
+            return
+        self.from_worker(self._due_read, due, notify)
+
+    def _due_read(self, due: dict[str, int], notify: bool) -> None:
+        self.practice_due = due
+        if notify and due:
+            self.notify(f"Due today: {due_words(due)}. u practises the puzzles, L your mistakes.", title="Practice", timeout=8)
 
     def _figures_changed(self, figures: str) -> None:
         """The puzzle figures kept have changed: the practice screen shows them anew."""
@@ -223,22 +256,20 @@ class Practising:
 
 
 
-def spread(puzzles, count: int) -> list:
-    """``count`` of ``puzzles`` kept in the library (easiest first) spread over their range of difficulty, easiest
-    first, by the engine's own rule (``find_puzzles(geometry, count)`` picks so): a sitting that begins gently and
-    ends hard, not the twenty easiest (on 3×3, wins in one)."""
-    import numpy as np
+def _exercise(puzzle, theme: str) -> Exercise:
+    return Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}", theme=theme)
 
-    from ...engine.puzzle_finder import spread as places
 
-    puzzles = list(puzzles)
-    if len(puzzles) <= count:
-        return puzzles if count > 0 else []
-    return [puzzles[place] for place in places(np.array([puzzle.difficulty for puzzle in puzzles]), count)]
+def due_words(due: dict[str, int]) -> str:
+    """``3 on 3×3, 1 on 3×4``: the due counts in words."""
+    from ...engine.geometry import parse_variant
+
+    return ", ".join(f"{count} on {describe_variant(parse_variant(variant), short=True)}" for variant, count in due.items())
 
 
 def puzzle_figures(library, geometry) -> str:
-    """The puzzle figures kept for ``geometry`` in a line: the streak and the solve rate (read in a worker)."""
+    """The puzzle figures kept for ``geometry`` in a line: the streak and the first-try solve rate (read in a
+    worker)."""
     from ...library.practice import attempt_stats
 
     try:
@@ -247,4 +278,4 @@ def puzzle_figures(library, geometry) -> str:
         return f"(figures unavailable: {error})"
     if not stats.attempts:
         return "first puzzles on this board"
-    return f"streak {stats.streak} · solved {stats.solved} of {stats.attempts} ({stats.solve_rate:.0%})"
+    return f"streak {stats.streak} · solved on the first try {stats.solved} of {stats.attempts} ({stats.solve_rate:.0%})"
