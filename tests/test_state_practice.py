@@ -312,3 +312,15 @@ def test_a_mistake_in_a_variation_is_found_from_the_main_line():
     state = reduce(state, PlayCell(cell=2))
     exercises = mistakes_of_tree(state.tree, None)
     assert [(exercise.played, exercise.where) for exercise in exercises] == [(2, "move 2 of a variation")]
+
+
+def test_a_new_empty_game_has_nothing_to_save():
+    """Finding 15: quitting asked to save an empty new study (the app asks only where the tree is not empty)."""
+    from workbench.state.actions import SetComment, SetUpPosition
+
+    state = reduce(reduce(reduce(AppState(), PlayCell(cell=5)), NewGame(geometry=Geometry(3, 4, 3))), PlayCell(cell=6))
+    assert not state.tree.is_empty
+    state = reduce(state, NewGame(geometry=Geometry()))
+    assert state.modified and state.tree.is_empty
+    assert not reduce(state, SetUpPosition(position=Position.empty().play(5))).tree.is_empty  # a set-up is work
+    assert not reduce(state, SetComment(text="openings to try")).tree.is_empty

@@ -890,11 +890,12 @@ async def test_theme_overlay_and_engine_are_remembered_for_the_next_run():
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
-        await pilot.press("v", "e")  # values overlay; the engine plays O
+        await pilot.press("v", "e", "5", "r")  # values overlay; the engine plays O; r's line of a move is not remembered
+        assert app.store.state.view.overlay == "line"
         app.theme = "textual-light"
         await pilot.pause()
         await app.workers.wait_for_complete()
-    assert load_settings() == Settings(theme="textual-light", overlay="values", engine_mode="perfect", engine_side="O")
+    assert load_settings() == Settings(theme="textual-light", overlay="values", engine_mode="perfect", engine_side="O")  # finding 11
     again = WorkbenchApp()
     async with again.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, again)

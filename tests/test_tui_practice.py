@@ -57,6 +57,13 @@ async def test_at_80_by_24_the_history_s_one_line_is_the_verdict_of_a_marked_mov
         await pilot.press("left")  # X's 1 is best: the accuracy comes back
         await pilot.pause()
         assert text_of(app.query_one(LineScore)).startswith("accuracy")
+        await pilot.press("shift+down")  # finding 12: the words come before the masks and the table, in sight
+        await pilot.pause()
+        shown = text_of(app.query_one(EvaluationView))
+        assert "why: " in shown and shown.index("why: ") < shown.index("block")
+        await pilot.press("right", "3", "4", "5", "6", "8", "7")  # one cell left, no line (finding 15)
+        await pilot.pause()
+        assert "1 goes on from here: X 1" in text_of(app.query_one(EvaluationView))  # not "1 go on", nor "1 games"
 
 
 async def test_r_numbers_the_refutation_on_the_board():

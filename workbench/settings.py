@@ -23,6 +23,9 @@ FILE_NAME = "settings.json"
 MAX_BYTES = 64 * 1024
 """A settings file is a few hundred bytes; anything this big is not one."""
 SIDES = ("X", "O")
+FORGOTTEN_OVERLAYS = ("line",)
+"""Overlays of one move that are never remembered: the best line is of the move under the cursor (``r``), and a new
+game under it would be an empty board covered in numbers. One found in the file reads as ``none``."""
 
 
 class SettingsError(InputError):
@@ -77,6 +80,8 @@ def parse_settings(text: str) -> Settings:
             value = _app_variant(value)
         elif value not in _CHOICES[field.name]:
             raise SettingsError(f"'{field.name}' must be one of {', '.join(_CHOICES[field.name])}, not {value!r}")
+        elif field.name == "overlay" and value in FORGOTTEN_OVERLAYS:
+            value = "none"
         values[field.name] = value
     return Settings(**values)
 

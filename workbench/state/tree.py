@@ -83,6 +83,11 @@ class GameTree:
     def __contains__(self, node_id: object) -> bool:
         return node_id in self.nodes
 
+    @property
+    def is_empty(self) -> bool:
+        """Nothing in it to keep: the empty board, no move and no comment."""
+        return len(self.nodes) == 1 and self.root_position.ply == 0 and not self.nodes[ROOT].comment
+
     def node(self, node_id: NodeId) -> Node:
         return self.nodes[node_id]
 

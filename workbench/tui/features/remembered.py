@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from ...engine import Geometry, Player, Position
 from ...engine.geometry import format_variant, parse_variant
-from ...settings import Settings, SettingsError, load_settings, save_settings, settings_path
+from ...settings import FORGOTTEN_OVERLAYS, Settings, SettingsError, load_settings, save_settings, settings_path
 from ...state import AppState, EngineMode, GameTree, Store
 
 
@@ -80,9 +80,10 @@ class RememberedSettings:
     def _remember_settings(self: SettingsHost) -> None:
         """Write the settings if they differ from those last read or written."""
         state = self.store.state
+        overlay = state.view.overlay
         settings = Settings(
             theme=self.theme,
-            overlay=state.view.overlay,
+            overlay=self._settings.overlay if overlay in FORGOTTEN_OVERLAYS else overlay,
             engine_mode=state.engine.mode.value,
             engine_side=state.engine.side.value,
             variant=format_variant(state.geometry),

@@ -205,8 +205,8 @@ class StudyFiles:
         return run
 
     def _unless_unsaved(self, proceed) -> None:
-        """Run ``proceed`` now, or after the user saves or discards unsaved changes."""
-        if not self.store.state.modified:
+        """Run ``proceed`` now, or after the user saves or discards unsaved changes (an empty new game has none)."""
+        if not self.store.state.modified or self.store.state.tree.is_empty:
             proceed()
             return
         from ..dialogs import ConfirmQuit

@@ -164,16 +164,17 @@ class EvaluationView(LinesView):
         if analysis.to_move is None:  # no side to move: no masks and no moves, but the game's mistakes
             self._game_mistakes(writer, state)
             return
-        writer.newline(2)
         if is_searched(state.geometry):
+            writer.newline(2)
             self._searched(writer, state, analysis)
             return
+        self._in_words(writer, state)  # the words first: below the masks and the table they were out of sight
+        writer.newline(2)
         self._masks(writer, analysis)
         writer.newline(2)
         self._moves(writer, analysis)
         writer.newline()
         self._best_line(writer, state)
-        self._in_words(writer, state)
         for line in MOVES_LEGEND:  # wrapped where the pane is narrower than the legend: nothing cut
             writer.newline().write_wrapped(line.split(), style("evaluation--dim"))
 
@@ -194,12 +195,13 @@ class EvaluationView(LinesView):
             # two different counts: the ways to finish from here, and the games from the empty
             # board that reach this position by any move order (the `g` dialog's figure)
             total, x, o, draw = games.total, games.x, games.o, games.draw
+            games_go, go = ("game goes", "goes") if total == 1 else ("games go", "go")
             games_line = longest_that_fits(width, (
-                f"{total:,} games go on from here: X {x:,} · O {o:,} · draw {draw:,}",
-                f"{total:,} go on from here: X {x:,} · O {o:,} · draw {draw:,}",
-                f"{total:,} go on: X {x:,} · O {o:,} · draw {draw:,}",
-                f"{total:,} go on: X/O/draw {x}/{o}/{draw}",
-                f"{total:,} games go on from here",  # 3×4's counts: seven digits each
+                f"{total:,} {games_go} on from here: X {x:,} · O {o:,} · draw {draw:,}",
+                f"{total:,} {go} on from here: X {x:,} · O {o:,} · draw {draw:,}",
+                f"{total:,} {go} on: X {x:,} · O {o:,} · draw {draw:,}",
+                f"{total:,} {go} on: X/O/draw {x}/{o}/{draw}",
+                f"{total:,} {games_go} on from here",  # 3×4's counts: seven digits each
             ))  # fmt: skip
             writer.newline().write(games_line, style("evaluation--dim"))
         table = tables_if_built(analysis.position.geometry)
@@ -424,7 +426,7 @@ class EvaluationView(LinesView):
             if node.move is None:
                 return
             heading, position, cell = "last move: ", state.tree.position(node.parent), node.move
-        writer.newline().write(heading, self.part("evaluation--heading"))
+        writer.newline(2).write(heading, self.part("evaluation--heading"))
         writer.write_wrapped(explained(position, cell).text.split(), indent=len(heading))
 
 
