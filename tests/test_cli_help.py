@@ -21,7 +21,7 @@ COMMANDS = (
     (), ("analyze",), ("review",), ("census",), ("first-moves",), ("solve",), ("verify",), ("games",),
     ("graph",), ("studies",), ("studies", "list"), ("studies", "rename"), ("studies", "delete"),
     ("studies", "import"), ("studies", "export"), ("library",), ("library", "check"), ("library", "salvage"),
-    ("open",), ("export",), ("serve",), ("screenshots",), ("bench",), ("puzzles",), ("atlas",),
+    ("open",), ("export",), ("serve",), ("screenshots",), ("bench",), ("puzzles",), ("progress",), ("atlas",),
 )  # fmt: skip
 """Every command and action a user can ask for help on."""
 

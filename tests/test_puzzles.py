@@ -495,3 +495,36 @@ def test_any_count_is_a_number_of_puzzles_or_one_line(tmp_path_factory, text):
         assert len(json.loads(out.getvalue())) == min(int(text), 310) and err.getvalue() == ""
     else:
         assert code == 2 and out.getvalue() == "" and err.getvalue().count("\n") == 1
+
+
+def test_progress_says_per_board_what_was_solved_on_the_first_try_what_is_due_and_by_theme(tmp_path, capsys):
+    from datetime import date
+
+    from workbench.cli.entry import main
+    from workbench.cli.puzzles import progress_lines
+    from workbench.library.practice import progress
+
+    path = tmp_path / "lib.sqlite3"
+    assert main(["progress", "--db", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("No practice kept in the library ")
+    with Library.open(path) as library:
+        for cell, result, theme in ((1, "solved", "win"), (2, "solved", "block"), (3, "missed", "block"), (4, "solved", "win")):
+            record_attempt(library, kind="puzzle", geometry=TIC_TAC_TOE, position=Position.empty().play(cell), answer=5,
+                           result=result, theme=theme)  # fmt: skip
+        record_attempt(library, kind="mistake", geometry=WIDE, position=Position.empty(WIDE).play(1), answer=2, result="helped")
+        rows = progress(library)
+    assert main(["progress", "--db", str(path), "--json", "--game", "3x3k3"]) == 0
+    [record] = json.loads(capsys.readouterr().out)
+    assert {key: record[key] for key in ("variant", "kind", "attempts", "solved", "streak", "due")} == {
+        "variant": "3x3k3", "kind": "puzzle", "attempts": 4, "solved": 3, "streak": 1, "due": 1}
+    assert record["themes"] == {"block": {"attempts": 2, "solved": 1}, "win": {"attempts": 2, "solved": 2}}
+    assert [week["solved"] for week in record["weeks"]] == [3]
+    monday = record["weeks"][0]["week"]
+    assert progress_lines(rows, date.fromisoformat(monday)) == [
+        "3x3k3 puzzles: 4 tried · 3 solved on the first try (75%) · streak 1 · 1 due today",
+        "  by theme: block 1/2 · win 2/2",
+        "  solved a week, the last 8: ·······█",
+        "3x4k3 mistakes: 1 tried · 0 solved on the first try (0%) · streak 0 · 1 due today",
+        "  solved a week, the last 8: ········",
+    ]
+    assert main(["progress", "--db", str(path), "--game", "3x3"]) == 2  # a variant it cannot read: one line

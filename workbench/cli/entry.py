@@ -15,7 +15,7 @@ from .bench import cmd_bench
 from .common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, UsageError, printable
 from .library import cmd_export, cmd_games, cmd_graph, cmd_library, cmd_studies
 from .parser import build_parser
-from .puzzles import cmd_puzzles
+from .puzzles import cmd_progress, cmd_puzzles
 
 
 def _sqlite_error() -> type[Exception]:
@@ -118,5 +118,6 @@ COMMANDS = {
     "bench": cmd_bench,
     "solve": cmd_solve,
     "puzzles": cmd_puzzles,
+    "progress": cmd_progress,
     "atlas": cmd_atlas,
 }

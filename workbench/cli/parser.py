@@ -104,6 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     puzzles_cmd.add_argument("--answers", action="store_true", help="show each puzzle's answer (the JSON always holds it)")
     puzzles_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
+    progress_cmd = commands.add_parser("progress", parents=[db_option], help="practice kept in the library: per board, solved on the first try, streak, due today, by theme and by week")
+    progress_cmd.add_argument("--game", metavar="VARIANT", help=f"only this board and rule, {VARIANT_FORM} (default: every board practised)")
+    progress_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
+
     atlas_cmd = commands.add_parser("atlas", help="solve every board of at most N cells under both rules: a table of their values")
     atlas_cmd.add_argument("--max-cells", metavar="N", type=_atlas_cells, default=DEFAULT_ATLAS_CELLS,
                            help=f"every m×n board with m ≤ n and m·n ≤ N, k from 3 to n (3 to 20; past 16 for minutes each; default {DEFAULT_ATLAS_CELLS})")  # fmt: skip

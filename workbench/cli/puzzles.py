@@ -49,3 +49,37 @@ def puzzle_lines(records: list[dict], *, answers: bool) -> list[str]:
         line = f"{number:>3}  {record['position']:<{width}}  {record['to_move']:<7}  {goal:<18} {record['difficulty']:>10.3f}"
         lines.append(line + (f"  {record['name']}" if answers else ""))
     return lines
+
+
+def cmd_progress(args: argparse.Namespace) -> int:
+    """``workbench progress``: practice kept in the library, per board (puzzles, then mistakes): attempts, solved on
+    the first try, the streak, what is due today, by theme, and a bar a week."""
+    from datetime import date
+
+    from ..engine.geometry import parse_variant
+    from ..library.practice import progress
+
+    geometry = parse_variant(args.game) if args.game is not None else None
+    with open_library(args) as library:
+        rows = progress(library, geometry)
+    if args.json:
+        print_json([row.as_dict() for row in rows])
+        return 0
+    print("\n".join(progress_lines(rows, date.today())) if rows else f"No practice kept in the library {library.path} yet: u in the app opens puzzles.")
+    return 0
+
+
+def progress_lines(rows, today) -> list[str]:
+    """Each board's practice in a few lines, for a person."""
+    from ..state.practice import week_bars
+
+    lines = []
+    for row in rows:
+        what = "puzzles" if row.kind == "puzzle" else "mistakes"
+        rate = f" ({row.solved / row.attempts:.0%})" if row.attempts else ""
+        lines.append(f"{row.variant} {what}: {row.attempts} tried · {row.solved} solved on the first try{rate} · "
+                     f"streak {row.streak} · {row.due} due today")  # fmt: skip
+        if row.themes:
+            lines.append("  by theme: " + " · ".join(f"{theme} {right}/{tried}" for theme, (tried, right) in row.themes.items()))
+        lines.append(f"  solved a week, the last 8: {week_bars(row.weeks, today)}")
+    return lines

@@ -13,6 +13,7 @@ Imports only the engine, as the rest of the state does.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import date, timedelta
 
 from ..engine import Cell, Player, Position, Value, analyze, cell_bit
 from ..engine.explain import explain, value_words
@@ -327,6 +328,20 @@ def sitting(puzzles, due, attempted, count: int, theme: str | None = None) -> li
     return chosen
 
 
+WEEK_BARS = "▁▂▃▄▅▆▇█"
+
+
+def week_bars(weeks, today: date, count: int = 8) -> str:
+    """A bar a week for the ``count`` weeks up to ``today``'s, the latest last: how many were solved on the first
+    try, scaled to the best week (``·`` for a week with none). ``weeks`` are (the Monday, attempts, solved), as
+    the library's progress gives them."""
+    solved = {monday: right for monday, _, right in weeks}
+    monday = today - timedelta(days=today.weekday())
+    counts = [solved.get((monday - timedelta(weeks=back)).isoformat(), 0) for back in range(count - 1, -1, -1)]
+    top = max(counts)
+    return "".join("·" if not value else WEEK_BARS[(value * len(WEEK_BARS) - 1) // top] for value in counts)
+
+
 def mistake_summary(tree: GameTree, line: tuple[NodeId, ...]) -> tuple[str, ...]:
     """The line's mistakes (a value given away) in one line each: ``O 2?? at ply 2: draw → loss in 6``."""
     lines = []
@@ -351,5 +366,5 @@ def practised_comment(practice: Practice, index: int) -> str:
 __all__ = [
     "GRADES", "HINT_LEVELS", "KINDS", "RESULTS", "Exercise", "Judgement", "Practice", "answer", "hint_region",
     "hint_text", "hint_words", "judge", "mistake_summary", "mistakes_of_line", "mistakes_of_tree", "moved_on",
-    "practised_comment", "prompt", "score", "sitting", "solution", "with_hint", "with_solution",
+    "practised_comment", "prompt", "score", "sitting", "solution", "week_bars", "with_hint", "with_solution",
 ]  # fmt: skip

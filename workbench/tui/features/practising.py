@@ -268,14 +268,19 @@ def due_words(due: dict[str, int]) -> str:
 
 
 def puzzle_figures(library, geometry) -> str:
-    """The puzzle figures kept for ``geometry`` in a line: the streak and the first-try solve rate (read in a
-    worker)."""
-    from ...library.practice import attempt_stats
+    """The puzzle figures kept for ``geometry``: the streak and the first-try solve rate, then a bar a week and
+    what is due (read in a worker)."""
+    from datetime import date
+
+    from ...library.practice import progress
+    from ...state.practice import week_bars
 
     try:
-        stats = attempt_stats(library, "puzzle", geometry)
+        found = [row for row in progress(library, geometry) if row.kind == "puzzle"]
     except WorkbenchError as error:  # a figure not shown is no reason to stop the puzzles
         return f"(figures unavailable: {error})"
-    if not stats.attempts:
+    if not found:
         return "first puzzles on this board"
-    return f"streak {stats.streak} · solved on the first try {stats.solved} of {stats.attempts} ({stats.solve_rate:.0%})"
+    row = found[0]
+    return (f"streak {row.streak} · solved on the first try {row.solved} of {row.attempts} ({row.solved / row.attempts:.0%})"
+            f"\nweeks {week_bars(row.weeks, date.today())} · {row.due} due today")  # fmt: skip
