@@ -301,7 +301,10 @@ async def test_a_server_on_every_address_answers_to_the_machine_s_names_and_says
                 assert page.status == 403
             async with session.get(url.replace("127.0.0.1", "0.0.0.0")) as page:  # (a browser may go there)
                 assert page.status == 200
-        assert _stopped(process) == f"workbench: refused GET '/': 'evil.example:{port}' is not a name of this server\n"
+        assert _stopped(process).splitlines() == [
+            "workbench: warning: --host 0.0.0.0: the app and your library are open to the network, unencrypted",
+            f"workbench: refused GET '/': 'evil.example:{port}' is not a name of this server",
+        ]
 
 
 def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address_and_the_risk():

@@ -1,5 +1,6 @@
 """Who may use `workbench serve` (workbench.web.access): the Host, Origin and fetch-metadata checks, the token
-and its cookie, the cap on apps; each check alone, then the middleware in an aiohttp server of the test's own."""
+and the session key, the headers of every answer, the cap on apps; each check alone, then the middleware in an
+aiohttp server of the test's own. And what a tab may send its app (workbench.web.messages)."""
 
 import string
 
@@ -13,17 +14,25 @@ from hypothesis import strategies as st
 from workbench.cli import main
 from workbench.web.access import (
     DEFAULT_MAX_TABS,
+    TOKEN_VARIABLE,
     Access,
     AccessError,
     Cap,
     RefusalLog,
+    cache_control,
     check_token,
+    chosen_token,
+    content_disposition,
     full_page,
     guard,
     new_token,
+    secure_headers,
     split_host,
     split_origin,
+    target_refusal,
 )  # fmt: skip
+
+from workbench.web.messages import MAX_SIZE, MIN_SIZE, BadMessage, Message, query_size, read_message
 
 PORT = 8799  # not the default 8000: nothing may assume it
 
@@ -184,7 +193,13 @@ def test_only_the_token_is_accepted():
     assert Access.make(token=None, host="127.0.0.1", port=PORT).token_accepted(None)
     assert access.address("http://127.0.0.1:8799") == "http://127.0.0.1:8799/?token=s3cret-Token"
     assert Access.make(token="a+b%c", host="::1", port=PORT).address("http://[::1]:8799") == "http://[::1]:8799/?token=a%2Bb%25c"
-    assert access.cookie_name == "workbench-token-8799"  # a cookie is the host's at every port: one per server
+    # the session key the page is given for it: another random key, which opens the websocket as the token does
+    assert access.session and access.session != access.token and len(access.session) == 32
+    assert access.key_accepted("s3cret-Token", None) and access.key_accepted(None, access.session)
+    assert access.key_accepted("wrong", access.session) and access.key_accepted("s3cret-Token", "wrong")
+    assert not any(access.key_accepted(*given) for given in ((None, None), ("s3cret", None), (None, access.session[:-1]), (access.session, None)))
+    assert Access.make(token="s3cret-Token", host="127.0.0.1", port=PORT).session != access.session  # one a start
+    assert Access.make(token=None, host="127.0.0.1", port=PORT).key_accepted(None, None)
 
 
 @pytest.mark.parametrize(
@@ -262,8 +277,8 @@ def _free_port() -> int:
 
 
 async def _client(token: str | None) -> tuple[TestClient, Access, list[str]]:
-    """A server of the test's own on 127.0.0.1, behind the guard: a client that keeps cookies as a browser does,
-    the access, and what the server said of its refusals."""
+    """A server of the test's own on 127.0.0.1, behind the guard, with the headers of every answer: a client, the
+    access, and what the server said of its refusals."""
     said: list[str] = []
     port = _free_port()
     access = Access.make(token=token, host="127.0.0.1", port=port)
@@ -271,34 +286,44 @@ async def _client(token: str | None) -> tuple[TestClient, Access, list[str]]:
     async def handler(request: web.Request) -> web.Response:
         return web.Response(text="the page")
 
+    async def download(request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Disposition": "attachment; filename=study 2026 «é».svg"})
+        await response.prepare(request)
+        await response.write(b"<svg/>")
+        return response
+
     app = web.Application()
     app.router.add_get("/", handler)
-    app.router.add_get("/other", handler)
+    app.router.add_get("/ws", handler)
+    app.router.add_get("/download", download)
     app.middlewares.append(guard(access, lambda kind, line: said.append(line)))
+    app.on_response_prepare.append(secure_headers)
     client = TestClient(TestServer(app, host="127.0.0.1", port=port), cookie_jar=aiohttp.CookieJar(unsafe=True))
     await client.start_server()
     return client, access, said
 
 
-async def test_the_token_in_the_address_is_kept_in_a_cookie_that_later_requests_carry():
+async def test_the_websocket_needs_the_token_or_the_session_key_and_no_cookie_is_set():
     client, access, said = await _client("s3cret")
     try:
-        response = await client.get("/other")
+        # the page itself is the same for everyone (it holds no key): a reload, which has none in its address, gets it
+        response = await client.get("/")
+        assert response.status == 200 and not response.cookies and not said
+        response = await client.get("/ws")
         assert response.status == 403 and "the terminal where `workbench serve` runs" in await response.text()
-        assert said == ["workbench: refused GET '/other': its address has no token"]
+        assert said == ["workbench: refused GET '/ws': its address has no key"]
         response = await client.get("/?token=s3cret")
-        assert response.status == 200 and await response.text() == "the page"
-        cookie = response.cookies[access.cookie_name]
-        assert cookie.value == "s3cret" and cookie["httponly"] and cookie["samesite"] == "Strict" and cookie["path"] == "/"
-        assert response.headers["X-Frame-Options"] == "DENY" and response.headers["Referrer-Policy"] == "no-referrer"
-        response = await client.get("/other")  # the cookie carries it now
-        assert response.status == 200 and access.cookie_name not in response.cookies  # (set once)
-        response = await client.get("/?token=s3cretx")  # a wrong token in the address wins over the cookie
+        assert response.status == 200 and await response.text() == "the page" and not response.cookies
+        for key in ("token=s3cret", f"session={access.session}"):
+            response = await client.get(f"/ws?{key}")
+            assert response.status == 200, key
+        response = await client.get("/ws")  # no cookie carries anything
+        assert response.status == 403
+        response = await client.get("/ws?session=s3cret")
+        assert response.status == 403 and said[-1] == "workbench: refused GET '/ws': its key is not this server's"
+        response = await client.get("/?token=s3cretx")  # a wrong token, even on the page: the user is told
         assert response.status == 403 and said[-1] == "workbench: refused GET '/': its token is not this server's"
         assert "its token is not this server&#x27;s" in await response.text()
-        client.session.cookie_jar.update_cookies({access.cookie_name: "old"}, response_url=client.make_url("/"))  # a former start's
-        response = await client.get("/other")
-        assert response.status == 403 and said[-1] == "workbench: refused GET '/other': its token is not this server's"
         # the Host, Origin and fetch-metadata checks come first: the token does not open them
         response = await client.get("/?token=s3cret", headers={"Host": f"evil.example:{access.port}"})
         assert response.status == 403 and "--allow-host NAME" in await response.text()
@@ -312,13 +337,12 @@ async def test_the_token_in_the_address_is_kept_in_a_cookie_that_later_requests_
         await client.close()
 
 
-async def test_without_a_token_every_request_of_the_server_s_own_is_answered_and_no_cookie_is_set():
+async def test_without_a_token_every_request_of_the_server_s_own_is_answered():
     client, access, said = await _client(None)
     try:
-        response = await client.get("/?token=anything")
-        assert response.status == 200 and not response.cookies
-        response = await client.get("/other")
-        assert response.status == 200
+        for path in ("/?token=anything", "/ws", "/ws?session=x"):
+            response = await client.get(path)
+            assert response.status == 200 and not response.cookies, path
         response = await client.get("/", headers={"Host": f"evil.example:{access.port}"})
         assert response.status == 403 and said == [f"workbench: refused GET '/': 'evil.example:{access.port}' is not a name of this server"]
         # what a requester sends cannot reach the server's terminal as an escape sequence (a title, a cleared line)
@@ -328,6 +352,90 @@ async def test_without_a_token_every_request_of_the_server_s_own_is_answered_and
         )
     finally:
         await client.close()
+
+
+async def test_every_answer_has_the_security_headers_and_is_not_kept_and_a_download_s_name_is_rfc_6266_s():
+    client, access, said = await _client("s3cret")
+    try:
+        answers = {path: await client.get(path) for path in ("/", "/?token=s3cret", "/ws", "/nowhere", "/download")}
+        answers["POST /"] = await client.post("/")
+        for path, response in answers.items():
+            assert response.status in (200, 403, 404, 405), path
+            headers = response.headers
+            assert headers["X-Content-Type-Options"] == "nosniff", path
+            assert headers["X-Frame-Options"] == "DENY" and headers["Content-Security-Policy"] == "frame-ancestors 'none'", path
+            assert headers["Referrer-Policy"] == "no-referrer" and headers["Cache-Control"] == "no-store", path
+        assert answers["/download"].headers["Content-Disposition"] == (
+            "attachment; filename=\"study 2026 ___.svg\"; filename*=UTF-8''study%202026%20%C2%AB%C3%A9%C2%BB.svg"
+        )
+    finally:
+        await client.close()
+
+
+def test_the_static_files_are_asked_again_at_each_use_and_anything_else_is_never_kept():
+    assert cache_control("/static/css/xterm.css") == "no-cache"
+    assert all(cache_control(path) == "no-store" for path in ("/", "/ws", "/download/k", "/page/terminal.js", "/static"))
+
+
+@pytest.mark.parametrize(
+    "value, written",
+    [
+        ("attachment; filename=a.svg", "attachment; filename=\"a.svg\"; filename*=UTF-8''a.svg"),
+        ('inline; filename=x"y\\z;.txt', "inline; filename=\"x_y_z;.txt\"; filename*=UTF-8''x%22y%5Cz%3B.txt"),
+        ("attachment; filename=\x1b[2J.json", "attachment; filename=\"_[2J.json\"; filename*=UTF-8''%1B%5B2J.json"),
+        ("form-data; name=x", "form-data; name=x"),
+    ],
+)
+def test_a_download_s_name_is_quoted_as_rfc_6266_says(value, written):
+    assert content_disposition(value) == written
+
+
+@pytest.mark.parametrize(
+    "target, host, refused",
+    [
+        ("/?token=T", "127.0.0.1:8000", False),
+        ("http://127.0.0.1:8000/?token=T", "127.0.0.1:8000", False),
+        ("http://evil.example/?token=T", "127.0.0.1:8000", True),
+        ("http://127.0.0.1:9000/", "127.0.0.1:8000", True),
+        ("*", "127.0.0.1:8000", True),
+        ("http://[::1/", "127.0.0.1:8000", True),
+    ],
+)
+def test_a_target_in_absolute_form_must_name_the_host_its_host_header_names(target, host, refused):
+    assert (target_refusal(target, host) is not None) is refused
+
+
+async def test_a_request_whose_target_names_another_host_or_that_names_two_hosts_is_refused():
+    """The page's websocket address was built from the target's host: `GET http://evil.example/` with the
+    server's own Host got a page whose websocket went to evil.example."""
+    import asyncio
+
+    client, access, said = await _client("s3cret")
+    try:
+        for request, answer in (
+            (f"GET http://evil.example/?token=s3cret HTTP/1.1\r\nHost: 127.0.0.1:{access.port}\r\n\r\n", b"403"),
+            (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{access.port}\r\nHost: evil.example\r\n\r\n", b"400"),  # (aiohttp's)
+        ):
+            reader, writer = await asyncio.open_connection("127.0.0.1", access.port)
+            writer.write(request.encode())
+            await writer.drain()
+            status = await reader.readline()
+            writer.close()
+            assert status.split()[1] == answer, (request, status)
+        assert said == ["workbench: refused GET '/': its target 'http://evil.example/?token=s3cret' names another host than its Host"]
+    finally:
+        await client.close()
+
+
+def test_the_token_comes_from_the_option_the_file_or_the_environment_in_that_order(tmp_path):
+    token_file = tmp_path / "token"
+    token_file.write_text("from-the-file-0123456789\nignored\n")
+    environ = {TOKEN_VARIABLE: "from-the-environment-0123"}
+    assert chosen_token(token="given-0123456789", token_file=None, environ=environ) == "given-0123456789"
+    assert chosen_token(token=None, token_file=str(token_file), environ=environ) == "from-the-file-0123456789"
+    assert chosen_token(token=None, token_file=None, environ=environ) == "from-the-environment-0123"
+    assert chosen_token(token=None, token_file=None, environ={}) is None
+    assert chosen_token(token=None, token_file=None, environ={TOKEN_VARIABLE: ""}) is None
 
 
 @pytest.mark.parametrize(
@@ -340,9 +448,82 @@ async def test_without_a_token_every_request_of_the_server_s_own_is_answered_and
         (["--allow-host", "a b"], "argument --allow-host: 'a b': not a host name"),
         (["--max-tabs", "0"], "argument --max-tabs: '0' is not a positive whole number"),
         (["--max-tabs", "10001"], "argument --max-tabs: '10001': at most 10000 tabs"),
+        (["--token", "x", "--token-file", "f"], "argument --token-file: not allowed with argument --token"),
+        (["--token-file", "/nonexistent/token"], "--token-file '/nonexistent/token': No such file or directory"),
+        (["--token-file", "/"], "--token-file '/': Is a directory"),
     ],
 )
 def test_bad_access_options_are_one_line_and_exit_2(capsys, arguments, message):
     assert main(["serve", "--port", "0", *arguments]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"workbench: error: {message}") and err.count("\n") == 1, err
+
+
+def test_a_token_file_or_variable_that_holds_no_token_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch):
+    (tmp_path / "token").write_text("a b\n")
+    assert main(["serve", "--port", "0", "--token-file", str(tmp_path / "token")]) == 2
+    assert capsys.readouterr().err == f"workbench: error: --token-file {str(tmp_path / 'token')!r}: a token is 1 to 256 letters, digits and characters of !#$%&'*+-.^_`|~:\n"
+    monkeypatch.setenv(TOKEN_VARIABLE, "a;b")
+    assert main(["serve", "--port", "0"]) == 2
+    assert capsys.readouterr().err.startswith(f"workbench: error: {TOKEN_VARIABLE}: a token is 1 to 256")
+
+
+# what a tab may send its app
+
+
+@pytest.mark.parametrize(
+    "text, read",
+    [
+        ('["stdin", "5"]', Message("stdin", text="5")),
+        ('["resize", {"width": 120, "height": 36}]', Message("resize", size=(120, 36))),
+        ('["resize", {"width": 120.0, "height": 36}]', Message("resize", size=(120, 36))),
+        ('["resize", {"width": 100000, "height": 100000}]', Message("resize", size=(1000, 1000), clamped=True)),
+        ('["resize", {"width": -5, "height": 0}]', Message("resize", size=(10, 10), clamped=True)),
+        ('["resize", {"width": 1e308, "height": 10000000000000000000000000000000000000000}]', Message("resize", size=(1000, 1000), clamped=True)),
+        ('["ping", "1700000000"]', Message("ping", data="1700000000")),
+        ('["blur"]', Message("blur")),
+        ('["focus"]', Message("focus")),
+    ],
+)
+def test_a_tab_s_messages_are_read_with_their_sizes_within_a_screen_s(text, read):
+    assert read_message(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "not json", "[]", "{}", "5", '"stdin"', '[5, "a"]', '["stdin", 5]', '["stdin"]', '["stdin", "a", "b"]',
+     '["stdin", "\\ud800"]', '["resize", {"width": "80", "height": 24}]', '["resize", {"width": true, "height": 24}]',
+     '["resize", {"width": 1.5, "height": 24}]', '["resize", {"width": 1e999, "height": 24}]', '["resize", {"width": 80}]',
+     '["resize", [80, 24]]', '["resize"]', '["quit"]', "[" * 100000 + "]" * 100000],
+)  # fmt: skip
+def test_a_malformed_message_is_refused_with_a_reason_and_never_an_error_of_another_kind(text):
+    with pytest.raises(BadMessage):
+        read_message(text)
+
+
+@given(st.text(max_size=200) | st.builds(lambda kind, value: f'["{kind}", {value}]', st.sampled_from(["stdin", "resize", "ping"]),
+                                         st.text(max_size=40)))  # fmt: skip
+def test_no_message_makes_the_check_fail_other_than_by_a_refusal(text):
+    try:
+        message = read_message(text)
+    except BadMessage:
+        return
+    assert MIN_SIZE <= message.size[0] <= MAX_SIZE and MIN_SIZE <= message.size[1] <= MAX_SIZE
+
+
+@pytest.mark.parametrize(
+    "query, size, wrong",
+    [
+        ({}, (80, 24), None),
+        ({"width": "120", "height": "36"}, (120, 36), None),
+        ({"width": "100000", "height": "100000"}, (1000, 1000), "a size of 100000×100000, brought within 10–1000"),
+        ({"width": "0", "height": "5"}, (10, 10), "a size of 0×5, brought within 10–1000"),
+        ({"width": "-5", "height": "24"}, (80, 24), "a size that is not two whole numbers"),
+        ({"width": "1e308", "height": "24"}, (80, 24), "a size that is not two whole numbers"),
+        ({"width": "9" * 40, "height": "24"}, (80, 24), "a size that is not two whole numbers"),
+        ({"width": "80"}, (80, 24), "a size that is not two whole numbers"),
+        ({"width": "٨٠", "height": "24"}, (80, 24), "a size that is not two whole numbers"),  # (digits, not ASCII's)
+    ],
+)
+def test_the_websocket_s_size_is_whole_numbers_within_a_screen_s(query, size, wrong):
+    assert query_size(query) == (size, wrong)

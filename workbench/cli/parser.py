@@ -180,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--game", metavar="VARIANT", help="each tab starts a new game of this variant (default: the last one played)")
     serve_cmd.add_argument("--debug", action="store_true", help="let Textual's devtools attach to each tab's app")
     key = serve_cmd.add_mutually_exclusive_group()
-    key.add_argument("--token", metavar="VALUE", type=_serve_option("check_token"), help="the key every request needs (default: a new random one at each start, printed in the address)")
+    key.add_argument("--token", metavar="VALUE", type=_serve_option("check_token"), help="the key the printed address carries (default: $WORKBENCH_SERVE_TOKEN, else a new random one at each start; other users see a command's arguments)")
+    key.add_argument("--token-file", metavar="PATH", help="read the key from this file (its first line)")
     key.add_argument("--no-token", action="store_true", help="let requests in without a key (any program on this machine can then use the app and the library)")
     serve_cmd.add_argument("--allow-origin", metavar="ORIGIN", action="append", type=_serve_option("check_origin"),
                            help="let pages of this origin (scheme://host:port) use the server too; repeat for more")  # fmt: skip

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import threading
 from typing import Any
 
 from textual.app import App
@@ -14,21 +17,40 @@ class ServedDriver(WebDriver):
 
     textual-serve ends an app by asking it to quit. A server killed outright asks nothing: the app's input
     closes, and the web driver stops reading but leaves the app running, alone, for good. Here the app exits
-    then, as on a quit, so its unsaved study is kept for the next tab."""
+    then, as on a quit, so its unsaved study is kept for the next tab; a SIGTERM (the server's, or the warm
+    process's as it ends) does the same. An app that has not ended :data:`EXIT_SECONDS` after either (busy, or
+    stuck) is killed: no app outlives its server."""
+
+    EXIT_SECONDS = 3.0
 
     def __init__(self, app: App, **options: Any) -> None:
         super().__init__(app, **options)
         self.served_app = app
         self.app_loop: asyncio.AbstractEventLoop | None = None
+        self.ending = False
 
     def start_application_mode(self) -> None:
         self.app_loop = asyncio.get_running_loop()
+        try:
+            signal.signal(signal.SIGTERM, lambda number, frame: self.end_app())
+        except ValueError:  # (not the main thread: a test's app; SIGTERM then ends it at once)
+            pass
         super().start_application_mode()
 
     def run_input_thread(self) -> None:
         super().run_input_thread()
-        if not self.exit_event.is_set() and self.app_loop is not None:  # the input ended, not the app: the server is gone
-            try:
-                self.app_loop.call_soon_threadsafe(self.served_app.exit)
-            except RuntimeError:  # the app ended meanwhile (its loop is closed)
-                pass
+        if not self.exit_event.is_set():  # the input ended, not the app: the server is gone
+            self.end_app()
+
+    def end_app(self) -> None:
+        """Have the app exit as on a quit, and kill it if it has not :data:`EXIT_SECONDS` later."""
+        if self.ending or self.app_loop is None:
+            return
+        self.ending = True
+        try:
+            self.app_loop.call_soon_threadsafe(self.served_app.exit)
+        except RuntimeError:  # the app ended meanwhile (its loop is closed)
+            pass
+        deadline = threading.Timer(self.EXIT_SECONDS, os.kill, (os.getpid(), signal.SIGKILL))
+        deadline.daemon = True  # (an app that ends first takes it with it)
+        deadline.start()

@@ -18,11 +18,13 @@ Jupyter Server's do:
   at another port (127.0.0.1:9000 is the same *site* as 127.0.0.1:8000, and gets its cookies), is refused,
   unless it is the opening of a page in a tab (a navigation: the other page cannot read it) or its origin is an
   allowed one.
-* **Token**: a random key made at each start (``secrets``, 192 bits) and printed in the address, required for
-  every request (the page, its scripts, the websocket, the downloads), from the address's ``?token=`` or from the
-  cookie the first load sets (HttpOnly, SameSite=Strict, named after the port: two servers on one machine keep
-  their own), so that reloads and new tabs opened from that page work; the page then takes the token out of its
-  address. (A browser sends a host's cookies to every port of it: the README says what that leaves open.)
+* **Token**: a random key made at each start (``secrets``, 192 bits) and printed in the address. The page that
+  address opens is given, in exchange, the server's *session* key (another random one, never in an address), which
+  it keeps in the browser's storage of its origin, that is of this host *and port*: a reload and a new tab at the
+  bare address find it there, and no page of another port can read it (a cookie would be sent to every port of the
+  host). The websocket needs one of the two keys; a download, the key of the tab whose app offered it. The page,
+  its script and its static files are the same for everyone and carry no key (a page without one says where the
+  address is); a wrong token in an address is refused.
 
 The cap on apps (``--max-tabs``) is the server's (:class:`Cap`): a tab past it gets :func:`full_page`.
 
@@ -51,6 +53,7 @@ if TYPE_CHECKING:
 
 TOKEN_BYTES = 24
 """The token's randomness: 24 bytes, 192 bits (at least 128 asked), 32 characters in the address."""
+TOKEN_LIMIT = 256
 TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~:-]{1,256}")
 """What ``--token`` may hold: 1 to 256 of the characters a cookie's value is written with unquoted (Python's
 ``http.cookies``: letters, digits and ``!#$%&'*+-.^_`|~:``)."""
@@ -79,6 +82,35 @@ def check_token(token: str) -> str:
             f"--token {token[:40]!r}: a token is 1 to 256 letters, digits and characters of !#$%&'*+-.^_`|~:"
         )
     return token
+
+
+TOKEN_VARIABLE = "WORKBENCH_SERVE_TOKEN"
+"""The environment variable that gives the token when no option does (a command's arguments are every user's to
+read; its environment is not)."""
+
+
+def chosen_token(*, token: str | None, token_file: str | None, environ: dict[str, str]) -> str | None:
+    """The token ``--token``, ``--token-file`` (the file's first line) or :data:`TOKEN_VARIABLE` gives, in that
+    order; None for a random one. :raises AccessError: the file cannot be read, or what it gives is no token."""
+    if token is not None:
+        return check_token(token)
+    if token_file is not None:
+        try:
+            with open(token_file, encoding="utf-8") as file:
+                first = file.readline(TOKEN_LIMIT + 2).rstrip("\r\n")
+        except (OSError, UnicodeDecodeError) as error:
+            raise AccessError(f"--token-file {token_file[:80]!r}: {getattr(error, 'strerror', None) or error}") from None
+        return _checked(first, f"--token-file {token_file[:80]!r}")
+    if environ.get(TOKEN_VARIABLE):
+        return _checked(environ[TOKEN_VARIABLE], TOKEN_VARIABLE)
+    return None
+
+
+def _checked(token: str, where: str) -> str:
+    try:
+        return check_token(token)
+    except AccessError as error:
+        raise AccessError(f"{where}: {str(error).split(': ', 1)[1]}") from None
 
 
 def canonical_name(name: str) -> str:
@@ -199,15 +231,14 @@ class Access:
         or no origin, or the token is not one."""
         return cls(
             token=None if token is None else check_token(token), port=port,
+            session=None if token is None else new_token(),
             names=LOOPBACK_NAMES | machine_names(host),
             allowed_hosts=tuple(check_allowed_host(name) for name in allow_hosts),
             allowed_origins=frozenset(check_origin(origin) for origin in allow_origins),
         )  # fmt: skip
 
-    @property
-    def cookie_name(self) -> str:
-        """The token's cookie: named after the port (a cookie is the host's, whatever its port)."""
-        return f"workbench-token-{self.port}"
+    session: str | None = None
+    """The key the page keeps in its origin's storage, given in exchange for the token (None: no token)."""
 
     def host_refusal(self, host: str | None, local_address: str | None) -> str | None:
         """Why a request naming ``host`` (its ``Host`` header) is refused, or None; ``local_address`` is the
@@ -262,12 +293,37 @@ class Access:
         """Whether ``given`` is the token (always, with none)."""
         if self.token is None:
             return True
-        # (a cookie's bytes that are no UTF-8 arrive as lone surrogates: they compare, unequal, rather than fail)
-        return given is not None and secrets.compare_digest(given.encode("utf-8", "surrogatepass"), self.token.encode())
+        return given is not None and _same(given, self.token)
+
+    def key_accepted(self, token: str | None, session: str | None) -> bool:
+        """Whether a request with ``token`` and ``session`` (its address's) carries a key: the token or the session
+        key (always, with no token)."""
+        if self.token is None:
+            return True
+        return (token is not None and _same(token, self.token)) or (session is not None and _same(session, self.session))
 
     def address(self, base: str) -> str:
         """The address to open, from the server's ``base`` (``http://127.0.0.1:8000``): with the token."""
         return f"{base}/" if self.token is None else f"{base}/?token={quote(self.token, safe='')}"
+
+
+def _same(given: str, key: str) -> bool:
+    # (an address's bytes that are no UTF-8 arrive as lone surrogates: they compare, unequal, rather than fail)
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), key.encode())
+
+
+def target_refusal(target: str, host: str) -> str | None:
+    """Why a request whose target (as sent: ``/path`` or, in absolute form, ``http://name/path``) names another
+    host than its ``Host`` is refused, or None."""
+    if target.startswith("/"):
+        return None
+    try:
+        named = urlsplit(target).netloc
+    except ValueError:
+        named = None
+    if named is not None and named.lower() == host.lower():
+        return None
+    return f"its target {target[:80]!r} names another host than its Host"
 
 
 FULL_RETRY_SECONDS = 3
@@ -292,8 +348,9 @@ def refused_page(reason: str, *, why: str = "token") -> str:
     """The 403 page: what was refused, and what to do (``why``: ``token``, ``host`` or ``origin``)."""
     what_to_do = {
         "token": "The address with the key is in the terminal where `workbench serve` runs, on its first line: "
-        "http://127.0.0.1:PORT/?token=... Open it as it is; tabs opened from it need no token again. Each start "
-        "makes a new token: after the server was started again, its new address is the one that works.",
+        "http://127.0.0.1:PORT/?token=... Open it as it is; reloads and tabs opened at this server's address need "
+        "no token again. Each start makes a new token: after the server was started again, its new address is the "
+        "one that works.",
         "host": "The server answers only to its own names (localhost, 127.0.0.1, [::1], the address it listens on), "
         "so that a web site cannot reach it under a name of its own. If you reach it by this name on purpose "
         "(a name on your network, a proxy), start it with --allow-host NAME.",
@@ -320,7 +377,36 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'",
     # the address carries the token: it is never sent on as a referrer
     "Referrer-Policy": "no-referrer",
+    # a file is what its type says, never sniffed into a script or a page
+    "X-Content-Type-Options": "nosniff",
 }  # fmt: skip
+
+
+def cache_control(path: str) -> str:
+    """What a browser may keep of the answer to ``path``: the files every page loads alike (textual-serve's static
+    files) are asked again at each use, so that no page can find them in the cache once the server is gone;
+    anything else is never stored."""
+    return "no-cache" if path.startswith("/static/") else "no-store"
+
+
+def content_disposition(value: str) -> str:
+    """textual-serve's ``Content-Disposition`` (``attachment; filename=NAME``, unquoted) as RFC 6266 writes it: an
+    ASCII ``filename`` for old browsers and ``filename*``, the name in UTF-8; anything else as it is."""
+    kind, separator, name = value.partition("; filename=")
+    if not separator or kind not in ("attachment", "inline"):
+        return value
+    plain = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
+    return f"{kind}; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+async def secure_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer's headers, set as it goes out (aiohttp's ``on_response_prepare``: pages, static files,
+    downloads, errors, the websocket's upgrade alike)."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    response.headers.setdefault("Cache-Control", cache_control(request.path))
+    if "Content-Disposition" in response.headers:
+        response.headers["Content-Disposition"] = content_disposition(response.headers["Content-Disposition"])
 
 
 def refusal(status: int, body: str) -> web.Response:
@@ -376,19 +462,26 @@ class RefusalLog:
         self.say(line if not more else f"{line} (and {more} more refused so since the last such line)")
 
 
-def guard(access: Access, log: Callable[[str, str], None]) -> Callable:
-    """The aiohttp middleware that answers only requests with a Host and Origin of the server's own and the
-    token; the token from an address is kept in a cookie."""
+def guard(access: Access, log: Callable[[str, str], None], *, keyed: tuple[str, ...] = ("/ws",)) -> Callable:
+    """The aiohttp middleware that answers only requests with a Host and Origin of the server's own, whose target
+    names no other host; the paths ``keyed`` need a key (the token or the session key) in their address, and a
+    token in any address must be the right one."""
     from aiohttp import web
 
     @web.middleware
     async def checked(request: web.Request, handler: Callable) -> web.StreamResponse:
-        host = request.headers.get("Host")
+        hosts = request.headers.getall("Host", [])
+        host = hosts[0] if len(hosts) == 1 else None
         local = request.transport.get_extra_info("sockname") if request.transport is not None else None
         # what the requester chose (its path) is shown as a Python string: a control character in it would
         # reach the server's terminal as an escape sequence
         refused = f"workbench: refused {request.method} {request.path[:80]!r}"
-        kind, reason = "host", access.host_refusal(host, local[0] if local else None)
+        if len(hosts) > 1:
+            kind, reason = "host", "the request names more than one host"
+        else:
+            kind, reason = "host", access.host_refusal(host, local[0] if local else None)
+        if reason is None:
+            kind, reason = "host", target_refusal(request.raw_path, host)
         if reason is None:
             headers = request.headers
             kind, reason = "origin", access.origin_refusal(headers.get("Origin"), host, request.scheme)
@@ -400,17 +493,14 @@ def guard(access: Access, log: Callable[[str, str], None]) -> Callable:
         if reason is not None:
             log(kind, f"{refused}: {reason}")
             return refusal(403, refused_page(reason, why="host" if kind == "host" else "origin"))
-        from_address = request.query.get("token")
-        cookie = request.cookies.get(access.cookie_name)
-        if not access.token_accepted(from_address if from_address is not None else cookie):
-            reason = "its address has no token" if from_address is None and cookie is None else "its token is not this server's"
+        token, session = request.query.get("token"), request.query.get("session")
+        if token is not None and not access.token_accepted(token):
+            reason = "its token is not this server's"
+        elif request.path in keyed and not access.key_accepted(token, session):
+            reason = "its address has no key" if token is None and session is None else "its key is not this server's"
+        if reason is not None:
             log("token", f"{refused}: {reason}")
             return refusal(403, refused_page(reason))
-        response = await handler(request)
-        if not response.prepared:  # (a websocket's or a download's went out as it began)
-            response.headers.update(SECURITY_HEADERS)
-            if access.token is not None and from_address is not None and request.cookies.get(access.cookie_name) != access.token:
-                response.set_cookie(access.cookie_name, access.token, httponly=True, samesite="Strict", path="/")
-        return response
+        return await handler(request)
 
     return checked

@@ -3,7 +3,11 @@
 Each browser tab (each websocket) gets an app process of its own, run as ``python -m workbench`` with the
 same ``--db`` and ``--game``: every tab shares the library, so a study saved in one opens in another, and an
 unsaved study outlives a reload or a closed tab in the library's recovery table (the next tab offers it back).
-A tab closed ends its app: textual-serve asks the app to quit, and the app's exit keeps the unsaved study.
+A tab closed ends its app: the server asks the app to quit, closes its input if it has not, and (on the fast
+path, which knows the app's process) sends SIGTERM, then SIGKILL; its place under ``--max-tabs`` is given back only
+once the app's process has ended. Every message of a tab is checked before its app sees it
+(:mod:`workbench.web.messages`). No app outlives the server (:mod:`workbench.web.serve_ext.warm_start`,
+:mod:`workbench.tui.served_driver`).
 
 Only the app is reachable: the page, its static files, the websocket that drives one app, and the downloads
 the app offers; Textual's devtools are off unless ``--debug``. The server listens on 127.0.0.1 unless ``--host``
@@ -18,10 +22,12 @@ its private parts (the warm start, the page, the server's run) is :mod:`workbenc
 from __future__ import annotations
 
 import asyncio
+import logging
 import shlex
 import signal
 import socket
 import sys
+from pathlib import Path
 from typing import Callable
 
 from ..errors import InputError
@@ -38,8 +44,11 @@ from .access import (
     full_page,
     guard,
     new_token,
+    page,
     refusal,
+    secure_headers,
 )
+from .messages import MAX_MESSAGE_BYTES, BadMessage, query_size, read_message
 from . import serve_ext
 
 STOP_SECONDS = 2.0
@@ -122,10 +131,69 @@ def page_url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+CLOSE_INPUT_SECONDS = 2.0
+"""How long a closed tab's app has to quit before its input is closed (which ends it: the served driver)."""
+
+
+async def stop_app(service) -> None:
+    """End a tab's app (textual-serve's ``AppService``, public methods only): ask it to quit, close its input if it
+    has not ended :data:`CLOSE_INPUT_SECONDS` later; return once it has ended (on the fast path, once its process
+    has: see :mod:`workbench.web.serve_ext.app_service`)."""
+    stopping = asyncio.ensure_future(service.stop())
+    done, _ = await asyncio.wait({stopping}, timeout=CLOSE_INPUT_SECONDS)
+    if not done:
+        try:
+            service.stdin.close()
+        except (AssertionError, RuntimeError, OSError):  # (no input: it never started)
+            pass
+    await stopping
+
+
+class ServerLog(logging.Handler):
+    """What aiohttp, textual-serve and asyncio would print (a traceback for each bad request, each connection reset
+    mid-handshake), as one line of the refusal log: a flood of them is a line a minute."""
+
+    NAMES = ("aiohttp", "textual-serve", "asyncio")
+
+    def __init__(self, log: Callable[[str, str], None]) -> None:
+        super().__init__(logging.WARNING)
+        self.log = log
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = record.getMessage()
+        except Exception:  # (a bad format of theirs is not the server's to raise)
+            message = str(record.msg)
+        line = (message.splitlines() or [""])[0][:160]
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            line = f"{line}: {type(error).__name__}: {str(error)[:120]}".rstrip(": ")
+        self.log(f"log {record.name}", f"workbench: {record.name}: {line!r}"[: 300])
+
+    def install(self) -> Callable[[], None]:
+        """Take over the loggers; what puts them back as they were."""
+        found = []
+        for name in self.NAMES:
+            logger = logging.getLogger(name)
+            found.append((logger, logger.handlers[:], logger.propagate, logger.level))
+            logger.handlers, logger.propagate = [self], False
+            if logger.level == logging.NOTSET or logger.level < logging.WARNING:
+                logger.setLevel(logging.WARNING)
+
+        def put_back() -> None:
+            for logger, handlers, propagate, level in found:
+                logger.handlers, logger.propagate = handlers, propagate
+                logger.setLevel(level)
+
+        return put_back
+
+
 def reach(host: str, port: int, access: Access) -> str:
     """Who can open the page, as the start's first line says it."""
     name = canonical_name(host)
     if name in LOOPBACK_NAMES:
+        if access.token is None:
+            return "this machine only, with no key: every program on it can use it"
         return "this machine only; the address is the key, keep it to yourself"
     if name in WILDCARDS:
         named = access.address(page_url(socket.gethostname(), port))
@@ -134,6 +202,52 @@ def reach(host: str, port: int, access: Access) -> str:
         where = "by anyone who can reach this address"
     key = "the token is the only key" if access.token is not None else "with no key at all"
     return f"{where}: no encryption, {key}; prefer an SSH tunnel to a server on 127.0.0.1"
+
+
+async def pass_messages(websocket, service, log: Callable[[str, str], None]) -> None:
+    """A tab's messages to its app until the tab closes; each checked first (a bad one is dropped, and said)."""
+    from aiohttp import WSMsgType
+
+    async for message in websocket:
+        if message.type != WSMsgType.TEXT:
+            continue
+        try:
+            checked = read_message(message.data)
+        except BadMessage as error:
+            log("message", f"workbench: a tab's message dropped: {error}")
+            continue
+        if checked.clamped:
+            log("message", f"workbench: a tab's resize brought within a screen's size: {checked.size[0]}×{checked.size[1]}")
+        if checked.kind == "stdin":
+            await service.send_bytes(checked.text.encode("utf-8"))
+        elif checked.kind == "resize":
+            await service.set_terminal_size(*checked.size)
+        elif checked.kind == "ping":
+            await websocket.send_json(["pong", checked.data])
+        elif checked.kind == "blur":
+            await service.blur()
+        elif checked.kind == "focus":
+            await service.focus()
+
+
+def no_folder_listing(folder: Path) -> Callable:
+    """The aiohttp middleware that answers a request for a folder of the static files (``folder``) with a 404:
+    textual-serve lists them."""
+    from aiohttp import web
+
+    @web.middleware
+    async def checked(request: web.Request, handler: Callable) -> web.StreamResponse:
+        if request.path == "/static" or request.path.startswith("/static/"):
+            inside = request.path.removeprefix("/static").strip("/")
+            try:
+                is_folder = (folder / inside).resolve().is_dir()
+            except (OSError, ValueError):
+                is_folder = True
+            if is_folder:
+                raise web.HTTPNotFound()
+        return await handler(request)
+
+    return checked
 
 
 def serve(
@@ -170,8 +284,10 @@ def serve(
     # a server on every address is opened on this machine at its loopback address (0.0.0.0 is no place to go)
     shown_host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(canonical_name(host), host)
     url = access.address(page_url(shown_host, port))
+    local = canonical_name(host) in LOOPBACK_NAMES
+    if not local:
+        warn(f"workbench: warning: --host {host}: the app and your library are open to the network, unencrypted")
     if access.token is None:
-        local = canonical_name(host) in LOOPBACK_NAMES
         who = "every program on this machine" if local else f"everyone who can reach {host} port {port}"
         warn(f"workbench: warning: --no-token: {who} can use the app and your library through it")
     elif len(access.token) < SHORT_TOKEN:
@@ -192,6 +308,8 @@ def serve(
             # aiohttp runs the start-up hooks before it freezes the application: the checks are in place before
             # the first request, and a release that froze it earlier would fail here, never serve unguarded
             app.middlewares.append(guard(access, log))
+            app.middlewares.append(no_folder_listing(Path(self.statics_path)))
+            app.on_response_prepare.append(secure_headers)
             serve_ext.add_page_routes(app, script)
             line = f"workbench: serving the app at {url} ({reach(host, port, access)}); ctrl+c stops it"
             if serve_ext.MODE.fast:
@@ -209,24 +327,66 @@ def serve(
         async def handle_index(self, request: web.Request) -> web.StreamResponse:
             if cap.full:  # (no wait here: a reloaded tab's own former app holds its place until this page is sent)
                 return refusal(503, full_page(cap.max_tabs))
-            # the page's websocket address as the browser reached the page (a host of 0.0.0.0 is no address
-            # to connect to; the Host was checked); nothing awaits between this and the page's rendering, so no
-            # request sees another's
-            self.public_url = f"{request.scheme}://{request.host}"
-            return await super().handle_index(request)
+            # the page's websocket address as the browser reached the page: at the Host the guard checked (a host
+            # of 0.0.0.0 is no address to connect to); with the session key, in exchange for a token (the guard
+            # refused a wrong one). Nothing awaits between this and the page's rendering: no request sees another's
+            self.public_url = f"{request.scheme}://{request.headers['Host']}"
+            response = await super().handle_index(request)
+            if access.session is not None and "token" in request.query:
+                response.text = response.text.replace("/ws\"", f"/ws?session={access.session}\"", 1)
+            return response
 
         async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+            """textual-serve's, on its public parts, with every message checked, and the tab's place given back
+            only once its app has ended."""
+            import textual_serve.server
+
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
+            if not websocket.can_prepare(request).ok:  # a plain GET: no place taken, nothing started
+                return refusal(400, page("not a websocket", "This address is the app's websocket, which only the page opens."))
             # full since the page was sent: nothing is started (the page offers a restart, which gets the full page)
             if not (await place_freed(cap) and cap.take()):
                 return refusal(503, full_page(cap.max_tabs))
             task = asyncio.current_task()
             if task is not None:
                 tabs.add(task)
+            service = None
             try:
-                return await super().handle_websocket(request)
+                (columns, rows), wrong = query_size(request.query)
+                if wrong is not None:
+                    log("message", f"workbench: a tab's websocket asked for {wrong}")
+                try:
+                    await websocket.prepare(request)
+                except (ConnectionError, RuntimeError, web.HTTPException):  # gone mid-handshake
+                    return websocket
+                service = textual_serve.server.AppService(
+                    self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                    close=websocket.close, download_manager=self.download_manager, debug=self.debug,
+                )  # fmt: skip
+                await service.start(columns, rows)
+                # the page sends this with its downloads: a download is only its own tab's
+                await websocket.send_json(["instance_id", service.app_service_id])
+                await pass_messages(websocket, service, log)
+            except (ConnectionError, asyncio.CancelledError):
+                pass
             finally:
                 tabs.discard(task)  # type: ignore[arg-type]
-                cap.give_back()
+                try:
+                    if service is not None:
+                        await asyncio.shield(stop_app(service))
+                    await websocket.close()
+                finally:
+                    cap.give_back()
+            return websocket
+
+        async def handle_download(self, request: web.Request) -> web.StreamResponse:
+            try:
+                download = await self.download_manager.get_download_metadata(request.match_info["key"])
+            except KeyError:
+                download = None
+            if download is None or request.query.get("instance") != download.app_service.app_service_id:
+                raise web.HTTPNotFound(text="No such download.")
+            return await super().handle_download(request)
 
     page = serve_ext.templates()
     server = WorkbenchServer(
@@ -241,11 +401,13 @@ def serve(
     found = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
     for signal_number in found:
         loop.add_signal_handler(signal_number, server.request_exit)
+    put_back_loggers = ServerLog(log).install()
     try:
         # devtools are switched on in the environment Textual is imported in: with --debug every app starts cold
         warm_options = None if debug else {"db": db, "game": game}
         serve_ext.run(server, listener, loop=loop, stop_seconds=STOP_SECONDS, warm_options=warm_options)
     finally:
+        put_back_loggers()
         listener.close()
         if not loop.is_closed():  # aiohttp closes it when it ran
             loop.close()

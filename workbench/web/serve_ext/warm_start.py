@@ -8,10 +8,12 @@ would a process of its own.
 
 The server hands each child's standard input, output and error to the warm process over a Unix socket
 (SCM_RIGHTS), with the size of the page's terminal; the child runs the app as ``python -m workbench`` would (the
-same options, given as data, and the same environment as textual-serve gives its apps). The warm process ends
-when the server's end of the socket closes; an app ends when it is asked to quit, or when its input closes (the
-server is gone). A warm process that is gone (it failed to start, it was killed) costs speed, not tabs: the
-server then starts each app the usual way.
+same options, given as data, and the same environment as textual-serve gives its apps), in a process group of its
+own (a ctrl+c in the server's terminal is the server's to handle), and tells the server its process id, by which
+the server ends it (:mod:`.app_service`). No app outlives the server: the warm process has the kernel kill it when
+the server ends, however it ends (Linux's parent-death signal), and each app the same when the warm process ends;
+an app's input closing ends it too (:mod:`workbench.tui.served_driver`). A warm process that is gone (it failed to
+start, it was killed) costs speed, not tabs: the server then starts each app the usual way.
 
 An edge, like the server: it starts processes. Imports the app (``tui``), the settings and the engine's tables
 (``cache``), never the command line.
@@ -24,6 +26,7 @@ import atexit
 import itertools
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -66,7 +69,7 @@ class WarmStart:
         self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", MODULE, str(theirs.fileno()), json.dumps(app_options)],
+                [sys.executable, "-m", MODULE, str(theirs.fileno()), json.dumps(app_options), str(os.getpid())],
                 pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env={**os.environ, **web_environment()},
             )  # fmt: skip
         self.channel.setblocking(False)  # a full socket (a warm process that stopped reading) is a failure, not a wait
@@ -74,8 +77,9 @@ class WarmStart:
         self._waiting: dict[int, asyncio.Future] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    async def start_app(self, columns: int, rows: int) -> tuple[int, int, int]:
-        """A new app of ``columns`` × ``rows``, forked: the server's ends of its standard input, output and error.
+    async def start_app(self, columns: int, rows: int) -> tuple[int, int, int, int]:
+        """A new app of ``columns`` × ``rows``, forked: the server's ends of its standard input, output and error,
+        and its process id.
 
         :raises OSError: the warm process is gone, went before it forked the app, or did not fork it in time
             (the caller starts the app the usual way).
@@ -94,14 +98,14 @@ class WarmStart:
             for descriptor in theirs:  # the child has them now, or will (they travel with the message)
                 os.close(descriptor)
             theirs = []
-            await asyncio.wait_for(forked, self.FORK_SECONDS)
+            pid = await asyncio.wait_for(forked, self.FORK_SECONDS)
         except (OSError, TimeoutError) as error:
             for descriptor in (*theirs, *ours):
                 os.close(descriptor)
             raise OSError(f"no app forked: {error}") from None
         finally:
             self._waiting.pop(request, None)
-        return ours
+        return (*ours, pid)
 
     def _replied(self) -> None:
         """A reply (the request forked) or the end of the socket (every request waiting fails)."""
@@ -121,12 +125,12 @@ class WarmStart:
         forked = self._waiting.get(answer["request"])
         if forked is not None and not forked.done():
             if answer["forked"]:
-                forked.set_result(None)
+                forked.set_result(answer["pid"])
             else:
                 forked.set_exception(OSError("the warm process could not fork"))
 
     def close(self) -> None:
-        """End the warm process (the apps it started run on until they are asked to quit, or their input closes)."""
+        """End the warm process (the kernel then ends every app it started that still runs)."""
         if self._loop is not None and not self._loop.is_closed():
             self._loop.remove_reader(self.channel.fileno())
         self.channel.close()
@@ -170,36 +174,96 @@ def run_tab_app(app_options: AppOptions) -> int:
         return 2
 
 
+APP_END_SECONDS = 3.0
+"""How long the apps the warm process started have, once the server is gone, to end as on a quit (each keeps its
+unsaved study) before they are killed."""
+
+
+class ServerGone(Exception):
+    """The warm process's parent-death signal: the server has ended."""
+
+
 def serve_forks(channel: socket.socket, app_options: AppOptions) -> None:
-    """The warm process's loop: a child for each request, until the server's end closes."""
+    """The warm process's loop: a child for each request, until the server's end closes or the server ends; then
+    every app still running is ended (SIGTERM, and SIGKILL :data:`APP_END_SECONDS` later)."""
     # the kernel reaps the children: an app's exit status is nobody's business here (textual-serve does not
-    # read it either)
+    # read it either); each is known by a pidfd, which names it and no other process
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-    while True:
-        try:
-            message, descriptors, _, _ = socket.recv_fds(channel, MESSAGE_BYTES, 3)
-        except OSError:
-            return
-        if not message:
-            return
-        request = json.loads(message)
-        try:
-            forked = os.fork()
-        except OSError:  # no process to be had: the server starts this app the usual way, or says why not
-            forked = -1
-        if forked == 0:
-            channel.close()
-            run_app(descriptors, request, app_options)  # never returns
-        for descriptor in descriptors:
-            os.close(descriptor)
-        try:
-            channel.send(json.dumps({"request": request["request"], "forked": forked > 0}).encode())
-        except OSError:  # the server is gone
-            return
+    warm = os.getpid()
+    apps: list[int] = []
+
+    def server_gone(number, frame) -> None:
+        raise ServerGone
+
+    signal.signal(signal.SIGTERM, server_gone)
+    try:
+        while True:
+            try:
+                message, descriptors, _, _ = socket.recv_fds(channel, MESSAGE_BYTES, 3)
+            except OSError:
+                return
+            if not message:
+                return
+            request = json.loads(message)
+            try:
+                forked = os.fork()
+            except OSError:  # no process to be had: the server starts this app the usual way, or says why not
+                forked = -1
+            if forked == 0:
+                channel.close()
+                run_app(descriptors, request, app_options, warm)  # never returns
+            for descriptor in descriptors:
+                os.close(descriptor)
+            if forked > 0:
+                apps[:] = running(apps)
+                try:
+                    apps.append(os.pidfd_open(forked))
+                except OSError:  # (it has ended already)
+                    pass
+            try:
+                channel.send(json.dumps({"request": request["request"], "forked": forked > 0, "pid": forked}).encode())
+            except OSError:  # the server is gone
+                return
+    except ServerGone:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        end_apps(apps)
 
 
-def run_app(descriptors: list[int], size: dict, app_options: AppOptions) -> None:
-    """In the child: the tab's app on the given standard input, output and error; exits with its code."""
+def running(apps: list[int]) -> list[int]:
+    """The pidfds of ``apps`` whose process still runs (the others closed)."""
+    ended, _, _ = select.select(apps, [], [], 0)
+    for descriptor in ended:
+        os.close(descriptor)
+    return [descriptor for descriptor in apps if descriptor not in ended]
+
+
+def end_apps(apps: list[int]) -> None:
+    """End the apps of ``apps`` (pidfds): SIGTERM (each exits as on a quit), then SIGKILL to those still running
+    :data:`APP_END_SECONDS` later."""
+    for signal_number in (signal.SIGTERM, signal.SIGKILL):
+        apps = running(apps)
+        for descriptor in apps:
+            try:
+                signal.pidfd_send_signal(descriptor, signal_number)
+            except ProcessLookupError:
+                pass
+        waited = 0.0
+        while apps and waited < APP_END_SECONDS:
+            select.select(apps, [], [], 0.05)
+            waited += 0.05
+            apps = running(apps)
+    for descriptor in apps:
+        os.close(descriptor)
+
+
+def run_app(descriptors: list[int], size: dict, app_options: AppOptions, parent: int) -> None:
+    """In the child of ``parent`` (the warm process): the tab's app on the given standard input, output and error, in
+    a process group of its own, ended by the kernel when ``parent`` ends; exits with its code."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (the warm process's handler; the app sets its own)
+    os.setpgid(0, 0)
+    die_with_parent(parent)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the app starts processes of its own (searches) and waits for them
     signal.signal(signal.SIGINT, signal.default_int_handler)
     for target, descriptor in enumerate(descriptors):
@@ -222,9 +286,30 @@ def run_app(descriptors: list[int], size: dict, app_options: AppOptions) -> None
             os._exit(code)
 
 
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal this process gets when its parent ends."""
+
+
+def die_with_parent(parent: int, signal_number: int = signal.SIGKILL) -> None:
+    """Have the kernel send this process ``signal_number`` when ``parent`` (the process that started it) ends,
+    however it ends (Linux's parent-death signal); if ``parent`` has ended already, end now. Elsewhere the closed
+    socket and the closed input still end the warm process and the apps."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal_number)
+    except (OSError, AttributeError):  # no libc prctl here
+        return
+    if os.getppid() != parent:  # the parent ended before that was asked
+        os._exit(0)
+
+
 def main(argv: list[str]) -> int:
     channel = socket.socket(fileno=int(argv[0]))
     app_options = json.loads(argv[1])
+    # the server, killed outright, asks nothing of this process: the kernel says so (SIGTERM), and the closed
+    # socket too
+    die_with_parent(int(argv[2]), signal.SIGTERM)
     # a ctrl+c in the server's terminal reaches every process of its group: the server stops, this one ends when
     # its socket closes, the apps quit as their driver handles it
     signal.signal(signal.SIGINT, signal.SIG_IGN)
