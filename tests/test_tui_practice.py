@@ -309,6 +309,15 @@ async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
     app = WorkbenchApp(db=path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_library(pilot, app)
+        due = "Due today: 1 on classic. u practises the puzzles, L your mistakes."  # the first screen says so
+        await until(pilot, lambda: any(note.message == due for note in app._notifications), "the due count")
+        await pilot.press("f1")
+        await pilot.pause()
+        console = Console(width=100, file=io.StringIO())
+        console.print(app.screen.query_one("#help-text", Static).content)
+        help_text = " ".join(console.file.getvalue().split())
+        assert "1 on classic" in help_text and "misère squeeze" in help_text  # f1: what is due, and the words
+        await pilot.press("escape")
         app.action_learn_all()
         await pilot.pause()
         assert isinstance(app.screen, SideDialog)

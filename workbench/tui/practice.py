@@ -244,8 +244,6 @@ class PracticeScreen(ModalScreen[Practice]):
         if self._figures is not None:
             text.append(f"\n{self._figures}", "dim")
         text.append("\n\n" + prompt(practice), "bold")
-        if practice.hint:
-            text.append("\n" + hint_text(practice), "italic")
         earlier, latest = practice.tries[:-1], practice.tries[-1:]
         if earlier:  # one word each: the latest answer's words are what matter
             tried = ", ".join(f"{cell_name(judgement.cell, geometry)} {'✗' if judgement.grade == 'mistake' else '~'}" for judgement in earlier)
@@ -254,6 +252,8 @@ class PracticeScreen(ModalScreen[Practice]):
             head = re.match(r"[^!:.]*[!:.] ?", judgement.text).group()  # "Right! ", "Not quite: ", "Not this one. "
             text.append("\n\n" + head, self._style(judgement.grade))
             text.append(judgement.text[len(head):])
+        if practice.hint and not practice.settled:  # after the answers: it was asked about them
+            text.append("\n\n" + hint_text(practice), "italic")
         if practice.shown and not practice.found:
             best = ", ".join(cell_name(cell, geometry) for cell in solution(exercise.position))
             text.append(f"\n\nSolution: {best}. The moves after it are numbered on the board.", "bold")

@@ -27,9 +27,11 @@ VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...], Geometry], ...] = (
     # O's 2 explained in words, its verdict in the history and its refutation numbered on the board (r): the
     # cursor on a taken cell, so that the evaluation speaks of the move played
     ("explanation-120x36", (120, 36), ("1", "2", "shift+up", "r"), TIC_TAC_TOE),
-    # learning from that mistake: a wrong answer (3) judged, and how it is met, in order
-    ("practice-120x36", (120, 36), ("1", "2", "4", "7", "5", "3", "6", "L", "o", "3"), TIC_TAC_TOE),
-    ("puzzle-120x36", (120, 36), ("u", *("n",) * 10), TIC_TAC_TOE),  # the eleventh: halfway up in difficulty
+    # learning from that mistake: a wrong answer (3) judged by its own story, then two hints (words, then the cells
+    # the answer is among, lit)
+    ("practice-120x36", (120, 36), ("1", "2", "4", "7", "5", "3", "6", "L", "o", "3", "m", "m"), TIC_TAC_TOE),
+    # puzzles: nine solved and one skipped, then the eleventh (halfway up in difficulty), with the figures kept
+    ("puzzle-120x36", (120, 36), ("u", *("answer", "n") * 5, "n", *("answer", "n") * 4), TIC_TAC_TOE),
     # solved once (10-20 s), then read back from the cache
     ("4x4k4-values-120x36", (120, 36), ("6", "11", "7", "v"), FOUR_BY_FOUR),
     # opened on the game (typed in, each move's search would slow the next), searched while it is shot: the
@@ -72,6 +74,10 @@ async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], k
         for key in keys:
             if len(key) > 1 and key.isdigit():  # a cell past 9: typed at the ':' prompt
                 await pilot.press("colon", *key, "enter")
+            elif key == "answer":  # the exercise's answer, as a player who found it would type it
+                from ..state.practice import solution
+
+                await pilot.press(str(solution(app.screen.practice.current.position)[0]))
             else:
                 await pilot.press(key)
             if key == "u":  # the puzzles are gathered in a worker

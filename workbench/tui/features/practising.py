@@ -92,8 +92,8 @@ class Practising:
     # --- the library's studies ------------------------------------------------------------------------------
 
     def action_learn_all(self) -> None:
-        """The mistakes of every study kept in the library on this board, the latest studies first, those missed
-        before first of all, up to :data:`PRACTICE_AT_ONCE` at a time."""
+        """The mistakes of every study kept in the library on this board, the latest studies first, those due again
+        first of all, up to :data:`PRACTICE_AT_ONCE` at a time."""
         if not self._can_practise():
             return
         if self.library is None:
@@ -110,7 +110,7 @@ class Practising:
         geometry, library = self.store.state.geometry, self.library
 
         def gather():
-            from ...library.practice import missed_positions
+            from ...library.practice import due_positions
             from ...library.studies import list_studies, open_study
 
             variant = format_variant(geometry)
@@ -120,8 +120,8 @@ class Practising:
                     continue
                 state = open_study(library, record.name)
                 exercises.extend(mistakes_of_line(state.tree, state.tree.main_line(), player, study=record.name))
-            missed = set(missed_positions(library, "mistake", geometry))
-            exercises.sort(key=lambda exercise: exercise.position not in missed)  # stable: the latest first within each
+            due = set(due_positions(library, "mistake", geometry))
+            exercises.sort(key=lambda exercise: exercise.position not in due)  # stable: the latest first within each
             return tuple(exercises[:PRACTICE_AT_ONCE])
 
         def done(exercises) -> None:
@@ -283,4 +283,4 @@ def puzzle_figures(library, geometry) -> str:
         return "first puzzles on this board"
     row = found[0]
     return (f"streak {row.streak} · solved on the first try {row.solved} of {row.attempts} ({row.solved / row.attempts:.0%})"
-            f"\nweeks {week_bars(row.weeks, date.today())} · {row.due} due today")  # fmt: skip
+            f"\nsolved by week {week_bars(row.weeks, date.today())} · {row.due} due today")  # fmt: skip
