@@ -443,6 +443,9 @@ async def test_command_palette_runs_workbench_commands():
         commands = [(command.title, command.help) for command in app.get_system_commands(app.screen)]
         ours = commands[[title for title, _ in commands].index("New game"):]
         engine = "Who the engine plays, and how"
+        from workbench.tui.keys_help import PUZZLE_THEMES
+
+        assert list(PUZZLE_THEMES) == ["win", "block", "fork", "only move", "hold out", "misère squeeze"]
         assert ours == [
             ("New game", "Start again from the empty board, of this variant or another"),
             *((f"New game: {name}", f"{spelling}: a new study on its empty board") for name, spelling in (
@@ -462,9 +465,10 @@ async def test_command_palette_runs_workbench_commands():
             ("Redo tree edit", "Re-apply an undone edit"),
             ("Play best move", "The first move of the best line from here"),
             ("Add best line", "The evaluation's best line, as a variation in the history"),
-            ("Learn from your mistakes", "Each mistake of a side on this line, asked again: find a better move"),
+            ("Learn from your mistakes", "Each mistake of a side in this study, variations too, asked again: find a better move"),
             ("Learn from all your mistakes", "The mistakes of every study of this board kept in the library, up to 20"),
             ("Puzzles", "Positions with one move that keeps the value: find it (exact, from the solved board)"),
+            *((f"Puzzles: {theme}", words) for theme, words in PUZZLE_THEMES.items()),  # a theme to choose (issue 48)
             ("Toggle value overlay", "Colour empty cells by their exact value"),
             *((f"Overlay: {name}", "Paint the board with this") for name in
               ("none", "values", "win", "block", "fork", "perfect-win", "perfect-lose", "best", "line")),

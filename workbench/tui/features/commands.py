@@ -41,7 +41,7 @@ class PaletteCommands:
         yield SystemCommand("Redo tree edit", "Re-apply an undone edit", self.action_redo)
         yield SystemCommand("Play best move", "The first move of the best line from here", self.action_play_best)
         yield SystemCommand("Add best line", "The evaluation's best line, as a variation in the history", self.action_add_best_line)
-        yield SystemCommand("Learn from your mistakes", "Each mistake of a side on this line, asked again: find a better move", self.action_learn)
+        yield SystemCommand("Learn from your mistakes", "Each mistake of a side in this study, variations too, asked again: find a better move", self.action_learn)
         yield SystemCommand("Learn from all your mistakes", "The mistakes of every study of this board kept in the library, up to 20", self.action_learn_all)
         yield SystemCommand("Puzzles", "Positions with one move that keeps the value: find it (exact, from the solved board)", self.action_puzzles)
         for theme, what in PUZZLE_THEMES.items():
