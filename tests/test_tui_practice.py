@@ -293,8 +293,8 @@ async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
     app = WorkbenchApp(db=path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_library(pilot, app)
-        due = "Due today: 1 on classic. u practises the puzzles, L your mistakes."  # the first screen says so
-        await until(pilot, lambda: any(note.message == due for note in app._notifications), "the due count")
+        due = "Due today: 1 on classic (u puzzles, L mistakes)"  # the first screen says so
+        await until(pilot, lambda: due in _words(app.query_one(EvaluationView)), "the due count")
         await pilot.press("f1")
         await pilot.pause()
         console = Console(width=100, file=io.StringIO())

@@ -214,10 +214,10 @@ class Practising:
         library = self.library
         if library is None:
             return
-        self.run_worker(lambda: self._read_due_now(library, notify=True), thread=True, name="practice-due",
-                        group="practice", exit_on_error=False)  # pragma: no mutate
+        self.run_worker(lambda: self._read_due_now(library), thread=True, name="practice-due", group="practice",
+                        exit_on_error=False)  # pragma: no mutate
 
-    def _read_due_now(self, library, *, notify: bool = False) -> None:
+    def _read_due_now(self, library) -> None:
         """(in a worker) The due counts read, and handed to the UI thread."""
         from ...library.practice import due_counts
 
@@ -225,12 +225,14 @@ class Practising:
             due = due_counts(library)
         except WorkbenchError:  # a count not shown is no reason to stop anything
             return
-        self.from_worker(self._due_read, due, notify)
+        self.from_worker(self._due_read, due)
 
-    def _due_read(self, due: dict[str, int], notify: bool) -> None:
+    def _due_read(self, due: dict[str, int]) -> None:
+        from ..panes.evaluation import EvaluationView
+
         self.practice_due = due
-        if notify and due:
-            self.notify(f"Due today: {due_words(due)}. u practises the puzzles, L your mistakes.", title="Practice", timeout=8)
+        for view in self.screen_stack[0].query(EvaluationView):  # the main screen's, under the practice screen too
+            view.due = due_words(due) if due else ""
 
     def _figures_changed(self, figures: str) -> None:
         """The puzzle figures kept have changed: the practice screen shows them anew."""

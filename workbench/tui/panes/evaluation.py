@@ -92,6 +92,8 @@ class EvaluationView(LinesView):
     """The first run (no settings yet): an empty study says how to begin."""
     preparing: reactive[str] = reactive("", repaint=False)
     """While a strong solution is being made: its step and how far it is, as the solver reports it."""
+    due: reactive[str] = reactive("", repaint=False)
+    """What practice is due today, in words (``3 on classic``), said on an empty study; empty: nothing due."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -116,6 +118,9 @@ class EvaluationView(LinesView):
     def watch_welcome(self) -> None:
         self.invalidate()
 
+    def watch_due(self) -> None:
+        self.invalidate()
+
     def watch_preparing(self) -> None:
         if not self.ready:
             self.invalidate()
@@ -137,7 +142,7 @@ class EvaluationView(LinesView):
         return None if self.state is None else self.state.geometry
 
     def build_key(self) -> object:
-        return super().build_key(), self.library_games, (self.preparing if not self.ready else ""), self.welcome
+        return super().build_key(), self.library_games, (self.preparing if not self.ready else ""), self.welcome, self.due
 
     def kept_with_lines(self) -> object:
         return self._row_cells
@@ -161,6 +166,9 @@ class EvaluationView(LinesView):
         if self.welcome and len(state.tree.nodes) == 1:  # the first run, nothing played yet
             writer.newline(2).write("How to begin: ", style("evaluation--heading"))
             writer.write_wrapped(how_to_begin(state.geometry).split(), indent=2)
+        if self.due and len(state.tree.nodes) == 1:  # the first screen: practice that is due comes back here
+            writer.newline(2).write("Due today: ", style("evaluation--heading"))
+            writer.write_wrapped(f"{self.due} (u puzzles, L mistakes)".split(), indent=2)
         if analysis.to_move is None:  # no side to move: no masks and no moves, but the game's mistakes
             self._game_mistakes(writer, state)
             return
