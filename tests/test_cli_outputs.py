@@ -348,7 +348,7 @@ def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys,
     words = {name: (folder / f"{name}.svg").read_text().replace("&#160;", " ") for name in ("explanation-120x36", "practice-120x36", "puzzle-120x36")}
     assert "last move:" in words["explanation-120x36"] and "Mistake:" in words["explanation-120x36"]
     assert "Find a move that keeps the draw for O" in words["practice-120x36"] and "Not this one." in words["practice-120x36"]
-    assert "The answer is one of the lit cells." in words["practice-120x36"]  # the second hint
+    assert "Hint: One move keeps the draw; the other 7 moves lose." in words["practice-120x36"]  # the hints
     assert "to move: find" in words["puzzle-120x36"] and "Puzzles" in words["puzzle-120x36"]
     assert "solved on the first try 9 of 10" in words["puzzle-120x36"]  # nine answered, one skipped
     help_svg = (folder / "help-100x36.svg").read_text()
