@@ -51,16 +51,17 @@ def _command(pid: int) -> str:
 
 
 @contextlib.contextmanager
-def serving_again(tmp_path, *options: str, reach: str = "this machine only"):
+def serving_again(tmp_path, *options: str, reach: str = "this machine only", module: str = "workbench"):
     """`workbench serve` on a free port, on the library and data folders in ``tmp_path``; (process, the address it
-    printed, with its token). The first line says the server is reached as ``reach`` says."""
+    printed, with its token). The first line says the server is reached as ``reach`` says. (``module``: another
+    that runs the server, ``tests.serve_stubborn``.)"""
     # the server and its apps import the workbench the tests import (mutmut's copy, under mutmut)
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": PACKAGE_ROOT}  # fmt: skip
     env.pop("COLUMNS", None), env.pop("LINES", None)
     cwd = PACKAGE_ROOT if "MUTANT_UNDER_TEST" in os.environ else tmp_path  # (mutmut's trampolines read their settings there)
     process = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "serve", "--port", "0", "--db", str(tmp_path / "library.sqlite3"), *options],
+        [sys.executable, "-m", module, "serve", "--port", "0", "--db", str(tmp_path / "library.sqlite3"), *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd,
     )  # fmt: skip
     try:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import signal
+import tempfile
 import threading
 from typing import Any
 
@@ -25,6 +27,7 @@ class ServedDriver(WebDriver):
 
     def __init__(self, app: App, **options: Any) -> None:
         super().__init__(app, **options)
+        keep_errors_in_a_file()
         self.served_app = app
         self.app_loop: asyncio.AbstractEventLoop | None = None
         self.ending = False
@@ -54,3 +57,43 @@ class ServedDriver(WebDriver):
         deadline = threading.Timer(self.EXIT_SECONDS, os.kill, (os.getpid(), signal.SIGKILL))
         deadline.daemon = True  # (an app that ends first takes it with it)
         deadline.start()
+
+
+def keep_errors_in_a_file() -> None:
+    """What the app writes on its standard error (a crash's traceback, with Textual's locals) goes to a file; at the
+    app's exit, the server's terminal gets one line of it. (textual-serve prints a tab's standard error on the
+    server's terminal as it is: a crash was dozens of lines, a flood of tabs a flood of them.) Once a process."""
+    if getattr(keep_errors_in_a_file, "done", False):
+        return
+    keep_errors_in_a_file.done = True
+    try:
+        report = tempfile.NamedTemporaryFile("w+", prefix="workbench-tab-", suffix=".txt", delete=False, encoding="utf-8")
+        server = os.dup(2)
+        os.dup2(report.fileno(), 2)
+    except OSError:  # (no file to be had: the errors go to the server as they are)
+        return
+    atexit.register(say_errors, report, server)
+
+
+def say_errors(report, server: int) -> None:
+    """One line on ``server`` (the standard error the app was given) for what ``report`` holds: a single line as it
+    is (an error of the user's), more as where they are kept; an empty report is removed."""
+    import sys
+
+    try:
+        sys.stderr.flush()
+        report.seek(0)
+        lines = [line.strip(" │╭╰─\n") for line in report.read().splitlines()]
+        lines = [line for line in lines if line]
+        report.close()
+        if not lines:
+            os.unlink(report.name)
+            return
+        if len(lines) == 1:
+            said = lines[0]
+            os.unlink(report.name)
+        else:
+            said = f"workbench: a tab's app crashed ({lines[-1][:160]}); what it said is in {report.name}"
+        os.write(server, (said + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass

@@ -388,10 +388,10 @@ def serve(
                 raise web.HTTPNotFound(text="No such download.")
             return await super().handle_download(request)
 
-    page = serve_ext.templates()
+    templates = serve_ext.templates()
     server = WorkbenchServer(
         app_command(db=db, game=game), host=host, port=port, title="workbench", public_url=page_url(shown_host, port),
-        **({} if page is None else {"templates_path": page}),
+        **({} if templates is None else {"templates_path": templates}),
     )  # fmt: skip
     server.debug = debug
     loop = asyncio.new_event_loop()

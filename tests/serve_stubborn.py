@@ -1,0 +1,32 @@
+"""`workbench serve` whose tabs' apps are stubborn: busy for good, deaf to a quit and to SIGTERM, alone in their
+process. ``python -m tests.serve_stubborn serve ARGUMENTS…`` runs the server (its warm process is this module too,
+which forks the stubborn app in place of the workbench's; the rest is the server's own)."""
+
+import os
+import signal
+import sys
+
+
+def stubborn_app(app_options) -> int:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    os.write(1, b"__GANGLION__\n")  # what textual-serve waits for from an app
+    while True:  # busy: it reads no request, and no input
+        pass
+
+
+def warm_process(argv: list[str]) -> int:
+    from workbench.web.serve_ext import warm_start
+
+    warm_start.warm_for_app = lambda app_options: None  # (nothing to import or read for this app)
+    warm_start.run_tab_app = stubborn_app
+    return warm_start.main(argv)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] != "serve":
+        sys.exit(warm_process(sys.argv[1:]))
+    from workbench.cli import main
+    from workbench.web.serve_ext import warm_start
+
+    warm_start.MODULE = "tests.serve_stubborn"
+    sys.exit(main(sys.argv[1:]))
