@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.engine import Geometry, Player, Position, Value, analyze, cell_bit
-from workbench.engine.explain import ExplainError, explain
+from workbench.engine.explain import ExplainError, exact_moves, explain
 from workbench.engine.puzzles import THEMES, find_puzzles, puzzle_theme
 from workbench.engine.threats import completions
 from workbench.state import AppState, reduce
@@ -240,7 +240,7 @@ def test_a_wrong_answer_says_why_it_fails_and_never_which_moves_are_right(geomet
 def _facts_of_hint(position: Position) -> None:
     """The first hint's words are facts of the position, checked from the values and the board's lines."""
     geometry, words = position.geometry, hint_words(position)
-    analysis = analyze(position)
+    analysis = exact_moves(position)
     own, other = position.sides
     me, them = position.turn, position.turn.other
     completes = [cell for cell in position.legal_moves() if geometry.has_line(own | cell_bit(cell))]
@@ -282,7 +282,7 @@ def test_every_puzzle_s_theme_and_hints_are_facts_of_the_exact_solution(geometry
             for reply in after.legal_moves():
                 assert not after.play(reply).is_over and completions(geometry, own | cell_bit(answer_cell), other | cell_bit(reply))
         elif theme == "hold out":
-            assert all(move.value is Value.LOSS for move in analyze(position).moves)
+            assert all(move.value is Value.LOSS for move in exact_moves(position).moves)
         elif theme == "misère squeeze":  # every reply completes a line of the other side's own
             assert geometry.misere and puzzle.value is Value.WIN
             assert all(geometry.has_line(other | cell_bit(reply)) for reply in after.legal_moves())

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from ..engine import Cell, Player, Position, Value, analyze, cell_bit
-from ..engine.explain import explain, value_words
+from ..engine.explain import exact_moves, explain, value_words
 from ..engine.threats import completions, forks
 from ..engine.geometry import cell_name, cell_names
 from ..engine.puzzles import puzzle_theme
@@ -185,8 +185,8 @@ def moved_on(practice: Practice) -> Practice:
 
 def solution(position: Position) -> tuple[Cell, ...]:
     """The best moves: those that keep the value the quickest way."""
-    analysis = analyze(position)
-    return tuple(move.cell for move in analysis.moves if analysis.masks.best & cell_bit(move.cell))
+    analysis = exact_moves(position)
+    return tuple(move.cell for move in analysis.moves if analysis.best & cell_bit(move.cell))
 
 
 def hint_words(position: Position) -> str:
@@ -195,7 +195,7 @@ def hint_words(position: Position) -> str:
     geometry = position.geometry
     own, other = position.sides
     me, them = position.turn.value, position.turn.other.value
-    analysis = analyze(position)
+    analysis = exact_moves(position)
     mine, theirs = completions(geometry, own, other), completions(geometry, other, own)
     if analysis.value is Value.LOSS:
         return f"Every move loses here. Look for the one that makes {them} take the longest to win."
@@ -221,8 +221,8 @@ def hint_words(position: Position) -> str:
 def hint_region(position: Position) -> int:
     """The second hint: the cells the answer is among (a bitboard): every best move and, with them, the other moves
     that come closest to it, about half the empty cells, so that the answer is narrowed down but not given."""
-    analysis = analyze(position)
-    best = analysis.masks.best
+    analysis = exact_moves(position)
+    best = analysis.best
     others = sorted((move for move in analysis.moves if not best & cell_bit(move.cell)),
                     key=lambda move: (-move.value, move.remoteness if move.value is Value.WIN else -move.remoteness, move.cell))  # fmt: skip
     size = min(len(analysis.moves), max(best.bit_count() + 1, (len(analysis.moves) + 1) // 2))
@@ -249,7 +249,7 @@ def prompt(practice: Practice) -> str:
     if exercise is None:
         return ""
     side = exercise.position.turn.value
-    value = analyze(exercise.position).value
+    value = exact_moves(exercise.position).value
     if practice.kind == "puzzle":
         goal = {Value.WIN: "find the one move that wins.", Value.DRAW: "find the one move that does not lose.",
                 Value.LOSS: "every move loses. Find the one that holds out longest."}[value]  # fmt: skip
