@@ -239,6 +239,41 @@ async def test_a_tab_past_max_tabs_gets_the_full_page_and_no_app_and_a_closed_ta
                 await tab.until(all_panes, "the four panes in a third tab")
 
 
+async def test_the_printed_token_is_exchanged_for_a_session_key_and_no_answer_is_kept_or_sniffed_or_lists_a_folder(server):
+    """The token went into a cookie, which the browser sends to every port of 127.0.0.1: now the page it opens is
+    given the session key (which the page keeps in its origin's storage), and no cookie is set. The page and the
+    other answers are never stored (the disk cache held the token's page), nor sniffed; /static/ lists nothing."""
+    process, url = server
+    base = base_of(url)
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url) as page:
+            html = await page.text()
+            assert page.status == 200 and "Set-Cookie" not in page.headers
+            assert page.headers["Cache-Control"] == "no-store" and page.headers["X-Content-Type-Options"] == "nosniff"
+        (key,) = re.findall(rf'"{base.replace("http", "ws")}/ws\?session=([\w-]+)"', html)
+        assert key != url.rsplit("=", 1)[1]
+        async with session.get(base + "/") as page:  # a reload: the same page, without a key (the page has it)
+            assert page.status == 200 and f'"{base.replace("http", "ws")}/ws"' in await page.text()
+        async with session.ws_connect(f"{base.replace('http', 'ws')}/ws?session={key}&width=80&height=24") as tab:
+            assert (await tab.receive(timeout=30)).type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY)
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(f"{base.replace('http', 'ws')}/ws?width=80&height=24")
+        assert refused.value.status == 403
+        for folder in ("/static/", "/static", "/static/css", "/static/css/", "/static/../static/js/"):
+            async with session.get(base + folder) as listing:
+                assert listing.status == 404 and listing.headers["X-Content-Type-Options"] == "nosniff", folder
+        async with session.get(base + "/static/css/xterm.css") as style:
+            assert style.status == 200 and style.headers["Cache-Control"] == "no-cache"  # asked again at each use
+            assert style.headers["X-Content-Type-Options"] == "nosniff" and style.headers["X-Frame-Options"] == "DENY"
+        async with session.get(base + "/download/" + "0" * 32) as download:  # no such download, and no tab's key
+            assert download.status == 404 and download.headers["Cache-Control"] == "no-store"
+    # the page's websocket address is the checked Host's: a target naming another host is refused
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as connection:
+        connection.sendall(f"GET http://evil.example/?{url.split('?')[1]} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        assert connection.makefile("rb").readline().split()[1] == b"403"
+
+
 def _stopped(process: subprocess.Popen) -> str:
     """What the server said on its standard error, once stopped."""
     process.send_signal(signal.SIGTERM)
@@ -266,7 +301,7 @@ async def test_each_start_makes_a_new_random_token_and_token_sets_one(tmp_path):
 
 
 async def test_no_token_lets_the_server_s_own_requests_in_says_so_at_the_start_and_still_checks_the_host(tmp_path):
-    with serving_again(tmp_path, "--no-token") as (process, url):
+    with serving_again(tmp_path, "--no-token", reach="this machine only, with no key: every program on it can use it") as (process, url):
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
         async with aiohttp.ClientSession() as session:
             async with session.get(url) as page:
@@ -319,7 +354,23 @@ def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address
     assert reach("192.0.2.7", 8799, Access.make(token=None, host="192.0.2.7", port=8799)) == (
         "by anyone who can reach this address: no encryption, with no key at all; prefer an SSH tunnel to a server on 127.0.0.1"
     )
-    assert reach("::1", 8799, access).startswith("this machine only")
+    assert reach("::1", 8799, access) == "this machine only; the address is the key, keep it to yourself"
+    # without a token the address is no key, and the line does not call it one
+    assert reach("127.0.0.1", 8799, Access.make(token=None, host="127.0.0.1", port=8799)) == (
+        "this machine only, with no key: every program on it can use it"
+    )
+
+
+def test_a_server_on_another_address_than_loopback_says_so_in_a_warning_line_first(capsys, monkeypatch):
+    from workbench.web.serve import serve
+
+    _serve_without_running(monkeypatch)
+    said: list[str] = []
+    assert serve(host="0.0.0.0", port=0, debug=True, say=said.append) == 0
+    err = capsys.readouterr().err
+    assert err == "workbench: warning: --host 0.0.0.0: the app and your library are open to the network, unencrypted\n"
+    assert serve(host="127.0.0.1", port=0, debug=True, say=said.append) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_a_port_in_use_is_one_line_and_exit_2(capsys):
