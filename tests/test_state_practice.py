@@ -71,7 +71,7 @@ def test_answers_are_judged_by_the_exact_values(cell, grade):
 def test_a_slower_win_can_be_done_better():
     judgement = judge(Position.empty().play_all((1, 2, 4, 7, 5, 3)), 8)
     assert judgement.grade == "good"
-    assert judgement.text == "Not quite: 8 wins too, but more slowly: the game ends in 3 moves, and the best move makes it 1 move."
+    assert judgement.text == "Not quite: 8 wins too, but only in 3 moves; a quicker win takes 1 move."
 
 
 def test_a_session_goes_wrong_answer_hint_solution_next_and_keeps_each_result():
@@ -193,8 +193,8 @@ def test_a_quicker_loss_in_a_hold_out_puzzle_is_not_solved():
     """Finding 4: "You can do better" was stored as solved."""
     puzzle, sooner = _hold_out_puzzle()
     practice = answer(Practice("puzzle", (Exercise(puzzle.position),)), sooner)
-    assert practice.tries[0].grade == "good" and practice.tries[0].text.startswith("Not quite: ")
-    assert not practice.found and not practice.settled
+    assert practice.tries[0].grade == "good" and not practice.found and not practice.settled
+    assert practice.tries[0].text.startswith(f"Not quite: {sooner} loses in ") and "another move holds out for" in practice.tries[0].text
     assert moved_on(practice).results == ("missed",)
     assert moved_on(answer(practice, puzzle.answer)).results == ("found later",)
 

@@ -134,9 +134,10 @@ def judge(position: Position, cell: Cell) -> Judgement:
                  Value.LOSS: f"{name} holds out longest: {_moves(moves)} to the end"}[after]  # fmt: skip
         return Judgement(cell, "best", f"Right! {words}.")
     if explanation.verdict == "inaccurate":
-        pace = "wins too, but more slowly" if after is Value.WIN else "loses too, but sooner"
-        return Judgement(cell, "good", f"Not quite: {name} {pace}: the game ends in {_moves(moves)}, "
-                                       f"and the best move makes it {_moves(explanation.remoteness_before)}.")  # fmt: skip
+        best = _moves(explanation.remoteness_before)
+        words = (f"{name} wins too, but only in {_moves(moves)}; a quicker win takes {best}" if after is Value.WIN
+                 else f"{name} loses in {_moves(moves)}; another move holds out for {best}")  # fmt: skip
+        return Judgement(cell, "good", f"Not quite: {words}.")
     return Judgement(cell, "mistake", f"Not this one. {explanation.story}")
 
 
