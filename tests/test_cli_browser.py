@@ -100,7 +100,7 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
                     break
             assert downloads, "no download within 30 s"
             disposition, body = downloads[0]
-            assert re.fullmatch(r"attachment; filename=.*\.svg", disposition), disposition
+            assert re.fullmatch(r"attachment; filename=\"[^\"]*\.svg\"; filename\*=UTF-8''\S*\.svg", disposition), disposition
             assert body.startswith(b"<svg") and b"draw" in body
 
             # narrower than 120 columns: two columns of panes, the history beside the symmetry pane
@@ -165,7 +165,7 @@ def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # 
 FOREIGN_PAGE = """<!DOCTYPE html><html><body><script>
 // any site the user has open while the server runs: it knows where the server listens, not its token
 const target = new URLSearchParams(location.search).get("target");
-window.results = {};
+window.results = {stored: JSON.stringify(Object.entries(localStorage).concat(Object.entries(sessionStorage)))};
 fetch(target, {credentials: "include", mode: "no-cors"})
   .then(() => { window.results.fetch = "answered"; }, () => { window.results.fetch = "failed"; });
 const socket = new WebSocket(target.replace("http", "ws").replace(/\\/(\\?.*)?$/, "/ws$1"));
@@ -175,11 +175,14 @@ socket.onclose = () => { window.results.socket = window.results.socket || "refus
 
 
 @contextlib.contextmanager
-def foreign_site():
-    """Another site, served by the test on a port of its own: its address (``http://127.0.0.1:PORT``)."""
+def foreign_site(heard: list | None = None):
+    """Another site, served by the test on a port of its own: its address (``http://127.0.0.1:PORT``). The headers
+    of every request it gets are put in ``heard``."""
 
     class Page(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            if heard is not None:
+                heard.append(str(self.headers))
             body = FOREIGN_PAGE.encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
@@ -206,19 +209,21 @@ def _attempt(page, address: str) -> dict:
     statuses: list = []
     page.on("response", lambda response: statuses.append((urlsplit(response.url).port, response.status)))
     page.goto(address, wait_until="domcontentloaded")
-    wait_until(page, lambda: page.evaluate("Object.keys(window.results).length") == 2, "the foreign page's attempts", 30)
+    wait_until(page, lambda: page.evaluate("Object.keys(window.results).length") == 3, "the foreign page's attempts", 30)
     return {**page.evaluate("window.results"), "statuses": statuses}
 
 
 def test_only_the_printed_address_opens_the_workbench_no_other_page_and_no_other_host_name(server, tmp_path):  # noqa: F811
-    """The printed address works, and a reload and a second tab opened from it (the cookie); another site's page
-    can neither fetch from the server nor open its websocket, though the browser has the cookie; a wrong token and
-    a name rebound to 127.0.0.1 (DNS rebinding, as Chromium's resolver rule makes it) get 403."""
+    """The printed address works, and a reload and a second tab at the bare address (the session key, kept in the
+    storage of the page's origin); a page on another port of 127.0.0.1 receives no key (the token's cookie went to
+    every port of the host) and reads none, and can neither fetch from the server nor open its websocket; a wrong
+    token and a name rebound to 127.0.0.1 (DNS rebinding, as Chromium's resolver rule makes it) get 403."""
     sync_api = _chromium()
     process, url = server
     base = base_of(url)
     port, token = urlsplit(base).port, url.rsplit("=", 1)[1]
-    with sync_api.sync_playwright() as playwright, foreign_site() as site:
+    heard: list[str] = []
+    with sync_api.sync_playwright() as playwright, foreign_site(heard) as site:
         site_port = urlsplit(site).port
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, args=[*CHROMIUM_FLAGS, "--host-resolver-rules=MAP evil.example 127.0.0.1"]
@@ -227,9 +232,10 @@ def test_only_the_printed_address_opens_the_workbench_no_other_page_and_no_other
             context = browser.new_context(viewport=VIEWPORT)
             page = context.new_page()
             screen = open_panes(page, url, "the four panes")
-            assert page.url == base + "/"  # the token out of the address bar (and the history): the cookie has it
-            cookie = {cookie["name"]: cookie for cookie in context.cookies(base)}[f"workbench-token-{port}"]
-            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["value"] == token
+            assert page.url == base + "/"  # the token out of the address bar: the page has the session key for it
+            assert context.cookies() == []
+            session = page.evaluate("localStorage.getItem('workbench-session')")
+            assert session and token not in session
             page.reload(wait_until="domcontentloaded")
             until(page, screen, lambda text: screen.sockets == 2 and all_panes(text), "the panes after a reload")
             second = context.new_page()  # a tab opened from it, at the address without the token
@@ -237,11 +243,13 @@ def test_only_the_printed_address_opens_the_workbench_no_other_page_and_no_other
             apps = _apps(process.pid)
             assert len(apps) == 2
 
-            # another site, in the same browser (it has the cookie: 127.0.0.1 at another port is the same site)
+            # another site, in the same browser, on another port of 127.0.0.1 (the same *site*, which got the cookie)
             foreign = context.new_page()
             attempt = _attempt(foreign, f"{site}/?target={base}/")
             assert attempt["socket"] == "refused" and (port, 403) in attempt["statuses"], attempt
             assert (port, 200) not in attempt["statuses"], attempt
+            assert attempt["stored"] == "[]"  # the session key is the storage of the server's origin, not this one's
+            assert heard and not any(token in headers or session in headers or "Cookie" in headers for headers in heard), heard
             # a rebound name, even with the token: the page, and from a page of that name, a fetch and the socket
             rebound = f"http://evil.example:{port}/?token={token}"
             assert foreign.goto(rebound).status == 403
@@ -252,11 +260,13 @@ def test_only_the_printed_address_opens_the_workbench_no_other_page_and_no_other
             foreign.wait_for_timeout(500)  # (an app would be starting by now)
             assert _apps(process.pid) == apps  # nothing was started for them
 
-            # a wrong token, and no token in a browser without the cookie
+            # a wrong token, and no token in a browser without the session key: the page says where the address is
             assert foreign.goto(f"{base}/?token=x{token}").status == 403
             stranger = browser.new_context().new_page()
             response = stranger.goto(base + "/")
-            assert response.status == 403 and "the terminal where `workbench serve` runs" in stranger.content()
+            assert response.status == 200 and "This page needs its key" in stranger.content()
+            stranger.wait_for_timeout(500)  # (an app would be starting by now)
+            assert _apps(process.pid) == apps
         finally:
             browser.close()
     process.send_signal(signal.SIGTERM)
@@ -285,7 +295,8 @@ def test_the_seventeenth_tab_gets_a_page_saying_the_server_is_full_which_opens_t
             # fourteen more tabs' websockets, opened from the second tab's page (as fourteen tabs would open them)
             others.evaluate(
                 """() => { window.extra = [];
-                   for (let i = 0; i < 14; i++) window.extra.push(new WebSocket(`ws://${location.host}/ws?width=80&height=24`)); }"""
+                   const key = localStorage.getItem("workbench-session");
+                   for (let i = 0; i < 14; i++) window.extra.push(new WebSocket(`ws://${location.host}/ws/${key}?width=80&height=24`)); }"""
             )
             wait_until(others, lambda: len(_apps(process.pid)) == 16, "sixteen apps", 120)
             first.reload(wait_until="domcontentloaded")  # at the cap

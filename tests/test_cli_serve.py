@@ -250,11 +250,11 @@ async def test_the_printed_token_is_exchanged_for_a_session_key_and_no_answer_is
             html = await page.text()
             assert page.status == 200 and "Set-Cookie" not in page.headers
             assert page.headers["Cache-Control"] == "no-store" and page.headers["X-Content-Type-Options"] == "nosniff"
-        (key,) = re.findall(rf'"{base.replace("http", "ws")}/ws\?session=([\w-]+)"', html)
+        (key,) = re.findall(rf'"{base.replace("http", "ws")}/ws/([\w-]+)"', html)
         assert key != url.rsplit("=", 1)[1]
         async with session.get(base + "/") as page:  # a reload: the same page, without a key (the page has it)
             assert page.status == 200 and f'"{base.replace("http", "ws")}/ws"' in await page.text()
-        async with session.ws_connect(f"{base.replace('http', 'ws')}/ws?session={key}&width=80&height=24") as tab:
+        async with session.ws_connect(f"{base.replace('http', 'ws')}/ws/{key}?width=80&height=24") as tab:
             assert (await tab.receive(timeout=30)).type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY)
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await session.ws_connect(f"{base.replace('http', 'ws')}/ws?width=80&height=24")

@@ -295,6 +295,7 @@ async def _client(token: str | None) -> tuple[TestClient, Access, list[str]]:
     app = web.Application()
     app.router.add_get("/", handler)
     app.router.add_get("/ws", handler)
+    app.router.add_get("/ws/{key}", handler)
     app.router.add_get("/download", download)
     app.middlewares.append(guard(access, lambda kind, line: said.append(line)))
     app.on_response_prepare.append(secure_headers)
@@ -314,13 +315,15 @@ async def test_the_websocket_needs_the_token_or_the_session_key_and_no_cookie_is
         assert said == ["workbench: refused GET '/ws': its address has no key"]
         response = await client.get("/?token=s3cret")
         assert response.status == 200 and await response.text() == "the page" and not response.cookies
-        for key in ("token=s3cret", f"session={access.session}"):
-            response = await client.get(f"/ws?{key}")
-            assert response.status == 200, key
+        for path in ("/ws?token=s3cret", f"/ws/{access.session}", f"/ws/{access.session}?width=80&height=24"):
+            response = await client.get(path)
+            assert response.status == 200, path
         response = await client.get("/ws")  # no cookie carries anything
         assert response.status == 403
-        response = await client.get("/ws?session=s3cret")
-        assert response.status == 403 and said[-1] == "workbench: refused GET '/ws': its key is not this server's"
+        response = await client.get("/ws/s3cret")
+        assert response.status == 403 and said[-1] == "workbench: refused GET '/ws/s3cret': its key is not this server's"
+        response = await client.get(f"/ws?session={access.session}")  # (the session key goes in the path)
+        assert response.status == 403
         response = await client.get("/?token=s3cretx")  # a wrong token, even on the page: the user is told
         assert response.status == 403 and said[-1] == "workbench: refused GET '/': its token is not this server's"
         assert "its token is not this server&#x27;s" in await response.text()
@@ -340,7 +343,7 @@ async def test_the_websocket_needs_the_token_or_the_session_key_and_no_cookie_is
 async def test_without_a_token_every_request_of_the_server_s_own_is_answered():
     client, access, said = await _client(None)
     try:
-        for path in ("/?token=anything", "/ws", "/ws?session=x"):
+        for path in ("/?token=anything", "/ws", "/ws/x"):
             response = await client.get(path)
             assert response.status == 200 and not response.cookies, path
         response = await client.get("/", headers={"Host": f"evil.example:{access.port}"})

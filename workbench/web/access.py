@@ -462,10 +462,15 @@ class RefusalLog:
         self.say(line if not more else f"{line} (and {more} more refused so since the last such line)")
 
 
-def guard(access: Access, log: Callable[[str, str], None], *, keyed: tuple[str, ...] = ("/ws",)) -> Callable:
+KEYED = "/ws"
+"""The path that needs a key: the websocket, ``/ws?token=TOKEN`` or ``/ws/SESSION`` (the session key in the path,
+since textual-serve's page adds its own query to the address it is given)."""
+
+
+def guard(access: Access, log: Callable[[str, str], None]) -> Callable:
     """The aiohttp middleware that answers only requests with a Host and Origin of the server's own, whose target
-    names no other host; the paths ``keyed`` need a key (the token or the session key) in their address, and a
-    token in any address must be the right one."""
+    names no other host; the websocket (:data:`KEYED`) needs a key, and a token in any address must be the right
+    one."""
     from aiohttp import web
 
     @web.middleware
@@ -493,10 +498,11 @@ def guard(access: Access, log: Callable[[str, str], None], *, keyed: tuple[str, 
         if reason is not None:
             log(kind, f"{refused}: {reason}")
             return refusal(403, refused_page(reason, why="host" if kind == "host" else "origin"))
-        token, session = request.query.get("token"), request.query.get("session")
+        token = request.query.get("token")
+        session = request.path.removeprefix(KEYED + "/") if request.path.startswith(KEYED + "/") else None
         if token is not None and not access.token_accepted(token):
             reason = "its token is not this server's"
-        elif request.path in keyed and not access.key_accepted(token, session):
+        elif (request.path == KEYED or session is not None) and not access.key_accepted(token, session):
             reason = "its address has no key" if token is None and session is None else "its key is not this server's"
         if reason is not None:
             log("token", f"{refused}: {reason}")

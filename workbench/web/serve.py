@@ -33,6 +33,7 @@ from typing import Callable
 from ..errors import InputError
 from .access import (
     DEFAULT_MAX_TABS,
+    KEYED,
     LOOPBACK_NAMES,
     SHORT_TOKEN,
     WILDCARDS,
@@ -310,6 +311,7 @@ def serve(
             app.middlewares.append(guard(access, log))
             app.middlewares.append(no_folder_listing(Path(self.statics_path)))
             app.on_response_prepare.append(secure_headers)
+            app.router.add_get(KEYED + "/{session}", self.handle_websocket)  # (the session key, checked by the guard)
             serve_ext.add_page_routes(app, script)
             line = f"workbench: serving the app at {url} ({reach(host, port, access)}); ctrl+c stops it"
             if serve_ext.MODE.fast:
@@ -333,7 +335,7 @@ def serve(
             self.public_url = f"{request.scheme}://{request.headers['Host']}"
             response = await super().handle_index(request)
             if access.session is not None and "token" in request.query:
-                response.text = response.text.replace("/ws\"", f"/ws?session={access.session}\"", 1)
+                response.text = response.text.replace(f'{KEYED}"', f'{KEYED}/{access.session}"', 1)
             return response
 
         async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
