@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench.cli import main
+from workbench.web.headers import cache_control, content_disposition, secure_headers
 from workbench.web.access import (
     DEFAULT_MAX_TABS,
     TOKEN_VARIABLE,
@@ -19,14 +20,11 @@ from workbench.web.access import (
     AccessError,
     Cap,
     RefusalLog,
-    cache_control,
     check_token,
     chosen_token,
-    content_disposition,
     full_page,
     guard,
     new_token,
-    secure_headers,
     split_host,
     split_origin,
     target_refusal,

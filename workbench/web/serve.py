@@ -47,8 +47,8 @@ from .access import (
     new_token,
     page,
     refusal,
-    secure_headers,
 )
+from .headers import secure_headers
 from .messages import MAX_MESSAGE_BYTES, BadMessage, query_size, read_message
 from . import serve_ext
 
