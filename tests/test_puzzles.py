@@ -459,6 +459,10 @@ def test_the_command_prints_keeps_and_gives_json(tmp_path, capsys):
         record["name"] for record in map(puzzle_record, find_puzzles(WIDE, 4))
     ]
     assert lines[-1] == f"4 puzzles of 3x4k3, easiest first; 4 new in the library {db}"
+    code, out, _ = run(capsys, "puzzles", "--count", "3", "--theme", "hold out", "--json", "--db", db)
+    records = json.loads(out)
+    assert code == 0 and len(records) == 3 and {record["theme"] for record in records} == {"hold out"}
+    assert {record["value"] for record in records} == {"loss"}
 
 
 @pytest.mark.cli

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..engine.puzzles import THEMES as PUZZLE_THEMES
 from .common import (
     DEFAULT_ATLAS_CELLS,
     DEFAULT_BUDGET,
@@ -102,6 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     puzzles_cmd.add_argument("--count", metavar="N", type=positive_int, default=DEFAULT_PUZZLES,
                              help=f"how many, spread from the easiest to the hardest (default {DEFAULT_PUZZLES})")  # fmt: skip
     puzzles_cmd.add_argument("--answers", action="store_true", help="show each puzzle's answer (the JSON always holds it)")
+    puzzles_cmd.add_argument("--theme", metavar="THEME", choices=PUZZLE_THEMES,
+                             help="only puzzles of this theme, a fact of the answer: win, block, fork, 'only move', 'hold out' or 'misère squeeze'")  # fmt: skip
     puzzles_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
     progress_cmd = commands.add_parser("progress", parents=[db_option], help="practice kept in the library: per board, solved on the first try, streak, due today, by theme and by week")

@@ -21,7 +21,12 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
         from ..cache import warm_tables
 
         warm_tables(geometry)  # the tables read back from the cache where they were kept
-    puzzles = find_puzzles(geometry, args.count)
+    if args.theme is None:
+        puzzles = find_puzzles(geometry, args.count)
+    else:  # the theme's own, spread over their difficulty as the count spreads them all
+        from ..state.practice import sitting
+
+        puzzles = tuple(sitting(find_puzzles(geometry), [], set(), args.count, args.theme))
     with open_library(args) as library:
         new = keep_puzzles(library, geometry, puzzles)
     records = [puzzle_record(puzzle) for puzzle in puzzles]
@@ -29,7 +34,8 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
         print_json(records)
         return 0
     print("\n".join(puzzle_lines(records, answers=args.answers)))
-    print(f"{len(records)} puzzles of {geometry}, easiest first; {new} new in the library {library.path}"
+    what = "puzzles" if args.theme is None else f"{args.theme} puzzles"
+    print(f"{len(records)} {what} of {geometry}, easiest first; {new} new in the library {library.path}"
           + ("" if args.answers else " (--answers shows the answers)"))  # fmt: skip
     return 0
 
