@@ -14,6 +14,7 @@ from ..errors import InputError
 from .census import GameCounts, counts
 from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit
 from .graph import class_index, state_graph
+from .line_choice import story_first
 from .position import Position, Status, check_legal, format_position
 from .solver import Value, preference, solve
 from .symmetry import group_moves, stabilizer, transforms
@@ -351,7 +352,9 @@ def _canonical_key(position: Position) -> int:
 
 def principal_variation(position: Position) -> tuple[Cell, ...]:
     """The rest of the game under perfect play: at every ply the side to move plays its best
-    move (the winner hurrying, the loser delaying; the lowest cell among equally good ones).
+    move (the winner hurrying, the loser delaying); among equally good ones, the move whose story the words
+    tell (:func:`workbench.engine.line_choice.story_first`: a win, a fork or a threat for the winner, a block for
+    the other side), then the lowest cell.
 
     Empty when the game is over; as long as the position's remoteness otherwise.
 
@@ -368,14 +371,19 @@ def principal_variation(position: Position) -> tuple[Cell, ...]:
     while key not in table.terminal:
         moves = table.children[key]
         # a child's own remoteness orders the moves as well as the plies after the move would
-        best = max(preference(-table.value[child], table.remoteness[child]) for _, child in moves)
-        cell, key = min(move for move in moves if preference(-table.value[move[1]], table.remoteness[move[1]]) == best)
+        scored = [(preference(-table.value[child], table.remoteness[child]), cell, child) for cell, child in moves]
+        best = max(score for score, _, _ in scored)
+        tied = {cell: child for score, cell, child in scored if score == best}
+        cell = story_first(position, sorted(tied), best[0] > 0)
         line.append(cell)
+        key = tied[cell]
+        position = position.play(cell)
     return tuple(line)
 
 
 def _strong_line(strong, position: Position) -> tuple[Cell, ...]:
-    """:func:`principal_variation` read from a strong solution: the same preference, the same lowest cell."""
+    """:func:`principal_variation` read from a strong solution: the same preference, the same choice among
+    equals."""
     check_legal(position)
     line: list[Cell] = []
     while not position.is_over:
@@ -384,10 +392,25 @@ def _strong_line(strong, position: Position) -> tuple[Cell, ...]:
         read = strong.lookup_many([child.x for child in children], [child.o for child in children])
         scored = [(preference(-value, remoteness), cell) for cell, (value, remoteness) in zip(cells, read)]
         best = max(score for score, _ in scored)
-        cell = min(cell for score, cell in scored if score == best)
+        cell = story_first(position, sorted(cell for score, cell in scored if score == best), best[0] > 0)
         line.append(cell)
         position = position.play(cell)
     return tuple(line)
+
+
+def table_move_values(position: Position) -> tuple[Value, int, tuple[MoveAnalysis, ...]]:
+    """(value, remoteness, each move's value and remoteness) of a position in play, read from the tables alone:
+    what a verdict needs, without the masks, symmetry and counts of :func:`analyze` (its traps and games None).
+
+    :raises BoardTooLargeError: the board has more than :data:`MAX_TABLE_CELLS` cells.
+    :raises IllegalPositionError: the position is not reachable.
+    """
+    table = tables(position.geometry)
+    key = _reachable_key(table, position)
+    assert key not in table.terminal  # pragma: no mutate
+    value, remoteness = table.value, table.remoteness
+    moves = tuple(MoveAnalysis(cell, _VALUES[-value[child]], remoteness[child] + 1, None, None) for cell, child in table.children[key])
+    return _VALUES[value[key]], remoteness[key], moves
 
 
 def _reachable_key(table: Tables, position: Position) -> int:

@@ -2,7 +2,7 @@
 the line that proves it, each step named by its role on the board.
 
 Roles under the normal rule (:func:`role_of`): ``win`` completes a line; ``fork`` leaves the mover two or more
-cells that complete a line next (the opponent can stop only one); ``block`` takes a cell where the opponent would
+cells that complete a line next while the opponent has none of its own to complete first (it can stop only one); ``block`` takes a cell where the opponent would
 have completed a line; ``threat`` leaves the mover one such cell (the opponent must answer it); ``quiet`` is
 anything else. A move that is several is named by the first of win, fork, block, threat.
 
@@ -12,7 +12,11 @@ the opponent only cells that complete a line of theirs (they lose on their next 
 anything else. A step's ``threatens`` keeps its meaning under both rules, the cells where its player would complete
 a line next: under misère the cells that player must keep away from.
 
-Up to 16 cells (exact values everywhere).
+The words are told from facts (:mod:`workbench.engine.facts`, :mod:`workbench.engine.telling`), each a claim about
+a position of the line that the exact solution confirms; the line itself chooses among equally good moves the one
+the words tell (:mod:`workbench.engine.line_choice`).
+
+Up to 16 cells where the tables or a strong solution know every value, and past 16 where a kept solution does.
 """
 
 from __future__ import annotations
@@ -21,12 +25,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import InputError
-from .analysis import analyze, best_moves, check_exact, principal_variation, strong_if_installed
+from .analysis import best_moves, check_exact, principal_variation, strong_if_installed, table_move_values
 from .geometry import MAX_TABLE_CELLS, Bitboard, Cell, cell_bit, cell_name, cell_names, cells_of
 from .position import Player, Position, check_legal, format_position
 from .results import MoveAnalysis
-from .solver import Value
-from .threats import completions, squeezes
+from .facts import DECISIVE, Fact, after_move, board_of, move_facts
+from .solver import Value, preference
+from .telling import tell, tell_line
 
 ROLES = ("win", "fork", "block", "threat", "quiet")
 """Every role a step can have under the normal rule, in the order that names a move that is several."""
@@ -68,10 +73,12 @@ class Explanation:
     line: tuple[Step, ...]
     """The move, then best play to the end: the line that proves the verdict."""
     text: str
-    """One or two plain sentences."""
+    """A few plain sentences, told from :attr:`facts` alone: the story, then the verdict's sentence."""
     story: str
     """Why the move has its value, told along its line, naming no other move of the position: the words for a
     student who must not be given the answer (a wrong answer in practice)."""
+    facts: tuple[Fact, ...]
+    """Every claim the words make (:mod:`workbench.engine.facts`), each about a position of :attr:`line`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,14 +97,14 @@ class ExactMoves:
         return next((move for move in self.moves if move.cell == cell), None)
 
 
+@lru_cache(maxsize=64)
 def exact_moves(position: Position) -> ExactMoves:
-    """The value of ``position`` (in play) and of each of its moves, from a strong solution where one is
-    installed, else from :func:`analyze`."""
+    """The value of ``position`` (in play) and of each of its moves, from the tables or the strong (or kept)
+    solution installed: kept for the last few positions, as each of a position's moves is explained in turn."""
     solution = strong_if_installed(position.geometry) if position.geometry.size > MAX_TABLE_CELLS else None
-    if solution is None:
-        analysis = analyze(position)
-        assert analysis.value is not None and analysis.remoteness is not None  # pragma: no mutate
-        return ExactMoves(position, analysis.value, analysis.remoteness, analysis.moves, analysis.masks.best)
+    if solution is None:  # the tables (or, past them, BoardTooLargeError)
+        value, remoteness, moves = table_move_values(position)
+        return ExactMoves(position, value, remoteness, moves, best_moves(moves))
     check_legal(position)
     cells = position.legal_moves()
     children = [position.play(cell) for cell in cells]
@@ -111,19 +118,20 @@ def exact_moves(position: Position) -> ExactMoves:
 
 def role_of(position: Position, cell: Cell) -> tuple[str, tuple[Cell, ...]]:
     """(the role of ``cell`` played in ``position``, the cells it leaves its player threatening)."""
-    geometry = position.geometry
-    own, other = position.sides
-    after = own | cell_bit(cell)
-    threatens = cells_of(completions(geometry, after, other))
-    if geometry.misere:
-        if geometry.has_line(after):
+    board = board_of(position)
+    bit = cell_bit(cell)
+    completes, mine, theirs = after_move(board, bit)
+    if position.geometry.misere:
+        if completes:
             return "loses", ()
-        return ("squeeze" if squeezes(geometry, own, other) & cell_bit(cell) else "quiet"), threatens
-    if geometry.has_line(after):
+        return ("squeeze" if board.squeezes & bit else "quiet"), cells_of(mine)
+    if completes:
         return "win", ()
-    if len(threatens) >= 2:
+    threatens = cells_of(mine)
+    # two threats are a fork only where the other side has no line to complete first
+    if len(threatens) >= 2 and not theirs:
         return "fork", threatens
-    if completions(geometry, other, own) & cell_bit(cell):
+    if board.theirs & bit:
         return "block", threatens
     return ("threat" if threatens else "quiet"), threatens
 
@@ -154,104 +162,72 @@ def explain(position: Position, cell: Cell) -> Explanation:
     played = analysis.move(cell)
     assert played is not None  # pragma: no mutate
     best = tuple(move.cell for move in analysis.moves if analysis.best & cell_bit(move.cell))
-    keeping = [move.cell for move in analysis.moves if move.value == analysis.value]
+    keeping = tuple(move.cell for move in analysis.moves if move.value == analysis.value)
     if played.value < analysis.value:
         verdict = "mistake"
     elif cell in best:
-        verdict = "only move" if keeping == [cell] and len(analysis.moves) > 1 else "best"
+        verdict = "only move" if keeping == (cell,) and len(analysis.moves) > 1 else "best"
     else:
         verdict = "inaccurate"
-    line = line_steps(position, (cell, *principal_variation(position.play(cell))))
-    text = _sentences(position, analysis, played, verdict, best, keeping, line)
-    story = _story(position, played, line)
+    after, told, line_words = _told_after(position.play(cell))
+    line = (*line_steps(position, (cell,)), *after)
+    own = (Fact("value", 0, position.turn, cell, value=played.value, remoteness=played.remoteness),
+           *move_facts(position, cell, 0, best=False))  # fmt: skip
+    if any(fact.kind in DECISIVE for fact in own):  # the move decides by itself: the rest of the line follows
+        told, line_words = (), ""
+    verdict_facts = _verdict_facts(analysis, played, verdict, best, keeping)
+    text, story = tell(own, line_words, verdict_facts, geometry, mark=_MARKS[verdict])
     return Explanation(position, cell, verdict, analysis.value, analysis.remoteness, played.value, played.remoteness,
-                       best, line, text, story)  # fmt: skip
+                       best, line, text, story, (*own, *told, *verdict_facts))  # fmt: skip
 
 
 explained = lru_cache(maxsize=256)(explain)
 """:func:`explain`, kept for the positions seen lately: the app's panes explain the same few moves at every
 rebuild."""
 
+_MARKS = {"mistake": "??", "inaccurate": "?!", "only move": "!", "best": ""}
+_TOLD_STEPS = 4
+"""The moves of the line told after the explained one, at most, under the normal rule."""
 
-_KEEPS = {Value.WIN: "wins", Value.DRAW: "draws", Value.LOSS: "loses slowest"}
-_KEEP = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "lose slowest"}
-_OUTCOME = {Value.WIN: "wins", Value.DRAW: "draws", Value.LOSS: "loses"}
+
+@lru_cache(maxsize=1 << 17)
+def _told_after(position: Position) -> tuple[tuple[Step, ...], tuple[Fact, ...], str]:
+    """The best line from ``position`` (a move just played) with its roles, the facts told of it (step 1 its first
+    move, as the explained move before it is step 0) and their words: kept, as every move into ``position`` tells
+    the same line."""
+    cells = principal_variation(position) if not position.is_over else ()
+    steps = line_steps(position, cells)
+    geometry, first_ply = position.geometry, position.ply + 1
+    told: list[Fact] = []
+    more = False
+    for index, cell in enumerate(cells):
+        facts = move_facts(position, cell, index, best=True)
+        decisive = any(fact.kind in DECISIVE for fact in facts)
+        if not geometry.misere:
+            told.extend(facts)
+        elif decisive:  # misère: only the point, the move that leaves the other side nothing but its own lines
+            told.extend(fact for fact in facts if fact.kind in DECISIVE or fact.kind == "plays")
+        if decisive:
+            break
+        if not geometry.misere and index + 1 == _TOLD_STEPS:
+            more = index + 1 < len(cells)
+            break
+        position = position.play(cell)
+    return steps, tuple(fact.later(1) for fact in told), tell_line(told, geometry, first_ply, more=more)
 
 
-def _sentences(position, analysis, played, verdict, best, keeping, line) -> str:
-    geometry = position.geometry
-    name = cell_name(played.cell, geometry)
-    mark = {"mistake": "??", "inaccurate": "?!", "only move": "!", "best": ""}[verdict]
-    after = f"{_OUTCOME[played.value]}" + ("" if played.value is Value.DRAW else f" in {played.remoteness}")
+def _verdict_facts(analysis: ExactMoves, played: MoveAnalysis, verdict: str, best, keeping) -> tuple[Fact, ...]:
+    player = analysis.position.turn
     if verdict == "mistake":
-        keepers = keeping or best
-        only = f"was the only move that {_KEEPS[analysis.value]}" if len(keepers) == 1 else f"were the moves that {_KEEP[analysis.value]}"
-        if line[0].role == "loses":  # misère: a line of one's own, completed by choice
-            return (f"{name}{mark} completes a line of {line[0].player.value}'s own, which loses under misère. "
-                    f"{cell_names(keepers, geometry, ', ')} {only}.")  # fmt: skip
-        return f"{name}{mark} {after}: {_narrative(line[1:], geometry, line[0].threatens)}. {cell_names(keepers, geometry, ', ')} {only}."
+        return (Fact("keepers", 0, player, cells=keeping or best, value=analysis.value),)
     if verdict == "inaccurate":
-        pace = "wins more slowly" if played.value is Value.WIN else "loses sooner"
-        return (f"{name}{mark} keeps the {played.value.label} but {pace}: {played.remoteness} plies to the end "
-                f"instead of {analysis.remoteness}. Best: {cell_names(best, geometry, ', ')}.")  # fmt: skip
-    first = f"{name}{mark} {after}" + (f": {_narrative(line[1:], geometry, line[0].threatens)}." if line[1:] else ".")
-    if verdict != "only move":
-        return first
-    # why every other move falls short: the quickest refutation among them
-    others = [move for move in analysis.moves if move.cell != played.cell]
-    worst = min(others, key=lambda move: (move.value, move.remoteness if move.value is Value.LOSS else -move.remoteness))
-    reply = line_steps(position, (worst.cell,))[0]
-    others_do = "loses" if all(move.value is Value.LOSS for move in others) else "does worse"
-    if reply.role == "loses":  # misère: the worst of them completes a line of the mover's own
-        return f"{first} Every other move {others_do}; {cell_name(worst.cell, geometry)} even completes a line of {reply.player.value}'s own."
-    refutation = line_steps(position.play(worst.cell), principal_variation(position.play(worst.cell)))
-    outcome = _OUTCOME[worst.value] + ("" if worst.value is Value.DRAW else f" in {worst.remoteness}")
-    return (f"{first} Every other move {others_do}; the quickest refutation is of {cell_name(worst.cell, geometry)}, "
-            f"which {outcome}: {_narrative(refutation, geometry, reply.threatens)}.")  # fmt: skip
-
-
-def _story(position, played, line) -> str:
-    geometry = position.geometry
-    name = cell_name(played.cell, geometry)
-    if line[0].role == "loses":
-        return f"{name} completes a line of {line[0].player.value}'s own, which loses under misère."
-    after = f"{_OUTCOME[played.value]}" + ("" if played.value is Value.DRAW else f" in {played.remoteness}")
-    return f"{name} {after}" + (f": {_narrative(line[1:], geometry, line[0].threatens)}." if line[1:] else ".")
-
-
-def _narrative(steps, geometry, threatened: tuple[Cell, ...] = (), limit: int = 6) -> str:
-    """The line told as a player would tell it, up to a fork (the rest follows) or ``limit`` moves; ``threatened``
-    are the cells the move before the line threatens (a block of one is forced)."""
-    parts: list[str] = []
-    for step in steps[:limit]:
-        who, where = step.player.value, cell_name(step.cell, geometry)
-        if step.role == "win":
-            parts.append(f"{who} completes a line at {where}")
-            break
-        if step.role == "fork":
-            targets = " and ".join(cell_names(step.threatens, geometry, ", ").rsplit(", ", 1))
-            parts.append(f"{who} plays {where}, threatening {targets}; {step.player.other.value} can stop only one")
-            break
-        if step.role == "loses":  # in a best line, only where every cell left completes a line
-            parts.append(f"{who} must complete a line at {where}")
-            break
-        if step.role == "squeeze":
-            parts.append(f"{who} plays {where}, leaving {step.player.other.value} only cells that complete a line")
-            break
-        if geometry.misere:
-            parts.append(f"{who} plays {where}" + (f" (and must keep off {cell_names(step.threatens, geometry)})" if step.threatens else ""))
-        elif step.role == "block":
-            forced = "must block" if step.cell in threatened else "blocks"
-            parts.append(f"{who} {forced} at {where}" + (f" (and threatens {cell_names(step.threatens, geometry)})" if step.threatens else ""))
-        elif step.role == "threat":
-            parts.append(f"{who} plays {where} (threatens {cell_names(step.threatens, geometry)})")
-        else:
-            parts.append(f"{who} plays {where}")
-        threatened = step.threatens
-    else:
-        if len(steps) > limit:  # the line goes on past what is told
-            parts.append("and so on")
-    return "; ".join(parts) if parts else "the game is over"
+        return (Fact("best", 0, player, cells=best, value=analysis.value, remoteness=analysis.remoteness),)
+    if verdict == "only move":
+        others = [move for move in analysis.moves if move.cell != played.cell]
+        worst = min(others, key=lambda move: preference(move.value, move.remoteness))
+        return (Fact("only move", 0, player, played.cell, value=max(move.value for move in others)),
+                Fact("worst other", 0, player, worst.cell, value=worst.value, remoteness=worst.remoteness))  # fmt: skip
+    return ()
 
 
 _VERDICT_WORDS = {"mistake": ("??", "Mistake"), "inaccurate": ("?!", "Inaccuracy"), "only move": ("!", "Only move"), "best": ("", "Best move")}
@@ -296,10 +272,26 @@ def explanation_record(explanation: Explanation) -> dict:
             for step in explanation.line
         ],  # fmt: skip
         "text": explanation.text,
+        "story": explanation.story,
+        "facts": [fact_record(fact, geometry) for fact in explanation.facts],
     }
 
 
+def fact_record(fact: Fact, geometry) -> dict:
+    """A fact as JSON-ready data: its kind, the line's step it is about, and only the fields it uses."""
+    record: dict = {"kind": fact.kind, "step": fact.step, "player": fact.player.value}
+    if fact.cell is not None:
+        record["cell"], record["name"] = fact.cell, cell_name(fact.cell, geometry)
+    if fact.cells:
+        record["cells"], record["names"] = list(fact.cells), [cell_name(cell, geometry) for cell in fact.cells]
+    if fact.value is not None:
+        record["value"] = fact.value.label
+    if fact.remoteness is not None:
+        record["remoteness"] = fact.remoteness
+    return record
+
+
 __all__ = [
-    "MISERE_ROLES", "ROLES", "VERDICTS", "ExplainError", "Explanation", "Step", "explain", "explained", "explanation_record", "headline",
-    "line_steps", "role_of", "value_words",
+    "MISERE_ROLES", "ROLES", "VERDICTS", "ExactMoves", "ExplainError", "Explanation", "Step", "exact_moves", "explain", "explained",
+    "explanation_record", "fact_record", "headline", "line_steps", "role_of", "value_words",
 ]  # fmt: skip

@@ -1,0 +1,141 @@
+"""Facts told in words: the sentences of an explanation, made from its :class:`~workbench.engine.facts.Fact`\\ s
+and nothing else, so that every word is one of them.
+
+The explained move comes first, with what it does itself ("9 wins in 3: it threatens 5 and 6, and O can stop
+only one."); then the best line after it, move by move, up to the move that decides the game or four moves; then,
+where there is one, the verdict's sentence (the moves that kept the value, the best ones, or why every other move
+falls short). Under misère only the point is told: the move that leaves the other side nothing but its own lines.
+
+Pure: imports only the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+
+from .facts import Fact
+from .geometry import Geometry, cell_name, cell_names
+from .solver import Value
+
+VERDICT_FACTS = frozenset({"keepers", "best", "only move", "worst other"})
+"""The facts of a verdict's sentence, said after the story of the move (the rest are the story's)."""
+
+_OUTCOME = {Value.WIN: "wins", Value.DRAW: "draws", Value.LOSS: "loses"}
+_KEEP = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "lose slowest"}
+_PACE = {Value.WIN: "winning", Value.DRAW: "drawing", Value.LOSS: "losing"}
+
+
+def tell(own: Sequence[Fact], line_words: str, verdict: Sequence[Fact], geometry: Geometry, *, mark: str = "") -> tuple[str, str]:
+    """(the sentences of an explanation, its story): ``own``, the facts of the explained move (its ``value``
+    first), then ``line_words`` (the line after it, told by :func:`tell_line`), then the sentence of the
+    ``verdict``'s facts, if any, in the first; the story is the same without the verdict and ``mark`` (``??``,
+    after the move's name)."""
+    value = own[0]
+    assert value.kind == "value"  # pragma: no mutate
+    name = cell_name(value.cell, geometry)
+    kinds = {fact.kind for fact in own}
+    outcome = _OUTCOME[value.value]
+    if value.value is not Value.DRAW and not kinds & {"completes", "must complete"}:
+        outcome += f" in {value.remoteness}"
+    role = _own_role(own, geometry)
+    if role and line_words:
+        rest = f" {outcome}: {role}. {line_words[0].upper()}{line_words[1:]}."
+    elif role or line_words:
+        rest = f" {outcome}: {role or line_words}."
+    else:
+        rest = f" {outcome}."
+    story = name + rest
+    return (f"{name}{mark}{rest} {_verdict(verdict, geometry)}" if verdict else f"{name}{mark}{rest}"), story
+
+
+def tell_line(facts: Sequence[Fact], geometry: Geometry, first_ply: int, *, more: bool = False) -> str:
+    """The moves of a best line told, one clause each (``X plays 4 (threatens 7); O must block at 7``), from
+    the line's ``facts`` (step 0 its first move, the game's move ``first_ply``); ``more`` says the line goes on
+    past the last move told."""
+    clauses = [_clause(list(group), geometry, first_ply) for _, group in groupby(facts, key=lambda fact: fact.step)]
+    words = "; ".join(clauses)
+    return f"{words}; and so on" if words and more else words
+
+
+def _names(cells, geometry: Geometry, last: str = "and") -> str:
+    """``6 and 9``, ``a2, d2 and c1``."""
+    names = [cell_name(cell, geometry) for cell in cells]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
+def _own_role(facts: Sequence[Fact], geometry: Geometry) -> str:
+    """What the explained move does itself, as a clause about "it"."""
+    by_kind = {fact.kind: fact for fact in facts}
+    player = facts[0].player
+    other = player.other.value
+    if "must complete" in by_kind:
+        return f"every cell left completes a line of {player.value}'s own"
+    if "completes" in by_kind:
+        return f"it completes a line of {player.value}'s own, which loses under misère" if geometry.misere else "it completes a line"
+    if "squeezes" in by_kind:
+        return f"it leaves {other} only cells that complete a line of {other}'s own"
+    parts = []
+    if "must block" in by_kind or "blocks" in by_kind:
+        parts.append(f"it blocks a line of {other}'s")
+    if "leaves" in by_kind:
+        left = f"leaves {other} a line to complete at {_names(by_kind['leaves'].cells, geometry)}"
+        parts.append(left if parts else f"it {left}")
+    if "threatens" in by_kind and not geometry.misere:
+        threat = f"threatens {_names(by_kind['threatens'].cells, geometry)}"
+        parts.append(threat if parts else f"it {threat}")
+    role = " and ".join(parts)
+    if "stops only one" in by_kind:
+        role += f", and {other} can stop only one"
+    return role
+
+
+def _clause(facts: list[Fact], geometry: Geometry, first_ply: int) -> str:
+    """One move of the line after the explained one, told."""
+    by_kind = {fact.kind: fact for fact in facts}
+    player = facts[0].player
+    who, other = player.value, player.other.value
+    where = cell_name(facts[0].cell, geometry)
+    if "must complete" in by_kind:
+        return f"{who} must complete a line at {where} (move {first_ply + facts[0].step})"
+    if "completes" in by_kind:
+        return f"{who} completes a line at {where}"
+    if "squeezes" in by_kind:
+        return f"{who} plays {where} at move {first_ply + facts[0].step}, leaving {other} only cells that complete a line of {other}'s own"
+    if "must block" in by_kind:
+        said = f"{who} must block at {where}"
+    elif "blocks" in by_kind:
+        said = f"{who} blocks at {where}"
+    else:
+        said = f"{who} plays {where}"
+    if "leaves" in by_kind:
+        return f"{said} (and leaves {other} a line to complete at {_names(by_kind['leaves'].cells, geometry)})"
+    if "threatens" in by_kind and not geometry.misere:
+        threats = _names(by_kind["threatens"].cells, geometry)
+        if "stops only one" in by_kind:
+            return f"{said}, threatening {threats}, and {other} can stop only one"
+        said += f" (and threatens {threats})" if "blocks" in by_kind or "must block" in by_kind else f" (threatens {threats})"
+    return said
+
+
+def _verdict(facts: Sequence[Fact], geometry: Geometry) -> str:
+    by_kind = {fact.kind: fact for fact in facts}
+    if "keepers" in by_kind:
+        keepers = by_kind["keepers"]
+        if len(keepers.cells) == 1:
+            return f"{cell_name(keepers.cells[0], geometry)} was the only move that {_OUTCOME[keepers.value] if keepers.value is not Value.LOSS else 'loses slowest'}."
+        return f"{cell_names(keepers.cells, geometry, ', ')} were the moves that {_KEEP[keepers.value]}."
+    if "best" in by_kind:
+        best = by_kind["best"]
+        pace = "" if best.value is Value.DRAW else f" in {best.remoteness}"
+        return f"Best: {_names(best.cells, geometry, 'or')}, {_PACE[best.value]}{pace}."
+    others, worst = by_kind["only move"], by_kind["worst other"]
+    worst_name = cell_name(worst.cell, geometry)
+    if others.value is Value.LOSS:
+        return f"Every other move loses, {worst_name} soonest (in {worst.remoteness})."
+    if worst.value is Value.DRAW:
+        return "Every other move only draws."
+    return f"Every other move does worse; {worst_name} even loses in {worst.remoteness}."
+
+
+__all__ = ["VERDICT_FACTS", "tell", "tell_line"]
