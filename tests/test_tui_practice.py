@@ -1,11 +1,10 @@
-"""Issue 41 in the app: explanations in the evaluation, the verdict in the history, the best line numbered on the
-board, learning from mistakes (a wrong answer, a hint, the solution, a skip and stop), puzzles kept in the
-library, the game-over pane's mistakes and the first screen's words."""
+"""Issues 41 and 48 in the app: explanations in the evaluation, the verdict in the history, the best line numbered
+on the board, learning from mistakes (a wrong answer's own story, graded hints, the solution, a skip and stop),
+puzzles kept in the library and scored honestly, answers by coordinate on 4×4, what is due on the first screen,
+the game-over pane's mistakes and the first screen's words."""
 
 import io
 import tempfile
-
-import pytest
 
 from rich.console import Console
 from textual.widgets import Button, Label, Static
