@@ -616,8 +616,9 @@ def test_a_budget_out_of_range_or_unreadable_is_one_line_naming_it(capsys, text,
 def test_a_position_is_read_on_the_board_of_its_game(capsys):
     code, out, _ = run(capsys, "analyze", "--game", "3x4k3", "X.../..../....", "--json")
     assert code == 0 and json.loads(out)["position"] == "X.../..../...." and json.loads(out)["to_move"] == "O"
-    code, out, err = run(capsys, "analyze", "--game", "3x4k3")
-    assert (code, out) == (2, "") and err == "workbench: error: analyze needs a POSITION, --moves or --all\n"
+    # no position: the game's empty board (issue 48, finding 15: it was an error)
+    code, out, _ = run(capsys, "analyze", "--game", "3x4k3", "--json")
+    assert code == 0 and json.loads(out)["position"] == "..../..../...." and json.loads(out)["to_move"] == "X"
 
 
 def test_solve_says_the_seconds_it_took_to_the_millisecond(capsys):

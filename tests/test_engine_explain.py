@@ -157,3 +157,23 @@ def test_the_history_s_marks_are_the_verdicts_of_explain():
             before, cell = state.position, rng.choice(state.position.legal_moves())
             state = reduce(state, PlayCell(cell=cell))
             assert annotation(state.tree, state.cursor) == marks[explain(before, cell).verdict]
+
+
+def test_explain_all_streams_every_move_of_every_position_as_explain_json_records_it(capsys):
+    """Issue 48: `explain --all --json`, one record a line, each the record `explain --json` prints; the text form
+    a line each too; past 12 cells, and with a position or a move, one line and exit 2."""
+    assert main(["explain", "--all", "--json", "--game", "3x3k3-misere"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 16_167  # every legal move of each of the 4,520 positions in play (test_teaching_facts)
+    records = [json.loads(line) for line in lines]
+    assert len({(record["position"], record["cell"]) for record in records}) == len(records)
+    geometry = Geometry(misere=True)
+    for record in random.Random(48).sample(records, 40):
+        assert record == explanation_record(explain(parse_position(record["position"], geometry), record["cell"]))
+    assert main(["explain", "--all", "--game", "2x2k2"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert len(text) == 4 + 4 * 3 + 12 * 2  # after three marks X holds a line: every pair of 2×2 is one
+    assert text[0] == "../..  a2  best  a2 wins in 3: it threatens b2, a1 and b1, and O can stop only one."
+    for args, words in ((["--game", "4x4k3"], "at most 12 cells"), (["--moves", "1"], "takes no position or move")):
+        assert main(["explain", "--all", *args]) == 2
+        assert words in capsys.readouterr().err

@@ -146,6 +146,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from ..engine.geometry import cell_names, parse_cell_name
 
     geometry = game_of(args)
+    if args.all:
+        if args.moves is not None or args.position is not None or args.move is not None:
+            raise UsageError("explain --all explains every move of every position: it takes no position or move")
+        from .every_position import explain_every_move
+
+        return explain_every_move(args, geometry)
     if args.moves is not None:
         if args.position is not None or args.move is not None:
             raise UsageError("explain takes --moves LIST, or POSITION --move CELL, not both")

@@ -69,8 +69,8 @@ def position_from(args: argparse.Namespace) -> Position:
         start = Position.empty(geometry)
         return start.play_all(parse_moves(args.moves, start))
     text = args.position if args.position is not None else args.position_option
-    if text is None:
-        raise UsageError("analyze needs a POSITION, --moves or --all")
+    if text is None:  # nothing named: the game's empty board, as the app starts
+        return Position.empty(geometry)
     return parse_position(text, geometry)
 
 

@@ -1,5 +1,5 @@
-"""``workbench analyze --all``: every reachable position of a board, streamed to standard output in chunks (one
-write each, never the whole at once).
+"""``workbench analyze --all`` and ``workbench explain --all``: every reachable position of a board (every move of
+every position in play), streamed to standard output in chunks (one write each, never the whole at once).
 
 Up to 12 cells, from the board's tables (read back from the cache, or built and kept there): with ``--json`` each
 position's full record (:mod:`workbench.engine.table_records`, the text of ``analyze --json`` of it), else a
@@ -49,6 +49,50 @@ def analyze_every_position(args: argparse.Namespace, geometry: Geometry) -> int:
             write(chunk)
     else:
         _write_rows(every_row(table))
+    return 0
+
+
+_EXPLAINED_A_WRITE = 2000
+"""Explanations gathered before each write of ``explain --all``."""
+
+
+def explain_every_move(args: argparse.Namespace, geometry: Geometry) -> int:
+    """``explain --all`` of ``geometry``: each position in play, by the number of marks and then its key, and each
+    of its moves, explained; with ``--json`` the record ``explain --json`` prints, one a line, else the position,
+    the move and the words.
+
+    :raises UsageError: above 12 cells (hundreds of millions of moves on 4×4)."""
+    from json import dumps
+
+    from ..engine.explain import explain, explanation_record
+    from ..engine.geometry import MAX_TABLE_CELLS, cell_name
+    from ..engine.position import Position, format_position
+
+    if geometry.size > MAX_TABLE_CELLS:
+        raise UsageError(f"explain --all covers boards of at most {MAX_TABLE_CELLS} cells ({geometry} has {geometry.size})")
+    from ..cache import warm_tables
+    from ..engine.analysis import tables
+
+    warm_tables(geometry)
+    table = tables(geometry)
+    full, size = geometry.full, geometry.size
+    write = sys.stdout.write
+    lines: list[str] = []
+    for key in sorted(table.children, key=lambda key: (key.bit_count(), key)):
+        if key in table.terminal:
+            continue
+        position = Position(key & full, key >> size, geometry)
+        text = format_position(position)
+        for cell, _ in table.children[key]:
+            explanation = explain(position, cell)
+            if args.json:
+                lines.append(dumps(explanation_record(explanation)) + "\n")
+            else:
+                lines.append(f"{text}  {cell_name(cell, geometry)}  {explanation.verdict}  {explanation.text}\n")
+        if len(lines) >= _EXPLAINED_A_WRITE:
+            write("".join(lines))
+            lines.clear()
+    write("".join(lines))
     return 0
 
 

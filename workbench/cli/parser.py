@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     analyze_cmd = commands.add_parser("analyze", parents=[db_option, game_option], help="analyse a position, a move list, or every position")
     source = analyze_cmd.add_mutually_exclusive_group()
-    source.add_argument("position", nargs="?", help="a position such as X.O/.X./..O (one starting with '-': after `--`, or --position=…)")
+    source.add_argument("position", nargs="?", help="a position such as X.O/.X./..O (one starting with '-': after `--`, or --position=…; none: the empty board)")
     source.add_argument("--position", dest="position_option", metavar="POSITION", help="the same, as an option: --position=-X-/---/---")
     source.add_argument("--moves", help="a move list from the empty board, such as 5,1,9 or 519")
     source.add_argument("--all", action="store_true", help="every reachable position (JSON Lines with --json)")
@@ -97,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain_cmd.add_argument("--moves", help="a move list from the empty board: its last move is explained (1,2 explains O's 2)")
     explain_cmd.add_argument("--budget", default=DEFAULT_REVIEW_BUDGET, help=f"above 16 cells: time for the search of the position (default {DEFAULT_REVIEW_BUDGET})")
     explain_cmd.add_argument("--nodes", type=positive_int, default=DEFAULT_NODES, help=f"nodes for that search (default {DEFAULT_NODES:,})")
+    explain_cmd.add_argument("--all", action="store_true", help="every move of every position of a board of at most 12 cells (JSON Lines with --json)")
     explain_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
     puzzles_cmd = commands.add_parser("puzzles", parents=[db_option, game_option], help="positions with exactly one right move, from the exact values; kept in the library")
