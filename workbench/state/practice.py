@@ -278,15 +278,16 @@ def mistakes_of_line(tree: GameTree, line: tuple[NodeId, ...], side: Player | No
     return tuple(exercise for node_id in line[1:] if (exercise := _mistake_at(tree, node_id, side, study, "")) is not None)
 
 
-def mistakes_of_tree(tree: GameTree, side: Player | None) -> tuple[Exercise, ...]:
-    """Every mistake and inaccuracy of ``side`` (None: both) anywhere in the study: the main line's first, in order,
-    then each variation's (a mistake in a side line is practised wherever the cursor stands)."""
+def mistakes_of_tree(tree: GameTree, side: Player | None, *, study: str | None = None) -> tuple[Exercise, ...]:
+    """Every mistake and inaccuracy of ``side`` (None: both) anywhere in the study (the library's ``study``, if it
+    comes from there): the main line's first, in order, then each variation's (a mistake in a side line is
+    practised wherever the cursor stands)."""
     main = set(tree.main_line())
     exercises = []
     for node_id in tree.walk():
         if node_id == ROOT:
             continue
-        exercise = _mistake_at(tree, node_id, side, None, "" if node_id in main else " of a variation")
+        exercise = _mistake_at(tree, node_id, side, study, "" if node_id in main else " of a variation")
         if exercise is not None:
             exercises.append((node_id not in main, exercise))
     return tuple(exercise for _, exercise in sorted(exercises, key=lambda pair: pair[0]))
@@ -302,7 +303,7 @@ def _mistake_at(tree: GameTree, node_id: NodeId, side: Player | None, study: str
     if played is None or analysis.value is None:
         return None
     if played.value < analysis.value or not analysis.masks.best & cell_bit(node.move):
-        where = f"study {study!r}, move {before.ply + 1}" if study else f"move {before.ply + 1}{line}"
+        where = f"study {study!r}, move {before.ply + 1}{line}" if study else f"move {before.ply + 1}{line}"
         return Exercise(before, node.move, where, node.parent, study)
     return None
 

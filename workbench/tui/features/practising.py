@@ -12,7 +12,7 @@ from ...engine.analysis import MAX_TABLE_CELLS, analysis_ready, is_searched
 from ...engine.geometry import describe_variant, format_variant
 from ...errors import WorkbenchError
 from ...state.actions import SetComment
-from ...state.practice import Exercise, Practice, mistakes_of_line, mistakes_of_tree, practised_comment
+from ...state.practice import Exercise, Practice, mistakes_of_tree, practised_comment
 
 PRACTICE_AT_ONCE = 20
 """Exercises in one run over the library's studies, and puzzles in one sitting."""
@@ -119,7 +119,7 @@ class Practising:
                 if record.variant != variant or record.damaged:
                     continue
                 state = open_study(library, record.name)
-                exercises.extend(mistakes_of_line(state.tree, state.tree.main_line(), player, study=record.name))
+                exercises.extend(mistakes_of_tree(state.tree, player, study=record.name))
             due = set(due_positions(library, "mistake", geometry))
             exercises.sort(key=lambda exercise: exercise.position not in due)  # stable: the latest first within each
             return tuple(exercises[:PRACTICE_AT_ONCE])
