@@ -239,6 +239,7 @@ async def test_a_coordinate_answer_on_4x4_is_judged_once(kept_solution):
         screen = PracticeScreen(Practice("mistake", (Exercise(position, 1),)), "on 4×4")
         app.push_screen(screen)
         await pilot.pause()
+        assert "click a cell or type : and its name" in plain_text(screen.query_one("#practice-keys"))
         await pilot.press("3")  # a digit: no answer on a board named by coordinates
         await pilot.pause()
         assert screen.practice.tries == ()

@@ -229,7 +229,8 @@ class PracticeScreen(ModalScreen[Practice]):
             highlighted = (position.geometry.size + 1) // 2
         board.state = AppState(geometry=position.geometry, tree=GameTree.new(position), view=ViewSettings(highlighted=highlighted, overlay=overlay))
         panel.update(self._panel_text(practice))
-        words = "n: next" if practice.settled else "answer on the board · m hint · space solution · n skip"
+        answer_by = "answer on the board" if position.geometry.size <= 9 else "click a cell or type : and its name"
+        words = "n: next" if practice.settled else f"{answer_by} · m hint · space solution · n skip"
         keys.update(Text(f"{words} · escape stops", "dim"))
         self.query_one("#practice-scroll", VerticalScroll).scroll_end(animate=False)
 
