@@ -6,7 +6,9 @@ Each piece makes ``workbench serve`` quicker or sturdier, never different to use
 piece                    what it does                                     stock
 =======================  ===============================================  ===========================================
 :mod:`.warm_start`,      a tab's app forked from a process that has        ``python -m workbench`` started for each tab
-:mod:`.app_service`      imported the app and read its tables
+:mod:`.app_service`      imported the app and read its tables; ended by    (by a shell); a closed tab's app that does
+                         its process (quit, SIGTERM, SIGKILL), and every   not quit has its input closed, and ends
+                         app ended when the server is gone                 itself (``tui/served_driver.py``)
 :mod:`.page`             a page that loads with less of the browser's      textual-serve's page and script
                          CPU, and takes the token out of the address bar
 :func:`run`              the server on the socket the command line         textual-serve's ``Server.serve()``, which
