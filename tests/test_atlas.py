@@ -31,7 +31,7 @@ from workbench.engine.atlas import (
 from workbench.engine.census import counts
 from workbench.engine.geometry import parse_variant
 from workbench.engine.graph import class_index, state_graph
-from workbench.engine.solver import solve
+from workbench.engine.solver import preference, solve
 from workbench.engine.strong import strong_solve
 
 from .solved import solved
@@ -122,8 +122,19 @@ def test_the_literature_s_values_on_small_boards(small_records):
     assert small_records["3x4k3"].value == 1
     assert all(small_records[f"2x{n}k3"].value == 0 for n in range(3, 7))
     # misère Tic-Tac-Toe is a draw, and X keeps it only by the centre
-    assert small_records["3x3k3-misere"].value == 0 and small_records["3x3k3-misere"].best_first_moves == (5,)
-    assert small_records["3x3k3"].best_first_moves == (1, 2, 5)  # every opening draws
+    assert small_records["3x3k3-misere"].value == 0 and small_records["3x3k3-misere"].keeping_first_moves == (5,)
+    assert small_records["3x3k3"].keeping_first_moves == small_records["3x3k3"].best_first_moves == (1, 2, 5)  # every opening draws
+
+
+def test_the_first_moves_that_keep_the_value_and_the_best_ones_are_two_columns():
+    """Issue 48, finding 14: on 4×5k3 the atlas listed a4 and b4 as "best", though only the six central cells win
+    in 5 (the other edges win in 7, the corners in 11); under misère c4 and c3 lose in 17 where the rest hold out
+    to 19. The one word named two things: now the moves that keep the value and the ★ best are apart."""
+    rows = committed_rows()
+    keeping, best = rows["4x5k3"].split(" | ")[3:5]
+    assert (keeping, best) == ("a4 b4 c4 a3 b3 c3", "b3 c3")
+    keeping, best = rows["4x5k3-misere"].split(" | ")[3:5]
+    assert set(best.split()) < set(keeping.split()) and not {"c4", "c3"} & set(best.split())
 
 
 def test_the_misere_values_a_published_table_has(small_records):
@@ -157,7 +168,10 @@ def test_each_record_agrees_with_the_dictionary_solver_and_the_positions_own_dea
     assert tuple(record.games) == tuple(counts(geometry).games[0])
     assert record.dead_draws == sum(graph.position(key).dead_draw for key in graph.keys())
     keeping = {cell for cell, child in graph.children[0] if -solution.value[child] == solution.value[0]}
-    assert set(record.best_first_moves) <= keeping and record.best_first_moves  # one of each class that keeps it
+    assert set(record.keeping_first_moves) <= keeping and record.keeping_first_moves  # one of each class that keeps it
+    top = max(preference(-solution.value[child], solution.remoteness[child]) for _, child in graph.children[0])
+    best = {cell for cell, child in graph.children[0] if preference(-solution.value[child], solution.remoteness[child]) == top}
+    assert set(record.best_first_moves) <= best <= keeping and record.best_first_moves  # one of each ★ class
 
 
 def test_dead_draws_are_counted_in_chunks_as_in_one():
@@ -225,15 +239,16 @@ def test_json_lines_one_record_per_board_with_its_source(capsys):
     records = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and err == "" and [r["variant"] for r in records] == [str(b) for b in atlas_boards(9)]
     tic_tac_toe = records[-2]
-    for field in ("rows", "cols", "k", "misere", "value", "remoteness", "positions", "classes", "best_first_moves"):
+    for field in ("rows", "cols", "k", "misere", "value", "remoteness", "positions", "classes", "keeping_first_moves", "best_first_moves"):
         assert field in tic_tac_toe
     assert tic_tac_toe | {"seconds": 0} == {
         "variant": "3x3k3", "rows": 3, "cols": 3, "k": 3, "misere": False, "value": "draw", "remoteness": 9,
+        "keeping_first_moves": ["1", "2", "5"], "keeping_first_cells": [1, 2, 5],
         "best_first_moves": ["1", "2", "5"], "best_first_cells": [1, 2, 5], "first_move_classes": 3,
         "positions": 5478, "classes": 765, "games": {"total": 255168, "x": 131184, "o": 77904, "draw": 46080},
         "dead_draws": 120, "dead_draw_share": 0.021906, "source": "solved", "seconds": 0,
     }  # fmt: skip
-    assert records[-1]["misere"] is True and records[-1]["best_first_moves"] == ["5"]
+    assert records[-1]["misere"] is True and records[-1]["keeping_first_moves"] == records[-1]["best_first_moves"] == ["5"]
     assert records[-1]["games"]["x"] == 77904  # under misère X wins the games O completes a line in
     code, out, _ = run(capsys, "--max-cells", "9", "--json")
     assert {json.loads(line)["source"] for line in out.splitlines()} == {"cache"}  # kept: read back
@@ -342,12 +357,13 @@ def test_a_written_file_gets_the_mode_a_new_file_gets(capsys, tmp_path):
 
 def test_record_data_is_the_record(small_records):
     data = record_data(small_records["3x4k3"])
-    assert (data["value"], data["remoteness"], data["best_first_moves"], data["first_move_classes"]) == (
+    assert (data["value"], data["remoteness"], data["keeping_first_moves"], data["first_move_classes"]) == (
         "win",
         7,
         ["a3", "b3", "b2"],
         4,
     )
+    assert data["best_first_moves"] == ["b3", "b2"]  # a3 wins too, but more slowly
     assert data["positions"] == 111973 and data["classes"] == 28275 and data["games"]["total"] == 151188768
     assert record_data(small_records["2x3k3-misere"])["value"] == "draw"
 

@@ -100,7 +100,6 @@ def test_verify_reports_no_disagreement(capsys):
         (["analyze", "X.Q/.../..."], "unknown character 'Q'"),
         (["analyze", "OO./.../..."], "O has more marks than X"),
         (["analyze", "--moves", "5,5"], "token 2 '5'"),
-        (["analyze"], "needs a POSITION"),
         (["frobnicate"], "invalid choice"),
         (["analyze", "--all", "--moves", "5"], "not allowed with"),
     ],

@@ -283,7 +283,7 @@ def test_four_by_four_four_in_a_row_solved_kept_and_analysed(capsys):
     code, out, _ = run(capsys, "explain", "--game", "4x4k4", ".X.X/O..O/O.../XX..", "--move", "b2", "--json")
     record = json.loads(out)
     assert code == 0 and (record["verdict"], record["line"][0]["role"], record["value_after"]["value"]) == ("only move", "quiet", "draw")
-    assert record["text"].endswith("the quickest refutation is of a4, which loses in 4: X plays b2, threatening b3 and c3; O can stop only one.")
+    assert record["text"].endswith("Every other move loses, a4 soonest (in 4).")
 
 
 @pytest.mark.parametrize(

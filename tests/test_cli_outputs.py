@@ -450,13 +450,13 @@ def test_review_rates_every_move_and_scores_each_side(capsys):
         "review of 1 2 4 7 5 3 8 from the empty board\n"
         "  1. X 1  best\n"
         "  1… O 2  mistake: draw → loss in 6 (best: 5)\n"
-        "         2?? loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 and 9; O can stop only one. 5 was the only move that draws.\n"
+        "         2?? loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 and 9, and O can stop only one. 5 was the only move that draws.\n"
         "  2. X 4  best\n"
         "  2… O 7  best\n"
         "  3. X 5  best\n"
         "  3… O 3  best\n"
         "  4. X 8  inaccurate: win in 1 → win in 3 (best: 6, 9)\n"
-        "         8?! keeps the win but wins more slowly: 3 plies to the end instead of 1. Best: 6, 9.\n"
+        "         8?! wins in 3: it threatens 6 and 9, and O can stop only one. Best: 6 or 9, winning in 1.\n"
         "X: 4 moves · 3 best · 1 inaccurate · 0 mistakes · accuracy 75%\n"
         "O: 3 moves · 2 best · 0 inaccurate · 1 mistake · accuracy 67%\n"
     )
@@ -467,7 +467,7 @@ def test_review_rates_every_move_and_scores_each_side(capsys):
     assert data["moves"][6] == {"ply": 7, "player": "X", "cell": 8, "name": "8", "rating": "inaccurate", "best": [6, 9],
                                 "best_names": ["6", "9"], "before": {"value": "win", "remoteness": 1, "exact": True},
                                 "after": {"value": "win", "remoteness": 3},
-                                "text": "8?! keeps the win but wins more slowly: 3 plies to the end instead of 1. Best: 6, 9."}  # fmt: skip
+                                "text": "8?! wins in 3: it threatens 6 and 9, and O can stop only one. Best: 6 or 9, winning in 1."}  # fmt: skip
     assert data["sides"]["X"] == {"moves": 4, "best": 3, "inaccurate": 1, "mistakes": 0, "not_proven": 0, "accuracy": 0.75}
 
 

@@ -152,12 +152,14 @@ def test_review_takes_game_and_a_move_list_on_another_board(capsys, argv):
     assert out.splitlines() == [
         "review of a3 b3 c3 from the empty board on 3x4k3",
         "  1. X a3  inaccurate: win in 7 → win in 9 (best: b3, c3, b2, c2, b1, c1)",
-        "         a3?! keeps the win but wins more slowly: 9 plies to the end instead of 7. Best: b3, c3, b2, c2, b1, c1.",
+        "         a3?! wins in 9: O plays b2; X plays a1 (threatens a2); O must block at a2 (and threatens c2); X must "
+        "block at c2; and so on. Best: b3, c3, b2, c2, b1 or c1, winning in 7.",
         "  1… O b3  inaccurate: loss in 8 → loss in 6 (best: b2)",
-        "         b3?! keeps the loss but loses sooner: 6 plies to the end instead of 8. Best: b2.",
+        "         b3?! loses in 6: X plays a2 (threatens a1); O must block at a1; X plays b2, threatening c2 and c1, "
+        "and O can stop only one. Best: b2, losing in 8.",
         "  2. X c3  mistake: win in 5 → loss in 6 (best: a2, b2, a1, c1)",
-        "         c3?? loses in 6: O plays b2 (threatens b1); X must block at b1; O plays c2, threatening a2, d2 and d1; "
-        "X can stop only one. a2, b2, a1, c1 were the moves that win.",  # the words of `explain`, under each
+        "         c3?? loses in 6: O plays b2 (threatens b1); X must block at b1; O plays c2, threatening a2, d2 and d1, "
+        "and X can stop only one. a2, b2, a1, c1 were the moves that win.",  # the words of `explain`, under each
         "X: 2 moves · 0 best · 1 inaccurate · 1 mistake · accuracy 0%",
         "O: 1 moves · 0 best · 1 inaccurate · 0 mistakes · accuracy 0%",
     ]

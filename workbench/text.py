@@ -115,7 +115,12 @@ def value_text(value: Value | None, remoteness: int | None) -> Text:
 
 
 def moves_table(analysis: Analysis) -> Table:
-    table = Table(title="Moves (for the side to move)", title_justify="left")
+    """Every move's value, remoteness, trap and games; a caption tells the ★ best moves (the quickest win, else a
+    draw, else the slowest loss) from the moves that keep the value, however slowly: two things, two names."""
+    keeping = [move.cell for move in analysis.moves if move.value == analysis.value]
+    caption = ("★ best: the quickest win, else a draw, else the slowest loss"
+               + (f" · keep the {analysis.value.label}: {cell_names(keeping, analysis.position.geometry, ', ')}" if analysis.value in (Value.WIN, Value.DRAW) else ""))  # fmt: skip
+    table = Table(title="Moves (for the side to move)", title_justify="left", caption=caption, caption_justify="left")
     table.add_column("cell", justify="right")
     table.add_column("value")
     table.add_column("plies", justify="right")

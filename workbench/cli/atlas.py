@@ -26,12 +26,12 @@ if TYPE_CHECKING:  # (engine.atlas imports numpy: 0.2 s of every other command's
     from ..engine.atlas import AtlasRecord
 
 CSV_FIELDS = (
-    "variant", "rows", "cols", "k", "misere", "value", "remoteness", "best_first_moves", "first_move_classes",
+    "variant", "rows", "cols", "k", "misere", "value", "remoteness", "keeping_first_moves", "best_first_moves", "first_move_classes",
     "positions", "classes", "games", "x_wins", "o_wins", "draws", "dead_draws", "dead_draw_share",
 )  # fmt: skip
 """The CSV's columns, in order (its header line)."""
 MARKDOWN_COLUMNS = (
-    "board", "rule", "value", "best first moves", "first moves", "positions", "classes", "games", "X wins",
+    "board", "rule", "value", "first moves that keep it", "best first moves ★", "first moves", "positions", "classes", "games", "X wins",
     "O wins", "draws", "dead draws",
 )  # fmt: skip
 
@@ -204,7 +204,7 @@ def csv_text(records: list[AtlasRecord]) -> str:
         games = data["games"] or dict.fromkeys(("total", "x", "o", "draw"), "")  # not counted: empty fields
         writer.writerow([
             data["variant"], data["rows"], data["cols"], data["k"], int(data["misere"]), data["value"],
-            data["remoteness"], " ".join(data["best_first_moves"]), data["first_move_classes"], data["positions"],
+            data["remoteness"], " ".join(data["keeping_first_moves"]), " ".join(data["best_first_moves"]), data["first_move_classes"], data["positions"],
             data["classes"], games["total"], games["x"], games["o"], games["draw"], _blank(data["dead_draws"]),
             _blank(data["dead_draw_share"]),
         ])  # fmt: skip
@@ -223,7 +223,7 @@ def markdown_row(record: AtlasRecord) -> str:
     )  # fmt: skip
     cells = (
         f"{geometry.rows}×{geometry.cols} k{geometry.k}", "misère" if geometry.misere else "normal",
-        outcome_words(record), " ".join(record.best_first_names), str(record.first_move_classes),
+        outcome_words(record), " ".join(record.keeping_first_names), " ".join(record.best_first_names), str(record.first_move_classes),
         f"{record.positions:,}", f"{record.classes:,}", *counted,
     )  # fmt: skip
     return "| " + " | ".join(cells) + " |"
@@ -251,8 +251,10 @@ def markdown_text(records: list[AtlasRecord], date: str, command: str) -> str:
         "do not edit by hand.",
         "",
         "*value*: the empty board's under perfect play, for X who moves first (the winner hurrying, the loser",
-        "delaying; a draw runs to the full board). *best first moves*: the first moves that keep that value, one per",
-        "symmetry class. *first moves*: how many there are up to symmetry. *positions*, *classes*: reachable",
+        "delaying; a draw runs to the full board). *first moves that keep it*: every first move that keeps that value,",
+        "however slowly, one per symmetry class. *best first moves ★*: of those, the ones the app marks ★, that win",
+        "soonest or lose slowest (where the board is drawn, the same). *first moves*: how many there are up to",
+        "symmetry. *positions*, *classes*: reachable",
         "positions, and their classes up to symmetry. *games*: complete games, each ending at the first line, and",
         "how they end (X wins, O wins, draws, by the rule). *dead draws*: positions still in play where neither",
         "side can complete a line any more, and their share of the positions. Past 16 cells the boards are solved",
@@ -286,12 +288,13 @@ def text_lines(records: list[AtlasRecord]) -> list[str]:
     from ..engine.atlas import outcome_words
 
     lines = [
-        f"{'variant':<16} {'value':<12} {'best first moves':<24} {'positions':>12} {'classes':>11} {'games':>22} {'dead draws':>10}"
+        f"{'variant':<16} {'value':<12} {'first moves keeping it':<24} {'best first moves ★':<24} {'positions':>12} "
+        f"{'classes':>11} {'games':>22} {'dead draws':>10}"
     ]
     for record in records:
-        moves = " ".join(record.best_first_names)
+        moves = f"{' '.join(record.keeping_first_names):<24} {' '.join(record.best_first_names)}"
         games = f"{record.games.total:>22,}" if record.games is not None else f"{'not counted':>22}"
         dead = f"{100 * record.dead_draw_share:>9.2f}%" if record.dead_draws is not None else f"{'—':>10}"
-        lines.append(f"{record.variant:<16} {outcome_words(record):<12} {moves:<24} {record.positions:>12,} "
+        lines.append(f"{record.variant:<16} {outcome_words(record):<12} {moves:<49} {record.positions:>12,} "
                      f"{record.classes:>11,} {games} {dead}")  # fmt: skip
     return lines

@@ -26,6 +26,7 @@ import numpy as np
 from .census import GameCounts
 from .geometry import MAX_SWEPT_CELLS, Cell, Geometry, cell_name
 from .solve_progress import STAGE_WORDS, describe_stage, duration
+from .solver import preference
 from .strong import UNREACHED, StrongSolution
 from .symmetry import group_moves, transforms
 
@@ -51,9 +52,12 @@ class AtlasRecord:
     geometry: Geometry
     value: int
     remoteness: int
-    best_first_moves: tuple[Cell, ...]
+    keeping_first_moves: tuple[Cell, ...]
     """The first moves that keep the value (a win, however slow; a draw; any move where all lose), one per
     symmetry class: the lowest cell of each."""
+    best_first_moves: tuple[Cell, ...]
+    """The best first moves, as the app's ★ marks them: the quickest win, else a draw, else the slowest loss (of
+    those that keep the value, the ones that get there soonest or hold out longest), one per symmetry class."""
     first_move_classes: int
     """The first moves up to symmetry (the empty board's stabiliser is the whole group)."""
     positions: int
@@ -72,6 +76,10 @@ class AtlasRecord:
     def dead_draw_share(self) -> float | None:
         """Dead draws as a share of every reachable position (the ended ones included)."""
         return None if self.dead_draws is None else self.dead_draws / self.positions
+
+    @property
+    def keeping_first_names(self) -> tuple[str, ...]:
+        return tuple(cell_name(cell, self.geometry) for cell in self.keeping_first_moves)
 
     @property
     def best_first_names(self) -> tuple[str, ...]:
@@ -101,13 +109,16 @@ def atlas_record(solution: StrongSolution) -> AtlasRecord:
     first = solution.lookup_many([1 << cell for cell in range(geometry.size)], [0] * geometry.size)
     # the child's value is O's, who moves there
     keeping = tuple(cell for cell, (child_value, _) in enumerate(first, 1) if -child_value == value)
+    outcomes = [preference(-child_value, child_remoteness + 1) for child_value, child_remoteness in first]
+    best = tuple(cell for cell, outcome in enumerate(outcomes, 1) if outcome == max(outcomes))
     group = transforms(geometry)
     counted = hasattr(solution, "games")
     return AtlasRecord(
         geometry=geometry,
         value=value,
         remoteness=remoteness,
-        best_first_moves=tuple(orbit[0] for orbit in group_moves(keeping, group)),
+        keeping_first_moves=tuple(orbit[0] for orbit in group_moves(keeping, group)),
+        best_first_moves=tuple(orbit[0] for orbit in group_moves(best, group)),
         first_move_classes=len(group_moves(tuple(range(1, geometry.size + 1)), group)),
         positions=solution.positions,
         classes=sum(solution.classes_by_ply) if counted else classes_counted(solution),
@@ -209,6 +220,8 @@ def record_data(record: AtlasRecord) -> dict:
         "misere": geometry.misere,
         "value": _LABELS[record.value],
         "remoteness": record.remoteness,
+        "keeping_first_moves": list(record.keeping_first_names),
+        "keeping_first_cells": list(record.keeping_first_moves),
         "best_first_moves": list(record.best_first_names),
         "best_first_cells": list(record.best_first_moves),
         "first_move_classes": record.first_move_classes,
