@@ -42,7 +42,7 @@ async def test_the_evaluation_says_the_last_move_in_words_and_the_history_its_ve
         assert _words(app.query_one(MoveVerdict)) == "O 2?? Mistake: draw → loss in 6. Best was 5."  # tall: two lines
         await pilot.press("shift+down")  # the cursor on an empty cell (4): that move is explained instead
         await pilot.pause()
-        assert "why: 4 wins in 5: O must block at 7" in _words(app.query_one(EvaluationView))
+        assert "why: 4 wins in 5: it threatens 7. O must block at 7" in _words(app.query_one(EvaluationView))
 
 
 async def test_at_80_by_24_the_history_s_one_line_is_the_verdict_of_a_marked_move():
