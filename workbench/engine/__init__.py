@@ -49,13 +49,14 @@ __all__ = [
 
 def clear_caches() -> None:
     """Forget every per-geometry table, so the next call computes from cold."""
-    from . import graph, solver, symmetry, threats
+    from . import explain, facts, graph, solver, symmetry, threats
     from .analysis import _searched_position, forget_tables
     from .census import completing_cells, counts
 
     for cached in (
         graph.state_graph, graph.class_index, solver.solve, counts, completing_cells,
         symmetry.transforms, symmetry._reading_weights, symmetry._whole_weights, _searched_position,
+        explain.exact_moves, explain._told_after, explain.explained, facts.board_of,
     ):  # fmt: skip
         cached.cache_clear()
     forget_tables()
