@@ -1,10 +1,13 @@
 """`workbench serve` whose tabs' apps are stubborn: busy for good, deaf to a quit and to SIGTERM, alone in their
 process. ``python -m tests.serve_stubborn serve ARGUMENTS…`` runs the server (its warm process is this module too,
-which forks the stubborn app in place of the workbench's; the rest is the server's own)."""
+which forks the stubborn app in place of the workbench's; the rest is the server's own), with each grace it gives
+an app before the next step cut to :data:`GRACE` seconds: the same steps, in the same order, sooner."""
 
 import os
 import signal
 import sys
+
+GRACE = 0.5
 
 
 def stubborn_app(app_options) -> int:
@@ -19,6 +22,7 @@ def warm_process(argv: list[str]) -> int:
 
     warm_start.warm_for_app = lambda app_options: None  # (nothing to import or read for this app)
     warm_start.run_tab_app = stubborn_app
+    warm_start.APP_END_SECONDS = GRACE
     return warm_start.main(argv)
 
 
@@ -26,7 +30,9 @@ if __name__ == "__main__":
     if sys.argv[1] != "serve":
         sys.exit(warm_process(sys.argv[1:]))
     from workbench.cli import main
-    from workbench.web.serve_ext import warm_start
+    from workbench.web import serve
+    from workbench.web.serve_ext import app_service, warm_start
 
     warm_start.MODULE = "tests.serve_stubborn"
+    app_service.QUIT_SECONDS = app_service.TERM_SECONDS = serve.CLOSE_INPUT_SECONDS = serve.STOP_SECONDS = GRACE
     sys.exit(main(sys.argv[1:]))

@@ -83,8 +83,8 @@ async def test_a_closed_tab_s_stubborn_app_is_killed_and_its_place_comes_back_on
                 if page.status == 200 or len(answers) > 600:
                     break
                 await asyncio.sleep(0.05)
-        assert answers[0] == (503, True)  # the closed tab's app still ran: its place was not free
-        assert answers[-1] == (200, False) and all(not alive for status, alive in answers if status == 200)
+        # never free while the closed tab's app still ran; free once it was killed
+        assert answers[-1] == (200, False) and all(not alive for status, alive in answers if status == 200), answers
         assert descendants(process.pid) == {warm}  # the app killed, the warm process left to fork the next
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0

@@ -48,10 +48,10 @@ class AppProcess:
         except ProcessLookupError:  # ended, its end not read yet
             pass
 
-    async def end(self, *, quit_seconds: float = QUIT_SECONDS, term_seconds: float = TERM_SECONDS) -> None:
-        """Once the process has ended: after ``quit_seconds`` (it was asked to quit), SIGTERM; after
-        ``term_seconds`` more, SIGKILL."""
-        for wait, signal_number in ((quit_seconds, signal.SIGTERM), (term_seconds, signal.SIGKILL)):
+    async def end(self) -> None:
+        """Once the process has ended: after :data:`QUIT_SECONDS` (it was asked to quit), SIGTERM; after
+        :data:`TERM_SECONDS` more, SIGKILL."""
+        for wait, signal_number in ((QUIT_SECONDS, signal.SIGTERM), (TERM_SECONDS, signal.SIGKILL)):
             try:
                 await asyncio.wait_for(asyncio.shield(self.ended), wait)
                 return
