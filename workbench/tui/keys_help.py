@@ -78,6 +78,8 @@ GLOSSARY = [
     ("? / not proven", "Above 16 cells: a value the search has not proved yet; s stops the search, or searches on"),
     ("plies", "In the moves table: the plies to the end after that move, both sides at their best"),
     ("★", "A best move: it keeps the value, with the quickest win or the slowest loss"),
+    ("keeps the value", "A move with the position's own result (a win, a draw), however slowly: ★ marks the "
+                        "quickest of them; the atlas lists both"),
     ("trap", "Share of the opponent's replies to the move that lose (— when the move ends the game)"),
     ("games", "Complete games that continue through the move, and how many X wins, O wins, draws"),
     ("computed / library", "Where the game counts come from: the engine, or the library's games tables "
