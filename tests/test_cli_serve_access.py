@@ -2,7 +2,11 @@
 and the session key, the headers of every answer, the cap on apps; each check alone, then the middleware in an
 aiohttp server of the test's own. And what a tab may send its app (workbench.web.messages)."""
 
+import re
+import signal
+import socket
 import string
+import subprocess
 
 import aiohttp
 import pytest
@@ -31,6 +35,10 @@ from workbench.web.access import (
 )  # fmt: skip
 
 from workbench.web.messages import MAX_SIZE, MIN_SIZE, BadMessage, Message, query_size, read_message
+
+from workbench.bench.browser import websocket_address
+
+from .test_cli_serve import _apps, base_of, serving_again
 
 PORT = 8799  # not the default 8000: nothing may assume it
 
@@ -467,6 +475,78 @@ def test_a_token_file_or_variable_that_holds_no_token_is_one_line_and_exit_2(cap
     monkeypatch.setenv(TOKEN_VARIABLE, "a;b")
     assert main(["serve", "--port", "0"]) == 2
     assert capsys.readouterr().err.startswith(f"workbench: error: {TOKEN_VARIABLE}: a token is 1 to 256")
+
+
+# the same checks, at a server's process (they are the same in both modes: not run again in stock mode)
+
+
+def _stopped(process: subprocess.Popen) -> str:
+    """What the server said on its standard error, once stopped."""
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(30) == 0
+    return process.stderr.read()
+
+
+async def test_each_start_makes_a_new_random_token_and_token_sets_one(tmp_path):
+    addresses = []
+    for _ in range(2):
+        with serving_again(tmp_path) as (process, url):
+            addresses.append(url)
+            assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[\w-]{32}", url)
+            assert _stopped(process) == ""  # no warning
+    assert addresses[0].split("=")[1] != addresses[1].split("=")[1]
+    with serving_again(tmp_path, "--token", "short+key") as (process, url):
+        assert url.endswith("/?token=short%2Bkey")
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url) as page:
+                assert page.status == 200
+            async with session.get(base_of(url) + "/?token=short+key") as page:  # (a + in a query is a space)
+                assert page.status == 403
+        said = _stopped(process)
+    assert said.startswith("workbench: warning: a token of 9 characters can be guessed; leave --token out for a random one\n")
+
+
+async def test_no_token_lets_the_server_s_own_requests_in_says_so_at_the_start_and_still_checks_the_host(tmp_path):
+    with serving_again(tmp_path, "--no-token", reach="this machine only, with no key: every program on it can use it") as (process, url):
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url) as page:
+                assert page.status == 200 and not page.cookies
+            async with session.get(url, headers={"Host": "evil.example"}) as page:
+                assert page.status == 403
+            async with session.get(url, headers={"Origin": "http://evil.example"}) as page:
+                assert page.status == 403
+            for forged in ({"Host": "evil.example"}, {"Origin": "http://evil.example"}):  # the socket too: no app
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await session.ws_connect(websocket_address(url, 80, 24), headers=forged)
+                assert refused.value.status == 403
+            assert _apps(process.pid) == set()
+        said = _stopped(process)
+    assert said.splitlines() == [
+        "workbench: warning: --no-token: every program on this machine can use the app and your library through it",
+        "workbench: refused GET '/': 'evil.example' is not a name of this server",
+        "workbench: refused GET '/': a page of 'http://evil.example' may not use this server",
+    ]
+
+
+async def test_a_server_on_every_address_answers_to_the_machine_s_names_and_says_the_token_is_the_only_key(tmp_path):
+    with serving_again(tmp_path, "--host", "0.0.0.0", reach="on every network this machine is on") as (process, url):
+        port = int(re.search(r":(\d+)/", url).group(1))
+        async with aiohttp.ClientSession() as session:
+            for address in (url, url.replace("127.0.0.1", "localhost")):
+                async with session.get(address) as page:
+                    assert page.status == 200, address
+            # the machine's name, as a browser elsewhere sends it (named in the Host: no resolver needed here)
+            async with session.get(url, headers={"Host": f"{socket.gethostname()}:{port}"}) as page:
+                assert page.status == 200
+            async with session.get(url, headers={"Host": f"evil.example:{port}"}) as page:
+                assert page.status == 403
+            async with session.get(url.replace("127.0.0.1", "0.0.0.0")) as page:  # (a browser may go there)
+                assert page.status == 200
+        assert _stopped(process).splitlines() == [
+            "workbench: warning: --host 0.0.0.0: the app and your library are open to the network, unencrypted",
+            f"workbench: refused GET '/': 'evil.example:{port}' is not a name of this server",
+        ]
 
 
 # what a tab may send its app
