@@ -132,6 +132,8 @@ def page_url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+CLOSE_SECONDS = 1.0
+"""How long the server waits for a tab to answer its websocket's closing."""
 CLOSE_INPUT_SECONDS = 2.0
 """How long a closed tab's app has to quit before its input is closed (which ends it: the served driver)."""
 
@@ -343,7 +345,8 @@ def serve(
             only once its app has ended."""
             import textual_serve.server
 
-            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
+            # (a closing handshake the tab does not answer within CLOSE_SECONDS is over: it held a stop 10 s)
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES, timeout=CLOSE_SECONDS)
             if not websocket.can_prepare(request).ok:  # a plain GET: no place taken, nothing started
                 return refusal(400, page("not a websocket", "This address is the app's websocket, which only the page opens."))
             # full since the page was sent: nothing is started (the page offers a restart, which gets the full page)
