@@ -324,7 +324,7 @@ def target_refusal(target: str, host: str) -> str | None:
         named = None
     if named is not None and named.lower() == host.lower():
         return None
-    return f"its target {target[:80]!r} names another host than its Host"
+    return f"its target names another host ({(named or target)[:80]!r}) than its Host"  # (not its query: a token)
 
 
 FULL_RETRY_SECONDS = 3
