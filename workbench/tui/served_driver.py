@@ -67,32 +67,32 @@ def keep_errors_in_a_file() -> None:
         return
     keep_errors_in_a_file.done = True
     try:
-        report = tempfile.NamedTemporaryFile("w+", prefix="workbench-tab-", suffix=".txt", delete=False, encoding="utf-8")
+        kept = tempfile.TemporaryFile("w+", encoding="utf-8")  # (nameless: an app killed leaves nothing behind)
         server = os.dup(2)
-        os.dup2(report.fileno(), 2)
+        os.dup2(kept.fileno(), 2)
     except OSError:  # (no file to be had: the errors go to the server as they are)
         return
-    atexit.register(say_errors, report, server)
+    atexit.register(say_errors, kept, server)
 
 
-def say_errors(report, server: int) -> None:
-    """One line on ``server`` (the standard error the app was given) for what ``report`` holds: a single line as it
-    is (an error of the user's), more as where they are kept; an empty report is removed."""
+def say_errors(kept, server: int) -> None:
+    """One line on ``server`` (the standard error the app was given) for what ``kept`` holds: a single line as it
+    is (an error of the user's); more, in a file of their own, named in the line."""
     import sys
 
     try:
         sys.stderr.flush()
-        report.seek(0)
-        lines = [line.strip(" │╭╰─\n") for line in report.read().splitlines()]
+        kept.seek(0)
+        text = kept.read()
+        lines = [line.strip(" │╭╰─") for line in text.splitlines()]
         lines = [line for line in lines if line]
-        report.close()
         if not lines:
-            os.unlink(report.name)
             return
         if len(lines) == 1:
             said = lines[0]
-            os.unlink(report.name)
         else:
+            with tempfile.NamedTemporaryFile("w", prefix="workbench-tab-", suffix=".txt", delete=False, encoding="utf-8") as report:
+                report.write(text)
             said = f"workbench: a tab's app crashed ({lines[-1][:160]}); what it said is in {report.name}"
         os.write(server, (said + "\n").encode("utf-8", "replace"))
     except OSError:
