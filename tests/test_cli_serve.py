@@ -39,7 +39,7 @@ def base_of(url: str) -> str:
 
 
 def browser_session() -> aiohttp.ClientSession:
-    """A session that keeps the server's cookie as a browser does (aiohttp's jar keeps none from an address)."""
+    """A session that keeps cookies as a browser does (the server sets none: a test would see one it set)."""
     return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
 
 

@@ -51,8 +51,9 @@ async def test_the_warm_process_forks_an_app_of_the_size_asked_for_and_a_quit_en
         monkeypatch.setenv(variable, str(tmp_path / variable.lower()))
     warm = WarmStart({"db": str(tmp_path / "library.sqlite3"), "game": None})
     try:
-        stdin, stdout, stderr = await warm.start_app(100, 30)
+        stdin, stdout, stderr, pid = await warm.start_app(100, 30)
         (app,) = _pids_of_children(warm.process.pid)
+        assert pid == app and os.getpgid(app) == app  # the app's own process group, named to the server
         screen = pyte.Screen(100, 30)
         await _read_screen(stdout, screen, lambda text: "History" in text and "Evaluation" in text)
         # drawn to its last column and its last row: the size asked for (the footer on the 30th row)
