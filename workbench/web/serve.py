@@ -171,7 +171,7 @@ class ServerLog(logging.Handler):
         if record.exc_info and record.exc_info[1] is not None:
             error = record.exc_info[1]
             line = f"{line}: {type(error).__name__}: {str(error)[:120]}".rstrip(": ")
-        self.log(f"log {record.name}", f"workbench: {record.name}: {line!r}"[: 300])
+        self.log(f"log {record.name}", f"workbench: {record.name}: {line!r}"[:300])
 
     def install(self) -> Callable[[], None]:
         """Take over the loggers; what puts them back as they were."""

@@ -149,6 +149,8 @@ def warm_for_app(app_options: AppOptions) -> None:
         be read (each tab's app then starts cold and says so itself)."""
     import textual.drivers.web_driver  # noqa: F401 - the driver every tab's app runs on
 
+    from ...tui import served_driver  # noqa: F401 - the workbench's, on it
+
     from ...cache import warm_tables
     from ...engine import TIC_TAC_TOE
     from ...engine.analysis import MAX_TABLE_CELLS
