@@ -217,6 +217,10 @@ def serve_forks(channel: socket.socket, app_options: AppOptions) -> None:
             for descriptor in descriptors:
                 os.close(descriptor)
             if forked > 0:
+                try:  # (the child sets it too: whichever runs first, the group is the app's before anyone is told)
+                    os.setpgid(forked, forked)
+                except OSError:  # it has ended already
+                    pass
                 apps[:] = running(apps)
                 try:
                     apps.append(os.pidfd_open(forked))
