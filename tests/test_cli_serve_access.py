@@ -549,6 +549,28 @@ async def test_a_server_on_every_address_answers_to_the_machine_s_names_and_says
         ]
 
 
+def test_the_address_is_said_at_once_on_a_pipe_too(tmp_path):
+    """`workbench serve | tee log` showed nothing until the output's buffer filled (the tests' environment sets
+    PYTHONUNBUFFERED, which hid it)."""
+    import os
+    import select
+    import sys
+
+    from .child_process import PACKAGE_ROOT
+
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "serve", "--port", "0", "--db", str(tmp_path / "library.sqlite3")],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**env, "PYTHONPATH": PACKAGE_ROOT}, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        readable, _, _ = select.select([process.stdout], [], [], 60)
+        assert readable and process.stdout.readline().startswith(b"workbench: serving the app at http://127.0.0.1:")
+    finally:
+        process.kill()
+        process.wait()
+
+
 # what a tab may send its app
 
 

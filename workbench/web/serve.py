@@ -257,7 +257,8 @@ def serve(
     *, host: str, port: int, db: str | None = None, game: str | None = None, debug: bool = False,
     token: str | None = None, no_token: bool = False, allow_origins: tuple[str, ...] = (),
     allow_hosts: tuple[str, ...] = (), max_tabs: int = DEFAULT_MAX_TABS,
-    say: Callable[[str], None] = print, warn: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+    say: Callable[[str], None] = lambda line: print(line, flush=True),  # (a pipe's buffer held the address back)
+    warn: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
 ) -> int:  # fmt: skip
     """Serve the app until interrupted (ctrl+c or SIGTERM); 0 then. Every request needs ``token`` (a new random
     one when None), unless ``no_token``; a page of another origin is refused unless ``allow_origins`` names it,
