@@ -13,6 +13,7 @@ from tests.fuzz import run_sql as execute
 from workbench.cli import main
 from workbench.library import Library, LibraryError
 from workbench.library.check import check_library, salvage_library
+from workbench.library.db import SCHEMA_VERSION
 from workbench.library.recovery import left_behind
 from workbench.library.studies import list_studies, open_study, save_study
 from workbench.state import AppState, import_movetext
@@ -50,12 +51,12 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def test_a_healthy_library_checks_healthy(library_file, capsys):
     report = check_library(library_file)
-    assert report.healthy and report.schema_version == 4 and len(report.studies) == 12
+    assert report.healthy and report.schema_version == SCHEMA_VERSION and len(report.studies) == 12
     code, out, err = run(capsys, "library", "check", "--db", str(library_file))
     assert code == 0 and err == ""
-    assert out.splitlines() == [f"library {library_file}: schema 4, 12 studies open", "healthy"]
+    assert out.splitlines() == [f"library {library_file}: schema {SCHEMA_VERSION}, 12 studies open", "healthy"]
     code, out, _ = run(capsys, "library", "check", "--json", "--db", str(library_file))
-    assert json.loads(out) == {"path": str(library_file), "healthy": True, "schema_version": 4, "studies": 12,
+    assert json.loads(out) == {"path": str(library_file), "healthy": True, "schema_version": SCHEMA_VERSION, "studies": 12,
                                "damaged_studies": [], "findings": []}  # fmt: skip
 
 
@@ -101,7 +102,7 @@ def open_study_from_template(name: str, comment: int):
         ("DROP TABLE openings", "schema: table openings is missing"),
         ("DROP TABLE ledger", "schema: table ledger is missing"),
         ("ALTER TABLE studies DROP COLUMN updated", "schema: table studies lacks column updated"),
-        ("PRAGMA user_version = -1", "schema: version -1 is not one this workbench knows (1-4)"),
+        ("PRAGMA user_version = -1", f"schema: version -1 is not one this workbench knows (1-{SCHEMA_VERSION})"),
         ("UPDATE studies SET data = '5' WHERE name = 'study 3'", "study 'study 3': not a workbench study"),
         ("UPDATE studies SET data = '{\"nodes\": 5}' WHERE name = 'study 3'", "study 'study 3': not a workbench study"),
         (f"UPDATE studies SET data = '{'[' * 100_000}' WHERE name = 'study 3'", "study 'study 3': not a study: JSON nested too deeply"),
@@ -212,7 +213,7 @@ def test_check_and_salvage_as_text_count_the_damaged_and_exit_by_what_was_lost(l
     assert code == 0 and out == f"salvaged 12 studies and 1 unsaved ones into {tmp_path / 'whole.sqlite3'}\n"
     execute(library_file, "UPDATE studies SET data = '5' WHERE name = 'study 3'")
     code, out, _ = run(capsys, "library", "check", "--db", str(library_file))
-    assert code == 1 and out.splitlines()[0] == f"library {library_file}: schema 4, 11 studies open, 1 damaged"
+    assert code == 1 and out.splitlines()[0] == f"library {library_file}: schema {SCHEMA_VERSION}, 11 studies open, 1 damaged"
     code, out, _ = run(capsys, "library", "salvage", str(tmp_path / "part.sqlite3"), "--db", str(library_file))
     assert code == 1 and out.splitlines() == [
         f"salvaged 11 studies and 1 unsaved ones into {tmp_path / 'part.sqlite3'}",
@@ -342,11 +343,11 @@ def test_an_older_library_is_healthy_by_its_own_schema(tmp_path, version):
     assert report.healthy and report.schema_version == version, report.findings
 
 
-@pytest.mark.parametrize("version", [0, 5, 99])
+@pytest.mark.parametrize("version", [0, SCHEMA_VERSION + 1, 99])
 def test_a_schema_version_no_workbench_wrote_is_a_finding(library_file, version):
     execute(library_file, f"PRAGMA user_version = {version}")
     findings = [str(finding) for finding in check_library(library_file).findings]
-    assert findings == [f"schema: version {version} is not one this workbench knows (1-4)"]
+    assert findings == [f"schema: version {version} is not one this workbench knows (1-{SCHEMA_VERSION})"]
 
 
 def test_check_names_every_missing_table_and_column(library_file):
