@@ -258,8 +258,8 @@ def test_the_text_table_and_the_files_it_writes(capsys, tmp_path):
     markdown, table = tmp_path / "atlas.md", tmp_path / "atlas.csv"
     code, out, err = run(capsys, "--max-cells", "5", "--csv", str(table), "--markdown", str(markdown))
     lines = out.splitlines()
-    assert code == 0 and err == "" and lines[0].split()[:3] == ["variant", "value", "best"]
-    assert lines[1].split() == ["1x3k3", "draw", "a1", "b1", "13", "8", "6", "76.92%"]
+    assert code == 0 and err == "" and lines[0].split()[:7] == ["variant", "value", "first", "moves", "keeping", "it", "best"]
+    assert lines[1].split() == ["1x3k3", "draw", "a1", "b1", "a1", "b1", "13", "8", "6", "76.92%"]
     assert lines[-1].startswith("12 boards of at most 5 cells, both rules: 12 solved, 0 read back, in ")
     assert lines[-1].endswith(f"; csv written to {table}; markdown written to {markdown}")
     rows = list(csv.reader(table.read_text(encoding="utf-8").splitlines()))
@@ -272,6 +272,7 @@ def test_the_text_table_and_the_files_it_writes(capsys, tmp_path):
         "0",
         "draw",
         "3",
+        "a1 b1",
         "a1 b1",
         "2",
         "13",

@@ -98,9 +98,12 @@ def test_analyze_text_shows_the_board_value_masks_and_every_move(capsys):
     code, out, _ = run(capsys, "analyze", "X.O/.X./...")
     assert code == 0
     assert "value      draw in 6" in out and "to move    O" in out and "class      33 of 765, orbit 8" in out
-    moves = [line for line in out.splitlines() if line.startswith("│") and "│ loss" in line or "★" in line]
+    moves = [line for line in out.splitlines() if line.startswith("│") and ("│ loss" in line or "★" in line)]
     assert [line.split("│")[1].strip() for line in moves] == ["2", "4", "6", "7", "8", "9 ★"]
     assert "2, 4, 6, 7, 8" in out  # the perfect-lose mask, spelled out
+    # the two meanings of "best" apart (issue 48, finding 14): ★ the quickest, and every move that keeps the value
+    assert "★ best: the quickest win, else a draw, else the slowest loss" in " ".join(out.split())
+    assert "keep the draw: 9" in " ".join(out.split())
 
 
 def test_export_json_gives_the_move_text_and_the_cursor(capsys, tmp_path):

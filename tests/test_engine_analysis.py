@@ -145,7 +145,11 @@ def test_best_moves_keep_the_value(all_analyses):
             assert in_best == keeps
 
 
-def test_principal_variation_plays_the_lowest_best_move_to_the_end(all_analyses):
+def test_principal_variation_plays_a_best_move_the_words_tell_to_the_end(all_analyses):
+    """Every move of the line is a best move; among equally good ones the one whose story the words tell
+    (engine.line_choice: a win, a fork, a threat for the winner, a block for the other side), then the lowest."""
+    from workbench.engine.line_choice import story_rank
+
     winner_for = {Value.WIN: "mover", Value.LOSS: "other", Value.DRAW: None}
     for analysis in all_analyses:
         line = principal_variation(analysis.position)
@@ -154,9 +158,10 @@ def test_principal_variation_plays_the_lowest_best_move_to_the_end(all_analyses)
             continue
         assert len(line) == analysis.remoteness
         best_cells = [move.cell for move in analysis.moves if analysis.masks.best & cell_bit(move.cell)]
-        assert line[0] == min(best_cells)
+        winning = analysis.value is Value.WIN
+        assert line[0] == min(best_cells, key=lambda cell: (story_rank(analysis.position, cell, winning), cell))
         after = analysis.position.play(line[0])
-        assert line[1:] == principal_variation(after)  # so every later move is the lowest best one too
+        assert line[1:] == principal_variation(after)  # so every later move is chosen so too
         end = analysis.position
         for cell in line:
             end = end.play(cell)
@@ -172,7 +177,7 @@ def test_principal_variation_plays_the_lowest_best_move_to_the_end(all_analyses)
     ("text", "line"),
     [
         ("XX./OO./...", (3,)),  # X wins at once
-        ("XX./O../...", (3, 5, 6, 8)),  # O blocks, X forks, O delays with the lowest cell, X wins
+        ("XX./O../...", (3, 5, 8, 9)),  # O blocks, X forks (8 and 9), O blocks one of them, X wins at the other
         ("X../.O./..X", (2, 8, 7, 3, 6, 4)),  # O on an edge holds the draw; every move forced after
         ("XOX/XOO/OXX", ()),
     ],
