@@ -127,6 +127,10 @@ def check_explanation(oracle: Oracle, explanation, checked: set) -> None:
             told_steps.add(fact.step)
         if fact.step and line_checked:
             continue  # a fact of the line after the move, checked with the line
+        if fact.kind in ("only move", "keepers", "best"):  # a fact of the position: the same for each of its moves
+            if (root.key, fact) in checked:
+                continue
+            checked.add((root.key, fact))
         if fact.kind == "stops only one" and fact.step + 1 < len(explanation.line):
             # the line shown tells the story: the other side blocks one of the threats
             assert explanation.line[fact.step + 1].cell in fact.cells, (fact, explanation.line)

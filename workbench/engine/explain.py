@@ -92,9 +92,19 @@ class ExactMoves:
     remoteness: int
     moves: tuple[MoveAnalysis, ...]
     best: Bitboard
+    best_cells: tuple[Cell, ...] = ()
+    """The cells of :attr:`best`, in order."""
+    keeping: tuple[Cell, ...] = ()
+    """The moves that keep the value, however slowly."""
 
     def move(self, cell: Cell) -> MoveAnalysis | None:
         return next((move for move in self.moves if move.cell == cell), None)
+
+
+def _exact(position: Position, value: Value, remoteness: int, moves: tuple[MoveAnalysis, ...]) -> ExactMoves:
+    best = best_moves(moves)
+    return ExactMoves(position, value, remoteness, moves, best, tuple(move.cell for move in moves if best & cell_bit(move.cell)),
+                      tuple(move.cell for move in moves if move.value == value))  # fmt: skip
 
 
 @lru_cache(maxsize=64)
@@ -103,8 +113,7 @@ def exact_moves(position: Position) -> ExactMoves:
     solution installed: kept for the last few positions, as each of a position's moves is explained in turn."""
     solution = strong_if_installed(position.geometry) if position.geometry.size > MAX_TABLE_CELLS else None
     if solution is None:  # the tables (or, past them, BoardTooLargeError)
-        value, remoteness, moves = table_move_values(position)
-        return ExactMoves(position, value, remoteness, moves, best_moves(moves))
+        return _exact(position, *table_move_values(position))
     check_legal(position)
     cells = position.legal_moves()
     children = [position.play(cell) for cell in cells]
@@ -113,7 +122,7 @@ def exact_moves(position: Position) -> ExactMoves:
     for cell, (child_value, child_remoteness) in zip(cells, read):
         moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, None, None))
     moves = tuple(moves)
-    return ExactMoves(position, Value(value), remoteness, moves, best_moves(moves))
+    return _exact(position, Value(value), remoteness, moves)
 
 
 def role_of(position: Position, cell: Cell) -> tuple[str, tuple[Cell, ...]]:
@@ -139,10 +148,11 @@ def role_of(position: Position, cell: Cell) -> tuple[str, tuple[Cell, ...]]:
 def line_steps(position: Position, cells) -> tuple[Step, ...]:
     """Each move of ``cells`` played from ``position``, with its role."""
     steps = []
-    for cell in cells:
+    for index, cell in enumerate(cells):
+        if index:
+            position = position.play(cells[index - 1])
         role, threatens = role_of(position, cell)
         steps.append(Step(position.ply + 1, position.turn, cell, role, threatens))
-        position = position.play(cell)
     return tuple(steps)
 
 
@@ -161,8 +171,7 @@ def explain(position: Position, cell: Cell) -> Explanation:
     analysis = exact_moves(position)  # the values alone: counting the games below is most of an analyze on 4×4
     played = analysis.move(cell)
     assert played is not None  # pragma: no mutate
-    best = tuple(move.cell for move in analysis.moves if analysis.best & cell_bit(move.cell))
-    keeping = tuple(move.cell for move in analysis.moves if move.value == analysis.value)
+    best, keeping = analysis.best_cells, analysis.keeping
     if played.value < analysis.value:
         verdict = "mistake"
     elif cell in best:

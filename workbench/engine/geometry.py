@@ -277,8 +277,10 @@ def uses_cell_numbers(geometry: Geometry) -> bool:
     return geometry.rows == 3 and geometry.cols == 3
 
 
+@lru_cache(maxsize=4096)
 def cell_name(cell: Cell, geometry: Geometry) -> str:
-    """The name a user sees for ``cell``: ``5`` on 3×3, ``b2`` (:func:`format_coordinate`) elsewhere."""
+    """The name a user sees for ``cell``: ``5`` on 3×3, ``b2`` (:func:`format_coordinate`) elsewhere; kept, as
+    every sentence of an explanation names its cells."""
     return str(cell) if uses_cell_numbers(geometry) else format_coordinate(cell, geometry)
 
 
