@@ -225,15 +225,10 @@ def due_counts(library: Library, *, today: date | None = None) -> dict[str, int]
 
     :raises LibraryError: the library cannot be read.
     """
-    if _schema_version(library) < REVIEWS_SINCE:
-        return {}
-    rows = library.query(
-        "SELECT variant, count(*) FROM attempts AS a WHERE due <= ?1 "  # pragma: no mutate
-        "AND id = (SELECT max(id) FROM attempts AS b WHERE b.kind = a.kind AND b.variant = a.variant "  # pragma: no mutate
-        "AND b.position = a.position) GROUP BY variant ORDER BY variant",  # pragma: no mutate
-        ((today or date.today()).isoformat(),),
-    )
-    return {str(variant): count for variant, count in rows}
+    counts: dict[str, int] = {}
+    for (variant, _), count in sorted(_due_by(library, today or date.today()).items()):
+        counts[variant] = counts.get(variant, 0) + count
+    return counts
 
 
 @dataclass(frozen=True, slots=True)
