@@ -13,7 +13,7 @@ equals:
 and then the lowest cell. The evaluation's line, ``r``, ``b``, ``explain`` and the command line all read lines
 from :func:`workbench.engine.analysis.principal_variation`, which chooses with :func:`story_first`.
 
-Pure: imports only the engine's geometry, position and threats.
+Pure: imports only the engine's geometry, position and facts.
 """
 
 from __future__ import annotations
@@ -21,29 +21,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .geometry import Cell, cell_bit
+from .facts import after_move, board_of
 from .position import Position
-from .threats import completions, squeezes
 
 
 def story_rank(position: Position, cell: Cell, winning: bool) -> int:
     """How well ``cell`` played in ``position`` tells its story: 0 first; ``winning`` says whether the side to
-    move wins (the value all the compared moves share)."""
-    geometry = position.geometry
-    own, other = position.sides
+    move wins (the value all the compared moves share). Read from the same bitboards as the facts the words say
+    (:func:`workbench.engine.facts.after_move`)."""
+    board = board_of(position)
     bit = cell_bit(cell)
-    if geometry.misere:
-        return 0 if winning and squeezes(geometry, own, other) & bit else 1
-    after = own | bit
+    if position.geometry.misere:
+        return 0 if winning and board.squeezes & bit else 1
+    completes, mine, theirs = after_move(board, bit)
     if winning:
-        if geometry.has_line(after):
+        if completes:
             return 0
-        threats = completions(geometry, after, other)
-        if threats & (threats - 1) and not completions(geometry, other, after):
+        if mine & (mine - 1) and not theirs:
             return 1
-        return 2 if threats else 3
-    if completions(geometry, other, own) & bit:
+        return 2 if mine else 3
+    if board.theirs & bit:
         return 0
-    return 1 if completions(geometry, after, other) else 2
+    return 1 if mine else 2
 
 
 def story_first(position: Position, cells: Sequence[Cell], winning: bool) -> Cell:
