@@ -62,8 +62,15 @@ def private_data_folder(tmp_path_factory, monkeypatch):
         monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
 
 
-ROOMS = {"test_engine_": "engine", "test_state_": "state", "test_library": "library", "test_cache": "cache",
-         "test_cli": "cli", "test_settings": "settings", "test_tui_": "app"}  # fmt: skip
+ROOMS = {
+    "test_engine_": "engine",
+    "test_state_": "state",
+    "test_library": "library",
+    "test_cache": "cache",
+    "test_cli": "cli",
+    "test_settings": "settings",
+    "test_tui_": "app",
+}
 """Test modules by the room whose behaviour they check, as their name says."""
 
 

@@ -26,10 +26,40 @@ from workbench.cli import main
 HUGE_DIGITS = "1" * 5000
 NESTED = "[" * 100_000 + "]" * 100_000
 ODD_TEXTS = [
-    "", " ", "-", "--", "-X-/---/---", "\x1b[2J\x1b[31mred", "a\rb", "a\nb", "\x00", "\ud800", "\u202e", "💥",
-    HUGE_DIGITS, "3," + HUGE_DIGITS, "1e999", "NaN", "-1", "0", "10", "99", "5,5", "5 5", "(", ")", "{", "}",
-    "[/]", "[bold]x", "%s%n", "../../etc/passwd", "X" * 10_000, "5" * 100_000, "1,2,3,4,5,6,7,8,9,10",
-]  # fmt: skip
+    "",
+    " ",
+    "-",
+    "--",
+    "-X-/---/---",
+    "\x1b[2J\x1b[31mred",
+    "a\rb",
+    "a\nb",
+    "\x00",
+    "\ud800",
+    "\u202e",
+    "💥",
+    HUGE_DIGITS,
+    "3," + HUGE_DIGITS,
+    "1e999",
+    "NaN",
+    "-1",
+    "0",
+    "10",
+    "99",
+    "5,5",
+    "5 5",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[/]",
+    "[bold]x",
+    "%s%n",
+    "../../etc/passwd",
+    "X" * 10_000,
+    "5" * 100_000,
+    "1,2,3,4,5,6,7,8,9,10",
+]
 
 
 @dataclass
@@ -139,15 +169,25 @@ def mutated_studies(rng: random.Random, template: str, count: int) -> Iterator[b
             path = rng.choice(list(_paths(data))[1:])
             yield json.dumps(_delete(data, path)).encode()
         elif kind == 5:  # geometry or numbers out of every range
-            data["geometry"] = {"rows": rng.choice([0, -3, 16, 10**9, 2**63, 1e999 if rng.random() < 0.5 else 4]),
-                                "cols": rng.choice([3, 4, 5, 15, 10**9]), "k": rng.choice([3, 4, 99, -1])}  # fmt: skip
+            data["geometry"] = {
+                "rows": rng.choice([0, -3, 16, 10**9, 2**63, 1e999 if rng.random() < 0.5 else 4]),
+                "cols": rng.choice([3, 4, 5, 15, 10**9]),
+                "k": rng.choice([3, 4, 99, -1]),
+            }
             text = json.dumps(data, allow_nan=True).replace("Infinity", rng.choice(["1e999", "Infinity", "NaN"]))
             yield text.encode()
         elif kind == 6:  # a wide tree: many siblings, some of them repeating a move
             width = rng.randrange(1, 3000)
             nodes = [{"id": 0, "parent": None, "move": None, "children": list(range(1, width + 1))}]
-            nodes += [{"id": i, "parent": 0, "move": rng.randrange(1, 10) if rng.random() < 0.01 else 1 + (i - 1) % 9,
-                       "children": []} for i in range(1, width + 1)]  # fmt: skip
+            nodes += [
+                {
+                    "id": i,
+                    "parent": 0,
+                    "move": rng.randrange(1, 10) if rng.random() < 0.01 else 1 + (i - 1) % 9,
+                    "children": [],
+                }
+                for i in range(1, width + 1)
+            ]
             data.update(nodes=nodes, next_id=width + 1, cursor=0)
             yield json.dumps(data).encode()
         elif kind == 7:  # text damage: truncated or a byte flipped
@@ -161,16 +201,34 @@ def mutated_studies(rng: random.Random, template: str, count: int) -> Iterator[b
         elif kind == 8:  # splices an attacker would try
             text = json.dumps(data)
             at = rng.randrange(len(text))
-            yield (text[:at] + rng.choice([NESTED, HUGE_DIGITS, "1e999", "-", '"\\ud800"', "\x00"]) + text[at:]).encode()
+            yield (
+                text[:at] + rng.choice([NESTED, HUGE_DIGITS, "1e999", "-", '"\\ud800"', "\x00"]) + text[at:]
+            ).encode()
         else:  # not a study at all
-            yield rng.choice([b"", b"[]", b'"x"', b"5", b"null", NESTED.encode(), bytes(rng.randrange(256) for _ in range(200)),
-                              json.dumps({**data, "nodes": [5]}).encode(), json.dumps({**data, "engine": "x"}).encode(),
-                              json.dumps({**data, "view": 3}).encode(), HUGE_DIGITS.encode()])  # fmt: skip
+            yield rng.choice(
+                [
+                    b"",
+                    b"[]",
+                    b'"x"',
+                    b"5",
+                    b"null",
+                    NESTED.encode(),
+                    bytes(rng.randrange(256) for _ in range(200)),
+                    json.dumps({**data, "nodes": [5]}).encode(),
+                    json.dumps({**data, "engine": "x"}).encode(),
+                    json.dumps({**data, "view": 3}).encode(),
+                    HUGE_DIGITS.encode(),
+                ]
+            )
 
 
 def study_commands(path: Path) -> list[list[str]]:
-    return [["export", str(path)], ["export", "--json", str(path)], ["analyze", "--study", str(path), "--json"],
-            ["review", str(path), "--json"]]  # fmt: skip
+    return [
+        ["export", str(path)],
+        ["export", "--json", str(path)],
+        ["analyze", "--study", str(path), "--json"],
+        ["review", str(path), "--json"],
+    ]
 
 
 # ---------------------------------------------------------------- library files
@@ -187,7 +245,9 @@ def make_template_library(path: Path, studies: int = 12, comment: int = 400) -> 
 
     with Library.open(path) as library:
         for number in range(studies):
-            tree = import_movetext(["5 1 9 (3 7) 2", "1 5 9 (2) 3", "7 3 5"][number % 3] + f" {{study {number} " + "x" * comment + "}")
+            tree = import_movetext(
+                ["5 1 9 (3 7) 2", "1 5 9 (2) 3", "7 3 5"][number % 3] + f" {{study {number} " + "x" * comment + "}"
+            )
             save_study(library, f"study {number}", AppState(tree=tree, cursor=max(tree.nodes)))
         keep(library, "f" * 32, AppState(tree=import_movetext("5 1"), cursor=2), path=None, name="unsaved")
         write_graph(library)
@@ -213,9 +273,9 @@ def damaged_libraries(rng: random.Random, template: bytes, count: int) -> Iterat
             start = page * page_size
             how = rng.randrange(3)
             if how == 0:
-                raw[start:start + page_size] = bytes(rng.randrange(256) for _ in range(page_size))
+                raw[start : start + page_size] = bytes(rng.randrange(256) for _ in range(page_size))
             elif how == 1:
-                raw[start:start + rng.randrange(8, 200)] = bytes(rng.randrange(8, 200))
+                raw[start : start + rng.randrange(8, 200)] = bytes(rng.randrange(8, 200))
             else:
                 for _ in range(rng.randrange(1, 20)):
                     raw[start + rng.randrange(page_size)] = rng.randrange(256)
@@ -229,17 +289,31 @@ def damaged_libraries(rng: random.Random, template: bytes, count: int) -> Iterat
 
 
 SCHEMA_DAMAGE = [
-    "PRAGMA user_version = -1", "PRAGMA user_version = 99", "PRAGMA user_version = 0", "PRAGMA user_version = 2",
-    "DROP TABLE studies", "DROP TABLE ledger", "DROP TABLE openings", "DROP TABLE games", "DROP TABLE recovery",
-    "DROP TABLE classes", "DROP TABLE meta", "ALTER TABLE studies DROP COLUMN updated",
-    "ALTER TABLE recovery DROP COLUMN path", "ALTER TABLE openings DROP COLUMN x_wins",
-    "UPDATE studies SET data = '5' WHERE id % 3 = 0", "UPDATE studies SET data = '[]' WHERE id = 2",
+    "PRAGMA user_version = -1",
+    "PRAGMA user_version = 99",
+    "PRAGMA user_version = 0",
+    "PRAGMA user_version = 2",
+    "DROP TABLE studies",
+    "DROP TABLE ledger",
+    "DROP TABLE openings",
+    "DROP TABLE games",
+    "DROP TABLE recovery",
+    "DROP TABLE classes",
+    "DROP TABLE meta",
+    "ALTER TABLE studies DROP COLUMN updated",
+    "ALTER TABLE recovery DROP COLUMN path",
+    "ALTER TABLE openings DROP COLUMN x_wins",
+    "UPDATE studies SET data = '5' WHERE id % 3 = 0",
+    "UPDATE studies SET data = '[]' WHERE id = 2",
     "UPDATE studies SET data = '{\"nodes\": 5}' WHERE id = 4",
-    f"UPDATE studies SET data = '{NESTED}' WHERE id = 5", "UPDATE studies SET data = x'FF00' WHERE id = 6",
-    "UPDATE studies SET data = 7 WHERE id = 7", "UPDATE studies SET name = '[/]' || char(27) || '[2J' WHERE id = 8",
-    "UPDATE recovery SET data = 'nope'", "UPDATE recovery SET pid = 'x'",
+    f"UPDATE studies SET data = '{NESTED}' WHERE id = 5",
+    "UPDATE studies SET data = x'FF00' WHERE id = 6",
+    "UPDATE studies SET data = 7 WHERE id = 7",
+    "UPDATE studies SET name = '[/]' || char(27) || '[2J' WHERE id = 8",
+    "UPDATE recovery SET data = 'nope'",
+    "UPDATE recovery SET pid = 'x'",
     "UPDATE studies SET data = replace(data, '\"version\": 1', '\"version\": 2')",
-]  # fmt: skip
+]
 
 
 def old_library(path: Path, version: int) -> None:
@@ -284,10 +358,18 @@ def _schema_damage(rng: random.Random, template: bytes) -> bytes:
 def library_commands(path: Path, folder: Path, study_file: Path) -> list[list[str]]:
     db = ["--db", str(path)]
     out = folder / "salvaged.sqlite3"
-    return [["studies", "list", *db], ["studies", "list", "--json", *db], ["library", "check", *db],
-            ["library", "check", "--json", *db], ["library", "salvage", str(out), *db], ["graph", *db],
-            ["studies", "import", str(study_file), "--as", "new one", *db], ["studies", "rename", "study 1", "renamed", *db],
-            ["studies", "delete", "study 2", *db], ["studies", "export", "study 3", str(folder / "out.json"), *db]]  # fmt: skip
+    return [
+        ["studies", "list", *db],
+        ["studies", "list", "--json", *db],
+        ["library", "check", *db],
+        ["library", "check", "--json", *db],
+        ["library", "salvage", str(out), *db],
+        ["graph", *db],
+        ["studies", "import", str(study_file), "--as", "new one", *db],
+        ["studies", "rename", "study 1", "renamed", *db],
+        ["studies", "delete", "study 2", *db],
+        ["studies", "export", "study 3", str(folder / "out.json"), *db],
+    ]
 
 
 # ---------------------------------------------------------------- positions, move lists, move text
@@ -301,14 +383,22 @@ def hostile_texts(rng: random.Random, count: int) -> Iterator[str]:
         elif index % 3 == 0:
             yield "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40)))
         elif index % 3 == 1:
-            yield "/".join("".join(rng.choice("XO.-") for _ in range(rng.randrange(2, 5))) for _ in range(rng.randrange(1, 5)))
+            yield "/".join(
+                "".join(rng.choice("XO.-") for _ in range(rng.randrange(2, 5))) for _ in range(rng.randrange(1, 5))
+            )
         else:
-            yield ",".join(str(rng.choice([rng.randrange(12), 10 ** rng.randrange(1, 60)])) for _ in range(rng.randrange(1, 12)))
+            yield ",".join(
+                str(rng.choice([rng.randrange(12), 10 ** rng.randrange(1, 60)])) for _ in range(rng.randrange(1, 12))
+            )
 
 
 def text_commands(text: str) -> list[list[str]]:
-    return [["analyze", text, "--json"], ["analyze", f"--position={text}"], ["analyze", "--moves", text, "--json"],
-            ["review", "--moves", text, "--json"]]  # fmt: skip
+    return [
+        ["analyze", text, "--json"],
+        ["analyze", f"--position={text}"],
+        ["analyze", "--moves", text, "--json"],
+        ["review", "--moves", text, "--json"],
+    ]
 
 
 def movetext_outcome(text: str) -> str | None:
@@ -379,17 +469,25 @@ def hostile_variants(rng: random.Random, count: int) -> Iterator[tuple[str, str]
         else:
             rows, cols = rng.randrange(0, 17), rng.randrange(0, 17)
             k, misere = rng.randrange(0, 7), rng.choice(["", "-misere"])
-            moves = ",".join(rng.choice([str(rng.randrange(0, 40)), f"{rng.choice('abcdefghijklmnop')}{rng.randrange(0, 17)}"])
-                             for _ in range(rng.randrange(0, 10)))  # fmt: skip
+            moves = ",".join(
+                rng.choice([str(rng.randrange(0, 40)), f"{rng.choice('abcdefghijklmnop')}{rng.randrange(0, 17)}"])
+                for _ in range(rng.randrange(0, 10))
+            )
             yield f"{rows}x{cols}k{k}{misere}", moves
 
 
 def variant_commands(variant: str, moves: str) -> list[list[str]]:
     """Commands that stay quick on any board: big boards get a small node budget, census only small ones."""
-    return [["analyze", "--game", variant, "--moves", moves, "--json", "--nodes", "3000", "--budget", "2s"],
-            ["analyze", "--game", variant, "--moves", moves, "--nodes", "3000", "--budget", "2s"],
-            ["first-moves", "--game", variant if variant.startswith(("1x", "2x", "3x1", "3x2", "3x3")) else "0x0k0"],
-            ["census", "--game", variant if variant.startswith(("1x", "2x2", "2x3", "2x4", "3x1", "3x2", "3x3")) else variant + "!"]]  # fmt: skip
+    return [
+        ["analyze", "--game", variant, "--moves", moves, "--json", "--nodes", "3000", "--budget", "2s"],
+        ["analyze", "--game", variant, "--moves", moves, "--nodes", "3000", "--budget", "2s"],
+        ["first-moves", "--game", variant if variant.startswith(("1x", "2x", "3x1", "3x2", "3x3")) else "0x0k0"],
+        [
+            "census",
+            "--game",
+            variant if variant.startswith(("1x", "2x2", "2x3", "2x4", "3x1", "3x2", "3x3")) else variant + "!",
+        ],
+    ]
 
 
 def fuzz_variants(rng: random.Random, count: int) -> Tally:
@@ -418,11 +516,13 @@ def run_all(folder: Path, count: int, seed: int = 10, report: Callable[[str], No
     study_file = folder / "good.json"
     study_file.write_text(template)
     results = {}
-    for name, run in (("study files", lambda: fuzz_studies(folder, rng, count, template)),
-                      ("library files", lambda: fuzz_libraries(folder, rng, count, study_file)),
-                      ("positions and move lists", lambda: fuzz_texts(rng, count)),
-                      ("variants and their moves", lambda: fuzz_variants(rng, count)),
-                      ("move text", lambda: fuzz_movetext(rng, count))):  # fmt: skip
+    for name, run in (
+        ("study files", lambda: fuzz_studies(folder, rng, count, template)),
+        ("library files", lambda: fuzz_libraries(folder, rng, count, study_file)),
+        ("positions and move lists", lambda: fuzz_texts(rng, count)),
+        ("variants and their moves", lambda: fuzz_variants(rng, count)),
+        ("move text", lambda: fuzz_movetext(rng, count)),
+    ):
         results[name] = tally = run()
         report(f"{name}: {tally}")
         for failure in tally.failures[:10]:

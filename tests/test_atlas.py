@@ -123,7 +123,9 @@ def test_the_literature_s_values_on_small_boards(small_records):
     assert all(small_records[f"2x{n}k3"].value == 0 for n in range(3, 7))
     # misère Tic-Tac-Toe is a draw, and X keeps it only by the centre
     assert small_records["3x3k3-misere"].value == 0 and small_records["3x3k3-misere"].keeping_first_moves == (5,)
-    assert small_records["3x3k3"].keeping_first_moves == small_records["3x3k3"].best_first_moves == (1, 2, 5)  # every opening draws
+    assert (
+        small_records["3x3k3"].keeping_first_moves == small_records["3x3k3"].best_first_moves == (1, 2, 5)
+    )  # every opening draws
 
 
 def test_the_first_moves_that_keep_the_value_and_the_best_ones_are_two_columns():
@@ -170,7 +172,11 @@ def test_each_record_agrees_with_the_dictionary_solver_and_the_positions_own_dea
     keeping = {cell for cell, child in graph.children[0] if -solution.value[child] == solution.value[0]}
     assert set(record.keeping_first_moves) <= keeping and record.keeping_first_moves  # one of each class that keeps it
     top = max(preference(-solution.value[child], solution.remoteness[child]) for _, child in graph.children[0])
-    best = {cell for cell, child in graph.children[0] if preference(-solution.value[child], solution.remoteness[child]) == top}
+    best = {
+        cell
+        for cell, child in graph.children[0]
+        if preference(-solution.value[child], solution.remoteness[child]) == top
+    }
     assert set(record.best_first_moves) <= best <= keeping and record.best_first_moves  # one of each ★ class
 
 
@@ -239,16 +245,43 @@ def test_json_lines_one_record_per_board_with_its_source(capsys):
     records = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and err == "" and [r["variant"] for r in records] == [str(b) for b in atlas_boards(9)]
     tic_tac_toe = records[-2]
-    for field in ("rows", "cols", "k", "misere", "value", "remoteness", "positions", "classes", "keeping_first_moves", "best_first_moves"):
+    for field in (
+        "rows",
+        "cols",
+        "k",
+        "misere",
+        "value",
+        "remoteness",
+        "positions",
+        "classes",
+        "keeping_first_moves",
+        "best_first_moves",
+    ):
         assert field in tic_tac_toe
     assert tic_tac_toe | {"seconds": 0} == {
-        "variant": "3x3k3", "rows": 3, "cols": 3, "k": 3, "misere": False, "value": "draw", "remoteness": 9,
-        "keeping_first_moves": ["1", "2", "5"], "keeping_first_cells": [1, 2, 5],
-        "best_first_moves": ["1", "2", "5"], "best_first_cells": [1, 2, 5], "first_move_classes": 3,
-        "positions": 5478, "classes": 765, "games": {"total": 255168, "x": 131184, "o": 77904, "draw": 46080},
-        "dead_draws": 120, "dead_draw_share": 0.021906, "source": "solved", "seconds": 0,
-    }  # fmt: skip
-    assert records[-1]["misere"] is True and records[-1]["keeping_first_moves"] == records[-1]["best_first_moves"] == ["5"]
+        "variant": "3x3k3",
+        "rows": 3,
+        "cols": 3,
+        "k": 3,
+        "misere": False,
+        "value": "draw",
+        "remoteness": 9,
+        "keeping_first_moves": ["1", "2", "5"],
+        "keeping_first_cells": [1, 2, 5],
+        "best_first_moves": ["1", "2", "5"],
+        "best_first_cells": [1, 2, 5],
+        "first_move_classes": 3,
+        "positions": 5478,
+        "classes": 765,
+        "games": {"total": 255168, "x": 131184, "o": 77904, "draw": 46080},
+        "dead_draws": 120,
+        "dead_draw_share": 0.021906,
+        "source": "solved",
+        "seconds": 0,
+    }
+    assert records[-1]["misere"] is True and records[-1]["keeping_first_moves"] == records[-1]["best_first_moves"] == [
+        "5"
+    ]
     assert records[-1]["games"]["x"] == 77904  # under misère X wins the games O completes a line in
     code, out, _ = run(capsys, "--max-cells", "9", "--json")
     assert {json.loads(line)["source"] for line in out.splitlines()} == {"cache"}  # kept: read back
@@ -258,7 +291,11 @@ def test_the_text_table_and_the_files_it_writes(capsys, tmp_path):
     markdown, table = tmp_path / "atlas.md", tmp_path / "atlas.csv"
     code, out, err = run(capsys, "--max-cells", "5", "--csv", str(table), "--markdown", str(markdown))
     lines = out.splitlines()
-    assert code == 0 and err == "" and lines[0].split()[:7] == ["variant", "value", "first", "moves", "keeping", "it", "best"]
+    assert (
+        code == 0
+        and err == ""
+        and lines[0].split()[:7] == ["variant", "value", "first", "moves", "keeping", "it", "best"]
+    )
     assert lines[1].split() == ["1x3k3", "draw", "a1", "b1", "a1", "b1", "13", "8", "6", "76.92%"]
     assert lines[-1].startswith("12 boards of at most 5 cells, both rules: 12 solved, 0 read back, in ")
     assert lines[-1].endswith(f"; csv written to {table}; markdown written to {markdown}")
@@ -301,10 +338,13 @@ def test_the_text_table_and_the_files_it_writes(capsys, tmp_path):
         ("abc", "'abc' is not a positive whole number"),
         ("-3", "'-3' is not a positive whole number"),
         ("2", "'2': the smallest board of the atlas, 1x3k3, has 3 cells"),
-        ("21", "'21': at most 20, the largest boards solved here (past them 5x5 alone has 1.6 x 10^11 positions: a cluster's work)"),
+        (
+            "21",
+            "'21': at most 20, the largest boards solved here (past them 5x5 alone has 1.6 x 10^11 positions: a cluster's work)",
+        ),
         ("400", "'400': at most 20"),
     ],
-)  # fmt: skip
+)
 def test_a_bad_number_of_cells_is_one_line_that_says_why(capsys, value, message):
     code, out, err = run(capsys, "--max-cells", value)
     assert code == 2 and out == "" and err.count("\n") == 1

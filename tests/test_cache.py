@@ -109,7 +109,9 @@ def test_files_of_other_engines_are_cleared_and_no_temporary_is_left(built):
     other_board = folder / "tables-4x4-k4-0123456789abcdef.bin"
     other_board.write_bytes(b"other")
     cache.save_tables(built)
-    assert sorted(path.name for path in folder.iterdir()) == sorted([cache.cache_path(TIC_TAC_TOE).name, other_board.name])
+    assert sorted(path.name for path in folder.iterdir()) == sorted(
+        [cache.cache_path(TIC_TAC_TOE).name, other_board.name]
+    )
 
 
 def test_the_cache_can_be_turned_off(built, monkeypatch):
@@ -196,7 +198,9 @@ def test_the_temporary_is_a_hidden_file_beside_the_target(built, monkeypatch):
     # process clearing stale tables never takes a half-written file for one
     replaced = []
     real_replace = cache.os.replace
-    monkeypatch.setattr(cache.os, "replace", lambda source, target: (replaced.append((source, target)), real_replace(source, target)))
+    monkeypatch.setattr(
+        cache.os, "replace", lambda source, target: (replaced.append((source, target)), real_replace(source, target))
+    )
     assert cache.save_tables(built)
     [(source, target)] = replaced
     source, target = cache.Path(source), cache.Path(target)

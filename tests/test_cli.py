@@ -111,9 +111,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, fragment):
 
 
 def test_installed_command_runs_without_traceback():
-    result = subprocess.run(
-        [sys.executable, "-m", "workbench", "analyze", "nonsense"], capture_output=True, text=True
-    )
+    result = subprocess.run([sys.executable, "-m", "workbench", "analyze", "nonsense"], capture_output=True, text=True)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
 

@@ -22,8 +22,15 @@ from urllib.parse import urlsplit
 import pytest
 
 from workbench.bench.browser import (
-    CHROMIUM_FLAGS, VIEWPORT, PageScreen, all_panes, find_chromium, format_browser_report, run_browser_bench, serving,
-)  # fmt: skip
+    CHROMIUM_FLAGS,
+    VIEWPORT,
+    PageScreen,
+    all_panes,
+    find_chromium,
+    format_browser_report,
+    run_browser_bench,
+    serving,
+)
 from workbench.bench.browser import until as wait_until
 
 from .test_cli_serve import _apps, base_of, server  # noqa: F401 - a fixture
@@ -62,7 +69,9 @@ def after_5_1_9(text: str) -> bool:
     return "O to move: draw in 6" in text and all(re.search(rf"│\s+{cell} loss\s", text) for cell in (2, 4, 6, 8))
 
 
-def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_the_study_back_after_a_reload(server, tmp_path):  # noqa: F811
+def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_the_study_back_after_a_reload(
+    server, tmp_path
+):  # noqa: F811
     sync_api = _chromium()
     process, url = server
     with sync_api.sync_playwright() as playwright:
@@ -100,7 +109,9 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
                     break
             assert downloads, "no download within 30 s"
             disposition, body = downloads[0]
-            assert re.fullmatch(r"attachment; filename=\"[^\"]*\.svg\"; filename\*=UTF-8''\S*\.svg", disposition), disposition
+            assert re.fullmatch(r"attachment; filename=\"[^\"]*\.svg\"; filename\*=UTF-8''\S*\.svg", disposition), (
+                disposition
+            )
             assert body.startswith(b"<svg") and b"draw" in body
 
             # narrower than 120 columns: two columns of panes, the history beside the symmetry pane
@@ -108,13 +119,25 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
             page.set_viewport_size({"width": 960, "height": 600})
             until(page, screen, lambda text: screen.size[0] < columns, "the page's terminal resized")
             assert 80 <= screen.size[0] < 120 and screen.size[1] >= 24, screen.size
-            until(page, screen, lambda text: any("History" in line and "Symmetry" in line for line in text.splitlines()), "two columns")
-            page.set_viewport_size({"width": 480, "height": 320})  # below 80×24: the app says so, and draws nothing else
+            until(
+                page,
+                screen,
+                lambda text: any("History" in line and "Symmetry" in line for line in text.splitlines()),
+                "two columns",
+            )
+            page.set_viewport_size(
+                {"width": 480, "height": 320}
+            )  # below 80×24: the app says so, and draws nothing else
             until(page, screen, lambda text: "workbench needs at least" in text, "the too-small message")
 
             page.set_viewport_size({"width": 1280, "height": 800})
             page.reload(wait_until="domcontentloaded")
-            until(page, screen, lambda text: screen.sockets == 2 and "Restore the unsaved study" in text, "the study offered back")
+            until(
+                page,
+                screen,
+                lambda text: screen.sockets == 2 and "Restore the unsaved study" in text,
+                "the study offered back",
+            )
             assert "(an untitled study, 3" in screen.text()
         finally:
             browser.close()
@@ -135,7 +158,10 @@ def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # 
             for script in ("ours", "theirs"):  # open side by side: neither tab is offered the other's study
                 page = browser.new_page(viewport=VIEWPORT)
                 if script == "theirs":
-                    page.route("**" + SCRIPT_PATH, lambda route: route.fulfill(body=theirs, content_type="application/javascript"))
+                    page.route(
+                        "**" + SCRIPT_PATH,
+                        lambda route: route.fulfill(body=theirs, content_type="application/javascript"),
+                    )
                 screen = PageScreen()
                 page.on("websocket", screen.attach)
                 page.goto(url, wait_until="domcontentloaded")
@@ -209,7 +235,9 @@ def _attempt(page, address: str) -> dict:
     statuses: list = []
     page.on("response", lambda response: statuses.append((urlsplit(response.url).port, response.status)))
     page.goto(address, wait_until="domcontentloaded")
-    wait_until(page, lambda: page.evaluate("Object.keys(window.results).length") == 3, "the foreign page's attempts", 30)
+    wait_until(
+        page, lambda: page.evaluate("Object.keys(window.results).length") == 3, "the foreign page's attempts", 30
+    )
     return {**page.evaluate("window.results"), "statuses": statuses}
 
 
@@ -249,7 +277,9 @@ def test_only_the_printed_address_opens_the_workbench_no_other_page_and_no_other
             assert attempt["socket"] == "refused" and (port, 403) in attempt["statuses"], attempt
             assert (port, 200) not in attempt["statuses"], attempt
             assert attempt["stored"] == "[]"  # the session key is the storage of the server's origin, not this one's
-            assert heard and not any(token in headers or session in headers or "Cookie" in headers for headers in heard), heard
+            assert heard and not any(
+                token in headers or session in headers or "Cookie" in headers for headers in heard
+            ), heard
             # a rebound name, even with the token: the page, and from a page of that name, a fetch and the socket
             rebound = f"http://evil.example:{port}/?token={token}"
             assert foreign.goto(rebound).status == 403
@@ -300,14 +330,21 @@ def test_the_seventeenth_tab_gets_a_page_saying_the_server_is_full_which_opens_t
             )
             wait_until(others, lambda: len(_apps(process.pid)) == 16, "sixteen apps", 120)
             first.reload(wait_until="domcontentloaded")  # at the cap
-            until(first, first_screen, lambda text: first_screen.sockets == 2 and all_panes(text),
-                  "the reloaded tab's panes", 60)  # fmt: skip
+            until(
+                first,
+                first_screen,
+                lambda text: first_screen.sockets == 2 and all_panes(text),
+                "the reloaded tab's panes",
+                60,
+            )
             assert len(_apps(process.pid)) == 16
 
             last, last_screen = context.new_page(), PageScreen()
             last.on("websocket", last_screen.attach)
             response = last.goto(url, wait_until="domcontentloaded")
-            assert response.status == 503 and "the server is full" in last.content() and "--max-tabs 16" in last.content()
+            assert (
+                response.status == 503 and "the server is full" in last.content() and "--max-tabs 16" in last.content()
+            )
             last.wait_for_timeout(4000)  # (it has asked again meanwhile)
             assert len(_apps(process.pid)) == 16 and last_screen.sockets == 0 and "the server is full" in last.content()
             others.evaluate("() => window.extra[0].close()")

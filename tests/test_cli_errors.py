@@ -23,15 +23,19 @@ def _workbench_modules():
 
 def test_every_error_the_workbench_defines_is_in_the_one_tree():
     defined = {
-        cls for module in _workbench_modules() for _, cls in inspect.getmembers(module, inspect.isclass)
+        cls
+        for module in _workbench_modules()
+        for _, cls in inspect.getmembers(module, inspect.isclass)
         if issubclass(cls, Exception) and cls.__module__.startswith("workbench") and cls.__name__.endswith("Error")
-    }  # fmt: skip
+    }
     assert len(defined) >= 15
     assert not [cls.__qualname__ for cls in defined if not issubclass(cls, errors.WorkbenchError)]
     from workbench.engine.analysis import BoardTooLargeError
     from workbench.engine.strong import BoardTooLargeForStrongSolveError
 
-    assert issubclass(BoardTooLargeError, errors.InputError) and issubclass(BoardTooLargeForStrongSolveError, errors.InputError)
+    assert issubclass(BoardTooLargeError, errors.InputError) and issubclass(
+        BoardTooLargeForStrongSolveError, errors.InputError
+    )
     assert issubclass(errors.InputError, ValueError)  # parse errors are ValueErrors, as python-chess's are
 
 
@@ -46,7 +50,11 @@ def _failing(monkeypatch, error: BaseException) -> None:
 
 @pytest.mark.parametrize(
     "error",
-    [errors.InputError("bad move 'z9'"), errors.UsageError("--a with --b"), errors.LibraryError("library 'x': damaged")],
+    [
+        errors.InputError("bad move 'z9'"),
+        errors.UsageError("--a with --b"),
+        errors.LibraryError("library 'x': damaged"),
+    ],
     ids=["input", "usage", "library"],
 )
 def test_each_kind_of_workbench_error_is_one_line_and_exit_2(capsys, monkeypatch, error):
@@ -57,10 +65,13 @@ def test_each_kind_of_workbench_error_is_one_line_and_exit_2(capsys, monkeypatch
 
 
 @pytest.mark.parametrize(
-    "error", [ValueError("invalid literal for int()"), KeyError("cell"), AssertionError(), RuntimeError("x\ny")],
+    "error",
+    [ValueError("invalid literal for int()"), KeyError("cell"), AssertionError(), RuntimeError("x\ny")],
     ids=["a ValueError", "a KeyError", "an assertion", "a message of two lines"],
-)  # fmt: skip
-def test_any_other_exception_is_a_bug_said_in_one_line_with_its_traceback_in_a_file(capsys, monkeypatch, tmp_path, error):
+)
+def test_any_other_exception_is_a_bug_said_in_one_line_with_its_traceback_in_a_file(
+    capsys, monkeypatch, tmp_path, error
+):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     import tempfile
 
@@ -72,7 +83,7 @@ def test_any_other_exception_is_a_bug_said_in_one_line_with_its_traceback_in_a_f
     match = re.fullmatch(
         rf"workbench: bug: {type(error).__name__}(: .+)? \(not your input; please report it with the traceback in (\S+)\)\n",
         captured.err,
-    )  # fmt: skip
+    )
     assert match, captured.err
     report = open(match.group(2)).read()
     assert match.group(2).startswith(str(tmp_path)) and "Traceback (most recent call last)" in report
@@ -90,17 +101,31 @@ def test_a_bug_whose_traceback_cannot_be_written_prints_it(capsys, monkeypatch, 
     assert main(["census"]) == 1
     err = capsys.readouterr().err
     assert "Traceback (most recent call last)" in err and "in command" in err
-    assert err.endswith("workbench: bug: ZeroDivisionError: division by zero (not your input; please report it with the traceback above)\n")
+    assert err.endswith(
+        "workbench: bug: ZeroDivisionError: division by zero (not your input; please report it with the traceback above)\n"
+    )
 
 
 @pytest.mark.parametrize(
     "missing, arguments, line",
     [
-        ("pyte", [], "bench: the app's figures need pyte, which the bench extra installs: pip install 'workbench[bench]' (or --no-tui for the engine's figures alone)"),
-        ("pyte", ["--game", "15x15k5"], "bench: the app's figures need pyte, which the bench extra installs: pip install 'workbench[bench]' (or --no-tui for the engine's figures alone)"),
-        ("playwright", ["--no-tui", "--browser"], "bench: the browser's figures need playwright, which the bench extra installs: pip install 'workbench[bench]'"),
+        (
+            "pyte",
+            [],
+            "bench: the app's figures need pyte, which the bench extra installs: pip install 'workbench[bench]' (or --no-tui for the engine's figures alone)",
+        ),
+        (
+            "pyte",
+            ["--game", "15x15k5"],
+            "bench: the app's figures need pyte, which the bench extra installs: pip install 'workbench[bench]' (or --no-tui for the engine's figures alone)",
+        ),
+        (
+            "playwright",
+            ["--no-tui", "--browser"],
+            "bench: the browser's figures need playwright, which the bench extra installs: pip install 'workbench[bench]'",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bench_without_the_bench_extra_names_it_in_one_line(capsys, monkeypatch, missing, arguments, line):
     """What only the benchmarks need is the bench extra; a user's install has none of it."""
     import sys
@@ -123,6 +148,9 @@ def test_a_user_s_install_asks_only_for_what_the_app_the_command_line_and_serve_
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]
     needed = {re.split(r"[<>=\[]", requirement)[0] for requirement in project["dependencies"]}
     assert needed == {"textual", "rich", "numpy", "zarr", "textual-serve"}  # zarr: the solutions past 16 cells, read
-    assert {re.split(r"[<>=]", requirement)[0] for requirement in project["optional-dependencies"]["bench"]} == {"pyte", "playwright"}
+    assert {re.split(r"[<>=]", requirement)[0] for requirement in project["optional-dependencies"]["bench"]} == {
+        "pyte",
+        "playwright",
+    }
     # the Dask sweep is the cluster extra's, asked for by name
     assert project["optional-dependencies"]["cluster"] == ["dask[distributed]>=2025.1"]

@@ -26,10 +26,14 @@ def test_solve_keeps_the_solution_and_reads_it_back(capsys):
     assert path == str(cache.strong_cache_path(parse_variant("2x7k3"))) and os.path.getsize(path) > 3**14
     code, out, _ = run(capsys, "solve", "--game", "2x7k3", "--json")
     second = json.loads(out)
-    assert second["source"] == "cache" and second["positions"] == first["positions"] and second["value"] == first["value"]
+    assert (
+        second["source"] == "cache" and second["positions"] == first["positions"] and second["value"] == first["value"]
+    )
     code, out, _ = run(capsys, "solve", "--game", "2x7k3")
     lines = out.splitlines()
-    assert code == 0 and lines[0].startswith(f"2x7k3: {first['positions']:,} positions, ") and "read back in" in lines[0]
+    assert (
+        code == 0 and lines[0].startswith(f"2x7k3: {first['positions']:,} positions, ") and "read back in" in lines[0]
+    )
     assert lines[1] == f"kept in {path}"
 
 
@@ -77,7 +81,9 @@ def test_census_of_a_larger_board(capsys):
     code, out, _ = run(capsys, "census", "--game", "2x7k3")
     assert code == 0 and out.startswith("variant          2x7k3\n")
     assert f"classes          {data['classes']:,} ({data['terminal_classes']:,} terminal)\n" in out
-    assert f"games            {data['games']['total']:,}: X" in out and "ledger (14! fill orders) 87,178,291,200: X" in out
+    assert (
+        f"games            {data['games']['total']:,}: X" in out and "ledger (14! fill orders) 87,178,291,200: X" in out
+    )
 
 
 def test_census_of_a_small_misere_board_counts_everything(capsys):
@@ -105,7 +111,11 @@ def test_analyze_of_fourteen_cells_from_the_strong_solution(capsys):
     assert code == 0 and record["position"] == "......./...X..." and record["to_move"] == "O"
     assert record["symmetry"]["orbit_size"] == 2 and record["symmetry"]["class_id"] >= 2
     games = record["games"]
-    assert games["total"] == games["x"] + games["o"] + games["draw"] == sum(move["games"]["total"] for move in record["moves"])
+    assert (
+        games["total"]
+        == games["x"] + games["o"] + games["draw"]
+        == sum(move["games"]["total"] for move in record["moves"])
+    )
     code, out, _ = run(capsys, "analyze", "--game", "2x7k3", "--moves", "d1")
     census = json.loads(run(capsys, "census", "--game", "2x7k3", "--json")[1])
     assert code == 0 and f"class      {record['symmetry']['class_id']} of {census['classes']}, orbit 2" in out
@@ -118,13 +128,25 @@ def test_analyze_of_fourteen_cells_from_the_strong_solution(capsys):
         (["analyze", "--game", "4x4k7", "...."], "unknown variant '4x4k7': 7 in a row does not fit on a 4x4 board"),
         (["census", "--game", "chess"], "unknown variant 'chess'"),
         (["solve", "--game", "5x5k4"], "board 5x5k4: solutions are kept for boards of 17 to 20 cells (25 here)"),
-        (["analyze", "--game", "5x5k4", "--moves", "c3", "--budget", "soon"], "--budget 'soon': write a time such as 5s, 500ms or 2m"),
-        (["analyze", "--game", "5x5k4", "--moves", "c3", "--budget", "0s"], "--budget '0s': a time above zero and at most a day"),
-        (["analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", "-5"], "argument --nodes: '-5' is not a positive whole number"),
+        (
+            ["analyze", "--game", "5x5k4", "--moves", "c3", "--budget", "soon"],
+            "--budget 'soon': write a time such as 5s, 500ms or 2m",
+        ),
+        (
+            ["analyze", "--game", "5x5k4", "--moves", "c3", "--budget", "0s"],
+            "--budget '0s': a time above zero and at most a day",
+        ),
+        (
+            ["analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", "-5"],
+            "argument --nodes: '-5' is not a positive whole number",
+        ),
         (["analyze", "--game", "3x3k3", "--moves", "z9"], "token 1 'z' is not a cell number or coordinate"),
         (["analyze", "--game", "3x3k3", "--moves", "d1"], "token 1 'd1' is not a cell (1-9 or a1-c3)"),
         (["verify", "--game", "3x3k3-misere"], "verify checks the threat planner, which reads a line as a win"),
-        (["verify", "--game", "4x4k4"], "verify runs the threat planner on every position: boards of at most 12 cells (4x4k4 has 16)"),
+        (
+            ["verify", "--game", "4x4k4"],
+            "verify runs the threat planner on every position: boards of at most 12 cells (4x4k4 has 16)",
+        ),
         (["analyze", "--all", "--game", "5x5k4"], "analyze --all covers boards of at most 16 cells (5x5k4 has 25)"),
     ],
 )
@@ -137,13 +159,18 @@ def test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three(capsy
     from workbench.engine import verification
 
     checked, real = [], verification.check_planner
-    monkeypatch.setattr(verification, "check_planner", lambda *args, **options: checked.append(real(*args, **options)) or checked[-1])
+    monkeypatch.setattr(
+        verification, "check_planner", lambda *args, **options: checked.append(real(*args, **options)) or checked[-1]
+    )
     code, out, _ = run(capsys, "verify", "--game", "3x4k3", "--json")
     report = json.loads(out)
     assert code == 1 and sorted(report) == ["checked", "disagreements"]
     assert report["checked"] == 79563 and len(report["disagreements"]) == 597
     first = report["disagreements"][0]
-    assert sorted(first) == ["planner", "position", "solver"] and sorted(first["planner"]) == ["perfect_lose", "perfect_win"]
+    assert sorted(first) == ["planner", "position", "solver"] and sorted(first["planner"]) == [
+        "perfect_lose",
+        "perfect_win",
+    ]
     # the solver's side is the exact analysis that `analyze` prints for that position
     exact = json.loads(run(capsys, "analyze", "--game", "3x4k3", first["position"], "--json")[1])["masks"]
     bits = {name: sum(1 << (cell - 1) for cell in exact[name]) for name in ("perfect_win", "perfect_lose")}
@@ -155,13 +182,17 @@ def test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three(capsy
     code, out, _ = run(capsys, "verify", "--game", "3x4k3")
     lines = out.splitlines()
     assert code == 1 and lines[0] == "checked 79563 positions in play: 597 disagreements between planner and solver"
-    assert len(lines) == 598 and lines[1] == f"  {first['position']}: planner {first['planner']} solver {first['solver']}"
+    assert (
+        len(lines) == 598 and lines[1] == f"  {first['position']}: planner {first['planner']} solver {first['solver']}"
+    )
     monkeypatch.setattr(verification, "check_planner", real)
     assert run(capsys, "verify", "--json")[0] == 0
 
 
 def test_analyze_of_a_large_board_searches_within_the_budget(capsys):
-    code, out, _ = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3,b2,d4,b4,a1,e5,c1,c4", "--json", "--budget", "60s")
+    code, out, _ = run(
+        capsys, "analyze", "--game", "5x5k4", "--moves", "c3,b2,d4,b4,a1,e5,c1,c4", "--json", "--budget", "60s"
+    )
     record = json.loads(out)
     assert code == 0 and record["proven"] is True and record["value"] in ("win", "draw", "loss")
     assert all(move["proven"] and move["value"] is not None for move in record["moves"]) and len(record["moves"]) == 17
@@ -189,10 +220,18 @@ def test_the_bench_of_a_searched_board_times_the_app_in_a_terminal(capsys, monke
     code, out, _ = run(capsys, "bench", "--game", "15x15k5", "--quick", "--json")
     report = json.loads(out)["tui_terminal"]
     assert code == 0 and asked == [(True, "15x15k5")]
-    assert (report["game"], report["target_ratio"], report["target_first_paint_ratio"], report["sizes"]) == ("15x15k5", 2.0, 2.0, {})
+    assert (report["game"], report["target_ratio"], report["target_first_paint_ratio"], report["sizes"]) == (
+        "15x15k5",
+        2.0,
+        2.0,
+        {},
+    )
     code, out, _ = run(capsys, "bench", "--game", "15x15k5", "--quick")
     assert code == 0 and asked[-1] == (True, "15x15k5")
-    assert out.startswith("keypress to settled screen, in a terminal, 15x15k5 (10 keys a scenario; ") and "first paint ≤ 2.0×" in out
+    assert (
+        out.startswith("keypress to settled screen, in a terminal, 15x15k5 (10 keys a scenario; ")
+        and "first paint ≤ 2.0×" in out
+    )
     code, out, err = run(capsys, "bench", "--game", "15x15k5", "--no-tui")
     assert (code, out) == (2, "") and err.count("\n") == 1 and "searched, not solved" in err
     assert real(quick=True, sizes=())["target_first_paint_ratio"] == 1.5  # the classic board keeps its 1.5×
@@ -208,13 +247,20 @@ def test_the_family_bench_reports_every_figure_and_says_when_the_peer_is_missing
     code, out, _ = run(capsys, "bench", "--game", "2x3k2", "--quick", "--json")
     report = json.loads(out)
     assert code == 0 and report["openspiel"] is None
-    assert report["strong"]["solve"]["positions"] == json.loads(run(capsys, "census", "--game", "2x3k2", "--json")[1])["positions"]
+    assert (
+        report["strong"]["solve"]["positions"]
+        == json.loads(run(capsys, "census", "--game", "2x3k2", "--json")[1])["positions"]
+    )
     assert 0 < report["strong"]["cache_mb"] < 1 and report["strong"]["warm_analyze_s"] > 0
-    assert len(report["tier2"]["positions"]) == 2 and all(row["proven_moves"] == row["legal_moves"] for row in report["tier2"]["positions"])
+    assert len(report["tier2"]["positions"]) == 2 and all(
+        row["proven_moves"] == row["legal_moves"] for row in report["tier2"]["positions"]
+    )
     assert "openspiel_s" not in report["tier2"] and report["sweep_3x3"]["ours_s"] > 0
     assert report["tier2"]["budget_s"] == 60.0  # --quick: a minute a position, not five
     lines = bench_family.format_family_report(report)
-    assert lines[0].startswith("strong solve 2x3k2, cold, fresh process") and "OpenSpiel not installed" in "\n".join(lines)
+    assert lines[0].startswith("strong solve 2x3k2, cold, fresh process") and "OpenSpiel not installed" in "\n".join(
+        lines
+    )
     assert "tier 2, 5x5k4, 2 positions of 8-12 marks, whole processes, 60 s budget each:" in lines
     code, out, _ = run(capsys, "bench", "--game", "2x3k2", "--quick")  # the same report, as text
     shown = out.splitlines()
@@ -246,8 +292,13 @@ def test_analyze_all_streams_every_position_of_a_strongly_solved_board(capsys):
     assert code == 0 and len(lines) == census["positions"]
     first, last = json.loads(lines[0]), json.loads(lines[-1])
     value = {1: "win", 0: "draw", -1: "loss"}[census["value"]["value"]]
-    assert first == {"position": "......./.......", "to_move": "X", "status": "in_play", "value": value,
-                     "remoteness": census["value"]["remoteness"]}  # fmt: skip
+    assert first == {
+        "position": "......./.......",
+        "to_move": "X",
+        "status": "in_play",
+        "value": value,
+        "remoteness": census["value"]["remoteness"],
+    }
     assert last["to_move"] is None and last["value"] is None and last["status"] in ("x_won", "o_won", "draw")
     terminal = sum(1 for line in lines if '"to_move": null' in line)
     assert terminal == census["terminal_positions"]
@@ -282,14 +333,22 @@ def test_four_by_four_four_in_a_row_solved_kept_and_analysed(capsys):
     # O to move: X threatens to fork at b2 (the b file and the long diagonal); b2 alone holds the draw
     code, out, _ = run(capsys, "explain", "--game", "4x4k4", ".X.X/O..O/O.../XX..", "--move", "b2", "--json")
     record = json.loads(out)
-    assert code == 0 and (record["verdict"], record["line"][0]["role"], record["value_after"]["value"]) == ("only move", "quiet", "draw")
+    assert code == 0 and (record["verdict"], record["line"][0]["role"], record["value_after"]["value"]) == (
+        "only move",
+        "quiet",
+        "draw",
+    )
     assert record["text"].endswith("Every other move loses, a4 soonest (in 4).")
 
 
 @pytest.mark.parametrize(
-    "variant, outcome", [("3x3k3", "a draw (in 9 plies)"), ("3x4k3", "first player wins (in 7 plies)"),
-                         ("3x4k3-misere", "first player loses (in 11 plies)")],
-)  # fmt: skip
+    "variant, outcome",
+    [
+        ("3x3k3", "a draw (in 9 plies)"),
+        ("3x4k3", "first player wins (in 7 plies)"),
+        ("3x4k3-misere", "first player loses (in 11 plies)"),
+    ],
+)
 def test_solve_says_who_wins_and_whether_it_solved_or_read_back(capsys, variant, outcome):
     code, out, _ = run(capsys, "solve", "--game", variant)
     first = out.splitlines()[0]
@@ -314,8 +373,11 @@ def test_a_progress_bar_on_a_terminal_only(capsys, monkeypatch):
     code, _, err = run(capsys, "solve", "--game", "2x6k3")
     stages = re.findall(r"\rsolving 2x6k3 \[[#.]{30}\] stage \d of 4, (.+?) · ", err)
     assert code == 0 and list(dict.fromkeys(stages)) == [
-        "enumerating positions", "counting games", "values, back from the last ply", "symmetry classes"
-    ]  # fmt: skip
+        "enumerating positions",
+        "counting games",
+        "values, back from the last ply",
+        "symmetry classes",
+    ]
     assert err.rstrip().endswith("] stage 4 of 4, symmetry classes · 100%") and err.count("\n") == 1
     code, _, err = run(capsys, "solve", "--game", "2x6k3-misere", "--json")
     assert code == 0 and err == ""  # JSON is for programs: no bar
@@ -355,12 +417,29 @@ def test_the_moves_table_names_cells_as_the_board_does(capsys):
     """One notation a board: coordinates on every board but 3×3, whose cells are numbered 1-9 (either rule)."""
     out = run(capsys, "analyze", "--game", "2x5k3", "--moves", "1")[1]
     table = out.split("Moves (for the side to move)")[1].splitlines()
-    assert [cell.strip() for cell in table[2].split("┃")[1:-1]] == ["cell", "value", "plies", "trap", "games", "X wins", "O wins", "draws"]
-    rows = {cells[0].rstrip(" ★"): cells for line in table[4:-1] if len(cells := [cell.strip() for cell in line.split("│")[1:-1]]) == 8}
+    assert [cell.strip() for cell in table[2].split("┃")[1:-1]] == [
+        "cell",
+        "value",
+        "plies",
+        "trap",
+        "games",
+        "X wins",
+        "O wins",
+        "draws",
+    ]
+    rows = {
+        cells[0].rstrip(" ★"): cells
+        for line in table[4:-1]
+        if len(cells := [cell.strip() for cell in line.split("│")[1:-1]]) == 8
+    }
     assert sorted(rows) == ["a1", "b1", "b2", "c1", "c2", "d1", "d2", "e1", "e2"]  # cell 1, a2, is taken
     for argv in (["analyze", "--moves", "1"], ["analyze", "--game", "3x3k3-misere", "--moves", "1"]):
         table = run(capsys, *argv)[1].split("Moves (for the side to move)")[1].splitlines()
-        rows = [cells[0].rstrip(" ★") for line in table[4:-1] if len(cells := [cell.strip() for cell in line.split("│")[1:-1]]) == 8]
+        rows = [
+            cells[0].rstrip(" ★")
+            for line in table[4:-1]
+            if len(cells := [cell.strip() for cell in line.split("│")[1:-1]]) == 8
+        ]
         assert rows == [str(cell) for cell in range(2, 10)]
 
 
@@ -432,7 +511,10 @@ def test_the_search_view_shows_every_fact_mask_and_move_of_the_record():
         for all_moves in (False, True):
             console = Console(file=io.StringIO(), width=140, color_system=None)
             console.print(search_view(record, position, 140, all_moves=all_moves))
-            lines = [" ".join(line.replace("│", " ").replace("┃", " ").split()) for line in console.file.getvalue().splitlines()]
+            lines = [
+                " ".join(line.replace("│", " ").replace("┃", " ").split())
+                for line in console.file.getvalue().splitlines()
+            ]
             text = "\n".join(lines)
             assert "X d4 c3 a1 c1 · O e5 b4 c4 b2" in lines[0] and "variant 5x5k4" in text and "to move X" in text
             assert f"searched {record['nodes']:,} nodes" in text and f"orbit {record['symmetry']['orbit_size']}" in text
@@ -483,14 +565,29 @@ def test_the_search_view_s_value_line():
     assert "value      win in 1" in console.file.getvalue()
 
 
-@pytest.mark.parametrize("text, ok", [("1", True), ("999999999999", True), ("0", False), ("1000000000000", False),
-                                      ("١٢", False), ("2.5", False), ("", False)])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, ok",
+    [
+        ("1", True),
+        ("999999999999", True),
+        ("0", False),
+        ("1000000000000", False),
+        ("١٢", False),
+        ("2.5", False),
+        ("", False),
+    ],
+)
 def test_nodes_takes_a_positive_whole_number_of_at_most_twelve_digits(capsys, text, ok):
-    code, out, err = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3,a1,c4,a2,c2,a5", "--nodes", text, "--json")
+    code, out, err = run(
+        capsys, "analyze", "--game", "5x5k4", "--moves", "c3,a1,c4,a2,c2,a5", "--nodes", text, "--json"
+    )
     if ok:
         assert code == 0 and json.loads(out)["moves"]
     else:
-        assert (code, out) == (2, "") and err == f"workbench: error: argument --nodes: {text[:20]!r} is not a positive whole number\n"
+        assert (code, out) == (
+            2,
+            "",
+        ) and err == f"workbench: error: argument --nodes: {text[:20]!r} is not a positive whole number\n"
 
 
 def test_the_search_reports_its_progress_on_a_terminal_and_keeps_to_its_budgets(capsys, monkeypatch):
@@ -504,8 +601,21 @@ def test_the_search_reports_its_progress_on_a_terminal_and_keeps_to_its_budgets(
     record = json.loads(run(capsys, "analyze", "--game", "5x5k4", "--moves", moves, "--json", "--nodes", "700")[1])
     assert record["nodes"] <= 700 and not record["proven"]
     # a time budget alone stops a search that its nodes would let run for minutes
-    record = json.loads(run(capsys, "analyze", "--game", "7x7k5", "--moves", "d4", "--json", "--budget", "300ms",
-                            "--nodes", "999999999999")[1])  # fmt: skip
+    record = json.loads(
+        run(
+            capsys,
+            "analyze",
+            "--game",
+            "7x7k5",
+            "--moves",
+            "d4",
+            "--json",
+            "--budget",
+            "300ms",
+            "--nodes",
+            "999999999999",
+        )[1]
+    )
     assert not record["proven"] and record["nodes"] < 5_000_000
 
 
@@ -566,13 +676,21 @@ def test_sixteen_cells_is_the_last_board_streamed_whole_and_read_for_misere_firs
     lines = out.splitlines()
     assert (code, err) == (0, "") and len(lines) == 189_437
     first, second = json.loads(lines[0]), json.loads(lines[1])
-    assert first == {"position": "......../........", "to_move": "X", "status": "in_play", "value": "win", "remoteness": 3}
+    assert first == {
+        "position": "......../........",
+        "to_move": "X",
+        "status": "in_play",
+        "value": "win",
+        "remoteness": 3,
+    }
     assert second["position"] == "X......./........" and second["to_move"] == "O"
     code, out, _ = run(capsys, "first-moves", "--game", "2x8k2-misere", "--json")
     assert code == 0 and len(json.loads(out)["table"]) == 2
 
 
-@pytest.mark.parametrize("name, moves, nodes", [("partial", "c3,b2,d4,b4,a1,e5", 20_000), ("won", "c3,c4,b2,d4,d2", 3_000)])
+@pytest.mark.parametrize(
+    "name, moves, nodes", [("partial", "c3,b2,d4,b4,a1,e5", 20_000), ("won", "c3,c4,b2,d4,d2", 3_000)]
+)
 def test_a_searched_position_in_a_colour_terminal_looks_as_recorded(name, moves, nodes):
     """What `workbench analyze --game 5x5k4` shows, colours and layout included, against a recorded screen
     (tests/data/analyze-5x5k4-*.ansi, checked by eye when recorded: X must take the b-file's gap or lose in
@@ -594,20 +712,36 @@ def test_a_searched_position_in_a_colour_terminal_looks_as_recorded(name, moves,
     assert console.export_text(styles=True) == recorded
 
 
-@pytest.mark.parametrize("text, seconds", [("5s", 5.0), ("5", 5.0), ("500ms", 0.5), ("2m", 120.0), (" 1.5 s ", 1.5),
-                                           ("86400", 86_400.0), ("1440m", 86_400.0), ("0.001", 0.001)])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, seconds",
+    [
+        ("5s", 5.0),
+        ("5", 5.0),
+        ("500ms", 0.5),
+        ("2m", 120.0),
+        (" 1.5 s ", 1.5),
+        ("86400", 86_400.0),
+        ("1440m", 86_400.0),
+        ("0.001", 0.001),
+    ],
+)
 def test_a_budget_is_read_in_seconds_milliseconds_or_minutes(text, seconds):
     from workbench.cli import parse_budget
 
     assert parse_budget(text) == pytest.approx(seconds)
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("86401s", "a time above zero and at most a day"), ("1441m", "a time above zero and at most a day"),
-    ("0s", "a time above zero and at most a day"), ("5h", "write a time such as 5s, 500ms or 2m"),
-    ("999999m" + " " * 20, "a time above zero and at most a day"),  # read, too long, named by its first 20
-    ("a budget far too long to show", "write a time such as 5s, 500ms or 2m"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("86401s", "a time above zero and at most a day"),
+        ("1441m", "a time above zero and at most a day"),
+        ("0s", "a time above zero and at most a day"),
+        ("5h", "write a time such as 5s, 500ms or 2m"),
+        ("999999m" + " " * 20, "a time above zero and at most a day"),  # read, too long, named by its first 20
+        ("a budget far too long to show", "write a time such as 5s, 500ms or 2m"),
+    ],
+)
 def test_a_budget_out_of_range_or_unreadable_is_one_line_naming_it(capsys, text, reason):
     code, out, err = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3", "--budget", text)
     assert (code, out) == (2, "") and err == f"workbench: error: --budget {text[:20]!r}: {reason}\n"
@@ -637,7 +771,9 @@ def test_the_solve_progress_line_is_one_bar_of_thirty_for_the_whole_solve_with_i
     assert lines and lines[-1].endswith("\n")
     filled_before, shares = 0, []
     for line in lines:
-        shape = re.fullmatch(r"solving 2x6k3 \[(#*)(\.*)\] stage (\d) of 4, ([a-z, ]+) · (\d+)%( · about \d+ s left)? *\n?", line)
+        shape = re.fullmatch(
+            r"solving 2x6k3 \[(#*)(\.*)\] stage (\d) of 4, ([a-z, ]+) · (\d+)%( · about \d+ s left)? *\n?", line
+        )
         assert shape, line
         filled, empty, number, stage, share, _ = shape.groups()
         assert len(filled) + len(empty) == 30 and len(filled) >= filled_before and len(line.rstrip("\n")) == 100
@@ -645,8 +781,11 @@ def test_the_solve_progress_line_is_one_bar_of_thirty_for_the_whole_solve_with_i
         shares.append(int(share))
     assert shares == sorted(shares) and shares[-1] == 100 and filled_before == 30
     assert {re.search(r"stage \d of 4, ([a-z, ]+) ·", line).group(1) for line in lines} == {
-        "enumerating positions", "counting games", "values, back from the last ply", "symmetry classes"
-    }  # fmt: skip
+        "enumerating positions",
+        "counting games",
+        "values, back from the last ply",
+        "symmetry classes",
+    }
     flushed = {seen.count("\r") for seen in terminal.seen_at_flush}
     assert set(range(1, len(lines) + 1)) <= flushed  # each line reached the terminal as it was written
 

@@ -18,11 +18,33 @@ from workbench.cli import main
 HELP_FILE = Path(__file__).parent / "data" / "cli-help.txt"
 
 COMMANDS = (
-    (), ("analyze",), ("review",), ("census",), ("first-moves",), ("solve",), ("verify",), ("games",),
-    ("graph",), ("studies",), ("studies", "list"), ("studies", "rename"), ("studies", "delete"),
-    ("studies", "import"), ("studies", "export"), ("library",), ("library", "check"), ("library", "salvage"),
-    ("open",), ("export",), ("serve",), ("screenshots",), ("bench",), ("puzzles",), ("progress",), ("atlas",),
-)  # fmt: skip
+    (),
+    ("analyze",),
+    ("review",),
+    ("census",),
+    ("first-moves",),
+    ("solve",),
+    ("verify",),
+    ("games",),
+    ("graph",),
+    ("studies",),
+    ("studies", "list"),
+    ("studies", "rename"),
+    ("studies", "delete"),
+    ("studies", "import"),
+    ("studies", "export"),
+    ("library",),
+    ("library", "check"),
+    ("library", "salvage"),
+    ("open",),
+    ("export",),
+    ("serve",),
+    ("screenshots",),
+    ("bench",),
+    ("puzzles",),
+    ("progress",),
+    ("atlas",),
+)
 """Every command and action a user can ask for help on."""
 
 

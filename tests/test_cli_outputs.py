@@ -51,8 +51,12 @@ def test_first_moves_text_is_the_board_of_shares(capsys):
     code, out, _ = run(capsys, "first-moves")
     assert code == 0
     assert out.splitlines() == [
-        "0.875 | 0.500 | 0.875", "-" * 21, "0.500 | 0.500 | 0.500", "-" * 21, "0.875 | 0.500 | 0.875",
-    ]  # fmt: skip
+        "0.875 | 0.500 | 0.875",
+        "-" * 21,
+        "0.500 | 0.500 | 0.500",
+        "-" * 21,
+        "0.875 | 0.500 | 0.875",
+    ]
 
 
 def test_verify_text_and_the_seed_port(capsys):
@@ -64,7 +68,11 @@ def test_verify_text_and_the_seed_port(capsys):
         "(a drawn last move counts as forcing)",
     ]
     code, out, _ = run(capsys, "verify", "--seed-port", "--json")
-    assert json.loads(out) == {"checked": 4520, "disagreements": [], "seed_port": {"perfect_win": 560, "perfect_lose": 676}}
+    assert json.loads(out) == {
+        "checked": 4520,
+        "disagreements": [],
+        "seed_port": {"perfect_win": 560, "perfect_lose": 676},
+    }
 
 
 def test_verify_exits_1_and_lists_each_disagreement(capsys, monkeypatch):
@@ -133,7 +141,7 @@ def current_umask():
 
 def test_graph_dot_renders_svg_with_graphviz_and_reports_its_failure(capsys, tmp_path, monkeypatch):
     fake_dot = tmp_path / "dot"  # records how it was called, and writes its output where -o says
-    fake_dot.write_text("#!/bin/sh\necho \"$@\" > \"$0.args\"\nfor a; do last=$a; done\necho '<svg/>' > \"$last\"\n")
+    fake_dot.write_text('#!/bin/sh\necho "$@" > "$0.args"\nfor a; do last=$a; done\necho \'<svg/>\' > "$last"\n')
     fake_dot.chmod(0o755)
     monkeypatch.setattr("shutil.which", lambda name: str(fake_dot) if name == "dot" else None)
     target = tmp_path / "dag.dot"
@@ -170,7 +178,10 @@ def test_studies_list_names_each_study_s_variant(capsys, tmp_path):
         assert run(capsys, "--db", db, "studies", "import", str(tmp_path / f"{name}.json"))[0] == 0
     code, out, _ = run(capsys, "--db", db, "studies", "list", "--json")
     assert code == 0 and {row["name"]: (row["variant"], row["moves"]) for row in json.loads(out)} == {
-        "wide misere": ("3x4k3-misere", 1), "big": ("4x4k4", 1), "classic": ("3x3k3", 1)}  # fmt: skip
+        "wide misere": ("3x4k3-misere", 1),
+        "big": ("4x4k4", 1),
+        "classic": ("3x3k3", 1),
+    }
     code, out, _ = run(capsys, "--db", db, "studies", "list")
     assert sorted(line.split()[-5] for line in out.splitlines()) == ["3x3k3", "3x4k3-misere", "4x4k4"]
 
@@ -184,7 +195,11 @@ def test_studies_text_output(capsys, tmp_path):
     code, out, _ = run(capsys, "--db", db, "studies", "import", str(source))
     assert code == 0 and out == f"imported {source} as 'opening'\n"
     code, out, err = run(capsys, "--db", db, "studies", "import", str(tmp_path / "other.json"))
-    assert code == 2 and out == "" and err == f"workbench: error: cannot open {str(tmp_path / 'other.json')!r}: no such file\n"
+    assert (
+        code == 2
+        and out == ""
+        and err == f"workbench: error: cannot open {str(tmp_path / 'other.json')!r}: no such file\n"
+    )
     save_study(AppState(), source)  # a different study under the same file name
     code, out, err = run(capsys, "--db", db, "studies", "import", str(source))
     assert (code, out) == (2, "") and err == (
@@ -248,7 +263,9 @@ def test_games_text_shows_each_stage_finished_and_reports_the_counts(capsys, tmp
         ["indexes", "BAR", "3/3", lines[2].split()[-1]],
     ]
     assert all(re.fullmatch(r"\d+:\d\d:\d\d", line.split()[-1]) for line in lines[:3])
-    assert lines[3:] == [f"255,168 games (131,184 X wins, 77,904 O wins, 46,080 draws) and 2,106,288 ledger rows in {db}"]
+    assert lines[3:] == [
+        f"255,168 games (131,184 X wins, 77,904 O wins, 46,080 draws) and 2,106,288 ledger rows in {db}"
+    ]
 
 
 def test_bench_quick_reports_every_target(capsys, monkeypatch):
@@ -276,9 +293,16 @@ def test_bench_quick_reports_every_target(capsys, monkeypatch):
 
     text = format_report(report)
     labels = [line.split("  ")[0] for line in text.splitlines()]
-    assert labels == ["full analysis, fresh process", "first-move table", "ledger of 9! fill orders",
-                      "exact solve from empty", "one position, warm tables", "explain a move, 3x3k3",
-                      "explain a move, 4x4k4", "library: write all games"]  # fmt: skip
+    assert labels == [
+        "full analysis, fresh process",
+        "first-move table",
+        "ledger of 9! fill orders",
+        "exact solve from empty",
+        "one position, warm tables",
+        "explain a move, 3x3k3",
+        "explain a move, 4x4k4",
+        "library: write all games",
+    ]
     explained = report["explain"]["boards"]  # --quick: the classic board, and 4x4 where its solution is kept
     assert 0 < explained["3x3k3"]["mean_s"] <= explained["3x3k3"]["max_s"] and explained["3x3k3"]["moves"] > 0
     assert explained["4x4k4"] == {"missing": "no kept solution: workbench solve --game 4x4k4"}
@@ -294,8 +318,10 @@ def test_a_closed_pipe_ends_quietly():
     env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
     producer = subprocess.Popen(
         [sys.executable, "-m", "workbench", "analyze", "--all", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     first = producer.stdout.readline()
     producer.stdout.close()  # as `head -1` does once it has its line
     _, err = producer.communicate(timeout=60)
@@ -338,8 +364,18 @@ def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys,
     users_settings = settings_path().read_bytes()
     folder = tmp_path / "shots"
     code, out, _ = run(capsys, "screenshots", str(folder))
-    names = ["start-80x24", "midgame-values-120x36", "variations-150x45", "masks-perfect-lose-120x36", "help-100x36",
-             "explanation-120x36", "practice-120x36", "puzzle-120x36", "4x4k4-values-120x36", "15x15k5-game-120x40"]  # fmt: skip
+    names = [
+        "start-80x24",
+        "midgame-values-120x36",
+        "variations-150x45",
+        "masks-perfect-lose-120x36",
+        "help-100x36",
+        "explanation-120x36",
+        "practice-120x36",
+        "puzzle-120x36",
+        "4x4k4-values-120x36",
+        "15x15k5-game-120x40",
+    ]
     assert code == 0 and out.splitlines() == [str(folder / f"{name}.svg") for name in names]
     start = (folder / "start-80x24.svg").read_text().replace("&#160;", " ")
     assert "classic" in start and "ply 0 · v values, m masks" in start  # no overlay: neither the user's nor a shot's
@@ -348,9 +384,15 @@ def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys,
     assert "4×4" in four and "O to move" in four and "draw" in four
     gomoku = (folder / "15x15k5-game-120x40.svg").read_text().replace("&#160;", " ")
     assert "Gomoku 15×15" in gomoku and "X to move" in gomoku and "showing win" in gomoku and "canonical" in gomoku
-    words = {name: (folder / f"{name}.svg").read_text().replace("&#160;", " ") for name in ("explanation-120x36", "practice-120x36", "puzzle-120x36")}
+    words = {
+        name: (folder / f"{name}.svg").read_text().replace("&#160;", " ")
+        for name in ("explanation-120x36", "practice-120x36", "puzzle-120x36")
+    }
     assert "last move:" in words["explanation-120x36"] and "Mistake:" in words["explanation-120x36"]
-    assert "Find a move that keeps the draw for O" in words["practice-120x36"] and "Not this one." in words["practice-120x36"]
+    assert (
+        "Find a move that keeps the draw for O" in words["practice-120x36"]
+        and "Not this one." in words["practice-120x36"]
+    )
     assert "Hint: One move keeps the draw; the other 7 moves lose." in words["practice-120x36"]  # the hints
     assert "to move: find" in words["puzzle-120x36"] and "Puzzles" in words["puzzle-120x36"]
     assert "solved on the first try 9 of 10" in words["puzzle-120x36"]  # nine answered, one skipped
@@ -380,6 +422,7 @@ def _run_app_with(monkeypatch, pilot_keys, crash=False):
 
     monkeypatch.setattr(app_module.WorkbenchApp, "run", headless_run)
     if crash:
+
         def explode(self):
             raise RuntimeError("boom")
 
@@ -410,7 +453,9 @@ def test_db_is_accepted_before_or_after_the_command(capsys, tmp_path, argv):
     assert (code, out, err) == (0, f"no studies in {db}\n", "")
 
 
-@pytest.mark.parametrize("command", [["census"], ["first-moves"], ["verify"], ["analyze", "X../.../..."], ["games"], ["graph"]])
+@pytest.mark.parametrize(
+    "command", [["census"], ["first-moves"], ["verify"], ["analyze", "X../.../..."], ["games"], ["graph"]]
+)
 def test_every_command_takes_db_after_its_name(capsys, tmp_path, command, monkeypatch):
     from workbench.cli import build_parser
 
@@ -466,12 +511,34 @@ def test_review_rates_every_move_and_scores_each_side(capsys):
     code, out, _ = run(capsys, "review", "--moves", "1247538", "--json")
     data = json.loads(out)
     assert data["start"] == ".../.../..." and [m["rating"] for m in data["moves"]] == [
-        "best", "mistake", "best", "best", "best", "best", "inaccurate"]  # fmt: skip
-    assert data["moves"][6] == {"ply": 7, "player": "X", "cell": 8, "name": "8", "rating": "inaccurate", "best": [6, 9],
-                                "best_names": ["6", "9"], "before": {"value": "win", "remoteness": 1, "exact": True},
-                                "after": {"value": "win", "remoteness": 3},
-                                "text": "8?! wins in 3: it threatens 6 and 9, and O can stop only one. Best: 6 or 9, winning in 1."}  # fmt: skip
-    assert data["sides"]["X"] == {"moves": 4, "best": 3, "inaccurate": 1, "mistakes": 0, "not_proven": 0, "accuracy": 0.75}
+        "best",
+        "mistake",
+        "best",
+        "best",
+        "best",
+        "best",
+        "inaccurate",
+    ]
+    assert data["moves"][6] == {
+        "ply": 7,
+        "player": "X",
+        "cell": 8,
+        "name": "8",
+        "rating": "inaccurate",
+        "best": [6, 9],
+        "best_names": ["6", "9"],
+        "before": {"value": "win", "remoteness": 1, "exact": True},
+        "after": {"value": "win", "remoteness": 3},
+        "text": "8?! wins in 3: it threatens 6 and 9, and O can stop only one. Best: 6 or 9, winning in 1.",
+    }
+    assert data["sides"]["X"] == {
+        "moves": 4,
+        "best": 3,
+        "inaccurate": 1,
+        "mistakes": 0,
+        "not_proven": 0,
+        "accuracy": 0.75,
+    }
 
 
 def test_review_of_a_study_follows_its_current_line_from_its_start(capsys, tmp_path):
@@ -482,7 +549,10 @@ def test_review_of_a_study_follows_its_current_line_from_its_start(capsys, tmp_p
     set_up = reduce(AppState(), SetUpPosition(position=parse_position("XO./.../...")))
     save_study(reduce(set_up, PlayCell(cell=3)), path)
     code, out, _ = run(capsys, "review", str(path))
-    assert out.splitlines()[:2] == ["review of 3 from XO./.../...", "  1. X 3  mistake: win in 5 → draw (best: 4, 5, 7)"]
+    assert out.splitlines()[:2] == [
+        "review of 3 from XO./.../...",
+        "  1. X 3  mistake: win in 5 → draw (best: 4, 5, 7)",
+    ]
     save_study(AppState(), path)
     code, out, _ = run(capsys, "review", str(path))
     assert out == (
@@ -497,7 +567,10 @@ def test_review_of_a_study_follows_its_current_line_from_its_start(capsys, tmp_p
     [
         (["review"], "review needs a line: a study file, a library study's name, or --moves LIST"),
         (["review", "--moves", "1,1"], "invalid move list '1,1': token 2 '1' plays an occupied cell"),
-        (["review", "x.json", "--moves", "5"], "review takes one line: a study file, a library study's name or a move list, not two"),
+        (
+            ["review", "x.json", "--moves", "5"],
+            "review takes one line: a study file, a library study's name or a move list, not two",
+        ),
         (["review", "--game", "3x4k3", "x.json"], "cannot open 'x.json': no such file"),
     ],
 )
@@ -505,7 +578,9 @@ def test_review_refuses_bad_input_in_one_line(capsys, argv, message):
     assert run(capsys, *argv) == (2, "", f"workbench: error: {message}\n")
 
 
-@pytest.mark.parametrize("name, position", [("midgame", "O../.X./..X"), ("won", "XXX/OO./..."), ("start", ".../.../...")])
+@pytest.mark.parametrize(
+    "name, position", [("midgame", "O../.X./..X"), ("won", "XXX/OO./..."), ("start", ".../.../...")]
+)
 def test_analyze_in_a_colour_terminal_looks_as_recorded(name, position):
     """What `workbench analyze` shows in a terminal, colours included, against a recorded screen
     (tests/data/analyze-*.ansi, checked by eye when recorded: re-record only for an intended change)."""
@@ -524,9 +599,15 @@ def test_analyze_in_a_colour_terminal_looks_as_recorded(name, position):
 
 @pytest.mark.parametrize(
     "argv",
-    [["analyze", "X../.../...", "--json"], ["census", "--json"], ["first-moves", "--json"], ["verify", "--json"],
-     ["review", "--moves", "5", "--json"], ["studies", "list", "--json"]],
-)  # fmt: skip
+    [
+        ["analyze", "X../.../...", "--json"],
+        ["census", "--json"],
+        ["first-moves", "--json"],
+        ["verify", "--json"],
+        ["review", "--moves", "5", "--json"],
+        ["studies", "list", "--json"],
+    ],
+)
 def test_every_json_output_is_one_document_and_exit_0(capsys, tmp_path, argv):
     code, out, err = run(capsys, "--db", str(tmp_path / "lib.sqlite3"), *argv)
     assert (code, err) == (0, "")
@@ -541,7 +622,12 @@ def test_studies_list_json_names_each_study(capsys, tmp_path):
     code, out, _ = run(capsys, "--db", db, "studies", "list", "--json")
     [record] = json.loads(out)
     assert code == 0 and sorted(record) == ["damaged", "moves", "name", "updated", "variant"]
-    assert (record["name"], record["variant"], record["moves"], record["damaged"]) == ("opening", "3x3k3", 4, None) and len(record["updated"]) == 19
+    assert (record["name"], record["variant"], record["moves"], record["damaged"]) == (
+        "opening",
+        "3x3k3",
+        4,
+        None,
+    ) and len(record["updated"]) == 19
 
 
 def test_open_treats_paths_and_existing_files_as_files(capsys, tmp_path, monkeypatch):
@@ -596,8 +682,14 @@ def test_game_starts_the_app_on_a_variant_or_on_the_last_one_played(capsys, tmp_
     "arguments, message",
     [
         (["--game", "16x16k5"], "workbench: error: unknown variant '16x16k5': boards have 1 to 15 rows and columns"),
-        (["--game", "chess"], "workbench: error: unknown variant 'chess': write rows x columns k in a row, as 3x3k3 or 4x4k4-misere"),
-        (["--game", "3x4k3", "analyze", "5"], "workbench: error: argument --game: before a command it names the app's variant; write it after the command (workbench analyze --game VARIANT)"),
+        (
+            ["--game", "chess"],
+            "workbench: error: unknown variant 'chess': write rows x columns k in a row, as 3x3k3 or 4x4k4-misere",
+        ),
+        (
+            ["--game", "3x4k3", "analyze", "5"],
+            "workbench: error: argument --game: before a command it names the app's variant; write it after the command (workbench analyze --game VARIANT)",
+        ),
     ],
 )
 def test_a_game_the_app_cannot_start_on_is_one_line_and_exit_2(capsys, arguments, message):
@@ -614,7 +706,9 @@ def test_without_the_app_the_command_says_so(capsys, monkeypatch):
     assert err.startswith("workbench: the app is not available (") and err.endswith("); see `workbench --help`\n")
 
 
-def test_a_board_too_large_for_the_tables_is_searched_or_one_line_and_its_move_text_still_prints(capsys, tmp_path, monkeypatch):
+def test_a_board_too_large_for_the_tables_is_searched_or_one_line_and_its_move_text_still_prints(
+    capsys, tmp_path, monkeypatch
+):
     from workbench.engine import Geometry, Position
     from workbench.state import GameTree
 
@@ -654,7 +748,10 @@ def test_a_study_of_fourteen_cells_is_analysed_from_the_strong_solution(capsys, 
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["analyze", "-X-/---/---"], "unrecognized arguments: -X-/---/--- (a position that starts with '-' goes after `--`"),
+        (
+            ["analyze", "-X-/---/---"],
+            "unrecognized arguments: -X-/---/--- (a position that starts with '-' goes after `--`",
+        ),
         (["analyze", "\x1bXO.XO.XO"], "invalid position '\\x1bXO.XO.XO': unknown character '\\x1b' at cell 1"),
         (["analyze", "--moves", "3," + "1" * 5000], "token 2 '1111111111"),
         (["review", "--moves", "5\r\nX"], "invalid move list '5\\r\\nX'"),
@@ -678,8 +775,14 @@ def test_games_says_what_it_wrote_in_json(capsys, tmp_path):
     db = str(tmp_path / "games.sqlite3")
     code, out, _ = run(capsys, "games", "--db", db, "--json")
     record = json.loads(out)
-    assert code == 0 and record == {"db": db, "games": 255_168, "ledger_rows": record["ledger_rows"],
-                                    "x": 131_184, "o": 77_904, "draw": 46_080}  # fmt: skip
+    assert code == 0 and record == {
+        "db": db,
+        "games": 255_168,
+        "ledger_rows": record["ledger_rows"],
+        "x": 131_184,
+        "o": 77_904,
+        "draw": 46_080,
+    }
     assert record["ledger_rows"] == 2_106_288
 
 
@@ -696,11 +799,17 @@ def test_the_dash_hint_reads_the_command_line_itself(capsys, monkeypatch):
     assert "`workbench analyze -- -X-/---/---`" in err
 
 
-@pytest.mark.parametrize("argv, hinted", [
-    (["workbench", "-X-/---/---"], True),  # the very first word
-    (["workbench", "analyze", "-/"], True),  # the shortest such word
-    (["workbench", "--db=/no/such/folder/x", "analyze", "--frobnicate"], False),  # a long option with a path is no position
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "argv, hinted",
+    [
+        (["workbench", "-X-/---/---"], True),  # the very first word
+        (["workbench", "analyze", "-/"], True),  # the shortest such word
+        (
+            ["workbench", "--db=/no/such/folder/x", "analyze", "--frobnicate"],
+            False,
+        ),  # a long option with a path is no position
+    ],
+)
 def test_the_dash_hint_is_given_for_a_position_taken_for_an_option_and_only_then(capsys, monkeypatch, argv, hinted):
     monkeypatch.setattr("sys.argv", argv)
     assert main() == 2
@@ -732,7 +841,10 @@ def test_a_study_name_with_control_characters_is_listed_escaped_and_a_damaged_ro
 def test_a_long_wrong_number_is_quoted_cut_to_twenty_characters(capsys):
     text = "123456789012345678901234567890x"
     code, out, err = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", text)
-    assert (code, out) == (2, "") and err == "workbench: error: argument --nodes: '12345678901234567890' is not a positive whole number\n"
+    assert (code, out) == (
+        2,
+        "",
+    ) and err == "workbench: error: argument --nodes: '12345678901234567890' is not a positive whole number\n"
 
 
 @pytest.mark.parametrize("target", ["some/folder/study", "other/study"])
@@ -744,7 +856,11 @@ def test_open_takes_a_target_with_a_slash_as_a_file_not_a_library_name(capsys, t
 def test_a_move_that_ends_the_game_has_no_trap_share(capsys):
     """Trap: the share of the replies that lose; a winning move leaves no replies, so a dash, not a number."""
     code, out, _ = run(capsys, "analyze", "--moves", "1,4,2,5")
-    rows = {cells[0]: cells[1:] for line in out.splitlines() if len(cells := [c.strip() for c in line.split("│")[1:-1]]) == 8}
+    rows = {
+        cells[0]: cells[1:]
+        for line in out.splitlines()
+        if len(cells := [c.strip() for c in line.split("│")[1:-1]]) == 8
+    }
     assert code == 0 and rows["3 ★"] == ["win", "1", "—", "1", "1", "0", "0"]
     assert rows["6"][:3] == ["draw", "5", "0.750"]
 
@@ -758,8 +874,11 @@ def test_both_lines_of_a_double_win_are_drawn_reversed():
 
     console = Console(width=100, color_system="truecolor", force_terminal=True)
     segments = list(console.render(analysis_view(analyze(parse_position("XXX/XOO/XOO")))))
-    marks = [(segment.text.strip(), bool(segment.style and segment.style.reverse)) for segment in segments
-             if segment.text.strip() in ("X", "O") and len(segment.text) == 3]  # fmt: skip
+    marks = [
+        (segment.text.strip(), bool(segment.style and segment.style.reverse))
+        for segment in segments
+        if segment.text.strip() in ("X", "O") and len(segment.text) == 3
+    ]
     assert sorted(marks) == [("O", False)] * 4 + [("X", True)] * 5
 
 
@@ -777,7 +896,9 @@ def test_the_app_opens_on_the_library_that_db_names(monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize("with_db", [True, False])
-def test_an_sqlite_error_no_library_code_caught_is_still_one_line_naming_the_library(capsys, monkeypatch, tmp_path, with_db):
+def test_an_sqlite_error_no_library_code_caught_is_still_one_line_naming_the_library(
+    capsys, monkeypatch, tmp_path, with_db
+):
     """The last net: an SQLite error that escaped the library's own handling names the library file."""
     import sqlite3
 
@@ -797,19 +918,25 @@ def test_screenshots_go_to_the_folder_named_or_to_screenshots_and_each_file_is_p
     import workbench.tui.screenshots
 
     asked = []
-    monkeypatch.setattr(workbench.tui.screenshots, "take_screenshots",
-                        lambda folder: asked.append(folder) or [f"{folder}/a.svg", f"{folder}/b.svg"])  # fmt: skip
+    monkeypatch.setattr(
+        workbench.tui.screenshots,
+        "take_screenshots",
+        lambda folder: asked.append(folder) or [f"{folder}/a.svg", f"{folder}/b.svg"],
+    )
     assert run(capsys, "screenshots") == (0, "screenshots/a.svg\nscreenshots/b.svg\n", "")
     assert run(capsys, "screenshots", "shots")[1] == "shots/a.svg\nshots/b.svg\n"
     assert asked == ["screenshots", "shots"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["studies"], "the following arguments are required: ACTION"),
-    (["library"], "the following arguments are required: ACTION"),
-    (["review"], "review needs a line: a study file, a library study's name, or --moves LIST"),
-    (["analyze", "X../.../...", "--moves", "5"], "argument --moves: not allowed with argument position"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["studies"], "the following arguments are required: ACTION"),
+        (["library"], "the following arguments are required: ACTION"),
+        (["review"], "review needs a line: a study file, a library study's name, or --moves LIST"),
+        (["analyze", "X../.../...", "--moves", "5"], "argument --moves: not allowed with argument position"),
+    ],
+)
 def test_a_command_missing_what_it_needs_says_so_in_one_line(capsys, argv, message):
     assert run(capsys, *argv) == (2, "", f"workbench: error: {message}\n")
 
@@ -819,8 +946,12 @@ def test_bench_adds_the_apps_figures_unless_told_not_to(capsys, monkeypatch):
     import workbench.bench.engine
 
     asked = []
-    monkeypatch.setattr(workbench.bench.engine, "run_engine_bench", lambda quick: asked.append(("engine", quick)) or {"engine": 1})
-    monkeypatch.setattr(workbench.bench.engine, "run_library_bench", lambda quick: asked.append(("library", quick)) or {"library": 2})
+    monkeypatch.setattr(
+        workbench.bench.engine, "run_engine_bench", lambda quick: asked.append(("engine", quick)) or {"engine": 1}
+    )
+    monkeypatch.setattr(
+        workbench.bench.engine, "run_library_bench", lambda quick: asked.append(("library", quick)) or {"library": 2}
+    )
     monkeypatch.setattr(workbench.bench.app, "run_tui_bench", lambda quick: asked.append(("app", quick)) or {"app": 3})
     code, out, _ = run(capsys, "bench", "--json")
     assert code == 0 and json.loads(out) == {"engine": 1, "library": 2, "app": 3}
@@ -847,6 +978,7 @@ def test_a_closed_pipe_and_ctrl_c_inside_a_command_end_it_quietly(monkeypatch):
     def raising(error):
         def command(args):
             raise error
+
         return command
 
     stderr = Stderr()
@@ -861,10 +993,16 @@ def test_a_closed_pipe_and_ctrl_c_inside_a_command_end_it_quietly(monkeypatch):
 
 @pytest.mark.parametrize(
     "argv",
-    [["games", "--db", "{long}.sqlite3"], ["studies", "list", "--db", "{long}.sqlite3"],
-     ["library", "check", "--db", "{long}.sqlite3"], ["library", "salvage", "--db", "{lib}", "{long}.sqlite3"],
-     ["screenshots", "{long}"], ["graph", "--dot", "{long}.dot"], ["open", "{long}.json"]],
-)  # fmt: skip
+    [
+        ["games", "--db", "{long}.sqlite3"],
+        ["studies", "list", "--db", "{long}.sqlite3"],
+        ["library", "check", "--db", "{long}.sqlite3"],
+        ["library", "salvage", "--db", "{lib}", "{long}.sqlite3"],
+        ["screenshots", "{long}"],
+        ["graph", "--dot", "{long}.dot"],
+        ["open", "{long}.json"],
+    ],
+)
 def test_a_name_too_long_for_the_file_system_is_one_line_naming_it(capsys, tmp_path, argv):
     import errno
 
@@ -880,10 +1018,15 @@ def test_a_name_too_long_for_the_file_system_is_one_line_naming_it(capsys, tmp_p
 
 @pytest.mark.parametrize(
     "error, line",
-    [(OSError(28, "No space left on device"), "workbench: error: No space left on device\n"),
-     (OSError(28, "No space left on device", "/full/disk.svg"), "workbench: error: '/full/disk.svg': No space left on device\n"),
-     (OSError("a device gone"), "workbench: error: a device gone\n")],
-)  # fmt: skip
+    [
+        (OSError(28, "No space left on device"), "workbench: error: No space left on device\n"),
+        (
+            OSError(28, "No space left on device", "/full/disk.svg"),
+            "workbench: error: '/full/disk.svg': No space left on device\n",
+        ),
+        (OSError("a device gone"), "workbench: error: a device gone\n"),
+    ],
+)
 def test_a_file_error_no_command_turned_into_words_is_still_one_line(capsys, monkeypatch, error, line):
     import workbench.cli as cli
 

@@ -21,7 +21,9 @@ def runnable_commands(text: str) -> list[str]:
     """The lines of each ```sh block right after a ``<!-- runnable … -->`` comment."""
     commands = []
     for block in re.findall(r"^<!-- runnable[^\n]*-->\n```sh\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL):
-        commands += [line.split("  #")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith("#")]
+        commands += [
+            line.split("  #")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith("#")
+        ]
     return commands
 
 
@@ -31,15 +33,23 @@ COMMANDS = runnable_commands(README)
 def test_the_readme_marks_commands_to_run_and_each_is_a_workbench_command():
     assert README.count(MARK) >= 1 and len(COMMANDS) >= 4
     assert all(command.startswith("workbench ") for command in COMMANDS), COMMANDS
-    assert runnable_commands("<!-- runnable -->\n```sh\nworkbench a  # why\n\nworkbench b\n```\n```sh\nworkbench c\n```\n") == ["workbench a", "workbench b"]
+    assert runnable_commands(
+        "<!-- runnable -->\n```sh\nworkbench a  # why\n\nworkbench b\n```\n```sh\nworkbench c\n```\n"
+    ) == ["workbench a", "workbench b"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_each_runnable_command_of_the_readme_exits_0(command, tmp_path):
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "PYTHONPATH": PACKAGE_ROOT}  # fmt: skip
+    env = {
+        **os.environ,
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PYTHONPATH": PACKAGE_ROOT,
+    }
     words = shlex.split(command)[1:]
-    result = subprocess.run([sys.executable, "-m", "workbench", *words], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "workbench", *words], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300
+    )
     assert result.returncode == 0, (command, result.stderr[-2000:])
     assert result.stdout.strip()
 

@@ -48,22 +48,31 @@ def _command(pid: int) -> str:
         return command.read().replace(b"\0", b" ").decode()
 
 
-
-
 @contextlib.contextmanager
 def serving_again(tmp_path, *options: str, reach: str = "this machine only", module: str = "workbench"):
     """`workbench serve` on a free port, on the library and data folders in ``tmp_path``; (process, the address it
     printed, with its token). The first line says the server is reached as ``reach`` says. (``module``: another
     that runs the server, ``tests.serve_stubborn``.)"""
     # the server and its apps import the workbench the tests import (mutmut's copy, under mutmut)
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": PACKAGE_ROOT}  # fmt: skip
+    env = {
+        **os.environ,
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "PYTHONPATH": PACKAGE_ROOT,
+    }
     env.pop("COLUMNS", None), env.pop("LINES", None)
-    cwd = PACKAGE_ROOT if "MUTANT_UNDER_TEST" in os.environ else tmp_path  # (mutmut's trampolines read their settings there)
+    cwd = (
+        PACKAGE_ROOT if "MUTANT_UNDER_TEST" in os.environ else tmp_path
+    )  # (mutmut's trampolines read their settings there)
     process = subprocess.Popen(
         [sys.executable, "-m", module, "serve", "--port", "0", "--db", str(tmp_path / "library.sqlite3"), *options],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=cwd,
+    )
     try:
         first = process.stdout.readline()
         match = re.search(rf"serving the app at (http://127\.0\.0\.1:\d+/(?:\?token=\S+)?) \({re.escape(reach)}", first)
@@ -133,7 +142,9 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
         async with session.get(url) as page:
             assert page.status == 200
             html = await page.text()
-            assert f"{base_of(url).replace('http', 'ws')}/ws" in html  # the page's websocket is where the browser reached it
+            assert (
+                f"{base_of(url).replace('http', 'ws')}/ws" in html
+            )  # the page's websocket is where the browser reached it
         async with Tab(session, url) as tab, Tab(session, url) as other:
             await tab.until(all_panes, "the four panes")
             await other.until(all_panes, "the four panes in the other tab")
@@ -151,7 +162,12 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
             await tab.until(lambda text: "Save" in text and "Cancel" in text, "the save dialog")
             await tab.press(*"corner opening", "\r")
             # the title, not the toast: a toast lasts 2 s, and a loaded machine has missed it
-            await tab.until(lambda text: text.splitlines()[0].split() == ["⭘", "workbench", "—", "classic", "·", "corner", "opening"], "saved")
+            await tab.until(
+                lambda text: (
+                    text.splitlines()[0].split() == ["⭘", "workbench", "—", "classic", "·", "corner", "opening"]
+                ),
+                "saved",
+            )
             await other.press("\x0f")  # ctrl+o
             await other.until(lambda text: "corner opening" in text, "the other tab's library lists it")
             await tab.press("3")  # an unsaved move, then the tab is closed (a reload closes it too)
@@ -159,7 +175,10 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
             await tab.resize(80, 24)
             # two columns at 80×24: the history beside the symmetry pane (at 120×36 it was under the board alone)
             assert not any("History" in line and "Symmetry" in line for line in tab.text().splitlines())
-            await tab.until(lambda text: any("History" in line and "Symmetry" in line for line in text.splitlines()), "the layout at 80×24")
+            await tab.until(
+                lambda text: any("History" in line and "Symmetry" in line for line in text.splitlines()),
+                "the layout at 80×24",
+            )
         for _ in range(100):  # the closed tabs' apps end
             if not _apps(process.pid):
                 break
@@ -239,7 +258,9 @@ async def test_a_tab_past_max_tabs_gets_the_full_page_and_no_app_and_a_closed_ta
                 await tab.until(all_panes, "the four panes in a third tab")
 
 
-async def test_the_printed_token_is_exchanged_for_a_session_key_and_no_answer_is_kept_or_sniffed_or_lists_a_folder(server):
+async def test_the_printed_token_is_exchanged_for_a_session_key_and_no_answer_is_kept_or_sniffed_or_lists_a_folder(
+    server,
+):
     """The token went into a cookie, which the browser sends to every port of 127.0.0.1: now the page it opens is
     given the session key (which the page keeps in its origin's storage), and no cookie is set. The page and the
     other answers are never stored (the disk cache held the token's page), nor sniffed; /static/ lists nothing."""
@@ -270,7 +291,9 @@ async def test_the_printed_token_is_exchanged_for_a_session_key_and_no_answer_is
     # the page's websocket address is the checked Host's: a target naming another host is refused
     port = int(base.rsplit(":", 1)[1])
     with socket.create_connection(("127.0.0.1", port)) as connection:
-        connection.sendall(f"GET http://evil.example/?{url.split('?')[1]} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        connection.sendall(
+            f"GET http://evil.example/?{url.split('?')[1]} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        )
         assert connection.makefile("rb").readline().split()[1] == b"403"
 
 
@@ -280,7 +303,9 @@ def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address
 
     access = Access.make(token="k" * 32, host="0.0.0.0", port=8799)
     said = reach("0.0.0.0", 8799, access)
-    assert said.startswith(f"on every network this machine is on, as http://{socket.gethostname()}:8799/?token={'k' * 32}")
+    assert said.startswith(
+        f"on every network this machine is on, as http://{socket.gethostname()}:8799/?token={'k' * 32}"
+    )
     assert said.endswith("no encryption, the token is the only key; prefer an SSH tunnel to a server on 127.0.0.1")
     assert reach("192.0.2.7", 8799, Access.make(token=None, host="192.0.2.7", port=8799)) == (
         "by anyone who can reach this address: no encryption, with no key at all; prefer an SSH tunnel to a server on 127.0.0.1"
@@ -322,7 +347,10 @@ def test_a_port_in_use_is_one_line_and_exit_2(capsys):
         (["--port", "000080"], "argument --port: '000080' is not a port (0 to 65535)"),  # six digits: not a port's
         (["--port", "9" * 40], f"argument --port: '{'9' * 20}' is not a port (0 to 65535)"),  # a flood: its first 20
         (["--host", "no.such.host.invalid"], "host 'no.such.host.invalid': "),
-        (["--host", "192.0.2.1"], "cannot listen on 192.0.2.1:8000: Cannot assign requested address"),  # not this machine's
+        (
+            ["--host", "192.0.2.1"],
+            "cannot listen on 192.0.2.1:8000: Cannot assign requested address",
+        ),  # not this machine's
         (["--game", "3x3k9"], "unknown variant '3x3k9': 9 in a row does not fit on a 3x3 board"),
     ],
 )
@@ -441,7 +469,10 @@ def test_the_page_script_is_textual_serve_s_less_exactly_the_webgl_renderer_s_lo
     lighter = without_webgl_renderer(original)
     load = "this.webglAddon=new p.WebglAddon,this.terminal.loadAddon(this.webglAddon),"
     assert lighter != original and len(original) - len(lighter) == len(load.replace("p.", "x."))
-    assert "this.terminal.loadAddon(this.webglAddon)" not in lighter and "this.terminal.loadAddon(this.canvasAddon)" in lighter
+    assert (
+        "this.terminal.loadAddon(this.webglAddon)" not in lighter
+        and "this.terminal.loadAddon(this.canvasAddon)" in lighter
+    )
     assert without_webgl_renderer(lighter) == lighter and without_webgl_renderer("var a=1;") == "var a=1;"
 
 
@@ -453,7 +484,10 @@ def test_the_page_script_draws_a_frame_s_glyphs_after_its_atlas_has_them_all():
     original = textual_serve_script().read_text(encoding="utf-8")
     page = lighter_script(original)
     assert page.count("_drawGlyph(o,t,i,r,n){this._ctx.save(),this._clipRow(i),") == 1
-    assert page.count("this._glyphsToDraw.push(o,t,i,r,n)") == 1 and page.count("const p=this._glyphsToDraw,q=this._glyphsToDraw=[]") == 1
+    assert (
+        page.count("this._glyphsToDraw.push(o,t,i,r,n)") == 1
+        and page.count("const p=this._glyphsToDraw,q=this._glyphsToDraw=[]") == 1
+    )
     assert "this._ctx.drawImage(" in page.split("_drawGlyph(o,t,i,r,n){", 1)[1].split("}_clipRow(", 1)[0]
     foreground = "_drawForeground(e,t){this._forEachCell(e,t,((e,t,i)=>this._drawChars(e,t,i)))}"
     drawing = "!o.size.x||!o.size.y)return;this._ctx.save(),this._clipRow(i),"

@@ -32,7 +32,7 @@ from workbench.web.access import (
     split_host,
     split_origin,
     target_refusal,
-)  # fmt: skip
+)
 
 from workbench.web.messages import MAX_SIZE, MIN_SIZE, BadMessage, Message, query_size, read_message
 
@@ -149,7 +149,9 @@ def test_a_page_of_another_origin_is_refused(origin, host, refused):
 
 
 def test_allow_origin_lets_the_pages_of_that_origin_in():
-    access = Access.make(token=None, host="127.0.0.1", port=PORT, allow_origins=("http://Tools.Example:3000/", "https://[::1]"))
+    access = Access.make(
+        token=None, host="127.0.0.1", port=PORT, allow_origins=("http://Tools.Example:3000/", "https://[::1]")
+    )
     assert access.origin_refusal("http://tools.example:3000", "127.0.0.1:8799", "http") is None
     assert access.origin_refusal("https://[::1]:443", "127.0.0.1:8799", "http") is None
     assert access.origin_refusal("http://tools.example:3001", "127.0.0.1:8799", "http") is not None
@@ -174,7 +176,9 @@ def test_allow_origin_lets_the_pages_of_that_origin_in():
         ("cross-site", "cors", "empty", True),
     ],
 )
-def test_a_request_a_browser_says_another_site_s_page_sent_is_refused_unless_it_opens_a_tab(site, mode, destination, refused):
+def test_a_request_a_browser_says_another_site_s_page_sent_is_refused_unless_it_opens_a_tab(
+    site, mode, destination, refused
+):
     access = Access.make(token=None, host="127.0.0.1", port=PORT)
     assert (access.fetch_refusal(site, mode, destination, None) is not None) == refused
 
@@ -195,15 +199,23 @@ def test_a_token_a_cookie_would_have_to_quote_is_refused(token):
 def test_only_the_token_is_accepted():
     access = Access.make(token="s3cret-Token", host="127.0.0.1", port=PORT)
     assert access.token_accepted("s3cret-Token")
-    assert not any(access.token_accepted(given) for given in (None, "", "s3cret-token", "s3cret-Token ", "s3cret", "\udce9", "é"))
+    assert not any(
+        access.token_accepted(given) for given in (None, "", "s3cret-token", "s3cret-Token ", "s3cret", "\udce9", "é")
+    )
     assert Access.make(token=None, host="127.0.0.1", port=PORT).token_accepted(None)
     assert access.address("http://127.0.0.1:8799") == "http://127.0.0.1:8799/?token=s3cret-Token"
-    assert Access.make(token="a+b%c", host="::1", port=PORT).address("http://[::1]:8799") == "http://[::1]:8799/?token=a%2Bb%25c"
+    assert (
+        Access.make(token="a+b%c", host="::1", port=PORT).address("http://[::1]:8799")
+        == "http://[::1]:8799/?token=a%2Bb%25c"
+    )
     # the session key the page is given for it: another random key, which opens the websocket as the token does
     assert access.session and access.session != access.token and len(access.session) == 32
     assert access.key_accepted("s3cret-Token", None) and access.key_accepted(None, access.session)
     assert access.key_accepted("wrong", access.session) and access.key_accepted("s3cret-Token", "wrong")
-    assert not any(access.key_accepted(*given) for given in ((None, None), ("s3cret", None), (None, access.session[:-1]), (access.session, None)))
+    assert not any(
+        access.key_accepted(*given)
+        for given in ((None, None), ("s3cret", None), (None, access.session[:-1]), (access.session, None))
+    )
     assert Access.make(token="s3cret-Token", host="127.0.0.1", port=PORT).session != access.session  # one a start
     assert Access.make(token=None, host="127.0.0.1", port=PORT).key_accepted(None, None)
 
@@ -224,12 +236,16 @@ def test_an_access_option_that_names_nothing_is_an_error_naming_it(options, mess
     assert str(raised.value).startswith(message)
 
 
-TEXT = st.text(st.characters(codec="utf-8"), max_size=60) | st.from_regex(r"\[?[0-9a-fA-F:.\]]{0,20}(:[0-9]{0,6})?", fullmatch=True)
+TEXT = st.text(st.characters(codec="utf-8"), max_size=60) | st.from_regex(
+    r"\[?[0-9a-fA-F:.\]]{0,20}(:[0-9]{0,6})?", fullmatch=True
+)
 
 
 @given(host=TEXT, origin=TEXT, local=st.none() | TEXT)
 def test_no_header_makes_a_check_fail_other_than_by_a_refusal(host, origin, local):
-    access = Access.make(token="t" * 32, host="0.0.0.0", port=PORT, allow_hosts=("a.example",), allow_origins=("http://b.example",))
+    access = Access.make(
+        token="t" * 32, host="0.0.0.0", port=PORT, allow_hosts=("a.example",), allow_origins=("http://b.example",)
+    )
     for refusal in (access.host_refusal(host, local), access.origin_refusal(origin, host, "http")):
         assert refusal is None or isinstance(refusal, str)
     refusal = access.fetch_refusal(origin, host, local, origin)
@@ -254,12 +270,26 @@ def test_the_first_refusal_of_each_kind_is_said_and_a_flood_of_them_in_a_line_a_
     said: list[str] = []
     now = [0.0]
     log = RefusalLog(said.append, clock=lambda: now[0])
-    for second, kind, line in [(0, "host", "h1"), (1, "host", "h2"), (2, "origin", "o1"), (30, "host", "h3"),
-                               (59, "host", "h4"), (61, "host", "h5"), (62, "host", "h6"), (130, "host", "h7"),
-                               (131, "token", "t1")]:  # fmt: skip
+    for second, kind, line in [
+        (0, "host", "h1"),
+        (1, "host", "h2"),
+        (2, "origin", "o1"),
+        (30, "host", "h3"),
+        (59, "host", "h4"),
+        (61, "host", "h5"),
+        (62, "host", "h6"),
+        (130, "host", "h7"),
+        (131, "token", "t1"),
+    ]:
         now[0] = second
         log(kind, line)
-    assert said == ["h1", "o1", "h5 (and 3 more refused so since the last such line)", "h7 (and 1 more refused so since the last such line)", "t1"]
+    assert said == [
+        "h1",
+        "o1",
+        "h5 (and 3 more refused so since the last such line)",
+        "h7 (and 1 more refused so since the last such line)",
+        "t1",
+    ]
     # many different lines of one kind silence nothing: the next of each kind a minute on is said
     many = RefusalLog(said.append, clock=lambda: now[0])
     said.clear()
@@ -327,7 +357,9 @@ async def test_the_websocket_needs_the_token_or_the_session_key_and_no_cookie_is
         response = await client.get("/ws")  # no cookie carries anything
         assert response.status == 403
         response = await client.get("/ws/s3cret")
-        assert response.status == 403 and said[-1] == "workbench: refused GET '/ws/s3cret': its key is not this server's"
+        assert (
+            response.status == 403 and said[-1] == "workbench: refused GET '/ws/s3cret': its key is not this server's"
+        )
         response = await client.get(f"/ws?session={access.session}")  # (the session key goes in the path)
         assert response.status == 403
         response = await client.get("/?token=s3cretx")  # a wrong token, even on the page: the user is told
@@ -338,9 +370,13 @@ async def test_the_websocket_needs_the_token_or_the_session_key_and_no_cookie_is
         assert response.status == 403 and "--allow-host NAME" in await response.text()
         response = await client.get("/?token=s3cret", headers={"Origin": "http://evil.example"})
         assert response.status == 403 and "--allow-origin ORIGIN" in await response.text()
-        response = await client.get("/?token=s3cret", headers={"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "no-cors"})
+        response = await client.get(
+            "/?token=s3cret", headers={"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "no-cors"}
+        )
         assert response.status == 403
-        response = await client.get("/?token=s3cret", headers={"Host": f"[::1]:{access.port}", "Origin": f"http://[::1]:{access.port}"})
+        response = await client.get(
+            "/?token=s3cret", headers={"Host": f"[::1]:{access.port}", "Origin": f"http://[::1]:{access.port}"}
+        )
         assert response.status == 200
     finally:
         await client.close()
@@ -353,7 +389,9 @@ async def test_without_a_token_every_request_of_the_server_s_own_is_answered():
             response = await client.get(path)
             assert response.status == 200 and not response.cookies, path
         response = await client.get("/", headers={"Host": f"evil.example:{access.port}"})
-        assert response.status == 403 and said == [f"workbench: refused GET '/': 'evil.example:{access.port}' is not a name of this server"]
+        assert response.status == 403 and said == [
+            f"workbench: refused GET '/': 'evil.example:{access.port}' is not a name of this server"
+        ]
         # what a requester sends cannot reach the server's terminal as an escape sequence (a title, a cleared line)
         response = await client.get("/%1b]0;title%07%1b[2K", headers={"Host": f"[::1]:{access.port}x"})
         assert response.status == 403 and said[-1] == (
@@ -372,7 +410,9 @@ async def test_every_answer_has_the_security_headers_and_is_not_kept_and_a_downl
             assert response.status in (200, 403, 404, 405), path
             headers = response.headers
             assert headers["X-Content-Type-Options"] == "nosniff", path
-            assert headers["X-Frame-Options"] == "DENY" and headers["Content-Security-Policy"] == "frame-ancestors 'none'", path
+            assert (
+                headers["X-Frame-Options"] == "DENY" and headers["Content-Security-Policy"] == "frame-ancestors 'none'"
+            ), path
             assert headers["Referrer-Policy"] == "no-referrer" and headers["Cache-Control"] == "no-store", path
         assert answers["/download"].headers["Content-Disposition"] == (
             "attachment; filename=\"study 2026 ___.svg\"; filename*=UTF-8''study%202026%20%C2%AB%C3%A9%C2%BB.svg"
@@ -383,7 +423,9 @@ async def test_every_answer_has_the_security_headers_and_is_not_kept_and_a_downl
 
 def test_the_static_files_are_asked_again_at_each_use_and_anything_else_is_never_kept():
     assert cache_control("/static/css/xterm.css") == "no-cache"
-    assert all(cache_control(path) == "no-store" for path in ("/", "/ws", "/download/k", "/page/terminal.js", "/static"))
+    assert all(
+        cache_control(path) == "no-store" for path in ("/", "/ws", "/download/k", "/page/terminal.js", "/static")
+    )
 
 
 @pytest.mark.parametrize(
@@ -471,7 +513,10 @@ def test_bad_access_options_are_one_line_and_exit_2(capsys, arguments, message):
 def test_a_token_file_or_variable_that_holds_no_token_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch):
     (tmp_path / "token").write_text("a b\n")
     assert main(["serve", "--port", "0", "--token-file", str(tmp_path / "token")]) == 2
-    assert capsys.readouterr().err == f"workbench: error: --token-file {str(tmp_path / 'token')!r}: a token is 1 to 256 letters, digits and characters of !#$%&'*+-.^_`|~:\n"
+    assert (
+        capsys.readouterr().err
+        == f"workbench: error: --token-file {str(tmp_path / 'token')!r}: a token is 1 to 256 letters, digits and characters of !#$%&'*+-.^_`|~:\n"
+    )
     monkeypatch.setenv(TOKEN_VARIABLE, "a;b")
     assert main(["serve", "--port", "0"]) == 2
     assert capsys.readouterr().err.startswith(f"workbench: error: {TOKEN_VARIABLE}: a token is 1 to 256")
@@ -503,11 +548,15 @@ async def test_each_start_makes_a_new_random_token_and_token_sets_one(tmp_path):
             async with session.get(base_of(url) + "/?token=short+key") as page:  # (a + in a query is a space)
                 assert page.status == 403
         said = _stopped(process)
-    assert said.startswith("workbench: warning: a token of 9 characters can be guessed; leave --token out for a random one\n")
+    assert said.startswith(
+        "workbench: warning: a token of 9 characters can be guessed; leave --token out for a random one\n"
+    )
 
 
 async def test_no_token_lets_the_server_s_own_requests_in_says_so_at_the_start_and_still_checks_the_host(tmp_path):
-    with serving_again(tmp_path, "--no-token", reach="this machine only, with no key: every program on it can use it") as (process, url):
+    with serving_again(
+        tmp_path, "--no-token", reach="this machine only, with no key: every program on it can use it"
+    ) as (process, url):
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
         async with aiohttp.ClientSession() as session:
             async with session.get(url) as page:
@@ -561,8 +610,11 @@ def test_the_address_is_said_at_once_on_a_pipe_too(tmp_path):
     env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
     process = subprocess.Popen(
         [sys.executable, "-m", "workbench", "serve", "--port", "0", "--db", str(tmp_path / "library.sqlite3")],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**env, "PYTHONPATH": PACKAGE_ROOT}, cwd=tmp_path,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**env, "PYTHONPATH": PACKAGE_ROOT},
+        cwd=tmp_path,
+    )
     try:
         readable, _, _ = select.select([process.stdout], [], [], 60)
         assert readable and process.stdout.readline().startswith(b"workbench: serving the app at http://127.0.0.1:")
@@ -582,7 +634,10 @@ def test_the_address_is_said_at_once_on_a_pipe_too(tmp_path):
         ('["resize", {"width": 120.0, "height": 36}]', Message("resize", size=(120, 36))),
         ('["resize", {"width": 100000, "height": 100000}]', Message("resize", size=(1000, 1000), clamped=True)),
         ('["resize", {"width": -5, "height": 0}]', Message("resize", size=(10, 10), clamped=True)),
-        ('["resize", {"width": 1e308, "height": 10000000000000000000000000000000000000000}]', Message("resize", size=(1000, 1000), clamped=True)),
+        (
+            '["resize", {"width": 1e308, "height": 10000000000000000000000000000000000000000}]',
+            Message("resize", size=(1000, 1000), clamped=True),
+        ),
         ('["ping", "1700000000"]', Message("ping", data="1700000000")),
         ('["blur"]', Message("blur")),
         ('["focus"]', Message("focus")),
@@ -594,18 +649,40 @@ def test_a_tab_s_messages_are_read_with_their_sizes_within_a_screen_s(text, read
 
 @pytest.mark.parametrize(
     "text",
-    ["", "not json", "[]", "{}", "5", '"stdin"', '[5, "a"]', '["stdin", 5]', '["stdin"]', '["stdin", "a", "b"]',
-     '["stdin", "\\ud800"]', '["resize", {"width": "80", "height": 24}]', '["resize", {"width": true, "height": 24}]',
-     '["resize", {"width": 1.5, "height": 24}]', '["resize", {"width": 1e999, "height": 24}]', '["resize", {"width": 80}]',
-     '["resize", [80, 24]]', '["resize"]', '["quit"]', "[" * 100000 + "]" * 100000],
-)  # fmt: skip
+    [
+        "",
+        "not json",
+        "[]",
+        "{}",
+        "5",
+        '"stdin"',
+        '[5, "a"]',
+        '["stdin", 5]',
+        '["stdin"]',
+        '["stdin", "a", "b"]',
+        '["stdin", "\\ud800"]',
+        '["resize", {"width": "80", "height": 24}]',
+        '["resize", {"width": true, "height": 24}]',
+        '["resize", {"width": 1.5, "height": 24}]',
+        '["resize", {"width": 1e999, "height": 24}]',
+        '["resize", {"width": 80}]',
+        '["resize", [80, 24]]',
+        '["resize"]',
+        '["quit"]',
+        "[" * 100000 + "]" * 100000,
+    ],
+)
 def test_a_malformed_message_is_refused_with_a_reason_and_never_an_error_of_another_kind(text):
     with pytest.raises(BadMessage):
         read_message(text)
 
 
-@given(st.text(max_size=200) | st.builds(lambda kind, value: f'["{kind}", {value}]', st.sampled_from(["stdin", "resize", "ping"]),
-                                         st.text(max_size=40)))  # fmt: skip
+@given(
+    st.text(max_size=200)
+    | st.builds(
+        lambda kind, value: f'["{kind}", {value}]', st.sampled_from(["stdin", "resize", "ping"]), st.text(max_size=40)
+    )
+)
 def test_no_message_makes_the_check_fail_other_than_by_a_refusal(text):
     try:
         message = read_message(text)

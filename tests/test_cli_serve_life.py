@@ -22,7 +22,9 @@ from workbench.web.messages import MAX_MESSAGE_BYTES
 
 from .test_cli_serve import Tab, _apps, base_of, server, serving_again  # noqa: F401 - a fixture
 
-fast_path_only = pytest.mark.skipif(not serve_ext.MODE.fast, reason=f"the stubborn app is forked warm; {serve_ext.MODE}")
+fast_path_only = pytest.mark.skipif(
+    not serve_ext.MODE.fast, reason=f"the stubborn app is forked warm; {serve_ext.MODE}"
+)
 
 
 def _alive(pid: int) -> bool:
@@ -126,10 +128,21 @@ async def test_every_bad_message_is_dropped_with_one_line_and_the_app_plays_on(u
     (The server runs untraced: with coverage's tracer in it, the tab's socket closed after these messages, in every
     run of the suite; why is not known yet. The session's closing note says so.)"""
     process, url = server
-    bad = ["not json", "[]", "{}", '["stdin", 5]', '["stdin", "\\ud800"]', '["resize", {"width": "80", "height": 24}]',
-           '["resize", {"width": -5, "height": 0}]', '["resize", {"width": 1e308, "height": 0}]',
-           json.dumps(["resize", {"width": 10**40, "height": -(10**40)}]), '["resize", {"width": 1e999, "height": 1}]',
-           '["resize"]', '["quit"]', "[" * 10000 + "]" * 10000]  # fmt: skip
+    bad = [
+        "not json",
+        "[]",
+        "{}",
+        '["stdin", 5]',
+        '["stdin", "\\ud800"]',
+        '["resize", {"width": "80", "height": 24}]',
+        '["resize", {"width": -5, "height": 0}]',
+        '["resize", {"width": 1e308, "height": 0}]',
+        json.dumps(["resize", {"width": 10**40, "height": -(10**40)}]),
+        '["resize", {"width": 1e999, "height": 1}]',
+        '["resize"]',
+        '["quit"]',
+        "[" * 10000 + "]" * 10000,
+    ]
     async with aiohttp.ClientSession() as session:
         tab = Tab(session, url, 80, 24)
         tab.socket = await session.ws_connect(websocket_address(url, 3, -2).replace("height=-2", "height=x"))

@@ -44,8 +44,14 @@ def cluster():
         for name in list(os.environ):
             if name.startswith(("COV_CORE_", "COVERAGE_")):
                 patch.delenv(name)
-        local = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                         silence_logs=logging.ERROR, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})  # fmt: skip
+        local = distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        )
         with local, distributed.Client(local, set_as_default=False) as client:
             yield local, client
 
@@ -81,15 +87,23 @@ def test_the_dask_sweep_keeps_the_numpy_sweep_s_store(cluster, tmp_path, geometr
     long it took)."""
     local, _ = cluster
     shares = []
-    kept = dask_sweep(geometry, tmp_path / "dask.zarr", fingerprint=FINGERPRINT, scheduler=local.scheduler_address,
-                      progress=shares.append)  # fmt: skip
+    kept = dask_sweep(
+        geometry,
+        tmp_path / "dask.zarr",
+        fingerprint=FINGERPRINT,
+        scheduler=local.scheduler_address,
+        progress=shares.append,
+    )
     plies = dict(sweep(geometry))
     _assert_same_as_numpy(geometry, kept, plies)
     numpy_store = write_solution(geometry, tmp_path / "numpy.zarr", FINGERPRINT, sorted(plies.items(), reverse=True))
     for ply in plies:
         ours = {path.relative_to(kept): path.read_bytes() for path in (kept / str(ply)).rglob("*") if path.is_file()}
-        theirs = {path.relative_to(numpy_store): path.read_bytes() for path in (numpy_store / str(ply)).rglob("*")
-                  if path.is_file()}  # fmt: skip
+        theirs = {
+            path.relative_to(numpy_store): path.read_bytes()
+            for path in (numpy_store / str(ply)).rglob("*")
+            if path.is_file()
+        }
         assert ours == theirs, f"ply {ply}"
     assert shares == sorted(shares) and shares[-1] == pytest.approx(1.0)
     assert len(shares) == sum(open_solution(geometry, kept).attributes["tasks_by_ply"])
@@ -138,8 +152,14 @@ def test_a_worker_killed_mid_ply_is_survived(cluster, tmp_path):
             os.kill(pid, signal.SIGKILL)
             killed.append((pid, processing[busy[0]]))
 
-    kept = dask_sweep(geometry, tmp_path / "dask.zarr", fingerprint=FINGERPRINT, scheduler=local.scheduler_address,
-                      progress=kill_a_busy_worker, chunk=STORE_CHUNK)  # fmt: skip
+    kept = dask_sweep(
+        geometry,
+        tmp_path / "dask.zarr",
+        fingerprint=FINGERPRINT,
+        scheduler=local.scheduler_address,
+        progress=kill_a_busy_worker,
+        chunk=STORE_CHUNK,
+    )
     assert killed
     pid, keys = killed[0]
 
@@ -220,8 +240,9 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path):
         port = probe.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
     with pytest.raises(UsageError) as raised:
-        dask_sweep(Geometry(3, 4, 3), tmp_path / "s.zarr", fingerprint=FINGERPRINT, scheduler=address,
-                   connect_timeout=0.5)  # fmt: skip
+        dask_sweep(
+            Geometry(3, 4, 3), tmp_path / "s.zarr", fingerprint=FINGERPRINT, scheduler=address, connect_timeout=0.5
+        )
     assert str(raised.value) == f"cannot reach the Dask scheduler at {address}: no answer within 0.5 s"
     with pytest.raises(UsageError, match="^cannot reach the Dask scheduler at nowhere: missing port number"):
         dask_sweep(Geometry(3, 4, 3), tmp_path / "s.zarr", fingerprint=FINGERPRINT, scheduler="nowhere")

@@ -97,7 +97,11 @@ def test_planner_equals_the_solver_on_every_position(all_analyses):
         me, opp = (position.x, position.o) if analysis.to_move is Player.X else (position.o, position.x)
         plan = planner.masks(me, opp)
         exact = exact_masks(analysis)
-        assert (plan.perfect_winning, plan.perfect_losing) == exact == (analysis.masks.perfect_win, analysis.masks.perfect_lose), position
+        assert (
+            (plan.perfect_winning, plan.perfect_losing)
+            == exact
+            == (analysis.masks.perfect_win, analysis.masks.perfect_lose)
+        ), position
         checked += 1
     assert checked == 5478 - 958
 
@@ -275,8 +279,11 @@ def test_analysis_is_invariant_under_each_symmetry(transform, all_analyses):
         for move in analysis.moves:
             twin = image.move(transform.cell(move.cell))
             assert (twin.value, twin.remoteness, twin.trap, twin.games) == (
-                move.value, move.remoteness, move.trap, move.games
-            )  # fmt: skip
+                move.value,
+                move.remoteness,
+                move.trap,
+                move.games,
+            )
 
 
 def test_class_ids_are_stable_and_dense():
@@ -355,7 +362,9 @@ def test_tables_read_back_give_the_planner_its_masks_without_planning_again(monk
     table = tables(TIC_TAC_TOE)
     fresh = threats.Planner(TIC_TAC_TOE)
     keys, masks = table.plans
-    assert len(keys) == 4520 and all(fresh._raw(key & 511, key >> 9) == tuple(masks[6 * i : 6 * i + 6]) for i, key in enumerate(keys))
+    assert len(keys) == 4520 and all(
+        fresh._raw(key & 511, key >> 9) == tuple(masks[6 * i : 6 * i + 6]) for i, key in enumerate(keys)
+    )
     position = parse_position("X.O/.X./...")  # O to move
     expected = fresh.masks(position.o, position.x)
     monkeypatch.setattr(threats, "_PLANNERS", {})
@@ -427,12 +436,16 @@ def test_an_analysis_record_word_for_word():
 
     record = analysis_record(analyze(parse_position("O../.X./..X")))
     text = json.dumps(record)
-    assert text.startswith('{"position": "O../.X./..X", "to_move": "O", "status": "in_play", "dead_draw": false, "value": "draw", "remoteness": 6, '
-                           '"games": {"total": 536, "x": 248, "o": 144, "draw": 144}, "moves": [{"cell": 2, "name": "2", "value": "loss", '
-                           '"remoteness": 4, "trap": 0.8, "games": {"total": 80, "x": 40, "o": 28, "draw": 12}}')  # fmt: skip
-    assert text.endswith('"masks": {"win": [], "block": [], "fork": [], "perfect_win": [], "perfect_lose": [2, 4, 6, 8], '
-                         '"best": [3, 7]}, "symmetry": {"canonical": "X../.X./..O", "class_id": 38, "class_count": 765, '
-                         '"orbit_size": 4, "stabilizer": ["identity", "flip_diag"], "move_classes": [[2, 4], [3, 7], [6, 8]]}}')  # fmt: skip
+    assert text.startswith(
+        '{"position": "O../.X./..X", "to_move": "O", "status": "in_play", "dead_draw": false, "value": "draw", "remoteness": 6, '
+        '"games": {"total": 536, "x": 248, "o": 144, "draw": 144}, "moves": [{"cell": 2, "name": "2", "value": "loss", '
+        '"remoteness": 4, "trap": 0.8, "games": {"total": 80, "x": 40, "o": 28, "draw": 12}}'
+    )
+    assert text.endswith(
+        '"masks": {"win": [], "block": [], "fork": [], "perfect_win": [], "perfect_lose": [2, 4, 6, 8], '
+        '"best": [3, 7]}, "symmetry": {"canonical": "X../.X./..O", "class_id": 38, "class_count": 765, '
+        '"orbit_size": 4, "stabilizer": ["identity", "flip_diag"], "move_classes": [[2, 4], [3, 7], [6, 8]]}}'
+    )
     finished = analysis_record(analyze(parse_position("XXX/OO./...")))
     assert (finished["to_move"], finished["value"], finished["remoteness"], finished["moves"]) == (None, None, None, [])
 
@@ -458,7 +471,9 @@ def test_boards_above_twelve_cells_are_refused_before_any_table_is_built():
     from workbench.engine.analysis import tables, tables_if_built
 
     check_analysable(Geometry(3, 4, 3))  # 12 cells: fine
-    with pytest.raises(BoardTooLargeError, match=r"^board 4x4k4: exact analysis covers boards of at most 12 cells so far \(16 here\)$"):
+    with pytest.raises(
+        BoardTooLargeError, match=r"^board 4x4k4: exact analysis covers boards of at most 12 cells so far \(16 here\)$"
+    ):
         tables(Geometry(4, 4, 4))
     assert tables_if_built(Geometry(4, 4, 4)) is None
     with pytest.raises(BoardTooLargeError):

@@ -21,18 +21,30 @@ def test_corner_then_edge_is_the_trap_the_issue_spells_out():
     explanation = explain(*_played((1, 2)))
     assert (explanation.verdict, explanation.best) == ("mistake", (5,))
     assert [(step.cell, step.role, step.threatens) for step in explanation.line] == [
-        (2, "quiet", ()), (4, "threat", (7,)), (7, "block", ()), (5, "fork", (6, 9)), (6, "block", ()), (9, "win", ())]
-    assert explanation.text == ("2?? loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 "
-                                "and 9, and O can stop only one. 5 was the only move that draws.")  # fmt: skip
-    assert explanation.story == ("2 loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 "
-                                 "and 9, and O can stop only one.")  # fmt: skip
+        (2, "quiet", ()),
+        (4, "threat", (7,)),
+        (7, "block", ()),
+        (5, "fork", (6, 9)),
+        (6, "block", ()),
+        (9, "win", ()),
+    ]
+    assert explanation.text == (
+        "2?? loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 "
+        "and 9, and O can stop only one. 5 was the only move that draws."
+    )
+    assert explanation.story == (
+        "2 loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 "
+        "and 9, and O can stop only one."
+    )
 
 
 def test_centre_then_edge_loses_to_a_corner_and_a_fork():
     explanation = explain(*_played((5, 2)))
     assert explanation.verdict == "mistake" and explanation.best == (1, 3, 7, 9)
-    assert explanation.text == ("2?? loses in 6: X plays 1 (threatens 9); O must block at 9; X plays 4, threatening 6 "
-                                "and 7, and O can stop only one. 1, 3, 7, 9 were the moves that draw.")  # fmt: skip
+    assert explanation.text == (
+        "2?? loses in 6: X plays 1 (threatens 9); O must block at 9; X plays 4, threatening 6 "
+        "and 7, and O can stop only one. 1, 3, 7, 9 were the moves that draw."
+    )
     assert "1, 3, 7, 9" not in explanation.story  # practice's words give no answer away
 
 
@@ -44,7 +56,10 @@ def test_a_fork_is_the_explained_move_s_own_when_the_defender_would_only_block_i
     assert [(step.cell, step.role) for step in explanation.line] == [(9, "fork"), (5, "block"), (6, "win")]
     geometry = Geometry(3, 4, 3)
     c1 = explain(parse_position("X.../..X./.O..", geometry), 11)  # O to move: O's c1 is the fork
-    assert c1.text == "c1! wins in 3: it threatens a1 and d1, and X can stop only one. Every other move loses, b3 soonest (in 4)."
+    assert (
+        c1.text
+        == "c1! wins in 3: it threatens a1 and d1, and X can stop only one. Every other move loses, b3 soonest (in 4)."
+    )
 
 
 def test_two_threats_are_said_as_two_and_not_as_a_block_that_must_be_made():
@@ -61,7 +76,9 @@ def test_the_line_shown_blocks_a_threat_where_every_defence_loses_as_fast():
     assert tuple(step.cell for step in explain(*_played((1, 2))).line) == (2, 4, 7, 5, 6, 9)
 
 
-@pytest.mark.parametrize("reply, verdict", [(2, "best"), (4, "best"), (6, "best"), (8, "best"), (3, "mistake"), (7, "mistake")])
+@pytest.mark.parametrize(
+    "reply, verdict", [(2, "best"), (4, "best"), (6, "best"), (8, "best"), (3, "mistake"), (7, "mistake")]
+)
 def test_after_the_opposite_corners_o_must_take_an_edge(reply, verdict):
     explanation = explain(*_played((1, 5, 9, reply)))
     assert explanation.verdict == verdict and explanation.best == (2, 4, 6, 8)
@@ -76,14 +93,18 @@ def test_the_only_move_that_holds_says_why_every_other_loses():
     position = parse_position("...O/..../X.X.", geometry)
     explanation = explain(position, 10)
     assert explanation.verdict == "only move" and explanation.value_after.label == "draw"
-    assert explanation.text.startswith("b1! draws: it blocks a line of X's and threatens c2. X must block at c2 (and threatens c3);")
+    assert explanation.text.startswith(
+        "b1! draws: it blocks a line of X's and threatens c2. X must block at c2 (and threatens c3);"
+    )
     assert explanation.text.endswith("; and so on. Every other move loses, a3 soonest (in 2).")
 
 
 def test_a_slower_win_is_inaccurate_and_says_by_how_much():
     explanation = explain(*_played((1, 2, 4, 7, 5, 3, 8)))
     assert explanation.verdict == "inaccurate"
-    assert explanation.text == "8?! wins in 3: it threatens 6 and 9, and O can stop only one. Best: 6 or 9, winning in 1."
+    assert (
+        explanation.text == "8?! wins in 3: it threatens 6 and 9, and O can stop only one. Best: 6 or 9, winning in 1."
+    )
 
 
 def test_misere_a_side_that_must_complete_a_line_loses_and_the_words_say_so():
@@ -93,9 +114,15 @@ def test_misere_a_side_that_must_complete_a_line_loses_and_the_words_say_so():
     for cell in (4, 6):
         explanation = explain(position, cell)
         assert explanation.verdict == "mistake" and explanation.best == (7,)
-        assert [(step.cell, step.role) for step in explanation.line] == [(cell, "quiet"), (7, "squeeze"), (10 - cell, "loses")]
-        assert explanation.text == (f"{cell}?? loses in 3: O plays 7 at move 8, leaving X only cells that complete a line "
-                                    "of X's own. 7 was the only move that draws.")  # fmt: skip
+        assert [(step.cell, step.role) for step in explanation.line] == [
+            (cell, "quiet"),
+            (7, "squeeze"),
+            (10 - cell, "loses"),
+        ]
+        assert explanation.text == (
+            f"{cell}?? loses in 3: O plays 7 at move 8, leaving X only cells that complete a line "
+            "of X's own. 7 was the only move that draws."
+        )
     only = explain(position, 7)
     assert only.verdict == "only move" and [step.role for step in only.line] == ["quiet", "quiet", "quiet"]
     assert only.text == "7! draws. Every other move loses, 4 soonest (in 3)."
@@ -105,7 +132,10 @@ def test_misere_a_line_completed_by_choice_is_named_so():
     """Misère 3×3, X 1 3 and O 5 4, X to move: X 2 completes the top row and loses at once; 7 alone draws."""
     losing = explain(Position.empty(Geometry(misere=True)).play_all((1, 5, 3, 4)), 2)
     assert losing.verdict == "mistake" and losing.line[0].role == "loses" and losing.line[1:] == ()
-    assert losing.text == "2?? loses: it completes a line of X's own, which loses under misère. 7 was the only move that draws."
+    assert (
+        losing.text
+        == "2?? loses: it completes a line of X's own, which loses under misère. 7 was the only move that draws."
+    )
 
 
 def test_bad_moves_are_refused_in_one_line(capsys):
@@ -136,10 +166,14 @@ def test_explain_on_the_command_line_and_its_json(capsys):
 
 @pytest.mark.parametrize(
     "moves, words",
-    [((1, 2), "2?? Mistake: draw → loss in 6. Best was 5."), ((1, 5), "5! Only move: nothing else draws."),
-     ((1, 2, 4, 7, 5, 3, 8), "8?! Inaccuracy: win in 1 → win in 3. Best was 6, 9."), ((1, 5, 9, 2), "2 Best move: draw."),
-     ((1, 2, 4, 7, 5, 3, 6), "6 Best move: win in 1.")],
-)  # fmt: skip
+    [
+        ((1, 2), "2?? Mistake: draw → loss in 6. Best was 5."),
+        ((1, 5), "5! Only move: nothing else draws."),
+        ((1, 2, 4, 7, 5, 3, 8), "8?! Inaccuracy: win in 1 → win in 3. Best was 6, 9."),
+        ((1, 5, 9, 2), "2 Best move: draw."),
+        ((1, 2, 4, 7, 5, 3, 6), "6 Best move: win in 1."),
+    ],
+)
 def test_the_headline_is_the_verdict_as_an_analysis_board_writes_it(moves, words):
     assert headline(explain(*_played(moves))) == words
 

@@ -26,8 +26,11 @@ from .solved import solved
 
 variants = st.builds(
     lambda rows, cols, k_share, misere: Geometry(rows, cols, max(1, round(k_share * max(rows, cols))), misere),
-    st.integers(1, 15), st.integers(1, 15), st.floats(0, 1), st.booleans(),
-)  # fmt: skip
+    st.integers(1, 15),
+    st.integers(1, 15),
+    st.floats(0, 1),
+    st.booleans(),
+)
 
 
 @given(variants)
@@ -38,9 +41,15 @@ def test_a_variant_reads_back_from_its_name(geometry):
 
 @pytest.mark.parametrize(
     "text, rules",
-    [("3x3k3", (3, 3, 3, False)), ("4x4k4-misere", (4, 4, 4, True)), (" 15X15k5 ", (15, 15, 5, False)),
-     ("3×3k3-misère", (3, 3, 3, True)), ("1x1k1", (1, 1, 1, False)), ("2x7k3", (2, 7, 3, False))],
-)  # fmt: skip
+    [
+        ("3x3k3", (3, 3, 3, False)),
+        ("4x4k4-misere", (4, 4, 4, True)),
+        (" 15X15k5 ", (15, 15, 5, False)),
+        ("3×3k3-misère", (3, 3, 3, True)),
+        ("1x1k1", (1, 1, 1, False)),
+        ("2x7k3", (2, 7, 3, False)),
+    ],
+)
 def test_variant_names(text, rules):
     geometry = parse_variant(text)
     assert (geometry.rows, geometry.cols, geometry.k, geometry.misere) == rules
@@ -48,10 +57,16 @@ def test_variant_names(text, rules):
 
 @pytest.mark.parametrize(
     "text, reason",
-    [("4x4k7", "7 in a row does not fit on a 4x4 board"), ("0x3k3", "boards have 1 to 15 rows and columns"),
-     ("16x16k5", "boards have 1 to 15 rows and columns"), ("3x3k0", "0 in a row does not fit"),
-     ("chess", "write rows x columns k in a row"), ("3x3k3-normal", "write rows x columns"), ("", "write rows")],
-)  # fmt: skip
+    [
+        ("4x4k7", "7 in a row does not fit on a 4x4 board"),
+        ("0x3k3", "boards have 1 to 15 rows and columns"),
+        ("16x16k5", "boards have 1 to 15 rows and columns"),
+        ("3x3k0", "0 in a row does not fit"),
+        ("chess", "write rows x columns k in a row"),
+        ("3x3k3-normal", "write rows x columns"),
+        ("", "write rows"),
+    ],
+)
 def test_nonsense_variants_name_the_text_and_the_reason(text, reason):
     with pytest.raises(VariantError, match=reason) as caught:
         parse_variant(text)
@@ -71,7 +86,9 @@ def test_coordinates_are_gomoku_s():
     assert parse_moves("b2,a3") == (5, 1) == parse_moves("b2a3") == parse_moves("5 a3")
     with pytest.raises(GeometryError, match=r"no cell 'd1' on a 3x3 board \(1-9 or a1-c3\)$"):
         parse_coordinate("d1", Geometry())
-    with pytest.raises(GeometryError, match=r"no cell 'E9' on a 8x4 board \(a1-d8 or 1-32\)$"):  # the range says the last
+    with pytest.raises(
+        GeometryError, match=r"no cell 'E9' on a 8x4 board \(a1-d8 or 1-32\)$"
+    ):  # the range says the last
         parse_coordinate(" E9", parse_variant("8x4k3"))
 
 
@@ -126,7 +143,10 @@ def test_the_strong_sweep_equals_the_dictionary_solver_on_every_position(name):
     solution, strong = solve(geometry), solved(geometry)
     graph = state_graph(geometry)
     for key in graph.keys():
-        assert strong.lookup(key & geometry.full, key >> geometry.size) == (solution.value[key], solution.remoteness[key])
+        assert strong.lookup(key & geometry.full, key >> geometry.size) == (
+            solution.value[key],
+            solution.remoteness[key],
+        )
     assert strong.positions == len(graph)
     assert sum(strong.terminal_by_ply) == len(graph.terminal)
 
@@ -149,9 +169,13 @@ def test_unreached_positions_have_no_value():
 
 @pytest.mark.parametrize(
     "name, positions, value",
-    [("3x3k3", 5_478, 0), ("3x4k3", 111_973, 1), pytest.param("4x4k3", 6_036_001, 1, marks=pytest.mark.slow),
-     pytest.param("4x4k4", 9_722_011, 0, marks=pytest.mark.slow)],
-)  # fmt: skip
+    [
+        ("3x3k3", 5_478, 0),
+        ("3x4k3", 111_973, 1),
+        pytest.param("4x4k3", 6_036_001, 1, marks=pytest.mark.slow),
+        pytest.param("4x4k4", 9_722_011, 0, marks=pytest.mark.slow),
+    ],
+)
 def test_published_figures(name, positions, value):
     strong = solved(parse_variant(name))
     census = strong_census(strong)
@@ -178,11 +202,22 @@ def test_analysis_from_the_strong_solution_equals_the_tables():
     geometry = parse_variant("3x4k3-misere")
     strong = solved(geometry)
     # the last two: a game over (X's 2-3-4 loses under misère), and a board filled with no line
-    for moves in ([], [6], [6, 7], [1, 2, 3], [6, 7, 2, 11, 5], [2, 1, 3, 5, 4], [4, 3, 11, 10, 2, 1, 7, 12, 9, 5, 8, 6]):
+    for moves in (
+        [],
+        [6],
+        [6, 7],
+        [1, 2, 3],
+        [6, 7, 2, 11, 5],
+        [2, 1, 3, 5, 4],
+        [4, 3, 11, 10, 2, 1, 7, 12, 9, 5, 8, 6],
+    ):
         position = Position.empty(geometry).play_all(moves)
         from_tables, from_strong = analyze(position), analyze_strong(strong, position)
         assert (from_strong.value, from_strong.remoteness, from_strong.masks) == (
-            from_tables.value, from_tables.remoteness, from_tables.masks)  # fmt: skip
+            from_tables.value,
+            from_tables.remoteness,
+            from_tables.masks,
+        )
         assert [(m.cell, m.value, m.remoteness, m.trap) for m in from_strong.moves] == [
             (m.cell, m.value, m.remoteness, m.trap) for m in from_tables.moves
         ]
@@ -204,7 +239,9 @@ def test_normal_masks_from_the_strong_solution_equal_the_planner_s():
 def test_boards_above_sixteen_cells_are_refused_before_any_array_is_made():
     from workbench.engine.strong import check_strongly_solvable
 
-    with pytest.raises(BoardTooLargeForStrongSolveError, match="board 5x5k4: strong solutions cover boards of at most 16 cells"):
+    with pytest.raises(
+        BoardTooLargeForStrongSolveError, match="board 5x5k4: strong solutions cover boards of at most 16 cells"
+    ):
         strong_solve(parse_variant("5x5k4"))
     with pytest.raises(BoardTooLargeForStrongSolveError, match=r"at most 16 cells \(18 here\)"):
         check_strongly_solvable(parse_variant("2x9k3"))
@@ -266,10 +303,15 @@ def test_every_position_streams_each_reachable_position_once_with_its_status_and
         over = position.is_over
         value = None if over else {1: "win", 0: "draw", -1: "loss"}[tables.value[key]]
         expected[format_position(position)] = (
-            None if over else position.turn.value, position.status.value, value, None if over else tables.remoteness[key])
+            None if over else position.turn.value,
+            position.status.value,
+            value,
+            None if over else tables.remoteness[key],
+        )
     rows = [row for block in every_position(solution, chunk=1000) for row in block]
     assert len(rows) == len(expected) == solution.positions
     assert {row[0]: row[1:] for row in rows} == expected
+
     def ply_then_index(text):  # the index counts the cells in base 3, the first cell the lowest digit
         cells = text.replace("/", "")
         return sum(c != "." for c in cells), sum(".XO".index(c) * 3**i for i, c in enumerate(cells))
@@ -285,7 +327,11 @@ def test_any_text_is_a_variant_or_a_variant_error(text):
     except VariantError as error:
         assert "\n" not in str(error) and str(error).startswith("unknown variant")
     else:
-        assert 1 <= geometry.rows <= 15 and 1 <= geometry.cols <= 15 and 1 <= geometry.k <= max(geometry.rows, geometry.cols)
+        assert (
+            1 <= geometry.rows <= 15
+            and 1 <= geometry.cols <= 15
+            and 1 <= geometry.k <= max(geometry.rows, geometry.cols)
+        )
 
 
 @pytest.mark.parametrize("geometry", [Geometry(), Geometry(3, 4, 3), Geometry(2, 5, 3)])
@@ -294,7 +340,9 @@ def test_the_first_move_table_from_exact_values_equals_seed_001_s_search(geometr
     from workbench.engine.openings import first_move_table_from_values
 
     values = solve(geometry).value
-    assert first_move_table_from_values(geometry, lambda x, o: values[x | o << geometry.size]) == first_move_table(geometry)
+    assert first_move_table_from_values(geometry, lambda x, o: values[x | o << geometry.size]) == first_move_table(
+        geometry
+    )
 
 
 def test_the_misere_first_move_table():
@@ -307,7 +355,9 @@ def test_the_misere_first_move_table():
     assert table == ((0.0, 0.125, 0.0), (0.125, 0.0, 0.125), (0.0, 0.125, 0.0))
 
 
-@pytest.mark.parametrize("name", ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere", "2x2k2", "1x1k1", "2x2k1-misere", "1x4k2-misere"])
+@pytest.mark.parametrize(
+    "name", ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere", "2x2k2", "1x1k1", "2x2k1-misere", "1x4k2-misere"]
+)
 def test_the_strong_census_equals_the_dictionary_census_key_for_key(name):
     from workbench.engine import census
 
@@ -367,7 +417,9 @@ def test_an_installed_strong_solution_answers_where_the_tables_are_not_built():
         (analyze(p), class_id(p), principal_variation(p)) for p in (Position.empty(geometry).play_all(m) for m in lines)
     ]
     assert by_ply == classes_by_ply(geometry) and sum(by_ply) == 28275
-    for (strong_analysis, strong_class, strong_line), (table_analysis, table_class, table_line) in zip(from_strong, from_tables):
+    for (strong_analysis, strong_class, strong_line), (table_analysis, table_class, table_line) in zip(
+        from_strong, from_tables
+    ):
         assert (strong_analysis.value, strong_analysis.remoteness) == (table_analysis.value, table_analysis.remoteness)
         assert strong_class == table_class == table_analysis.symmetry.class_id
         assert strong_line == table_line and len(table_line) == (table_analysis.remoteness or 0)

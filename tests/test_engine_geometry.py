@@ -3,10 +3,31 @@
 import pytest
 
 from workbench.engine import Geometry, GeometryError, cell_bit, cells_of
-from workbench.engine.geometry import NAMED_VARIANTS, bitboard_of, describe_variant, format_variant, parse_variant, popcount, scan_cells
+from workbench.engine.geometry import (
+    NAMED_VARIANTS,
+    bitboard_of,
+    describe_variant,
+    format_variant,
+    parse_variant,
+    popcount,
+    scan_cells,
+)
 
-SHAPES = [(1, 1, 1), (1, 5, 3), (3, 3, 3), (3, 3, 2), (3, 3, 1), (3, 4, 3), (4, 3, 3), (4, 4, 4), (4, 4, 3), (5, 5, 4),
-          (2, 6, 2), (7, 7, 5), (6, 2, 6)]  # fmt: skip
+SHAPES = [
+    (1, 1, 1),
+    (1, 5, 3),
+    (3, 3, 3),
+    (3, 3, 2),
+    (3, 3, 1),
+    (3, 4, 3),
+    (4, 3, 3),
+    (4, 4, 4),
+    (4, 4, 3),
+    (5, 5, 4),
+    (2, 6, 2),
+    (7, 7, 5),
+    (6, 2, 6),
+]
 
 
 def expected_line_count(rows, cols, k):
@@ -102,7 +123,9 @@ def test_every_named_variant_has_its_own_name_and_spelling():
     assert all(describe_variant(geometry) == name for name, geometry in NAMED_VARIANTS)
 
 
-@pytest.mark.parametrize("rows, cols, k", [*SHAPES, (15, 15, 5), (2, 7, 4), (7, 2, 4), (1, 15, 5), (15, 1, 5), (9, 9, 1)])
+@pytest.mark.parametrize(
+    "rows, cols, k", [*SHAPES, (15, 15, 5), (2, 7, 4), (7, 2, 4), (1, 15, 5), (15, 1, 5), (9, 9, 1)]
+)
 def test_has_line_says_whether_some_line_is_whole(rows, cols, k):
     """Bit shifts on large boards: each line alone and less one of its cells, lines ending at every edge (where
     a shift could wrap a row into the next), and random boards, against the lines tested one by one."""

@@ -37,9 +37,7 @@ def test_impossible_geometry_is_rejected(rows, cols, k):
         Geometry(rows, cols, k)
 
 
-@pytest.mark.parametrize(
-    "text", ["X.O/.X./..O", "x.o/.x./..o", "X-O-X-__O", "x.o.x...o", "  X.O/.X./..O  "]
-)
+@pytest.mark.parametrize("text", ["X.O/.X./..O", "x.o/.x./..o", "X-O-X-__O", "x.o.x...o", "  X.O/.X./..O  "])
 def test_notation_variants_parse_to_one_position(text):
     position = parse_position(text)
     assert format_position(position) == "X.O/.X./..O"
@@ -113,9 +111,7 @@ def test_status_and_moves():
     assert parse_position("XOX/XOO/OXX").to_move is None
 
 
-@pytest.mark.parametrize(
-    "cell, fragment", [(0, "no such cell"), (10, "no such cell"), (5, "occupied")]
-)
+@pytest.mark.parametrize("cell, fragment", [(0, "no such cell"), (10, "no such cell"), (5, "occupied")])
 def test_illegal_moves_are_refused(cell, fragment):
     position = Position.empty().play(5)
     with pytest.raises(IllegalMoveError, match=fragment):
@@ -176,7 +172,11 @@ def test_any_move_list_parses_or_names_its_bad_token(cells, separator):
 
 @pytest.mark.parametrize(
     "text, cell, reason",
-    [("X../.../...", 1, "cell is occupied"), ("XXX/OO./...", 9, "the game is over"), (".../.../...", 10, "no such cell (1-9)")],
+    [
+        ("X../.../...", 1, "cell is occupied"),
+        ("XXX/OO./...", 9, "the game is over"),
+        (".../.../...", 10, "no such cell (1-9)"),
+    ],
 )
 def test_an_illegal_move_says_which_rule_it_broke(text, cell, reason):
     with pytest.raises(IllegalMoveError) as caught:
@@ -190,7 +190,10 @@ def test_a_cell_with_both_marks_is_refused_by_name():
 
     with pytest.raises(IllegalPositionError) as caught:
         check_legal(Position(0b11, 0b10, TIC_TAC_TOE))
-    assert (str(caught.value), caught.value.reason) == ("illegal position XX./.../...: a cell holds both marks", "counts")
+    assert (str(caught.value), caught.value.reason) == (
+        "illegal position XX./.../...: a cell holds both marks",
+        "counts",
+    )
 
 
 def test_two_lines_need_a_shared_last_move_on_any_board():
@@ -199,7 +202,9 @@ def test_two_lines_need_a_shared_last_move_on_any_board():
     with pytest.raises(IllegalPositionError) as caught:
         parse_position("XXXO/.O.O/XXX./O..O", four)  # two rows with no cell in common
     assert caught.value.reason == "impossible_lines"
-    assert str(caught.value) == "illegal position XXXO/.O.O/XXX./O..O: no single last move could have made all its lines"
+    assert (
+        str(caught.value) == "illegal position XXXO/.O.O/XXX./O..O: no single last move could have made all its lines"
+    )
 
 
 def test_move_lists_from_a_start_and_on_boards_of_more_than_nine_cells():
@@ -230,7 +235,9 @@ def test_the_state_graph_and_the_tables_memo():
     from workbench.engine.graph import state_graph
 
     graph = state_graph(TIC_TAC_TOE)
-    assert parse_position("X../.../...").key in graph and Position(0b111, 0b111000, TIC_TAC_TOE).key not in graph  # both won: unreachable
+    assert (
+        parse_position("X../.../...").key in graph and Position(0b111, 0b111000, TIC_TAC_TOE).key not in graph
+    )  # both won: unreachable
     table = tables(TIC_TAC_TOE)
     forget_tables()
     assert tables_if_built(TIC_TAC_TOE) is None

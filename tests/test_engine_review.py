@@ -56,7 +56,9 @@ def test_every_rating_agrees_with_a_plain_negamax(cells):
         assert (int(review.value_before), review.remoteness_before) == outcome(position)
         after_value, after_remoteness = outcome(position.play(cell))
         assert (int(review.value_after), review.remoteness_after) == (-after_value, after_remoteness + 1)
-        assert set(review.best_cells) == {c for c in position.legal_moves() if expected_rating(position, c) is Rating.BEST}
+        assert set(review.best_cells) == {
+            c for c in position.legal_moves() if expected_rating(position, c) is Rating.BEST
+        }
         position = position.play(cell)
 
 
@@ -76,7 +78,10 @@ def test_a_known_game_rated_move_by_move():
     assert reviews[1].value_before.label == "draw" and reviews[1].value_after.label == "loss"
     assert (reviews[6].remoteness_before, reviews[6].remoteness_after, reviews[6].best_cells) == (1, 3, (6, 9))
     [slower_loss] = review_line(parse_position("XO./X../..."), [3])  # O must block 7 (lost in 4) but loses in 2
-    assert slower_loss.rating is Rating.INACCURATE and (slower_loss.remoteness_before, slower_loss.remoteness_after) == (4, 2)
+    assert slower_loss.rating is Rating.INACCURATE and (
+        slower_loss.remoteness_before,
+        slower_loss.remoteness_after,
+    ) == (4, 2)
     x, o = score(reviews, Player.X), score(reviews, Player.O)
     assert (x.moves, x.best, x.inaccurate, x.mistakes, x.accuracy) == (4, 3, 1, 0, 0.75)
     assert (o.moves, o.best, o.inaccurate, o.mistakes) == (3, 2, 0, 1) and o.accuracy == pytest.approx(2 / 3)
@@ -97,8 +102,20 @@ def test_the_census_counts_values_as_a_plain_negamax_does():
     from workbench.engine import TIC_TAC_TOE, analyze, census
 
     data = census(TIC_TAC_TOE)
-    assert list(data) == ["geometry", "positions", "terminal_positions", "classes", "terminal_classes", "positions_by_ply",
-                          "classes_by_ply", "positions_by_value", "classes_by_value", "games", "games_by_length", "ledger"]  # fmt: skip
+    assert list(data) == [
+        "geometry",
+        "positions",
+        "terminal_positions",
+        "classes",
+        "terminal_classes",
+        "positions_by_ply",
+        "classes_by_ply",
+        "positions_by_value",
+        "classes_by_value",
+        "games",
+        "games_by_length",
+        "ledger",
+    ]
     assert data["geometry"] == {"rows": 3, "cols": 3, "k": 3}
     seen, frontier, by_value, classes = set(), [Position.empty()], {"win": 0, "draw": 0, "loss": 0}, {}
     while frontier:
@@ -113,5 +130,9 @@ def test_the_census_counts_values_as_a_plain_negamax_does():
         classes.setdefault(label, set()).add(analyze(position).symmetry.class_id)
         frontier.extend(position.play(cell) for cell in position.legal_moves())
     assert data["positions_by_value"] == by_value == {"win": 2836, "draw": 1052, "loss": 632}
-    assert data["classes_by_value"] == {label: len(ids) for label, ids in classes.items()} == {"win": 390, "draw": 148, "loss": 89}
+    assert (
+        data["classes_by_value"]
+        == {label: len(ids) for label, ids in classes.items()}
+        == {"win": 390, "draw": 148, "loss": 89}
+    )
     assert data["positions_by_ply"] == [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]

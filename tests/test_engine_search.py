@@ -13,7 +13,9 @@ from workbench.engine.search import WIN, Searcher, _lower, lift, search, search_
 
 from .solved import solved
 
-scores = st.one_of(st.just(0), st.builds(lambda r, sign: sign * (WIN - r), st.integers(1, 225), st.sampled_from((1, -1))))
+scores = st.one_of(
+    st.just(0), st.builds(lambda r, sign: sign * (WIN - r), st.integers(1, 225), st.sampled_from((1, -1)))
+)
 """Every score a search can return: a draw, or a win or loss within the 225 plies of the largest board."""
 
 
@@ -44,10 +46,17 @@ def _random_positions(geometry, plies, count, seed):
 
 @pytest.mark.parametrize(
     "name, plies, count",
-    [pytest.param("4x4k4", 5, 6, marks=pytest.mark.slow), pytest.param("4x4k3", 3, 6, marks=pytest.mark.slow),
-     pytest.param("4x4k4-misere", 6, 6, marks=pytest.mark.slow), ("3x4k3-misere", 2, 12), ("3x3k3", 0, 1),
-     ("3x3k3-misere", 3, 30), ("2x5k3-misere", 4, 30), ("3x4k3", 4, 20)],
-)  # fmt: skip
+    [
+        pytest.param("4x4k4", 5, 6, marks=pytest.mark.slow),
+        pytest.param("4x4k3", 3, 6, marks=pytest.mark.slow),
+        pytest.param("4x4k4-misere", 6, 6, marks=pytest.mark.slow),
+        ("3x4k3-misere", 2, 12),
+        ("3x3k3", 0, 1),
+        ("3x3k3-misere", 3, 30),
+        ("2x5k3-misere", 4, 30),
+        ("3x4k3", 4, 20),
+    ],
+)
 def test_search_equals_the_strong_solution_move_by_move(name, plies, count):
     # under misère a win may end on either side's move: the quick depth-limited proofs once assumed it could not
     geometry = parse_variant(name)
@@ -128,7 +137,9 @@ def test_misere_search_avoids_completing_its_own_line():
     position = Position.empty(geometry).play_all([1, 5, 2])  # O to move; X threatens nothing it would want
     expected = analyze_strong(strong, position)
     result = search(position)
-    assert [(m.cell, m.value, m.remoteness) for m in result.moves] == [(m.cell, m.value, m.remoteness) for m in expected.moves]
+    assert [(m.cell, m.value, m.remoteness) for m in result.moves] == [
+        (m.cell, m.value, m.remoteness) for m in expected.moves
+    ]
 
 
 def test_the_record_says_what_was_proven():
@@ -137,7 +148,16 @@ def test_the_record_says_what_was_proven():
     record = search_record(search(position, max_nodes=2_000))
     assert record["proven"] is False and record["value"] is None and record["remoteness"] is None
     assert record["to_move"] == "O" and record["games"] is None and record["symmetry"]["orbit_size"] == 1
-    assert {key for key in record["moves"][0]} == {"cell", "name", "proven", "value", "remoteness", "nodes", "trap", "games"}
+    assert {key for key in record["moves"][0]} == {
+        "cell",
+        "name",
+        "proven",
+        "value",
+        "remoteness",
+        "nodes",
+        "trap",
+        "games",
+    }
     unproven = [move for move in record["moves"] if not move["proven"]]
     assert unproven and all(move["value"] is None and move["remoteness"] is None for move in unproven)
 
@@ -157,28 +177,53 @@ def test_the_search_record_says_what_the_strong_analysis_says(name):
         result = search(position, max_nodes=10**8)
         record = search_record(result)
         expected = analyze_strong(strong, position)
-        assert list(record) == ["position", "to_move", "status", "dead_draw", "proven", "value", "remoteness",
-                                "nodes", "games", "moves", "masks", "symmetry"]  # fmt: skip
+        assert list(record) == [
+            "position",
+            "to_move",
+            "status",
+            "dead_draw",
+            "proven",
+            "value",
+            "remoteness",
+            "nodes",
+            "games",
+            "moves",
+            "masks",
+            "symmetry",
+        ]
         assert record["position"] == format_position(position) and record["to_move"] == position.turn.value
         assert record["status"] == "in_play" and record["dead_draw"] is position.dead_draw
         assert record["proven"] is True and record["nodes"] == result.nodes and record["games"] is None
         assert result.nodes > 0 or position in endings  # an ending can be proven by its immediate wins alone
         assert (record["value"], record["remoteness"]) == (expected.value.label, expected.remoteness)
         assert record["moves"] == [
-            {"cell": m.cell, "name": cell_name(m.cell, geometry), "proven": True, "value": m.value.label, "remoteness": m.remoteness,
-             "nodes": searched.nodes, "trap": None, "games": None}
+            {
+                "cell": m.cell,
+                "name": cell_name(m.cell, geometry),
+                "proven": True,
+                "value": m.value.label,
+                "remoteness": m.remoteness,
+                "nodes": searched.nodes,
+                "trap": None,
+                "games": None,
+            }
             for m, searched in zip(expected.moves, result.moves, strict=True)
-        ]  # fmt: skip
+        ]
         masks = expected.masks
-        assert record["masks"] == {name: list(cells_of(masks.get(name))) for name in
-                                   ("win", "block", "fork", "perfect_win", "perfect_lose", "best")}  # fmt: skip
+        assert record["masks"] == {
+            name: list(cells_of(masks.get(name)))
+            for name in ("win", "block", "fork", "perfect_win", "perfect_lose", "best")
+        }
         checked_fork |= bool(masks.fork)
         symmetry = expected.symmetry
         assert record["symmetry"] == {
-            "canonical": format_position(symmetry.canonical), "class_id": None, "class_count": None,
-            "orbit_size": symmetry.orbit_size, "stabilizer": [t.name for t in symmetry.stabilizer],
+            "canonical": format_position(symmetry.canonical),
+            "class_id": None,
+            "class_count": None,
+            "orbit_size": symmetry.orbit_size,
+            "stabilizer": [t.name for t in symmetry.stabilizer],
             "move_classes": [list(group) for group in symmetry.move_classes],
-        }  # fmt: skip
+        }
     assert checked_fork  # a position with a fork (or, under misère, a squeeze) was among them
 
 
@@ -195,7 +240,9 @@ def test_the_full_search_of_each_move_alone_is_exact(name):
         expected = {m.cell: (m.value, m.remoteness) for m in analyze_strong(strong, position).moves}
         searcher = Searcher(geometry)
         searcher.limit = 10**9
-        assert {cell: outcome(searcher.move_score(position, cell), empties) for cell in position.legal_moves()} == expected
+        assert {
+            cell: outcome(searcher.move_score(position, cell), empties) for cell in position.legal_moves()
+        } == expected
 
 
 def test_the_search_s_effort_is_pinned_node_for_node():
@@ -215,7 +262,9 @@ def test_the_search_s_effort_is_pinned_node_for_node():
     assert [m.nodes for m in budget.moves] == [9] * 9 + [215, 19_407, 207] + [9] * 10
     misere = parse_variant("3x4k3-misere")
     shared = Searcher(misere)  # what one search leaves in the table, the next reads
-    counts = [search(Position.empty(misere).play_all(moves), max_nodes=10**7, searcher=shared) for moves in ([6], [6, 7], [1])]
+    counts = [
+        search(Position.empty(misere).play_all(moves), max_nodes=10**7, searcher=shared) for moves in ([6], [6, 7], [1])
+    ]
     assert [result.nodes for result in counts] == [51_122, 4_512, 57_910]
     assert [m.nodes for m in counts[1].moves] == [549, 422, 547, 330, 520, 625, 443, 507, 264, 305]
     assert all(sum(m.nodes for m in result.moves) == result.nodes for result in counts)
@@ -233,13 +282,20 @@ def test_the_fork_mask_is_every_move_leaving_two_completions_on_big_boards(name,
 
     geometry = parse_variant(name)
     found = 0
-    for position in _random_positions(geometry, plies, 40, seed=3) + _random_positions(geometry, plies // 2, 20, seed=4):
+    for position in _random_positions(geometry, plies, 40, seed=3) + _random_positions(
+        geometry, plies // 2, 20, seed=4
+    ):
         me, opp = (position.x, position.o) if position.ply % 2 == 0 else (position.o, position.x)
         expected = 0
         for cell in position.legal_moves():
             after = me | cell_bit(cell)
             threats = completions(geometry, after, opp)
-            if position.empties != cell_bit(cell) and not geometry.has_line(after) and not completions(geometry, opp, after) and threats & (threats - 1):
+            if (
+                position.empties != cell_bit(cell)
+                and not geometry.has_line(after)
+                and not completions(geometry, opp, after)
+                and threats & (threats - 1)
+            ):
                 expected |= cell_bit(cell)
         assert forks(geometry, me, opp) == expected, position
         found += expected != 0
@@ -258,10 +314,19 @@ def test_a_search_that_proved_every_move_gives_the_strong_solution_s_analysis(na
         analysis = searched_analysis(position, search(position, max_nodes=10**8))
         expected = analyze_strong(strong, position)
         assert analysis.proven and (analysis.value, analysis.remoteness) == (expected.value, expected.remoteness)
-        assert [(m.cell, m.value, m.remoteness) for m in analysis.moves] == [(m.cell, m.value, m.remoteness) for m in expected.moves]
+        assert [(m.cell, m.value, m.remoteness) for m in analysis.moves] == [
+            (m.cell, m.value, m.remoteness) for m in expected.moves
+        ]
         assert analysis.masks == expected.masks
-        assert analysis.symmetry.canonical == expected.symmetry.canonical and analysis.symmetry.stabilizer == expected.symmetry.stabilizer
-        assert analysis.symmetry.class_id is None and analysis.games is None and all(m.games is None for m in analysis.moves)
+        assert (
+            analysis.symmetry.canonical == expected.symmetry.canonical
+            and analysis.symmetry.stabilizer == expected.symmetry.stabilizer
+        )
+        assert (
+            analysis.symmetry.class_id is None
+            and analysis.games is None
+            and all(m.games is None for m in analysis.moves)
+        )
 
 
 def test_an_unfinished_search_claims_only_the_moves_it_proved():
@@ -276,7 +341,9 @@ def test_an_unfinished_search_claims_only_the_moves_it_proved():
     analysis = searched_analysis(position, result)
     assert not analysis.proven and analysis.value is None and analysis.remoteness is None
     for move in analysis.moves:
-        assert (move.value, move.remoteness) == ((proven[move.cell].value, proven[move.cell].remoteness) if move.cell in proven else (None, None))
+        assert (move.value, move.remoteness) == (
+            (proven[move.cell].value, proven[move.cell].remoteness) if move.cell in proven else (None, None)
+        )
     assert analysis.masks.perfect_win == sum(cell_bit(c) for c, m in proven.items() if m.value is Value.WIN)
     assert analysis.masks.perfect_lose == sum(cell_bit(c) for c, m in proven.items() if m.value is Value.LOSS)
     assert analysis.masks.best == 0  # the best move is not known while a move is unproven

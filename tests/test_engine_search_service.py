@@ -51,7 +51,9 @@ def test_a_search_reports_as_it_goes_and_ends_done_with_the_search_s_values(serv
     assert all(report.running for report in reports[:-1]) and not reports[-1].running
     assert reports[-1].ended == "done" and reports[-1].result.complete
     expected = search(position)
-    assert {m.cell: (m.value, m.remoteness) for m in reports[-1].result.moves} == {m.cell: (m.value, m.remoteness) for m in expected.moves}
+    assert {m.cell: (m.value, m.remoteness) for m in reports[-1].result.moves} == {
+        m.cell: (m.value, m.remoteness) for m in expected.moves
+    }
     proven = [sum(move.proven for move in report.result.moves) for report in reports]
     assert proven == sorted(proven) and proven[0] < proven[-1]  # filled in move by move, never taken back
 
@@ -168,17 +170,22 @@ def test_a_search_stopped_for_the_user_s_input_ends_with_the_app_killed_outright
     """The app holds its search with SIGSTOP while keys come in; a held search reads no pipe, so if the app is
     killed then, only the kernel's parent-death signal keeps the search from staying behind for ever."""
     app = subprocess.Popen(
-        [sys.executable, "-c", (
-            "import os, signal, sys, time\n"
-            "from workbench.search_service import start\n"
-            "pipe, process = start()\n"
-            "time.sleep(1.0)\n"  # its start-up (the parent-death signal asked for) is over
-            "os.kill(process.pid, signal.SIGSTOP)\n"
-            "print(process.pid, flush=True)\n"
-            "time.sleep(60)\n"
-        )],
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            (
+                "import os, signal, sys, time\n"
+                "from workbench.search_service import start\n"
+                "pipe, process = start()\n"
+                "time.sleep(1.0)\n"  # its start-up (the parent-death signal asked for) is over
+                "os.kill(process.pid, signal.SIGSTOP)\n"
+                "print(process.pid, flush=True)\n"
+                "time.sleep(60)\n"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         search_pid = int(app.stdout.readline())
         assert _alive(search_pid)

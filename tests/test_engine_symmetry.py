@@ -59,7 +59,9 @@ def test_every_transform_moves_each_cell_as_written_out(rows, cols):
     geometry = Geometry(rows, cols, 1)
     for transform in transforms(geometry):
         for cell in range(1, geometry.size + 1):
-            assert transform.cell(cell) - 1 == expected_image(geometry, transform.name, 1 << (cell - 1)).bit_length() - 1
+            assert (
+                transform.cell(cell) - 1 == expected_image(geometry, transform.name, 1 << (cell - 1)).bit_length() - 1
+            )
         assert sorted(transform.mapping) == list(range(geometry.size))  # a permutation
 
 

@@ -17,7 +17,9 @@ def _the_long_way(geometry) -> list[str]:
     return [json.dumps(analysis_record(analysis)) + "\n" for analysis in analyze_all(geometry)]
 
 
-@pytest.mark.parametrize("variant", ["3x3k3", "3x3k3-misere", "2x4k3", "2x4k3-misere", "3x3k2", "2x3k2", "1x4k2", "1x1k1"])
+@pytest.mark.parametrize(
+    "variant", ["3x3k3", "3x3k3-misere", "2x4k3", "2x4k3-misere", "3x3k2", "2x3k2", "1x4k2", "1x1k1"]
+)
 def test_every_line_is_the_text_of_the_position_s_analysis_record(variant):
     """Every position of the board (all 5,478 of 3×3), byte for byte: the square boards named by number, the others
     by coordinate, with four symmetries; the misère masks (the fork a squeeze); a board where nothing is in play."""
@@ -58,6 +60,8 @@ def test_every_row_is_the_record_s_position_side_status_value_and_remoteness(var
     expected = []
     for analysis in analyze_all(geometry):
         record = analysis_record(analysis)
-        expected.append((record["position"], record["to_move"], record["status"], record["value"], record["remoteness"]))
+        expected.append(
+            (record["position"], record["to_move"], record["status"], record["value"], record["remoteness"])
+        )
     assert rows == expected
     assert [len(block) for block in every_row(tables(geometry), chunk=500)][:-1] == [500] * (len(rows) // 500)

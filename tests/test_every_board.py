@@ -23,8 +23,17 @@ from workbench.engine.geometry import (
 )
 from workbench.state import export_movetext, import_movetext
 
-BOARDS = [Geometry(), Geometry(misere=True), Geometry(3, 3, 2), Geometry(3, 4, 3), Geometry(4, 4, 4, misere=True),
-          Geometry(2, 7, 3), Geometry(5, 5, 4), Geometry(15, 15, 5), Geometry(1, 15, 3)]  # fmt: skip
+BOARDS = [
+    Geometry(),
+    Geometry(misere=True),
+    Geometry(3, 3, 2),
+    Geometry(3, 4, 3),
+    Geometry(4, 4, 4, misere=True),
+    Geometry(2, 7, 3),
+    Geometry(5, 5, 4),
+    Geometry(15, 15, 5),
+    Geometry(1, 15, 3),
+]
 
 
 def run(capsys, *argv):
@@ -50,7 +59,17 @@ def test_every_cell_has_one_name_and_reads_back_from_it_or_its_number(geometry):
 
 
 def test_only_three_by_three_is_numbered():
-    assert [uses_cell_numbers(geometry) for geometry in BOARDS] == [True, True, True, False, False, False, False, False, False]
+    assert [uses_cell_numbers(geometry) for geometry in BOARDS] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]
     assert cell_names((1, 5, 9), Geometry(4, 4, 4)) == "a4 a3 a2" and cell_names((1, 5, 9), Geometry(), ",") == "1,5,9"
 
 
@@ -83,8 +102,11 @@ def test_a_move_list_and_the_move_text_read_back_from_the_names_they_write(geome
     assert parse_moves(text, Position.empty(geometry)) == tuple(cells)
     if numbers:  # typed by number on any board: the same moves
         assert parse_moves(",".join(map(str, cells)), Position.empty(geometry)) == tuple(cells)
-    tree = import_movetext(f'[Variant "{geometry}"] ' + " ".join(map(str, cells)) if numbers else
-                           f'[Variant "{geometry}"] ' + " ".join(cell_name(cell, geometry) for cell in cells))  # fmt: skip
+    tree = import_movetext(
+        f'[Variant "{geometry}"] ' + " ".join(map(str, cells))
+        if numbers
+        else f'[Variant "{geometry}"] ' + " ".join(cell_name(cell, geometry) for cell in cells)
+    )
     assert tree.moves_to(tree.main_line()[-1]) == tuple(cells)
     assert import_movetext(export_movetext(tree)) == tree
 
@@ -99,15 +121,21 @@ def test_coordinates_may_run_together_in_a_move_list_and_in_move_text():
 # --- analyze and review on every board -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant, moves, names", [
-    ("3x4k3", "1,2", ["c3", "d3", "a2", "b2", "c2", "d2", "a1", "b1", "c1", "d1"]),
-    ("3x3k3", "1,2", ["3", "4", "5", "6", "7", "8", "9"]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "variant, moves, names",
+    [
+        ("3x4k3", "1,2", ["c3", "d3", "a2", "b2", "c2", "d2", "a1", "b1", "c1", "d1"]),
+        ("3x3k3", "1,2", ["3", "4", "5", "6", "7", "8", "9"]),
+    ],
+)
 def test_analyze_json_carries_each_move_s_number_and_name(capsys, variant, moves, names):
     code, out, _ = run(capsys, "analyze", "--game", variant, "--moves", moves, "--json")
     record = json.loads(out)
     assert code == 0 and [move["name"] for move in record["moves"]] == names
-    assert all(move["cell"] == parse_cell_name(move["name"], Geometry(*map(int, variant.replace("x", "k").split("k")))) for move in record["moves"])
+    assert all(
+        move["cell"] == parse_cell_name(move["name"], Geometry(*map(int, variant.replace("x", "k").split("k"))))
+        for move in record["moves"]
+    )
 
 
 def test_analyze_of_gomoku_at_120_columns_is_a_compact_board_with_coordinates_beside_its_facts(capsys, monkeypatch):
@@ -140,11 +168,14 @@ def test_a_narrow_terminal_has_the_facts_under_the_board():
     assert lines[15].strip() == "a b c d e f g h i j k l m n o" and lines[17].startswith("X h8 · O h9")
 
 
-@pytest.mark.parametrize("argv", [
-    ["review", "--game", "3x4k3", "--moves", "1,2,3"],
-    ["review", "--game", "3x4k3", "a3,b3,c3"],  # the one argument: a move list, by coordinate
-    ["review", "--game", "3x4k3", "1,b3,3"],  # both notations in one list
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["review", "--game", "3x4k3", "--moves", "1,2,3"],
+        ["review", "--game", "3x4k3", "a3,b3,c3"],  # the one argument: a move list, by coordinate
+        ["review", "--game", "3x4k3", "1,b3,3"],  # both notations in one list
+    ],
+)
 def test_review_takes_game_and_a_move_list_on_another_board(capsys, argv):
     """Was: "argument --moves: not allowed with argument study"."""
     code, out, err = run(capsys, *argv)
@@ -180,30 +211,44 @@ def test_review_reads_a_library_study_by_name_as_open_does(capsys, tmp_path):
     code, out, err = run(capsys, "review", "--db", db, "blunder at 7", "--json")
     review = json.loads(out)
     assert (code, err) == (0, "") and review["variant"] == "3x4k3"
-    assert [(move["name"], move["rating"]) for move in review["moves"]] == [("a3", "inaccurate"), ("b3", "inaccurate"), ("c3", "mistake")]
+    assert [(move["name"], move["rating"]) for move in review["moves"]] == [
+        ("a3", "inaccurate"),
+        ("b3", "inaccurate"),
+        ("c3", "mistake"),
+    ]
     code, _, err = run(capsys, "review", "--db", db, "blunder at 7", "--game", "4x4k4")
     assert code == 2 and err == "workbench: error: the study is of 3x4k3, not --game 4x4k4: leave --game out\n"
     code, _, err = run(capsys, "review", "--db", db, "no such study")
-    assert code == 2 and "no study file or library study called 'no such study'" in err and "no move list on 3x3k3" in err
+    assert (
+        code == 2 and "no study file or library study called 'no such study'" in err and "no move list on 3x3k3" in err
+    )
 
 
 def test_review_beyond_sixteen_cells_rates_what_the_search_proves_and_nothing_else(capsys):
     """5×5k4: after b2 c2 d2 X has an open three (a2 and e2 both make four): every reply of O's loses in 2, so
     O's e4 is rated best, exactly, and X's a2, a win in 1, is best (no win is quicker). The opening moves, which
     no search of 20,000 nodes settles, are "not proven", never best or a mistake."""
-    code, out, err = run(capsys, "review", "--game", "5x5k4", "--moves", "b2,a5,c2,e5,d2,e4,a2", "--nodes", "20000", "--json")
+    code, out, err = run(
+        capsys, "review", "--game", "5x5k4", "--moves", "b2,a5,c2,e5,d2,e4,a2", "--nodes", "20000", "--json"
+    )
     review = json.loads(out)
     assert (code, err) == (0, "")
     ratings = [move["rating"] for move in review["moves"]]
     assert ratings[:2] == ["not proven", "not proven"] and ratings[-2:] == ["best", "best"]
     o_reply, x_win = review["moves"][-2:]
-    assert (o_reply["name"], o_reply["before"], o_reply["after"]) == ("e4", {"value": "loss", "remoteness": 2, "exact": True}, {"value": "loss", "remoteness": 2})
+    assert (o_reply["name"], o_reply["before"], o_reply["after"]) == (
+        "e4",
+        {"value": "loss", "remoteness": 2, "exact": True},
+        {"value": "loss", "remoteness": 2},
+    )
     assert (x_win["name"], x_win["after"]) == ("a2", {"value": "win", "remoteness": 1})
     for move in review["moves"]:
         if move["rating"] == "not proven":
             assert move["before"]["exact"] is False
     x_side, o_side = review["sides"]["X"], review["sides"]["O"]
-    assert o_side["not_proven"] == ratings[1::2].count("not proven") and x_side["not_proven"] == ratings[0::2].count("not proven")
+    assert o_side["not_proven"] == ratings[1::2].count("not proven") and x_side["not_proven"] == ratings[0::2].count(
+        "not proven"
+    )
     assert x_side["accuracy"] == o_side["accuracy"] == 1.0  # of the moves rated: not proven ones count for nothing
     code, out, _ = run(capsys, "review", "--game", "5x5k4", "--moves", "b2,a5,c2,e5,d2,e4,a2", "--nodes", "20000")
     assert "  1. X b2  not proven (the search did not prove this move)" in out.splitlines()
@@ -244,14 +289,21 @@ def test_a_solve_reports_one_progress_that_only_grows_through_its_four_stages():
 
     geometry = Geometry(2, 6, 3)
     seen = []
-    strong_solve(geometry, lambda stage, done, total: seen.append((stage, solve_fraction(geometry, stage, done, total))))
+    strong_solve(
+        geometry, lambda stage, done, total: seen.append((stage, solve_fraction(geometry, stage, done, total)))
+    )
     stages = [stage for stage, _ in seen]
-    assert sorted(set(stages), key=STAGE_ORDER.index) == list(STAGE_ORDER) and stages == sorted(stages, key=STAGE_ORDER.index)
+    assert sorted(set(stages), key=STAGE_ORDER.index) == list(STAGE_ORDER) and stages == sorted(
+        stages, key=STAGE_ORDER.index
+    )
     fractions = [fraction for _, fraction in seen]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0 and fractions[0] < 0.05
     assert describe_progress("games", 0.5, 10.0) == "stage 2 of 4, counting games · 50% · about 10 s left"
     assert describe_progress("forward", 0.01, 10.0) == "stage 1 of 4, enumerating positions · 1%"  # too early to say
-    assert describe_progress("back", 0.25, 120.0) == "stage 3 of 4, values, back from the last ply · 25% · about 6 min 00 s left"
+    assert (
+        describe_progress("back", 0.25, 120.0)
+        == "stage 3 of 4, values, back from the last ply · 25% · about 6 min 00 s left"
+    )
 
 
 def test_a_mistake_beyond_sixteen_cells_says_what_was_proven_better():
@@ -265,8 +317,12 @@ def test_a_mistake_beyond_sixteen_cells_says_what_was_proven_better():
     start = Position.empty(geometry)
 
     def found(proven):
-        return lambda position: SearchResult(position, tuple(
-            MoveResult(cell, *proven.get(cell, (None, None)), 10) for cell in position.legal_moves()), 100, False)
+        return lambda position: SearchResult(
+            position,
+            tuple(MoveResult(cell, *proven.get(cell, (None, None)), 10) for cell in position.legal_moves()),
+            100,
+            False,
+        )
 
     for better, words in (((Value.WIN, 7), "win → loss in 4"), ((Value.DRAW, 20), "draw at least → loss in 4")):
         reviews = review_searched(start, [1], found({1: (Value.LOSS, 4), 2: better}))
@@ -291,7 +347,10 @@ def test_beyond_16_cells_the_verdict_on_a_move_is_what_the_search_proved():
     position = start.play_all(cells)
     found = search(position, max_nodes=200_000)
     assert found.complete
-    headlines = {cell: searched_headline(review_searched(position, (cell,), lambda _: found)[0], position) for cell in position.legal_moves()}
+    headlines = {
+        cell: searched_headline(review_searched(position, (cell,), lambda _: found)[0], position)
+        for cell in position.legal_moves()
+    }
     assert headlines[geometry.cell(0, 1)] == "b5 Best move: draw."
     assert headlines[geometry.cell(0, 0)] == "a5?? Mistake: draw → loss in 4. Best was b5, b3, b1, d1."
     state = reduce(AppState(), NewGame(geometry=geometry))
@@ -301,8 +360,11 @@ def test_beyond_16_cells_the_verdict_on_a_move_is_what_the_search_proved():
     state = replace(state, searches=(found,))
     assert move_verdict(state) == "X a5?? Mistake: draw → loss in 4. Best was b5, b3, b1, d1."
     unproven = search(start.play_all(cells[:2]), max_nodes=500)
-    assert all(searched_headline(review_searched(unproven.position, (cell,), lambda _: unproven)[0], unproven.position) is None
-               for cell in unproven.position.legal_moves() if not any(move.cell == cell and move.proven for move in unproven.moves))  # fmt: skip
+    assert all(
+        searched_headline(review_searched(unproven.position, (cell,), lambda _: unproven)[0], unproven.position) is None
+        for cell in unproven.position.legal_moves()
+        if not any(move.cell == cell and move.proven for move in unproven.moves)
+    )
 
 
 def test_explain_beyond_16_cells_says_what_a_search_proved_and_no_more(capsys):
@@ -310,10 +372,18 @@ def test_explain_beyond_16_cells_says_what_a_search_proved_and_no_more(capsys):
     assert main(["explain", "--game", "5x5k4", "--moves", f"{moves},a5", "--nodes", "200000", "--budget", "30s"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "a5: mistake (after it: loss in 4; searched, not solved: 25 cells)",
-        "a5?? Mistake: draw → loss in 4. Best was b5, b3, b1, d1."]  # fmt: skip
-    assert main(["explain", "--game", "5x5k4", "--moves", f"{moves},b5", "--nodes", "200000", "--budget", "30s", "--json"]) == 0
+        "a5?? Mistake: draw → loss in 4. Best was b5, b3, b1, d1.",
+    ]
+    assert (
+        main(["explain", "--game", "5x5k4", "--moves", f"{moves},b5", "--nodes", "200000", "--budget", "30s", "--json"])
+        == 0
+    )
     record = json.loads(capsys.readouterr().out)
-    assert (record["verdict"], record["value_after"], record["text"]) == ("best", {"value": "draw", "remoteness": 17, "exact": True}, "b5 Best move: draw.")
+    assert (record["verdict"], record["value_after"], record["text"]) == (
+        "best",
+        {"value": "draw", "remoteness": 17, "exact": True},
+        "b5 Best move: draw.",
+    )
     assert record["best_names"] == ["b5", "b3", "b1", "d1"] and record["value_before"]["exact"] is True
     assert record["line"] == [{"ply": 9, "player": "X", "cell": 2, "name": "b5", "role": "quiet", "threatens": []}]
     assert main(["explain", "--game", "5x5k4", "--moves", "c3,b2", "--nodes", "300", "--json"]) == 0

@@ -59,7 +59,10 @@ json_values = st.recursive(
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
-@given(key=st.sampled_from(["geometry", "root", "nodes", "cursor", "next_id", "engine", "view", "version"]), value=json_values)
+@given(
+    key=st.sampled_from(["geometry", "root", "nodes", "cursor", "next_id", "engine", "view", "version"]),
+    value=json_values,
+)
 def test_any_value_at_any_key_is_read_or_refused_in_one_line(key, value):
     data = json.loads(dumps_study(AppState(tree=import_movetext("5 1 9"), cursor=3)))
     data[key] = value
@@ -81,7 +84,7 @@ def test_any_value_in_any_node_is_read_or_refused_in_one_line(index, key, value)
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("0123456789 ,()[]{}\"Setup/XO.-\x1b\n")), max_size=60))
+@given(st.text(alphabet=st.sampled_from(list('0123456789 ,()[]{}"Setup/XO.-\x1b\n')), max_size=60))
 def test_move_text_raises_only_its_own_error(text):
     try:
         import_movetext(text)

@@ -18,7 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from workbench.tui.textual_ext.mode import CHECKED_TEXTUAL, CHECKED_TEXTUAL_SERVE, STOCK_VARIABLE, decide, release, stock_requested
+from workbench.tui.textual_ext.mode import (
+    CHECKED_TEXTUAL,
+    CHECKED_TEXTUAL_SERVE,
+    STOCK_VARIABLE,
+    decide,
+    release,
+    stock_requested,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "workbench"
@@ -62,9 +69,11 @@ def _names_the_workbench_defines(paths: list[Path]) -> set[str]:
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 names.add(node.id)
             elif (
-                isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
-                and isinstance(node.value, ast.Name) and node.value.id == "self"
-            ):  # fmt: skip
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Store)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "self"
+            ):
                 names.add(node.attr)
     return frozenset(names)
 
@@ -123,9 +132,12 @@ def _privates_set_by(klass: type) -> frozenset[str]:
         return frozenset(names)
     for node in ast.walk(ast.parse(source)):
         if (
-            isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _private(node.attr)
-            and isinstance(node.value, ast.Name) and node.value.id == "self"
-        ):  # fmt: skip
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and _private(node.attr)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+        ):
             names.add(node.attr)
     return frozenset(names)
 
@@ -167,7 +179,9 @@ def test_the_fast_path_runs_on_the_releases_checked_and_stock_on_any_other(check
     assert not asked.fast and STOCK_VARIABLE in asked.reason and str(asked).startswith("stock")
 
 
-@pytest.mark.parametrize("value, stock", [("1", True), ("yes", True), ("0", False), ("", False), (" ", False), (None, False)])
+@pytest.mark.parametrize(
+    "value, stock", [("1", True), ("yes", True), ("0", False), ("", False), (" ", False), (None, False)]
+)
 def test_stock_is_asked_for_by_any_value_but_empty_or_0(value, stock):
     assert stock_requested({} if value is None else {STOCK_VARIABLE: value}) is stock
 
@@ -235,11 +249,19 @@ STOCK_SUITE = ("tests/test_tui_snapshots.py", "tests/test_tui_app.py", "tests/te
 """Run again on stock Textual and textual-serve: a snapshot of every pane, a Pilot test of every binding, the
 server. (The key footer is the same widget in both modes, held to Textual's own by tests/test_tui_footer.py.)"""
 NOT_OF_THE_FRAMEWORK = (
-    "first_run_builds_the_tables", "later_runs_read_the_tables_back", "failed_table_build", "a_crash_exits",
-    "remembered_for_the_next_run", "broken_settings_file", "settings_that_cannot_be_written", "run_opens_the_app",
-    "undo_back_through_many_new_games", "library_worker_that_crashes", "set_up_reads_letters_alone",
+    "first_run_builds_the_tables",
+    "later_runs_read_the_tables_back",
+    "failed_table_build",
+    "a_crash_exits",
+    "remembered_for_the_next_run",
+    "broken_settings_file",
+    "settings_that_cannot_be_written",
+    "run_opens_the_app",
+    "undo_back_through_many_new_games",
+    "library_worker_that_crashes",
+    "set_up_reads_letters_alone",
     "help_lists_the_keys_that_are_not_bindings",
-)  # fmt: skip
+)
 """Tests of test_tui_app.py left out of the stock run: the tables' cache, the settings file, the exit code, the
 library's worker and pure functions, which no part of Textual behind the gate touches (undo through many new games
 is ctrl+z, whose binding the undo test covers): CI's time, where the rest already runs twice."""
@@ -255,7 +277,20 @@ def test_the_panes_bindings_and_serve_pass_their_tests_on_stock_textual_and_text
     Coverage is not measured in these runs (it would double their time; the fast path's runs measure it)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith(("COV_CORE_", "COVERAGE_"))}
     env[STOCK_VARIABLE] = "1"
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--no-cov", "-n", "0", "-q", "-p", "no:randomly", tests]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "--no-cov",
+        "-n",
+        "0",
+        "-q",
+        "-p",
+        "no:randomly",
+        tests,
+    ]
     if tests.endswith("test_tui_app.py"):
         command += ["-k", " and ".join(f"not {name}" for name in NOT_OF_THE_FRAMEWORK)]
     elif tests.endswith("test_tui_snapshots.py"):  # every pane, both sizes and every dialog; the other boards once
@@ -289,7 +324,12 @@ def test_the_gates_pieces_are_imported_by_their_gate_alone():
     found = []
     for name, targets in graph.items():
         for target in targets:
-            if name.startswith(APP_GATE) and target.startswith("workbench") and not target.startswith(APP_GATE) and target != "workbench":
+            if (
+                name.startswith(APP_GATE)
+                and target.startswith("workbench")
+                and not target.startswith(APP_GATE)
+                and target != "workbench"
+            ):
                 found.append(f"{name} -> {target} (the app's gate imports nothing of the workbench but itself)")
             for gate in (APP_GATE, WEB_GATE):
                 if target.startswith(gate + ".") and not name.startswith(gate) and target not in OPEN_TO_ALL:

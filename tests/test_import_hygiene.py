@@ -8,8 +8,19 @@ import pytest
 
 
 # the search process imports only the engine: it must start quickly, and never draw on the terminal
-@pytest.mark.parametrize("package", ["workbench.errors", "workbench.engine", "workbench.state", "workbench.library", "workbench.cache", "workbench.settings",
-                                     "workbench.search_service", "workbench.store"])
+@pytest.mark.parametrize(
+    "package",
+    [
+        "workbench.errors",
+        "workbench.engine",
+        "workbench.state",
+        "workbench.library",
+        "workbench.cache",
+        "workbench.settings",
+        "workbench.search_service",
+        "workbench.store",
+    ],
+)
 def test_core_never_imports_textual_or_rich(package):
     code = (
         f"import importlib, pkgutil, sys, {package} as root\n"
@@ -179,8 +190,32 @@ ROOMS = {
     "workbench.text": {"engine", "state", "errors"},
     "workbench.tui": {"engine", "state", "library", "cache", "store", "settings", "search_service", "errors"},
     "workbench.web": {"engine", "state", "cache", "settings", "tui", "errors"},
-    "workbench.bench": {"engine", "state", "library", "cache", "store", "settings", "search_service", "tui", "web", "errors"},
-    "workbench.cli": {"engine", "state", "library", "cache", "store", "distributed", "settings", "tui", "web", "bench", "text", "errors"},
+    "workbench.bench": {
+        "engine",
+        "state",
+        "library",
+        "cache",
+        "store",
+        "settings",
+        "search_service",
+        "tui",
+        "web",
+        "errors",
+    },
+    "workbench.cli": {
+        "engine",
+        "state",
+        "library",
+        "cache",
+        "store",
+        "distributed",
+        "settings",
+        "tui",
+        "web",
+        "bench",
+        "text",
+        "errors",
+    },
     "workbench.__main__": {"cli"},
 }
 """Each room, and the rooms it may import (every room may read the package's own ``workbench/__init__.py``, which
@@ -213,7 +248,11 @@ def test_no_module_is_over_about_five_hundred_lines():
     import workbench
 
     root = Path(workbench.__file__).parent
-    long = {str(path.relative_to(root)): count for path in root.rglob("*.py") if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    long = {
+        str(path.relative_to(root)): count
+        for path in root.rglob("*.py")
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
     assert long == {}, "split these by concern before they grow further"
 
 
@@ -224,7 +263,9 @@ def test_the_app_s_folders_import_one_way_panes_then_features_then_the_app():
     found = []
     for name, targets in graph.items():
         for target in targets:
-            if name.startswith("workbench.tui.panes") and target.startswith(("workbench.tui.features", "workbench.tui.app")):
+            if name.startswith("workbench.tui.panes") and target.startswith(
+                ("workbench.tui.features", "workbench.tui.app")
+            ):
                 found.append(f"{name} -> {target}")
             if name.startswith("workbench.tui.features") and target == "workbench.tui.app":
                 found.append(f"{name} -> {target}")

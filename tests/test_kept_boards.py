@@ -55,8 +55,10 @@ def test_solve_keeps_an_eighteen_cell_board_and_reads_it_back(kept, capsys):
     again = json.loads(out)
     assert code == 0 and err == "" and again["source"] == "cache" and again["positions"] == kept["positions"]
     code, out, _ = run(capsys, "solve", "--game", GAME)
-    assert out.splitlines() == [f"{GAME}: {kept['positions']:,} positions, a draw (in 18 plies); read back in 0.00 s",
-                                f"kept in {kept['cache']}"]  # fmt: skip
+    assert out.splitlines() == [
+        f"{GAME}: {kept['positions']:,} positions, a draw (in 18 plies); read back in 0.00 s",
+        f"kept in {kept['cache']}",
+    ]
 
 
 def test_analyze_answers_exactly_from_the_kept_solution_as_the_search_proves(kept, capsys):
@@ -99,7 +101,10 @@ def test_explain_and_review_read_the_kept_solution(kept, capsys):
 
 def test_what_solve_cannot_do_past_sixteen_cells_is_one_line(kept, capsys):
     code, _, err = run(capsys, "solve", "--game", "5x5k4")
-    assert code == 2 and err.strip() == "workbench: error: board 5x5k4: solutions are kept for boards of 17 to 20 cells (25 here)"
+    assert (
+        code == 2
+        and err.strip() == "workbench: error: board 5x5k4: solutions are kept for boards of 17 to 20 cells (25 here)"
+    )
     code, _, err = run(capsys, "solve", "--game", "3x3k3", "--workers", "2")
     assert code == 2 and "--workers and --scheduler solve boards of 17-20 cells" in err
     code, _, err = run(capsys, "solve", "--game", GAME, "--workers", "0")
@@ -156,13 +161,20 @@ def test_the_bench_of_a_kept_board_reports_each_figure_beside_its_target(monkeyp
     for, and what comes back is reported beside the issue's targets."""
     from workbench.bench import kept as kept_bench
 
-    outputs = iter([
-        '{"seconds": 71.5, "positions": 674794169, "source": "solved", "peak_mb": 1302.0}',
-        '{"open_s": 0.014, "analyses_s": [0.114, 0.002, 0.004, 0.009], "lines_s": [0.001, 0.002, 0.012, 0.003]}',
-    ])  # fmt: skip
+    outputs = iter(
+        [
+            '{"seconds": 71.5, "positions": 674794169, "source": "solved", "peak_mb": 1302.0}',
+            '{"open_s": 0.014, "analyses_s": [0.114, 0.002, 0.004, 0.009], "lines_s": [0.001, 0.002, 0.012, 0.003]}',
+        ]
+    )
     monkeypatch.setattr(kept_bench, "_whole", lambda argv, env=None, timeout=0: (0.25, next(outputs, "{}")))
     code, out, _ = run(capsys, "bench", "--game", GAME, "--quick")
     lines = out.splitlines()
-    assert code == 0 and lines[0].startswith(f"solve {GAME}, cold, fresh process     71.5 s (target ≤ 900 s), 674,794,169 positions")
+    assert code == 0 and lines[0].startswith(
+        f"solve {GAME}, cold, fresh process     71.5 s (target ≤ 900 s), 674,794,169 positions"
+    )
     assert "whole `analyze --game 2x9k4 --moves 1 --json` from it 250 ms" in lines[1]
-    assert "the first analysis 114 ms" in lines[2] and "then analysis median 4.0 ms, max 9.0 ms (target ≤ 50 ms)" in lines[2]
+    assert (
+        "the first analysis 114 ms" in lines[2]
+        and "then analysis median 4.0 ms, max 9.0 ms (target ≤ 50 ms)" in lines[2]
+    )

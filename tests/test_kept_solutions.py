@@ -21,9 +21,18 @@ from workbench.store.solutions import CHUNK, SolutionWriter, open_solution, writ
 
 from .solved import solved
 
-BOARDS = [Geometry(3, 3, 3), Geometry(3, 3, 3, misere=True), Geometry(2, 2, 2), Geometry(1, 4, 3), Geometry(3, 4, 3),
-          Geometry(3, 4, 3, misere=True), Geometry(3, 4, 4), Geometry(2, 5, 3, misere=True), Geometry(2, 6, 3),
-          Geometry(1, 7, 3, misere=True)]  # fmt: skip
+BOARDS = [
+    Geometry(3, 3, 3),
+    Geometry(3, 3, 3, misere=True),
+    Geometry(2, 2, 2),
+    Geometry(1, 4, 3),
+    Geometry(3, 4, 3),
+    Geometry(3, 4, 3, misere=True),
+    Geometry(3, 4, 4),
+    Geometry(2, 5, 3, misere=True),
+    Geometry(2, 6, 3),
+    Geometry(1, 7, 3, misere=True),
+]
 
 
 @pytest.mark.parametrize("geometry", BOARDS, ids=str)
@@ -142,8 +151,14 @@ def test_another_layout_is_read_through_zarr(tmp_path):
     writer = SolutionWriter(geometry, tmp_path / "s.zarr", "test")
     summaries = {}
     for ply, values in plies.items():
-        array = writer.group.create_array(str(ply), shape=values.shape, dtype="uint8", chunks=(values.size,),
-                                          compressors=(GzipCodec(),), fill_value=255)  # fmt: skip
+        array = writer.group.create_array(
+            str(ply),
+            shape=values.shape,
+            dtype="uint8",
+            chunks=(values.size,),
+            compressors=(GzipCodec(),),
+            fill_value=255,
+        )
         array[:] = values
         from workbench.store.solutions import ply_summary
 
@@ -212,9 +227,15 @@ def test_the_analysis_from_a_kept_solution_is_the_strong_solution_s_without_the_
         while True:
             ours, theirs = analyze_strong(kept, position), analyze_strong(strong, position)
             assert ours.games is None and ours.symmetry.class_id is None and ours.symmetry.class_count is None
-            assert (ours.value, ours.remoteness, ours.masks, ours.status) == (theirs.value, theirs.remoteness, theirs.masks, theirs.status)
+            assert (ours.value, ours.remoteness, ours.masks, ours.status) == (
+                theirs.value,
+                theirs.remoteness,
+                theirs.masks,
+                theirs.status,
+            )
             assert [(m.cell, m.value, m.remoteness, m.trap, m.games) for m in ours.moves] == [
-                (m.cell, m.value, m.remoteness, m.trap, None) for m in theirs.moves]  # fmt: skip
+                (m.cell, m.value, m.remoteness, m.trap, None) for m in theirs.moves
+            ]
             assert ours.symmetry.canonical == theirs.symmetry.canonical
             if position.is_over:
                 break

@@ -101,11 +101,14 @@ def test_games_tables_match_the_census(games_library):
     by_length = dict(games_library.query("SELECT length, count(*) FROM games GROUP BY length"))
     assert {str(k): v for k, v in by_length.items()} == data["games_by_length"]
     # the ledger and the flat table tell the same games
-    assert games_library.query(
-        "SELECT count(*) FROM ledger AS l JOIN games AS g USING (game_id) WHERE l.cell != CASE l.turn "
-        "WHEN 1 THEN g.a1 WHEN 2 THEN g.b1 WHEN 3 THEN g.a2 WHEN 4 THEN g.b2 WHEN 5 THEN g.a3 "
-        "WHEN 6 THEN g.b3 WHEN 7 THEN g.a4 WHEN 8 THEN g.b4 WHEN 9 THEN g.a5 END"
-    )[0][0] == 0
+    assert (
+        games_library.query(
+            "SELECT count(*) FROM ledger AS l JOIN games AS g USING (game_id) WHERE l.cell != CASE l.turn "
+            "WHEN 1 THEN g.a1 WHEN 2 THEN g.b1 WHEN 3 THEN g.a2 WHEN 4 THEN g.b2 WHEN 5 THEN g.a3 "
+            "WHEN 6 THEN g.b3 WHEN 7 THEN g.a4 WHEN 8 THEN g.b4 WHEN 9 THEN g.a5 END"
+        )[0][0]
+        == 0
+    )
     assert games_library.query("SELECT DISTINCT player FROM ledger WHERE turn % 2 = 1") == [("X",)]
     assert has_games(games_library)
     assert games_library.integrity() == "ok"
@@ -113,9 +116,23 @@ def test_games_tables_match_the_census(games_library):
 
 @pytest.mark.parametrize(
     "text",
-    [".../.../...", ".../.X./...", "X../.../...", "X../.O./...", "O../.X./..X", "XO./XO./...", "XO./.X./..O",
-     "XXX/OO./...", "XOX/.O./X..", "XO./.XX/O.O", "XOX/OXX/.OO", "XOX/.XO/.XO", "XOX/XOO/OX.", "XOX/XOO/OXX"],
-)  # fmt: skip
+    [
+        ".../.../...",
+        ".../.X./...",
+        "X../.../...",
+        "X../.O./...",
+        "O../.X./..X",
+        "XO./XO./...",
+        "XO./.X./..O",
+        "XXX/OO./...",
+        "XOX/.O./X..",
+        "XO./.XX/O.O",
+        "XOX/OXX/.OO",
+        "XOX/.XO/.XO",
+        "XOX/XOO/OX.",
+        "XOX/XOO/OXX",
+    ],
+)
 def test_games_through_a_position_equal_the_engine(games_library, text):
     position = parse_position(text)
     assert games_through(games_library, position) == computed_through(TIC_TAC_TOE, position.key).as_dict()
@@ -142,9 +159,16 @@ def test_the_games_lookup_uses_an_index(games_library):
     from workbench.library.games import RANGED_PLIES, _through_filter
 
     for ply in range(RANGED_PLIES + 1, 10):
-        plan = games_library.query(f"EXPLAIN QUERY PLAN SELECT winner, count(*) FROM games WHERE {_through_filter(ply)} GROUP BY winner", (5,))
+        plan = games_library.query(
+            f"EXPLAIN QUERY PLAN SELECT winner, count(*) FROM games WHERE {_through_filter(ply)} GROUP BY winner", (5,)
+        )
         assert any(f"INDEX games_k{ply} " in row[3] for row in plan), plan
-    names = {name for (name,) in games_library.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'games_k%'")}
+    names = {
+        name
+        for (name,) in games_library.query(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'games_k%'"
+        )
+    }
     assert names == {f"games_k{ply}" for ply in range(RANGED_PLIES + 1, 10)}
 
 
@@ -154,7 +178,9 @@ def test_early_plies_read_ranges_of_the_primary_key(games_library, text):
 
     ranges = game_id_ranges(parse_position(text))
     where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)
-    plan = games_library.query(f"EXPLAIN QUERY PLAN SELECT count(*) FROM games WHERE {where}", [bound for pair in ranges for bound in pair])
+    plan = games_library.query(
+        f"EXPLAIN QUERY PLAN SELECT count(*) FROM games WHERE {where}", [bound for pair in ranges for bound in pair]
+    )
     assert all("SCAN" not in row[3] for row in plan) and any("PRIMARY KEY" in row[3] for row in plan), plan
 
 
@@ -171,14 +197,24 @@ def test_graph_tables_and_dot(games_library):
     assert games_library.query("SELECT count(*) FROM classes WHERE status != 'in_play'")[0][0] == 138
     by_ply = [count for _, count in games_library.query("SELECT ply, count(*) FROM classes GROUP BY ply ORDER BY ply")]
     assert by_ply == [1, 3, 12, 38, 108, 174, 204, 153, 57, 15]
-    assert games_library.query("SELECT count(*) FROM class_edges AS e JOIN classes AS p ON p.class_id = e.parent "
-                               "JOIN classes AS c ON c.class_id = e.child WHERE c.ply != p.ply + 1")[0][0] == 0  # fmt: skip
+    assert (
+        games_library.query(
+            "SELECT count(*) FROM class_edges AS e JOIN classes AS p ON p.class_id = e.parent "
+            "JOIN classes AS c ON c.class_id = e.child WHERE c.ply != p.ply + 1"
+        )[0][0]
+        == 0
+    )
     dot = graph_dot()
-    assert dot.startswith("digraph") and dot.count("->") == games_library.query("SELECT count(*) FROM class_edges")[0][0]
+    assert (
+        dot.startswith("digraph") and dot.count("->") == games_library.query("SELECT count(*) FROM class_edges")[0][0]
+    )
     assert dot.count("rank=same") == 10 and 'fillcolor="#b7e4c7"' in dot
     rows = games_library.query("SELECT * FROM classes WHERE class_id IN (1, 163, 757) ORDER BY class_id")
-    assert rows == [(1, 0, ".../.../...", "in_play", "draw", 9, 1), (163, 5, "XXX/OO./...", "x_won", None, None, 8),
-                    (757, 9, "XXO/OXX/XOO", "draw", None, None, 8)]  # fmt: skip
+    assert rows == [
+        (1, 0, ".../.../...", "in_play", "draw", 9, 1),
+        (163, 5, "XXX/OO./...", "x_won", None, None, 8),
+        (757, 9, "XXO/OXX/XOO", "draw", None, None, 8),
+    ]
 
 
 def test_the_dot_file_word_for_word_where_it_matters():
@@ -194,7 +230,9 @@ def test_the_dot_file_word_for_word_where_it_matters():
         '  c2 [label="X··\\n···\\n···\\ndraw 8", fillcolor="#ffe8a3", tooltip="class 2"];',
         '  c3 [label="·X·\\n···\\n···\\ndraw 8", fillcolor="#ffe8a3", tooltip="class 3"];',
     ]
-    assert '  c163 [label="XXX\\nOO·\\n···", fillcolor="#9ecbff", tooltip="class 163"];' in lines  # X won: blue, no value
+    assert (
+        '  c163 [label="XXX\\nOO·\\n···", fillcolor="#9ecbff", tooltip="class 163"];' in lines
+    )  # X won: blue, no value
     assert '  c757 [label="XXO\\nOXX\\nXOO", fillcolor="#e0e0e0", tooltip="class 757"];' in lines  # drawn: grey
     ranks = [line for line in lines if "rank=same" in line]
     assert ranks[0] == "  { rank=same; c1 }" and ranks[1] == "  { rank=same; c2 c3 c4 }"
@@ -236,8 +274,14 @@ def test_the_first_two_plies_are_answered_from_the_openings_table(games_library)
     try:
         connection.execute("DELETE FROM ledger")
         connection.execute("DELETE FROM games")
-        assert games_through(games_library, parse_position("X../.O./...")) == computed_through(TIC_TAC_TOE, parse_position("X../.O./...").key).as_dict()
-        assert games_after(games_library, (1, 5)) == computed_through(TIC_TAC_TOE, parse_position("X../.O./...").key).as_dict()
+        assert (
+            games_through(games_library, parse_position("X../.O./..."))
+            == computed_through(TIC_TAC_TOE, parse_position("X../.O./...").key).as_dict()
+        )
+        assert (
+            games_after(games_library, (1, 5))
+            == computed_through(TIC_TAC_TOE, parse_position("X../.O./...").key).as_dict()
+        )
         assert games_through(games_library, parse_position("X../.O./..X"))["total"] == 0  # ply 3 reads the games
     finally:
         connection.execute("ROLLBACK")
@@ -265,7 +309,7 @@ def test_study_errors_name_the_library_and_the_study(tmp_path):
         with pytest.raises(LibraryError) as caught:
             open_study(library, "a")
         assert str(caught.value) == (
-            f"{where}: study 'a' is damaged (not a workbench study (no \"format\": \"workbench-study\"))"
+            f'{where}: study \'a\' is damaged (not a workbench study (no "format": "workbench-study"))'
         )
         assert library.integrity() == "ok"
 
@@ -316,7 +360,9 @@ def test_a_version_1_library_with_games_gains_its_openings_on_open(games_library
     connection.close()
     with Library.open(copy) as library:
         assert library.query("PRAGMA user_version")[0][0] == SCHEMA_VERSION == 5
-        assert library.query("SELECT count(*) FROM recovery") == library.query("SELECT count(*) FROM attempts") == [(0,)]
+        assert (
+            library.query("SELECT count(*) FROM recovery") == library.query("SELECT count(*) FROM attempts") == [(0,)]
+        )
         assert library.query("SELECT * FROM openings ORDER BY a1, b1") == expected
         assert len(expected) == 72 and sum(row[2] for row in expected) == 255168
         assert games_through(library, Position.empty()) == computed_through(TIC_TAC_TOE, 0).as_dict()
@@ -492,6 +538,7 @@ def test_a_reader_is_not_blocked_while_games_are_written(tmp_path):
 
     def writer():
         with Library.open(path) as library:
+
             def progress(stage, done, total):
                 if stage == "ledger" and not mid_write.is_set():
                     mid_write.set()  # the games are written, not committed: hold here until the reader has read
@@ -551,7 +598,10 @@ def test_a_library_whose_folder_cannot_be_made_is_one_line(tmp_path):
     blocker.write_text("a file where the folder should be")
     with pytest.raises(LibraryError) as caught:
         Library.open(blocker / "sub" / "lib.sqlite3")
-    assert str(caught.value) == f"library {str(blocker / 'sub' / 'lib.sqlite3')!r}: cannot create its folder (Not a directory)"
+    assert (
+        str(caught.value)
+        == f"library {str(blocker / 'sub' / 'lib.sqlite3')!r}: cannot create its folder (Not a directory)"
+    )
 
 
 def test_a_library_sqlite_cannot_open_is_one_line(tmp_path):
@@ -592,7 +642,10 @@ def test_a_failed_commit_rolls_back_and_says_why(tmp_path):
 
 def test_a_bad_query_is_a_library_error_naming_the_file(tmp_path):
     with Library.open(tmp_path / "lib.sqlite3") as library:
-        with pytest.raises(LibraryError, match=r"^library '.*lib\.sqlite3': damaged \(no such table: nowhere\); run `workbench library check`$"):
+        with pytest.raises(
+            LibraryError,
+            match=r"^library '.*lib\.sqlite3': damaged \(no such table: nowhere\); run `workbench library check`$",
+        ):
             library.query("SELECT * FROM nowhere")
 
 
@@ -603,7 +656,10 @@ def test_a_bad_query_is_a_library_error_naming_the_file(tmp_path):
         ("database table is busy", "locked by another program (try again when it is done)"),
         ("database table is locked: studies", "locked by another program (try again when it is done)"),
         ("file is not a database", "not a workbench library (file is not a database)"),
-        ("database disk image is malformed", "damaged (database disk image is malformed); run `workbench library check`"),
+        (
+            "database disk image is malformed",
+            "damaged (database disk image is malformed); run `workbench library check`",
+        ),
         ("file is encrypted or is not a database", "not a workbench library (file is encrypted or is not a database)"),
         ("no such table: studies", "damaged (no such table: studies); run `workbench library check`"),
         ("attempt to write a readonly database", "read-only, nothing can be written"),
@@ -667,7 +723,9 @@ def test_the_list_of_studies_gives_each_its_time_and_says_why_a_row_is_not_a_stu
         updated = library.query("SELECT updated FROM studies WHERE name = 'kept'")[0][0]
         records = {record.name: record for record in list_studies(library)}
     assert records["kept"].updated == updated and records["kept"].damaged is None and records["kept"].moves == 0
-    assert records["number"].damaged == "not a study's text (a int)" and records["number"].updated == "2026-01-02 03:04:05"
+    assert (
+        records["number"].damaged == "not a study's text (a int)" and records["number"].updated == "2026-01-02 03:04:05"
+    )
 
 
 def test_a_library_name_too_long_for_the_file_system_is_a_library_error(tmp_path):

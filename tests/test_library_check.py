@@ -56,8 +56,14 @@ def test_a_healthy_library_checks_healthy(library_file, capsys):
     assert code == 0 and err == ""
     assert out.splitlines() == [f"library {library_file}: schema {SCHEMA_VERSION}, 12 studies open", "healthy"]
     code, out, _ = run(capsys, "library", "check", "--json", "--db", str(library_file))
-    assert json.loads(out) == {"path": str(library_file), "healthy": True, "schema_version": SCHEMA_VERSION, "studies": 12,
-                               "damaged_studies": [], "findings": []}  # fmt: skip
+    assert json.loads(out) == {
+        "path": str(library_file),
+        "healthy": True,
+        "schema_version": SCHEMA_VERSION,
+        "studies": 12,
+        "damaged_studies": [],
+        "findings": [],
+    }
 
 
 def test_a_damaged_page_of_studies_costs_only_the_studies_on_it(tmp_path, capsys):
@@ -68,7 +74,9 @@ def test_a_damaged_page_of_studies_costs_only_the_studies_on_it(tmp_path, capsys
     lost_page = damage_page_holding(library_file, b"study 5 xxxx")
     code, out, err = run(capsys, "studies", "list", "--db", str(library_file))
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert err.startswith(f"workbench: error: library {str(library_file)!r}: damaged (database disk image is malformed)")
+    assert err.startswith(
+        f"workbench: error: library {str(library_file)!r}: damaged (database disk image is malformed)"
+    )
     assert err.rstrip().endswith("run `workbench library check`")
 
     report = check_library(library_file)
@@ -105,11 +113,14 @@ def open_study_from_template(name: str, comment: int):
         ("PRAGMA user_version = -1", f"schema: version -1 is not one this workbench knows (1-{SCHEMA_VERSION})"),
         ("UPDATE studies SET data = '5' WHERE name = 'study 3'", "study 'study 3': not a workbench study"),
         ("UPDATE studies SET data = '{\"nodes\": 5}' WHERE name = 'study 3'", "study 'study 3': not a workbench study"),
-        (f"UPDATE studies SET data = '{'[' * 100_000}' WHERE name = 'study 3'", "study 'study 3': not a study: JSON nested too deeply"),
+        (
+            f"UPDATE studies SET data = '{'[' * 100_000}' WHERE name = 'study 3'",
+            "study 'study 3': not a study: JSON nested too deeply",
+        ),
         ("UPDATE studies SET data = x'FF' WHERE name = 'study 3'", "study 'study 3': not UTF-8 text"),
         ("UPDATE recovery SET data = 'nope'", "unsaved study of session ffffffff: not valid JSON"),
     ],
-)  # fmt: skip
+)
 def test_check_names_each_kind_of_damage(library_file, capsys, statement, finding):
     execute(library_file, statement)
     code, out, err = run(capsys, "library", "check", "--db", str(library_file))
@@ -122,12 +133,16 @@ def test_check_names_each_kind_of_damage(library_file, capsys, statement, findin
     [
         ("PRAGMA user_version = -1", ["studies", "list"], "damaged (schema version -1); run `workbench library check`"),
         ("DROP TABLE studies", ["studies", "list"], "damaged (no such table: studies); run `workbench library check`"),
-        ("DROP TABLE studies", ["studies", "import", "{study}"], "damaged (no such table: studies); run `workbench library check`"),
+        (
+            "DROP TABLE studies",
+            ["studies", "import", "{study}"],
+            "damaged (no such table: studies); run `workbench library check`",
+        ),
         ("DROP TABLE ledger", ["games"], "ledger); run `workbench library check`"),
         ("DROP TABLE classes", ["graph"], "classes); run `workbench library check`"),
         ("ALTER TABLE studies DROP COLUMN updated", ["studies", "list"], "damaged (no such column: updated)"),
     ],
-)  # fmt: skip
+)
 def test_every_command_on_a_damaged_library_says_one_line(library_file, tmp_path, capsys, statement, argv, message):
     study = tmp_path / "one.json"
     study.write_text(json.dumps(json.loads(open_study_json())))
@@ -144,8 +159,11 @@ def open_study_json() -> str:
 
 
 def test_a_bad_study_row_is_listed_as_damaged_and_hides_nothing(library_file, capsys):
-    execute(library_file, "UPDATE studies SET data = '[]' WHERE name = 'study 4'",
-            "UPDATE studies SET name = '[/]' || char(27) || '[2J' WHERE name = 'study 6'")  # fmt: skip
+    execute(
+        library_file,
+        "UPDATE studies SET data = '[]' WHERE name = 'study 4'",
+        "UPDATE studies SET name = '[/]' || char(27) || '[2J' WHERE name = 'study 6'",
+    )
     code, out, err = run(capsys, "studies", "list", "--db", str(library_file))
     assert code == 0 and err == ""
     lines = out.splitlines()
@@ -213,11 +231,14 @@ def test_check_and_salvage_as_text_count_the_damaged_and_exit_by_what_was_lost(l
     assert code == 0 and out == f"salvaged 12 studies and 1 unsaved ones into {tmp_path / 'whole.sqlite3'}\n"
     execute(library_file, "UPDATE studies SET data = '5' WHERE name = 'study 3'")
     code, out, _ = run(capsys, "library", "check", "--db", str(library_file))
-    assert code == 1 and out.splitlines()[0] == f"library {library_file}: schema {SCHEMA_VERSION}, 11 studies open, 1 damaged"
+    assert (
+        code == 1
+        and out.splitlines()[0] == f"library {library_file}: schema {SCHEMA_VERSION}, 11 studies open, 1 damaged"
+    )
     code, out, _ = run(capsys, "library", "salvage", str(tmp_path / "part.sqlite3"), "--db", str(library_file))
     assert code == 1 and out.splitlines() == [
         f"salvaged 11 studies and 1 unsaved ones into {tmp_path / 'part.sqlite3'}",
-        '''  lost: study 'study 3': not a workbench study (no "format": "workbench-study")''',
+        """  lost: study 'study 3': not a workbench study (no "format": "workbench-study")""",
     ]
 
 
@@ -225,8 +246,15 @@ def test_check_and_salvage_in_json(library_file, tmp_path, capsys):
     execute(library_file, "UPDATE studies SET data = '5' WHERE name = 'study 3'")
     code, out, _ = run(capsys, "library", "check", "--json", "--db", str(library_file))
     report = json.loads(out)
-    assert code == 1 and report["healthy"] is False and report["damaged_studies"] == ["study 3"] and report["studies"] == 11
-    assert report["findings"] == [{"part": "study 'study 3'", "problem": 'not a workbench study (no "format": "workbench-study")'}]
+    assert (
+        code == 1
+        and report["healthy"] is False
+        and report["damaged_studies"] == ["study 3"]
+        and report["studies"] == 11
+    )
+    assert report["findings"] == [
+        {"part": "study 'study 3'", "problem": 'not a workbench study (no "format": "workbench-study")'}
+    ]
     target = tmp_path / "new.sqlite3"
     code, out, _ = run(capsys, "library", "salvage", str(target), "--json", "--db", str(library_file))
     salvaged = json.loads(out)
@@ -238,12 +266,17 @@ def test_check_and_salvage_in_json(library_file, tmp_path, capsys):
 
 def test_salvage_keeps_two_studies_that_a_damaged_index_let_share_a_name(library_file, tmp_path):
     # the unique index on name gone (as a damaged page can make it), two rows hold one name
-    execute(library_file, "PRAGMA writable_schema = ON",
-            "UPDATE sqlite_master SET sql = replace(sql, 'name TEXT NOT NULL UNIQUE', 'name TEXT NOT NULL') WHERE name = 'studies'",
-            "DELETE FROM sqlite_master WHERE name = 'sqlite_autoindex_studies_1'")  # fmt: skip
+    execute(
+        library_file,
+        "PRAGMA writable_schema = ON",
+        "UPDATE sqlite_master SET sql = replace(sql, 'name TEXT NOT NULL UNIQUE', 'name TEXT NOT NULL') WHERE name = 'studies'",
+        "DELETE FROM sqlite_master WHERE name = 'sqlite_autoindex_studies_1'",
+    )
     execute(library_file, "UPDATE studies SET name = 'twin' WHERE name IN ('study 1', 'study 2', 'study 4')")
     report = salvage_library(library_file, tmp_path / "new.sqlite3")
-    assert sorted(report.saved) == sorted(["twin", "twin (2)", "twin (3)"] + [f"study {n}" for n in (0, 3, 5, 6, 7, 8, 9, 10, 11)])
+    assert sorted(report.saved) == sorted(
+        ["twin", "twin (2)", "twin (3)"] + [f"study {n}" for n in (0, 3, 5, 6, 7, 8, 9, 10, 11)]
+    )
     with Library.open(tmp_path / "new.sqlite3") as library:
         assert {record.name for record in list_studies(library)} == set(report.saved)
 
@@ -280,9 +313,12 @@ def test_salvage_of_a_library_without_its_studies_or_recovery_table(library_file
 
 
 def test_salvage_copies_text_stored_as_a_blob_as_text_and_offers_every_unsaved_study(library_file, tmp_path):
-    execute(library_file, "UPDATE studies SET data = CAST(data AS BLOB) WHERE name = 'study 5'",
-            "UPDATE recovery SET pid = 'x'",  # damaged: not a pid at all
-            "INSERT INTO recovery (session, pid, data) VALUES ('a' || hex(randomblob(8)), 1, 'nope')")  # fmt: skip
+    execute(
+        library_file,
+        "UPDATE studies SET data = CAST(data AS BLOB) WHERE name = 'study 5'",
+        "UPDATE recovery SET pid = 'x'",  # damaged: not a pid at all
+        "INSERT INTO recovery (session, pid, data) VALUES ('a' || hex(randomblob(8)), 1, 'nope')",
+    )
     report = salvage_library(library_file, tmp_path / "new.sqlite3")
     assert "study 5" in report.saved and report.recovered == 1
     [bad] = [line for line in report.lost if line.startswith("unsaved")]
@@ -319,7 +355,9 @@ def test_check_reads_a_library_with_odd_table_names_and_odd_cells(library_file, 
     execute(library_file, 'CREATE TABLE "we""ird" (x)', "UPDATE studies SET data = 7 WHERE name = 'study 1'")
     report = check_library(library_file)
     # TEXT affinity stores the number as the text "7": valid JSON, not a study
-    assert [str(finding) for finding in report.findings] == ["study 'study 1': not a workbench study (no \"format\": \"workbench-study\")"]
+    assert [str(finding) for finding in report.findings] == [
+        'study \'study 1\': not a workbench study (no "format": "workbench-study")'
+    ]
     garbage = library_file.with_name("garbage.sqlite3")
     garbage.write_bytes(b"not a database " * 1000)
     code, out, _ = run(capsys, "library", "check", "--json", "--db", str(garbage))
@@ -351,9 +389,14 @@ def test_a_schema_version_no_workbench_wrote_is_a_finding(library_file, version)
 
 
 def test_check_names_every_missing_table_and_column(library_file):
-    execute(library_file, "DROP TABLE openings", "DROP TABLE ledger",
-            "ALTER TABLE studies DROP COLUMN created", "ALTER TABLE studies DROP COLUMN updated",
-            "ALTER TABLE recovery DROP COLUMN data")  # fmt: skip
+    execute(
+        library_file,
+        "DROP TABLE openings",
+        "DROP TABLE ledger",
+        "ALTER TABLE studies DROP COLUMN created",
+        "ALTER TABLE studies DROP COLUMN updated",
+        "ALTER TABLE recovery DROP COLUMN data",
+    )
     findings = [str(finding) for finding in check_library(library_file).findings]
     assert "schema: table ledger is missing" in findings and "schema: table openings is missing" in findings
     assert "schema: table studies lacks column created, updated" in findings
@@ -393,9 +436,12 @@ def test_a_salvage_that_fails_while_writing_leaves_no_file(library_file, tmp_pat
 
 
 def test_studies_stored_as_blobs_are_read_or_named_as_damaged(library_file):
-    execute(library_file, "UPDATE studies SET data = CAST(data AS BLOB) WHERE name = 'study 1'",
-            "UPDATE studies SET data = x'FFFE' WHERE name = 'study 2'",
-            "UPDATE studies SET updated = '2026-01-02 03:04:05' WHERE name = 'study 2'")  # fmt: skip
+    execute(
+        library_file,
+        "UPDATE studies SET data = CAST(data AS BLOB) WHERE name = 'study 1'",
+        "UPDATE studies SET data = x'FFFE' WHERE name = 'study 2'",
+        "UPDATE studies SET updated = '2026-01-02 03:04:05' WHERE name = 'study 2'",
+    )
     with Library.open(library_file) as library:
         records = {record.name: record for record in list_studies(library)}
         assert records["study 1"].damaged is None and records["study 1"].moves == 5
@@ -412,7 +458,10 @@ def test_check_opens_read_only_and_leaves_the_folder_as_it_was(library_file):
     assert check_library(library_file).healthy
     # SQLite reads a WAL-mode file through its -wal and -shm companions, which it may leave; nothing else
     after = sorted(p.name for p in library_file.parent.iterdir() if not p.name.endswith(("-wal", "-shm")))
-    assert after == [name for name in before if not name.endswith(("-wal", "-shm"))] and library_file.read_bytes() == content
+    assert (
+        after == [name for name in before if not name.endswith(("-wal", "-shm"))]
+        and library_file.read_bytes() == content
+    )
     with pytest.raises(LibraryError, match=rf"^library '{library_file.parent / 'absent.sqlite3'}': no such file$"):
         check_library(library_file.parent / "absent.sqlite3")
 
@@ -454,12 +503,18 @@ def test_a_table_name_is_quoted_for_sql_with_its_quotes_doubled(name, quoted):
 
 
 def test_salvage_keeps_the_first_of_two_unsaved_studies_a_damaged_index_let_share_a_session(library_file, tmp_path):
-    execute(library_file, "PRAGMA writable_schema = ON",
-            "UPDATE sqlite_master SET sql = replace(sql, 'session TEXT PRIMARY KEY', 'session TEXT') WHERE name = 'recovery'",
-            "DELETE FROM sqlite_master WHERE name = 'sqlite_autoindex_recovery_1'")  # fmt: skip
+    execute(
+        library_file,
+        "PRAGMA writable_schema = ON",
+        "UPDATE sqlite_master SET sql = replace(sql, 'session TEXT PRIMARY KEY', 'session TEXT') WHERE name = 'recovery'",
+        "DELETE FROM sqlite_master WHERE name = 'sqlite_autoindex_recovery_1'",
+    )
     study = "(SELECT data FROM studies WHERE name = 'study 3')"
-    execute(library_file, f"INSERT INTO recovery (session, pid, data, name) VALUES ('{'f' * 32}', 1, {study}, 'twin')",
-            f"INSERT INTO recovery (session, pid, data, name) VALUES ('{'e' * 32}', 1, {study}, 'after')")  # fmt: skip
+    execute(
+        library_file,
+        f"INSERT INTO recovery (session, pid, data, name) VALUES ('{'f' * 32}', 1, {study}, 'twin')",
+        f"INSERT INTO recovery (session, pid, data, name) VALUES ('{'e' * 32}', 1, {study}, 'after')",
+    )
     report = salvage_library(library_file, tmp_path / "new.sqlite3")
     assert report.recovered == 2 and not [line for line in report.lost if line.startswith("unsaved")]
     with Library.open(tmp_path / "new.sqlite3") as library:
@@ -477,7 +532,9 @@ def test_a_damaged_first_page_is_told_by_the_integrity_check_and_by_the_schema_i
         ("integrity", "database disk image is malformed"),
         ("schema", "unreadable (database disk image is malformed)"),
     ]
-    assert {"table studies is missing", "table recovery is missing"} <= {f.problem for f in findings[2:] if f.part == "schema"}
+    assert {"table studies is missing", "table recovery is missing"} <= {
+        f.problem for f in findings[2:] if f.part == "schema"
+    }
 
 
 def test_check_and_salvage_name_a_path_too_long_for_the_file_system(library_file, tmp_path):

@@ -129,7 +129,9 @@ def test_the_keeper_drops_rows_it_is_told_to_and_reports_a_library_it_cannot_wri
     (tmp_path / "a-file").write_text("not a folder")
     blocked.offer(played(5), path=None, name=None)
     assert not blocked.flush(timeout=2.5)  # it keeps the study and tries again, and says why it cannot
-    assert blocked.error == f"library {str(tmp_path / 'a-file' / 'lib.sqlite3')!r}: cannot create its folder (File exists)"
+    assert (
+        blocked.error == f"library {str(tmp_path / 'a-file' / 'lib.sqlite3')!r}: cannot create its folder (File exists)"
+    )
     (tmp_path / "a-file").unlink()  # the obstacle goes: the next try succeeds without a new offer
     assert blocked.flush() and blocked.error is None
     with Library.open(tmp_path / "a-file" / "lib.sqlite3") as library:

@@ -178,8 +178,22 @@ def test_the_record_names_the_answer_both_ways():
     puzzle = find_puzzles(WIDE, 3)[1]
     record = puzzle_record(puzzle)
     assert json.loads(json.dumps(record)) == record
-    assert set(record) == {"variant", "position", "to_move", "answer", "name", "value", "remoteness", "difficulty",
-                           "moves", "losing", "natural", "natural_name", "natural_is_wrong", "theme"}  # fmt: skip
+    assert set(record) == {
+        "variant",
+        "position",
+        "to_move",
+        "answer",
+        "name",
+        "value",
+        "remoteness",
+        "difficulty",
+        "moves",
+        "losing",
+        "natural",
+        "natural_name",
+        "natural_is_wrong",
+        "theme",
+    }
     assert record["variant"] == "3x4k3" and parse_position(record["position"], WIDE) == puzzle.position
     assert record["to_move"] == puzzle.position.turn.value and record["answer"] == puzzle.answer
     from workbench.engine.geometry import parse_cell_name
@@ -225,7 +239,9 @@ def test_four_by_four_k4_puzzles_from_its_strong_solution(tmp_path, capsys, kept
         patch.setattr("sys.stderr.isatty", lambda: False, raising=False)
         from workbench.cli import main
 
-        assert main(["puzzles", "--game", "2x7k4", "--count", "12", "--json", "--db", str(tmp_path / "lib.sqlite3")]) == 0
+        assert (
+            main(["puzzles", "--game", "2x7k4", "--count", "12", "--json", "--db", str(tmp_path / "lib.sqlite3")]) == 0
+        )
     records = json.loads(capsys.readouterr().out)
     install_strong(strong_solution(small)[0])
     try:
@@ -357,17 +373,24 @@ def test_a_schema_4_library_keeps_its_attempts_and_puts_each_in_a_box(tmp_path):
     path = tmp_path / "v4.sqlite3"
     old_library(path, 4)
     connection = sqlite3.connect(path)
-    rows = [("puzzle", "3x3k3", format_position(Position.empty().play(1)), 5, 1, "2026-03-02 10:00:00"),
-            ("puzzle", "3x3k3", format_position(Position.empty().play(5)), 2, 0, "2026-03-02 10:01:00"),
-            ("mistake", "3x3k3", format_position(Position.empty().play(1)), 2, 0, "2026-03-03 09:00:00")]  # fmt: skip
-    connection.executemany("INSERT INTO attempts (kind, variant, position, answer, solved, at) VALUES (?, ?, ?, ?, ?, ?)", rows)
+    rows = [
+        ("puzzle", "3x3k3", format_position(Position.empty().play(1)), 5, 1, "2026-03-02 10:00:00"),
+        ("puzzle", "3x3k3", format_position(Position.empty().play(5)), 2, 0, "2026-03-02 10:01:00"),
+        ("mistake", "3x3k3", format_position(Position.empty().play(1)), 2, 0, "2026-03-03 09:00:00"),
+    ]
+    connection.executemany(
+        "INSERT INTO attempts (kind, variant, position, answer, solved, at) VALUES (?, ?, ?, ?, ?, ?)", rows
+    )
     connection.commit()
     connection.close()
     with Library.open(path) as library:
-        assert library.query("SELECT kind, position, answer, solved, at, result, box, due FROM attempts ORDER BY id") == [
+        assert library.query(
+            "SELECT kind, position, answer, solved, at, result, box, due FROM attempts ORDER BY id"
+        ) == [
             ("puzzle", rows[0][2], 5, 1, rows[0][5], "solved", 2, "2026-03-03"),
             ("puzzle", rows[1][2], 2, 0, rows[1][5], "missed", 1, "2026-03-02"),
-            ("mistake", rows[2][2], 2, 0, rows[2][5], "missed", 1, "2026-03-03")]  # fmt: skip
+            ("mistake", rows[2][2], 2, 0, rows[2][5], "missed", 1, "2026-03-03"),
+        ]
         assert due_positions(library, "puzzle", TIC_TAC_TOE, today=date(2026, 3, 2)) == [Position.empty().play(5)]
         assert due_counts(library, today=date(2026, 3, 3)) == {"3x3k3": 3}
         [puzzles, mistakes] = progress(library, today=date(2026, 3, 3))
@@ -389,8 +412,16 @@ def test_leitner_boxes_send_a_solve_up_and_anything_else_back_to_the_first(libra
     day = date(2026, 5, 4)
 
     def attempt(result, on, theme="block"):
-        record_attempt(library, kind="puzzle", geometry=TIC_TAC_TOE, position=position, answer=None if result == "skipped" else 5,
-                       result=result, theme=theme, today=on)  # fmt: skip
+        record_attempt(
+            library,
+            kind="puzzle",
+            geometry=TIC_TAC_TOE,
+            position=position,
+            answer=None if result == "skipped" else 5,
+            result=result,
+            theme=theme,
+            today=on,
+        )
 
     attempt("solved", day)
     assert due_positions(library, "puzzle", TIC_TAC_TOE, today=day) == []
@@ -472,10 +503,15 @@ def test_the_command_prints_keeps_and_gives_json(tmp_path, capsys):
         (["--count", "0"], "argument --count: '0' is not a positive whole number"),
         (["--count", "many"], "argument --count: 'many' is not a positive whole number"),
         (["--game", "chess"], "unknown variant 'chess': write rows x columns k in a row, as 3x3k3 or 4x4k4-misere"),
-        (["--game", "5x5k4"], ("board 5x5k4: exact values of every position cover boards of at most 16 cells (25 here); "
-                               "`workbench analyze --game 5x5k4` searches one position")),
+        (
+            ["--game", "5x5k4"],
+            (
+                "board 5x5k4: exact values of every position cover boards of at most 16 cells (25 here); "
+                "`workbench analyze --game 5x5k4` searches one position"
+            ),
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
     code, out, err = run(capsys, "puzzles", *argv, "--db", str(tmp_path / "lib.sqlite3"))
     assert (code, out, err) == (2, "", f"workbench: error: {message}\n")
@@ -512,15 +548,35 @@ def test_progress_says_per_board_what_was_solved_on_the_first_try_what_is_due_an
     assert main(["progress", "--db", str(path)]) == 0
     assert capsys.readouterr().out.startswith("No practice kept in the library ")
     with Library.open(path) as library:
-        for cell, result, theme in ((1, "solved", "win"), (2, "solved", "block"), (3, "missed", "block"), (4, "solved", "win")):
-            record_attempt(library, kind="puzzle", geometry=TIC_TAC_TOE, position=Position.empty().play(cell), answer=5,
-                           result=result, theme=theme)  # fmt: skip
-        record_attempt(library, kind="mistake", geometry=WIDE, position=Position.empty(WIDE).play(1), answer=2, result="helped")
+        for cell, result, theme in (
+            (1, "solved", "win"),
+            (2, "solved", "block"),
+            (3, "missed", "block"),
+            (4, "solved", "win"),
+        ):
+            record_attempt(
+                library,
+                kind="puzzle",
+                geometry=TIC_TAC_TOE,
+                position=Position.empty().play(cell),
+                answer=5,
+                result=result,
+                theme=theme,
+            )
+        record_attempt(
+            library, kind="mistake", geometry=WIDE, position=Position.empty(WIDE).play(1), answer=2, result="helped"
+        )
         rows = progress(library)
     assert main(["progress", "--db", str(path), "--json", "--game", "3x3k3"]) == 0
     [record] = json.loads(capsys.readouterr().out)
     assert {key: record[key] for key in ("variant", "kind", "attempts", "solved", "streak", "due")} == {
-        "variant": "3x3k3", "kind": "puzzle", "attempts": 4, "solved": 3, "streak": 1, "due": 1}
+        "variant": "3x3k3",
+        "kind": "puzzle",
+        "attempts": 4,
+        "solved": 3,
+        "streak": 1,
+        "due": 1,
+    }
     assert record["themes"] == {"block": {"attempts": 2, "solved": 1}, "win": {"attempts": 2, "solved": 2}}
     assert [week["solved"] for week in record["weeks"]] == [3]
     monday = record["weeks"][0]["week"]

@@ -34,12 +34,26 @@ def test_no_file_means_the_defaults_and_a_saved_file_reads_back(tmp_path):
     chosen = Settings(theme="textual-light", overlay="values", engine_mode="perfect", engine_side="X")
     save_settings(chosen, path)  # makes the folder too
     assert load_settings(path) == chosen
-    assert json.loads(path.read_text()) == {"theme": "textual-light", "overlay": "values", "engine_mode": "perfect", "engine_side": "X", "variant": "3x3k3"}
+    assert json.loads(path.read_text()) == {
+        "theme": "textual-light",
+        "overlay": "values",
+        "engine_mode": "perfect",
+        "engine_side": "X",
+        "variant": "3x3k3",
+    }
     assert [p.name for p in path.parent.iterdir()] == ["settings.json"]  # no temporary file left
 
 
-@given(st.builds(Settings, theme=st.none() | st.text(min_size=1).filter(str.strip), overlay=st.sampled_from([o for o in OVERLAYS if o != "line"]),
-                 engine_mode=st.sampled_from(["off", "perfect", "trap", "random"]), engine_side=st.sampled_from(["X", "O"]), variant=st.sampled_from(["3x3k3", "3x3k3-misere", "3x4k3", "2x5k3-misere"])))  # fmt: skip
+@given(
+    st.builds(
+        Settings,
+        theme=st.none() | st.text(min_size=1).filter(str.strip),
+        overlay=st.sampled_from([o for o in OVERLAYS if o != "line"]),
+        engine_mode=st.sampled_from(["off", "perfect", "trap", "random"]),
+        engine_side=st.sampled_from(["X", "O"]),
+        variant=st.sampled_from(["3x3k3", "3x3k3-misere", "3x4k3", "2x5k3-misere"]),
+    )
+)
 def test_format_and_parse_are_a_pair(settings):
     assert parse_settings(format_settings(settings)) == settings
 
@@ -63,7 +77,10 @@ def test_a_variant_is_kept_in_its_own_spelling():
         ("{", "not valid JSON"),
         ("[1, 2]", "expected a JSON object, found list"),
         ('"dark"', "expected a JSON object, found str"),
-        ('{"overlay": "sparkles"}', "'overlay' must be one of none, values, win, block, fork, perfect_win, perfect_lose, best, line, not 'sparkles'"),
+        (
+            '{"overlay": "sparkles"}',
+            "'overlay' must be one of none, values, win, block, fork, perfect_win, perfect_lose, best, line, not 'sparkles'",
+        ),
         ('{"engine_mode": 3}', "'engine_mode' must be one of off, perfect, trap, random, not 3"),
         ('{"engine_side": "x"}', "'engine_side' must be one of X, O, not 'x'"),
         ('{"theme": 7}', "'theme' must be a theme's name, not 7"),

@@ -89,7 +89,14 @@ def test_promoting_moves_a_variation_one_step_up_and_to_the_main_line():
 
 def test_the_main_line_is_first_children_all_the_way_down():
     tree = import_movetext("5 (1 9 (7) 3) 2")
-    for moves, main in [((5,), True), ((5, 2), True), ((1,), False), ((1, 9), False), ((1, 7), False), ((1, 9, 3), False)]:
+    for moves, main in [
+        ((5,), True),
+        ((5, 2), True),
+        ((1,), False),
+        ((1, 9), False),
+        ((1, 7), False),
+        ((1, 9, 3), False),
+    ]:
         node = ROOT
         for cell in moves:
             node = next(child for child in tree.node(node).children if tree.node(child).move == cell)
@@ -171,8 +178,8 @@ def test_the_board_shape_comes_from_the_file(tmp_path):
 @pytest.mark.parametrize(
     "field, value, reason",
     [
-        ("id", "one", "node 2 of \"nodes\": \"id\" must be an integer, not a string 'one'"),
-        ("parent", 0.5, "node 1: \"parent\" must be an integer or null, not a number 0.5"),
+        ("id", "one", 'node 2 of "nodes": "id" must be an integer, not a string \'one\''),
+        ("parent", 0.5, 'node 1: "parent" must be an integer or null, not a number 0.5'),
         ("children", ["2"], "node 1: \"children\" holds a string '2', not a node id"),
     ],
 )
@@ -189,7 +196,7 @@ def test_a_node_field_of_the_wrong_type_is_named(tmp_path, field, value, reason)
 def test_next_id_must_exceed_every_node():
     data = good_data()
     data["next_id"] = max(node["id"] for node in data["nodes"])
-    with pytest.raises(StudyError, match=f"\"next_id\" {data['next_id']} must exceed every node id"):
+    with pytest.raises(StudyError, match=f'"next_id" {data["next_id"]} must exceed every node id'):
         study_from_data(data)
 
 
@@ -197,7 +204,10 @@ def test_the_first_repeated_sibling_move_is_named():
     data = good_data()
     nodes = {node["id"]: node for node in data["nodes"]}
     nodes[2]["children"] = [3, 10, 11]
-    data["nodes"] += [{"id": 10, "parent": 2, "move": 4, "children": []}, {"id": 11, "parent": 2, "move": 4, "children": []}]
+    data["nodes"] += [
+        {"id": 10, "parent": 2, "move": 4, "children": []},
+        {"id": 11, "parent": 2, "move": 4, "children": []},
+    ]
     data["next_id"] = 12
     with pytest.raises(StudyError, match="^node 2 has two children that play 4$"):
         study_from_data(data)
@@ -205,8 +215,10 @@ def test_the_first_repeated_sibling_move_is_named():
 
 def test_nodes_cut_off_from_the_root_are_listed_up_to_five():
     data = good_data()
-    data["nodes"] += [{"id": i, "parent": i - 1 if i > 20 else None, "move": 2, "children": [i + 1] if i < 26 else []}
-                      for i in range(20, 27)]  # fmt: skip
+    data["nodes"] += [
+        {"id": i, "parent": i - 1 if i > 20 else None, "move": 2, "children": [i + 1] if i < 26 else []}
+        for i in range(20, 27)
+    ]
     data["nodes"][-7]["parent"] = 26  # 20 hangs from 26: a loop of seven, cut off from the root
     data["nodes"][-1]["children"] = [20]
     data["next_id"] = 30
@@ -329,15 +341,13 @@ def test_opening_problems_are_named_word_for_word(tmp_path):
     assert message(tmp_path) == f"cannot open {str(tmp_path)!r}: a folder, not a file"
     latin = tmp_path / "latin.json"
     latin.write_bytes(b'{"comment": "caf\xe9"}')
-    assert message(latin) == (
-        f"cannot open {str(latin)!r}: not UTF-8 text (byte 17)"
-    )
+    assert message(latin) == (f"cannot open {str(latin)!r}: not UTF-8 text (byte 17)")
     broken = tmp_path / "broken.json"
     broken.write_text('{"format":\n  }')
     assert message(broken) == f"cannot open {str(broken)!r}: not valid JSON (Expecting value at line 2, column 3)"
     empty_nodes = tmp_path / "empty.json"
     empty_nodes.write_text(json.dumps({**good_data(), "nodes": []}))
-    assert message(empty_nodes) == f"cannot open {str(empty_nodes)!r}: \"nodes\" must be a non-empty list"
+    assert message(empty_nodes) == f'cannot open {str(empty_nodes)!r}: "nodes" must be a non-empty list'
 
 
 def test_saving_problems_name_the_file(tmp_path):

@@ -35,9 +35,20 @@ from workbench.engine.analysis import is_searched
 from workbench.state.app_state import KEPT_SEARCHES
 
 simple_actions = st.sampled_from(
-    [Back(), Forward(), ToStart(), ToEnd(), NextVariation(), PreviousVariation(), PromoteVariation(),
-     PromoteToMainLine(), DeleteVariation(), NewGame(), MarkSaved()]
-)  # fmt: skip
+    [
+        Back(),
+        Forward(),
+        ToStart(),
+        ToEnd(),
+        NextVariation(),
+        PreviousVariation(),
+        PromoteVariation(),
+        PromoteToMainLine(),
+        DeleteVariation(),
+        NewGame(),
+        MarkSaved(),
+    ]
+)
 
 
 class ReducerMachine(RuleBasedStateMachine):
@@ -93,7 +104,11 @@ class ReducerMachine(RuleBasedStateMachine):
         self.apply(SetOverlay(overlay=overlay))
         self.apply(Highlight(cell=cell))
 
-    @rule(geometry=st.sampled_from([Geometry(), Geometry(misere=True), Geometry(3, 4, 3), Geometry(2, 2, 2), Geometry(5, 5, 4)]))
+    @rule(
+        geometry=st.sampled_from(
+            [Geometry(), Geometry(misere=True), Geometry(3, 4, 3), Geometry(2, 2, 2), Geometry(5, 5, 4)]
+        )
+    )
     def new_variant(self, geometry):
         self.apply(NewGame(geometry=geometry))
         assert self.store.state.geometry == geometry
@@ -112,7 +127,9 @@ class ReducerMachine(RuleBasedStateMachine):
         after = self.store.state
         assert after.search_of(position) == result and after.tree is before.tree and after.cursor == before.cursor
         # a search that ends clears the flag of its own position only: one of another position started since
-        assert after.searching == (position if running else (None if before.searching == position else before.searching))
+        assert after.searching == (
+            position if running else (None if before.searching == position else before.searching)
+        )
 
     @rule()
     def undo_redo(self):

@@ -95,7 +95,11 @@ def test_a_session_goes_wrong_answer_hint_solution_next_and_keeps_each_result():
 
 
 def test_found_after_a_hint_and_skipped_are_results_of_their_own():
-    exercises = (Exercise(Position.empty().play(1), 2), Exercise(Position.empty().play(5), 2), Exercise(Position.empty().play(1), 9))
+    exercises = (
+        Exercise(Position.empty().play(1), 2),
+        Exercise(Position.empty().play(5), 2),
+        Exercise(Position.empty().play(1), 9),
+    )
     practice = Practice("mistake", exercises)
     practice = moved_on(answer(with_hint(practice), 5))  # found after a hint
     practice = moved_on(answer(practice, 1))  # a corner keeps the draw against the centre: found
@@ -121,7 +125,9 @@ def test_judging_a_taken_cell_or_a_finished_game_is_refused():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(1, 12), max_size=12), st.sampled_from([Geometry(), Geometry(3, 4, 3), Geometry(misere=True)]))
+@given(
+    st.lists(st.integers(1, 12), max_size=12), st.sampled_from([Geometry(), Geometry(3, 4, 3), Geometry(misere=True)])
+)
 def test_every_mistake_found_on_a_line_loses_value_or_time_and_its_solution_keeps_both(cells, geometry):
     position = Position.empty(geometry)
     played = []
@@ -194,7 +200,10 @@ def test_a_quicker_loss_in_a_hold_out_puzzle_is_not_solved():
     puzzle, sooner = _hold_out_puzzle()
     practice = answer(Practice("puzzle", (Exercise(puzzle.position),)), sooner)
     assert practice.tries[0].grade == "good" and not practice.found and not practice.settled
-    assert practice.tries[0].text.startswith(f"Not quite: {sooner} loses in ") and "another move holds out for" in practice.tries[0].text
+    assert (
+        practice.tries[0].text.startswith(f"Not quite: {sooner} loses in ")
+        and "another move holds out for" in practice.tries[0].text
+    )
     assert moved_on(practice).results == ("missed",)
     assert moved_on(answer(practice, puzzle.answer)).results == ("found later",)
 
@@ -232,7 +241,9 @@ def test_a_wrong_answer_says_why_it_fails_and_never_which_moves_are_right(geomet
             judgement = judge(puzzle.position, cell)
             if judgement.grade == "mistake":
                 assert judgement.text == f"Not this one. {explain(puzzle.position, cell).story}"
-                assert "Still" not in judgement.text and "Best" not in judgement.text and " the move" not in judgement.text
+                assert (
+                    "Still" not in judgement.text and "Best" not in judgement.text and " the move" not in judgement.text
+                )
             elif judgement.grade == "good":
                 assert puzzle.value is Value.LOSS and judgement.text.startswith("Not quite: ")
 
@@ -247,7 +258,11 @@ def _facts_of_hint(position: Position) -> None:
     if words.startswith("Every move loses"):
         assert all(move.value is Value.LOSS for move in analysis.moves)
     elif words.startswith("Careful:"):
-        assert geometry.misere and f"{len(completes)} empty cells" in words or (len(completes) == 1 and "One empty cell" in words)
+        assert (
+            geometry.misere
+            and f"{len(completes)} empty cells" in words
+            or (len(completes) == 1 and "One empty cell" in words)
+        )
     elif words.startswith("Under misère"):
         assert geometry.misere and not completes
     elif words == f"{me.value} can complete a line right now.":
@@ -255,16 +270,22 @@ def _facts_of_hint(position: Position) -> None:
     elif words.startswith(f"{them.value} has a threat to meet"):
         assert any(geometry.has_line(other | cell_bit(cell)) for cell in position.legal_moves())
     elif words == "There is a move that makes two threats at once.":
-        assert any(completions(geometry, own | cell_bit(cell), other).bit_count() >= 2 for cell in position.legal_moves())
+        assert any(
+            completions(geometry, own | cell_bit(cell), other).bit_count() >= 2 for cell in position.legal_moves()
+        )
     elif "can force a win in" in words:
         assert analysis.value is Value.WIN and f"in {analysis.remoteness} move" in words
     else:
         keeping = sum(move.value is Value.DRAW for move in analysis.moves)
-        assert analysis.value is Value.DRAW and words.startswith("One move keeps" if keeping == 1 else f"{keeping} moves keep")
+        assert analysis.value is Value.DRAW and words.startswith(
+            "One move keeps" if keeping == 1 else f"{keeping} moves keep"
+        )
         assert f"the other {len(analysis.moves) - keeping} move" in words
 
 
-@pytest.mark.parametrize("geometry", [Geometry(), Geometry(misere=True), Geometry(3, 4, 3), Geometry(3, 4, 3, misere=True)], ids=str)
+@pytest.mark.parametrize(
+    "geometry", [Geometry(), Geometry(misere=True), Geometry(3, 4, 3), Geometry(3, 4, 3, misere=True)], ids=str
+)
 def test_every_puzzle_s_theme_and_hints_are_facts_of_the_exact_solution(geometry):
     """Every puzzle of the board: its theme is what its answer does, checked on the board after it; the first hint
     is true; the second lights the answer among other moves, never the answer alone."""
@@ -280,7 +301,9 @@ def test_every_puzzle_s_theme_and_hints_are_facts_of_the_exact_solution(geometry
         elif theme == "fork":  # two threats, and no reply stops both or wins first
             assert completions(geometry, own | cell_bit(answer_cell), other).bit_count() >= 2
             for reply in after.legal_moves():
-                assert not after.play(reply).is_over and completions(geometry, own | cell_bit(answer_cell), other | cell_bit(reply))
+                assert not after.play(reply).is_over and completions(
+                    geometry, own | cell_bit(answer_cell), other | cell_bit(reply)
+                )
         elif theme == "hold out":
             assert all(move.value is Value.LOSS for move in exact_moves(position).moves)
         elif theme == "misère squeeze":  # every reply completes a line of the other side's own
@@ -300,7 +323,9 @@ def test_a_sitting_asks_what_is_due_then_new_puzzles_and_not_one_solved_lately()
     chosen = sitting(puzzles, [missed.position], {solved.position, missed.position}, 10)
     assert chosen[0] == missed and solved not in chosen and len(chosen) == 10
     assert all(puzzle_theme(puzzle) == "fork" for puzzle in sitting(puzzles, [], set(), 10, "fork"))
-    assert sitting(puzzles[:3], [], {puzzle.position for puzzle in puzzles[:3]}, 10) == puzzles[:3]  # all tried: asked again
+    assert (
+        sitting(puzzles[:3], [], {puzzle.position for puzzle in puzzles[:3]}, 10) == puzzles[:3]
+    )  # all tried: asked again
 
 
 def test_a_mistake_in_a_variation_is_found_from_the_main_line():

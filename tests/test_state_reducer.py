@@ -111,8 +111,19 @@ def test_stepping_past_either_end_changes_nothing(branched):
 
 def test_empty_tree_edges():
     state = AppState()
-    for action in (Back(), Forward(), ToStart(), ToEnd(), NextVariation(), PreviousVariation(),
-                   PromoteVariation(), PromoteToMainLine(), DeleteVariation(), NewGame(), MarkSaved()):  # fmt: skip
+    for action in (
+        Back(),
+        Forward(),
+        ToStart(),
+        ToEnd(),
+        NextVariation(),
+        PreviousVariation(),
+        PromoteVariation(),
+        PromoteToMainLine(),
+        DeleteVariation(),
+        NewGame(),
+        MarkSaved(),
+    ):
         assert reduce(state, action) is state, action
 
 

@@ -125,9 +125,18 @@ def _nodes(data):
         (lambda d: _nodes(d)[3].update(move=None), "node 3 has no parent or no move"),
         (lambda d: _nodes(d)[2]["children"].remove(4), "node 4 is missing from its parent's children"),
         (lambda d: _nodes(d)[3].update(parent=1), "node 2 lists child 3, which is not its child"),
-        (lambda d: (_nodes(d)[1]["children"].append(3), _nodes(d)[3].update(parent=1)), "node 2 lists child 3, which is not its child"),
-        (lambda d: (_nodes(d)[3]["children"].append(1), _nodes(d)[1].update(parent=3), _nodes(d)[0]["children"].clear()),
-         "nodes [1, 2, 3, 4] do not hang from the root"),
+        (
+            lambda d: (_nodes(d)[1]["children"].append(3), _nodes(d)[3].update(parent=1)),
+            "node 2 lists child 3, which is not its child",
+        ),
+        (
+            lambda d: (
+                _nodes(d)[3]["children"].append(1),
+                _nodes(d)[1].update(parent=3),
+                _nodes(d)[0]["children"].clear(),
+            ),
+            "nodes [1, 2, 3, 4] do not hang from the root",
+        ),
         (lambda d: d["nodes"][2].update(move=True), 'node 2: "move" must be an integer or null, not true'),
         (lambda d: d.update(geometry={"rows": 0, "cols": 3, "k": 3}), "0x3"),
         (lambda d: d.update(geometry={"rows": 3}), 'geometry: missing "cols"'),
@@ -138,7 +147,7 @@ def _nodes(data):
         (lambda d: _nodes(d)[4].update(move=5), "node 4: illegal move 5 in O../.X./...: cell is occupied"),
         (lambda d: _nodes(d)[4].update(move=9), "node 2 has two children that play 9"),
     ],
-)  # fmt: skip
+)
 def test_broken_trees_are_refused_naming_the_node_and_the_reason(tmp_path, mutate, reason):
     data = good_data()
     mutate(data)
@@ -152,7 +161,10 @@ def test_broken_trees_are_refused_naming_the_node_and_the_reason(tmp_path, mutat
 def test_nodes_that_do_not_hang_from_the_root_are_refused(tmp_path):
     data = good_data()
     # a separate little tree 7 -> 8 whose links agree with each other but not with the root
-    data["nodes"] += [{"id": 7, "parent": 8, "move": 1, "children": [8]}, {"id": 8, "parent": 7, "move": 2, "children": [7]}]
+    data["nodes"] += [
+        {"id": 7, "parent": 8, "move": 1, "children": [8]},
+        {"id": 8, "parent": 7, "move": 2, "children": [7]},
+    ]
     data["next_id"] = 9
     with pytest.raises(StudyError, match=r"node 7 is reached twice|nodes \[7, 8\] do not hang from the root"):
         load_study(corrupt(tmp_path, json.dumps(data)))
@@ -264,14 +276,22 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
     "text, reason",
     [
         ("[" * 100_000 + "]" * 100_000, "not a study: JSON nested too deeply"),
-        ('{"format": "workbench-study", "version": 1, "geometry": {"rows": 1e999, "cols": 3, "k": 3}}',
-         '"rows" must be an integer, not a number inf'),
-        ('{"format": "workbench-study", "version": 1, "geometry": {"rows": ' + "9" * 5000 + "}}", "not valid JSON (Exceeds the limit"),
-        ('{"format": "workbench-study", "version": 1, "geometry": {"rows": NaN}}', "not valid JSON (NaN is not a number a study can hold)"),
+        (
+            '{"format": "workbench-study", "version": 1, "geometry": {"rows": 1e999, "cols": 3, "k": 3}}',
+            '"rows" must be an integer, not a number inf',
+        ),
+        (
+            '{"format": "workbench-study", "version": 1, "geometry": {"rows": ' + "9" * 5000 + "}}",
+            "not valid JSON (Exceeds the limit",
+        ),
+        (
+            '{"format": "workbench-study", "version": 1, "geometry": {"rows": NaN}}',
+            "not valid JSON (NaN is not a number a study can hold)",
+        ),
         ("[1, 2]", 'not a workbench study (no "format": "workbench-study")'),
         ('"study"', 'not a workbench study (no "format": "workbench-study")'),
     ],
-)  # fmt: skip
+)
 def test_attacker_sized_json_is_refused_in_one_line(tmp_path, text, reason):
     path = corrupt(tmp_path, text)
     with pytest.raises(StudyError) as caught:
@@ -283,19 +303,28 @@ def test_attacker_sized_json_is_refused_in_one_line(tmp_path, text, reason):
     "mutate, reason",
     [
         (lambda d: d.update(nodes=[5]), 'node 1 of "nodes": expected an object, found a number 5'),
-        (lambda d: d.update(engine="x"), '"engine" must be an object, not a string \'x\''),
+        (lambda d: d.update(engine="x"), "\"engine\" must be an object, not a string 'x'"),
         (lambda d: d.update(view=3), '"view" must be an object, not a number 3'),
         (lambda d: d.update(geometry=[3, 3, 3]), '"geometry" must be an object, not a list'),
-        (lambda d: d.update(geometry={"rows": 10**9, "cols": 3, "k": 3}), "geometry 1000000000x3: a board has 1 to 15 rows and columns"),
-        (lambda d: d.update(geometry={"rows": 2**63, "cols": 2**63, "k": 3}), "geometry 9223372036854775808x9223372036854775808"),
-        (lambda d: d.update(geometry={"rows": 16, "cols": 3, "k": 3}), "geometry 16x3: a board has 1 to 15 rows and columns"),
+        (
+            lambda d: d.update(geometry={"rows": 10**9, "cols": 3, "k": 3}),
+            "geometry 1000000000x3: a board has 1 to 15 rows and columns",
+        ),
+        (
+            lambda d: d.update(geometry={"rows": 2**63, "cols": 2**63, "k": 3}),
+            "geometry 9223372036854775808x9223372036854775808",
+        ),
+        (
+            lambda d: d.update(geometry={"rows": 16, "cols": 3, "k": 3}),
+            "geometry 16x3: a board has 1 to 15 rows and columns",
+        ),
         (lambda d: d["nodes"][1].update(move=10**40), "node 1: move (a huge number): no such cell (1-9)"),
         (lambda d: d["nodes"][1].update(id=-1), 'node 2 of "nodes": "id" -1 is not between 0 and'),
         (lambda d: d["nodes"][1].update(comment="\ud800"), 'node 1: "comment" is not valid Unicode (a lone surrogate)'),
         (lambda d: d["nodes"][1].update(comment=5), 'node 1: "comment" must be a string, not a number 5'),
         (lambda d: d.update(root="-X\x1b[2J"), "invalid position '-X\\x1b[2J'"),
     ],
-)  # fmt: skip
+)
 def test_a_value_of_the_wrong_type_is_named_with_its_key(tmp_path, mutate, reason):
     data = good_data()
     mutate(data)
@@ -325,7 +354,9 @@ def test_move_text_refuses_a_variation_that_repeats_a_line():
         import_movetext("5 (5 {dup})")
     with pytest.raises(MoveTextError, match=r"at column 10: this move is already a line here$"):
         import_movetext("5 1 (2) (2)")
-    with pytest.raises(MoveTextError, match=r"^invalid move text: '1{38}…' at column 3: no such cell \(1-9 or a1-c3\)$"):
+    with pytest.raises(
+        MoveTextError, match=r"^invalid move text: '1{38}…' at column 3: no such cell \(1-9 or a1-c3\)$"
+    ):
         import_movetext("5," + "1" * 5000)
 
 
@@ -373,10 +404,16 @@ def test_bad_move_text_names_the_first_bad_token(text, token, column):
         ("5 } 1", "'}' at column 3: unexpected character"),
         ("5 {unclosed", "'{' at column 3: unexpected character"),
         ('5 [Setup "X../.../..."]', "'[Setup \"X../.../...\"]' at column 3: a set-up must come first"),
-        ('[Setup "XX/..."] 5', "'[Setup \"XX/...\"]' at column 1: invalid position 'XX/...': wrong length, 2 rows instead of 3"),
-        ('[Setup "OO./.../..."]', "'[Setup \"OO./.../...\"]' at column 1: illegal position OO./.../...: O has more marks than X (2 > 0)"),
+        (
+            '[Setup "XX/..."] 5',
+            "'[Setup \"XX/...\"]' at column 1: invalid position 'XX/...': wrong length, 2 rows instead of 3",
+        ),
+        (
+            '[Setup "OO./.../..."]',
+            "'[Setup \"OO./.../...\"]' at column 1: illegal position OO./.../...: O has more marks than X (2 > 0)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_move_text_says_what_where_and_why(text, message):
     with pytest.raises(MoveTextError) as caught:
         import_movetext(text)
@@ -397,7 +434,7 @@ def test_bad_move_text_says_what_where_and_why(text, message):
         ('[Setup "X../.../..."]', '[Setup "X../.../..."]', ()),
         ('[Setup "X../.../..."] 5 {centre}', '[Setup "X../.../..."] 5 {centre}', (5,)),
     ],
-)  # fmt: skip
+)
 def test_move_text_imports_to_the_tree_it_describes(text, exported, cursor_moves):
     tree = import_movetext(text)
     assert export_movetext(tree) == exported
@@ -437,7 +474,9 @@ def test_saving_over_a_file_keeps_its_mode(tmp_path, umask, mode):
     assert load_study(path).tree == sample_state().tree
 
 
-@pytest.mark.parametrize("target, reason", [("/dev/null", "not a regular file"), ("folder", "a folder"), ("fifo", "not a regular file")])
+@pytest.mark.parametrize(
+    "target, reason", [("/dev/null", "not a regular file"), ("folder", "a folder"), ("fifo", "not a regular file")]
+)
 def test_saving_over_a_device_a_fifo_or_a_folder_is_refused_and_leaves_it_be(tmp_path, target, reason):
     if target == "folder":
         target = str(tmp_path)

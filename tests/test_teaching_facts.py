@@ -82,7 +82,9 @@ class Oracle:
         found = self._outcomes.get(position.key)
         if found is None:
             own, other = position.sides
-            found = self._outcomes[position.key] = {cell: self.outcome(own, other, cell_bit(cell)) for cell in position.legal_moves()}
+            found = self._outcomes[position.key] = {
+                cell: self.outcome(own, other, cell_bit(cell)) for cell in position.legal_moves()
+            }
         return found
 
     def positions(self):
@@ -184,7 +186,9 @@ def check_explanation(oracle: Oracle, explanation, checked: set) -> None:
                 assert (fact.value, fact.remoteness) == (Value(others[fact.cell][0]), others[fact.cell][1]), fact
             case "keepers":
                 value = oracle.solve(own, other)[0]
-                assert fact.value == value and set(fact.cells) == {c for c, o in outcomes.items() if o[0] == value}, fact
+                assert fact.value == value and set(fact.cells) == {c for c, o in outcomes.items() if o[0] == value}, (
+                    fact
+                )
             case "best":
                 top = max(_preference(*o) for o in outcomes.values())
                 assert set(fact.cells) == {c for c, o in outcomes.items() if _preference(*o) == top}, fact

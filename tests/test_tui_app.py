@@ -21,7 +21,16 @@ from workbench.tui.panes.variation_tree import VariationTree
 from workbench.tui.library_dialogs import OpenDialog
 from workbench.tui.panes.symmetry import SymmetryView
 
-from .tui_helpers import HANG_GUARD_SECONDS, cell_offset, cell_texts, moves, text_of, wait_for_reactive, wait_library, wait_ready
+from .tui_helpers import (
+    HANG_GUARD_SECONDS,
+    cell_offset,
+    cell_texts,
+    moves,
+    text_of,
+    wait_for_reactive,
+    wait_library,
+    wait_ready,
+)
 
 SIZE = (100, 34)
 
@@ -90,7 +99,9 @@ async def test_overlays_toggle_and_cycle():
         # each empty cell shows its exact value and plies to the end, as the engine has them
         shown = cell_texts(app.query_one(BoardGrid))
         expected = {move.cell: f"{move.value.label} {move.remoteness}" for move in app.store.state.analysis.moves}
-        assert shown == [expected.get(cell, mark) for cell, mark in zip(range(1, 10), ["", "O", "", "", "X", "", "", "", ""])]
+        assert shown == [
+            expected.get(cell, mark) for cell, mark in zip(range(1, 10), ["", "O", "", "", "X", "", "", "", ""])
+        ]
         assert expected[8] == "draw 7" and expected[1] == "win 5"
         await pilot.press("v")
         assert app.store.state.view.overlay == "none"
@@ -175,7 +186,9 @@ async def test_keys_and_clicks_in_the_tree_jump_and_fold():
         assert drawn_tree(tree) == unfolded
         await pilot.click(VariationTree, offset=(10, 3 - tree.scroll_offset.y))  # a label: a jump
         assert moves(app) == (5, 3) and drawn_tree(tree) == unfolded
-        await pilot.click(VariationTree, offset=(4, len(unfolded) - tree.scroll_offset.y))  # the row under the last line
+        await pilot.click(
+            VariationTree, offset=(4, len(unfolded) - tree.scroll_offset.y)
+        )  # the row under the last line
         await pilot.pause()
         assert moves(app) == (5, 3) and drawn_tree(tree) == unfolded  # nothing there: nothing happens
 
@@ -253,7 +266,10 @@ async def test_jump_to_twin_says_when_there_is_none_and_a_click_on_a_scrolled_tr
         await pilot.press("t")
         await pilot.pause()
         # a short note, gone in two seconds
-        assert [(n.message, n.timeout) for n in app._notifications][-1] == ("No transposition of this position in the tree.", 2)
+        assert [(n.message, n.timeout) for n in app._notifications][-1] == (
+            "No transposition of this position in the tree.",
+            2,
+        )
         assert moves(app) == (5, 1, 9, 3, 2, 8)
         await pilot.pause()
         assert tree.scroll_offset.y > 0  # seven lines in a smaller box: scrolled to the last
@@ -380,7 +396,18 @@ async def test_export_comment_help_and_screenshot(tmp_path, monkeypatch):
         rows = [" ".join(line.split()) for line in help_text.splitlines()]
         for term, words in keys_help.GLOSSARY:  # every column and mark of the panes, explained at length
             assert " ".join(f"{term} {words}".split()) in rows
-        assert {term for term, _ in keys_help.GLOSSARY} >= {"★", "trap", "plies", "games", "p-win / p-lose", "??", "?!", "!", "≡ / ≈", "orbit"}
+        assert {term for term, _ in keys_help.GLOSSARY} >= {
+            "★",
+            "trap",
+            "plies",
+            "games",
+            "p-win / p-lose",
+            "??",
+            "?!",
+            "!",
+            "≡ / ≈",
+            "orbit",
+        }
         await pilot.press("escape", "f12")
         shots = list(tmp_path.glob("*.svg"))
         assert len(shots) == 1 and shots[0].name.startswith("workbench")
@@ -441,18 +468,28 @@ async def test_command_palette_runs_workbench_commands():
         await pilot.pause()
         assert app.store.state.view.overlay == "best"
         commands = [(command.title, command.help) for command in app.get_system_commands(app.screen)]
-        ours = commands[[title for title, _ in commands].index("New game"):]
+        ours = commands[[title for title, _ in commands].index("New game") :]
         engine = "Who the engine plays, and how"
         from workbench.tui.keys_help import PUZZLE_THEMES
 
         assert list(PUZZLE_THEMES) == ["win", "block", "fork", "only move", "hold out", "misère squeeze"]
         assert ours == [
             ("New game", "Start again from the empty board, of this variant or another"),
-            *((f"New game: {name}", f"{spelling}: a new study on its empty board") for name, spelling in (
-                ("classic", "3x3k3"), ("misère", "3x3k3-misere"), ("3×4, three in a row", "3x4k3"),
-                ("3×4, three in a row, misère", "3x4k3-misere"), ("4×4, three in a row", "4x4k3"), ("4×4, four in a row", "4x4k4"),
-                ("4×5, four in a row", "4x5k4"),
-                ("5×5, four in a row", "5x5k4"), ("7×7, five in a row", "7x7k5"), ("Gomoku 15×15", "15x15k5"))),
+            *(
+                (f"New game: {name}", f"{spelling}: a new study on its empty board")
+                for name, spelling in (
+                    ("classic", "3x3k3"),
+                    ("misère", "3x3k3-misere"),
+                    ("3×4, three in a row", "3x4k3"),
+                    ("3×4, three in a row, misère", "3x4k3-misere"),
+                    ("4×4, three in a row", "4x4k3"),
+                    ("4×4, four in a row", "4x4k4"),
+                    ("4×5, four in a row", "4x5k4"),
+                    ("5×5, four in a row", "5x5k4"),
+                    ("7×7, five in a row", "7x7k5"),
+                    ("Gomoku 15×15", "15x15k5"),
+                )
+            ),
             ("Play a cell", "By its number or coordinate (b2)"),
             ("Set up position", "Type a position or a move list"),
             ("Open study", "Open a study from the library, or a .json file"),
@@ -465,15 +502,24 @@ async def test_command_palette_runs_workbench_commands():
             ("Redo tree edit", "Re-apply an undone edit"),
             ("Play best move", "The first move of the best line from here"),
             ("Add best line", "The evaluation's best line, as a variation in the history"),
-            ("Learn from your mistakes", "Each mistake of a side in this study, variations too, asked again: find a better move"),
+            (
+                "Learn from your mistakes",
+                "Each mistake of a side in this study, variations too, asked again: find a better move",
+            ),
             ("Learn from all your mistakes", "The mistakes of every study of this board kept in the library, up to 20"),
             ("Puzzles", "Positions with one move that keeps the value: find it (exact, from the solved board)"),
             *((f"Puzzles: {theme}", words) for theme, words in PUZZLE_THEMES.items()),  # a theme to choose (issue 48)
             ("Toggle value overlay", "Colour empty cells by their exact value"),
-            *((f"Overlay: {name}", "Paint the board with this") for name in
-              ("none", "values", "win", "block", "fork", "perfect-win", "perfect-lose", "best", "line")),
+            *(
+                (f"Overlay: {name}", "Paint the board with this")
+                for name in ("none", "values", "win", "block", "fork", "perfect-win", "perfect-lose", "best", "line")
+            ),
             ("Engine off", engine),
-            *((f"Play vs engine: {mode}, the engine plays {side}", engine) for mode in ("perfect", "trap", "random") for side in "XO"),
+            *(
+                (f"Play vs engine: {mode}, the engine plays {side}", engine)
+                for mode in ("perfect", "trap", "random")
+                for side in "XO"
+            ),
             ("Screenshot", "Save an SVG screenshot in the current folder (in a browser: download it)"),
             ("Help: keys", "Every key of every pane"),
         ]  # the palette's words, as a user reads them
@@ -805,7 +851,9 @@ async def test_b_adds_the_best_line_after_the_selected_move_as_a_variation():
         line = next(line for line in text.splitlines() if line.startswith(("best line:", "after ")))
         assert line.startswith("after 3: ")
         view = app.query_one(EvaluationView)
-        [row] = [view.render_line(y) for y in range(view.size.height) if view.render_line(y).text.startswith("after 3: ")]
+        [row] = [
+            view.render_line(y) for y in range(view.size.height) if view.render_line(y).text.startswith("after 3: ")
+        ]
         heading = next(segment for segment in row if segment.text.strip())
         assert heading.text == "after 3: " and heading.style.bold  # a heading, as "best line:" is
         after = tuple(int(cell) for cell in line.removeprefix("after 3: ").split("  ")[0].split())
@@ -873,10 +921,19 @@ async def test_history_marks_each_move_and_scores_each_side_of_the_line():
         await pilot.press("4", "1", "5", "2")  # O's 2 throws the draw away
         await pilot.press("3")  # X wins more slowly than with 6
         tree = app.query_one(VariationTree)
-        assert drawn_tree(tree) == ["  Start", "  1. 4", "  1… 1", "  2. 5", "  2… 2??", "  3. 3?!"]  # a line: no guides
+        assert drawn_tree(tree) == [
+            "  Start",
+            "  1. 4",
+            "  1… 1",
+            "  2. 5",
+            "  2… 2??",
+            "  3. 3?!",
+        ]  # a line: no guides
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X 67% · O 50%"
         legend = app.query_one("#history-legend")  # in tall layouts: the verdict on the move, the legend at the start
-        assert legend.display and " ".join(text_of(legend).split()) == "X 3?! Inaccuracy: win in 1 → win in 3. Best was 6."
+        assert (
+            legend.display and " ".join(text_of(legend).split()) == "X 3?! Inaccuracy: win in 1 → win in 3. Best was 6."
+        )
         await pilot.press("home")  # the score is the whole line's, wherever the cursor is on it
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X 67% · O 50%"
         assert "?? mistake" in text_of(legend) and "≡ ≈ twins" in text_of(legend)
@@ -894,12 +951,16 @@ async def test_theme_overlay_and_engine_are_remembered_for_the_next_run():
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
-        await pilot.press("v", "e", "5", "r")  # values overlay; the engine plays O; r's line of a move is not remembered
+        await pilot.press(
+            "v", "e", "5", "r"
+        )  # values overlay; the engine plays O; r's line of a move is not remembered
         assert app.store.state.view.overlay == "line"
         app.theme = "textual-light"
         await pilot.pause()
         await app.workers.wait_for_complete()
-    assert load_settings() == Settings(theme="textual-light", overlay="values", engine_mode="perfect", engine_side="O")  # finding 11
+    assert load_settings() == Settings(
+        theme="textual-light", overlay="values", engine_mode="perfect", engine_side="O"
+    )  # finding 11
     again = WorkbenchApp()
     async with again.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, again)
@@ -986,9 +1047,16 @@ def test_help_lists_the_keys_that_are_not_bindings():
     from workbench.tui.app import WorkbenchApp
 
     sections = dict(keys_help.help_sections(WorkbenchApp.BINDINGS))
-    assert sections["Everywhere"][-3:] == [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]
+    assert sections["Everywhere"][-3:] == [
+        ("1 … 9", "Play that cell"),
+        ("tab", "Next pane"),
+        ("ctrl+p", "Command palette"),
+    ]
     assert sections["Board"][-1] == ("click", "Play the cell")
-    assert sections["Evaluation"] == [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]
+    assert sections["Evaluation"] == [
+        ("click a row", "Play that move"),
+        ("space / b", "Play the best move / add the best line"),
+    ]
     assert sections["History"][-1] == ("click", "Jump to a move (on ▼ ▶: fold), or a ply on the value strip")
 
 
@@ -1007,9 +1075,14 @@ async def test_the_set_up_dialog_s_buttons_set_up_and_cancel():
         await pilot.press("i", *"5,5")
         await pilot.click("#setup-ok")  # an error: the dialog stays, saying why
         assert isinstance(app.screen, SetUpDialog)
-        assert str(app.screen.query_one("#setup-error", Static).render()) == "invalid move text: '5' at column 3: cell is occupied"
+        assert (
+            str(app.screen.query_one("#setup-error", Static).render())
+            == "invalid move text: '5' at column 3: cell is occupied"
+        )
         app.screen.query_one("#setup-input", Input).value = "5 1 9"
-        while app.screen.query_one("#setup-ok", Button).has_class("-active"):  # a button takes no second press while it shows the first
+        while app.screen.query_one("#setup-ok", Button).has_class(
+            "-active"
+        ):  # a button takes no second press while it shows the first
             await pilot.pause(0.05)
         await pilot.click("#setup-ok")
         assert not isinstance(app.screen, SetUpDialog) and moves(app) == (5, 1, 9)
@@ -1022,7 +1095,11 @@ async def test_each_engine_command_of_the_palette_sets_the_mode_and_side_it_name
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
-        commands = [command for command in app.get_system_commands(app.screen) if command.help == "Who the engine plays, and how"]
+        commands = [
+            command
+            for command in app.get_system_commands(app.screen)
+            if command.help == "Who the engine plays, and how"
+        ]
         assert len(commands) == 7
         for command in commands:
             command.callback()
@@ -1109,7 +1186,9 @@ async def test_a_library_worker_that_crashes_is_one_error_and_the_app_goes_on(mo
 
 def test_set_up_reads_letters_alone_as_a_position():
     for text in ("xox", "XOX", "ox"):
-        with pytest.raises(ValueError, match=rf"^invalid position '{text}': wrong length, {len(text)} cells instead of 9$"):
+        with pytest.raises(
+            ValueError, match=rf"^invalid position '{text}': wrong length, {len(text)} cells instead of 9$"
+        ):
             parse_setup(text)
 
 
@@ -1137,8 +1216,11 @@ async def test_the_compact_moves_table_and_a_won_game_in_words():
         lines = [line.rstrip() for line in text_of(view).splitlines()]
         assert "cell value ply trap  games         X/O/draw" in lines  # each column as wide as its entries
         highlighted = view.part("evaluation--highlight").bgcolor
-        lit = [view.render_line(y).text.split()[0] for y in range(view.size.height)
-               if any(segment.style and segment.style.bgcolor == highlighted for segment in view.render_line(y))]  # fmt: skip
+        lit = [
+            view.render_line(y).text.split()[0]
+            for y in range(view.size.height)
+            if any(segment.style and segment.style.bgcolor == highlighted for segment in view.render_line(y))
+        ]
         assert lit == ["★5"]  # the board's cursor cell, lit in the table
         row = next(y for y in range(view.size.height) if view.render_line(y).text.split()[:1] == ["★5"])
         shown = [(char, segment.style) for segment in view.render_line(row) for char in segment.text if char.strip()]
@@ -1175,11 +1257,17 @@ async def test_saving_says_where_and_failing_says_not_saved(tmp_path, monkeypatc
         await pilot.press("5", "ctrl+s")
         dialog = app.screen
         assert isinstance(dialog, PathDialog)
-        assert str(dialog.query_one(".dialog-title").render()) == "Save study as (a name in the library, or a path ending in .json)"
+        assert (
+            str(dialog.query_one(".dialog-title").render())
+            == "Save study as (a name in the library, or a path ending in .json)"
+        )
         dialog.query_one(Input).value = str(tmp_path / "missing-folder" / "deeper" / "study.json")
         await pilot.press("enter")
         missing = tmp_path / "missing-folder" / "deeper" / "study.json"
-        assert str(dialog.query_one("#path-error", Static).render()) == f"cannot save '{missing}': No such file or directory"
+        assert (
+            str(dialog.query_one("#path-error", Static).render())
+            == f"cannot save '{missing}': No such file or directory"
+        )
         assert app.screen is dialog  # open still, to try another path
         dialog.query_one(Input).value = "plain.json"  # no folder, but .json: a file, not a library name
         await pilot.press("enter")
@@ -1248,8 +1336,19 @@ async def test_every_pane_and_view_bound_to_the_state_holds_the_store_s_after_ea
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
         readers = [node for node in app.query("#panes *") if "state" in node._reactives]
-        assert {type(node).__name__ for node in readers} >= {"BoardPane", "BoardGrid", "BoardStatus", "HistoryPane",
-            "VariationTree", "ValueStrip", "LineScore", "EvaluationPane", "EvaluationView", "SymmetryPane", "SymmetryView"}  # fmt: skip
+        assert {type(node).__name__ for node in readers} >= {
+            "BoardPane",
+            "BoardGrid",
+            "BoardStatus",
+            "HistoryPane",
+            "VariationTree",
+            "ValueStrip",
+            "LineScore",
+            "EvaluationPane",
+            "EvaluationView",
+            "SymmetryPane",
+            "SymmetryView",
+        }
         seen: list[tuple[object, object]] = []
         real_watch = VariationTree.watch_state
         tree = app.query_one(VariationTree)

@@ -24,7 +24,7 @@ def test_the_contrast_formula_matches_wcag():
 
 def test_a_faint_text_is_found():
     svg = (
-        '<style>.terminal-1-r1 { fill: #e8e8e8 }\n.terminal-1-r2 { fill: #000000;font-weight: bold }</style>'
+        "<style>.terminal-1-r1 { fill: #e8e8e8 }\n.terminal-1-r2 { fill: #000000;font-weight: bold }</style>"
         '<rect fill="#ffffff" x="0" y="1.5" width="24.4" height="24.65" shape-rendering="crispEdges"/>'
         '<text class="terminal-1-r1" x="0" y="20" textLength="12.2" clip-path="url(#terminal-1-line-0)">a</text>'
         '<text class="terminal-1-r2" x="12.2" y="20" textLength="12.2" clip-path="url(#terminal-1-line-0)">b</text>'
@@ -34,7 +34,9 @@ def test_a_faint_text_is_found():
 
 
 def describe(found) -> str:
-    return "; ".join(f"{f.text!r} at {f.row},{f.column}: {f.foreground} on {f.background} is {f.ratio}:1" for f in found[:8])
+    return "; ".join(
+        f"{f.text!r} at {f.row},{f.column}: {f.foreground} on {f.background} is {f.ratio}:1" for f in found[:8]
+    )
 
 
 @pytest.mark.parametrize("theme", THEMES)
@@ -70,7 +72,14 @@ async def test_after_a_theme_change_every_pane_is_readable_at_once():
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "solarized-light"])
 @pytest.mark.parametrize(
     "keys",
-    [("f1",), ("5", "ctrl+s", "!"), ("i", *"5,5"), ("n",), ("n", "tab", *"16x16k5", "enter"), ("colon", *"17", "enter")],
+    [
+        ("f1",),
+        ("5", "ctrl+s", "!"),
+        ("i", *"5,5"),
+        ("n",),
+        ("n", "tab", *"16x16k5", "enter"),
+        ("colon", *"17", "enter"),
+    ],
     ids=["help", "save-as", "set-up-error", "new-game", "new-game-error", "play-a-cell-error"],
 )
 async def test_dialogs_are_readable_over_the_dimmed_screen(theme, keys):
@@ -126,7 +135,10 @@ async def test_auto_text_is_black_or_white_blended_as_the_css_says_in_every_them
     from workbench.tui.panes.history import ValueStrip
     from workbench.tui.panes.variation_tree import VariationTree
 
-    parts = [(BoardGrid, name) for name in ("board--line", "board--cursor", "board--win", "board--draw", "board--loss", "board--mask")]
+    parts = [
+        (BoardGrid, name)
+        for name in ("board--line", "board--cursor", "board--win", "board--draw", "board--loss", "board--mask")
+    ]
     parts += [(EvaluationView, "evaluation--highlight"), (VariationTree, "history--current"), (ValueStrip, "strip--x")]
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -41,7 +41,10 @@ async def test_the_move_text_and_the_study_download_from_the_export_dialog(in_a_
         await pilot.click("#download-txt")
         await pilot.click("#download-json")
         await pilot.pause()
-        assert [(name, mime) for name, mime, _ in in_a_browser] == [("study.txt", "text/plain"), ("study.json", "application/json")]
+        assert [(name, mime) for name, mime, _ in in_a_browser] == [
+            ("study.txt", "text/plain"),
+            ("study.json", "application/json"),
+        ]
         assert in_a_browser[0][2] == "5 1 9\n"
         downloaded = parse_study(in_a_browser[1][2])
         assert downloaded.tree.moves_to(downloaded.cursor) == (5, 1, 9)

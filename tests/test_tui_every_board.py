@@ -65,7 +65,7 @@ async def test_the_value_strip_names_every_ply_of_a_big_board():
         strip = app.query_one(ValueStrip)
         names = ["·", "h8", "h9", "g8", "i8", "g9", "i9", "g10", "h7"]
         shown = text_of(strip).split()
-        assert shown == names[-len(shown):] and len(shown) >= 6  # apart, never run together; the board's ply in view
+        assert shown == names[-len(shown) :] and len(shown) >= 6  # apart, never run together; the board's ply in view
         strip.styles.width = 40
         await pilot.pause()
         await pilot.pause()
@@ -90,10 +90,18 @@ async def test_gomoku_at_80_by_24_keeps_its_column_letters_while_the_engine_is_o
         assert status.size.height == 3 and "engine" in text_of(status).splitlines()[2]
 
 
-@pytest.mark.parametrize("value, remoteness, width, shown", [
-    (Value.LOSS, 5, 6, "loss 5"), (Value.LOSS, 5, 5, "L5"), (Value.WIN, 11, 3, "W11"), (Value.DRAW, 9, 2, "D9"),
-    (Value.WIN, 11, 2, "W"), (None, None, 1, "?"), (Value.DRAW, 16, 4, "D16"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "value, remoteness, width, shown",
+    [
+        (Value.LOSS, 5, 6, "loss 5"),
+        (Value.LOSS, 5, 5, "L5"),
+        (Value.WIN, 11, 3, "W11"),
+        (Value.DRAW, 9, 2, "D9"),
+        (Value.WIN, 11, 2, "W"),
+        (None, None, 1, "?"),
+        (Value.DRAW, 16, 4, "D16"),
+    ],
+)
 def test_a_value_in_a_cell_keeps_its_remoteness_where_it_can(value, remoteness, width, shown):
     assert value_in_cell(value, remoteness, width) == shown and len(shown) <= width
 
@@ -153,7 +161,11 @@ async def test_b_at_the_end_of_the_main_line_says_it_extends_it():
         app.notify = lambda message, **options: notes.append(message)
         await pilot.press("b")
         await pilot.pause()
-        assert len(app.store.state.tree.nodes) > 2 and notes[-1].startswith("Added ") and "to the main line: → steps" in notes[-1]
+        assert (
+            len(app.store.state.tree.nodes) > 2
+            and notes[-1].startswith("Added ")
+            and "to the main line: → steps" in notes[-1]
+        )
         await pilot.press("home")
         await pilot.pause()
         await pilot.press("b")  # the start has the main line after it: now a variation
@@ -170,13 +182,18 @@ async def test_on_gomoku_the_engine_and_space_say_what_their_move_rests_on(monke
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot, app)
         status = text_of(app.query_one(BoardStatus)).splitlines()
-        assert status[2].strip() in ("engine plays X (threat player: not proven)", "engine X: threat player")  # 28 columns
+        assert status[2].strip() in (
+            "engine plays X (threat player: not proven)",
+            "engine X: threat player",
+        )  # 28 columns
         app.notify = lambda message, **options: notes.append(message)
         app.store.dispatch(SetEngine(mode=EngineMode.OFF))
         await pilot.press("space")
         await pilot.pause()
         assert len(moves(app)) == 2
-        assert re.fullmatch(r"Played [a-o]\d+: the threat player's move, not proven \(0 of 224 moves proven here\)\.", notes[-1])
+        assert re.fullmatch(
+            r"Played [a-o]\d+: the threat player's move, not proven \(0 of 224 moves proven here\)\.", notes[-1]
+        )
 
 
 async def test_the_best_line_of_3x5_is_wrapped_whole_in_a_narrow_evaluation():
@@ -192,7 +209,7 @@ async def test_the_best_line_of_3x5_is_wrapped_whole_in_a_narrow_evaluation():
         line = [cell_name(cell, geometry) for cell in selected_line(app.store.state)]
         assert len(line) > 10
         heading = f"after {line[0]}: "  # the board's cursor selects its move: the line after it
-        words = text[text.index(heading) + len(heading):].split("b adds it")[0].split()
+        words = text[text.index(heading) + len(heading) :].split("b adds it")[0].split()
         assert words == line[1:] and "b adds it" in text
         assert " ".join(" ".join(MOVES_LEGEND).split()) in " ".join(text.split())  # the legend whole, wrapped too
 
@@ -207,7 +224,7 @@ async def test_the_canonical_form_of_a_big_board_is_wrapped_whole_in_the_symmetr
         app.screen.maximize(app.query_one("#symmetry"), container=False)
         await pilot.pause()
         text = text_of(app.query_one(SymmetryView))
-        words = text[text.index("canonical ") + len("canonical "):].split("same moves")[0].split()
+        words = text[text.index("canonical ") + len("canonical ") :].split("same moves")[0].split()
         assert words.count("X") == words.count("O") == 1 and len(words) == 1 + len(cells) + 2  # X, the marks, ·, O
 
 
@@ -236,6 +253,11 @@ async def test_the_symmetry_pane_wraps_what_is_wider_than_it_and_cuts_nothing(mo
         await wait_ready(pilot, app)
         view = app.query_one(SymmetryView)
         text = " ".join(text_of(view).split())
-        for whole in ("classes numbered up to 16 cells", "orbit 4", "canonical X h8 · O h9", "same moves 118 kinds of move, 105 with twins"):
+        for whole in (
+            "classes numbered up to 16 cells",
+            "orbit 4",
+            "canonical X h8 · O h9",
+            "same moves 118 kinds of move, 105 with twins",
+        ):
             assert whole in text, whole
         assert all(len(line.rstrip()) <= view.size.width for line in text_of(view).splitlines())

@@ -100,7 +100,11 @@ async def test_a_key_that_cannot_act_now_is_dim_and_a_click_on_it_rings_the_bell
         await wait_ready(pilot, app)
         monkeypatch.setattr(app, "bell", lambda: rings.append(1))
         checked = WorkbenchApp.check_action
-        monkeypatch.setattr(WorkbenchApp, "check_action", lambda self, action, parameters: None if action == "toggle_values" else checked(self, action, parameters))
+        monkeypatch.setattr(
+            WorkbenchApp,
+            "check_action",
+            lambda self, action, parameters: None if action == "toggle_values" else checked(self, action, parameters),
+        )
         app.screen.refresh_bindings()
         await pilot.pause()
         footer = app.query_one(KeysFooter)

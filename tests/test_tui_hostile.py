@@ -152,9 +152,47 @@ def assert_history_matches_the_tree(app) -> None:
         assert top <= view.line_of(cursor) < top + view.scrollable_content_region.height
 
 
-KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "left", "right", "home", "end", "up", "down", "backspace",
-        "space", "b", "d", "p", "P", "j", "k", "enter", "tab", "shift+tab", "ctrl+z", "ctrl+y", "v", "m", "e", "t",
-        "x", "escape", "z", "i", "h", "l", "minus"]  # fmt: skip
+KEYS = [
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "left",
+    "right",
+    "home",
+    "end",
+    "up",
+    "down",
+    "backspace",
+    "space",
+    "b",
+    "d",
+    "p",
+    "P",
+    "j",
+    "k",
+    "enter",
+    "tab",
+    "shift+tab",
+    "ctrl+z",
+    "ctrl+y",
+    "v",
+    "m",
+    "e",
+    "t",
+    "x",
+    "escape",
+    "z",
+    "i",
+    "h",
+    "l",
+    "minus",
+]
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -165,7 +203,9 @@ async def test_random_keys_and_resizes_keep_the_history_in_step_with_the_tree(se
         await wait_ready(pilot, app)
         for step in range(150):
             if step % 25 == 24:  # tiny terminals too: the panes hide, and must come back in step
-                await pilot.resize_terminal(rng.choice([5, 30, 60, 80, 100, 120, 170]), rng.choice([4, 12, 20, 24, 34, 40]))
+                await pilot.resize_terminal(
+                    rng.choice([5, 30, 60, 80, 100, 120, 170]), rng.choice([4, 12, 20, 24, 34, 40])
+                )
             elif step % 7 == 6:
                 width, height = app.size
                 await pilot.click(offset=(rng.randrange(width), rng.randrange(height)))

@@ -65,7 +65,9 @@ class Inert(Widget):
         pass
 
 
-@pytest.mark.parametrize("node_class", [ReadsKeys, ReadsKeysPrivately, ReadsKeysByDecorator, ReadsEveryEvent, SubclassOfAReader, Input])
+@pytest.mark.parametrize(
+    "node_class", [ReadsKeys, ReadsKeysPrivately, ReadsKeysByDecorator, ReadsEveryEvent, SubclassOfAReader, Input]
+)
 def test_a_node_with_a_key_handler_of_its_own_does_not_pass_keys_up(node_class):
     assert not passes_keys_up(node_class)
 
@@ -78,7 +80,9 @@ def test_a_node_whose_key_handling_is_textuals_own_passes_keys_up(node_class):
 async def test_a_played_move_goes_from_the_app_to_the_bindings_without_visiting_the_board_and_its_parents():
     keys: list[events.Key] = []
     app = _app()
-    async with app.run_test(size=(120, 40), message_hook=lambda message: keys.append(message) if isinstance(message, events.Key) else None) as pilot:
+    async with app.run_test(
+        size=(120, 40), message_hook=lambda message: keys.append(message) if isinstance(message, events.Key) else None
+    ) as pilot:
         await wait_ready(pilot, app)
         assert isinstance(app.focused, BoardGrid) and len(app.focused.ancestors) >= 4
         assert keys_go_straight(app, events.Key("5", "5"))
@@ -129,10 +133,16 @@ async def test_a_key_s_change_is_drawn_before_its_handling_returns(monkeypatch):
         screen = app.screen
         drawn: list[str] = []
         real_refresh = Screen._compositor_refresh
-        monkeypatch.setattr(Screen, "_compositor_refresh", lambda self: (drawn.append(text_of(app.query_one(BoardStatus))), real_refresh(self))[1])
+        monkeypatch.setattr(
+            Screen,
+            "_compositor_refresh",
+            lambda self: (drawn.append(text_of(app.query_one(BoardStatus))), real_refresh(self))[1],
+        )
         await app.on_event(events.Key("1", "1"))
         assert len(drawn) == 1 and "ply 2" in drawn[0]
-        assert not screen._dirty_widgets and not any(widget._repaint_required for widget in screen._compositor.visible_widgets)
+        assert not screen._dirty_widgets and not any(
+            widget._repaint_required for widget in screen._compositor.visible_widgets
+        )
         await asyncio.sleep(0.3)  # (not the pilot's pause: it draws a frame of its own)
         assert len(drawn) == 1  # nothing was left for the widgets' own idle to hand on
 
@@ -163,7 +173,9 @@ def _writer_app(writer: WriterThread) -> SimpleNamespace:
 def test_the_output_thread_takes_a_frame_before_the_main_thread_goes_on(monkeypatch):
     """Without the hand-over the thread waits for the interpreter's lock while the main thread goes on, and the
     frame is still queued when ``write`` returns."""
-    monkeypatch.setattr(compositor, "HANDING_S", 10.0)  # the mechanism, not the bound: a loaded machine is slow to wake a thread
+    monkeypatch.setattr(
+        compositor, "HANDING_S", 10.0
+    )  # the mechanism, not the bound: a loaded machine is slow to wake a thread
     writer = WriterThread(io.StringIO())
     writer.start()
     try:

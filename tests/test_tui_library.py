@@ -59,7 +59,9 @@ async def test_save_by_name_then_open_rename_and_delete(tmp_path):
         await pilot.press("ctrl+o")
         pick_first_study(app.screen)
         await pilot.press("delete")
-        assert isinstance(app.screen, Confirm) and app.screen.focused.id == "no"  # deleting asks; keeping is the default
+        assert (
+            isinstance(app.screen, Confirm) and app.screen.focused.id == "no"
+        )  # deleting asks; keeping is the default
         await pilot.press("escape")
         assert [r.name for r in list_studies(app.library)] == ["renamed"]
         assert str(app.screen.query_one("#open-error", Static).render()) == "kept 'renamed'"
@@ -80,7 +82,10 @@ async def test_games_like_this_is_computed_without_the_games_tables(tmp_path):
         await pilot.press("5", "1", "9", "g")
         assert isinstance(app.screen, GamesLikeThis)
         body = str(app.screen.query_one("#games-like-this", Static).render())
-        assert body.splitlines()[0] == "1,072 complete games from the empty board pass through O../.X./..X, in any move order"
+        assert (
+            body.splitlines()[0]
+            == "1,072 complete games from the empty board pass through O../.X./..X, in any move order"
+        )
         assert "source: computed" in body
         assert body.splitlines()[5].split()[:3] == ["5", "1", "9"]  # the samples continue the line played
         assert sum(1 for line in body.splitlines() if line.startswith("  ")) == 10
@@ -180,7 +185,10 @@ async def test_saving_over_another_study_asks_and_a_new_game_is_untitled(tmp_pat
         app.screen.query_one(Input).value = "corner opening"
         await pilot.press("enter")
         assert isinstance(app.screen, Confirm)
-        assert str(app.screen.query_one("#confirm-question").render()) == "'corner opening' exists in the library — replace it?"
+        assert (
+            str(app.screen.query_one("#confirm-question").render())
+            == "'corner opening' exists in the library — replace it?"
+        )
         assert [str(button.label) for button in app.screen.query(Button)] == ["Keep it", "Replace"]  # keeping first
         await pilot.press("enter")  # the default answer keeps it
         assert isinstance(app.screen, PathDialog)
@@ -225,7 +233,10 @@ async def test_f2_puts_the_name_in_the_box_to_edit_and_enter_renames(tmp_path):
         dialog = app.screen
         assert isinstance(dialog, OpenDialog)
         hint = str(dialog.query_one("#open-hint").render())
-        assert hint.splitlines() == ["enter opens · f2 renames · delete removes", "or type a study name or a .json path below"]
+        assert hint.splitlines() == [
+            "enter opens · f2 renames · delete removes",
+            "or type a study name or a .json path below",
+        ]
         hint_label = dialog.query_one("#open-hint")
         assert hint_label.size.height == 2 and hint_label.size.width >= 42  # both lines whole at 80×24
         pick_first_study(dialog)
@@ -236,9 +247,24 @@ async def test_f2_puts_the_name_in_the_box_to_edit_and_enter_renames(tmp_path):
         assert box.selection.is_empty  # typing edits the name rather than replacing it
         assert "new name for 'corner opening'" in str(dialog.query_one("#open-hint").render())
         await pilot.press("escape")  # leaves the rename, not the dialog
-        assert app.screen is dialog and box.value == "" and str(dialog.query_one("#open-hint").render()).startswith("enter opens")
+        assert (
+            app.screen is dialog
+            and box.value == ""
+            and str(dialog.query_one("#open-hint").render()).startswith("enter opens")
+        )
         assert isinstance(app.focused, OptionList)
-        await pilot.press("f2", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", *"game", "enter")
+        await pilot.press(
+            "f2",
+            "backspace",
+            "backspace",
+            "backspace",
+            "backspace",
+            "backspace",
+            "backspace",
+            "backspace",
+            *"game",
+            "enter",
+        )
         assert app.screen is not dialog
         assert [r.name for r in list_studies(app.library)] == ["corner game"]
 
@@ -335,7 +361,9 @@ async def test_a_games_table_that_disagrees_with_the_engine_is_shown_as_such(tmp
         write_games(library)
     connection = sqlite3.connect(db)
     with connection:
-        game_id, reply = connection.execute("SELECT game_id, b2 FROM games WHERE a1 = 5 AND b1 = 1 AND a2 = 9 LIMIT 1").fetchone()
+        game_id, reply = connection.execute(
+            "SELECT game_id, b2 FROM games WHERE a1 = 5 AND b1 = 1 AND a2 = 9 LIMIT 1"
+        ).fetchone()
         connection.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
     connection.close()
     app = WorkbenchApp(db=str(db))
@@ -350,7 +378,11 @@ async def test_a_games_table_that_disagrees_with_the_engine_is_shown_as_such(tmp
         from workbench.engine import analyze, parse_position
 
         computed = {move.cell: move.games.total for move in analyze(parse_position("O../.X./..X")).moves}
-        rows = {line.split()[0].lstrip("★"): line.split() for line in shown if line.split() and line.split()[0].lstrip("★").isdigit()}
+        rows = {
+            line.split()[0].lstrip("★"): line.split()
+            for line in shown
+            if line.split() and line.split()[0].lstrip("★").isdigit()
+        }
         assert "games after each move: the library" in shown
         assert rows[str(reply)][4] == f"{computed[reply] - 1:,}"
         assert all(rows[str(cell)][4] == f"{total:,}" for cell, total in computed.items() if cell != reply)
@@ -393,7 +425,9 @@ async def test_opening_from_an_empty_library_says_to_type_a_file_s_path(tmp_path
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert isinstance(app.screen, OpenDialog) and not app.screen.query(OptionList)
-        assert str(app.screen.query_one(".dialog-hint").render()) == "The library has no studies yet: type a .json path."
+        assert (
+            str(app.screen.query_one(".dialog-hint").render()) == "The library has no studies yet: type a .json path."
+        )
 
 
 async def test_deleting_a_study_another_tab_deleted_meanwhile_says_so(tmp_path):

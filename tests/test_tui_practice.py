@@ -87,7 +87,9 @@ async def test_learning_from_mistakes_a_wrong_answer_graded_hints_the_solution_a
         await wait_library(pilot, app)
         await pilot.press("1", "2", "4", "7", "5", "3", "6")
         await pilot.pause()
-        assert "Mistakes in this game: O 2?? at ply 2: draw → loss in 6 L learns from them" in _words(app.query_one(EvaluationView))
+        assert "Mistakes in this game: O 2?? at ply 2: draw → loss in 6 L learns from them" in _words(
+            app.query_one(EvaluationView)
+        )
         await pilot.press("L")
         await pilot.pause()
         assert isinstance(app.screen, SideDialog)
@@ -108,7 +110,9 @@ async def test_learning_from_mistakes_a_wrong_answer_graded_hints_the_solution_a
         assert "O1" in cell_texts(board) and "X2" in cell_texts(board)  # the answer and how it is met, in order
         await pilot.press("l", "j")  # the cursor on other cells: no line previewed there
         await pilot.pause()
-        assert board.state.view.overlay == "none" and not any(text[:1] in "XO" and text[1:].isdigit() for text in cell_texts(board))
+        assert board.state.view.overlay == "none" and not any(
+            text[:1] in "XO" and text[1:].isdigit() for text in cell_texts(board)
+        )
         await pilot.press("m")  # the first hint: a fact in words, nothing lit
         await pilot.pause()
         assert "Hint: One move keeps the draw; the other 7 moves lose." in panel() and board.lit == 0
@@ -131,7 +135,12 @@ async def test_learning_from_mistakes_a_wrong_answer_graded_hints_the_solution_a
         assert state.tree.node(node).comment == "practised: shown (best: 5)" and state.modified
         assert moves(app) == (1, 2, 4, 7, 5, 3, 6)  # the study's game is where it was
         assert any("Each move practised is noted in the study" in note.message for note in app._notifications)
-        await until(pilot, lambda: attempt_stats(app.library, "mistake", state.geometry).attempts == 1, "the attempt kept", seconds=8)
+        await until(
+            pilot,
+            lambda: attempt_stats(app.library, "mistake", state.geometry).attempts == 1,
+            "the attempt kept",
+            seconds=8,
+        )
 
 
 async def test_at_80_by_24_three_wrong_answers_then_the_right_one_stay_in_sight_and_a_skip_then_stop_keeps_the_rest():
@@ -149,7 +158,10 @@ async def test_at_80_by_24_three_wrong_answers_then_the_right_one_stay_in_sight_
         panel = plain_text(screen.query_one("#practice-panel"))
         assert "Tried: 3 ✗, 6 ✗, 9 ✗" in panel and panel.endswith("Right! 5 keeps the draw.")
         scroll, keys = screen.query_one("#practice-scroll"), screen.query_one("#practice-keys")
-        assert scroll.scroll_y == scroll.max_scroll_y and keys.region.bottom <= screen.query_one("#practice-side").region.bottom - 1
+        assert (
+            scroll.scroll_y == scroll.max_scroll_y
+            and keys.region.bottom <= screen.query_one("#practice-side").region.bottom - 1
+        )
         await pilot.press("n", "n", "escape")  # the second (X's 8?!) skipped unanswered: no note on its move
         await pilot.pause()
         assert screen.practice.results == ("found later", "skipped")
@@ -168,7 +180,10 @@ async def test_learn_finds_a_mistake_in_a_variation_from_the_main_line():
         assert any("No mistakes or inaccuracies in this study" in note.message for note in app._notifications)
         await pilot.press("left", "2", "left")  # O's 2?? as a variation; the cursor back on the main line's 5
         await pilot.pause()
-        assert moves(app) == (5,) and app.store.state.tree.main_line()[-1] != app.store.state.tree.path(app.store.state.cursor)[-1]
+        assert (
+            moves(app) == (5,)
+            and app.store.state.tree.main_line()[-1] != app.store.state.tree.path(app.store.state.cursor)[-1]
+        )
         await pilot.press("L")
         await pilot.pause()
         assert isinstance(app.screen, SideDialog)
@@ -185,7 +200,9 @@ async def test_puzzles_honest_scores_a_skip_a_wrong_then_right_answer_a_graded_h
         await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
         screen = app.screen
         panel = lambda: plain_text(screen.query_one("#practice-panel"))  # noqa: E731
-        await until(pilot, lambda: "to move: " in panel(), "the first puzzle shown")  # drawn after the screen: under load, later
+        await until(
+            pilot, lambda: "to move: " in panel(), "the first puzzle shown"
+        )  # drawn after the screen: under load, later
         assert "first puzzles on this board" in panel() and panel().startswith("1 of ")
         stats = lambda: attempt_stats(app.library, "puzzle", Geometry())  # noqa: E731
         await pilot.press("n")  # skipped unanswered: kept, and a streak ends
@@ -222,7 +239,11 @@ async def test_puzzles_honest_scores_a_skip_a_wrong_then_right_answer_a_graded_h
         await pilot.pause()
         assert not isinstance(app.screen, PracticeScreen) and moves(app) == ()
         assert app.library.query("SELECT result, box FROM attempts ORDER BY id") == [
-            ("skipped", 1), ("found later", 1), ("helped", 1), ("solved", 2)]
+            ("skipped", 1),
+            ("found later", 1),
+            ("helped", 1),
+            ("solved", 2),
+        ]
 
 
 async def test_a_coordinate_answer_on_4x4_is_judged_once(kept_solution):
@@ -255,7 +276,10 @@ async def test_the_first_run_says_how_to_begin_and_help_starts_there():
     app = _app()
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot, app)
-        assert "How to begin: press 1–9 or click a cell to play; ← steps back; ?? marks a mistake, and L learns from it" in _words(app.query_one(EvaluationView))
+        assert (
+            "How to begin: press 1–9 or click a cell to play; ← steps back; ?? marks a mistake, and L learns from it"
+            in _words(app.query_one(EvaluationView))
+        )
         await pilot.press("5")
         await pilot.pause()
         assert "How to begin" not in _words(app.query_one(EvaluationView))
@@ -289,7 +313,9 @@ async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
         save_study(library, "centre", game((5, 2, 1, 9, 4, 6, 7)))  # O's 2 after the centre
         save_study(library, "wide", game((1, 2, 3), Geometry(3, 4, 3)))  # another board: not asked
         missed = Position.empty().play(5)
-        record_attempt(library, kind="mistake", geometry=Geometry(), position=missed, answer=2, solved=False, study="centre")
+        record_attempt(
+            library, kind="mistake", geometry=Geometry(), position=missed, answer=2, solved=False, study="centre"
+        )
     app = WorkbenchApp(db=path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_library(pilot, app)
@@ -310,7 +336,9 @@ async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
         await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
         practice = app.screen.practice
         assert [(exercise.position, exercise.played, exercise.study) for exercise in practice.exercises] == [
-            (missed, 2, "centre"), (Position.empty().play(1), 2, "corner")]
+            (missed, 2, "centre"),
+            (Position.empty().play(1), 2, "corner"),
+        ]
         assert "study 'centre', move 2" in plain_text(app.screen.query_one("#practice-panel"))
         await pilot.press("5", "n", "escape")  # the centre's mistake found; the study open is untouched
         await pilot.pause()
@@ -328,6 +356,12 @@ async def test_puzzles_without_a_library_are_found_spread_over_their_difficulty_
         await pilot.press("u")
         await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
         practice = app.screen.practice
-        assert [exercise.position for exercise in practice.exercises] == [puzzle.position for puzzle in find_puzzles(Geometry(), 20)]
+        assert [exercise.position for exercise in practice.exercises] == [
+            puzzle.position for puzzle in find_puzzles(Geometry(), 20)
+        ]
         panel = plain_text(app.screen.query_one("#practice-panel"))
-        assert panel.startswith("1 of 20 · puzzle · difficulty ") and "streak" not in panel and "first puzzles" not in panel
+        assert (
+            panel.startswith("1 of 20 · puzzle · difficulty ")
+            and "streak" not in panel
+            and "first puzzles" not in panel
+        )

@@ -33,12 +33,18 @@ async def test_a_study_left_by_a_session_that_did_not_quit_is_offered_back(tmp_p
         await pilot.pause()
         assert isinstance(app.screen, Confirm)
         question = str(app.screen.query_one("#confirm-question").render())
-        assert question.startswith("Restore the unsaved study from ") and question.endswith("(an untitled study, 3 moves)")
-        assert app.screen.focused.id == "no" and str(app.screen.focused.label) == "Restore"  # the default keeps the work
+        assert question.startswith("Restore the unsaved study from ") and question.endswith(
+            "(an untitled study, 3 moves)"
+        )
+        assert (
+            app.screen.focused.id == "no" and str(app.screen.focused.label) == "Restore"
+        )  # the default keeps the work
         await pilot.press("enter")
         assert moves(app) == (5, 1, 9) and app.store.state.modified and app.sub_title == "classic · untitled study •"
         assert app.keeper.flush()
-        assert left_behind(app.library, own_session=app.keeper.session) == []  # the old row is gone; ours holds the study
+        assert (
+            left_behind(app.library, own_session=app.keeper.session) == []
+        )  # the old row is gone; ours holds the study
         await pilot.press("ctrl+q")
         assert isinstance(app.screen, ConfirmQuit)
         await pilot.click("#discard")
@@ -111,13 +117,21 @@ def test_a_killed_app_loses_nothing(tmp_path, ending):
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 34, 100, 0, 0))
     env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT, TERM="xterm-256color", COLUMNS="100", LINES="34")
+
     def default_signals():  # nohup or a background job may have left them ignored, and children inherit that
         for number in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
             signal.signal(number, signal.SIG_DFL)
 
-    child = subprocess.Popen([sys.executable, "-m", "workbench", "--db", db], stdin=follower, stdout=follower,
-                             stderr=follower, env=env, cwd=PACKAGE_ROOT, start_new_session=True,
-                             preexec_fn=default_signals)  # fmt: skip
+    child = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "--db", db],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        cwd=PACKAGE_ROOT,
+        start_new_session=True,
+        preexec_fn=default_signals,
+    )
     os.close(follower)
     screen = bytearray()
 
@@ -237,7 +251,10 @@ async def test_a_read_only_library_of_schema_2_still_opens_in_the_app(tmp_path, 
         assert await wait_library(pilot, app) == "open"
         assert app.library.read_only and app.keeper is None
         [warning] = [n for n in app._notifications if "read-only" in n.message]
-        assert (warning.title, warning.message) == ("Library", "The library is read-only: unsaved work is not kept safe.")
+        assert (warning.title, warning.message) == (
+            "Library",
+            "The library is read-only: unsaved work is not kept safe.",
+        )
 
 
 async def test_a_study_opened_from_a_file_without_json_saves_back_to_that_file(tmp_path):
@@ -316,7 +333,6 @@ def test_the_offer_says_when_the_work_was_kept_in_local_time():
     earlier = now - timedelta(days=3)
     assert _when(earlier.strftime("%Y-%m-%d %H:%M:%S")) == earlier.astimezone().strftime("%Y-%m-%d %H:%M")
     assert _when("yesterday-ish") == "yesterday-ish"
-
 
 
 def hold_the_library_opening(monkeypatch):

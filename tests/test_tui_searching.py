@@ -32,9 +32,12 @@ CENTRE = Position.empty(GOMOKU).play(113)
 ELSEWHERE = CENTRE.play(98)
 
 
-def _found(position: Position, proven: dict[int, tuple[Value, int]], nodes: int, complete: bool = False) -> SearchResult:
+def _found(
+    position: Position, proven: dict[int, tuple[Value, int]], nodes: int, complete: bool = False
+) -> SearchResult:
     moves = tuple(
-        MoveResult(cell, *proven[cell], 7) if cell in proven else MoveResult(cell, None, None, 0) for cell in position.legal_moves()
+        MoveResult(cell, *proven[cell], 7) if cell in proven else MoveResult(cell, None, None, 0)
+        for cell in position.legal_moves()
     )
     return SearchResult(position, moves, nodes, complete)
 
@@ -259,9 +262,16 @@ def test_requests_and_reports_cross_the_pipe_whole(result, ended, seconds):
         copy = pickle.loads(pickle.dumps(message))
         assert copy == message and type(copy) is type(message)
     copy = pickle.loads(pickle.dumps(report))
-    assert (copy.running, copy.ended, copy.result.nodes, copy.result.complete) == (report.running, ended, result.nodes, result.complete)
+    assert (copy.running, copy.ended, copy.result.nodes, copy.result.complete) == (
+        report.running,
+        ended,
+        result.nodes,
+        result.complete,
+    )
     assert copy.result.position.geometry is pickle.loads(pickle.dumps(GOMOKU))
-    assert [(m.cell, m.value, m.remoteness, m.nodes) for m in copy.result.moves] == [(m.cell, m.value, m.remoteness, m.nodes) for m in result.moves]
+    assert [(m.cell, m.value, m.remoteness, m.nodes) for m in copy.result.moves] == [
+        (m.cell, m.value, m.remoteness, m.nodes) for m in result.moves
+    ]
 
 
 def test_search_results_are_equal_field_by_field_whatever_the_order_they_are_compared_in():
@@ -287,7 +297,11 @@ def test_a_state_says_what_a_search_proved_without_its_node_counts():
     found = _found(Position.empty(GOMOKU), {113: (Value.DRAW, 220), 1: (Value.LOSS, 9)}, 500)
     state = Store(state).dispatch(SearchFound(result=found, running=True))
     assert state.proven_in(Position.empty(GOMOKU)) == ((1, Value.LOSS, 9), (113, Value.DRAW, 220))
-    busier = Store(state).dispatch(SearchFound(result=_found(Position.empty(GOMOKU), {113: (Value.DRAW, 220), 1: (Value.LOSS, 9)}, 900), running=True))
+    busier = Store(state).dispatch(
+        SearchFound(
+            result=_found(Position.empty(GOMOKU), {113: (Value.DRAW, 220), 1: (Value.LOSS, 9)}, 900), running=True
+        )
+    )
     assert busier.proven_in(Position.empty(GOMOKU)) == state.proven_in(Position.empty(GOMOKU))
 
 
@@ -298,6 +312,7 @@ async def test_a_report_that_only_counts_nodes_builds_the_evaluation_alone_again
     no_search(monkeypatch)
     builds = {BoardGrid: 0, BoardStatus: 0, EvaluationView: 0}
     for view in builds:
+
         def counted(self, writer, _build=view.build, _view=view):
             builds[_view] += 1
             return _build(self, writer)
@@ -318,7 +333,9 @@ async def test_a_report_that_only_counts_nodes_builds_the_evaluation_alone_again
         assert (builds[BoardGrid], builds[BoardStatus]) == (before[BoardGrid], before[BoardStatus])
         board_before, status_before = text_of(grid), text_of(status)
         assert status_before.startswith("X to move: ? searching 0/225")  # shortened to fit the board's 28 columns whole
-        app.store.dispatch(SearchFound(result=_found(Position.empty(GOMOKU), {1: (Value.LOSS, 9)}, 2_400), running=True))
+        app.store.dispatch(
+            SearchFound(result=_found(Position.empty(GOMOKU), {1: (Value.LOSS, 9)}, 2_400), running=True)
+        )
         await pilot.pause()
         assert text_of(status).startswith("X to move: ? searching 1/225")
         assert text_of(grid) != board_before  # the proven cell is drawn with its value
@@ -333,7 +350,11 @@ async def test_a_report_draws_only_the_lines_it_changes_and_the_moves_table_keep
     no_search(monkeypatch)
     made = []
     fitted = lines.fitted_strip
-    monkeypatch.setattr(lines, "fitted_strip", lambda segments, base, width, *rest: (made.append((segments, width)), fitted(segments, base, width, *rest))[1])
+    monkeypatch.setattr(
+        lines,
+        "fitted_strip",
+        lambda segments, base, width, *rest: (made.append((segments, width)), fitted(segments, base, width, *rest))[1],
+    )
     app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=GOMOKU)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot, app)
@@ -350,7 +371,9 @@ async def test_a_report_draws_only_the_lines_it_changes_and_the_moves_table_keep
         after = evaluation._ensure_strips()
         text = [strip.text for strip in after]
         assert len(after) == len(before) + 1
-        assert any("2,345 nodes" in line for line in text) and any(re.match(r"\s+e2\s+loss\s+3\s*$", line) for line in text)
+        assert any("2,345 nodes" in line for line in text) and any(
+            re.match(r"\s+e2\s+loss\s+3\s*$", line) for line in text
+        )
         kept = {id(strip) for strip in before}
         assert sum(id(strip) in kept for strip in after) >= 150  # the rows of the 150 moves proven before
         # the new row and the counts (the pane's scrollbar, a column wide, draws its longer content's thumb anew)

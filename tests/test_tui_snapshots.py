@@ -63,7 +63,9 @@ def test_a_4x4_board_with_its_values(snap_compare, kept_solution):
 
     kept_solution(Geometry(4, 4, 4))
     keys = ["6", "colon", *"11", "enter", "7", "v"]
-    assert snap_compare(WorkbenchApp(game=Geometry(4, 4, 4)), run_before=preparing(keys, "board"), terminal_size=(90, 30))
+    assert snap_compare(
+        WorkbenchApp(game=Geometry(4, 4, 4)), run_before=preparing(keys, "board"), terminal_size=(90, 30)
+    )
 
 
 @pytest.mark.parametrize("pane", ["board", "evaluation", "symmetry"])
@@ -74,7 +76,9 @@ def test_a_15x15_board_in_each_pane(snap_compare, monkeypatch, pane):
 
     monkeypatch.setattr(WorkbenchApp, "_start_search", lambda self, position: None)
     keys = ["colon", *"h8", "enter", "colon", *"h9", "enter", "colon", *"g8", "enter", "colon", *"i8", "enter", "v"]
-    assert snap_compare(WorkbenchApp(game=Geometry(15, 15, 5)), run_before=preparing(keys, pane), terminal_size=(80, 24))
+    assert snap_compare(
+        WorkbenchApp(game=Geometry(15, 15, 5)), run_before=preparing(keys, pane), terminal_size=(80, 24)
+    )
 
 
 DIALOGS = {

@@ -59,14 +59,23 @@ class UpdateSpy:
         monkeypatch.setattr(Compositor, "reflow", reflow)
 
     def rows(self) -> set[int]:
-        return {y for update in self.updates for region in update if region != "full" for y in range(region.y, region.bottom)}
+        return {
+            y
+            for update in self.updates
+            for region in update
+            if region != "full"
+            for y in range(region.y, region.bottom)
+        }
 
     def rows_in(self, area) -> set[int]:
         """The rows, counted from ``area``'s top, of the updates that overlap ``area`` (a pane beside it is not it)."""
         return {
-            y - area.y for update in self.updates for region in update
-            if region != "full" and region.overlaps(area) for y in range(max(region.y, area.y), min(region.bottom, area.bottom))
-        }  # fmt: skip
+            y - area.y
+            for update in self.updates
+            for region in update
+            if region != "full" and region.overlaps(area)
+            for y in range(max(region.y, area.y), min(region.bottom, area.bottom))
+        }
 
 
 @pytest.mark.parametrize("key", ["left", "v", "backspace", "3", "ctrl+z", "up"])
@@ -167,7 +176,9 @@ async def test_the_first_screen_is_drawn_once(monkeypatch, size):
         assert whole == [0], spy.updates
         # after it, what the tables bring (values, classes), not the panes around it
         panes = [app.query_one(f"#{name}").region for name in ("board", "history", "evaluation", "symmetry")]
-        assert panes and not any(region.contains_region(pane) for update in spy.updates[1:] for region in update for pane in panes)
+        assert panes and not any(
+            region.contains_region(pane) for update in spy.updates[1:] for region in update for pane in panes
+        )
 
 
 async def test_the_screen_is_drawn_whole_again_when_a_dialog_over_it_closes(monkeypatch):
@@ -366,9 +377,16 @@ def test_the_bench_times_a_variant_chosen_in_the_new_game_dialog_until_its_analy
     assert len(first["lit_s_values"]) == len(first["at_once_s_values"]) == report["launches"] == 2
     assert all(seconds > 0 for seconds in first["lit_s_values"] + first["at_once_s_values"])
     lines = terminal_bench.format_terminal_report(report)
-    assert lines[-3].startswith("first analysis shown: Enter on 3x3k3-misere in the new-game dialog") and "≤ 100 ms" in lines[-3]
-    assert lines[-2].lstrip().startswith("lit 0.25 s before Enter") and lines[-1].lstrip().startswith("Enter as soon as it is lit")
-    assert "first_analysis" not in terminal_bench.run_terminal_bench(quick=True, game="2x7k4", sizes=())  # not in the dialog's list
+    assert (
+        lines[-3].startswith("first analysis shown: Enter on 3x3k3-misere in the new-game dialog")
+        and "≤ 100 ms" in lines[-3]
+    )
+    assert lines[-2].lstrip().startswith("lit 0.25 s before Enter") and lines[-1].lstrip().startswith(
+        "Enter as soon as it is lit"
+    )
+    assert "first_analysis" not in terminal_bench.run_terminal_bench(
+        quick=True, game="2x7k4", sizes=()
+    )  # not in the dialog's list
 
 
 def test_a_screen_that_never_comes_is_a_failure_not_a_hang(bench_env, monkeypatch):
@@ -463,10 +481,21 @@ def test_first_paint_ends_at_the_settled_first_screen(bench_env):
 def test_the_terminal_report_names_every_size_scenario_and_ratio():
     figures = {"median_s": 0.01, "p95_s": 0.02, "max_s": 0.03, "bytes_per_key": 1000, "failures": 0, "p95_ratio": 2.0}
     report = {
-        "keys_per_scenario": 10, "launches": 2, "quiet_s": 0.25, "target_ratio": 2.0, "target_first_paint_ratio": 1.5,
-        "sizes": {"80x24": {"first_paint_bare_s": 0.5, "first_paint_s": 0.6, "first_paint_ratio": 1.2,
-                            "bare": {**figures, "p95_s": 0.01}, "scenarios": {s.name: dict(figures) for s in terminal_bench.SCENARIOS}}},
-    }  # fmt: skip
+        "keys_per_scenario": 10,
+        "launches": 2,
+        "quiet_s": 0.25,
+        "target_ratio": 2.0,
+        "target_first_paint_ratio": 1.5,
+        "sizes": {
+            "80x24": {
+                "first_paint_bare_s": 0.5,
+                "first_paint_s": 0.6,
+                "first_paint_ratio": 1.2,
+                "bare": {**figures, "p95_s": 0.01},
+                "scenarios": {s.name: dict(figures) for s in terminal_bench.SCENARIOS},
+            }
+        },
+    }
     report["sizes"]["80x24"]["scenarios"]["values overlay"]["failures"] = 3
     lines = terminal_bench.format_terminal_report(report)
     assert lines[0].startswith("keypress to settled screen, in a terminal, 3x3k3 (10 keys")
@@ -481,7 +510,9 @@ async def test_the_footer_follows_the_keys_of_the_focused_pane_and_is_redrawn_on
 
     redraws = []
     original = KeysFooter.refresh
-    monkeypatch.setattr(KeysFooter, "refresh", lambda footer, *a, **k: (redraws.append(footer), original(footer, *a, **k))[1])
+    monkeypatch.setattr(
+        KeysFooter, "refresh", lambda footer, *a, **k: (redraws.append(footer), original(footer, *a, **k))[1]
+    )
     app = _app()
     async with app.run_test(size=(160, 40)) as pilot:
         await wait_ready(pilot, app)
@@ -544,7 +575,9 @@ async def test_an_undone_and_redone_move_is_not_labelled_again(monkeypatch):
         drawn = _drawn(tree)
         labelled: list[int] = []
         real_label = VariationTree._label
-        monkeypatch.setattr(VariationTree, "_label", lambda self, *args: (labelled.append(1), real_label(self, *args))[1])
+        monkeypatch.setattr(
+            VariationTree, "_label", lambda self, *args: (labelled.append(1), real_label(self, *args))[1]
+        )
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert app.store.state.position.ply == 2 and labelled == []
@@ -580,7 +613,7 @@ async def test_the_tree_draws_from_its_kept_lines_what_a_tree_drawn_from_scratch
         PromoteToMainLine,
         PromoteVariation,
         SetComment,
-    )  # fmt: skip
+    )
 
     class Trees(App):
         CSS = "VariationTree > .history--current { background: red; }"
@@ -611,8 +644,14 @@ async def test_the_tree_draws_from_its_kept_lines_what_a_tree_drawn_from_scratch
                 elif roll < 0.8:
                     action = JumpTo(node=rng.choice(list(state.tree.nodes)))
                 else:
-                    action = rng.choice([DeleteVariation(), PromoteVariation(), PromoteToMainLine(),
-                                         SetComment(node=state.cursor, text=rng.choice(["", "idea"]))])  # fmt: skip
+                    action = rng.choice(
+                        [
+                            DeleteVariation(),
+                            PromoteVariation(),
+                            PromoteToMainLine(),
+                            SetComment(node=state.cursor, text=rng.choice(["", "idea"])),
+                        ]
+                    )
                 state = reduce(state, action)
                 history.append(state)
             kept.state = state
@@ -624,7 +663,9 @@ async def test_the_tree_draws_from_its_kept_lines_what_a_tree_drawn_from_scratch
             lit = kept.line_of(state.cursor)
             assert lit is not None and kept.lines[lit].node == state.cursor
             lit_colour = kept.part("history--current").bgcolor
-            assert [line for line in range(len(kept.lines)) if any(s.style.bgcolor == lit_colour for s in kept._strip(line))] == [lit]
+            assert [
+                line for line in range(len(kept.lines)) if any(s.style.bgcolor == lit_colour for s in kept._strip(line))
+            ] == [lit]
 
 
 @pytest.mark.parametrize("theme, no_color", [("textual-dark", False), ("textual-light", False), ("textual-dark", True)])
@@ -715,8 +756,11 @@ def compare_with_textuals_updates(monkeypatch, width: int, height: int) -> list[
         compositor._dirty_regions.update(regions)
         update = ours(compositor)
         if textuals is not None or update is not None:
-            compared.append(isinstance(update, QuickChopsUpdate) and textuals is not None
-                            and update.render_segments(console) == textuals.render_segments(console))  # fmt: skip
+            compared.append(
+                isinstance(update, QuickChopsUpdate)
+                and textuals is not None
+                and update.render_segments(console) == textuals.render_segments(console)
+            )
         return update
 
     monkeypatch.setattr(ChangedRegionsCompositor, "render_partial_update", both)
@@ -740,7 +784,9 @@ async def test_a_partial_update_from_the_changed_regions_writes_what_textuals_ow
         assert len(compared) >= 14 and all(compared)
 
 
-@pytest.mark.parametrize(("size", "theme"), [((80, 24), "textual-dark"), ((120, 40), "textual-light"), ((200, 60), "nord")])
+@pytest.mark.parametrize(
+    ("size", "theme"), [((80, 24), "textual-dark"), ((120, 40), "textual-light"), ((200, 60), "nord")]
+)
 async def test_a_full_update_from_the_front_writes_what_textuals_own_would(monkeypatch, size, theme):
     """The first frame, a resize, a theme: the app's compositor leaves a container the widgets in front of it
     cover out of a full update, and writes exactly what Textual's compositor writes, in every state of a game
@@ -755,7 +801,9 @@ async def test_a_full_update_from_the_front_writes_what_textuals_own_would(monke
 
     def both(compositor, simplify=False):
         update = ours(compositor, simplify)
-        compared.append(update.render_segments(console) == Compositor.render_full_update(compositor).render_segments(console))
+        compared.append(
+            update.render_segments(console) == Compositor.render_full_update(compositor).render_segments(console)
+        )
         return update
 
     monkeypatch.setattr(ChangedRegionsCompositor, "render_full_update", both)
@@ -766,8 +814,10 @@ async def test_a_full_update_from_the_front_writes_what_textuals_own_would(monke
         for key in ("5", "1", "9", "v", "3", "m", "tab", "ctrl+z"):
             await pilot.press(key)
             await pilot.pause()
-            compared.append(ours(app.screen._compositor).render_segments(console)
-                            == Compositor.render_full_update(app.screen._compositor).render_segments(console))  # fmt: skip
+            compared.append(
+                ours(app.screen._compositor).render_segments(console)
+                == Compositor.render_full_update(app.screen._compositor).render_segments(console)
+            )
         await pilot.resize_terminal(size[0] - 7, size[1] - 3)  # a full update of Textual's own making
         await pilot.pause()
         assert len(compared) >= 10 and all(compared)
@@ -786,7 +836,9 @@ async def test_a_step_lays_nothing_out_when_a_view_it_refreshes_is_clipped_out_o
     compared = compare_with_textuals_updates(monkeypatch, 80, 24)
     arranged = []
     arrange_root = Compositor._arrange_root
-    monkeypatch.setattr(Compositor, "_arrange_root", lambda self, *a, **k: arranged.append(1) or arrange_root(self, *a, **k))
+    monkeypatch.setattr(
+        Compositor, "_arrange_root", lambda self, *a, **k: arranged.append(1) or arrange_root(self, *a, **k)
+    )
     state = game_state(parse_variant("15x15k5"), GOMOKU_OPENING)
     app = WorkbenchApp(state, db=tempfile.mkdtemp() + "/library.sqlite3")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -796,7 +848,9 @@ async def test_a_step_lays_nothing_out_when_a_view_it_refreshes_is_clipped_out_o
         assert strip.is_mounted and strip not in app.screen._compositor.visible_widgets
         arranged.clear()
         refreshed = []
-        monkeypatch.setattr(type(strip), "refresh", lambda self, *a, **k: refreshed.append(1) or Widget.refresh(self, *a, **k))
+        monkeypatch.setattr(
+            type(strip), "refresh", lambda self, *a, **k: refreshed.append(1) or Widget.refresh(self, *a, **k)
+        )
         for key in ("left", "right", "left", "left", "right"):
             await pilot.press(key)
             await pilot.pause()
@@ -823,7 +877,9 @@ def test_an_app_on_the_bench_terminal_ends_when_that_terminal_closes(tmp_path):
         pytest.fail("the app outlived its terminal")
 
 
-@given(st.lists(st.integers(1, 79), unique=True).map(sorted), st.lists(st.tuples(st.integers(0, 79), st.integers(1, 40))))
+@given(
+    st.lists(st.integers(1, 79), unique=True).map(sorted), st.lists(st.tuples(st.integers(0, 79), st.integers(1, 40)))
+)
 def test_the_chops_a_span_meets_are_found_as_a_scan_of_every_chop_finds_them(inner_cuts, spans):
     cuts = [0, *inner_cuts, 80]
     spans = [(x1, min(80, x1 + width)) for x1, width in spans]
@@ -843,10 +899,23 @@ def test_on_a_searched_board_the_bench_leaves_out_only_what_the_search_changes()
             line = line[: match.start()] + "~" * (match.end() - match.start()) + line[match.end() :]
         return line
 
-    assert kept("│      12 ··O··OO········      ││ X to move: not proven yet   │") == "│      12 ··O··OO········      ││ X ~~~~~~~~~~~~~~~~~~~~~~~~~~│"
-    assert kept("│ X to move: ? (searching, 6/… ││ searching · 7,872 nodes · 6/195 proven · s…  │") == "│ X " + "~" * 27 + "││ " + "~" * 45 + "│"
-    assert kept("│       4 ···X···········      ││   ★e9     win       3          │") == "│       4 ···X···········      ││   ~~~~~~~~~~~~~~~~~~~          │"
-    for constant in ("│ fork   e9                  │", "│ win    —                    │", "│ ply 30 · v values, m masks   │"):
+    assert (
+        kept("│      12 ··O··OO········      ││ X to move: not proven yet   │")
+        == "│      12 ··O··OO········      ││ X ~~~~~~~~~~~~~~~~~~~~~~~~~~│"
+    )
+    assert (
+        kept("│ X to move: ? (searching, 6/… ││ searching · 7,872 nodes · 6/195 proven · s…  │")
+        == "│ X " + "~" * 27 + "││ " + "~" * 45 + "│"
+    )
+    assert (
+        kept("│       4 ···X···········      ││   ★e9     win       3          │")
+        == "│       4 ···X···········      ││   ~~~~~~~~~~~~~~~~~~~          │"
+    )
+    for constant in (
+        "│ fork   e9                  │",
+        "│ win    —                    │",
+        "│ ply 30 · v values, m masks   │",
+    ):
         assert kept(constant) == constant
     assert kept("│ fork   e9                ▁ │") == "│ fork   e9                ~ │"
 

@@ -68,8 +68,17 @@ async def test_n_lists_the_variants_with_the_one_played_lit_and_enter_starts_it_
         listed = app.screen.query_one("#variant-list", OptionList)
         texts = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
         assert [re.search(r"\b\d+x\d+k\d+(-misere)?\b", text).group() for text in texts] == [
-            "3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere", "4x4k3", "4x4k4", "4x5k4", "5x5k4", "7x7k5", "15x15k5",
-        ]  # fmt: skip
+            "3x3k3",
+            "3x3k3-misere",
+            "3x4k3",
+            "3x4k3-misere",
+            "4x4k3",
+            "4x4k4",
+            "4x5k4",
+            "5x5k4",
+            "7x7k5",
+            "15x15k5",
+        ]
         # past 16 cells, whether the board is solved here (this test's cache holds nothing)
         assert texts[6].endswith("4x5k4    unsolved, 1–3 min")
         assert texts[0].startswith("classic") and texts[2].startswith("3×4, three in a row")
@@ -92,14 +101,17 @@ async def test_choosing_3x4_plays_it_in_every_pane_and_names_it():
         grid = app.query_one(BoardGrid)
         left_of_grid = grid._origin()[0]
         assert re.findall(r"[a-d]\d", "\n".join(line[left_of_grid:] for line in text_of(grid).splitlines())) == [
-            f"{col}{row}" for row in (3, 2, 1) for col in "abcd"]  # fmt: skip  # each empty cell named as : reads it
+            f"{col}{row}" for row in (3, 2, 1) for col in "abcd"
+        ]  # each empty cell named as : reads it
         await pilot.click(BoardGrid, offset=cell_offset(grid, 12))  # a cell past the digit keys
         await pilot.press("6")
         await pilot.pause()
         assert moves(app) == (12, 6)
         evaluation = text_of(app.query_one(EvaluationView))
         assert evaluation.startswith("X to move")
-        assert re.search(r"^\s*★?[a-d][1-3]\s+(win|draw|loss)\b", evaluation.split("cell value")[1], re.M)  # rows by coordinate
+        assert re.search(
+            r"^\s*★?[a-d][1-3]\s+(win|draw|loss)\b", evaluation.split("cell value")[1], re.M
+        )  # rows by coordinate
         await pilot.press("ctrl+z")  # the move, then the new game: back to the classic board, its tables at hand
         await pilot.press("ctrl+z", "ctrl+z")
         await pilot.pause()
@@ -113,7 +125,9 @@ async def test_the_panes_say_the_tables_are_being_built_and_nothing_blocks_meanw
     from workbench import cache
     from workbench.engine import analysis
 
-    monkeypatch.setattr(analysis, "_TABLES", {key: value for key, value in analysis._TABLES.items() if key != THREE_BY_FOUR})
+    monkeypatch.setattr(
+        analysis, "_TABLES", {key: value for key, value in analysis._TABLES.items() if key != THREE_BY_FOUR}
+    )
     monkeypatch.setattr(cache, "load_tables", lambda geometry: None)  # none kept on disk either
     release, _ = held(monkeypatch, "build_and_cache_tables")
     app = _app(game=Geometry())
@@ -140,8 +154,12 @@ async def test_a_typed_variant_is_checked_before_the_game_starts():
         await pilot.pause()
         dialog = app.screen
         dialog.query_one("#variant-input", Input).focus()
-        for text, problem in (("16x16k5", "boards have 1 to 15 rows and columns"), ("chess", "unknown variant 'chess'"), ("3x3k5", "does not fit"),
-                              ("[b]x[/b]", "unknown variant '[b]x[/b]'")):  # shown as typed, never read as markup
+        for text, problem in (
+            ("16x16k5", "boards have 1 to 15 rows and columns"),
+            ("chess", "unknown variant 'chess'"),
+            ("3x3k5", "does not fit"),
+            ("[b]x[/b]", "unknown variant '[b]x[/b]'"),
+        ):  # shown as typed, never read as markup
             dialog.query_one("#variant-input", Input).value = text
             await pilot.press("enter")
             await pilot.pause()
@@ -307,7 +325,9 @@ async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress
         for stage in ("stage 1 of 4, enumerating positions · 3%\n━━", "stage 1 of 4, enumerating positions · 9%\n━━━"):
             app.preparing = stage  # as the solver reports
             await pilot.pause()
-            assert all(line in text_of(app.query_one(EvaluationView)) for line in stage.splitlines())  # never a stale one
+            assert all(
+                line in text_of(app.query_one(EvaluationView)) for line in stage.splitlines()
+            )  # never a stale one
         release.set()
         await wait_ready(pilot, app)
         # one progress through the four stages, growing, each with its stage named and a bar for the whole
@@ -372,7 +392,10 @@ async def test_games_like_this_says_which_boards_it_counts():
         await pilot.press("g")
         await pilot.pause()
         notes = [(n.title, str(n.message)) for n in app._notifications]
-        assert ("Games like this", "Games like this counts the games of boards of up to 12 cells; this is 2×7, four in a row.") in notes
+        assert (
+            "Games like this",
+            "Games like this counts the games of boards of up to 12 cells; this is 2×7, four in a row.",
+        ) in notes
         assert not app.screen.query("GamesLikeThis") and app.screen is app.screen_stack[0]
 
 
@@ -527,7 +550,9 @@ def _kept_only_in_the_cache(monkeypatch, *boards: Geometry) -> None:
     analysis.tables(Geometry())
     for board in boards:
         assert cache.save_tables(analysis.tables(board))
-    monkeypatch.setattr(analysis, "_TABLES", {geometry: table for geometry, table in analysis._TABLES.items() if geometry not in boards})
+    monkeypatch.setattr(
+        analysis, "_TABLES", {geometry: table for geometry, table in analysis._TABLES.items() if geometry not in boards}
+    )
 
 
 async def test_a_variant_lit_in_the_new_game_dialog_is_read_back_and_dropped_unless_chosen(monkeypatch):
@@ -585,7 +610,11 @@ async def test_a_variant_read_back_after_the_dialog_closed_is_dropped_and_one_ch
         await until(pilot, lambda: read == [THREE_BY_FOUR], "3x4 being read back")
         await pilot.press("escape")
         release.set()
-        await until(pilot, lambda: not [worker for worker in app.workers if worker.name == "prefetch-analysis"], "the read-back over")
+        await until(
+            pilot,
+            lambda: not [worker for worker in app.workers if worker.name == "prefetch-analysis"],
+            "the read-back over",
+        )
         await pilot.pause()
         assert not analysis_ready(THREE_BY_FOUR)
         release.clear()
@@ -672,7 +701,9 @@ async def test_gomoku_is_chosen_by_name_drawn_compact_and_played_by_coordinate(m
         await pilot.press("colon", "h", "8", "enter")
         await pilot.pause()
         assert moves(app) == (113,)
-        await until(pilot, lambda: asked and asked[-1] == Position.empty(GOMOKU).play(113), "h8 searched once it stayed")
+        await until(
+            pilot, lambda: asked and asked[-1] == Position.empty(GOMOKU).play(113), "h8 searched once it stayed"
+        )
         assert "·······X·······" in text_of(grid)  # h8: the centre of row 8
         assert text_of(app.query_one(BoardStatus)).startswith("O to move: ? (not searched)")
         evaluation = text_of(app.query_one(EvaluationView))
@@ -706,8 +737,11 @@ async def test_a_big_board_s_search_fills_in_and_s_stops_it_and_searches_on():
         view = app.query_one(EvaluationView)
         await until(pilot, lambda: "searching ·" in text_of(view) and "nodes" in text_of(view), "its progress shown")
         # its first report (waited for: under load a stop pressed before it would leave no nodes counted)
-        await until(pilot, lambda: (r := app.store.state.search_of(position)) is not None and r.nodes > 0,
-                    "the search's first report")  # fmt: skip
+        await until(
+            pilot,
+            lambda: (r := app.store.state.search_of(position)) is not None and r.nodes > 0,
+            "the search's first report",
+        )
         await pilot.press("v")  # the keys answer while it runs
         await pilot.pause()
         assert app.store.state.view.overlay == "values"
@@ -722,14 +756,22 @@ async def test_a_big_board_s_search_fills_in_and_s_stops_it_and_searches_on():
             await until(pilot, lambda: app.store.state.searching == position, "the search went on")
             # the finds are kept, and the count goes on from the first go (waited for: a stop pressed before the
             # search's first report would leave the count where it was)
-            await until(pilot, lambda: (r := app.store.state.search_of(position)) is not None
-                        and sum(m.proven for m in r.moves) >= proven and r.nodes > found.nodes,
-                        "the finds kept, the count going on")  # fmt: skip
+            await until(
+                pilot,
+                lambda: (
+                    (r := app.store.state.search_of(position)) is not None
+                    and sum(m.proven for m in r.moves) >= proven
+                    and r.nodes > found.nodes
+                ),
+                "the finds kept, the count going on",
+            )
             await pilot.press("s")
             await until(pilot, lambda: app.store.state.searching is None, "stopped again")
             assert app.store.state.search_of(position).nodes > found.nodes
         await pilot.press("left")  # another position: its own search; this one's finds stay in the state
-        await until(pilot, lambda: app.store.state.searching == app.store.state.position, "the earlier position searched")
+        await until(
+            pilot, lambda: app.store.state.searching == app.store.state.position, "the earlier position searched"
+        )
         assert app.store.state.search_of(position) is not None
 
 
@@ -750,17 +792,23 @@ async def test_a_search_that_proves_every_move_shows_the_value_and_the_best_move
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
         position = app.store.state.position
-        await until(pilot, lambda: (r := app.store.state.search_of(position)) is not None and r.complete, "every move proven")
+        await until(
+            pilot, lambda: (r := app.store.state.search_of(position)) is not None and r.complete, "every move proven"
+        )
         await until(pilot, lambda: app.store.state.searching is None, "the search done")
         await pilot.pause()
         analysis = app.store.state.analysis
         assert analysis.proven and analysis.value is not None
-        assert text_of(app.query_one(BoardStatus)).startswith(f"O to move: {analysis.value.label} in {analysis.remoteness}")
+        assert text_of(app.query_one(BoardStatus)).startswith(
+            f"O to move: {analysis.value.label} in {analysis.remoteness}"
+        )
         assert "searched: every move proven" in text_of(app.query_one(EvaluationView))
         assert "not proven" not in text_of(app.query_one(EvaluationView))
         strip = app.query_one(ValueStrip)
         assert text_of(strip).split() == ["·", "c3", "a5", "b3", "b5", "a3"]
-        assert outcome_for_x(app.store.state, app.store.state.cursor) == (1 if analysis.value.label == "loss" else -1 if analysis.value.label == "win" else 0)
+        assert outcome_for_x(app.store.state, app.store.state.cursor) == (
+            1 if analysis.value.label == "loss" else -1 if analysis.value.label == "win" else 0
+        )
         await pilot.press("space")
         await pilot.pause()
         assert moves(app)[-1] in (10, 14)  # O blocks the three: one of its two open ends
@@ -783,7 +831,9 @@ async def test_the_search_runs_in_a_process_that_ends_with_the_app_and_a_killed_
         os.kill(first.pid, signal.SIGKILL)
         await until(pilot, lambda: app.store.state.searching is None, "the search seen gone")
         await pilot.pause()
-        assert "search stopped" in text_of(app.query_one(EvaluationView)) and "searching" not in text_of(app.query_one(BoardStatus))
+        assert "search stopped" in text_of(app.query_one(EvaluationView)) and "searching" not in text_of(
+            app.query_one(BoardStatus)
+        )
         assert any("process ended" in notice.message for notice in app._notifications)
         await pilot.press("s")
         await until(pilot, lambda: app.store.state.searching is not None, "searching again")
@@ -817,7 +867,9 @@ async def test_the_search_s_process_is_held_while_keys_come_and_goes_on_when_the
         assert _process_state(process.pid) == "T"  # the second key's spell is not over
         await until(pilot, lambda: _process_state(process.pid) != "T", "searching on once the keys stopped")
         nodes = app.store.state.search_of(app.store.state.position).nodes
-        await until(pilot, lambda: app.store.state.search_of(app.store.state.position).nodes > nodes, "counting nodes again")
+        await until(
+            pilot, lambda: app.store.state.search_of(app.store.state.position).nodes > nodes, "counting nodes again"
+        )
     assert process.poll() is not None  # ended with the app, held or not
 
 
@@ -836,7 +888,9 @@ async def test_the_engine_answers_on_a_big_board_by_the_threats(monkeypatch):
             if cell in moves(app) or state.position.is_over:
                 continue
             await pilot.press("colon", *str(cell), "enter")
-            await until(pilot, lambda: app.store.state.position.ply % 2 == 0 or app.store.state.position.is_over, "an answer")
+            await until(
+                pilot, lambda: app.store.state.position.ply % 2 == 0 or app.store.state.position.is_over, "an answer"
+            )
             position = app.store.state.tree.position(app.store.state.tree.node(app.store.state.cursor).parent)
             threats = completions(position.geometry, position.x, position.o)  # X's, before O's answer
             if threats and not app.store.state.position.is_over:
@@ -853,5 +907,7 @@ async def test_the_values_overlay_keeps_each_cell_s_name_on_its_top_line_where_c
         await pilot.pause()
         lines = text_of(app.query_one(BoardGrid)).splitlines()
         tops = [line for line in lines if re.fullmatch(r"\s+[a-c]\d\s+│[a-c]\d\s+│[a-c]\d\s*", line)]
-        assert [re.findall(r"[a-c]\d", line) for line in tops] == [[f"{col}{row}" for col in "abc"] for row in (4, 3, 2, 1)]
+        assert [re.findall(r"[a-c]\d", line) for line in tops] == [
+            [f"{col}{row}" for col in "abc"] for row in (4, 3, 2, 1)
+        ]
         assert sum("win 9" in line for line in lines) == 2  # the values, one line below

@@ -17,7 +17,7 @@ from workbench.state.actions import (
     PromoteVariation,
     SetComment,
     ToStart,
-)  # fmt: skip
+)
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.panes.variation_tree import (
     VariationTree,
@@ -27,7 +27,7 @@ from workbench.tui.panes.variation_tree import (
     tree_lines,
     view_children,
     view_parent,
-)  # fmt: skip
+)
 
 from .tui_helpers import moves, wait_ready
 

@@ -31,7 +31,9 @@ async def wait_settled(pilot, app: WorkbenchApp) -> None:
     that grew with the tables asks for one; a slow run would otherwise meet it in the test's keys)."""
     screen = app.screen
     for _ in range(1000):  # a bound so that a screen that never settles fails instead of hanging
-        if not (screen._layout_required or screen._scroll_required or screen._repaint_required or screen._dirty_widgets):
+        if not (
+            screen._layout_required or screen._scroll_required or screen._repaint_required or screen._dirty_widgets
+        ):
             return
         await pilot.pause()
     raise AssertionError("the screen never settled")

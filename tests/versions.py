@@ -21,18 +21,35 @@ from workbench.tui.textual_ext.mode import CHECKED_TEXTUAL, CHECKED_TEXTUAL_SERV
 
 ROOT = Path(__file__).parent.parent
 PAIRS = (
-    (CHECKED_TEXTUAL.oldest, CHECKED_TEXTUAL_SERVE.oldest), (CHECKED_TEXTUAL.newest, CHECKED_TEXTUAL_SERVE.newest),
-)  # fmt: skip
+    (CHECKED_TEXTUAL.oldest, CHECKED_TEXTUAL_SERVE.oldest),
+    (CHECKED_TEXTUAL.newest, CHECKED_TEXTUAL_SERVE.newest),
+)
 """(Textual, textual-serve): the oldest and the newest releases the gates name as checked
 (``workbench/tui/textual_ext/mode.py``), which are those the project's ranges allow (``textual>=8.0,<9``,
 ``textual-serve>=1.1,<2``) that the registry had when they were written. Widening the checked span means running
 this on the new end first."""
-TOOLS = ("pytest", "pytest-asyncio", "pytest-cov", "pytest-xdist", "pytest-timeout", "pytest-textual-snapshot", "hypothesis", "pyte")
+TOOLS = (
+    "pytest",
+    "pytest-asyncio",
+    "pytest-cov",
+    "pytest-xdist",
+    "pytest-timeout",
+    "pytest-textual-snapshot",
+    "hypothesis",
+    "pyte",
+)
 COMPARISONS = (
-    "tests/test_tui_speed.py", "tests/test_tui_footer.py", "tests/test_tui_terminal_driver.py",
-    "tests/test_tui_key_routing.py", "tests/test_tui_variation_tree.py", "tests/test_tui_app.py",
-    "tests/test_cli_serve.py", "tests/test_cli_serve_access.py", "tests/test_cli_warm_start.py", "tests/test_gate.py",
-)  # fmt: skip
+    "tests/test_tui_speed.py",
+    "tests/test_tui_footer.py",
+    "tests/test_tui_terminal_driver.py",
+    "tests/test_tui_key_routing.py",
+    "tests/test_tui_variation_tree.py",
+    "tests/test_tui_app.py",
+    "tests/test_cli_serve.py",
+    "tests/test_cli_serve_access.py",
+    "tests/test_cli_warm_start.py",
+    "tests/test_gate.py",
+)
 """The tests that hold our overrides of Textual and textual-serve against their own output, the app's Pilot
 tests, and the gates' own (no private name outside them, with this release's private names). The snapshot tests
 are left out: they compare with pictures made by the pinned Textual."""
@@ -45,12 +62,29 @@ def check(textual: str, textual_serve: str) -> bool:
     with tempfile.TemporaryDirectory() as folder:
         python = Path(folder) / "bin" / "python"
         subprocess.run([sys.executable, "-m", "venv", folder], check=True)
-        install = [str(python), "-m", "pip", "install", "--quiet", "-e", str(ROOT), f"textual=={textual}", f"textual-serve=={textual_serve}", *TOOLS]
+        install = [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "-e",
+            str(ROOT),
+            f"textual=={textual}",
+            f"textual-serve=={textual_serve}",
+            *TOOLS,
+        ]
         subprocess.run(install, check=True)
         versions = subprocess.run(
-            [str(python), "-c", "from importlib.metadata import version as v; print(v('textual'), v('textual-serve'), v('rich'))"],
-            capture_output=True, text=True, check=True,
-        ).stdout.split()  # fmt: skip
+            [
+                str(python),
+                "-c",
+                "from importlib.metadata import version as v; print(v('textual'), v('textual-serve'), v('rich'))",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
         print(f"== Textual {versions[0]}, textual-serve {versions[1]}, Rich {versions[2]}", flush=True)
         pytest = [str(python), "-m", "pytest", "-p", "no:cacheprovider", "--no-cov", "-q", "-n", "2"]
         env = {**{k: v for k, v in os.environ.items() if k != STOCK_VARIABLE}, "PYTHONPATH": str(ROOT)}

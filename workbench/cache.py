@@ -181,19 +181,21 @@ def save_strong(solution) -> bool:
 
     target = strong_cache_path(solution.geometry)
     arrays = [solution.packed, solution.class_ranks, *solution.games_indices, *solution.games_counts]
-    meta = json.dumps({
-        "variant": str(solution.geometry),
-        "positions_by_ply": solution.positions_by_ply,
-        "terminal_by_ply": solution.terminal_by_ply,
-        "values_by_ply": solution.values_by_ply,
-        "classes_by_ply": solution.classes_by_ply,
-        "kept_plies": list(range(len(solution.games_indices))),
-        "terminal_classes": solution.terminal_classes,
-        "classes_by_value": solution.classes_by_value,
-        "games_by_length": solution.games_by_length,
-        "ledger": solution.ledger,
-        "arrays": [[array.dtype.str, list(array.shape)] for array in arrays],
-    }).encode()  # fmt: skip
+    meta = json.dumps(
+        {
+            "variant": str(solution.geometry),
+            "positions_by_ply": solution.positions_by_ply,
+            "terminal_by_ply": solution.terminal_by_ply,
+            "values_by_ply": solution.values_by_ply,
+            "classes_by_ply": solution.classes_by_ply,
+            "kept_plies": list(range(len(solution.games_indices))),
+            "terminal_classes": solution.terminal_classes,
+            "classes_by_value": solution.classes_by_value,
+            "games_by_length": solution.games_by_length,
+            "ledger": solution.ledger,
+            "arrays": [[array.dtype.str, list(array.shape)] for array in arrays],
+        }
+    ).encode()
     payload = meta + b"\n" + b"".join(array.tobytes() for array in arrays)
     if not _write_whole(target, STRONG_MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload):
         return False

@@ -131,9 +131,12 @@ def start() -> tuple[Connection, subprocess.Popen]:
     ours, theirs = socket.socketpair()
     with theirs:
         process = subprocess.Popen(
-            [sys.executable, "-m", "workbench.search_service", str(theirs.fileno()), str(os.getpid())], pass_fds=(theirs.fileno(),),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            [sys.executable, "-m", "workbench.search_service", str(theirs.fileno()), str(os.getpid())],
+            pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     return Connection(ours.detach()), process
 
 

@@ -56,7 +56,11 @@ def board_text(position: Position, highlight: Bitboard, width: int | None = None
                 if mark is None:
                     text.append("·", style=DIM)
                 else:
-                    text.append(mark.value, style=Style.parse(MARK_STYLES[mark.value]) + (REVERSE if highlight & cell_bit(cell) else Style()))
+                    text.append(
+                        mark.value,
+                        style=Style.parse(MARK_STYLES[mark.value])
+                        + (REVERSE if highlight & cell_bit(cell) else Style()),
+                    )
         letters = " ".join(chr(ord("a") + col) for col in range(geometry.cols))
     text.append("\n" + " " * (label + 1) + letters, style=DIM)
     return text
@@ -118,8 +122,11 @@ def moves_table(analysis: Analysis) -> Table:
     """Every move's value, remoteness, trap and games; a caption tells the ★ best moves (the quickest win, else a
     draw, else the slowest loss) from the moves that keep the value, however slowly: two things, two names."""
     keeping = [move.cell for move in analysis.moves if move.value == analysis.value]
-    caption = ("★ best: the quickest win, else a draw, else the slowest loss"
-               + (f" · keep the {analysis.value.label}: {cell_names(keeping, analysis.position.geometry, ', ')}" if analysis.value in (Value.WIN, Value.DRAW) else ""))  # fmt: skip
+    caption = "★ best: the quickest win, else a draw, else the slowest loss" + (
+        f" · keep the {analysis.value.label}: {cell_names(keeping, analysis.position.geometry, ', ')}"
+        if analysis.value in (Value.WIN, Value.DRAW)
+        else ""
+    )
     table = Table(title="Moves (for the side to move)", title_justify="left", caption=caption, caption_justify="left")
     table.add_column("cell", justify="right")
     table.add_column("value")
@@ -139,9 +146,12 @@ def moves_table(analysis: Analysis) -> Table:
             Text(move.value.label, style=VALUE_STYLES[move.value]),
             str(move.remoteness),
             trap,
-            *((f"{move.games.total:,}", f"{move.games.x:,}", f"{move.games.o:,}", f"{move.games.draw:,}")
-              if move.games is not None else ("not counted", "—", "—", "—")),
-        )  # fmt: skip
+            *(
+                (f"{move.games.total:,}", f"{move.games.x:,}", f"{move.games.o:,}", f"{move.games.draw:,}")
+                if move.games is not None
+                else ("not counted", "—", "—", "—")
+            ),
+        )
     return table
 
 
@@ -156,7 +166,9 @@ def analysis_view(analysis: Analysis, width: int | None = None) -> RenderableTyp
     facts.append("\nstatus     ")
     facts.append(analysis.status.value)
     if position.dead_draw:
-        facts.append(" (dead draw: no line left)", style="yellow")  # pragma: no mutate - Rich reads colour names in any case
+        facts.append(
+            " (dead draw: no line left)", style="yellow"
+        )  # pragma: no mutate - Rich reads colour names in any case
     facts.append("\nto move    ")
     facts.append(analysis.to_move.value if analysis.to_move else "—")
     facts.append("\nvalue      ")
@@ -193,7 +205,9 @@ def _board_beside(position: Position, facts: Text, width: int | None = None) -> 
     facts_width = max(len(line) for line in facts.plain.split("\n"))
     if width is not None and board_width + 3 + facts_width > width:
         return Group(board, Text(), facts)
-    header = Table.grid(padding=(0, 3))  # pragma: no mutate - one row: a grid pads no edge, so its vertical padding never shows
+    header = Table.grid(
+        padding=(0, 3)
+    )  # pragma: no mutate - one row: a grid pads no edge, so its vertical padding never shows
     header.add_column()
     header.add_column()
     header.add_row(board, facts)
@@ -259,11 +273,15 @@ def search_view(record: dict, position: Position, width: int | None = None, all_
     facts = Text()
     from .engine.position import format_marks
 
-    facts.append(format_marks(position) or "the empty board", style=BOLD)  # its 15 rows of dots as one string would say less
+    facts.append(
+        format_marks(position) or "the empty board", style=BOLD
+    )  # its 15 rows of dots as one string would say less
     facts.append(f"\nvariant    {geometry}")
     facts.append(f"\nstatus     {record['status']}")
     if record["dead_draw"]:
-        facts.append(" (dead draw: no line left)", style="yellow")  # pragma: no mutate - Rich reads colour names in any case
+        facts.append(
+            " (dead draw: no line left)", style="yellow"
+        )  # pragma: no mutate - Rich reads colour names in any case
     facts.append(f"\nto move    {record['to_move'] or '—'}")
     facts.append("\nvalue      ")
     if record["value"] is not None:

@@ -58,8 +58,28 @@ def _launch_script() -> str:
 
 QUIET = 0.05
 """Seconds with nothing to lay out, paint or process before a key counts as done."""
-KEY_SCRIPT = ("5", "1", "9", "v", "3", "m", "backspace", "7", "m", "left", "up", "enter", "backspace", "backspace",
-              "2", "v", "8", "backspace", "backspace", "backspace")  # fmt: skip
+KEY_SCRIPT = (
+    "5",
+    "1",
+    "9",
+    "v",
+    "3",
+    "m",
+    "backspace",
+    "7",
+    "m",
+    "left",
+    "up",
+    "enter",
+    "backspace",
+    "backspace",
+    "2",
+    "v",
+    "8",
+    "backspace",
+    "backspace",
+    "backspace",
+)
 
 
 def _launch(kind: str, data_folder: str, *, tables_cache: bool = True) -> float:
@@ -152,7 +172,13 @@ def keypress_times(keys: int = 200) -> dict:
 
     latencies = sorted(asyncio.run(_keypress_latencies(keys)))
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
-    return {"keys": keys, "median_s": statistics.median(latencies), "p95_s": p95, "max_s": latencies[-1], "target_p95_s": 0.05}
+    return {
+        "keys": keys,
+        "median_s": statistics.median(latencies),
+        "p95_s": p95,
+        "max_s": latencies[-1],
+        "target_p95_s": 0.05,
+    }
 
 
 def run_tui_bench(*, quick: bool = False) -> dict:

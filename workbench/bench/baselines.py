@@ -23,10 +23,15 @@ from itertools import permutations
 _FULL = 0b111111111
 _UPPER_LEFT = 0b100000000
 _SEED_LINES = (
-    0b111000000, 0b000111000, 0b000000111,
-    0b100100100, 0b010010010, 0b001001001,
-    0b100010001, 0b001010100,
-)  # fmt: skip
+    0b111000000,
+    0b000111000,
+    0b000000111,
+    0b100100100,
+    0b010010010,
+    0b001001001,
+    0b100010001,
+    0b001010100,
+)
 
 
 def _did_player_win(moves: int) -> bool:
@@ -121,8 +126,14 @@ def perf_losing_moves(thinking: int, idle: int) -> int:
     return trapping
 
 
-_SEED_FUNCTIONS = ("winning_moves", "losing_moves", "plan_winning_moves", "plan_losing_moves",
-                   "perf_winning_moves", "perf_losing_moves")  # fmt: skip
+_SEED_FUNCTIONS = (
+    "winning_moves",
+    "losing_moves",
+    "plan_winning_moves",
+    "plan_losing_moves",
+    "perf_winning_moves",
+    "perf_losing_moves",
+)
 
 
 def memoized_seed_port() -> tuple:
@@ -162,9 +173,10 @@ def from_seed_bitboard(bb: int) -> int:
 
 
 # seed 000: cells 0..8, the first line in play order decides
-_LINES = tuple(sum(1 << c for c in line) for line in (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)
-))  # fmt: skip
+_LINES = tuple(
+    sum(1 << c for c in line)
+    for line in ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+)
 
 
 def brute_force_ledger() -> dict[str, int]:

@@ -89,8 +89,18 @@ def run_engine_bench(*, quick: bool = False) -> dict:
             "process_s": fresh["process"],
             "target_s": 0.25,
         },
-        "first_move_table": {"engine_s": engine_table, "seed001_port_s": seed_table, "speedup": seed_table / engine_table, "target_speedup": 50},
-        "ledger": {"engine_s": engine_ledger, "brute_force_s": brute, "speedup": brute / engine_ledger, "target_speedup": 300},
+        "first_move_table": {
+            "engine_s": engine_table,
+            "seed001_port_s": seed_table,
+            "speedup": seed_table / engine_table,
+            "target_speedup": 50,
+        },
+        "ledger": {
+            "engine_s": engine_ledger,
+            "brute_force_s": brute,
+            "speedup": brute / engine_ledger,
+            "target_speedup": 300,
+        },
         "solve_from_empty": {"engine_s": engine_solve, "plain_minimax_s": minimax, "speedup": minimax / engine_solve},
         "single_analysis_warm": {"seconds": warm_single, "target_s": 0.001},
     }
@@ -109,7 +119,11 @@ def explain_times(*, quick: bool = False) -> dict:
 
     boards: dict[str, dict] = {}
     # --quick: the classic board alone (the others' tables take seconds to build) and the 4×4 where it is kept
-    wanted = (TIC_TAC_TOE, Geometry(4, 4, 4)) if quick else (TIC_TAC_TOE, Geometry(3, 4, 3), Geometry(misere=True), Geometry(4, 4, 4))
+    wanted = (
+        (TIC_TAC_TOE, Geometry(4, 4, 4))
+        if quick
+        else (TIC_TAC_TOE, Geometry(3, 4, 3), Geometry(misere=True), Geometry(4, 4, 4))
+    )
     for geometry in wanted:
         if geometry.size > 12:
             solution = load_strong(geometry)
@@ -147,10 +161,21 @@ def run_library_bench(*, quick: bool = False) -> dict:
             start = time.perf_counter()
             write_games(library)
             written = time.perf_counter() - start
-            probes = [parse_position(text) for text in (
-                ".../.../...", ".../.X./...", "X../.../...", "X../.O./...", "XO./.X./...", "XO./XX./..O", "XO./.XX/O.O",
-                "XOX/.XO/.XO", "XOX/OXX/.OO", "XOX/XOO/OXX",
-            )]
+            probes = [
+                parse_position(text)
+                for text in (
+                    ".../.../...",
+                    ".../.X./...",
+                    "X../.../...",
+                    "X../.O./...",
+                    "XO./.X./...",
+                    "XO./XX./..O",
+                    "XO./.XX/O.O",
+                    "XOX/.XO/.XO",
+                    "XOX/OXX/.OO",
+                    "XOX/XOO/OXX",
+                )
+            ]
             slowest, probe_repeats = 0.0, 3 if quick else 20
             for position in probes:
                 best = min(_timed(lambda probe=position: games_through(library, probe)) for _ in range(probe_repeats))
@@ -195,14 +220,18 @@ def format_report(report: dict) -> str:
             f"{entry['speedup']:7.0f}×{target}"
         )
     single = report["single_analysis_warm"]
-    lines.append(f"one position, warm tables      {single['seconds'] * 1e6:8.1f} µs (target ≤ {single['target_s'] * 1e6:.0f} µs)")
+    lines.append(
+        f"one position, warm tables      {single['seconds'] * 1e6:8.1f} µs (target ≤ {single['target_s'] * 1e6:.0f} µs)"
+    )
     explained = report.get("explain")
     for board, entry in (explained or {}).get("boards", {}).items():
         if "missing" in entry:
             lines.append(f"explain a move, {board:<14} {entry['missing']}")
         else:
-            lines.append(f"explain a move, {board:<14} {entry['max_s'] * 1000:8.2f} ms at most, {entry['mean_s'] * 1000:.2f} ms mean "
-                         f"over {entry['moves']} moves (target ≤ {explained['target_s'] * 1000:.0f} ms)")  # fmt: skip
+            lines.append(
+                f"explain a move, {board:<14} {entry['max_s'] * 1000:8.2f} ms at most, {entry['mean_s'] * 1000:.2f} ms mean "
+                f"over {entry['moves']} moves (target ≤ {explained['target_s'] * 1000:.0f} ms)"
+            )
     for name, entry in report.items():
         if name.startswith(("tui_", "library_")):
             lines.append(entry["line"])

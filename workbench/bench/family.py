@@ -65,7 +65,10 @@ print(len(states))
 def openspiel_python() -> str | None:
     """A Python that imports pyspiel: this one, or ``$WORKBENCH_OPENSPIEL_PYTHON``; None when neither does."""
     for candidate in (sys.executable, os.environ.get("WORKBENCH_OPENSPIEL_PYTHON")):
-        if candidate and subprocess.run([candidate, "-c", "import pyspiel"], capture_output=True, check=False).returncode == 0:
+        if (
+            candidate
+            and subprocess.run([candidate, "-c", "import pyspiel"], capture_output=True, check=False).returncode == 0
+        ):
             return candidate
     return None
 
@@ -88,7 +91,9 @@ def tier2_positions(geometry: Geometry | None = None, count: int = 10, seed: int
     return found
 
 
-def _whole(argv: list[str], env: dict[str, str] | None = None, timeout: float = PEER_TIMEOUT_S) -> tuple[float, str | None]:
+def _whole(
+    argv: list[str], env: dict[str, str] | None = None, timeout: float = PEER_TIMEOUT_S
+) -> tuple[float, str | None]:
     """Seconds a whole process took, and its output (None when it timed out or failed)."""
     started = time.perf_counter()
     try:
@@ -111,8 +116,13 @@ def strong_bench(variant: str = "4x4k4") -> dict:
             _whole([sys.executable, "-m", "workbench", "analyze", "--game", variant, "--moves", "6", "--json"], env)[0]
             for _ in range(3)
         )
-    return {"variant": variant, "solve": solve, "cache_mb": sum(kept) / 1e6, "warm_analyze_s": warm,
-            "targets": {"solve_s": 10, "cache_mb": 64, "warm_analyze_s": 0.5, "peak_mb": 2048}}  # fmt: skip
+    return {
+        "variant": variant,
+        "solve": solve,
+        "cache_mb": sum(kept) / 1e6,
+        "warm_analyze_s": warm,
+        "targets": {"solve_s": 10, "cache_mb": 64, "warm_analyze_s": 0.5, "peak_mb": 2048},
+    }
 
 
 def tier2_bench(peer: str | None, budget_s: float = 300.0) -> dict:
@@ -122,13 +132,33 @@ def tier2_bench(peer: str | None, budget_s: float = 300.0) -> dict:
     for moves in tier2_positions(geometry):
         text = format_moves(moves)
         ours_s, output = _whole(
-            [sys.executable, "-m", "workbench", "analyze", "--game", str(geometry), "--moves", text, "--json",
-             "--budget", f"{budget_s}s"], timeout=budget_s + 60)  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "workbench",
+                "analyze",
+                "--game",
+                str(geometry),
+                "--moves",
+                text,
+                "--json",
+                "--budget",
+                f"{budget_s}s",
+            ],
+            timeout=budget_s + 60,
+        )
         record = json.loads(output) if output else None
-        row = {"moves": text, "ours_s": ours_s, "proven_moves": sum(m["proven"] for m in record["moves"]) if record else 0,
-               "legal_moves": len(record["moves"]) if record else None, "value": record["value"] if record else None}  # fmt: skip
+        row = {
+            "moves": text,
+            "ours_s": ours_s,
+            "proven_moves": sum(m["proven"] for m in record["moves"]) if record else 0,
+            "legal_moves": len(record["moves"]) if record else None,
+            "value": record["value"] if record else None,
+        }
         if peer is not None:
-            script = _OPENSPIEL_POSITION.format(rows=geometry.rows, cols=geometry.cols, k=geometry.k, actions=[m - 1 for m in moves])
+            script = _OPENSPIEL_POSITION.format(
+                rows=geometry.rows, cols=geometry.cols, k=geometry.k, actions=[m - 1 for m in moves]
+            )
             peer_s, peer_output = _whole([peer, "-c", script])
             row |= {"openspiel_s": peer_s, "openspiel_finished": peer_output is not None}
         rows.append(row)
@@ -163,25 +193,41 @@ def format_family_report(report: dict) -> list[str]:
     strong, lines = report["strong"], []
     solve = strong["solve"]
     if solve:
-        lines.append(f"strong solve {strong['variant']}, cold, fresh process  {solve['seconds']:6.2f} s (target ≤ 10 s), "
-                     f"{solve['positions']:,} positions, peak {solve['peak_mb']:.0f} MB (target < 2048 MB)")  # fmt: skip
-    lines.append(f"kept solution {strong['cache_mb']:.1f} MB (target ≤ 64 MB); warm `analyze --game {strong['variant']}`, "
-                 f"whole process {strong['warm_analyze_s'] * 1000:.0f} ms (target ≤ 500 ms)")  # fmt: skip
+        lines.append(
+            f"strong solve {strong['variant']}, cold, fresh process  {solve['seconds']:6.2f} s (target ≤ 10 s), "
+            f"{solve['positions']:,} positions, peak {solve['peak_mb']:.0f} MB (target < 2048 MB)"
+        )
+    lines.append(
+        f"kept solution {strong['cache_mb']:.1f} MB (target ≤ 64 MB); warm `analyze --game {strong['variant']}`, "
+        f"whole process {strong['warm_analyze_s'] * 1000:.0f} ms (target ≤ 500 ms)"
+    )
     tier2 = report["tier2"]
     peer = report["openspiel"] is not None
-    lines.append(f"tier 2, 5x5k4, {len(tier2['positions'])} positions of 8-12 marks, whole processes, {tier2['budget_s']:.0f} s budget each:")
+    lines.append(
+        f"tier 2, 5x5k4, {len(tier2['positions'])} positions of 8-12 marks, whole processes, {tier2['budget_s']:.0f} s budget each:"
+    )
     for row in tier2["positions"]:
-        theirs = (f"OpenSpiel {row['openspiel_s']:7.2f} s{'' if row['openspiel_finished'] else ' (stopped)'}" if peer else "")
-        lines.append(f"  {row['moves']:<32} ours {row['ours_s']:6.2f} s, {row['proven_moves']}/{row['legal_moves']} moves proven  {theirs}")
+        theirs = (
+            f"OpenSpiel {row['openspiel_s']:7.2f} s{'' if row['openspiel_finished'] else ' (stopped)'}" if peer else ""
+        )
+        lines.append(
+            f"  {row['moves']:<32} ours {row['ours_s']:6.2f} s, {row['proven_moves']}/{row['legal_moves']} moves proven  {theirs}"
+        )
     if peer:
-        lines.append(f"  sum: ours {tier2['ours_s']:.2f} s, OpenSpiel {tier2['openspiel_s']:.2f} s (one value each): "
-                     f"{tier2['speedup']:.1f}× (target ≥ 10×)")  # fmt: skip
+        lines.append(
+            f"  sum: ours {tier2['ours_s']:.2f} s, OpenSpiel {tier2['openspiel_s']:.2f} s (one value each): "
+            f"{tier2['speedup']:.1f}× (target ≥ 10×)"
+        )
     else:
-        lines.append(f"  sum: ours {tier2['ours_s']:.2f} s; OpenSpiel not installed (pip install open_spiel, or WORKBENCH_OPENSPIEL_PYTHON)")
+        lines.append(
+            f"  sum: ours {tier2['ours_s']:.2f} s; OpenSpiel not installed (pip install open_spiel, or WORKBENCH_OPENSPIEL_PYTHON)"
+        )
     sweep = report["sweep_3x3"]
     if peer:
-        lines.append(f"3x3 every position, whole commands: `analyze --all --json` {sweep['ours_s']:.2f} s, OpenSpiel "
-                     f"{sweep['openspiel_s']:.2f} s: {sweep['ratio']:.2f}× (target ≤ 0.25×)")  # fmt: skip
+        lines.append(
+            f"3x3 every position, whole commands: `analyze --all --json` {sweep['ours_s']:.2f} s, OpenSpiel "
+            f"{sweep['openspiel_s']:.2f} s: {sweep['ratio']:.2f}× (target ≤ 0.25×)"
+        )
     else:
         lines.append(f"3x3 every position: `analyze --all --json` {sweep['ours_s']:.2f} s (OpenSpiel not installed)")
     return lines

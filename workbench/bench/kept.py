@@ -61,8 +61,12 @@ def run_kept_bench(variant: str = "4x5k4", *, games: int = 4, seed: int = 7) -> 
         env.pop("WORKBENCH_NO_TABLES_CACHE", None)
         _, output = _whole([sys.executable, "-c", _SOLVE.format(variant=variant)], env, timeout=3600)
         solve = json.loads(output) if output else None
-        kept_mb = sum(os.path.getsize(os.path.join(root, name)) for root, _, names in os.walk(folder) for name in names) / 1e6
-        _, output = _whole([sys.executable, "-c", _ANALYSES.format(variant=variant, seed=seed, games=games)], env, timeout=600)
+        kept_mb = (
+            sum(os.path.getsize(os.path.join(root, name)) for root, _, names in os.walk(folder) for name in names) / 1e6
+        )
+        _, output = _whole(
+            [sys.executable, "-c", _ANALYSES.format(variant=variant, seed=seed, games=games)], env, timeout=600
+        )
         reads = json.loads(output) if output else None
         whole = min(
             _whole([sys.executable, "-m", "workbench", "analyze", "--game", variant, "--moves", "1", "--json"], env)[0]
@@ -73,27 +77,35 @@ def run_kept_bench(variant: str = "4x5k4", *, games: int = 4, seed: int = 7) -> 
         first, *analyses = reads["analyses_s"]
         lines = reads["lines_s"]
         result["reads"] = {
-            "open_ms": reads["open_s"] * 1000, "positions": len(analyses) + 1, "first_ms": first * 1000,
+            "open_ms": reads["open_s"] * 1000,
+            "positions": len(analyses) + 1,
+            "first_ms": first * 1000,
             "analysis_ms": {"median": statistics.median(analyses) * 1000, "max": max(analyses) * 1000},
             "best_line_ms": {"median": statistics.median(lines) * 1000, "max": max(lines) * 1000},
-        }  # fmt: skip
+        }
     return result
 
 
 def format_kept_report(report: dict) -> list[str]:
     variant, solve, lines = report["variant"], report["solve"], []
     if solve:
-        lines.append(f"solve {variant}, cold, fresh process  {solve['seconds']:7.1f} s (target ≤ 900 s), "
-                     f"{solve['positions']:,} positions, peak {solve['peak_mb']:,.0f} MB (target ≤ 12,288 MB)")  # fmt: skip
+        lines.append(
+            f"solve {variant}, cold, fresh process  {solve['seconds']:7.1f} s (target ≤ 900 s), "
+            f"{solve['positions']:,} positions, peak {solve['peak_mb']:,.0f} MB (target ≤ 12,288 MB)"
+        )
     else:
         lines.append(f"solve {variant}: failed or timed out")
-    lines.append(f"kept {report['kept_mb']:.0f} MB (Zarr, Zstandard); whole `analyze --game {variant} --moves 1 --json` "
-                 f"from it {report['whole_analyze_s'] * 1000:.0f} ms")  # fmt: skip
+    lines.append(
+        f"kept {report['kept_mb']:.0f} MB (Zarr, Zstandard); whole `analyze --game {variant} --moves 1 --json` "
+        f"from it {report['whole_analyze_s'] * 1000:.0f} ms"
+    )
     reads = report.get("reads")
     if reads:
         analysis, best = reads["analysis_ms"], reads["best_line_ms"]
-        lines.append(f"from the kept solution, a fresh process ({reads['positions']} positions of random games; opened in "
-                     f"{reads['open_ms']:.0f} ms; the first analysis {reads['first_ms']:.0f} ms, the codec's import with it): "
-                     f"then analysis median {analysis['median']:.1f} ms, max {analysis['max']:.1f} ms (target ≤ 50 ms); "
-                     f"best line median {best['median']:.1f} ms, max {best['max']:.1f} ms")  # fmt: skip
+        lines.append(
+            f"from the kept solution, a fresh process ({reads['positions']} positions of random games; opened in "
+            f"{reads['open_ms']:.0f} ms; the first analysis {reads['first_ms']:.0f} ms, the codec's import with it): "
+            f"then analysis median {analysis['median']:.1f} ms, max {analysis['max']:.1f} ms (target ≤ 50 ms); "
+            f"best line median {best['median']:.1f} ms, max {best['max']:.1f} ms"
+        )
     return lines

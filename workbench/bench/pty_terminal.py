@@ -22,8 +22,17 @@ SETTLE_S = 1.0
 LIMIT_S = 10.0
 """A key whose screen has not settled by then is reported as a failure, not waited on."""
 
-KEYS = {"left": b"\x1b[D", "right": b"\x1b[C", "up": b"\x1b[A", "down": b"\x1b[B", "backspace": b"\x7f",
-        "enter": b"\r", "escape": b"\x1b", "ctrl+z": b"\x1a", "colon": b":"}  # fmt: skip
+KEYS = {
+    "left": b"\x1b[D",
+    "right": b"\x1b[C",
+    "up": b"\x1b[A",
+    "down": b"\x1b[B",
+    "backspace": b"\x7f",
+    "enter": b"\r",
+    "escape": b"\x1b",
+    "ctrl+z": b"\x1a",
+    "colon": b":",
+}
 
 Snapshot = tuple[tuple[tuple, ...], ...]
 
@@ -45,7 +54,9 @@ def _take_the_terminal() -> None:
 class Terminal:
     """A process on a pseudo-terminal of ``columns`` × ``rows``, and the screen it draws."""
 
-    def __init__(self, argv: Sequence[str], columns: int, rows: int, env: dict[str, str], ticking: re.Pattern | None = None) -> None:
+    def __init__(
+        self, argv: Sequence[str], columns: int, rows: int, env: dict[str, str], ticking: re.Pattern | None = None
+    ) -> None:
         self.columns, self.rows = columns, rows
         self.ticking = ticking
         """Text matching it changes on their own (a search's node count four times a second, moves proven as it
@@ -54,7 +65,13 @@ class Terminal:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.process = subprocess.Popen(
-            list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True,
+            list(argv),
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            start_new_session=True,
+            close_fds=True,
             preexec_fn=_take_the_terminal,
         )
         os.close(slave)
@@ -103,7 +120,9 @@ class Terminal:
             rows.append(tuple(cells))
         return tuple(rows)
 
-    def read_until_still(self, quiet: float, limit: float, *, first_change: bool = False) -> list[tuple[float, Snapshot]]:
+    def read_until_still(
+        self, quiet: float, limit: float, *, first_change: bool = False
+    ) -> list[tuple[float, Snapshot]]:
         """Read and feed the output until the screen (its ticking lines left out) has not changed for ``quiet``
         seconds, or ``limit`` passes; each change with the moment the output that made it arrived. With
         ``first_change``, the quiet spell counts only from a first change (a process still starting up)."""

@@ -112,10 +112,18 @@ def time_key(terminal: Terminal, key: str, target: Snapshot) -> tuple[float | No
 
 def environment(folder: str) -> dict[str, str]:
     # COLUMNS and LINES would override the pty's size in Textual (a parent may set them: pytest-xdist's workers do)
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("PYTHONDONTWRITEBYTECODE", "TMUX", "COLUMNS", "LINES")}  # fmt: skip
-    env.update(TERM="xterm-256color", COLORTERM="truecolor", XDG_DATA_HOME=f"{folder}/data",
-               XDG_CONFIG_HOME=f"{folder}/config", XDG_CACHE_HOME=f"{folder}/cache")  # fmt: skip
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONDONTWRITEBYTECODE", "TMUX", "COLUMNS", "LINES")
+    }
+    env.update(
+        TERM="xterm-256color",
+        COLORTERM="truecolor",
+        XDG_DATA_HOME=f"{folder}/data",
+        XDG_CONFIG_HOME=f"{folder}/config",
+        XDG_CACHE_HOME=f"{folder}/cache",
+    )
     os.makedirs(env["XDG_CACHE_HOME"], exist_ok=True)
     return env
 
@@ -225,7 +233,9 @@ LIT_BEFORE_ENTER_S = 0.25
 """How long the variant stays lit in the new-game dialog before Enter, as a person's next key comes."""
 
 
-def first_analysis(game: str, env: dict[str, str], *, lit_for: float, size: tuple[int, int] = FIRST_ANALYSIS_SIZE) -> float:
+def first_analysis(
+    game: str, env: dict[str, str], *, lit_for: float, size: tuple[int, int] = FIRST_ANALYSIS_SIZE
+) -> float:
     """Seconds from Enter on ``game`` in the new-game dialog (an app started on the classic game, the game's
     analysis in the cache) to the settled screen showing that game's analysis. The variant is lit ``lit_for``
     seconds before Enter; with 0, Enter follows the key that lit it as soon as the screen shows it, and the
@@ -277,7 +287,9 @@ def run_scenario(
     return timing
 
 
-def run_terminal_bench(*, quick: bool = False, sizes: Sequence[tuple[int, int]] = SIZES, game: str | None = None) -> dict:
+def run_terminal_bench(
+    *, quick: bool = False, sizes: Sequence[tuple[int, int]] = SIZES, game: str | None = None
+) -> dict:
     """Keypress → settled screen and first paint, ours (on ``game``, else the classic game) beside the bare
     app, at each size; plain data."""
     keys = 10 if quick else 40
@@ -286,8 +298,15 @@ def run_terminal_bench(*, quick: bool = False, sizes: Sequence[tuple[int, int]] 
 
     # first paint: 1.5× the bare app on the boards solved whole, 2× on a searched one (the family's issue)
     searched = game is not None and is_searched(parse_variant(game))
-    report: dict = {"keys_per_scenario": keys, "launches": launches, "quiet_s": QUIET_S, "target_ratio": 2.0,
-                    "target_first_paint_ratio": 2.0 if searched else 1.5, "game": game or "3x3k3", "sizes": {}}  # fmt: skip
+    report: dict = {
+        "keys_per_scenario": keys,
+        "launches": launches,
+        "quiet_s": QUIET_S,
+        "target_ratio": 2.0,
+        "target_first_paint_ratio": 2.0 if searched else 1.5,
+        "game": game or "3x3k3",
+        "sizes": {},
+    }
     with tempfile.TemporaryDirectory() as folder:
         env = environment(folder)
         if game:
@@ -313,10 +332,12 @@ def run_terminal_bench(*, quick: bool = False, sizes: Sequence[tuple[int, int]] 
             report["sizes"][f"{columns}x{rows}"] = entry
         if game and not searched and parse_variant(game) in _dialog_variants()[1:]:  # the first is the one lit at start
             report["first_analysis"] = {
-                "size": "{}x{}".format(*FIRST_ANALYSIS_SIZE), "target_s": FIRST_ANALYSIS_TARGET_S, "lit_s": LIT_BEFORE_ENTER_S,
+                "size": "{}x{}".format(*FIRST_ANALYSIS_SIZE),
+                "target_s": FIRST_ANALYSIS_TARGET_S,
+                "lit_s": LIT_BEFORE_ENTER_S,
                 "lit_s_values": [first_analysis(game, env, lit_for=LIT_BEFORE_ENTER_S) for _ in range(launches)],
                 "at_once_s_values": [first_analysis(game, env, lit_for=0) for _ in range(launches)],
-            }  # fmt: skip
+            }
     return report
 
 
@@ -360,12 +381,18 @@ def format_terminal_report(report: dict) -> list[str]:
         )
     if "first_analysis" in report:
         first = report["first_analysis"]
-        lines.append(f"first analysis shown: Enter on {report.get('game')} in the new-game dialog → its analysis settled, "
-                     f"at {first['size']} (target ≤ {first['target_s'] * 1000:.0f} ms, read back from the cache)")  # fmt: skip
-        for label, values in ((f"lit {first['lit_s']:.2f} s before Enter", first["lit_s_values"]),
-                              ("Enter as soon as it is lit", first["at_once_s_values"])):  # fmt: skip
-            lines.append(f"  {label:<28} median {statistics.median(values) * 1000:5.0f} ms   max {max(values) * 1000:5.0f} ms   "
-                         f"({', '.join(f'{value * 1000:.0f}' for value in values)})")  # fmt: skip
+        lines.append(
+            f"first analysis shown: Enter on {report.get('game')} in the new-game dialog → its analysis settled, "
+            f"at {first['size']} (target ≤ {first['target_s'] * 1000:.0f} ms, read back from the cache)"
+        )
+        for label, values in (
+            (f"lit {first['lit_s']:.2f} s before Enter", first["lit_s_values"]),
+            ("Enter as soon as it is lit", first["at_once_s_values"]),
+        ):
+            lines.append(
+                f"  {label:<28} median {statistics.median(values) * 1000:5.0f} ms   max {max(values) * 1000:5.0f} ms   "
+                f"({', '.join(f'{value * 1000:.0f}' for value in values)})"
+            )
     return lines
 
 

@@ -50,17 +50,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
         parse_variant(args.game)  # a bad variant is said here, once, not by every tab's app
     from ..web.access import chosen_token
 
-    token = None if args.no_token else chosen_token(token=args.token, token_file=args.token_file, environ=dict(os.environ))
+    token = (
+        None if args.no_token else chosen_token(token=args.token, token_file=args.token_file, environ=dict(os.environ))
+    )
     try:
         from ..web.serve import serve
     except ImportError as error:  # textual-serve missing or broken: say so, no traceback
         print(f"workbench: serving is not available ({error})", file=sys.stderr)
         return 1
     return serve(
-        host=args.host, port=args.port, db=args.db, game=args.game, debug=args.debug, token=token,
-        no_token=args.no_token, allow_origins=tuple(args.allow_origin or ()), allow_hosts=tuple(args.allow_host or ()),
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        game=args.game,
+        debug=args.debug,
+        token=token,
+        no_token=args.no_token,
+        allow_origins=tuple(args.allow_origin or ()),
+        allow_hosts=tuple(args.allow_host or ()),
         max_tabs=args.max_tabs,
-    )  # fmt: skip
+    )
 
 
 def cmd_screenshots(args: argparse.Namespace) -> int:

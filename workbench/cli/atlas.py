@@ -26,14 +26,41 @@ if TYPE_CHECKING:  # (engine.atlas imports numpy: 0.2 s of every other command's
     from ..engine.atlas import AtlasRecord
 
 CSV_FIELDS = (
-    "variant", "rows", "cols", "k", "misere", "value", "remoteness", "keeping_first_moves", "best_first_moves", "first_move_classes",
-    "positions", "classes", "games", "x_wins", "o_wins", "draws", "dead_draws", "dead_draw_share",
-)  # fmt: skip
+    "variant",
+    "rows",
+    "cols",
+    "k",
+    "misere",
+    "value",
+    "remoteness",
+    "keeping_first_moves",
+    "best_first_moves",
+    "first_move_classes",
+    "positions",
+    "classes",
+    "games",
+    "x_wins",
+    "o_wins",
+    "draws",
+    "dead_draws",
+    "dead_draw_share",
+)
 """The CSV's columns, in order (its header line)."""
 MARKDOWN_COLUMNS = (
-    "board", "rule", "value", "first moves that keep it", "best first moves ★", "first moves", "positions", "classes", "games", "X wins",
-    "O wins", "draws", "dead draws",
-)  # fmt: skip
+    "board",
+    "rule",
+    "value",
+    "first moves that keep it",
+    "best first moves ★",
+    "first moves",
+    "positions",
+    "classes",
+    "games",
+    "X wins",
+    "O wins",
+    "draws",
+    "dead draws",
+)
 
 
 def cmd_atlas(args: argparse.Namespace) -> int:
@@ -50,8 +77,10 @@ def cmd_atlas(args: argparse.Namespace) -> int:
         started = time.monotonic()
         records, sources = _solve_all(atlas_boards(args.max_cells), started, streamed=args.json)
         seconds = time.monotonic() - started
-        texts = {"--csv": lambda: csv_text(records),
-                 "--markdown": lambda: markdown_text(records, time.strftime("%Y-%m-%d", time.gmtime()), command_of(args))}  # fmt: skip
+        texts = {
+            "--csv": lambda: csv_text(records),
+            "--markdown": lambda: markdown_text(records, time.strftime("%Y-%m-%d", time.gmtime()), command_of(args)),
+        }
         for target in pending:
             target.commit(texts[target.option]())
     finally:
@@ -63,9 +92,11 @@ def cmd_atlas(args: argparse.Namespace) -> int:
         return 0
     print("\n".join(text_lines(records)))
     solved = sum(source == "solved" for source, _ in sources)
-    print(f"{len(records)} boards of at most {args.max_cells} cells, both rules: {solved} solved, "
-          f"{len(records) - solved} read back, in {seconds:.1f} s"
-          + "".join(f"; {option[2:]} written to {path}" for option, path in targets))  # fmt: skip
+    print(
+        f"{len(records)} boards of at most {args.max_cells} cells, both rules: {solved} solved, "
+        f"{len(records) - solved} read back, in {seconds:.1f} s"
+        + "".join(f"; {option[2:]} written to {path}" for option, path in targets)
+    )
     return 0
 
 
@@ -121,9 +152,13 @@ def _solve_all(boards, started: float, *, streamed: bool) -> tuple[list[AtlasRec
 
                 solution, source, _ = solve_and_keep(board, swept)
                 if solution is None:
-                    raise UsageError(f"atlas past {MAX_STRONG_CELLS} cells reads the solutions it keeps: the cache is turned off (WORKBENCH_NO_TABLES_CACHE)")
+                    raise UsageError(
+                        f"atlas past {MAX_STRONG_CELLS} cells reads the solutions it keeps: the cache is turned off (WORKBENCH_NO_TABLES_CACHE)"
+                    )
             if show:
-                draw(number, board, "counting dead draws" if board.size <= MAX_STRONG_CELLS else "counting classes", 1.0)
+                draw(
+                    number, board, "counting dead draws" if board.size <= MAX_STRONG_CELLS else "counting classes", 1.0
+                )
             records.append(atlas_record(solution))
             sources.append((source, time.monotonic() - began))
             if streamed:
@@ -202,12 +237,28 @@ def csv_text(records: list[AtlasRecord]) -> str:
     for record in records:
         data = record_data(record)
         games = data["games"] or dict.fromkeys(("total", "x", "o", "draw"), "")  # not counted: empty fields
-        writer.writerow([
-            data["variant"], data["rows"], data["cols"], data["k"], int(data["misere"]), data["value"],
-            data["remoteness"], " ".join(data["keeping_first_moves"]), " ".join(data["best_first_moves"]), data["first_move_classes"], data["positions"],
-            data["classes"], games["total"], games["x"], games["o"], games["draw"], _blank(data["dead_draws"]),
-            _blank(data["dead_draw_share"]),
-        ])  # fmt: skip
+        writer.writerow(
+            [
+                data["variant"],
+                data["rows"],
+                data["cols"],
+                data["k"],
+                int(data["misere"]),
+                data["value"],
+                data["remoteness"],
+                " ".join(data["keeping_first_moves"]),
+                " ".join(data["best_first_moves"]),
+                data["first_move_classes"],
+                data["positions"],
+                data["classes"],
+                games["total"],
+                games["x"],
+                games["o"],
+                games["draw"],
+                _blank(data["dead_draws"]),
+                _blank(data["dead_draw_share"]),
+            ]
+        )
     return out.getvalue()
 
 
@@ -217,15 +268,27 @@ def markdown_row(record: AtlasRecord) -> str:
 
     geometry, games = record.geometry, record.games
     counted = (
-        (f"{games.total:,}", _share(games.x, games.total), _share(games.o, games.total), _share(games.draw, games.total),
-         f"{record.dead_draws:,} ({100 * record.dead_draw_share:.2f}%)")
-        if games is not None else ("not counted", "—", "—", "—", "not counted")
-    )  # fmt: skip
+        (
+            f"{games.total:,}",
+            _share(games.x, games.total),
+            _share(games.o, games.total),
+            _share(games.draw, games.total),
+            f"{record.dead_draws:,} ({100 * record.dead_draw_share:.2f}%)",
+        )
+        if games is not None
+        else ("not counted", "—", "—", "—", "not counted")
+    )
     cells = (
-        f"{geometry.rows}×{geometry.cols} k{geometry.k}", "misère" if geometry.misere else "normal",
-        outcome_words(record), " ".join(record.keeping_first_names), " ".join(record.best_first_names), str(record.first_move_classes),
-        f"{record.positions:,}", f"{record.classes:,}", *counted,
-    )  # fmt: skip
+        f"{geometry.rows}×{geometry.cols} k{geometry.k}",
+        "misère" if geometry.misere else "normal",
+        outcome_words(record),
+        " ".join(record.keeping_first_names),
+        " ".join(record.best_first_names),
+        str(record.first_move_classes),
+        f"{record.positions:,}",
+        f"{record.classes:,}",
+        *counted,
+    )
     return "| " + " | ".join(cells) + " |"
 
 
@@ -295,6 +358,8 @@ def text_lines(records: list[AtlasRecord]) -> list[str]:
         moves = f"{' '.join(record.keeping_first_names):<24} {' '.join(record.best_first_names)}"
         games = f"{record.games.total:>22,}" if record.games is not None else f"{'not counted':>22}"
         dead = f"{100 * record.dead_draw_share:>9.2f}%" if record.dead_draws is not None else f"{'—':>10}"
-        lines.append(f"{record.variant:<16} {outcome_words(record):<12} {moves:<49} {record.positions:>12,} "
-                     f"{record.classes:>11,} {games} {dead}")  # fmt: skip
+        lines.append(
+            f"{record.variant:<16} {outcome_words(record):<12} {moves:<49} {record.positions:>12,} "
+            f"{record.classes:>11,} {games} {dead}"
+        )
     return lines

@@ -14,13 +14,17 @@ from .common import UsageError, game_of, print_json
 def _bench_extra(args: argparse.Namespace) -> None:
     """The bench extra is installed where this run of ``bench`` needs it: pyte for the app's figures (its screen
     read as a terminal would), Playwright for the browser's. :raises UsageError: naming the extra."""
-    needed = [name for name, wanted in (("pyte", not args.no_tui or args.browser), ("playwright", args.browser)) if wanted]
+    needed = [
+        name for name, wanted in (("pyte", not args.no_tui or args.browser), ("playwright", args.browser)) if wanted
+    ]
     for module in needed:
         try:
             importlib.import_module(module)
         except ImportError:
             skip = " (or --no-tui for the engine's figures alone)" if module == "pyte" else ""
-            raise UsageError(f"bench: the {'browser' if module == 'playwright' else 'app'}'s figures need {module}, which the bench extra installs: pip install 'workbench[bench]'{skip}") from None
+            raise UsageError(
+                f"bench: the {'browser' if module == 'playwright' else 'app'}'s figures need {module}, which the bench extra installs: pip install 'workbench[bench]'{skip}"
+            ) from None
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -57,7 +61,9 @@ def _searched_board_bench(args: argparse.Namespace, geometry) -> int:
     from ..bench.terminal import format_terminal_report, run_terminal_bench
 
     if args.no_tui:
-        raise UsageError(f"bench --game {geometry}: a board above 16 cells is searched, not solved, and its figures are the app's; drop --no-tui")
+        raise UsageError(
+            f"bench --game {geometry}: a board above 16 cells is searched, not solved, and its figures are the app's; drop --no-tui"
+        )
     report = {"tui_terminal": run_terminal_bench(quick=args.quick, game=str(geometry))}
     if args.json:
         print_json(report)

@@ -35,7 +35,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_app(db=args.db, game=app_variant(args.app_game))
         if args.app_game is not None:
-            raise UsageError(f"argument --game: before a command it names the app's variant; write it after the command (workbench {args.command} --game VARIANT)")
+            raise UsageError(
+                f"argument --game: before a command it names the app's variant; write it after the command (workbench {args.command} --game VARIANT)"
+            )
         return COMMANDS[args.command](args)
     # the library's modules (and sqlite3's) only once an error is to be told: the app's first paint needs neither
     except errors.WorkbenchError as error:  # the user's input, usage or library: one line (workbench.errors)

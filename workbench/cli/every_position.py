@@ -26,7 +26,9 @@ def analyze_every_position(args: argparse.Namespace, geometry: Geometry) -> int:
     from ..engine.geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS
 
     if geometry.size > MAX_STRONG_CELLS:
-        raise UsageError(f"analyze --all covers boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
+        raise UsageError(
+            f"analyze --all covers boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})"
+        )
     if geometry.size > MAX_TABLE_CELLS:
         from ..engine.strong_records import every_position
 
@@ -69,7 +71,9 @@ def explain_every_move(args: argparse.Namespace, geometry: Geometry) -> int:
     from ..engine.position import Position, format_position
 
     if geometry.size > MAX_TABLE_CELLS:
-        raise UsageError(f"explain --all covers boards of at most {MAX_TABLE_CELLS} cells ({geometry} has {geometry.size})")
+        raise UsageError(
+            f"explain --all covers boards of at most {MAX_TABLE_CELLS} cells ({geometry} has {geometry.size})"
+        )
     from ..cache import warm_tables
     from ..engine.analysis import tables
 
@@ -100,10 +104,12 @@ def _write_rows(blocks) -> None:
     """Rows ``(text, side, status, value, remoteness)`` as aligned text, one position a line."""
     write = sys.stdout.write
     for block in blocks:
-        write("".join(
-            f"{text}  {status:<7} {value or '-':<5} {remoteness if remoteness is not None else '-'}\n"
-            for text, _, status, value, remoteness in block
-        ))  # fmt: skip
+        write(
+            "".join(
+                f"{text}  {status:<7} {value or '-':<5} {remoteness if remoteness is not None else '-'}\n"
+                for text, _, status, value, remoteness in block
+            )
+        )
 
 
 def _write_rows_as_json(blocks) -> None:
@@ -112,8 +118,10 @@ def _write_rows_as_json(blocks) -> None:
 
     write = sys.stdout.write
     for block in blocks:
-        write("".join(
-            f'{{"position": "{text}", "to_move": {dumps(side)}, "status": "{status}", '
-            f'"value": {dumps(value)}, "remoteness": {dumps(remoteness)}}}\n'
-            for text, side, status, value, remoteness in block
-        ))  # fmt: skip
+        write(
+            "".join(
+                f'{{"position": "{text}", "to_move": {dumps(side)}, "status": "{status}", '
+                f'"value": {dumps(value)}, "remoteness": {dumps(remoteness)}}}\n'
+                for text, side, status, value, remoteness in block
+            )
+        )

@@ -31,8 +31,12 @@ def cmd_games(args: argparse.Namespace) -> int:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
             # the bars stay when done (Rich's default): what was written, and how long each stage took
-            with Progress(TextColumn("{task.description:<8}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                          TimeElapsedColumn()) as bar:  # fmt: skip
+            with Progress(
+                TextColumn("{task.description:<8}"),
+                BarColumn(),
+                TextColumn("{task.completed:,}/{task.total:,}"),
+                TimeElapsedColumn(),
+            ) as bar:
                 tasks: dict[str, int] = {}
 
                 def progress(stage: str, done: int, total: int) -> None:
@@ -47,7 +51,9 @@ def cmd_games(args: argparse.Namespace) -> int:
     if args.json:
         print_json(record)
     else:
-        print(f"{count:,} games ({record['x']:,} X wins, {record['o']:,} O wins, {record['draw']:,} draws) and {rows:,} ledger rows in {library.path}")
+        print(
+            f"{count:,} games ({record['x']:,} X wins, {record['o']:,} O wins, {record['draw']:,} draws) and {rows:,} ledger rows in {library.path}"
+        )
     return 0
 
 
@@ -82,14 +88,28 @@ def cmd_studies(args: argparse.Namespace) -> int:
         if action == "list":
             records = studies.list_studies(library)
             if args.json:
-                print_json([{"name": r.name, "variant": None if r.damaged else r.variant, "moves": None if r.damaged else r.moves,
-                              "updated": r.updated, "damaged": r.damaged} for r in records])  # fmt: skip
+                print_json(
+                    [
+                        {
+                            "name": r.name,
+                            "variant": None if r.damaged else r.variant,
+                            "moves": None if r.damaged else r.moves,
+                            "updated": r.updated,
+                            "damaged": r.damaged,
+                        }
+                        for r in records
+                    ]
+                )
             else:
                 for record in records:
                     if record.damaged is not None:
                         print(printable(f"{record.name:<30} damaged ({record.damaged})   {record.updated}"))
                     else:
-                        print(printable(f"{record.name:<30} {record.variant:<13} {record.moves:>4} moves   {record.updated}"))
+                        print(
+                            printable(
+                                f"{record.name:<30} {record.variant:<13} {record.moves:>4} moves   {record.updated}"
+                            )
+                        )
                 if not records:
                     print(f"no studies in {library.path}")
         elif action == "rename":
@@ -124,17 +144,27 @@ def cmd_library(args: argparse.Namespace) -> int:
         if args.json:
             print_json(report.as_dict())
         else:
-            print(printable(f"library {report.path}: schema {report.schema_version}, {len(report.studies)} studies open"
-                            + (f", {len(report.damaged_studies)} damaged" if report.damaged_studies else "")))  # fmt: skip
+            print(
+                printable(
+                    f"library {report.path}: schema {report.schema_version}, {len(report.studies)} studies open"
+                    + (f", {len(report.damaged_studies)} damaged" if report.damaged_studies else "")
+                )
+            )
             for finding in report.findings:
                 print(printable(f"  {finding}"))
-            print("healthy" if report.healthy else "damaged: `workbench library salvage NEW.sqlite3` copies every study that opens")
+            print(
+                "healthy"
+                if report.healthy
+                else "damaged: `workbench library salvage NEW.sqlite3` copies every study that opens"
+            )
         return 0 if report.healthy else 1
     report = salvage_library(source, args.out)
     if args.json:
         print_json(report.as_dict())
     else:
-        print(printable(f"salvaged {len(report.saved)} studies and {report.recovered} unsaved ones into {report.target}"))
+        print(
+            printable(f"salvaged {len(report.saved)} studies and {report.recovered} unsaved ones into {report.target}")
+        )
         for line in report.lost:
             print(printable(f"  lost: {line}"))
     return 1 if report.lost else 0

@@ -35,8 +35,10 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
         return 0
     print("\n".join(puzzle_lines(records, answers=args.answers)))
     what = "puzzles" if args.theme is None else f"{args.theme} puzzles"
-    print(f"{len(records)} {what} of {geometry}, easiest first; {new} new in the library {library.path}"
-          + ("" if args.answers else " (--answers shows the answers)"))  # fmt: skip
+    print(
+        f"{len(records)} {what} of {geometry}, easiest first; {new} new in the library {library.path}"
+        + ("" if args.answers else " (--answers shows the answers)")
+    )
     return 0
 
 
@@ -71,7 +73,11 @@ def cmd_progress(args: argparse.Namespace) -> int:
     if args.json:
         print_json([row.as_dict() for row in rows])
         return 0
-    print("\n".join(progress_lines(rows, date.today())) if rows else f"No practice kept in the library {library.path} yet: u in the app opens puzzles.")
+    print(
+        "\n".join(progress_lines(rows, date.today()))
+        if rows
+        else f"No practice kept in the library {library.path} yet: u in the app opens puzzles."
+    )
     return 0
 
 
@@ -83,9 +89,13 @@ def progress_lines(rows, today) -> list[str]:
     for row in rows:
         what = "puzzles" if row.kind == "puzzle" else "mistakes"
         rate = f" ({row.solved / row.attempts:.0%})" if row.attempts else ""
-        lines.append(f"{row.variant} {what}: {row.attempts} tried · {row.solved} solved on the first try{rate} · "
-                     f"streak {row.streak} · {row.due} due today")  # fmt: skip
+        lines.append(
+            f"{row.variant} {what}: {row.attempts} tried · {row.solved} solved on the first try{rate} · "
+            f"streak {row.streak} · {row.due} due today"
+        )
         if row.themes:
-            lines.append("  by theme: " + " · ".join(f"{theme} {right}/{tried}" for theme, (tried, right) in row.themes.items()))
+            lines.append(
+                "  by theme: " + " · ".join(f"{theme} {right}/{tried}" for theme, (tried, right) in row.themes.items())
+            )
         lines.append(f"  solved a week, the last 8: {week_bars(row.weeks, today)}")
     return lines

@@ -123,8 +123,15 @@ def _sweep(client, geometry: Geometry, target: Path, fingerprint: str, progress,
             writer.create(ply)
             size = numbered.ply_size(ply)
             counts = np.zeros(256, dtype=np.int64)
-            for result in _solve_ply(client, f"workbench-sweep-{run}", store, geometry, ply,
-                                     task_length(size, sum(threads.values()) or 1, chunk), retries):  # fmt: skip
+            for result in _solve_ply(
+                client,
+                f"workbench-sweep-{run}",
+                store,
+                geometry,
+                ply,
+                task_length(size, sum(threads.values()) or 1, chunk),
+                retries,
+            ):
                 counts += result["counts"]
                 read[ply] += result["read"]
                 tasks[ply] += 1
@@ -136,10 +143,16 @@ def _sweep(client, geometry: Geometry, target: Path, fingerprint: str, progress,
             seconds[ply] = round(time.perf_counter() - ply_started, 3)
         _remove_stray_writes(writer.partial)
         writer.finish(
-            summaries, solver="dask", workers=len(threads), threads=sum(threads.values()),
-            seconds=round(time.perf_counter() - started, 3), seconds_by_ply=seconds, read_bytes_by_ply=read,
-            tasks_by_ply=tasks, task_seconds_by_ply=[[round(part, 3) for part in parts] for parts in task_seconds],
-        )  # fmt: skip
+            summaries,
+            solver="dask",
+            workers=len(threads),
+            threads=sum(threads.values()),
+            seconds=round(time.perf_counter() - started, 3),
+            seconds_by_ply=seconds,
+            read_bytes_by_ply=read,
+            tasks_by_ply=tasks,
+            task_seconds_by_ply=[[round(part, 3) for part in parts] for parts in task_seconds],
+        )
     except BaseException:
         writer.abandon()
         raise
@@ -156,10 +169,19 @@ def _solve_ply(
 
     size = numbering(geometry).ply_size(ply)
     futures = [
-        client.submit(solve_task, store, geometry, ply, start, min(size, start + length), key=f"{name}-{ply}-{start}",
-                      retries=retries, pure=False)
+        client.submit(
+            solve_task,
+            store,
+            geometry,
+            ply,
+            start,
+            min(size, start + length),
+            key=f"{name}-{ply}-{start}",
+            retries=retries,
+            pure=False,
+        )
         for start in range(0, size, length)
-    ]  # fmt: skip
+    ]
     try:
         for future in as_completed(futures, loop=client.loop):
             yield future.result()
@@ -321,9 +343,13 @@ def _client(workers: int | None, scheduler: str | None, connect_timeout: float) 
     # no dashboard; the scheduler's bare HTTP routes (health, metrics) on a free port of this machine alone, not
     # on 8787 of every interface (taken by another cluster, it warns)
     cluster = LocalCluster(
-        n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR,
+        n_workers=count,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-    )  # fmt: skip
+    )
     try:
         client = Client(cluster, set_as_default=False)
         try:

@@ -38,13 +38,44 @@ from .position import (
 from .solver import Value
 
 __all__ = [
-    "MASK_NAMES", "Analysis", "Bitboard", "BoardTooLargeError", "Cell", "GameCounts", "Geometry", "GeometryError",
-    "IllegalMoveError", "IllegalPositionError", "Masks", "MoveAnalysis", "MoveListError",
-    "NotationError", "Player", "Position", "PositionError", "Status", "SymmetryInfo",
-    "TIC_TAC_TOE", "Value", "analysis_record", "analyze", "analyze_all", "cell_bit",
-    "cells_of", "census", "check_analysable", "check_legal", "clear_caches", "first_move_table", "format_moves",
-    "format_position", "ledger_counts", "parse_moves", "parse_position", "principal_variation",
-]  # fmt: skip
+    "MASK_NAMES",
+    "Analysis",
+    "Bitboard",
+    "BoardTooLargeError",
+    "Cell",
+    "GameCounts",
+    "Geometry",
+    "GeometryError",
+    "IllegalMoveError",
+    "IllegalPositionError",
+    "Masks",
+    "MoveAnalysis",
+    "MoveListError",
+    "NotationError",
+    "Player",
+    "Position",
+    "PositionError",
+    "Status",
+    "SymmetryInfo",
+    "TIC_TAC_TOE",
+    "Value",
+    "analysis_record",
+    "analyze",
+    "analyze_all",
+    "cell_bit",
+    "cells_of",
+    "census",
+    "check_analysable",
+    "check_legal",
+    "clear_caches",
+    "first_move_table",
+    "format_moves",
+    "format_position",
+    "ledger_counts",
+    "parse_moves",
+    "parse_position",
+    "principal_variation",
+]
 
 
 def clear_caches() -> None:
@@ -54,10 +85,20 @@ def clear_caches() -> None:
     from .census import completing_cells, counts
 
     for cached in (
-        graph.state_graph, graph.class_index, solver.solve, counts, completing_cells,
-        symmetry.transforms, symmetry._reading_weights, symmetry._whole_weights, _searched_position,
-        explain.exact_moves, explain._told_after, explain.explained, facts.board_of,
-    ):  # fmt: skip
+        graph.state_graph,
+        graph.class_index,
+        solver.solve,
+        counts,
+        completing_cells,
+        symmetry.transforms,
+        symmetry._reading_weights,
+        symmetry._whole_weights,
+        _searched_position,
+        explain.exact_moves,
+        explain._told_after,
+        explain.explained,
+        facts.board_of,
+    ):
         cached.cache_clear()
     forget_tables()
     threats._PLANNERS.clear()

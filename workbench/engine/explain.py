@@ -103,8 +103,15 @@ class ExactMoves:
 
 def _exact(position: Position, value: Value, remoteness: int, moves: tuple[MoveAnalysis, ...]) -> ExactMoves:
     best = best_moves(moves)
-    return ExactMoves(position, value, remoteness, moves, best, tuple(move.cell for move in moves if best & cell_bit(move.cell)),
-                      tuple(move.cell for move in moves if move.value == value))  # fmt: skip
+    return ExactMoves(
+        position,
+        value,
+        remoteness,
+        moves,
+        best,
+        tuple(move.cell for move in moves if best & cell_bit(move.cell)),
+        tuple(move.cell for move in moves if move.value == value),
+    )
 
 
 @lru_cache(maxsize=64)
@@ -117,7 +124,9 @@ def exact_moves(position: Position) -> ExactMoves:
     check_legal(position)
     cells = position.legal_moves()
     children = [position.play(cell) for cell in cells]
-    (value, remoteness), *read = solution.lookup_many([position.x, *(c.x for c in children)], [position.o, *(c.o for c in children)])
+    (value, remoteness), *read = solution.lookup_many(
+        [position.x, *(c.x for c in children)], [position.o, *(c.o for c in children)]
+    )
     moves = []
     for cell, (child_value, child_remoteness) in zip(cells, read):
         moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, None, None))
@@ -167,7 +176,9 @@ def explain(position: Position, cell: Cell) -> Explanation:
     if position.is_over:
         raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")
     if not geometry.contains(cell) or position.occupied & cell_bit(cell):
-        raise ExplainError(f"{cell_name(cell, geometry) if geometry.contains(cell) else cell}: not a move here (a taken cell, or off the board)")
+        raise ExplainError(
+            f"{cell_name(cell, geometry) if geometry.contains(cell) else cell}: not a move here (a taken cell, or off the board)"
+        )
     analysis = exact_moves(position)  # the values alone: counting the games below is most of an analyze on 4×4
     played = analysis.move(cell)
     assert played is not None  # pragma: no mutate
@@ -180,14 +191,28 @@ def explain(position: Position, cell: Cell) -> Explanation:
         verdict = "inaccurate"
     after, told, line_words = _told_after(position.play(cell))
     line = (*line_steps(position, (cell,)), *after)
-    own = (Fact("value", 0, position.turn, cell, value=played.value, remoteness=played.remoteness),
-           *move_facts(position, cell, 0, best=False))  # fmt: skip
+    own = (
+        Fact("value", 0, position.turn, cell, value=played.value, remoteness=played.remoteness),
+        *move_facts(position, cell, 0, best=False),
+    )
     if any(fact.kind in DECISIVE for fact in own):  # the move decides by itself: the rest of the line follows
         told, line_words = (), ""
     verdict_facts = _verdict_facts(analysis, played, verdict, best, keeping)
     text, story = tell(own, line_words, verdict_facts, geometry, mark=_MARKS[verdict])
-    return Explanation(position, cell, verdict, analysis.value, analysis.remoteness, played.value, played.remoteness,
-                       best, line, text, story, (*own, *told, *verdict_facts))  # fmt: skip
+    return Explanation(
+        position,
+        cell,
+        verdict,
+        analysis.value,
+        analysis.remoteness,
+        played.value,
+        played.remoteness,
+        best,
+        line,
+        text,
+        story,
+        (*own, *told, *verdict_facts),
+    )
 
 
 explained = lru_cache(maxsize=256)(explain)
@@ -234,12 +259,19 @@ def _verdict_facts(analysis: ExactMoves, played: MoveAnalysis, verdict: str, bes
     if verdict == "only move":
         others = [move for move in analysis.moves if move.cell != played.cell]
         worst = min(others, key=lambda move: preference(move.value, move.remoteness))
-        return (Fact("only move", 0, player, played.cell, value=max(move.value for move in others)),
-                Fact("worst other", 0, player, worst.cell, value=worst.value, remoteness=worst.remoteness))  # fmt: skip
+        return (
+            Fact("only move", 0, player, played.cell, value=max(move.value for move in others)),
+            Fact("worst other", 0, player, worst.cell, value=worst.value, remoteness=worst.remoteness),
+        )
     return ()
 
 
-_VERDICT_WORDS = {"mistake": ("??", "Mistake"), "inaccurate": ("?!", "Inaccuracy"), "only move": ("!", "Only move"), "best": ("", "Best move")}
+_VERDICT_WORDS = {
+    "mistake": ("??", "Mistake"),
+    "inaccurate": ("?!", "Inaccuracy"),
+    "only move": ("!", "Only move"),
+    "best": ("", "Best move"),
+}
 
 
 def value_words(value: Value, remoteness: int) -> str:
@@ -258,7 +290,9 @@ def headline(explanation: Explanation) -> str:
         before = value_words(explanation.value_before, explanation.remoteness_before)
         return f"{name}{mark} {word}: {before} → {after}. Best was {cell_names(explanation.best, geometry, ', ')}."
     if explanation.verdict == "only move":
-        keeps = {Value.WIN: "wins in {}", Value.DRAW: "draws", Value.LOSS: "loses slowest, in {}"}[explanation.value_after]
+        keeps = {Value.WIN: "wins in {}", Value.DRAW: "draws", Value.LOSS: "loses slowest, in {}"}[
+            explanation.value_after
+        ]
         return f"{name}{mark} {word}: nothing else {keeps.format(explanation.remoteness_after)}."
     return f"{name} {word}: {after}."
 
@@ -276,10 +310,16 @@ def explanation_record(explanation: Explanation) -> dict:
         "best": list(explanation.best),
         "best_names": [cell_name(cell, geometry) for cell in explanation.best],
         "line": [
-            {"ply": step.ply, "player": step.player.value, "cell": step.cell, "name": cell_name(step.cell, geometry),
-             "role": step.role, "threatens": list(step.threatens)}
+            {
+                "ply": step.ply,
+                "player": step.player.value,
+                "cell": step.cell,
+                "name": cell_name(step.cell, geometry),
+                "role": step.role,
+                "threatens": list(step.threatens),
+            }
             for step in explanation.line
-        ],  # fmt: skip
+        ],
         "text": explanation.text,
         "story": explanation.story,
         "facts": [fact_record(fact, geometry) for fact in explanation.facts],
@@ -301,6 +341,20 @@ def fact_record(fact: Fact, geometry) -> dict:
 
 
 __all__ = [
-    "MISERE_ROLES", "ROLES", "VERDICTS", "ExactMoves", "ExplainError", "Explanation", "Step", "exact_moves", "explain", "explained",
-    "explanation_record", "fact_record", "headline", "line_steps", "role_of", "value_words",
-]  # fmt: skip
+    "MISERE_ROLES",
+    "ROLES",
+    "VERDICTS",
+    "ExactMoves",
+    "ExplainError",
+    "Explanation",
+    "Step",
+    "exact_moves",
+    "explain",
+    "explained",
+    "explanation_record",
+    "fact_record",
+    "headline",
+    "line_steps",
+    "role_of",
+    "value_words",
+]

@@ -54,9 +54,21 @@ from .solver import Value
 from .threats import cells_of_bits, completions, squeezes
 
 FACT_KINDS = (
-    "value", "plays", "completes", "threatens", "stops only one", "must block", "blocks", "leaves", "squeezes",
-    "must complete", "only move", "worst other", "keepers", "best",
-)  # fmt: skip
+    "value",
+    "plays",
+    "completes",
+    "threatens",
+    "stops only one",
+    "must block",
+    "blocks",
+    "leaves",
+    "squeezes",
+    "must complete",
+    "only move",
+    "worst other",
+    "keepers",
+    "best",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +121,14 @@ def board_of(position: Position) -> Board:
     asks."""
     geometry = position.geometry
     own, other = position.sides
-    return Board(position, own, other, completions(geometry, own, other), completions(geometry, other, own),
-                 squeezes(geometry, own, other) if geometry.misere else 0)  # fmt: skip
+    return Board(
+        position,
+        own,
+        other,
+        completions(geometry, own, other),
+        completions(geometry, other, own),
+        squeezes(geometry, own, other) if geometry.misere else 0,
+    )
 
 
 def after_move(board: Board, bit: Bitboard) -> tuple[bool, Bitboard, Bitboard]:

@@ -109,13 +109,15 @@ class Geometry:
         if self.rows < 1 or self.cols < 1:
             raise GeometryError(f"invalid geometry {self.rows}x{self.cols}: needs at least one row and column")
         if not 1 <= self.k <= max(self.rows, self.cols):
-            raise GeometryError(
-                f"invalid geometry {self.rows}x{self.cols}: k={self.k} does not fit on the board"
-            )
+            raise GeometryError(f"invalid geometry {self.rows}x{self.cols}: k={self.k} does not fit on the board")
         object.__setattr__(self, "lines", tuple(_generate_lines(self.rows, self.cols, self.k)))
         object.__setattr__(self, "full", (1 << (self.rows * self.cols)) - 1)
         object.__setattr__(self, "runs", _runs(self.rows, self.cols, self.k) if len(self.lines) > FEW_LINES else None)
-        object.__setattr__(self, "holds_line", _line_table(self.lines, self.full) if self.rows * self.cols <= LINE_TABLE_CELLS else None)
+        object.__setattr__(
+            self,
+            "holds_line",
+            _line_table(self.lines, self.full) if self.rows * self.cols <= LINE_TABLE_CELLS else None,
+        )
 
     def __reduce__(self):
         # pickled as its four parameters: a search's reports cross a pipe; unpickled as the one geometry made
@@ -232,9 +234,7 @@ def parse_variant(text: str) -> Geometry:
     spelled = text.strip().lower().replace("×", "x").replace("misère", "misere")
     match = _VARIANT.fullmatch(spelled)
     if match is None:
-        raise VariantError(
-            f"unknown variant {text[:40]!r}: write rows x columns k in a row, as 3x3k3 or 4x4k4-misere"
-        )
+        raise VariantError(f"unknown variant {text[:40]!r}: write rows x columns k in a row, as 3x3k3 or 4x4k4-misere")
     rows, cols, k = (int(group) for group in match.groups()[:3])
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise VariantError(f"unknown variant {text[:40]!r}: boards have 1 to {MAX_SIDE} rows and columns")
@@ -261,7 +261,9 @@ def parse_coordinate(text: str, geometry: Geometry) -> Cell:
         raise GeometryError(f"not a cell: {text.strip()[:20]!r} (a number, or a column letter and a row number, as b2)")
     col, row_from_bottom = ord(match.group(1)) - ord("a"), int(match.group(2))
     if col >= geometry.cols or not 1 <= row_from_bottom <= geometry.rows:
-        raise GeometryError(f"no cell {text.strip()[:20]!r} on a {geometry.rows}x{geometry.cols} board ({cell_range(geometry)})")
+        raise GeometryError(
+            f"no cell {text.strip()[:20]!r} on a {geometry.rows}x{geometry.cols} board ({cell_range(geometry)})"
+        )
     return geometry.cell(geometry.rows - row_from_bottom, col)
 
 

@@ -144,7 +144,7 @@ def class_index(geometry: Geometry) -> ClassIndex:
             ranked[canonical_key] = rank
             for transform in symmetries:
                 canonical_of[transform.apply(x) | (transform.apply(o) << size)] = canonical_key
-    # (apply() is a table lookup on small boards; on large ones, a few per-byte lookups)
+        # (apply() is a table lookup on small boards; on large ones, a few per-byte lookups)
         for canonical_key in sorted(ranked, key=ranked.__getitem__, reverse=True):
             canonical_keys.append(canonical_key)
             plies.append(ply)

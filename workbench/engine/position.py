@@ -253,9 +253,7 @@ def parse_position(text: str, geometry: Geometry = TIC_TAC_TOE) -> Position:
         elif upper == "O":
             o |= 1 << index
         elif char not in EMPTY_CHARS:
-            raise NotationError(
-                f"invalid position {_quoted(text)}: unknown character {char!r} at cell {index + 1}"
-            )
+            raise NotationError(f"invalid position {_quoted(text)}: unknown character {char!r} at cell {index + 1}")
     position = Position(x, o, geometry)
     check_legal(position)
     return position
@@ -402,7 +400,9 @@ def parse_moves(text: str, start: Position | None = None) -> tuple[Cell, ...]:
             )
         if position.occupied & cell_bit(cell):
             raise MoveListError(
-                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} plays an occupied cell", token=token, index=index
+                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} plays an occupied cell",
+                token=token,
+                index=index,
             )
         if position.is_over:
             raise MoveListError(

@@ -53,11 +53,19 @@ def puzzle_rows(geometry: Geometry, solution: StrongSolution | None, count: int 
     if count is not None and count < order.size:
         order = order[spread(grades[order], count)]
     byte = found["byte"][order]
-    return list(zip(
-        canonical_x[order].tolist(), canonical_o[order].tolist(), answers[order].tolist(), ((byte >> 5) - 1).tolist(),
-        (byte & 31).tolist(), grades[order].tolist(), found["moves"][order].tolist(), found["losing"][order].tolist(),
-        naturals[order].tolist(),
-    ))  # fmt: skip
+    return list(
+        zip(
+            canonical_x[order].tolist(),
+            canonical_o[order].tolist(),
+            answers[order].tolist(),
+            ((byte >> 5) - 1).tolist(),
+            (byte & 31).tolist(),
+            grades[order].tolist(),
+            found["moves"][order].tolist(),
+            found["losing"][order].tolist(),
+            naturals[order].tolist(),
+        )
+    )
 
 
 def spread(grades: np.ndarray, count: int) -> list[int]:
@@ -171,10 +179,15 @@ def _puzzles_among(
     others = kept.copy()
     others[answer, np.arange(keep.size)] = 0
     return {
-        "x": x[keep], "o": o[keep], "byte": packed[index[keep]].astype(np.int64), "answer": answer.astype(np.int64) + 1, "best": best[keep].astype(np.int64),
-        "second": others.max(axis=0, initial=0).astype(np.int64), "moves": moves[keep].astype(np.int64),
+        "x": x[keep],
+        "o": o[keep],
+        "byte": packed[index[keep]].astype(np.int64),
+        "answer": answer.astype(np.int64) + 1,
+        "best": best[keep].astype(np.int64),
+        "second": others.max(axis=0, initial=0).astype(np.int64),
+        "moves": moves[keep].astype(np.int64),
         "losing": ((kept > 0) & (kept < _DRAW)).sum(axis=0).astype(np.int64),
-    }  # fmt: skip
+    }
 
 
 # --- one puzzle a symmetry class, in its canonical form ---------------------------------------------------------

@@ -98,7 +98,9 @@ def find_puzzles(
     """
     check_exact(geometry)
     if geometry.size > MAX_STRONG_CELLS:  # exact from a kept solution, but its positions are not enumerated here
-        raise PuzzleError(f"board {geometry}: puzzles are made on boards of at most {MAX_STRONG_CELLS} cells ({geometry.size} here)")
+        raise PuzzleError(
+            f"board {geometry}: puzzles are made on boards of at most {MAX_STRONG_CELLS} cells ({geometry.size} here)"
+        )
     if count is not None and count < 1:
         raise PuzzleError(f"a count of puzzles is 1 or more (not {count})")
     if solution is None and geometry.size > MAX_TABLE_CELLS:

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     pass
 
 
-
 MASK_NAMES = ("win", "block", "fork", "perfect_win", "perfect_lose", "best")
 
 

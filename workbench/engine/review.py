@@ -93,8 +93,17 @@ def review_line(start: Position, cells: Iterable[Cell]) -> tuple[MoveReview, ...
             rating = Rating.INACCURATE
         best_cells = tuple(move.cell for move in before.moves if before.masks.best & cell_bit(move.cell))
         reviews.append(
-            MoveReview(ply, position.turn, cell, rating, before.value, before.remoteness, played.value,
-                       played.remoteness, best_cells)  # fmt: skip
+            MoveReview(
+                ply,
+                position.turn,
+                cell,
+                rating,
+                before.value,
+                before.remoteness,
+                played.value,
+                played.remoteness,
+                best_cells,
+            )
         )
         position = after
     return tuple(reviews)
@@ -112,7 +121,9 @@ def score(reviews: Iterable[MoveReview], player: Player) -> SideScore:
     )
 
 
-def review_searched(start: Position, cells: Iterable[Cell], searched: Callable[[Position], SearchResult]) -> tuple[MoveReview, ...]:
+def review_searched(
+    start: Position, cells: Iterable[Cell], searched: Callable[[Position], SearchResult]
+) -> tuple[MoveReview, ...]:
     """Rate every move of ``cells`` from ``start`` on a board beyond the strong solutions, from
     ``searched(position)``: a search of each position before a move (its budget is the caller's).
 
@@ -145,12 +156,18 @@ def review_searched(start: Position, cells: Iterable[Cell], searched: Callable[[
             rating = Rating.BEST if rank[cell] == top else Rating.INACCURATE
         reviews.append(
             MoveReview(
-                ply, position.turn, cell, rating,
-                best_move.value if best_move else None, best_move.remoteness if best_move else None,
-                played.value if played is not None else None, played.remoteness if played is not None else None,
-                best_cells, exact_before=found.complete,
+                ply,
+                position.turn,
+                cell,
+                rating,
+                best_move.value if best_move else None,
+                best_move.remoteness if best_move else None,
+                played.value if played is not None else None,
+                played.remoteness if played is not None else None,
+                best_cells,
+                exact_before=found.complete,
             )
-        )  # fmt: skip
+        )
         position = after
     return tuple(reviews)
 

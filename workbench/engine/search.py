@@ -111,8 +111,12 @@ class SearchResult:
             return True
         if other.__class__ is not SearchResult:
             return NotImplemented
-        return (self.nodes == other.nodes and self.complete == other.complete and self.position == other.position
-                and self.moves == other.moves)  # fmt: skip
+        return (
+            self.nodes == other.nodes
+            and self.complete == other.complete
+            and self.position == other.position
+            and self.moves == other.moves
+        )
 
     @property
     def value(self) -> Value | None:
@@ -289,7 +293,8 @@ class Searcher:
         elif self.misere:
             # a move completing our own line loses now; every other move must leave them a win within reach
             found = all(
-                bool(mine & bit) or self.wins_within(other, own | bit, depth - 1) for bit in self.ordered(own, other, empty)
+                bool(mine & bit) or self.wins_within(other, own | bit, depth - 1)
+                for bit in self.ordered(own, other, empty)
             )
         elif mine:
             found = False
@@ -359,7 +364,9 @@ def search(
     :raises IllegalPositionError: no game reaches ``position``.
     """
     check_legal(position)
-    searcher = searcher if searcher is not None and searcher.geometry == position.geometry else Searcher(position.geometry)
+    searcher = (
+        searcher if searcher is not None and searcher.geometry == position.geometry else Searcher(position.geometry)
+    )
     searcher.should_stop = should_stop
     searcher.nodes = 0
     empties = position.empties.bit_count()
@@ -439,8 +446,16 @@ def search_record(result: SearchResult) -> dict:
         "nodes": result.nodes,
         "games": None,
         "moves": [
-            {"cell": move.cell, "name": cell_name(move.cell, geometry), "proven": move.proven, "value": move.value.label if move.value is not None else None,
-             "remoteness": move.remoteness, "nodes": move.nodes, "trap": None, "games": None}
+            {
+                "cell": move.cell,
+                "name": cell_name(move.cell, geometry),
+                "proven": move.proven,
+                "value": move.value.label if move.value is not None else None,
+                "remoteness": move.remoteness,
+                "nodes": move.nodes,
+                "trap": None,
+                "games": None,
+            }
             for move in result.moves
         ],
         "masks": {name: list(cells_of(mask)) for name, mask in masks.items()},
@@ -452,4 +467,4 @@ def search_record(result: SearchResult) -> dict:
             "stabilizer": [transform.name for transform in group],
             "move_classes": [list(g) for g in group_moves(position.legal_moves(), group)],
         },
-    }  # fmt: skip
+    }

@@ -17,8 +17,12 @@ STAGE_ORDER = ("forward", "games", "back", "classes")
 """The stages in the order the solve runs them."""
 STAGE_SHARES = {"forward": 0.28, "games": 0.26, "back": 0.32, "classes": 0.14}
 """Each stage's share of a solve's time, measured on 4×4k4, 3×5k3 and 2×7k3 (within ±0.06 of these on each)."""
-STAGE_WORDS = {"forward": "enumerating positions", "games": "counting games", "back": "values, back from the last ply",
-               "classes": "symmetry classes"}  # fmt: skip
+STAGE_WORDS = {
+    "forward": "enumerating positions",
+    "games": "counting games",
+    "back": "values, back from the last ply",
+    "classes": "symmetry classes",
+}
 """Each stage as a person reads it."""
 FORWARD_STAGES = frozenset({"forward", "classes"})
 """Stages that go from the first ply to the last; the others go back from the last."""

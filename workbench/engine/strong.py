@@ -118,7 +118,9 @@ class StrongSolution:
         """(X wins, O wins, draws) over the complete games from a reachable position."""
         return self.games_and_children(x, o)[0]
 
-    def games_and_children(self, x: Bitboard, o: Bitboard) -> tuple[tuple[int, int, int], dict[int, tuple[int, int, int]]]:
+    def games_and_children(
+        self, x: Bitboard, o: Bitboard
+    ) -> tuple[tuple[int, int, int], dict[int, tuple[int, int, int]]]:
         """The games from a reachable position, and from each position one move on (by index): kept for the first
         plies, counted from the position's own subtree below them (a few milliseconds)."""
         ply = (x | o).bit_count()
@@ -218,7 +220,9 @@ def strong_solve(geometry: Geometry, progress: Progress | None = None) -> Strong
         mark = np.uint8(ply + 2)
         for bit in bits:
             empty = (occupied & bit) == 0
-            child_x, child_o = (open_x[empty] | bit, open_o[empty]) if ply % 2 == 0 else (open_x[empty], open_o[empty] | bit)
+            child_x, child_o = (
+                (open_x[empty] | bit, open_o[empty]) if ply % 2 == 0 else (open_x[empty], open_o[empty] | bit)
+            )
             index = table[child_x] + 2 * table[child_o]
             stamp[index] = mark
             key_of[index] = child_x | (child_o << np.uint32(16))
@@ -414,7 +418,9 @@ def _remember_rows(slot, indices: np.ndarray) -> None:
         slot[indices] = np.arange(indices.size, dtype=np.int32)
 
 
-def subtree_games(geometry: Geometry, x: Bitboard, o: Bitboard) -> tuple[tuple[int, int, int], dict[int, tuple[int, int, int]]]:
+def subtree_games(
+    geometry: Geometry, x: Bitboard, o: Bitboard
+) -> tuple[tuple[int, int, int], dict[int, tuple[int, int, int]]]:
     """(X wins, O wins, draws) over the complete games from one position, and from each position one move on
     (by index), by the same DP over its subtree."""
     size = geometry.size
@@ -435,9 +441,13 @@ def subtree_games(geometry: Geometry, x: Bitboard, o: Bitboard) -> tuple[tuple[i
         for bit in bits:
             empty = (occupied & bit) == 0
             if ply % 2 == 0:
-                children.append((open_x[empty] | bit).astype(np.uint64) | (open_o[empty].astype(np.uint64) << np.uint64(32)))
+                children.append(
+                    (open_x[empty] | bit).astype(np.uint64) | (open_o[empty].astype(np.uint64) << np.uint64(32))
+                )
             else:
-                children.append(open_x[empty].astype(np.uint64) | ((open_o[empty] | bit).astype(np.uint64) << np.uint64(32)))
+                children.append(
+                    open_x[empty].astype(np.uint64) | ((open_o[empty] | bit).astype(np.uint64) << np.uint64(32))
+                )
         keys = np.unique(np.concatenate(children))
         # ordered by index, as the DP's searches need
         cx, co = (keys & np.uint64(0xFFFFFFFF)).astype(np.uint32), (keys >> np.uint64(32)).astype(np.uint32)
@@ -470,5 +480,3 @@ def _best_of_children(
     # a draw always runs to the full board
     remoteness = np.where(best > _DRAW_SCORE, 64 - best, np.where(best < _DRAW_SCORE, best, size - ply))
     return ((value + 1) << 5 | remoteness).astype(np.uint8)
-
-

@@ -20,8 +20,11 @@ def strong_census(solution: StrongSolution) -> dict:
         "terminal_positions": sum(solution.terminal_by_ply),
         "positions_by_ply": list(solution.positions_by_ply),
         "terminal_by_ply": list(solution.terminal_by_ply),
-        "positions_by_value": {"win": sum(c[0] for c in in_play), "draw": sum(c[1] for c in in_play),
-                               "loss": sum(c[2] for c in in_play)},
+        "positions_by_value": {
+            "win": sum(c[0] for c in in_play),
+            "draw": sum(c[1] for c in in_play),
+            "loss": sum(c[2] for c in in_play),
+        },
         "classes": sum(solution.classes_by_ply),
         "terminal_classes": solution.terminal_classes,
         "classes_by_ply": list(solution.classes_by_ply),
@@ -30,7 +33,7 @@ def strong_census(solution: StrongSolution) -> dict:
         "games_by_length": {str(length): count for length, count in enumerate(solution.games_by_length) if count},
         "ledger": dict(zip(("total", "x", "o", "draw"), (sum(solution.ledger), *solution.ledger))),
         "value": dict(zip(("value", "remoteness"), solution.lookup(0, 0))),
-    }  # fmt: skip
+    }
 
 
 def every_position(solution: StrongSolution, chunk: int = 65_536):

@@ -158,7 +158,11 @@ def _best_scores(numbered: Numbering, ply: int, block: Block, rows: np.ndarray, 
     best = np.zeros((rows.size, cols.size), dtype=np.uint8)
     col_ranks = b.rank[cols]
     # a mark in half A: B's group is unchanged, the child's block has one more mark in A
-    child_block = numbered.block(ply + 1, block.ax + x_to_move, block.ao + (not x_to_move)) if block.ax + block.ao < a.size else None
+    child_block = (
+        numbered.block(ply + 1, block.ax + x_to_move, block.ao + (not x_to_move))
+        if block.ax + block.ao < a.size
+        else None
+    )
     for cell in range(a.size if child_block is not None else 0):
         power = 3**cell
         empty = np.flatnonzero(rows // power % 3 == 0)
@@ -187,7 +191,9 @@ def _best_scores(numbered: Numbering, ply: int, block: Block, rows: np.ndarray, 
     return best
 
 
-def sweep(geometry: Geometry, progress: PlyProgress | None = None, *, chunk: int = CHUNK) -> Iterator[tuple[int, np.ndarray]]:
+def sweep(
+    geometry: Geometry, progress: PlyProgress | None = None, *, chunk: int = CHUNK
+) -> Iterator[tuple[int, np.ndarray]]:
     """Solve every ply from the full board back to the empty one, yielding ``(ply, bytes)`` as each is done
     (only the ply just done is needed for the next: the caller keeps or stores each)."""
     numbered = numbering(geometry)

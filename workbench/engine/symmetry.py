@@ -187,7 +187,11 @@ def canonical(position: Position) -> Position:
 
 def stabilizer(position: Position) -> tuple[Transform, ...]:
     """Transforms that leave the position unchanged (identity always first)."""
-    return tuple(t for t in transforms(position.geometry) if t.apply(position.x) == position.x and t.apply(position.o) == position.o)
+    return tuple(
+        t
+        for t in transforms(position.geometry)
+        if t.apply(position.x) == position.x and t.apply(position.o) == position.o
+    )
 
 
 def orbit_size(position: Position) -> int:

@@ -59,7 +59,9 @@ def record_lines(table: Tables, per_chunk: int = RECORDS_PER_CHUNK) -> Iterator[
         f'"trap": {trap_text[trap.get(child)]}, "games": {games[child]}}}'
         for child in class_of
     }
-    cell_text = [""] + [f'{{"cell": {cell}, "name": {dumps(cell_name(cell, geometry))}, ' for cell in range(1, size + 1)]
+    cell_text = [""] + [
+        f'{{"cell": {cell}, "name": {dumps(cell_name(cell, geometry))}, ' for cell in range(1, size + 1)
+    ]
     cells_text = [dumps(list(cells_of(mask))) for mask in range(full + 1)]
     canonical_text = [""] + [text_of(canonical & full, canonical >> size) for canonical in canonical_keys]
     status_text = {key: dumps(status.value) for key, status in terminal.items()}

@@ -67,8 +67,9 @@ def _parse_plans(data: object, positions: int) -> Plans:
     if sys.byteorder != "little":
         keys.byteswap()
         masks.byteswap()
-    if positions and not (keys and keys[0] == 0 and len(masks) == 6 * len(keys)
-                          and all(a < b for a, b in zip(keys, keys[1:]))):  # fmt: skip
+    if positions and not (
+        keys and keys[0] == 0 and len(masks) == 6 * len(keys) and all(a < b for a, b in zip(keys, keys[1:]))
+    ):
         raise TablesDataError("tables data: the planner's masks do not start from the empty board, six a position")
     return keys, masks
 

@@ -26,7 +26,9 @@ _KEEP = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "lose slowest"}
 _PACE = {Value.WIN: "winning", Value.DRAW: "drawing", Value.LOSS: "losing"}
 
 
-def tell(own: Sequence[Fact], line_words: str, verdict: Sequence[Fact], geometry: Geometry, *, mark: str = "") -> tuple[str, str]:
+def tell(
+    own: Sequence[Fact], line_words: str, verdict: Sequence[Fact], geometry: Geometry, *, mark: str = ""
+) -> tuple[str, str]:
     """(the sentences of an explanation, its story): ``own``, the facts of the explained move (its ``value``
     first), then ``line_words`` (the line after it, told by :func:`tell_line`), then the sentence of the
     ``verdict``'s facts, if any, in the first; the story is the same without the verdict and ``mark`` (``??``,
@@ -72,7 +74,11 @@ def _own_role(facts: Sequence[Fact], geometry: Geometry) -> str:
     if "must complete" in by_kind:
         return f"every cell left completes a line of {player.value}'s own"
     if "completes" in by_kind:
-        return f"it completes a line of {player.value}'s own, which loses under misère" if geometry.misere else "it completes a line"
+        return (
+            f"it completes a line of {player.value}'s own, which loses under misère"
+            if geometry.misere
+            else "it completes a line"
+        )
     if "squeezes" in by_kind:
         return f"it leaves {other} only cells that complete a line of {other}'s own"
     parts = []
@@ -114,7 +120,11 @@ def _clause(facts: list[Fact], geometry: Geometry, first_ply: int) -> str:
         threats = _names(by_kind["threatens"].cells, geometry)
         if "stops only one" in by_kind:
             return f"{said}, threatening {threats}, and {other} can stop only one"
-        said += f" (and threatens {threats})" if "blocks" in by_kind or "must block" in by_kind else f" (threatens {threats})"
+        said += (
+            f" (and threatens {threats})"
+            if "blocks" in by_kind or "must block" in by_kind
+            else f" (threatens {threats})"
+        )
     return said
 
 

@@ -75,8 +75,13 @@ class SalvageReport:
     """What could not be read, one line each."""
 
     def as_dict(self) -> dict:
-        return {"source": self.source, "target": self.target, "saved": list(self.saved),
-                "recovered": self.recovered, "lost": list(self.lost)}  # fmt: skip
+        return {
+            "source": self.source,
+            "target": self.target,
+            "saved": list(self.saved),
+            "recovered": self.recovered,
+            "lost": list(self.lost),
+        }
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:
@@ -106,7 +111,12 @@ def _expected_schema(version: int) -> dict[str, list[str]]:
 
 
 def _schema(connection: sqlite3.Connection) -> dict[str, list[str]]:
-    tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]  # pragma: no mutate
+    tables = [
+        row[0]
+        for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    ]  # pragma: no mutate
     return {table: [row[1] for row in connection.execute(f"PRAGMA table_info({_quote(table)})")] for table in tables}
 
 
@@ -173,7 +183,9 @@ def _ids(first: int, last: int, skip: set[int]) -> Iterator[int]:
 
 def _study_rows(connection: sqlite3.Connection, findings: list[Finding]) -> list[tuple]:
     try:
-        rows, problems = readable_rows(connection, "studies", "name, data, created, updated")  # pragma: no mutate - SQL names
+        rows, problems = readable_rows(
+            connection, "studies", "name, data, created, updated"
+        )  # pragma: no mutate - SQL names
     except sqlite3.DatabaseError as error:  # no such table, or its very root unreadable
         findings.append(Finding("studies", str(error)))
         return []
@@ -203,7 +215,9 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
             return CheckReport(str(target), None, findings=(Finding("file", f"not a workbench library ({error})"),))
         known = 0 < version <= SCHEMA_VERSION
         if not known:
-            findings.append(Finding("schema", f"version {version} is not one this workbench knows (1-{SCHEMA_VERSION})"))
+            findings.append(
+                Finding("schema", f"version {version} is not one this workbench knows (1-{SCHEMA_VERSION})")
+            )
         try:
             messages = [row[0] for row in connection.execute(f"PRAGMA integrity_check({MAX_INTEGRITY_MESSAGES})")]
         except sqlite3.DatabaseError as error:
@@ -277,7 +291,9 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
                 lost.append(f"study {str(name)!r}: {error}")
         lost += [str(finding) for finding in findings]
         try:
-            rows, problems = readable_rows(connection, "recovery", "session, data, path, name, updated")  # pragma: no mutate - SQL names
+            rows, problems = readable_rows(
+                connection, "recovery", "session, data, path, name, updated"
+            )  # pragma: no mutate - SQL names
         except sqlite3.DatabaseError:
             rows, problems = [], []  # no recovery table: a library from before version 3
         lost += [f"unsaved studies: {problem}" for problem in problems]

@@ -204,7 +204,9 @@ class Library:
             "PRAGMA user_version"  # pragma: no mutate
         ).fetchone()[0]
         if version < 0:
-            raise LibraryError(f"library {str(self.path)!r}: damaged (schema version {version}); run `workbench library check`")
+            raise LibraryError(
+                f"library {str(self.path)!r}: damaged (schema version {version}); run `workbench library check`"
+            )
         if version > SCHEMA_VERSION:
             raise LibraryError(
                 f"library {str(self.path)!r}: made by a newer workbench (schema {version}, this one knows {SCHEMA_VERSION})"
@@ -246,7 +248,9 @@ class Library:
         deadline = time.monotonic() + LOCK_WAIT_SECONDS
         while True:
             try:
-                return self.connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]  # pragma: no mutate - SQL ignores case
+                return self.connection.execute("PRAGMA journal_mode = WAL").fetchone()[
+                    0
+                ]  # pragma: no mutate - SQL ignores case
             except sqlite3.OperationalError as error:  # (only "busy" or "locked" is tried again: not a full disk, say)
                 busy = (error.sqlite_errorcode & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
                 if not busy or time.monotonic() > deadline:

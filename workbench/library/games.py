@@ -84,7 +84,9 @@ def game_id_ranges(position: Position) -> list[tuple[int, int]]:
         for o_order in permutations(cells_of(position.o)):
             sequence = tuple(cell for pair in zip_longest(x_order, o_order) for cell in pair if cell is not None)
             # (no order of a legal position's marks completes a line before its last move)
-            ranges.append(sequence_range(sequence, geometry))  # pragma: no mutate - the games tables hold 3×3 games only
+            ranges.append(
+                sequence_range(sequence, geometry)
+            )  # pragma: no mutate - the games tables hold 3×3 games only
     return sorted(ranges)
 
 
@@ -124,9 +126,12 @@ OPENING_PLIES = 2
 
 
 def _opening_split(library: Library, sequence: tuple[int, ...]) -> dict[str, int]:
-    where = " AND ".join(  # pragma: no mutate
-        f"{column} = ?" for column in TURN_COLUMNS[: len(sequence)]
-    ) or "1"
+    where = (
+        " AND ".join(  # pragma: no mutate
+            f"{column} = ?" for column in TURN_COLUMNS[: len(sequence)]
+        )
+        or "1"
+    )
     return _split(
         library.query(
             "SELECT coalesce(sum(games), 0), coalesce(sum(x_wins), 0), coalesce(sum(o_wins), 0) "  # pragma: no mutate
@@ -179,7 +184,9 @@ def write_games(library: Library, progress: Progress | None = None, geometry: Ge
     connection.execute("PRAGMA threads = 2")  # index sorts may use the second core  # pragma: no mutate
     connection.execute("CREATE TEMP TABLE IF NOT EXISTS turns (turn INTEGER PRIMARY KEY)")  # pragma: no mutate
     turns = ", ".join(f"({turn})" for turn in range(1, 10))
-    connection.execute("INSERT OR IGNORE INTO temp.turns VALUES " + turns)  # pragma: no mutate - SQL reads its keywords and names in any case
+    connection.execute(
+        "INSERT OR IGNORE INTO temp.turns VALUES " + turns
+    )  # pragma: no mutate - SQL reads its keywords and names in any case
     # Every row here is made by the engine, and the ledger from the games in the same
     # transaction: its key into games and its CHECKs hold by construction, and testing
     # them on 2.1 million rows would cost more than writing them. (Speed only, as the rows
@@ -221,20 +228,28 @@ def _write(library: Library, rows: Iterator[tuple], report: Progress, total: int
         for done, (_, sql) in enumerate(_INDEXES, 1):
             connection.execute(sql)
             report("indexes", done, len(_INDEXES))
-        connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('games_written', datetime('now'))")  # pragma: no mutate
+        connection.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('games_written', datetime('now'))"
+        )  # pragma: no mutate
 
 
 def games_summary(library: Library) -> dict[str, int]:
     """What the games tables hold: ``ledger_rows``, and the games won by ``x``, by ``o`` and drawn (``draw``)."""
-    rows = library.query("SELECT count(*) FROM ledger")[0][0]  # pragma: no mutate - SQL ignores the case of keywords and names
-    split = dict(library.query("SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner"))  # pragma: no mutate - SQL ignores case
+    rows = library.query("SELECT count(*) FROM ledger")[0][
+        0
+    ]  # pragma: no mutate - SQL ignores the case of keywords and names
+    split = dict(
+        library.query("SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner")
+    )  # pragma: no mutate - SQL ignores case
     return {"ledger_rows": rows, "x": split.get("X", 0), "o": split.get("O", 0), "draw": split.get("draw", 0)}
 
 
 def has_games(library: Library) -> bool:
-    return bool(library.query(
-        "SELECT EXISTS (SELECT 1 FROM games)"  # pragma: no mutate
-    )[0][0])  # fmt: skip
+    return bool(
+        library.query(
+            "SELECT EXISTS (SELECT 1 FROM games)"  # pragma: no mutate
+        )[0][0]
+    )
 
 
 def games_through(library: Library, position: Position) -> dict[str, int]:
@@ -255,7 +270,9 @@ def games_through(library: Library, position: Position) -> dict[str, int]:
             )[0]
         )
     else:
-        rows = library.query(f"SELECT winner, count(*) FROM games WHERE {_through_filter(ply)} GROUP BY winner", (position.key,))
+        rows = library.query(
+            f"SELECT winner, count(*) FROM games WHERE {_through_filter(ply)} GROUP BY winner", (position.key,)
+        )
     split = {"X": 0, "O": 0, None: 0}
     for winner, count in rows:
         split[winner] = count
@@ -271,7 +288,9 @@ def sample_games(library: Library, position: Position, limit: int = 10) -> list[
     elif position.ply <= RANGED_PLIES:  # pragma: no mutate
         ranges = game_id_ranges(position)
         where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)  # pragma: no mutate
-        rows = library.query(f"SELECT {columns}, winner FROM games WHERE {where} ORDER BY game_id LIMIT ?", (*chain(*ranges), limit))
+        rows = library.query(
+            f"SELECT {columns}, winner FROM games WHERE {where} ORDER BY game_id LIMIT ?", (*chain(*ranges), limit)
+        )
     else:
         rows = library.query(
             f"SELECT {columns}, winner FROM games WHERE {_through_filter(position.ply)} ORDER BY game_id LIMIT ?",

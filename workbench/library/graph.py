@@ -54,7 +54,14 @@ def write_graph(library: Library, geometry: Geometry = TIC_TAC_TOE) -> tuple[int
 
 
 # value for the side to move, as the fill of a node; finished positions by result
-_FILL = {"win": "#b7e4c7", "draw": "#ffe8a3", "loss": "#f4b6b6", "x_won": "#9ecbff", "o_won": "#d7b5ff", "draw_over": "#e0e0e0"}
+_FILL = {
+    "win": "#b7e4c7",
+    "draw": "#ffe8a3",
+    "loss": "#f4b6b6",
+    "x_won": "#9ecbff",
+    "o_won": "#d7b5ff",
+    "draw_over": "#e0e0e0",
+}
 
 
 def graph_dot(geometry: Geometry = TIC_TAC_TOE) -> str:
@@ -66,7 +73,7 @@ def graph_dot(geometry: Geometry = TIC_TAC_TOE) -> str:
         '  graph [rankdir=TB, ranksep=1.2, nodesep=0.08, fontname="monospace",',
         '         label="Tic-Tac-Toe: the 765 classes by ply. Fill: value for the side to move (green win, yellow draw, red loss); blue X won, purple O won, grey drawn.", labelloc=t];',
         '  node [shape=box, style="filled,rounded", fontname="monospace", fontsize=9, margin="0.04,0.02"];',
-        "  edge [arrowsize=0.3, color=\"#00000030\"];",
+        '  edge [arrowsize=0.3, color="#00000030"];',
     ]
     by_ply: dict[int, list[int]] = {}
     for class_id, ply, canonical, status, value, remoteness, _ in rows:
@@ -96,5 +103,7 @@ def render_svg(dot_path: str) -> str | None:
     svg_path = dot_path + ".svg" if not dot_path.endswith(".dot") else dot_path[:-4] + ".svg"
     result = subprocess.run([dot, "-Tsvg", dot_path, "-o", svg_path], capture_output=True, text=True)
     if result.returncode != 0:
-        raise UsageError(f"dot could not render {dot_path!r}: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode}")
+        raise UsageError(
+            f"dot could not render {dot_path!r}: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode}"
+        )
     return svg_path

@@ -67,8 +67,19 @@ def keep_puzzles(library: Library, geometry: Geometry, puzzles: Iterable[Puzzle]
     for puzzle in puzzles:
         if puzzle.position.geometry != geometry:
             raise ValueError(f"a puzzle of {puzzle.position.geometry} kept as one of {variant}")
-        rows.append((variant, format_position(puzzle.position), puzzle.answer, puzzle.value.label, puzzle.remoteness,
-                     puzzle.difficulty, puzzle.moves, puzzle.losing, puzzle.natural))  # fmt: skip
+        rows.append(
+            (
+                variant,
+                format_position(puzzle.position),
+                puzzle.answer,
+                puzzle.value.label,
+                puzzle.remoteness,
+                puzzle.difficulty,
+                puzzle.moves,
+                puzzle.losing,
+                puzzle.natural,
+            )
+        )
     with library.transaction() as connection:
         return connection.executemany(
             "INSERT OR IGNORE INTO puzzles (variant, position, answer, value, remoteness, difficulty, moves, losing, natural) "  # pragma: no mutate
@@ -113,9 +124,19 @@ def _puzzle(library: Library, geometry: Geometry, row: tuple) -> Puzzle:
         raise LibraryError(f"library {str(library.path)!r}: puzzle {str(text)[:40]!r} is damaged ({error})") from None
 
 
-def record_attempt(library: Library, *, kind: Kind, geometry: Geometry, position: Position, answer: Cell | None,
-                   solved: bool | None = None, result: str | None = None, theme: str | None = None,
-                   study: str | None = None, today: date | None = None) -> None:  # fmt: skip
+def record_attempt(
+    library: Library,
+    *,
+    kind: Kind,
+    geometry: Geometry,
+    position: Position,
+    answer: Cell | None,
+    solved: bool | None = None,
+    result: str | None = None,
+    theme: str | None = None,
+    study: str | None = None,
+    today: date | None = None,
+) -> None:
     """Write one attempt at ``position``: the cell answered last (None when skipped, or the solution was shown), how
     it ended (``result``, one of :data:`RESULTS`; or only whether it was ``solved``), the puzzle's theme, for a
     mistake the study it came from; and the Leitner box it goes to, with the day it is due again.
@@ -144,8 +165,18 @@ def record_attempt(library: Library, *, kind: Kind, geometry: Geometry, position
         connection.execute(
             "INSERT INTO attempts (kind, variant, position, answer, solved, study, result, theme, box, due) "  # pragma: no mutate
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate
-            (kind, variant, text, answer, int(result == "solved"), study, result, theme, box,
-             (day + timedelta(days=BOX_DAYS[box - 1])).isoformat()),  # fmt: skip
+            (
+                kind,
+                variant,
+                text,
+                answer,
+                int(result == "solved"),
+                study,
+                result,
+                theme,
+                box,
+                (day + timedelta(days=BOX_DAYS[box - 1])).isoformat(),
+            ),
         )
 
 
@@ -249,10 +280,18 @@ class Progress:
     """(the Monday of a week, attempts, solved) for each week with attempts, oldest first."""
 
     def as_dict(self) -> dict:
-        return {"variant": self.variant, "kind": self.kind, "attempts": self.attempts, "solved": self.solved,
-                "streak": self.streak, "due": self.due,
-                "themes": {theme: {"attempts": attempts, "solved": solved} for theme, (attempts, solved) in self.themes.items()},
-                "weeks": [{"week": week, "attempts": attempts, "solved": solved} for week, attempts, solved in self.weeks]}  # fmt: skip
+        return {
+            "variant": self.variant,
+            "kind": self.kind,
+            "attempts": self.attempts,
+            "solved": self.solved,
+            "streak": self.streak,
+            "due": self.due,
+            "themes": {
+                theme: {"attempts": attempts, "solved": solved} for theme, (attempts, solved) in self.themes.items()
+            },
+            "weeks": [{"week": week, "attempts": attempts, "solved": solved} for week, attempts, solved in self.weeks],
+        }
 
 
 def progress(library: Library, geometry: Geometry | None = None, *, today: date | None = None) -> list[Progress]:
@@ -263,7 +302,9 @@ def progress(library: Library, geometry: Geometry | None = None, *, today: date 
     if not _has_practice(library):
         return []
     variants = [format_variant(geometry)] if geometry is not None else None
-    pairs = library.query("SELECT DISTINCT variant, kind FROM attempts ORDER BY variant, kind DESC")  # pragma: no mutate
+    pairs = library.query(
+        "SELECT DISTINCT variant, kind FROM attempts ORDER BY variant, kind DESC"
+    )  # pragma: no mutate
     due = _due_by(library, today or date.today())
     reviews = _schema_version(library) >= REVIEWS_SINCE
     found = []
@@ -287,7 +328,9 @@ def progress(library: Library, geometry: Geometry | None = None, *, today: date 
                 (kind, variant),
             )
         )
-        found.append(Progress(str(variant), kind, attempts, solved, streak, due.get((str(variant), kind), 0), themes, weeks))
+        found.append(
+            Progress(str(variant), kind, attempts, solved, streak, due.get((str(variant), kind), 0), themes, weeks)
+        )
     return found
 
 
@@ -307,7 +350,9 @@ def _position_of(library: Library, text: object, geometry: Geometry) -> Position
     try:
         return parse_position(str(text), geometry)
     except ValueError as error:
-        raise LibraryError(f"library {str(library.path)!r}: an attempt's position {str(text)[:40]!r} is damaged ({error})") from None
+        raise LibraryError(
+            f"library {str(library.path)!r}: an attempt's position {str(text)[:40]!r} is damaged ({error})"
+        ) from None
 
 
 def _check_kind(kind: str) -> None:

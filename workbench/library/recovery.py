@@ -88,7 +88,9 @@ def left_behind(library: Library, *, own_session: str | None = None) -> list[Rec
     (An app of this very process other than ``own_session`` counts as gone: that is how a
     test stands for a killed app.)"""
     found, damaged = [], []
-    rows = library.query("SELECT session, pid, data, path, name, updated FROM recovery ORDER BY updated DESC, session")  # pragma: no mutate
+    rows = library.query(
+        "SELECT session, pid, data, path, name, updated FROM recovery ORDER BY updated DESC, session"
+    )  # pragma: no mutate
     for session, pid, data, path, name, updated in rows:
         if session == own_session or (pid != os.getpid() and _running(pid)):
             continue
@@ -118,7 +120,9 @@ class RecoveryKeeper:
     at once.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, settle: float = 0.05) -> None:  # pragma: no mutate - the settle is a pace: only timing could tell 0.05 s from 1.05 s
+    def __init__(
+        self, path: str | os.PathLike[str], *, settle: float = 0.05
+    ) -> None:  # pragma: no mutate - the settle is a pace: only timing could tell 0.05 s from 1.05 s
         self.path = Path(path)
         self.settle = settle
         self.session = uuid.uuid4().hex

@@ -59,10 +59,12 @@ def save_study(library: Library, name: str, state: AppState, *, replace: bool = 
 
 
 def study_exists(library: Library, name: str) -> bool:
-    return bool(library.query(
-        "SELECT 1 FROM studies WHERE name = ?",  # pragma: no mutate
-        (name.strip(),),
-    ))  # fmt: skip
+    return bool(
+        library.query(
+            "SELECT 1 FROM studies WHERE name = ?",  # pragma: no mutate
+            (name.strip(),),
+        )
+    )
 
 
 def list_studies(library: Library) -> list[StudyRecord]:
@@ -75,8 +77,14 @@ def list_studies(library: Library) -> list[StudyRecord]:
         except ValueError as error:
             records.append(StudyRecord(name=str(name), moves=0, updated=str(updated), damaged=str(error)))
             continue
-        records.append(StudyRecord(name=str(name), moves=len(state.tree.nodes) - 1, updated=str(updated),
-                                   variant=format_variant(state.geometry)))  # fmt: skip
+        records.append(
+            StudyRecord(
+                name=str(name),
+                moves=len(state.tree.nodes) - 1,
+                updated=str(updated),
+                variant=format_variant(state.geometry),
+            )
+        )
     return records
 
 

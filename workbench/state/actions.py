@@ -145,7 +145,26 @@ class SearchFound:
 
 
 Action = (
-    PlayCell | AddLine | Back | Forward | ToStart | ToEnd | NextVariation | PreviousVariation | JumpTo
-    | PromoteVariation | PromoteToMainLine | DeleteVariation | SetUpPosition | NewGame | SetComment
-    | SetEngine | SetOverlay | Highlight | ReplaceTree | LoadState | MarkSaved | SearchFound
-)  # fmt: skip
+    PlayCell
+    | AddLine
+    | Back
+    | Forward
+    | ToStart
+    | ToEnd
+    | NextVariation
+    | PreviousVariation
+    | JumpTo
+    | PromoteVariation
+    | PromoteToMainLine
+    | DeleteVariation
+    | SetUpPosition
+    | NewGame
+    | SetComment
+    | SetEngine
+    | SetOverlay
+    | Highlight
+    | ReplaceTree
+    | LoadState
+    | MarkSaved
+    | SearchFound
+)

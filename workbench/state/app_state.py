@@ -6,7 +6,18 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 
-from ..engine import MASK_NAMES, TIC_TAC_TOE, Analysis, Cell, Geometry, Player, Position, Value, analyze, principal_variation
+from ..engine import (
+    MASK_NAMES,
+    TIC_TAC_TOE,
+    Analysis,
+    Cell,
+    Geometry,
+    Player,
+    Position,
+    Value,
+    analyze,
+    principal_variation,
+)
 from ..engine.analysis import is_searched, searched_analysis
 from ..engine.search import SearchResult
 from .tree import ROOT, GameTree, NodeId

@@ -130,13 +130,19 @@ def judge(position: Position, cell: Cell) -> Judgement:
     name = cell_name(cell, position.geometry)
     after, moves = explanation.value_after, explanation.remoteness_after
     if explanation.verdict in ("best", "only move"):
-        words = {Value.WIN: f"{name} wins in {_moves(moves)}", Value.DRAW: f"{name} keeps the draw",
-                 Value.LOSS: f"{name} holds out longest: {_moves(moves)} to the end"}[after]  # fmt: skip
+        words = {
+            Value.WIN: f"{name} wins in {_moves(moves)}",
+            Value.DRAW: f"{name} keeps the draw",
+            Value.LOSS: f"{name} holds out longest: {_moves(moves)} to the end",
+        }[after]
         return Judgement(cell, "best", f"Right! {words}.")
     if explanation.verdict == "inaccurate":
         best = _moves(explanation.remoteness_before)
-        words = (f"{name} wins too, but only in {_moves(moves)}; a quicker win takes {best}" if after is Value.WIN
-                 else f"{name} loses in {_moves(moves)}; another move holds out for {best}")  # fmt: skip
+        words = (
+            f"{name} wins too, but only in {_moves(moves)}; a quicker win takes {best}"
+            if after is Value.WIN
+            else f"{name} loses in {_moves(moves)}; another move holds out for {best}"
+        )
         return Judgement(cell, "good", f"Not quite: {words}.")
     return Judgement(cell, "mistake", f"Not this one. {explanation.story}")
 
@@ -180,8 +186,15 @@ def moved_on(practice: Practice) -> Practice:
     """On to the next exercise (the current one skipped where it was not answered)."""
     if practice.finished:
         return practice
-    return replace(practice, index=practice.index + 1, tries=(), hint_level=0, hint_at=None, shown=False,
-                   results=(*practice.results, practice.result))  # fmt: skip
+    return replace(
+        practice,
+        index=practice.index + 1,
+        tries=(),
+        hint_level=0,
+        hint_at=None,
+        shown=False,
+        results=(*practice.results, practice.result),
+    )
 
 
 def solution(position: Position) -> tuple[Cell, ...]:
@@ -224,8 +237,10 @@ def hint_region(position: Position) -> int:
     that come closest to it, about half the empty cells, so that the answer is narrowed down but not given."""
     analysis = exact_moves(position)
     best = analysis.best
-    others = sorted((move for move in analysis.moves if not best & cell_bit(move.cell)),
-                    key=lambda move: (-move.value, move.remoteness if move.value is Value.WIN else -move.remoteness, move.cell))  # fmt: skip
+    others = sorted(
+        (move for move in analysis.moves if not best & cell_bit(move.cell)),
+        key=lambda move: (-move.value, move.remoteness if move.value is Value.WIN else -move.remoteness, move.cell),
+    )
     size = min(len(analysis.moves), max(best.bit_count() + 1, (len(analysis.moves) + 1) // 2))
     region = best
     for move in others[: size - best.bit_count()]:
@@ -252,12 +267,18 @@ def prompt(practice: Practice) -> str:
     side = exercise.position.turn.value
     value = exact_moves(exercise.position).value
     if practice.kind == "puzzle":
-        goal = {Value.WIN: "find the one move that wins.", Value.DRAW: "find the one move that does not lose.",
-                Value.LOSS: "every move loses. Find the one that holds out longest."}[value]  # fmt: skip
+        goal = {
+            Value.WIN: "find the one move that wins.",
+            Value.DRAW: "find the one move that does not lose.",
+            Value.LOSS: "every move loses. Find the one that holds out longest.",
+        }[value]
         return f"{side} to move: {goal}"
     played = cell_name(exercise.played, exercise.position.geometry) if exercise.played is not None else "?"
-    goal = {Value.WIN: f"Find the quickest win for {side}.", Value.DRAW: f"Find a move that keeps the draw for {side}.",
-            Value.LOSS: f"Every move loses now: find the one that holds out longest."}[value]  # fmt: skip
+    goal = {
+        Value.WIN: f"Find the quickest win for {side}.",
+        Value.DRAW: f"Find a move that keeps the draw for {side}.",
+        Value.LOSS: f"Every move loses now: find the one that holds out longest.",
+    }[value]
     return f"{side} played {played} here. {goal}"
 
 
@@ -265,17 +286,26 @@ def score(practice: Practice) -> str:
     """The session so far, in words: ``2 of 4 solved · 1 with a hint · 1 missed``."""
     results = practice.results
     parts = [f"{results.count('solved')} of {len(results)} solved"]
-    for result, word in (("helped", "with a hint"), ("found later", "found after a miss"), ("missed", "missed"),
-                         ("shown", "shown"), ("skipped", "skipped")):  # fmt: skip
+    for result, word in (
+        ("helped", "with a hint"),
+        ("found later", "found after a miss"),
+        ("missed", "missed"),
+        ("shown", "shown"),
+        ("skipped", "skipped"),
+    ):
         if results.count(result):
             parts.append(f"{results.count(result)} {word}")
     return " · ".join(parts)
 
 
-def mistakes_of_line(tree: GameTree, line: tuple[NodeId, ...], side: Player | None, *, study: str | None = None) -> tuple[Exercise, ...]:
+def mistakes_of_line(
+    tree: GameTree, line: tuple[NodeId, ...], side: Player | None, *, study: str | None = None
+) -> tuple[Exercise, ...]:
     """Every mistake and inaccuracy of ``side`` (None: both) along ``line`` (node ids from the root), in order,
     each asked from the position before it; positions whose values are not exact are left out."""
-    return tuple(exercise for node_id in line[1:] if (exercise := _mistake_at(tree, node_id, side, study, "")) is not None)
+    return tuple(
+        exercise for node_id in line[1:] if (exercise := _mistake_at(tree, node_id, side, study, "")) is not None
+    )
 
 
 def mistakes_of_tree(tree: GameTree, side: Player | None, *, study: str | None = None) -> tuple[Exercise, ...]:
@@ -325,7 +355,11 @@ def sitting(puzzles, due, attempted, count: int, theme: str | None = None) -> li
         fresh = list(puzzles)
     left = count - len(chosen)
     if left > 0 and fresh:
-        picked = fresh if len(fresh) <= left else [fresh[place] for place in spread(np.array([puzzle.difficulty for puzzle in fresh]), left)]
+        picked = (
+            fresh
+            if len(fresh) <= left
+            else [fresh[place] for place in spread(np.array([puzzle.difficulty for puzzle in fresh]), left)]
+        )
         chosen += picked
     return chosen
 
@@ -352,8 +386,10 @@ def mistake_summary(tree: GameTree, line: tuple[NodeId, ...]) -> tuple[str, ...]
         played = before.move(exercise.played)
         if played.value < before.value:
             name = cell_name(exercise.played, exercise.position.geometry)
-            lines.append(f"{exercise.position.turn.value} {name}?? at ply {exercise.position.ply + 1}: "
-                         f"{value_words(before.value, before.remoteness)} → {value_words(played.value, played.remoteness)}")  # fmt: skip
+            lines.append(
+                f"{exercise.position.turn.value} {name}?? at ply {exercise.position.ply + 1}: "
+                f"{value_words(before.value, before.remoteness)} → {value_words(played.value, played.remoteness)}"
+            )
     return tuple(lines)
 
 
@@ -366,7 +402,28 @@ def practised_comment(practice: Practice, index: int) -> str:
 
 
 __all__ = [
-    "GRADES", "HINT_LEVELS", "KINDS", "RESULTS", "Exercise", "Judgement", "Practice", "answer", "hint_region",
-    "hint_text", "hint_words", "judge", "mistake_summary", "mistakes_of_line", "mistakes_of_tree", "moved_on",
-    "practised_comment", "prompt", "score", "sitting", "solution", "week_bars", "with_hint", "with_solution",
-]  # fmt: skip
+    "GRADES",
+    "HINT_LEVELS",
+    "KINDS",
+    "RESULTS",
+    "Exercise",
+    "Judgement",
+    "Practice",
+    "answer",
+    "hint_region",
+    "hint_text",
+    "hint_words",
+    "judge",
+    "mistake_summary",
+    "mistakes_of_line",
+    "mistakes_of_tree",
+    "moved_on",
+    "practised_comment",
+    "prompt",
+    "score",
+    "sitting",
+    "solution",
+    "week_bars",
+    "with_hint",
+    "with_solution",
+]

@@ -79,7 +79,9 @@ class Store:
 
     def _restore(self, earlier: AppState) -> AppState:
         # settings stay as they are now: only the tree, its cursor and its rules go back
-        restored = replace(self._state, tree=earlier.tree, cursor=earlier.cursor, geometry=earlier.geometry, modified=True)
+        restored = replace(
+            self._state, tree=earlier.tree, cursor=earlier.cursor, geometry=earlier.geometry, modified=True
+        )
         if restored.geometry != self._state.geometry:
             # the highlighted cell may be on no cell of that board; the searches were of another game (as NewGame)
             restored = replace(restored, view=replace(restored.view, highlighted=None), searches=(), searching=None)

@@ -43,7 +43,13 @@ def study_to_data(state: AppState) -> dict:
         "geometry": {"rows": geometry.rows, "cols": geometry.cols, "k": geometry.k, "misere": geometry.misere},
         "root": format_position(tree.root_position),
         "nodes": [
-            {"id": node.id, "parent": node.parent, "move": node.move, "children": list(node.children), "comment": node.comment}
+            {
+                "id": node.id,
+                "parent": node.parent,
+                "move": node.move,
+                "children": list(node.children),
+                "comment": node.comment,
+            }
             for node in (tree.node(node_id) for node_id in tree.walk())
         ],
         "next_id": tree.next_id,
@@ -87,11 +93,13 @@ def _refuse_constant(name: str) -> object:
 def study_from_data(data: object) -> AppState:
     """Rebuild a state from parsed JSON; raises ``ValueError`` naming the key and the problem."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise StudyError(f"not a workbench study (no \"format\": \"{FORMAT}\")")
+        raise StudyError(f'not a workbench study (no "format": "{FORMAT}")')
     version = data.get("version")
     # (bool is an int to Python: true is no version)
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
-        shown = _kind(version) if version is None or isinstance(version, bool) else _shown(version)  # as JSON writes them
+        shown = (
+            _kind(version) if version is None or isinstance(version, bool) else _shown(version)
+        )  # as JSON writes them
         raise StudyError(f"unsupported study version {shown} (this workbench reads versions 1 and {VERSION})")
     shape = _field(data, "geometry", dict)
     rows, cols, k = (_field(shape, name, int, "geometry") for name in ("rows", "cols", "k"))
@@ -108,15 +116,15 @@ def study_from_data(data: object) -> AppState:
     cursor = _field(data, "cursor", int)
     next_id = _field(data, "next_id", int)
     if not raw_nodes:
-        raise StudyError("\"nodes\" must be a non-empty list")
+        raise StudyError('"nodes" must be a non-empty list')
     nodes: dict[int, Node] = {}
     for index, raw in enumerate(raw_nodes):
-        where = f"node {index + 1} of \"nodes\""
+        where = f'node {index + 1} of "nodes"'
         if not isinstance(raw, dict):
             raise StudyError(f"{where}: expected an object, found {_kind(raw)}")
         node_id = _field(raw, "id", int, where)
         if not 0 <= node_id <= MAX_NODE_ID:
-            raise StudyError(f"{where}: \"id\" {_shown(node_id)} is not between 0 and {MAX_NODE_ID}")
+            raise StudyError(f'{where}: "id" {_shown(node_id)} is not between 0 and {MAX_NODE_ID}')
         where = f"node {node_id}"
         parent = _field(raw, "parent", int, where, nullable=True)
         move = _field(raw, "move", int, where, nullable=True)
@@ -125,16 +133,16 @@ def study_from_data(data: object) -> AppState:
         children = _field(raw, "children", list, where)
         for child in children:
             if isinstance(child, bool) or not isinstance(child, int):
-                raise StudyError(f"{where}: \"children\" holds {_kind(child)}, not a node id")
+                raise StudyError(f'{where}: "children" holds {_kind(child)}, not a node id')
         comment = _field(raw, "comment", str, where, default="")
         if not _is_unicode(comment):
-            raise StudyError(f"{where}: \"comment\" is not valid Unicode (a lone surrogate)")
+            raise StudyError(f'{where}: "comment" is not valid Unicode (a lone surrogate)')
         if node_id in nodes:
             raise StudyError(f"node id {node_id} appears twice")
         nodes[node_id] = Node(id=node_id, parent=parent, move=move, children=tuple(children), comment=comment)
     _check_links(nodes)
     if not max(nodes) < next_id <= MAX_NODE_ID + 1:
-        raise StudyError(f"\"next_id\" {_shown(next_id)} must exceed every node id")
+        raise StudyError(f'"next_id" {_shown(next_id)} must exceed every node id')
     tree = GameTree(root_position=root_position, nodes=MappingProxyType(nodes), next_id=next_id)
     _replay(tree)
     if cursor not in nodes:
@@ -149,8 +157,13 @@ def study_from_data(data: object) -> AppState:
     overlay = _field(view_data, "overlay", str, "view", default="none")
     if overlay not in OVERLAYS:
         raise StudyError(f"unknown overlay {_shown(overlay)}")
-    return AppState(geometry=geometry, tree=tree, cursor=cursor, engine=EngineSettings(mode=mode, side=side),
-                    view=ViewSettings(overlay=overlay))  # fmt: skip
+    return AppState(
+        geometry=geometry,
+        tree=tree,
+        cursor=cursor,
+        engine=EngineSettings(mode=mode, side=side),
+        view=ViewSettings(overlay=overlay),
+    )
 
 
 _MISSING = object()
@@ -163,14 +176,14 @@ def _field(data: dict, key: str, kind: type, where: str = "", *, nullable: bool 
     if key not in data:
         if default is not _MISSING:
             return default
-        raise StudyError(f"{place}missing \"{key}\"")
+        raise StudyError(f'{place}missing "{key}"')
     value = data[key]
     if value is None and nullable:
         return None
     if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):  # true is an int to Python
         return value
     expected = _TYPE_NAMES[kind] + (" or null" if nullable else "")
-    raise StudyError(f"{place}\"{key}\" must be {expected}, not {_kind(value)}")
+    raise StudyError(f'{place}"{key}" must be {expected}, not {_kind(value)}')
 
 
 def _kind(value: object) -> str:
@@ -188,7 +201,11 @@ def _kind(value: object) -> str:
 
 def _shown(value: object, width: int = 40) -> str:
     """``repr(value)`` cut to ``width`` characters; repr escapes control characters, so it stays one line."""
-    text = repr(value) if not isinstance(value, int) or isinstance(value, bool) or abs(value) < 10**30 else "(a huge number)"
+    text = (
+        repr(value)
+        if not isinstance(value, int) or isinstance(value, bool) or abs(value) < 10**30
+        else "(a huge number)"
+    )
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -320,9 +337,13 @@ def remove_stale_temporaries(target: Path) -> list[Path]:
         name = entry.name
         if not (name.startswith(prefix) and name.endswith(".tmp")):
             continue
-        writer = name[len(prefix):].split(".", 1)[0]
+        writer = name[len(prefix) :].split(".", 1)[0]
         try:
-            stale = not _process_alive(int(writer)) if writer.isdigit() else time.time() - entry.stat().st_mtime > STALE_AFTER_SECONDS
+            stale = (
+                not _process_alive(int(writer))
+                if writer.isdigit()
+                else time.time() - entry.stat().st_mtime > STALE_AFTER_SECONDS
+            )
             if stale:
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))

@@ -31,7 +31,15 @@ from ..engine import (
     parse_position,
 )
 from ..engine.analysis import class_key, is_searched
-from ..engine.geometry import GeometryError, VariantError, cell_name, cell_range, format_variant, parse_cell_name, parse_variant
+from ..engine.geometry import (
+    GeometryError,
+    VariantError,
+    cell_name,
+    cell_range,
+    format_variant,
+    parse_cell_name,
+    parse_variant,
+)
 from ..engine.position import split_cell_tokens
 
 NodeId = int
@@ -199,7 +207,9 @@ class GameTree:
         nodes[parent_id] = replace(parent, children=tuple(c for c in parent.children if c != node_id))
         return self._edited(nodes, gone=gone)
 
-    def _edited(self, nodes: dict[NodeId, Node], *, next_id: NodeId | None = None, gone: frozenset[NodeId] = frozenset()) -> GameTree:
+    def _edited(
+        self, nodes: dict[NodeId, Node], *, next_id: NodeId | None = None, gone: frozenset[NodeId] = frozenset()
+    ) -> GameTree:
         """This tree with ``nodes``, knowing the positions this one knew: an edit never changes the position of
         a node it keeps (ids are never reused), and a move played or undone on 15×15 replayed each one."""
         tree = replace(self, nodes=_freeze(nodes), next_id=self.next_id if next_id is None else next_id)
@@ -227,7 +237,11 @@ def annotation(tree: GameTree, node_id: NodeId) -> str:
         return "??"
     if played.remoteness != before.remoteness:
         return "?!"
-    if before.value is not Value.LOSS and len(before.moves) > 1 and sum(1 for m in before.moves if m.value == before.value) == 1:
+    if (
+        before.value is not Value.LOSS
+        and len(before.moves) > 1
+        and sum(1 for m in before.moves if m.value == before.value) == 1
+    ):
         return "!"
     return ""
 
@@ -312,7 +326,9 @@ _TOKEN = re.compile(r'\s*(?:(\[(?:Setup|Variant)\s+"[^"]*"\])|(\{[^}]*\})|([()])
 
 
 def _bad_token(token: str, column: int, reason: str) -> MoveTextError:
-    shown = repr(token) if len(token) <= 40 else repr(token[:38])[:-1] + "…'"  # a 5,000-digit "move" is not echoed whole
+    shown = (
+        repr(token) if len(token) <= 40 else repr(token[:38])[:-1] + "…'"
+    )  # a 5,000-digit "move" is not echoed whole
     return MoveTextError(f"invalid move text: {shown} at column {column}: {reason}", token=token, column=column)
 
 
@@ -348,7 +364,11 @@ def import_movetext(text: str, geometry=None) -> GameTree:
             except VariantError as error:
                 raise _bad_token(token, column, str(error)) from None
             if geometry is not None and named != geometry:
-                raise _bad_token(token, column, f"this board is {format_variant(geometry)}: start a game of {format_variant(named)} first")
+                raise _bad_token(
+                    token,
+                    column,
+                    f"this board is {format_variant(geometry)}: start a game of {format_variant(named)} first",
+                )
             root_position = Position.empty(named)
             continue
         if setup:

@@ -97,8 +97,9 @@ Sweeper = Callable[[Geometry, "Path | None", str, "SweepProgress | None"], None]
 module: it is handed in, not imported)."""
 
 
-def solve_and_keep(geometry: Geometry, progress: SweepProgress | None = None,
-                   sweeper: Sweeper | None = None) -> tuple[KeptSolution | None, str, float]:  # fmt: skip
+def solve_and_keep(
+    geometry: Geometry, progress: SweepProgress | None = None, sweeper: Sweeper | None = None
+) -> tuple[KeptSolution | None, str, float]:
     """(solution, where, seconds): read back (``"cache"``), or solved now (``"solved"``, by ``sweeper``: the numpy
     sweep in this process unless another is given) and kept. The solution is None where it cannot be kept (the
     cache turned off): nothing past 16 cells is held in memory.
@@ -120,7 +121,9 @@ def solve_and_keep(geometry: Geometry, progress: SweepProgress | None = None,
     return open_solution(geometry, target, engine_fingerprint()), "solved", seconds
 
 
-def numpy_sweep(geometry: Geometry, target: Path | None, fingerprint: str, progress: SweepProgress | None = None) -> None:
+def numpy_sweep(
+    geometry: Geometry, target: Path | None, fingerprint: str, progress: SweepProgress | None = None
+) -> None:
     """The sweep in this process (:func:`workbench.engine.sweep.sweep`), each ply written as it is done."""
     from ..engine.sweep import sweep
 

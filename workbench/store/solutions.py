@@ -106,9 +106,13 @@ class SolutionWriter:
         size = self.numbered.ply_size(ply)
         try:
             return self.group.create_array(
-                str(ply), shape=(size,), dtype="uint8", chunks=(chunk_length(size),), compressors=_codecs(),
+                str(ply),
+                shape=(size,),
+                dtype="uint8",
+                chunks=(chunk_length(size),),
+                compressors=_codecs(),
                 fill_value=UNREACHED,
-            )  # fmt: skip
+            )
         except OSError as error:
             raise StoreError(f"cannot write ply {ply} at {self.partial}: {error.strerror or error}") from None
 
@@ -254,11 +258,15 @@ class KeptSolution:
         except FileNotFoundError:
             return np.full(wanted, UNREACHED, dtype=np.uint8)
         except OSError as error:
-            raise StoreError(f"cannot read the solution kept at {self.path} (ply {ply}): {error.strerror or error}") from None
+            raise StoreError(
+                f"cannot read the solution kept at {self.path} (ply {ply}): {error.strerror or error}"
+            ) from None
         try:
             chunk = np.frombuffer(Zstd().decode(raw), dtype=np.uint8)
         except Exception as error:  # numcodecs raises RuntimeError for a damaged frame or a wrong checksum
-            raise StoreError(f"the solution kept at {self.path} is damaged (ply {ply}: {error}); solve the board again") from None
+            raise StoreError(
+                f"the solution kept at {self.path} is damaged (ply {ply}: {error}); solve the board again"
+            ) from None
         if chunk.size != length:
             raise StoreError(f"the solution kept at {self.path} is damaged (ply {ply}: a chunk of {chunk.size} bytes)")
         return chunk[:wanted]
@@ -278,7 +286,9 @@ class KeptSolution:
                 array = self._arrays[ply] = self._group[str(ply)]
             return np.asarray(array[where])
         except Exception as error:  # zarr and its codecs raise their own kinds for a damaged chunk
-            raise StoreError(f"the solution kept at {self.path} is damaged (ply {ply}: {error}); solve the board again") from None
+            raise StoreError(
+                f"the solution kept at {self.path} is damaged (ply {ply}: {error}); solve the board again"
+            ) from None
 
 
 def _remove_abandoned(target: Path) -> None:
@@ -363,4 +373,3 @@ def write_solution(
     except BaseException:
         writer.abandon()
         raise
-

@@ -37,7 +37,9 @@ def parse_setup(text: str, geometry: Geometry | None = None) -> Action:
     """
     body = text.strip()
     if not body:
-        raise ValueError(f"type a position such as X.O/.X./... or moves such as {setup_example(geometry or TIC_TAC_TOE)}")
+        raise ValueError(
+            f"type a position such as X.O/.X./... or moves such as {setup_example(geometry or TIC_TAC_TOE)}"
+        )
     # a position is marks and empties alone (``o5`` is a cell of 15×15, not an O)
     if all(char in "XO/.-_ " for char in body.upper()) and not body.startswith("["):
         try:
@@ -98,14 +100,22 @@ class NewGameDialog(ModalScreen[Geometry | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("New game", classes="dialog-title")
-            options = [Option(f"{describe_variant(geometry):<30} {format_variant(geometry):<8} {solved_label(geometry)}".rstrip())
-                       for geometry in self.variants]  # fmt: skip
+            options = [
+                Option(
+                    f"{describe_variant(geometry):<30} {format_variant(geometry):<8} {solved_label(geometry)}".rstrip()
+                )
+                for geometry in self.variants
+            ]
             yield OptionList(*options, id="variant-list")
             yield Input(placeholder="or type one: 2x5k3, 3x4k3-misere", id="variant-input")
             yield Static("", id="variant-error", classes="dialog-error", markup=False)
-            yield Static("up to 16 cells solved exactly (above 12: once, some seconds, kept after); 17-20 cells exact "
-                         "once `workbench solve --game …` has solved them (the time it takes beside each); bigger boards "
-                         "searched move by move, as far as the search gets", classes="dialog-hint", markup=False)  # fmt: skip
+            yield Static(
+                "up to 16 cells solved exactly (above 12: once, some seconds, kept after); 17-20 cells exact "
+                "once `workbench solve --game …` has solved them (the time it takes beside each); bigger boards "
+                "searched move by move, as far as the search gets",
+                classes="dialog-hint",
+                markup=False,
+            )
 
     def on_mount(self) -> None:
         variants = self.query_one("#variant-list", OptionList)
@@ -384,7 +394,9 @@ class Confirm(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self._question, classes="dialog-title", id="confirm-question", markup=False)  # it may quote a name
+            yield Label(
+                self._question, classes="dialog-title", id="confirm-question", markup=False
+            )  # it may quote a name
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self._no, variant="primary", id="no")
                 yield Button(self._yes, variant="error", id="yes")

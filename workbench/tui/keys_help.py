@@ -16,7 +16,12 @@ def help_sections(app_bindings: Iterable[BindingType], due: str = "") -> list[tu
         result = []
         for binding in bindings:
             if isinstance(binding, Binding) and binding.description:
-                keys = binding.key.replace("question_mark", "?").replace("minus", "-").replace("colon", ":").replace(",", " / ")
+                keys = (
+                    binding.key.replace("question_mark", "?")
+                    .replace("minus", "-")
+                    .replace("colon", ":")
+                    .replace(",", " / ")
+                )
                 result.append((keys, binding.description))
         return result
 
@@ -28,16 +33,32 @@ def help_sections(app_bindings: Iterable[BindingType], due: str = "") -> list[tu
 
     app_rows = [row for row in rows(app_bindings) if not_a_digit(row)]
     return [
-        ("Start here", [("1 … 9 / click", "Play a cell (on boards above 3×3: click, or h j k l and enter)"),
-                        ("← / →", "Step back and forward through the game"), ("??", "A mistake: the history says why"),
-                        ("L", "Learn from your mistakes: each one asked again, find a better move"),
-                        ("u", "Puzzles: one move keeps the value, find it"), ("ctrl+p", "Every command by name")]),
+        (
+            "Start here",
+            [
+                ("1 … 9 / click", "Play a cell (on boards above 3×3: click, or h j k l and enter)"),
+                ("← / →", "Step back and forward through the game"),
+                ("??", "A mistake: the history says why"),
+                ("L", "Learn from your mistakes: each one asked again, find a better move"),
+                ("u", "Puzzles: one move keeps the value, find it"),
+                ("ctrl+p", "Every command by name"),
+            ],
+        ),
         ("Everywhere", app_rows + [("1 … 9", "Play that cell"), ("tab", "Next pane"), ("ctrl+p", "Command palette")]),
         ("Board", [row for row in rows(BoardGrid.BINDINGS) if not_a_digit(row)] + [("click", "Play the cell")]),
         ("Evaluation", [("click a row", "Play that move"), ("space / b", "Play the best move / add the best line")]),
-        ("History", rows(VariationTree.BINDINGS) + [("click", "Jump to a move (on ▼ ▶: fold), or a ply on the value strip")]),
-        ("Practice", [("due today", due or "Nothing: every puzzle and mistake you practised is put by for later"),
-                      *PRACTICE_GLOSSARY, *((f"  {theme}", words) for theme, words in PUZZLE_THEMES.items())]),
+        (
+            "History",
+            rows(VariationTree.BINDINGS) + [("click", "Jump to a move (on ▼ ▶: fold), or a ply on the value strip")],
+        ),
+        (
+            "Practice",
+            [
+                ("due today", due or "Nothing: every puzzle and mistake you practised is put by for later"),
+                *PRACTICE_GLOSSARY,
+                *((f"  {theme}", words) for theme, words in PUZZLE_THEMES.items()),
+            ],
+        ),
         ("What the marks and numbers mean", GLOSSARY),
     ]
 
@@ -60,16 +81,21 @@ PRACTICE_GLOSSARY = [
     ("streak", "Puzzles solved in a row on this board"),
     ("due", "Puzzles and mistakes to try again today: a miss comes back at once, a solve after 1, 3, 7, then 21 days"),
     ("hint (m)", "First a fact in words, then the cells the answer is among, then the solution"),
-    ("theme", "What a puzzle's answer does (ctrl+p, \"Puzzles:\" picks one):"),
+    ("theme", 'What a puzzle\'s answer does (ctrl+p, "Puzzles:" picks one):'),
 ]
 """The words of the practice screens, for f1."""
 
 
 GLOSSARY = [
-    ("misère", "The rule turned round: completing a line of your own loses (4x4k4-misere; the normal rule is the "
-               "default)"),
-    ("value in N", "Exact result for the side to move with best play by both (win, draw or loss), and the plies "
-                   "(single moves) until the game ends: the winner hurries, the loser delays"),
+    (
+        "misère",
+        "The rule turned round: completing a line of your own loses (4x4k4-misere; the normal rule is the default)",
+    ),
+    (
+        "value in N",
+        "Exact result for the side to move with best play by both (win, draw or loss), and the plies "
+        "(single moves) until the game ends: the winner hurries, the loser delays",
+    ),
     ("go on from here", "Complete games from this position on, whatever led here"),
     ("pass through", "Complete games from the empty board that reach this position, in any move order"),
     ("win / block / fork", "Masks: cells that win at once / stop the opponent's win / make two threats"),
@@ -78,16 +104,24 @@ GLOSSARY = [
     ("? / not proven", "Above 16 cells: a value the search has not proved yet; s stops the search, or searches on"),
     ("plies", "In the moves table: the plies to the end after that move, both sides at their best"),
     ("★", "A best move: it keeps the value, with the quickest win or the slowest loss"),
-    ("keeps the value", "A move with the position's own result (a win, a draw), however slowly: ★ marks the "
-                        "quickest of them; the atlas lists both"),
+    (
+        "keeps the value",
+        "A move with the position's own result (a win, a draw), however slowly: ★ marks the "
+        "quickest of them; the atlas lists both",
+    ),
     ("trap", "Share of the opponent's replies to the move that lose (— when the move ends the game)"),
     ("games", "Complete games that continue through the move, and how many X wins, O wins, draws"),
-    ("computed / library", "Where the game counts come from: the engine, or the library's games tables "
-                           "(✓ when the two agree)"),
+    (
+        "computed / library",
+        "Where the game counts come from: the engine, or the library's games tables (✓ when the two agree)",
+    ),
     ("after N: … ", "The selected move (the board's cursor) and both sides' best replies to the end"),
     ("best line: …", "The same from the position, when the cursor is not on a move"),
-    ("why / last move", "The selected move, or the one that led here, in words: its verdict and how the best line "
-                        "proves it (r draws that line on the board: X1 O2 X3 …)"),
+    (
+        "why / last move",
+        "The selected move, or the one that led here, in words: its verdict and how the best line "
+        "proves it (r draws that line on the board: X1 O2 X3 …)",
+    ),
     ("class N of 765", "Symmetry: the position's class, positions equal up to rotation and mirroring"),
     ("orbit", "How many different positions the class holds (8 at most)"),
     ("canonical", "The class's representative: the image that reads first"),
@@ -101,4 +135,4 @@ GLOSSARY = [
     ("≡ / ≈", "The position occurs elsewhere in the tree / occurs there up to a rotation or mirror"),
     ("accuracy", "Each side's share of best moves along the current line"),
     ("value strip", "Under the tree, one cell per ply: its colour is the exact outcome (X, O or draw)"),
-]  # fmt: skip
+]

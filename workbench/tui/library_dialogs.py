@@ -48,8 +48,12 @@ class OpenDialog(ModalScreen[None]):
             yield Label("Open a study", classes="dialog-title")
             if self._names:
                 # Text, not markup: a study's name is whatever its author typed, "[/]" included
-                yield OptionList(*(Option(Text.assemble(name, ("  " + detail, "dim")), id=name) for name, detail in self._names))
-                yield Label(self.HINT, classes="dialog-hint", id="open-hint", markup=False)  # a rename's hint quotes the name
+                yield OptionList(
+                    *(Option(Text.assemble(name, ("  " + detail, "dim")), id=name) for name, detail in self._names)
+                )
+                yield Label(
+                    self.HINT, classes="dialog-hint", id="open-hint", markup=False
+                )  # a rename's hint quotes the name
             else:
                 yield Label("The library has no studies yet: type a .json path.", classes="dialog-hint")
             # no select-all on focus: after f2 the cursor sits at the end of the name, to edit it
@@ -153,7 +157,9 @@ class OpenDialog(ModalScreen[None]):
                 option_list.remove_option(name)
                 self._error(f"deleted {name!r}")
 
-        self.app.push_screen(Confirm(f"Delete '{name}' from the library? This cannot be undone.", yes="Delete", no="Keep it"), answered)
+        self.app.push_screen(
+            Confirm(f"Delete '{name}' from the library? This cannot be undone.", yes="Delete", no="Keep it"), answered
+        )
 
 
 class GamesLikeThis(ModalScreen[None]):

@@ -38,6 +38,7 @@ from ..state.practice import (
 )
 from .panes.board import BoardGrid
 
+
 class SideDialog(ModalScreen[Player | str | None]):
     """Whose mistakes to practise: X, O or both (escape: none)."""
 
@@ -90,7 +91,9 @@ class PracticeBoard(BoardGrid):
         return super().build_key(), self.lit
 
     def _cell_line(self, position, cell, line_index, width, height, last, line_cells, values, mask, steps):
-        return super()._cell_line(position, cell, line_index, width, height, last, line_cells, values, mask | self.lit, steps)
+        return super()._cell_line(
+            position, cell, line_index, width, height, last, line_cells, values, mask | self.lit, steps
+        )
 
     def action_play(self, cell: int) -> None:
         if self.state is not None and self.state.geometry.size > 9:  # the board shows coordinates, not numbers
@@ -119,8 +122,14 @@ class PracticeScreen(ModalScreen[Practice]):
         Binding("escape,q", "stop", "Stop"),
     ]
 
-    def __init__(self, practice: Practice, title: str, *, on_result: Callable[[Practice], None] | None = None,
-                 figures: str | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        practice: Practice,
+        title: str,
+        *,
+        on_result: Callable[[Practice], None] | None = None,
+        figures: str | None = None,
+    ) -> None:
         super().__init__()
         self.practice = practice
         self._title = title
@@ -143,7 +152,9 @@ class PracticeScreen(ModalScreen[Practice]):
         self.query_one("#practice-side").border_title = self._title
         board = self.query_one(BoardGrid)
         if self.practice.exercises:
-            self.query_one("#practice-board").border_title = describe_variant(self.practice.exercises[0].position.geometry, short=True)
+            self.query_one("#practice-board").border_title = describe_variant(
+                self.practice.exercises[0].position.geometry, short=True
+            )
         board.ready = True
         self.show()
         board.focus()
@@ -158,8 +169,12 @@ class PracticeScreen(ModalScreen[Practice]):
         elif isinstance(action, Highlight):
             board = self.query_one(BoardGrid)
             overlay = board.state.view.overlay if self.practice.settled else "none"
-            board.state = AppState(geometry=board.state.geometry, tree=board.state.tree, cursor=board.state.cursor,
-                                   view=ViewSettings(highlighted=action.cell, overlay=overlay))  # fmt: skip
+            board.state = AppState(
+                geometry=board.state.geometry,
+                tree=board.state.tree,
+                cursor=board.state.cursor,
+                view=ViewSettings(highlighted=action.cell, overlay=overlay),
+            )
 
     def action_type_cell(self) -> None:
         exercise = self.practice.current
@@ -220,14 +235,20 @@ class PracticeScreen(ModalScreen[Practice]):
         position = exercise.position
         highlighted, overlay = board.state.view.highlighted if board.state is not None else None, "none"
         if practice.settled:  # the best move, and the line after it in order
-            cell = next((judgement.cell for judgement in practice.tries if judgement.grade == "best"), solution(position)[0])
+            cell = next(
+                (judgement.cell for judgement in practice.tries if judgement.grade == "best"), solution(position)[0]
+            )
             highlighted, overlay = cell, "line"
         elif practice.tries and not practice.hint_showing:  # the last answer and how it is met, numbered on the board
             highlighted, overlay = practice.tries[-1].cell, "line"
         board.lit = hint_region(position) if practice.hint_level >= 2 and practice.hint_showing else 0
         if highlighted is None or not position.geometry.contains(highlighted):
             highlighted = (position.geometry.size + 1) // 2
-        board.state = AppState(geometry=position.geometry, tree=GameTree.new(position), view=ViewSettings(highlighted=highlighted, overlay=overlay))
+        board.state = AppState(
+            geometry=position.geometry,
+            tree=GameTree.new(position),
+            view=ViewSettings(highlighted=highlighted, overlay=overlay),
+        )
         panel.update(self._panel_text(practice))
         answer_by = "answer on the board" if position.geometry.size <= 9 else "click a cell or type : and its name"
         words = "n: next" if practice.settled else f"{answer_by} · m hint · space solution · n skip"
@@ -247,12 +268,15 @@ class PracticeScreen(ModalScreen[Practice]):
         text.append("\n\n" + prompt(practice), "bold")
         earlier, latest = practice.tries[:-1], practice.tries[-1:]
         if earlier:  # one word each: the latest answer's words are what matter
-            tried = ", ".join(f"{cell_name(judgement.cell, geometry)} {'✗' if judgement.grade == 'mistake' else '~'}" for judgement in earlier)
+            tried = ", ".join(
+                f"{cell_name(judgement.cell, geometry)} {'✗' if judgement.grade == 'mistake' else '~'}"
+                for judgement in earlier
+            )
             text.append(f"\n\nTried: {tried}", "dim")
         for judgement in latest:
             head = re.match(r"[^!:.]*[!:.] ?", judgement.text).group()  # "Right! ", "Not quite: ", "Not this one. "
             text.append("\n\n" + head, self._style(judgement.grade))
-            text.append(judgement.text[len(head):])
+            text.append(judgement.text[len(head) :])
         if practice.hint and not practice.settled:  # after the answers: it was asked about them
             text.append("\n\n" + hint_text(practice), "italic")
         if practice.shown and not practice.found:

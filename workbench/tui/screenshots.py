@@ -61,7 +61,9 @@ async def _shoot(folder: Path, name: str, size: tuple[int, int], keys: tuple[str
                 os.environ["XDG_CONFIG_HOME"] = remembered
 
 
-async def _shoot_with(db: str, folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...], game: Geometry) -> Path:
+async def _shoot_with(
+    db: str, folder: Path, name: str, size: tuple[int, int], keys: tuple[str, ...], game: Geometry
+) -> Path:
     # the variant named, not the one the user last played
     state = game_state(game, OPENINGS[name]) if name in OPENINGS else None
     app = WorkbenchApp(state, db=db, game=game)

@@ -91,7 +91,9 @@ def say_errors(kept, server: int) -> None:
         if len(lines) == 1:
             said = lines[0]
         else:
-            with tempfile.NamedTemporaryFile("w", prefix="workbench-tab-", suffix=".txt", delete=False, encoding="utf-8") as report:
+            with tempfile.NamedTemporaryFile(
+                "w", prefix="workbench-tab-", suffix=".txt", delete=False, encoding="utf-8"
+            ) as report:
                 report.write(text)
             said = f"workbench: a tab's app crashed ({lines[-1][:160]}); what it said is in {report.name}"
         os.write(server, (said + "\n").encode("utf-8", "replace"))

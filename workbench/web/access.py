@@ -100,7 +100,9 @@ def chosen_token(*, token: str | None, token_file: str | None, environ: dict[str
             with open(token_file, encoding="utf-8") as file:
                 first = file.readline(TOKEN_LIMIT + 2).rstrip("\r\n")
         except (OSError, UnicodeDecodeError) as error:
-            raise AccessError(f"--token-file {token_file[:80]!r}: {getattr(error, 'strerror', None) or error}") from None
+            raise AccessError(
+                f"--token-file {token_file[:80]!r}: {getattr(error, 'strerror', None) or error}"
+            ) from None
         return _checked(first, f"--token-file {token_file[:80]!r}")
     if environ.get(TOKEN_VARIABLE):
         return _checked(environ[TOKEN_VARIABLE], TOKEN_VARIABLE)
@@ -225,18 +227,24 @@ class Access:
 
     @classmethod
     def make(
-        cls, *, token: str | None, host: str, port: int, allow_hosts: tuple[str, ...] = (),
+        cls,
+        *,
+        token: str | None,
+        host: str,
+        port: int,
+        allow_hosts: tuple[str, ...] = (),
         allow_origins: tuple[str, ...] = (),
-    ) -> Access:  # fmt: skip
+    ) -> Access:
         """The access of a server listening on ``host``:``port``. :raises AccessError: an option names no host
         or no origin, or the token is not one."""
         return cls(
-            token=None if token is None else check_token(token), port=port,
+            token=None if token is None else check_token(token),
+            port=port,
             session=None if token is None else new_token(),
             names=LOOPBACK_NAMES | machine_names(host),
             allowed_hosts=tuple(check_allowed_host(name) for name in allow_hosts),
             allowed_origins=frozenset(check_origin(origin) for origin in allow_origins),
-        )  # fmt: skip
+        )
 
     session: str | None = None
     """The key the page keeps in its origin's storage, given in exchange for the token (None: no token)."""
@@ -278,7 +286,9 @@ class Access:
                 return None
         return f"a page of {origin[:80]!r} may not use this server"
 
-    def fetch_refusal(self, site: str | None, mode: str | None, destination: str | None, origin: str | None) -> str | None:
+    def fetch_refusal(
+        self, site: str | None, mode: str | None, destination: str | None, origin: str | None
+    ) -> str | None:
         """Why a request a browser says was sent by a page of ``site`` (``Sec-Fetch-Site``), in ``mode``
         (``Sec-Fetch-Mode``) for ``destination`` (``Sec-Fetch-Dest``), from ``origin`` (its ``Origin``, already
         accepted) is refused, or None."""
@@ -301,7 +311,9 @@ class Access:
         key (always, with no token)."""
         if self.token is None:
             return True
-        return (token is not None and _same(token, self.token)) or (session is not None and _same(session, self.session))
+        return (token is not None and _same(token, self.token)) or (
+            session is not None and _same(session, self.session)
+        )
 
     def address(self, base: str) -> str:
         """The address to open, from the server's ``base`` (``http://127.0.0.1:8000``): with the token."""
@@ -455,10 +467,15 @@ def guard(access: Access, log: Callable[[str, str], None]) -> Callable:
             headers = request.headers
             kind, reason = "origin", access.origin_refusal(headers.get("Origin"), host, request.scheme)
             if reason is None:
-                kind, reason = "fetch", access.fetch_refusal(
-                    headers.get("Sec-Fetch-Site"), headers.get("Sec-Fetch-Mode"), headers.get("Sec-Fetch-Dest"),
-                    headers.get("Origin"),
-                )  # fmt: skip
+                kind, reason = (
+                    "fetch",
+                    access.fetch_refusal(
+                        headers.get("Sec-Fetch-Site"),
+                        headers.get("Sec-Fetch-Mode"),
+                        headers.get("Sec-Fetch-Dest"),
+                        headers.get("Origin"),
+                    ),
+                )
         if reason is not None:
             log(kind, f"{refused}: {reason}")
             return refusal(403, refused_page(reason, why="host" if kind == "host" else "origin"))

@@ -15,12 +15,13 @@ if TYPE_CHECKING:
 
 SECURITY_HEADERS = {
     # the page is never shown inside another site's page (which could lay its own clicks over it)
-    "X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "frame-ancestors 'none'",
     # the address carries the token: it is never sent on as a referrer
     "Referrer-Policy": "no-referrer",
     # a file is what its type says, never sniffed into a script or a page
     "X-Content-Type-Options": "nosniff",
-}  # fmt: skip
+}
 
 
 def cache_control(path: str) -> str:

@@ -69,7 +69,9 @@ def query_size(query: Mapping[str, str]) -> tuple[tuple[int, int], str | None]:
     width, height = query.get("width"), query.get("height")
     if width is None and height is None:
         return DEFAULT_SIZE, None
-    numbers = [text for text in (width, height) if text is not None and text.isascii() and text.isdigit() and len(text) <= 6]
+    numbers = [
+        text for text in (width, height) if text is not None and text.isascii() and text.isdigit() and len(text) <= 6
+    ]
     if len(numbers) != 2:
         return DEFAULT_SIZE, "a size that is not two whole numbers"
     (size, clamped) = read_size(int(numbers[0]), int(numbers[1]))

@@ -220,7 +220,10 @@ async def pass_messages(websocket, service, log: Callable[[str, str], None]) -> 
             log("message", f"workbench: a tab's message dropped: {error}")
             continue
         if checked.clamped:
-            log("message", f"workbench: a tab's resize brought within a screen's size: {checked.size[0]}×{checked.size[1]}")
+            log(
+                "message",
+                f"workbench: a tab's resize brought within a screen's size: {checked.size[0]}×{checked.size[1]}",
+            )
         if checked.kind == "stdin":
             await service.send_bytes(checked.text.encode("utf-8"))
         elif checked.kind == "resize":
@@ -254,12 +257,20 @@ def no_folder_listing(folder: Path) -> Callable:
 
 
 def serve(
-    *, host: str, port: int, db: str | None = None, game: str | None = None, debug: bool = False,
-    token: str | None = None, no_token: bool = False, allow_origins: tuple[str, ...] = (),
-    allow_hosts: tuple[str, ...] = (), max_tabs: int = DEFAULT_MAX_TABS,
+    *,
+    host: str,
+    port: int,
+    db: str | None = None,
+    game: str | None = None,
+    debug: bool = False,
+    token: str | None = None,
+    no_token: bool = False,
+    allow_origins: tuple[str, ...] = (),
+    allow_hosts: tuple[str, ...] = (),
+    max_tabs: int = DEFAULT_MAX_TABS,
     say: Callable[[str], None] = lambda line: print(line, flush=True),  # (a pipe's buffer held the address back)
     warn: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
-) -> int:  # fmt: skip
+) -> int:
     """Serve the app until interrupted (ctrl+c or SIGTERM); 0 then. Every request needs ``token`` (a new random
     one when None), unless ``no_token``; a page of another origin is refused unless ``allow_origins`` names it,
     a Host not the server's own unless ``allow_hosts`` names it; at most ``max_tabs`` apps run at once.
@@ -279,9 +290,12 @@ def serve(
     port = listener.getsockname()[1]
     try:
         access = Access.make(
-            token=None if no_token else (new_token() if token is None else token), host=host, port=port,
-            allow_hosts=allow_hosts, allow_origins=allow_origins,
-        )  # fmt: skip
+            token=None if no_token else (new_token() if token is None else token),
+            host=host,
+            port=port,
+            allow_hosts=allow_hosts,
+            allow_origins=allow_origins,
+        )
     except AccessError as error:
         listener.close()
         raise ServeError(str(error)) from None
@@ -295,7 +309,9 @@ def serve(
         who = "every program on this machine" if local else f"everyone who can reach {host} port {port}"
         warn(f"workbench: warning: --no-token: {who} can use the app and your library through it")
     elif len(access.token) < SHORT_TOKEN:
-        warn(f"workbench: warning: a token of {len(access.token)} characters can be guessed; leave --token out for a random one")
+        warn(
+            f"workbench: warning: a token of {len(access.token)} characters can be guessed; leave --token out for a random one"
+        )
     cap = Cap(max_tabs)
     log = RefusalLog(warn)
     tabs: set[asyncio.Task] = set()
@@ -349,7 +365,9 @@ def serve(
             # (a closing handshake the tab does not answer within CLOSE_SECONDS is over: it held a stop 10 s)
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES, timeout=CLOSE_SECONDS)
             if not websocket.can_prepare(request).ok:  # a plain GET: no place taken, nothing started
-                return refusal(400, page("not a websocket", "This address is the app's websocket, which only the page opens."))
+                return refusal(
+                    400, page("not a websocket", "This address is the app's websocket, which only the page opens.")
+                )
             # full since the page was sent: nothing is started (the page offers a restart, which gets the full page)
             if not (await place_freed(cap) and cap.take()):
                 return refusal(503, full_page(cap.max_tabs))
@@ -366,9 +384,13 @@ def serve(
                 except (ConnectionError, RuntimeError, web.HTTPException):  # gone mid-handshake
                     return websocket
                 service = textual_serve.server.AppService(
-                    self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
-                    close=websocket.close, download_manager=self.download_manager, debug=self.debug,
-                )  # fmt: skip
+                    self.command,
+                    write_bytes=websocket.send_bytes,
+                    write_str=websocket.send_str,
+                    close=websocket.close,
+                    download_manager=self.download_manager,
+                    debug=self.debug,
+                )
                 await service.start(columns, rows)
                 # the page sends this with its downloads: a download is only its own tab's
                 await websocket.send_json(["instance_id", service.app_service_id])
@@ -396,9 +418,13 @@ def serve(
 
     templates = serve_ext.templates()
     server = WorkbenchServer(
-        app_command(db=db, game=game), host=host, port=port, title="workbench", public_url=page_url(shown_host, port),
+        app_command(db=db, game=game),
+        host=host,
+        port=port,
+        title="workbench",
+        public_url=page_url(shown_host, port),
         **({} if templates is None else {"templates_path": templates}),
-    )  # fmt: skip
+    )
     server.debug = debug
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)

@@ -21,8 +21,14 @@ class EnginePlay:
             return  # a study left by a crash is offered back first: an engine move now would be an unsaved change
         if self.ready and state.engine_to_move:
             # the group only makes a newer search replace an older one: any name unique to it does
-            self.run_worker(lambda: self._pick_engine_move(state), thread=True, name="engine", group="engine",  # pragma: no mutate
-                            exclusive=True, exit_on_error=False)  # fmt: skip
+            self.run_worker(
+                lambda: self._pick_engine_move(state),
+                thread=True,
+                name="engine",
+                group="engine",  # pragma: no mutate
+                exclusive=True,
+                exit_on_error=False,
+            )
 
     def _pick_engine_move(self, state: AppState) -> tuple[int, int | None]:
         return state.cursor, choose_move(state.analysis, state.engine.mode, self._rng)
@@ -31,7 +37,9 @@ class EnginePlay:
         engine = self.store.state.engine
         mode = ENGINE_CYCLE[(ENGINE_CYCLE.index(engine.mode) + 1) % len(ENGINE_CYCLE)]
         self.store.dispatch(SetEngine(mode=mode))
-        self.notify(f"Engine: {mode.value}" + ("" if mode is EngineMode.OFF else f", playing {engine.side.value}"), timeout=2)
+        self.notify(
+            f"Engine: {mode.value}" + ("" if mode is EngineMode.OFF else f", playing {engine.side.value}"), timeout=2
+        )
 
     def action_swap_engine_side(self) -> None:
         engine = self.store.state.engine

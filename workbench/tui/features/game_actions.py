@@ -197,7 +197,9 @@ class GameActions:
         from ..keys_help import help_sections
         from .practising import due_words
 
-        self.push_screen(HelpScreen(help_sections(self.BINDINGS, due_words(self.practice_due) if self.practice_due else "")))
+        self.push_screen(
+            HelpScreen(help_sections(self.BINDINGS, due_words(self.practice_due) if self.practice_due else ""))
+        )
 
     def action_zoom(self) -> None:
         """Maximize the focused pane, or restore the four-pane layout."""

@@ -40,7 +40,9 @@ class LibraryGames:
                 return error
 
         # the group only makes a newer query replace an older one: any name unique to it does
-        self.run_worker(query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False)  # pragma: no mutate
+        self.run_worker(
+            query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False
+        )  # pragma: no mutate
 
     def action_games_like_this(self) -> None:
         """Counts of the games through this position and a few of them: from the library when it has them."""
@@ -48,8 +50,12 @@ class LibraryGames:
 
         position = self.store.state.position
         if tables_if_built(position.geometry) is None:
-            self.notify(f"Games like this counts the games of boards of up to {MAX_TABLE_CELLS} cells; "
-                        f"this is {describe_variant(position.geometry)}.", title="Games like this", severity="warning")  # fmt: skip
+            self.notify(
+                f"Games like this counts the games of boards of up to {MAX_TABLE_CELLS} cells; "
+                f"this is {describe_variant(position.geometry)}.",
+                title="Games like this",
+                severity="warning",
+            )
             return
         counts = None
         if self.library is not None and self.library_has_games and position.geometry == TIC_TAC_TOE:

@@ -30,7 +30,10 @@ class Practising:
             self.notify("Practice needs exact values: boards of up to 16 cells.", severity="warning")
             return False
         if not analysis_ready(state.geometry):
-            self.notify(f"The exact values of {describe_variant(state.geometry)} are still being made: a moment.", severity="warning")
+            self.notify(
+                f"The exact values of {describe_variant(state.geometry)} are still being made: a moment.",
+                severity="warning",
+            )
             return False
         return True
 
@@ -85,8 +88,10 @@ class Practising:
         if practice.results:
             from ...state.practice import score
 
-            where = [" Each move practised is noted in the study." if noted else "",
-                     " Kept in the library, to come back when due." if self.library is not None else ""]  # fmt: skip
+            where = [
+                " Each move practised is noted in the study." if noted else "",
+                " Kept in the library, to come back when due." if self.library is not None else "",
+            ]
             self.notify(f"Practice: {score(practice)}." + "".join(where), timeout=6)
 
     # --- the library's studies ------------------------------------------------------------------------------
@@ -142,10 +147,15 @@ class Practising:
             return
         geometry, library = self.store.state.geometry, self.library
         if geometry.size > MAX_TABLE_CELLS:  # all of a 4×4's positions are read: seconds, once (then kept)
-            self.notify(f"Finding the puzzles of {describe_variant(geometry)}: about ten seconds, the first time.", timeout=8)
+            self.notify(
+                f"Finding the puzzles of {describe_variant(geometry)}: about ten seconds, the first time.", timeout=8
+            )
 
         def gather():
-            from ...engine.puzzles import find_puzzles, puzzle_theme  # (it reads the installed strong solution of 13-16 cells)
+            from ...engine.puzzles import (
+                find_puzzles,
+                puzzle_theme,
+            )  # (it reads the installed strong solution of 13-16 cells)
             from ...state.practice import sitting
 
             if library is None:  # spread over the difficulty by the engine, as the command's --count is
@@ -157,16 +167,25 @@ class Practising:
             if not kept:
                 keep_puzzles(library, geometry, find_puzzles(geometry))
                 kept = kept_puzzles(library, geometry)
-            chosen = sitting(kept, due_positions(library, "puzzle", geometry), attempted_positions(library, "puzzle", geometry),
-                             PRACTICE_AT_ONCE, theme)  # fmt: skip
-            return tuple(_exercise(puzzle, puzzle_theme(puzzle)) for puzzle in chosen), puzzle_figures(library, geometry)
+            chosen = sitting(
+                kept,
+                due_positions(library, "puzzle", geometry),
+                attempted_positions(library, "puzzle", geometry),
+                PRACTICE_AT_ONCE,
+                theme,
+            )
+            return tuple(_exercise(puzzle, puzzle_theme(puzzle)) for puzzle in chosen), puzzle_figures(
+                library, geometry
+            )
 
         def done(found) -> None:
             exercises, figures = found
             if not exercises:
                 what = f"{theme} puzzles" if theme else "puzzles"
-                self.notify(f"No {what} on {describe_variant(geometry)}: no position there has a single move that keeps its value"
-                            + (" with that theme." if theme else "."))  # fmt: skip
+                self.notify(
+                    f"No {what} on {describe_variant(geometry)}: no position there has a single move that keeps its value"
+                    + (" with that theme." if theme else ".")
+                )
                 return
             title = f"Puzzles · {describe_variant(geometry, short=True)}" + (f" · {theme}" if theme else "")
             self._practise(Practice("puzzle", exercises), title, figures=figures)
@@ -200,13 +219,23 @@ class Practising:
         def keep() -> None:
             from ...library.practice import record_attempt
 
-            record_attempt(library, kind=kind, geometry=geometry, position=exercise.position, answer=answer,
-                           result=result, theme=exercise.theme, study=exercise.study)  # fmt: skip
+            record_attempt(
+                library,
+                kind=kind,
+                geometry=geometry,
+                position=exercise.position,
+                answer=answer,
+                result=result,
+                theme=exercise.theme,
+                study=exercise.study,
+            )
             if kind == "puzzle":  # the streak and the rate, read here rather than on the UI thread
                 self.from_worker(self._figures_changed, puzzle_figures(library, geometry))
             self._read_due_now(library)
 
-        self.run_worker(keep, thread=True, name="practice-attempt", group="practice", exit_on_error=False)  # pragma: no mutate
+        self.run_worker(
+            keep, thread=True, name="practice-attempt", group="practice", exit_on_error=False
+        )  # pragma: no mutate
 
     def _read_due(self) -> None:
         """How many positions are due again today, by board, read in a worker once the library is open (the first
@@ -214,8 +243,9 @@ class Practising:
         library = self.library
         if library is None:
             return
-        self.run_worker(lambda: self._read_due_now(library), thread=True, name="practice-due", group="practice",
-                        exit_on_error=False)  # pragma: no mutate
+        self.run_worker(
+            lambda: self._read_due_now(library), thread=True, name="practice-due", group="practice", exit_on_error=False
+        )  # pragma: no mutate
 
     def _read_due_now(self, library) -> None:
         """(in a worker) The due counts read, and handed to the UI thread."""
@@ -257,7 +287,6 @@ class Practising:
         self.run_worker(job, thread=True, name=doing, group="practice", exit_on_error=False)  # pragma: no mutate
 
 
-
 def _exercise(puzzle, theme: str) -> Exercise:
     return Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}", theme=theme)
 
@@ -266,7 +295,9 @@ def due_words(due: dict[str, int]) -> str:
     """``3 on 3×3, 1 on 3×4``: the due counts in words."""
     from ...engine.geometry import parse_variant
 
-    return ", ".join(f"{count} on {describe_variant(parse_variant(variant), short=True)}" for variant, count in due.items())
+    return ", ".join(
+        f"{count} on {describe_variant(parse_variant(variant), short=True)}" for variant, count in due.items()
+    )
 
 
 def puzzle_figures(library, geometry) -> str:
@@ -284,5 +315,7 @@ def puzzle_figures(library, geometry) -> str:
     if not found:
         return "first puzzles on this board"
     row = found[0]
-    return (f"streak {row.streak} · solved on the first try {row.solved} of {row.attempts} ({row.solved / row.attempts:.0%})"
-            f"\nsolved by week {week_bars(row.weeks, date.today())} · {row.due} due today")  # fmt: skip
+    return (
+        f"streak {row.streak} · solved on the first try {row.solved} of {row.attempts} ({row.solved / row.attempts:.0%})"
+        f"\nsolved by week {week_bars(row.weeks, date.today())} · {row.due} due today"
+    )

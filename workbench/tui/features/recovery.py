@@ -36,7 +36,12 @@ class Recovery:
         if self._recovery_ended:  # the library opened as the app was quitting: a clean quit left nothing to keep
             return
         if library.read_only:
-            self.notify("The library is read-only: unsaved work is not kept safe.", title="Library", severity="warning", timeout=8)
+            self.notify(
+                "The library is read-only: unsaved work is not kept safe.",
+                title="Library",
+                severity="warning",
+                timeout=8,
+            )
             return
         self.keeper = RecoveryKeeper(library.path)
         self._keep_recovery()
@@ -65,7 +70,9 @@ class Recovery:
             # the keeper writes on its thread: a failure of an earlier write is told at the next change, once
             problem = self.keeper.error
             if problem and problem != self._recovery_problem:
-                self.notify(f"{problem}; unsaved work is not being kept safe.", title="Library", severity="warning", timeout=8)
+                self.notify(
+                    f"{problem}; unsaved work is not being kept safe.", title="Library", severity="warning", timeout=8
+                )
             self._recovery_problem = problem
             self.keeper.offer(self.store.state, path=self.study_path, name=self.study_name)
 
@@ -79,9 +86,7 @@ class Recovery:
         recovered, rest = left[0], left[1:]
         where = recovered.path or recovered.name or "an untitled study"
         moves = len(recovered.state.tree.nodes) - 1
-        question = (
-            f"Restore the unsaved study from {_when(recovered.updated)}? ({where}, {moves} move{'s' if moves != 1 else ''})"
-        )
+        question = f"Restore the unsaved study from {_when(recovered.updated)}? ({where}, {moves} move{'s' if moves != 1 else ''})"
 
         def answered(discard: bool | None) -> None:
             if not discard:  # restoring is the default answer: declining is what loses work

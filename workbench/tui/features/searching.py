@@ -156,7 +156,9 @@ class PositionSearch:
         from ...search_service import SearchRequest
 
         earlier = self.store.state.search_of(position)
-        request = SearchRequest(position, earlier.moves if earlier else (), earlier.nodes if earlier else 0, SEARCH_SECONDS)
+        request = SearchRequest(
+            position, earlier.moves if earlier else (), earlier.nodes if earlier else 0, SEARCH_SECONDS
+        )
         self._send_to_search(request)
 
     def _stop_search(self) -> None:

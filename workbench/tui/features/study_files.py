@@ -61,7 +61,9 @@ class StudyFiles:
         if self._is_file(text):
             problem = self._save_to(text)
             if problem is None:
-                self.study_name = None  # pragma: no mutate - "" would do the same: every reader takes a falsy name as none
+                self.study_name = (
+                    None  # pragma: no mutate - "" would do the same: every reader takes a falsy name as none
+                )
             return problem
         from ...library import LibraryError
         from ...library.studies import save_study as save_to_library
@@ -100,7 +102,10 @@ class StudyFiles:
         from ..dialogs import PathDialog
 
         if self.library is not None:
-            title, default = "Save study as (a name in the library, or a path ending in .json)", self.study_name or "my study"
+            title, default = (
+                "Save study as (a name in the library, or a path ending in .json)",
+                self.study_name or "my study",
+            )
         else:
             title, default = "Save study as (a .json file)", self.study_path or "study.json"
         self.push_screen(PathDialog(title, default, self._save_named, question=self._replacing), after)
@@ -168,7 +173,10 @@ class StudyFiles:
                     self.notify(str(error), title="Library", severity="warning")
             rename = delete = None
             if self.library is not None:
-                rename, delete = self._renaming(guarded(library_studies.rename_study)), self._deleting(guarded(library_studies.delete_study))
+                rename, delete = (
+                    self._renaming(guarded(library_studies.rename_study)),
+                    self._deleting(guarded(library_studies.delete_study)),
+                )
             self.push_screen(OpenDialog(names, attempt, rename, delete))
 
         self._unless_unsaved(ask)

@@ -33,12 +33,19 @@ def shown_keys(screen: Screen) -> tuple[tuple[FooterEntry, ...], FooterEntry | N
     first_of_action: dict[str, FooterEntry] = {}
     for _, binding, enabled, tooltip in active.values():
         if binding.show and binding.action not in first_of_action:
-            first_of_action[binding.action] = FooterEntry(binding.key, app.get_key_display(binding), binding.description, enabled, tooltip)
+            first_of_action[binding.action] = FooterEntry(
+                binding.key, app.get_key_display(binding), binding.description, enabled, tooltip
+            )
     palette = None
     if app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING in active:
         _, binding, enabled, tooltip = active[app.COMMAND_PALETTE_BINDING]
-        palette = FooterEntry(binding.key, app.get_key_display(binding), binding.description, enabled,
-                              binding.tooltip or binding.description)  # fmt: skip
+        palette = FooterEntry(
+            binding.key,
+            app.get_key_display(binding),
+            binding.description,
+            enabled,
+            binding.tooltip or binding.description,
+        )
     return tuple(first_of_action.values()), palette
 
 
@@ -55,9 +62,12 @@ class KeysFooter(ResolvedParts, Widget, can_focus=False):
 
     ALLOW_SELECT = False
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "keys-footer--key", "keys-footer--description", "keys-footer--hover-key", "keys-footer--hover-description",
+        "keys-footer--key",
+        "keys-footer--description",
+        "keys-footer--hover-key",
+        "keys-footer--hover-description",
         "keys-footer--bar",
-    }  # fmt: skip
+    }
 
     hovered: reactive[int | None] = reactive(None, repaint=False)
     """The key under the mouse (its place in :attr:`keys`; ``-1``: the palette's), if any."""

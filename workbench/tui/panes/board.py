@@ -57,9 +57,20 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "board--grid", "board--number", "board--x", "board--o", "board--last", "board--line",
-        "board--cursor", "board--win", "board--draw", "board--loss", "board--mask", "board--unknown", "board--step",
-    }  # fmt: skip
+        "board--grid",
+        "board--number",
+        "board--x",
+        "board--o",
+        "board--last",
+        "board--line",
+        "board--cursor",
+        "board--win",
+        "board--draw",
+        "board--loss",
+        "board--mask",
+        "board--unknown",
+        "board--step",
+    }
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     """The app state (bound from the app)."""
@@ -127,7 +138,9 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
         row, y_in = divmod(y, cell_height + gap)
         if x_in == cell_width or y_in == cell_height:  # a grid line
             return None
-        if not (0 <= row < geometry.rows and 0 <= col < geometry.cols):  # outside (left or above: a negative row or column)
+        if not (
+            0 <= row < geometry.rows and 0 <= col < geometry.cols
+        ):  # outside (left or above: a negative row or column)
             return None
         return geometry.cell(row, col)
 
@@ -175,7 +188,9 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
                 if line_index:
                     writer.newline()
                 if left and line_index == cell_height // 2:  # the row's number, counted from the bottom
-                    writer.write(" " * (origin_x - left)).write(f"{geometry.rows - row:>{left - 1}} ", style("board--number"))
+                    writer.write(" " * (origin_x - left)).write(
+                        f"{geometry.rows - row:>{left - 1}} ", style("board--number")
+                    )
                 else:
                     writer.write(indent)
                 for col in range(geometry.cols):
@@ -309,7 +324,14 @@ class BoardStatus(LinesView):
 
     def view_slice(self, state: AppState) -> object:
         searched = state.search_of(state.position) is not None
-        return state.position, state.view.overlay, state.engine, state.proven_in(state.position), searched, state.searching
+        return (
+            state.position,
+            state.view.overlay,
+            state.engine,
+            state.proven_in(state.position),
+            searched,
+            state.searching,
+        )
 
     def build_key(self) -> object:
         return super().build_key(), self.notice
@@ -331,8 +353,11 @@ class BoardStatus(LinesView):
                 else:  # a board searched move by move: how far the search has got, shortened to fit whole
                     proven = f"{sum(move.value is not None for move in analysis.moves)}/{len(analysis.moves)}"
                     if state.searching == position:
-                        forms = [f"{side} to move: ? (searching, {proven} proven)", f"{side} to move: ? searching {proven}",
-                                 f"{side}: ? searching {proven}"]  # fmt: skip
+                        forms = [
+                            f"{side} to move: ? (searching, {proven} proven)",
+                            f"{side} to move: ? searching {proven}",
+                            f"{side}: ? searching {proven}",
+                        ]
                     elif state.search_of(position) is None:
                         forms = [f"{side} to move: ? (not searched)", f"{side}: ? (not searched)"]
                     else:
@@ -346,15 +371,28 @@ class BoardStatus(LinesView):
             writer.newline().write(ellipsis(notice[1], width), self.part("board-status--notice"))
         else:
             overlay = state.view.overlay
-            shown = {"none": "v values, m masks", "line": "showing best line"}.get(overlay, "showing " + overlay.replace("_", "-"))
-            if overlay not in ("none", "values", "line") and self.ready and not position.is_over and not state.analysis.masks.get(overlay):
+            shown = {"none": "v values, m masks", "line": "showing best line"}.get(
+                overlay, "showing " + overlay.replace("_", "-")
+            )
+            if (
+                overlay not in ("none", "values", "line")
+                and self.ready
+                and not position.is_over
+                and not state.analysis.masks.get(overlay)
+            ):
                 shown += " (none)"  # an empty mask lights nothing: said, so that it does not look broken
             writer.newline().write(ellipsis(f"ply {position.ply} · {shown}", width))
         engine = state.engine
         if engine.mode.value != "off":
-            basis = engine_basis(state.analysis, engine.mode) if self.ready and not position.is_over else engine.mode.value
+            basis = (
+                engine_basis(state.analysis, engine.mode) if self.ready and not position.is_over else engine.mode.value
+            )
             side = engine.side.value
-            forms = (f"engine plays {side} ({basis})", f"engine {side}: {basis}", f"engine {side}: {basis.split(':')[0]}")
+            forms = (
+                f"engine plays {side} ({basis})",
+                f"engine {side}: {basis}",
+                f"engine {side}: {basis.split(':')[0]}",
+            )
             writer.newline().write(ellipsis(longest_that_fits(width, forms), width))
 
 

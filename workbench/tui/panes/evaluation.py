@@ -63,7 +63,9 @@ def _names_of(mask: Bitboard, geometry: Geometry) -> tuple[str, ...]:
 def how_to_begin(geometry: Geometry) -> str:
     """The first screen's line: how to play, step back, see a mistake and learn from it, and find every key."""
     play = "press 1–9 or click a cell" if uses_cell_numbers(geometry) else "click a cell, or h j k l and enter"
-    return f"{play} to play; ← steps back; ?? marks a mistake, and L learns from it; u gives puzzles; f1 shows every key."
+    return (
+        f"{play} to play; ← steps back; ?? marks a mistake, and L learns from it; u gives puzzles; f1 shows every key."
+    )
 
 
 def preparing_text(geometry: Geometry) -> str:
@@ -77,9 +79,14 @@ class EvaluationView(LinesView):
     """The analysis of the current position, for the side to move."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "evaluation--win", "evaluation--draw", "evaluation--loss", "evaluation--mask",
-        "evaluation--dim", "evaluation--heading", "evaluation--highlight",
-    }  # fmt: skip
+        "evaluation--win",
+        "evaluation--draw",
+        "evaluation--loss",
+        "evaluation--mask",
+        "evaluation--dim",
+        "evaluation--heading",
+        "evaluation--highlight",
+    }
 
     FIT_HEIGHT = True  # the moves table has a row a move (4×4: 16; a searched 15×15: every proven move), and scrolls
 
@@ -142,7 +149,13 @@ class EvaluationView(LinesView):
         return None if self.state is None else self.state.geometry
 
     def build_key(self) -> object:
-        return super().build_key(), self.library_games, (self.preparing if not self.ready else ""), self.welcome, self.due
+        return (
+            super().build_key(),
+            self.library_games,
+            (self.preparing if not self.ready else ""),
+            self.welcome,
+            self.due,
+        )
 
     def kept_with_lines(self) -> object:
         return self._row_cells
@@ -204,13 +217,16 @@ class EvaluationView(LinesView):
             # board that reach this position by any move order (the `g` dialog's figure)
             total, x, o, draw = games.total, games.x, games.o, games.draw
             games_go, go = ("game goes", "goes") if total == 1 else ("games go", "go")
-            games_line = longest_that_fits(width, (
-                f"{total:,} {games_go} on from here: X {x:,} · O {o:,} · draw {draw:,}",
-                f"{total:,} {go} on from here: X {x:,} · O {o:,} · draw {draw:,}",
-                f"{total:,} {go} on: X {x:,} · O {o:,} · draw {draw:,}",
-                f"{total:,} {go} on: X/O/draw {x}/{o}/{draw}",
-                f"{total:,} {games_go} on from here",  # 3×4's counts: seven digits each
-            ))  # fmt: skip
+            games_line = longest_that_fits(
+                width,
+                (
+                    f"{total:,} {games_go} on from here: X {x:,} · O {o:,} · draw {draw:,}",
+                    f"{total:,} {go} on from here: X {x:,} · O {o:,} · draw {draw:,}",
+                    f"{total:,} {go} on: X {x:,} · O {o:,} · draw {draw:,}",
+                    f"{total:,} {go} on: X/O/draw {x}/{o}/{draw}",
+                    f"{total:,} {games_go} on from here",  # 3×4's counts: seven digits each
+                ),
+            )
             writer.newline().write(games_line, style("evaluation--dim"))
         table = tables_if_built(analysis.position.geometry)
         if table is None:  # a strong solution counts the games from a position, not those through it
@@ -223,10 +239,14 @@ class EvaluationView(LinesView):
             sources = (" · library ✓", " · lib ✓")  # the games table agrees with the engine
         else:
             sources = (f" · library says {served[1]['total']:,}!",)
-        line = longest_that_fits(width, [
-            f"{through:,} {words}{source}"
-            for words in ("from the start pass through, any order", "pass through, any order") for source in sources
-        ])  # fmt: skip
+        line = longest_that_fits(
+            width,
+            [
+                f"{through:,} {words}{source}"
+                for words in ("from the start pass through, any order", "pass through, any order")
+                for source in sources
+            ],
+        )
         writer.newline().write(line, style("evaluation--dim"))
 
     def _searched(self, writer: LineWriter, state: AppState, analysis: Analysis) -> None:
@@ -277,7 +297,13 @@ class EvaluationView(LinesView):
             self._rows_for = geometry
         rows, table = self._rows, []
         for move in best_first(moves):
-            key = (move.cell, move.value, move.remoteness, bool(best_mask & cell_bit(move.cell)), move.cell == highlighted)
+            key = (
+                move.cell,
+                move.value,
+                move.remoteness,
+                bool(best_mask & cell_bit(move.cell)),
+                move.cell == highlighted,
+            )
             segments = rows.get(key)
             if segments is None:
                 segments = rows[key] = self._searched_row(*key, geometry)
@@ -285,7 +311,9 @@ class EvaluationView(LinesView):
         self._tables = [(moves, best_mask, highlighted, tuple(table)), *self._tables[: self.TABLES_KEPT - 1]]
         return self._tables[0][3]
 
-    def _searched_row(self, cell: Cell, value: Value, remoteness: int, best: bool, highlighted: bool, geometry: Geometry):
+    def _searched_row(
+        self, cell: Cell, value: Value, remoteness: int, best: bool, highlighted: bool, geometry: Geometry
+    ):
         """The segments of a row of a searched board's moves table (kept: the table is drawn again for every
         report of a search, and its rows are mostly the same)."""
         writer = LineWriter(0)
@@ -363,14 +391,22 @@ class EvaluationView(LinesView):
                 games = GameCounts(library["x"], library["o"], library["draw"])
             counts.append(games)
         geometry = analysis.position.geometry
-        cells = [("★" if analysis.masks.best & cell_bit(move.cell) else "") + cell_name(move.cell, geometry) for move in moves]
+        cells = [
+            ("★" if analysis.masks.best & cell_bit(move.cell) else "") + cell_name(move.cell, geometry)
+            for move in moves
+        ]
         # each column as wide as its longest entry: 3×4's counts run to seven digits, its cells to two
-        wide_columns = [("cell", cells, ">"), ("value", [move.value.label for move in moves], "<"),
-                        ("plies", [str(move.remoteness) for move in moves], ">"),
-                        ("trap", ["—" if move.trap is None else f"{move.trap:4.2f}" for move in moves], ">")]  # fmt: skip
+        wide_columns = [
+            ("cell", cells, ">"),
+            ("value", [move.value.label for move in moves], "<"),
+            ("plies", [str(move.remoteness) for move in moves], ">"),
+            ("trap", ["—" if move.trap is None else f"{move.trap:4.2f}" for move in moves], ">"),
+        ]
         if all(games is not None for games in counts):
-            wide_columns += [(name, [f"{getattr(games, field):,}" for games in counts], ">")
-                             for name, field in (("games", "total"), ("X", "x"), ("O", "o"), ("draw", "draw"))]  # fmt: skip
+            wide_columns += [
+                (name, [f"{getattr(games, field):,}" for games in counts], ">")
+                for name, field in (("games", "total"), ("X", "x"), ("O", "o"), ("draw", "draw"))
+            ]
         layouts = [wide_columns]
         if len(wide_columns) > 4:  # narrower: the X / O / draw split in one column, then without it
             compact = [*wide_columns[:2], ("ply", wide_columns[2][1], ">"), wide_columns[3], wide_columns[4]]
@@ -379,7 +415,9 @@ class EvaluationView(LinesView):
         columns = next((layout for layout in layouts if _table_width(layout) <= writer.width), layouts[-1])
         widths = [_column_width(column) for column in columns]
         heading = style("evaluation--heading") + Style(underline=True)
-        writer.write(" ".join(f"{header:{align}{width}}" for (header, _, align), width in zip(columns, widths)), heading)
+        writer.write(
+            " ".join(f"{header:{align}{width}}" for (header, _, align), width in zip(columns, widths)), heading
+        )
         highlighted = self.state.view.highlighted
         for row, move in enumerate(moves):
             writer.newline()
@@ -421,7 +459,9 @@ class EvaluationView(LinesView):
         writer.write("Mistakes in this game:", self.part("evaluation--heading"))
         for line in mistakes:
             writer.newline().write(ellipsis(line, writer.width), self.part("evaluation--loss"))
-        writer.newline().write_wrapped("L learns from them: each asked again, find a better move".split(), self.part("evaluation--dim"))
+        writer.newline().write_wrapped(
+            "L learns from them: each asked again, find a better move".split(), self.part("evaluation--dim")
+        )
 
     def _in_words(self, writer: LineWriter, state: AppState) -> None:
         """The selected move explained in words (``engine.explain``): its verdict and the line that proves it;

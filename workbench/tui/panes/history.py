@@ -46,8 +46,13 @@ class ValueStrip(LinesView):
     """One cell per ply of the current line, coloured by the exact outcome; click to jump."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "strip--x", "strip--o", "strip--draw", "strip--unknown", "strip--current", "strip--future",
-    }  # fmt: skip
+        "strip--x",
+        "strip--o",
+        "strip--draw",
+        "strip--unknown",
+        "strip--current",
+        "strip--future",
+    }
     DEFAULT_CSS = """
     ValueStrip { height: 1; }
     """
@@ -209,7 +214,12 @@ class MoveVerdict(LinesView):
     MoveVerdict { height: 2; }
     """
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"line-score--mistake", "line-score--inaccurate", "line-score--only", "move-verdict--legend"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "line-score--mistake",
+        "line-score--inaccurate",
+        "line-score--only",
+        "move-verdict--legend",
+    }
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)

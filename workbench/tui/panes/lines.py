@@ -273,7 +273,9 @@ class LinesView(ResolvedParts, Widget):
         """The built lines themselves, through the app's line filters (see :func:`render_kept_lines`)."""
         strips = self._ensure_strips()
         blank = self._blank
-        return render_kept_lines(self, crop, super().render_lines, lambda y: strips[y] if y < len(strips) else blank, self._built_for[0])  # type: ignore[index]
+        return render_kept_lines(
+            self, crop, super().render_lines, lambda y: strips[y] if y < len(strips) else blank, self._built_for[0]
+        )  # type: ignore[index]
 
     def on_resize(self) -> None:
         self.invalidate()
@@ -323,10 +325,14 @@ def box_adds_nothing(widget: Widget) -> bool:
     and no padding is no gutter: the content is the whole region, which is not asked for, a walk to the screen.)"""
     styles = widget.styles
     return (
-        not any(edge for edge, _ in styles.border) and not any(edge for edge, _ in styles.outline)
-        and not any(styles.padding) and not styles.tint.a and styles.text_opacity == 1.0 and widget.opacity == 1.0
+        not any(edge for edge, _ in styles.border)
+        and not any(edge for edge, _ in styles.outline)
+        and not any(styles.padding)
+        and not styles.tint.a
+        and styles.text_opacity == 1.0
+        and widget.opacity == 1.0
         and not (styles.has_rule("hatch") and styles.hatch != "none")
-    )  # fmt: skip
+    )
 
 
 def _runs(numbers: list[int]) -> list[tuple[int, int]]:
@@ -376,10 +382,15 @@ class KeptScrollBar(ScrollBar):
                 self._kept.clear()
             style: Style = bar.style  # type: ignore[assignment]  # ScrollBar.render makes a Style
             segments = ScrollBarRender.render_bar(
-                size=height, virtual_size=bar.virtual_size, window_size=bar.window_size, position=bar.position,
-                thickness=width, vertical=True, back_color=style.bgcolor or _DEFAULT_BACK,
+                size=height,
+                virtual_size=bar.virtual_size,
+                window_size=bar.window_size,
+                position=bar.position,
+                thickness=width,
+                vertical=True,
+                back_color=style.bgcolor or _DEFAULT_BACK,
                 bar_color=style.color or _DEFAULT_BAR,
-            ).segments  # fmt: skip
+            ).segments
             strips = self._kept[key] = [fitted_strip([segment], base, width) for segment in segments]
         return render_kept_lines(self, crop, super().render_lines, lambda y: strips[y], width)
 

@@ -39,8 +39,13 @@ class SymmetryView(LinesView):
     """The symmetry facts of the current position."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "symmetry--same", "symmetry--dim", "symmetry--heading", "symmetry--current", "symmetry--x", "symmetry--o",
-    }  # fmt: skip
+        "symmetry--same",
+        "symmetry--dim",
+        "symmetry--heading",
+        "symmetry--current",
+        "symmetry--x",
+        "symmetry--o",
+    }
 
     FIT_HEIGHT = True  # its lines depend on the width: three images a row in a narrow pane, eight in a wide one
 
@@ -66,10 +71,14 @@ class SymmetryView(LinesView):
         geometry = state.geometry
         numbered = symmetry.class_id is not None
         summary = [
-            (("class ", style("symmetry--dim")), (f"{symmetry.class_id} of {symmetry.class_count}", style("symmetry--heading")))
-            if numbered else (("classes ", style("symmetry--dim")), ("numbered up to 16 cells", None)),
+            (
+                ("class ", style("symmetry--dim")),
+                (f"{symmetry.class_id} of {symmetry.class_count}", style("symmetry--heading")),
+            )
+            if numbered
+            else (("classes ", style("symmetry--dim")), ("numbered up to 16 cells", None)),
             (("orbit ", style("symmetry--dim")), (str(symmetry.orbit_size), None)),
-        ]  # fmt: skip
+        ]
         if geometry.size <= 16:
             summary.append((("canonical ", style("symmetry--dim")), (format_position(symmetry.canonical), None)))
         _flow(writer, summary, width)
@@ -82,14 +91,20 @@ class SymmetryView(LinesView):
             kinds = len(symmetry.move_classes)
             groups = [f"{kinds} kinds of move, {twins} with twins" if twins else "none alike"]
         writer.newline()
-        _flow(writer, [(("same moves ", style("symmetry--dim")), (groups[0], None)), *(((group, None),) for group in groups[1:])], width)
+        _flow(
+            writer,
+            [(("same moves ", style("symmetry--dim")), (groups[0], None)), *(((group, None),) for group in groups[1:])],
+            width,
+        )
         writer.newline(2)
         if geometry.rows <= MAX_IMAGE_ROWS and geometry.cols + 1 <= width:
             self._images(writer, state.position)
         else:  # eight images of a big board would not fit: which of them are the position itself
             same = [TRANSFORM_LABELS[t.name] + "," for t in symmetry.stabilizer]
             same[-1] = same[-1].rstrip(",")
-            writer.write("the same position under ", style("symmetry--dim")).write_wrapped(same, style("symmetry--same"), indent=2)
+            writer.write("the same position under ", style("symmetry--dim")).write_wrapped(
+                same, style("symmetry--same"), indent=2
+            )
             writer.newline().write("images: too big to draw", style("symmetry--dim"))
         writer.newline(2)
         if numbered:
@@ -132,11 +147,16 @@ class SymmetryView(LinesView):
         for start, end in _even_rows(widths, writer.width + 1):  # the last column's space may hang over
             writer.newline()
             for ply in range(start, end):
-                writer.write(f"{ply:>{widths[ply] - 1}}", style("symmetry--current") if ply == position.ply else style("symmetry--dim"))
+                writer.write(
+                    f"{ply:>{widths[ply] - 1}}",
+                    style("symmetry--current") if ply == position.ply else style("symmetry--dim"),
+                )
                 writer.write(" ")
             writer.newline()
             for ply in range(start, end):
-                writer.write(f"{counts[ply]:>{widths[ply] - 1}}", style("symmetry--current") if ply == position.ply else None)
+                writer.write(
+                    f"{counts[ply]:>{widths[ply] - 1}}", style("symmetry--current") if ply == position.ply else None
+                )
                 writer.write(" ")
 
 
@@ -168,7 +188,9 @@ def _flow(writer: LineWriter, parts, width: int) -> None:
                 writer.write(text, piece_style)
             used += length
         else:  # wider than the pane: its words wrapped under it, nothing cut
-            writer.write_wrapped([(word, piece_style) for text, piece_style in pieces for word in text.split()], indent=2)
+            writer.write_wrapped(
+                [(word, piece_style) for text, piece_style in pieces for word in text.split()], indent=2
+            )
             used = writer.used()
 
 

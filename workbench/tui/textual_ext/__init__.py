@@ -42,8 +42,17 @@ if TYPE_CHECKING:
     from textual import events
     from textual.app import App
 
-__all__ = ["MODE", "OwnScrollBars", "LinesWithoutLayout", "main_screen", "terminal_driver_class", "title_header",
-           "input_arrived", "take_key_straight", "binds_directly"]  # fmt: skip
+__all__ = [
+    "MODE",
+    "OwnScrollBars",
+    "LinesWithoutLayout",
+    "main_screen",
+    "terminal_driver_class",
+    "title_header",
+    "input_arrived",
+    "take_key_straight",
+    "binds_directly",
+]
 
 
 def _load(mode: Mode) -> Mode:

@@ -71,7 +71,9 @@ class ChangedRegionsCompositor(Compositor):
         chops = self._render_changed_chops(spans_by_line)
         return QuickChopsUpdate(chops, spans, [cut_set[1:] for cut_set in self.cuts])
 
-    def _render_changed_chops(self, spans_by_line: Mapping[int, list[tuple[int, int]]]) -> Sequence[Mapping[int, Strip]]:
+    def _render_changed_chops(
+        self, spans_by_line: Mapping[int, list[tuple[int, int]]]
+    ) -> Sequence[Mapping[int, Strip]]:
         """Textual's ``_render_chops``, front to back, asking each widget only for the rows where it shows
         through a chop that meets a span of the update. A pane's border and padding beside a repainted view
         are not asked for."""
@@ -79,7 +81,9 @@ class ChangedRegionsCompositor(Compositor):
         chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
         # per line, the chops the update writes (those that meet a span) that are still to fill: once none is, the
         # widgets behind are not visited (the screen and its containers, asked row by row whether anything was left)
-        unfilled = {y: set(starts) for y, line_spans in spans_by_line.items() if (starts := _chops_meeting(cuts[y], line_spans))}
+        unfilled = {
+            y: set(starts) for y, line_spans in spans_by_line.items() if (starts := _chops_meeting(cuts[y], line_spans))
+        }
         changed_rows = sorted(spans_by_line)
         for widget, (region, clip) in self.visible_widgets.items():
             if not unfilled:
@@ -222,9 +226,11 @@ class PanesScreen(Screen):
 
     async def _on_idle(self, event: events.Idle) -> None:
         if (
-            self.draw_input_at_once and self.is_current and not self.app._batch_count
+            self.draw_input_at_once
+            and self.is_current
+            and not self.app._batch_count
             and (self._layout_required or self._scroll_required or self._repaint_required or self._dirty_widgets)
-        ):  # fmt: skip
+        ):
             self._on_timer_update()  # the timer's own tick, now (it pauses the timer, and draws what changed)
         await super()._on_idle(event)
 
@@ -236,9 +242,12 @@ class PanesScreen(Screen):
         does what each widget's idle and then the screen would do with its messages (``Widget._check_refresh``,
         ``Screen._on_update``, ``Screen._on_update_scroll``)."""
         if (
-            not self.is_current or self.app._batch_count
-            or self._layout_required or self._recompose_required or self._refresh_styles_required
-        ):  # fmt: skip
+            not self.is_current
+            or self.app._batch_count
+            or self._layout_required
+            or self._recompose_required
+            or self._refresh_styles_required
+        ):
             return False
         changed = []
         for widget in {*self.walk_children(Widget), *self._compositor.visible_widgets}:  # and scrollbars

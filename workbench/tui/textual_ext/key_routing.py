@@ -24,8 +24,16 @@ _TEXTUAL_BASES = frozenset({Widget, Screen, DOMNode, MessagePump, object})
 """Their key handling: ``dispatch_key`` to the node's ``key_…`` methods (looked for key by key below), and a
 screen's ``_forward_event``, which posts a key as it is."""
 
-_KEY_HOOKS = ("_on_key", "on_key", "handle_key", "on_event", "_on_message", "post_message", "_forward_event",
-              "check_message_enabled")  # fmt: skip
+_KEY_HOOKS = (
+    "_on_key",
+    "on_key",
+    "handle_key",
+    "on_event",
+    "_on_message",
+    "post_message",
+    "_forward_event",
+    "check_message_enabled",
+)
 
 
 @cache
@@ -46,7 +54,9 @@ def passes_keys_up(node_class: type) -> bool:
 @cache
 def _key_methods(node_class: type) -> frozenset[str]:
     """The keys a node of ``node_class`` has a ``key_…`` method for (Textual's ``dispatch_key`` calls them)."""
-    return frozenset(name.removeprefix("_").removeprefix("key_") for name in dir(node_class) if name.startswith(("key_", "_key_")))
+    return frozenset(
+        name.removeprefix("_").removeprefix("key_") for name in dir(node_class) if name.startswith(("key_", "_key_"))
+    )
 
 
 def keys_go_straight(app: App, event: events.Key) -> bool:
@@ -56,9 +66,10 @@ def keys_go_straight(app: App, event: events.Key) -> bool:
     aliases = event.name_aliases
     while node is not None and node is not app:
         if (
-            not passes_keys_up(type(node)) or not node.check_message_enabled(event)
+            not passes_keys_up(type(node))
+            or not node.check_message_enabled(event)
             or not _key_methods(type(node)).isdisjoint(aliases)
-        ):  # fmt: skip
+        ):
             return False
         if isinstance(node, Screen):
             return True

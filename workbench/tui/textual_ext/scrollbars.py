@@ -71,9 +71,12 @@ class LinesWithoutLayout:
         bar = self.vertical_scrollbar  # type: ignore[attr-defined]
         window = self.container_size.height - self.scrollbar_size_horizontal  # type: ignore[attr-defined]
         if (
-            self.show_vertical_scrollbar and not self.show_horizontal_scrollbar and bar.window_size == window  # type: ignore[attr-defined]
-            and bar.window_virtual_size <= window and virtual_size.height <= window
-        ):  # fmt: skip
+            self.show_vertical_scrollbar
+            and not self.show_horizontal_scrollbar
+            and bar.window_size == window  # type: ignore[attr-defined]
+            and bar.window_virtual_size <= window
+            and virtual_size.height <= window
+        ):
             bar.set_reactive(ScrollBar.window_virtual_size, virtual_size.height)
             self.scroll_x = self.validate_scroll_x(self.scroll_x)  # type: ignore[attr-defined]
             self.scroll_y = self.validate_scroll_y(self.scroll_y)  # type: ignore[attr-defined]

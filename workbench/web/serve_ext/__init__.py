@@ -91,7 +91,12 @@ def add_page_routes(app: Any, script: Any | None) -> None:
 
 
 def run(
-    server: Any, listener: socket.socket, *, loop: asyncio.AbstractEventLoop, stop_seconds: float, warm_options: Any | None
+    server: Any,
+    listener: socket.socket,
+    *,
+    loop: asyncio.AbstractEventLoop,
+    stop_seconds: float,
+    warm_options: Any | None,
 ) -> None:
     """Serve with textual-serve's ``server`` on ``listener`` until the server's ``request_exit`` ends it, on the fast
     path (:data:`MODE` fast: the app made by ``Server._make_app``, tabs forked warm unless ``warm_options`` is None)
@@ -119,9 +124,13 @@ def run(
         # an open tab's websocket handler runs until its tab closes: a stop gives the tabs a moment, then cancels
         # them, which ends their apps (aiohttp's default waited a minute)
         web.run_app(
-            server._make_app(), sock=listener, shutdown_timeout=stop_seconds, handle_signals=False,
-            loop=loop, print=lambda *args: None,
-        )  # fmt: skip
+            server._make_app(),
+            sock=listener,
+            shutdown_timeout=stop_seconds,
+            handle_signals=False,
+            loop=loop,
+            print=lambda *args: None,
+        )
     finally:
         if warm is not None:
             warm.close()

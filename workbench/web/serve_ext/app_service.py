@@ -85,7 +85,7 @@ def warm_app_service(warm: WarmStart) -> type:
                 reader = asyncio.StreamReader(loop=loop)
                 transport, _ = await loop.connect_read_pipe(
                     lambda reader=reader: asyncio.StreamReaderProtocol(reader, loop=loop), open(descriptor, "rb", 0)
-                )  # fmt: skip
+                )
                 readers.append(reader)
                 transports.append(transport)
             transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, open(stdin, "wb", 0))

@@ -38,6 +38,7 @@ from typing import TypedDict
 MODULE = "workbench.web.serve_ext.warm_start"
 MESSAGE_BYTES = 4096
 
+
 class AppOptions(TypedDict):
     """A tab's app's options, as data (JSON between the server and the warm process)."""
 
@@ -52,10 +53,12 @@ def web_environment() -> dict[str, str]:
     the page's terminal, which each tab sends. Textual reads its driver from the environment when it is
     imported, so the warm process needs these before it imports Textual."""
     return {
-        "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver", "TEXTUAL_FPS": "60",
-        "TEXTUAL_COLOR_SYSTEM": "truecolor", "TERM_PROGRAM": "textual",
+        "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver",
+        "TEXTUAL_FPS": "60",
+        "TEXTUAL_COLOR_SYSTEM": "truecolor",
+        "TERM_PROGRAM": "textual",
         "TERM_PROGRAM_VERSION": version("textual-serve"),
-    }  # fmt: skip
+    }
 
 
 class WarmStart:
@@ -70,8 +73,10 @@ class WarmStart:
         with theirs:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", MODULE, str(theirs.fileno()), json.dumps(app_options), str(os.getpid())],
-                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env={**os.environ, **web_environment()},
-            )  # fmt: skip
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                env={**os.environ, **web_environment()},
+            )
         self.channel.setblocking(False)  # a full socket (a warm process that stopped reading) is a failure, not a wait
         self._requests = itertools.count()
         self._waiting: dict[int, asyncio.Future] = {}
