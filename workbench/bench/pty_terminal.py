@@ -165,7 +165,9 @@ class Terminal:
         deadline = time.perf_counter() + limit
         while not condition():
             left = deadline - time.perf_counter()
-            chunks = self.read(min(quiet, left), left) if left > 0 else []
+            # the condition is looked at again at least every ``quiet`` seconds: a ticking screen never pauses
+            span = min(quiet, left)
+            chunks = self.read(span, span) if left > 0 else []
             if not chunks and (left <= 0 or self.process.poll() is not None):
                 return False
             for _, data in chunks:
