@@ -112,17 +112,17 @@ def test_a_bug_whose_traceback_cannot_be_written_prints_it(capsys, monkeypatch, 
         (
             "pyte",
             [],
-            "bench: the app's figures need pyte, which the bench extra installs: pip install 'workbench[bench]' (or --no-tui for the engine's figures alone)",
+            "bench: the app's figures need pyte, which the bench extra installs: pip install 'mnk-workbench[bench]' (or --no-tui for the engine's figures alone)",
         ),
         (
             "pyte",
             ["--game", "15x15k5"],
-            "bench: the app's figures need pyte, which the bench extra installs: pip install 'workbench[bench]' (or --no-tui for the engine's figures alone)",
+            "bench: the app's figures need pyte, which the bench extra installs: pip install 'mnk-workbench[bench]' (or --no-tui for the engine's figures alone)",
         ),
         (
             "playwright",
             ["--no-tui", "--browser"],
-            "bench: the browser's figures need playwright, which the bench extra installs: pip install 'workbench[bench]'",
+            "bench: the browser's figures need playwright, which the bench extra installs: pip install 'mnk-workbench[bench]'",
         ),
     ],
 )

@@ -23,7 +23,7 @@ def _bench_extra(args: argparse.Namespace) -> None:
         except ImportError:
             skip = " (or --no-tui for the engine's figures alone)" if module == "pyte" else ""
             raise UsageError(
-                f"bench: the {'browser' if module == 'playwright' else 'app'}'s figures need {module}, which the bench extra installs: pip install 'workbench[bench]'{skip}"
+                f"bench: the {'browser' if module == 'playwright' else 'app'}'s figures need {module}, which the bench extra installs: pip install 'mnk-workbench[bench]'{skip}"
             ) from None
 
 

@@ -56,7 +56,7 @@ CONNECT_TIMEOUT = 5.0
 TASKS_PER_WORKER = 4
 """A ply is cut into at least this many tasks per worker thread where its chunks allow (a worker idle while
 another finishes a long last task is the cost of fewer), and none longer than :data:`engine.sweep.CHUNK`."""
-CLUSTER_EXTRA = "the Dask sweep needs the cluster extra: pip install 'workbench[cluster]'"
+CLUSTER_EXTRA = "the Dask sweep needs the cluster extra: pip install 'mnk-workbench[cluster]'"
 
 SweepProgress = Callable[[float], None]
 
