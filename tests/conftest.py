@@ -95,6 +95,20 @@ every position in Python, whose code the smaller boards' runs of the same test (
 already. Traced, each ran three to five times slower: 20-70 s apiece, minutes of CI's 20 (issue 42's session)."""
 
 
+LONG_FIRST = (
+    "test_teaching_facts.py::test_every_fact_of_every_move_of_every_position_is_true[3x4",
+    "test_gate.py::test_the_panes_bindings_and_serve_pass_their_tests_on_stock_textual_and_textual_serve",
+    "test_tui_speed.py::test_each_scenario_of_ours_moves_between_two_different_screens",
+    "test_tui_speed.py::test_the_bench_times_a_variant_chosen_in_the_new_game_dialog_until_its_analysis_shows",
+    "test_fuzz.py::test_hostile_variants_and_their_moves_give_one_line",
+    "test_distributed.py::test_a_board_past_sixteen_cells_on_two_workers_and_on_one",
+    "test_puzzles.py::test_four_by_four_k4_puzzles_from_its_strong_solution",
+    "test_cli_outputs.py::test_bench_quick_reports_every_target",
+)
+"""The longest tests, run first (after the shuffle, keeping its order otherwise): one of them drawn last would leave
+a core idle for minutes at the end of a run while the other finishes it."""
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark each test with its room (``-m engine`` runs the engine's own tests); tests that drive the whole
     app (Pilot, snapshots) are marked ``app``, so ``-m "not app"`` runs the fast rest; and the tests of
@@ -109,6 +123,7 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(room)
         if module.startswith("test_tui_"):
             item.add_marker("app")
+    items.sort(key=lambda item: not any(name in item.nodeid for name in LONG_FIRST))  # stable: the shuffle stays
 
 
 @pytest.fixture(autouse=True)
