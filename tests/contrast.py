@@ -12,7 +12,8 @@ TOP = 1.5
 
 _CLASS = re.compile(r"\.(terminal-(?:\d+-)?r\d+) \{ fill: (#[0-9a-f]{6})(;font-weight: bold)?")
 _RECT = re.compile(
-    r'<rect fill="(#[0-9a-f]{6})" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="[\d.]+" shape-rendering="crispEdges"/>'
+    r'<rect fill="(#[0-9a-f]{6})" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="[\d.]+" '
+    r'shape-rendering="crispEdges"/>'
 )
 _TEXT = re.compile(
     r'<text class="(terminal-(?:\d+-)?r\d+)" x="([\d.]+)" y="[\d.]+" textLength="[\d.]+" '

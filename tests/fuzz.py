@@ -17,9 +17,9 @@ import random
 import signal
 import sqlite3
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 from workbench.cli import main
 

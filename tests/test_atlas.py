@@ -211,7 +211,8 @@ def test_the_progress_text_names_the_board_its_stage_and_the_time_left():
     line = describe_run(130, 268, "4x4k4-misere", "back", 0.5, 120.0)
     assert (
         line
-        == "board 131 of 268 · 4x4k4-misere · stage 3 of 4, values, back from the last ply · 50% · about 2 min 00 s left"
+        == "board 131 of 268 · 4x4k4-misere · stage 3 of 4, values, back from the last ply · 50% · about 2 min 00 s "
+        "left"
     )
     assert (
         describe_run(0, 2, "1x3k3", "solving", 0.01, 5.0) == "board 1 of 2 · 1x3k3 · solving · 1%"
@@ -340,7 +341,8 @@ def test_the_text_table_and_the_files_it_writes(capsys, tmp_path):
         ("2", "'2': the smallest board of the atlas, 1x3k3, has 3 cells"),
         (
             "21",
-            "'21': at most 20, the largest boards solved here (past them 5x5 alone has 1.6 x 10^11 positions: a cluster's work)",
+            "'21': at most 20, the largest boards solved here (past them 5x5 alone has 1.6 x 10^11 positions: a "
+            "cluster's work)",
         ),
         ("400", "'400': at most 20"),
     ],

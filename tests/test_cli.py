@@ -48,7 +48,8 @@ def test_analyze_all_writes_each_position_s_record_and_line_as_before(capsys, al
     assert code == 0 and out == "".join(json.dumps(record) + "\n" for record in records)
     code, out, _ = run(capsys, "analyze", "--all")
     assert code == 0 and out == "".join(
-        f"{r['position']}  {r['status']:<7} {r['value'] or '-':<5} {r['remoteness'] if r['remoteness'] is not None else '-'}\n"
+        f"{r['position']}  {r['status']:<7} {r['value'] or '-':<5} "
+        f"{r['remoteness'] if r['remoteness'] is not None else '-'}\n"
         for r in records
     )
 

@@ -30,8 +30,8 @@ from workbench.bench.browser import (
     format_browser_report,
     run_browser_bench,
     serving,
+    until as wait_until,
 )
-from workbench.bench.browser import until as wait_until
 
 from .test_cli_serve import _apps, base_of, server  # noqa: F401 - a fixture
 

@@ -81,7 +81,8 @@ def test_any_other_exception_is_a_bug_said_in_one_line_with_its_traceback_in_a_f
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and "error:" not in captured.err
     match = re.fullmatch(
-        rf"workbench: bug: {type(error).__name__}(: .+)? \(not your input; please report it with the traceback in (\S+)\)\n",
+        rf"workbench: bug: {type(error).__name__}(: .+)? \(not your input; please report it with the traceback in "
+        r"(\S+)\)\n",
         captured.err,
     )
     assert match, captured.err
@@ -102,7 +103,8 @@ def test_a_bug_whose_traceback_cannot_be_written_prints_it(capsys, monkeypatch, 
     err = capsys.readouterr().err
     assert "Traceback (most recent call last)" in err and "in command" in err
     assert err.endswith(
-        "workbench: bug: ZeroDivisionError: division by zero (not your input; please report it with the traceback above)\n"
+        "workbench: bug: ZeroDivisionError: division by zero (not your input; please report it with the traceback "
+        "above)\n"
     )
 
 
@@ -112,17 +114,20 @@ def test_a_bug_whose_traceback_cannot_be_written_prints_it(capsys, monkeypatch, 
         (
             "pyte",
             [],
-            "bench: the app's figures need pyte, which the bench extra installs: pip install 'mnk-workbench[bench]' (or --no-tui for the engine's figures alone)",
+            "bench: the app's figures need pyte, which the bench extra installs: pip install 'mnk-workbench[bench]' (or "
+            "--no-tui for the engine's figures alone)",
         ),
         (
             "pyte",
             ["--game", "15x15k5"],
-            "bench: the app's figures need pyte, which the bench extra installs: pip install 'mnk-workbench[bench]' (or --no-tui for the engine's figures alone)",
+            "bench: the app's figures need pyte, which the bench extra installs: pip install 'mnk-workbench[bench]' (or "
+            "--no-tui for the engine's figures alone)",
         ),
         (
             "playwright",
             ["--no-tui", "--browser"],
-            "bench: the browser's figures need playwright, which the bench extra installs: pip install 'mnk-workbench[bench]'",
+            "bench: the browser's figures need playwright, which the bench extra installs: pip install "
+            "'mnk-workbench[bench]'",
         ),
     ],
 )

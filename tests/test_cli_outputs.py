@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from workbench.cli import main
-from workbench.state import AppState, dumps_study, reduce, save_study
 from workbench.engine import Geometry, parse_position
+from workbench.state import AppState, dumps_study, reduce, save_study
 from workbench.state.actions import Back, PlayCell, SetComment, SetUpPosition
 
 from .child_process import PACKAGE_ROOT
@@ -354,8 +354,8 @@ def test_screenshots_writes_each_view_and_leaves_the_users_library_alone(capsys,
 
     kept_solution(Geometry(4, 4, 4))  # its view reads the solution back (solved once per test process)
     from workbench.library import Library, default_path
-    from workbench.settings import Settings, save_settings, settings_path
     from workbench.library.recovery import keep
+    from workbench.settings import Settings, save_settings, settings_path
 
     with Library.open() as library:  # the user's own unsaved work, left by a killed session
         keep(library, "users-session", study_state(), path=None, name="mine")
@@ -498,7 +498,8 @@ def test_review_rates_every_move_and_scores_each_side(capsys):
         "review of 1 2 4 7 5 3 8 from the empty board\n"
         "  1. X 1  best\n"
         "  1… O 2  mistake: draw → loss in 6 (best: 5)\n"
-        "         2?? loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 and 9, and O can stop only one. 5 was the only move that draws.\n"
+        "         2?? loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 and 9, and O "
+        "can stop only one. 5 was the only move that draws.\n"
         "  2. X 4  best\n"
         "  2… O 7  best\n"
         "  3. X 5  best\n"
@@ -688,7 +689,8 @@ def test_game_starts_the_app_on_a_variant_or_on_the_last_one_played(capsys, tmp_
         ),
         (
             ["--game", "3x4k3", "analyze", "5"],
-            "workbench: error: argument --game: before a command it names the app's variant; write it after the command (workbench analyze --game VARIANT)",
+            "workbench: error: argument --game: before a command it names the app's variant; write it after the "
+            "command (workbench analyze --game VARIANT)",
         ),
     ],
 )

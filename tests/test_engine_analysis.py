@@ -356,8 +356,8 @@ def test_tables_read_back_give_the_planner_its_masks_without_planning_again(monk
     the planner's own answer); installed, a fresh planner answers from them and plans nothing."""
     from workbench.engine import threats
     from workbench.engine.analysis import install_tables, tables
-    from workbench.engine.tables_file import format_tables, parse_tables
     from workbench.engine.position import parse_position
+    from workbench.engine.tables_file import format_tables, parse_tables
 
     table = tables(TIC_TAC_TOE)
     fresh = threats.Planner(TIC_TAC_TOE)
@@ -437,7 +437,8 @@ def test_an_analysis_record_word_for_word():
     record = analysis_record(analyze(parse_position("O../.X./..X")))
     text = json.dumps(record)
     assert text.startswith(
-        '{"position": "O../.X./..X", "to_move": "O", "status": "in_play", "dead_draw": false, "value": "draw", "remoteness": 6, '
+        '{"position": "O../.X./..X", "to_move": "O", "status": "in_play", "dead_draw": false, "value": "draw", '
+        '"remoteness": 6, '
         '"games": {"total": 536, "x": 248, "o": 144, "draw": 144}, "moves": [{"cell": 2, "name": "2", "value": "loss", '
         '"remoteness": 4, "trap": 0.8, "games": {"total": 80, "x": 40, "o": 28, "draw": 12}}'
     )

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from workbench.cli import main
-from workbench.engine import Geometry, Position, analyze, parse_position, principal_variation
+from workbench.engine import Geometry, Position, parse_position, principal_variation
 from workbench.engine.explain import ExplainError, explain, explanation_record, headline
 
 

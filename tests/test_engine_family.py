@@ -3,8 +3,7 @@
 from functools import cache
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from workbench.engine import Geometry, Player, Position, Status, analyze, parse_moves, principal_variation
 from workbench.engine.analysis import analyze_strong

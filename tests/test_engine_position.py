@@ -1,8 +1,7 @@
 """Notation, legality and move lists."""
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from workbench.engine import (
     TIC_TAC_TOE,

@@ -3,8 +3,7 @@
 from functools import cache
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from workbench.engine import IllegalMoveError, Player, Position, parse_position
 from workbench.engine.review import Rating, review_line, score

@@ -3,8 +3,7 @@
 import random
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from workbench.engine import Position, Value, parse_moves
 from workbench.engine.analysis import analyze_strong

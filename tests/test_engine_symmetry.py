@@ -1,8 +1,7 @@
 """Symmetry on boards of every shape, against transforms written out cell by cell here."""
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from workbench.engine import Geometry, Position, format_position
 from workbench.engine.symmetry import (

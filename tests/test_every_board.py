@@ -2,12 +2,11 @@
 progress. (The app's side is tests/test_tui_every_board.py.)"""
 
 import io
-from dataclasses import replace
 import json
+from dataclasses import replace
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from rich.console import Console
 
 from workbench.cli import main
@@ -189,7 +188,8 @@ def test_review_takes_game_and_a_move_list_on_another_board(capsys, argv):
         "         b3?! loses in 6: X plays a2 (threatens a1); O must block at a1; X plays b2, threatening c2 and c1, "
         "and O can stop only one. Best: b2, losing in 8.",
         "  2. X c3  mistake: win in 5 → loss in 6 (best: a2, b2, a1, c1)",
-        "         c3?? loses in 6: O plays b2 (threatens b1); X must block at b1; O plays c2, threatening a2, d2 and d1, "
+        "         c3?? loses in 6: O plays b2 (threatens b1); X must block at b1; O plays c2, threatening a2, d2 and "
+        "d1, "
         "and X can stop only one. a2, b2, a1, c1 were the moves that win.",  # the words of `explain`, under each
         "X: 2 moves · 0 best · 1 inaccurate · 1 mistake · accuracy 0%",
         "O: 1 moves · 0 best · 1 inaccurate · 0 mistakes · accuracy 0%",
@@ -307,10 +307,10 @@ def test_a_solve_reports_one_progress_that_only_grows_through_its_four_stages():
 
 
 def test_a_mistake_beyond_sixteen_cells_says_what_was_proven_better():
+    from workbench.engine import Player
     from workbench.engine.review import Rating, review_searched, score
     from workbench.engine.search import MoveResult, SearchResult
     from workbench.engine.solver import Value
-    from workbench.engine import Player
     from workbench.text import review_lines
 
     geometry = Geometry(5, 5, 4)

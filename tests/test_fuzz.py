@@ -10,8 +10,7 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests import fuzz
 from workbench.engine import MoveListError, PositionError, parse_moves, parse_position

@@ -201,7 +201,8 @@ def test_stock_mode_loads_no_piece_of_the_fast_path():
         "import sys, workbench.cli, workbench.tui.app, workbench.web.serve\n"
         "from workbench.tui.app import WorkbenchApp\n"
         "WorkbenchApp().get_default_screen()\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('workbench.tui.textual_ext.', 'workbench.web.serve_ext.'))))\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('workbench.tui.textual_ext.', "
+        "'workbench.web.serve_ext.'))))\n"
     )
     stock = _python("-c", code, stock=True)
     assert stock.returncode == 0, stock.stderr

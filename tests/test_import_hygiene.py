@@ -169,7 +169,8 @@ def test_what_a_user_runs_imports_nothing_of_the_bench_extra():
         "        if name.split('.')[0] in ('pyte', 'playwright'):\n"
         "            raise ImportError(f'no {name} (the bench extra)')\n"
         "sys.meta_path.insert(0, Absent())\n"
-        "import workbench.cli, workbench.tui.app, workbench.tui.screenshots, workbench.web.serve, workbench.web.serve_ext.warm_start\n"
+        "import workbench.cli, workbench.tui.app, workbench.tui.screenshots, workbench.web.serve, "
+        "workbench.web.serve_ext.warm_start\n"
         "import workbench.tui.dialogs, workbench.tui.features.study_files, workbench.library.games\n"
         "print('ok')\n"
     )

@@ -7,8 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from workbench.engine import Geometry
 from workbench.engine.analysis import _strong_line, analyze_strong

@@ -26,8 +26,8 @@ from workbench.state import AppState, reduce
 from workbench.state.actions import Back, PlayCell, SetComment
 
 from .child_process import assert_killed_mid_write, run_child
-from .fuzz import old_library
 from .conftest import shared_unless_mapping
+from .fuzz import old_library
 
 
 @pytest.fixture(scope=shared_unless_mapping("module"))
@@ -621,7 +621,8 @@ def test_a_newer_library_is_refused(tmp_path):
     with pytest.raises(LibraryError) as caught:
         Library.open(path)
     assert str(caught.value) == (
-        f"library {str(path)!r}: made by a newer workbench (schema {SCHEMA_VERSION + 1}, this one knows {SCHEMA_VERSION})"
+        f"library {str(path)!r}: made by a newer workbench (schema {SCHEMA_VERSION + 1}, this one knows "
+        f"{SCHEMA_VERSION})"
     )
 
 

@@ -8,8 +8,7 @@ import sqlite3
 
 import pytest
 
-from tests.fuzz import make_template_library, old_library
-from tests.fuzz import run_sql as execute
+from tests.fuzz import make_template_library, old_library, run_sql as execute
 from workbench.cli import main
 from workbench.library import Library, LibraryError
 from workbench.library.check import check_library, salvage_library
@@ -269,7 +268,8 @@ def test_salvage_keeps_two_studies_that_a_damaged_index_let_share_a_name(library
     execute(
         library_file,
         "PRAGMA writable_schema = ON",
-        "UPDATE sqlite_master SET sql = replace(sql, 'name TEXT NOT NULL UNIQUE', 'name TEXT NOT NULL') WHERE name = 'studies'",
+        "UPDATE sqlite_master SET sql = replace(sql, 'name TEXT NOT NULL UNIQUE', 'name TEXT NOT NULL') WHERE name = "
+        "'studies'",
         "DELETE FROM sqlite_master WHERE name = 'sqlite_autoindex_studies_1'",
     )
     execute(library_file, "UPDATE studies SET name = 'twin' WHERE name IN ('study 1', 'study 2', 'study 4')")
@@ -506,7 +506,8 @@ def test_salvage_keeps_the_first_of_two_unsaved_studies_a_damaged_index_let_shar
     execute(
         library_file,
         "PRAGMA writable_schema = ON",
-        "UPDATE sqlite_master SET sql = replace(sql, 'session TEXT PRIMARY KEY', 'session TEXT') WHERE name = 'recovery'",
+        "UPDATE sqlite_master SET sql = replace(sql, 'session TEXT PRIMARY KEY', 'session TEXT') WHERE name = "
+        "'recovery'",
         "DELETE FROM sqlite_master WHERE name = 'sqlite_autoindex_recovery_1'",
     )
     study = "(SELECT data FROM studies WHERE name = 'study 3')"

@@ -6,8 +6,7 @@ import sqlite3
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from workbench.engine import (
     TIC_TAC_TOE,

@@ -4,8 +4,7 @@ import json
 import os
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from workbench.settings import (
     MAX_BYTES,
@@ -79,7 +78,8 @@ def test_a_variant_is_kept_in_its_own_spelling():
         ('"dark"', "expected a JSON object, found str"),
         (
             '{"overlay": "sparkles"}',
-            "'overlay' must be one of none, values, win, block, fork, perfect_win, perfect_lose, best, line, not 'sparkles'",
+            "'overlay' must be one of none, values, win, block, fork, perfect_win, perfect_lose, best, line, not "
+            "'sparkles'",
         ),
         ('{"engine_mode": 3}', "'engine_mode' must be one of off, perfect, trap, random, not 3"),
         ('{"engine_side": "x"}', "'engine_side' must be one of X, O, not 'x'"),
@@ -153,7 +153,8 @@ def test_the_file_is_indented_json_a_person_can_edit(tmp_path):
     path = tmp_path / "settings.json"
     save_settings(Settings(theme="nord", overlay="best"), path)
     assert path.read_text() == (
-        '{\n  "theme": "nord",\n  "overlay": "best",\n  "engine_mode": "off",\n  "engine_side": "O",\n  "variant": "3x3k3"\n}\n'
+        '{\n  "theme": "nord",\n  "overlay": "best",\n  "engine_mode": "off",\n  "engine_side": "O",\n  "variant": '
+        '"3x3k3"\n}\n'
     )
 
 

@@ -322,10 +322,14 @@ def test_move_lists_in_any_spacing(text, moves):
 def test_a_study_file_is_indented_json_one_field_to_a_line():
     state = reduce(played(5, 1), SetComment(text="corner"))
     assert dumps_study(state) == (
-        '{\n "format": "workbench-study",\n "version": 2,\n "geometry": {\n  "rows": 3,\n  "cols": 3,\n  "k": 3,\n  "misere": false\n },\n'
-        ' "root": ".../.../...",\n "nodes": [\n  {\n   "id": 0,\n   "parent": null,\n   "move": null,\n   "children": [\n    1\n   ],\n'
-        '   "comment": ""\n  },\n  {\n   "id": 1,\n   "parent": 0,\n   "move": 5,\n   "children": [\n    2\n   ],\n   "comment": ""\n  },\n'
-        '  {\n   "id": 2,\n   "parent": 1,\n   "move": 1,\n   "children": [],\n   "comment": "corner"\n  }\n ],\n "next_id": 3,\n'
+        '{\n "format": "workbench-study",\n "version": 2,\n "geometry": {\n  "rows": 3,\n  "cols": 3,\n  "k": 3,\n  '
+        '"misere": false\n },\n'
+        ' "root": ".../.../...",\n "nodes": [\n  {\n   "id": 0,\n   "parent": null,\n   "move": null,\n   "children": '
+        "[\n    1\n   ],\n"
+        '   "comment": ""\n  },\n  {\n   "id": 1,\n   "parent": 0,\n   "move": 5,\n   "children": [\n    2\n   ],\n   '
+        '"comment": ""\n  },\n'
+        '  {\n   "id": 2,\n   "parent": 1,\n   "move": 1,\n   "children": [],\n   "comment": "corner"\n  }\n ],\n '
+        '"next_id": 3,\n'
         ' "cursor": 2,\n "engine": {\n  "mode": "off",\n  "side": "O"\n },\n "view": {\n  "overlay": "none"\n }\n}\n'
     )
 

@@ -3,11 +3,11 @@
 import tempfile
 from pathlib import Path
 
-from hypothesis import settings
-from hypothesis import strategies as st
+from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from workbench.engine import Geometry, Player, Position, check_legal
+from workbench.engine.analysis import is_searched
 from workbench.state import OVERLAYS, AppState, EngineMode, Store, load_study, reduce, save_study
 from workbench.state.actions import (
     AddLine,
@@ -23,15 +23,14 @@ from workbench.state.actions import (
     PreviousVariation,
     PromoteToMainLine,
     PromoteVariation,
+    SearchFound,
     SetComment,
     SetEngine,
     SetOverlay,
     SetUpPosition,
     ToEnd,
-    SearchFound,
     ToStart,
 )
-from workbench.engine.analysis import is_searched
 from workbench.state.app_state import KEPT_SEARCHES
 
 simple_actions = st.sampled_from(

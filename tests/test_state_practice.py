@@ -4,8 +4,7 @@ solutions, results and the notes a practised mistake leaves."""
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from workbench.engine import Geometry, Player, Position, Value, analyze, cell_bit
 from workbench.engine.explain import ExplainError, exact_moves, explain

@@ -1,8 +1,7 @@
 """Reducer, tree and store: every action and its edges."""
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from workbench.engine import Geometry, Player, Position, parse_position
 from workbench.state import (

@@ -9,17 +9,16 @@ from textual.widgets import Button, Input, OptionList, Static
 from workbench.engine import parse_position, principal_variation
 from workbench.state import AppState, EngineMode, load_study, reduce, save_study
 from workbench.state.actions import PlayCell, ToStart
-from workbench.tui import app as app_module
-from workbench.tui import keys_help
-from workbench.tui.features import engine_play
+from workbench.tui import app as app_module, keys_help
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.panes.board import BoardGrid
 from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog, parse_setup
+from workbench.tui.features import engine_play
+from workbench.tui.library_dialogs import OpenDialog
+from workbench.tui.panes.board import BoardGrid
 from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.panes.history import ValueStrip
-from workbench.tui.panes.variation_tree import VariationTree
-from workbench.tui.library_dialogs import OpenDialog
 from workbench.tui.panes.symmetry import SymmetryView
+from workbench.tui.panes.variation_tree import VariationTree
 
 from .tui_helpers import (
     HANG_GUARD_SECONDS,

@@ -8,6 +8,7 @@ import pytest
 from textual.widgets import Input
 
 from workbench.engine import Geometry, Player
+from workbench.engine.solver import Value
 from workbench.state import AppState, EngineMode, reduce
 from workbench.state.actions import NewGame, PlayCell, SetEngine, SetOverlay
 from workbench.tui.app import WorkbenchApp
@@ -16,7 +17,6 @@ from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.panes.history import ValueStrip
 from workbench.tui.panes.symmetry import SymmetryView
 from workbench.tui.panes.variation_tree import VariationTree
-from workbench.engine.solver import Value
 
 from .tui_helpers import cell_texts, moves, text_of, wait_ready
 

@@ -15,8 +15,8 @@ from workbench.library.studies import list_studies, save_study
 from workbench.state import AppState, dumps_study, import_movetext
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import PathDialog
-from workbench.tui.panes.variation_tree import VariationTree, tree_lines
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
+from workbench.tui.panes.variation_tree import VariationTree, tree_lines
 
 from .fuzz import run_sql as execute
 from .tui_helpers import moves, plain_text, text_of, wait_library, wait_ready

@@ -14,13 +14,13 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from tests.tui_helpers import text_of, wait_ready
-from workbench.tui.textual_ext import compositor
+from workbench.tui import textual_ext
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.panes.board import BoardGrid, BoardStatus
+from workbench.tui.panes.variation_tree import VariationTree
+from workbench.tui.textual_ext import compositor
 from workbench.tui.textual_ext.compositor import PanesScreen, hand_frame_to_writer
 from workbench.tui.textual_ext.key_routing import _key_methods, keys_go_straight, passes_keys_up
-from workbench.tui.panes.variation_tree import VariationTree
-from workbench.tui import textual_ext
 
 # the fast path's own tests (stock Textual is tested by the rest, in both modes: tests/test_gate.py)
 pytestmark = pytest.mark.skipif(not textual_ext.MODE.fast, reason=f"the fast path's own; {textual_ext.MODE}")

@@ -7,8 +7,8 @@ from workbench.library.games import write_games
 from workbench.library.studies import list_studies
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import Confirm, PathDialog
-from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
+from workbench.tui.panes.evaluation import EvaluationView
 
 from .tui_helpers import moves, text_of, wait_library
 
@@ -319,8 +319,7 @@ async def test_undoing_a_new_game_brings_back_the_study_and_its_name(tmp_path):
 
 
 async def test_a_library_that_cannot_list_its_studies_warns_and_still_opens_files(tmp_path, monkeypatch):
-    from workbench.library import LibraryError
-    from workbench.library import studies as library_studies
+    from workbench.library import LibraryError, studies as library_studies
     from workbench.state import AppState, save_study
 
     def damaged(library):

@@ -294,12 +294,12 @@ async def test_the_first_run_says_how_to_begin_and_help_starts_there():
 
 async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
     """Two studies of 3×3 and one of 3×4 kept: O's mistakes of the two 3×3 ones, the one missed before first."""
+    from workbench.engine import Geometry
     from workbench.library import Library
     from workbench.library.practice import record_attempt
     from workbench.library.studies import save_study
     from workbench.state import AppState, reduce
     from workbench.state.actions import NewGame, PlayCell
-    from workbench.engine import Geometry
 
     def game(cells, geometry=Geometry()):
         state = reduce(AppState(), NewGame(geometry=geometry))

@@ -1,7 +1,8 @@
 """Nothing lost: unsaved work survives an app that did not quit cleanly, and every way out asks first."""
 
-import pytest
+from datetime import UTC
 
+import pytest
 
 from workbench.library import Library
 from workbench.library.recovery import left_behind
@@ -323,11 +324,11 @@ async def test_the_engine_waits_for_the_restore_question_and_the_question_is_who
 def test_the_offer_says_when_the_work_was_kept_in_local_time():
     """The library stamps in UTC; the offer reads it as the user's clock does: the time alone today, the date
     too on another day, and a stamp it cannot read as it is (never an error)."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from workbench.tui.features.recovery import _when
 
-    now = datetime.now(timezone.utc).replace(microsecond=0)
+    now = datetime.now(UTC).replace(microsecond=0)
     local = now.astimezone()
     assert _when(now.strftime("%Y-%m-%d %H:%M:%S")) == local.strftime("%H:%M")
     earlier = now - timedelta(days=3)

@@ -10,19 +10,18 @@ import tempfile
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from workbench.engine import Geometry, Position, Value
 from workbench.engine.search import MoveResult, SearchResult
 from workbench.search_service import SearchReport, SearchRequest
 from workbench.state import Store
 from workbench.state.actions import NewGame, PlayCell, SearchFound, SetOverlay
-from workbench.tui.features import searching
 from workbench.tui.app import WorkbenchApp
+from workbench.tui.features import searching
+from workbench.tui.features.searching import PositionSearch, latest_reports
 from workbench.tui.panes.board import BoardGrid, BoardStatus
 from workbench.tui.panes.evaluation import EvaluationView
-from workbench.tui.features.searching import PositionSearch, latest_reports
 
 from .test_tui_variants import no_search
 from .tui_helpers import text_of, wait_ready

@@ -9,24 +9,23 @@ import tempfile
 import time
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from textual._compositor import Compositor
 from textual.widget import Widget
 
 from tests.tui_helpers import text_of, wait_ready
+from workbench.bench import terminal as terminal_bench
 from workbench.cache import build_and_cache_tables
 from workbench.engine import TIC_TAC_TOE
-from workbench.bench import terminal as terminal_bench
 from workbench.state.played import GOMOKU_OPENING, game_state
+from workbench.tui import textual_ext
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.panes.board import BoardGrid, BoardStatus
-from workbench.tui.textual_ext.compositor import _chops_meeting
 from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.panes.lines import _runs, ellipsis
 from workbench.tui.panes.symmetry import SymmetryView
 from workbench.tui.panes.variation_tree import VariationTree
-from workbench.tui import textual_ext
+from workbench.tui.textual_ext.compositor import _chops_meeting
 
 # the fast path's own tests (stock Textual is tested by the rest, in both modes: tests/test_gate.py)
 pytestmark = pytest.mark.skipif(not textual_ext.MODE.fast, reason=f"the fast path's own; {textual_ext.MODE}")

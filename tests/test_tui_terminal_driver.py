@@ -1,17 +1,17 @@
 """The terminal's driver: a frame written by the main thread when the output thread is idle, in order always."""
 
 import os
-import time
 import pty
 import threading
+import time
 
 import pytest
 from textual.drivers.linux_driver import LinuxDriver
 
-from workbench.tui.textual_ext import terminal_driver
-from workbench.tui.app import WorkbenchApp
-from workbench.tui.textual_ext.terminal_driver import DirectWriter, TerminalDriver, terminal_takes_more
 from workbench.tui import textual_ext
+from workbench.tui.app import WorkbenchApp
+from workbench.tui.textual_ext import terminal_driver
+from workbench.tui.textual_ext.terminal_driver import DirectWriter, TerminalDriver, terminal_takes_more
 
 # the fast path's own tests (stock Textual is tested by the rest, in both modes: tests/test_gate.py)
 pytestmark = pytest.mark.skipif(not textual_ext.MODE.fast, reason=f"the fast path's own; {textual_ext.MODE}")

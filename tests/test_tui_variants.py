@@ -12,8 +12,8 @@ from workbench.engine import Geometry, Position, parse_position
 from workbench.settings import load_settings
 from workbench.state import load_study
 from workbench.tui.app import WorkbenchApp
-from workbench.tui.panes.board import BoardGrid, BoardPane
 from workbench.tui.dialogs import NewGameDialog
+from workbench.tui.panes.board import BoardGrid, BoardPane
 from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.panes.symmetry import SymmetryView
 
@@ -778,11 +778,10 @@ async def test_a_big_board_s_search_fills_in_and_s_stops_it_and_searches_on():
 async def test_a_search_that_proves_every_move_shows_the_value_and_the_best_move(monkeypatch):
     """Late in a 5×5 game the search proves every move quickly: the evaluation, the board's status, the values
     overlay and the value strip then show exact values, and space plays the best move."""
-    from workbench.tui.panes.board import BoardStatus
-    from workbench.tui.panes.history import ValueStrip, outcome_for_x
-
     from workbench.state import AppState, reduce
     from workbench.state.actions import NewGame, PlayCell
+    from workbench.tui.panes.board import BoardStatus
+    from workbench.tui.panes.history import ValueStrip, outcome_for_x
 
     # X: c3 b3 a3 is three in a row with d3 free; O has to block there, and does not
     state = reduce(AppState(), NewGame(geometry=Geometry(5, 5, 4)))

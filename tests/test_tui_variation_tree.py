@@ -1,8 +1,7 @@
 """The variation tree's layout (``tree_lines``), a pure function of the store's tree: what it draws where; and the
 tree in the History pane as drawn, cut to its width, in the rows the layout gives it."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from rich.segment import Segment
 from rich.style import Style
 

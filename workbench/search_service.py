@@ -168,8 +168,7 @@ def stop(connection: Connection, process: subprocess.Popen) -> None:
 if __name__ == "__main__":  # pragma: no cover - the child of start(); serve() is tested in-process
     # this file runs as __main__: the requests unpickle as the classes of workbench.search_service, which
     # isinstance() here would not recognise
-    from workbench.search_service import die_with_parent
-    from workbench.search_service import serve as serve_requests
+    from workbench.search_service import die_with_parent, serve as serve_requests
 
     die_with_parent(int(sys.argv[2]))
     # below the app and the terminal it draws on: where cores are few, a key's frame comes first

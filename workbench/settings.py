@@ -14,9 +14,9 @@ import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-from .errors import InputError
 from .engine import TIC_TAC_TOE, Geometry
 from .engine.geometry import format_variant, parse_variant
+from .errors import InputError
 from .state import OVERLAYS, EngineMode
 
 FILE_NAME = "settings.json"
@@ -129,9 +129,8 @@ def load_settings(path: Path | None = None) -> Settings:
             raise SettingsError(f"settings '{path}': not a regular file")
         if path.stat().st_size > MAX_BYTES:
             raise SettingsError(f"settings '{path}': too big to be a settings file")
-        text = path.read_text(
-            encoding="utf-8"
-        )  # pragma: no mutate - UTF-8 is Python's locale encoding here (PEP 538/540), so no spelling of it changes anything
+        # UTF-8 is Python's locale encoding here (PEP 538/540), so no spelling of it changes anything
+        text = path.read_text(encoding="utf-8")  # pragma: no mutate - the encoding's spelling (see above)
     except OSError as error:
         raise SettingsError(f"settings '{path}': {error.strerror or error}") from None
     except UnicodeDecodeError:

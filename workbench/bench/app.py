@@ -128,10 +128,9 @@ async def _keypress_latencies(keys: int) -> list[float]:
     counts as done once the screen has nothing left to lay out or paint.
     """
     import asyncio
+    import tempfile
 
     from textual import events
-
-    import tempfile
 
     from ..tui.app import WorkbenchApp
     from ..tui.textual_ext.probes import FrameProbe
@@ -191,13 +190,15 @@ def run_tui_bench(*, quick: bool = False) -> dict:
         "tui_terminal": {**terminal, "line": "\n".join(format_terminal_report(terminal))},
         "tui_launch": {
             **launch,
-            "line": f"launch to full paint (headless) {launch['workbench_s'] * 1000:8.0f} ms   bare Textual app {launch['bare_s'] * 1000:6.0f} ms   "
+            "line": f"launch to full paint (headless) {launch['workbench_s'] * 1000:8.0f} ms   bare Textual app "
+            f"{launch['bare_s'] * 1000:6.0f} ms   "
             f"{launch['ratio']:5.2f}× (target ≤ {launch['target_ratio']:.0f}×, median of {launch['repeats']}; "
             f"first run, tables built: {launch['first_run_s'] * 1000:.0f} ms, {launch['first_run_ratio']:.2f}×)",
         },
         "tui_keypress": {
             **keys,
-            "line": f"in-process keypress to repaint (headless driver, no terminal), {keys['keys']} keys   p95 {keys['p95_s'] * 1000:6.1f} ms   median {keys['median_s'] * 1000:5.1f} ms   "
+            "line": f"in-process keypress to repaint (headless driver, no terminal), {keys['keys']} keys   p95 "
+            f"{keys['p95_s'] * 1000:6.1f} ms   median {keys['median_s'] * 1000:5.1f} ms   "
             f"max {keys['max_s'] * 1000:5.1f} ms (target p95 ≤ {keys['target_p95_s'] * 1000:.0f} ms)",
         },
     }

@@ -3,7 +3,8 @@
 Several tabs of one headless Chromium (Debian's ``chromium``, driven by Playwright's Python API; both are needed,
 neither comes with the workbench) open ``workbench serve`` at once, then each plays the same keys in turn. The
 page's terminal draws on a canvas, so each tab's screen is rebuilt from what its app sends over the page's
-websocket (:class:`PageScreen`, a pyte terminal of the size the page asked for).
+websocket (:class:`~.page_reader.PageScreen`, a pyte terminal of the size the page asked for; the processes'
+CPU and memory are read by :mod:`.processes`).
 
 * Page load: from asking for the page to the first screen that shows the four pane titles. The tabs are one
   browser's tabs, in one profile, as a user opens them.
@@ -24,7 +25,6 @@ An edge and a tool: it starts processes and a browser. A missing browser or Play
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import shutil
@@ -36,14 +36,27 @@ import time
 from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
-import pyte
-
 from ..errors import UsageError
-from ..web.serve_ext.warm_start import MODULE as WARM_MODULE
+from .page_reader import PANE_TITLES as PANE_TITLES, PageScreen as PageScreen, Replay, all_panes as all_panes
+from .processes import (
+    children as children,
+    cpu_by_side,
+    cpu_spent,
+    descendants as descendants,
+    memory_mb,
+    tab_apps as tab_apps,
+)
 
-PANE_TITLES = ("Board", "Evaluation", "Symmetry", "History")
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 """What a closed network needs (no background connections, no updates), and no sandbox (CI runs as root)."""
 VIEWPORT = {"width": 1280, "height": 800}
 """Each tab's page: a laptop's browser window, a terminal of about 142×44."""
@@ -57,110 +70,6 @@ class BrowserMissing(UsageError):
 
 def find_chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-class PageScreen:
-    """The screen a page's terminal shows, rebuilt from its websocket's frames: the page's own size messages
-    resize it, the app's output is fed to it.
-
-    A frame is only noted as it arrives (its time and bytes); the terminal emulator runs when the screen is
-    asked for. pyte costs milliseconds a frame: run in the frame handler, it delayed the timing of every later
-    frame of every tab, and took a core from the server being measured (8 tabs: about 24 s of CPU in the
-    bench's own process, which made the page loads look seconds slower than they were)."""
-
-    def __init__(self) -> None:
-        self.events: list[tuple[float, str, object]] = []
-        """(perf_counter(), kind, data): "open" (columns, rows) for a new websocket, "resize" (columns, rows)
-        the page sent, "out" the app's bytes."""
-        self.sockets = 0
-        self.arrived_at = 0.0
-        """perf_counter() when the app's last frame arrived."""
-        self._titles: set[str] = set()
-        self._tail = b""
-        self._replay = _Replay()
-        self._fed = 0
-        self._text: str | None = None
-
-    def attach(self, socket) -> None:
-        """A new websocket: a new app (a loaded or reloaded page), its size in the address."""
-        self.sockets += 1
-        size = re.search(r"width=(\d+)&height=(\d+)", socket.url)
-        columns, rows = (int(size.group(1)), int(size.group(2))) if size else (80, 24)
-        self.events.append((time.perf_counter(), "open", (columns, rows)))
-        self._titles, self._tail = set(), b""
-        socket.on("framereceived", self._received)
-        socket.on("framesent", self._sent)
-
-    def _received(self, payload) -> None:
-        if isinstance(payload, bytes):
-            self.arrived_at = time.perf_counter()
-            self.events.append((self.arrived_at, "out", payload))
-            seen = self._tail + payload  # a title split between two frames
-            self._titles.update(title for title in PANE_TITLES if title.encode() in seen)
-            self._tail = payload[-16:]
-
-    def _sent(self, payload) -> None:
-        if isinstance(payload, str) and payload.startswith('["resize"'):
-            size = json.loads(payload)[1]
-            self.events.append((time.perf_counter(), "resize", (size["width"], size["height"])))
-
-    def titles_sent(self) -> bool:
-        """The app has written the four pane titles since its page opened (cheap: no emulator run)."""
-        return len(self._titles) == len(PANE_TITLES)
-
-    def _catch_up(self) -> None:
-        while self._fed < len(self.events):
-            self._replay.apply(self.events[self._fed])
-            self._fed += 1
-            self._text = None
-
-    def text(self) -> str:
-        self._catch_up()
-        if self._text is None:
-            self._text = self._replay.text()
-        return self._text
-
-    @property
-    def size(self) -> tuple[int, int]:
-        self._catch_up()
-        return self._replay.size
-
-    def screens(self) -> Iterator[tuple[float, str]]:
-        """Each screen the page showed, with the arrival of the frame that drew it, from the first frame on."""
-        replay = _Replay()
-        for event in self.events:
-            replay.apply(event)
-            if event[1] == "out":
-                yield event[0], replay.text()
-
-
-class _Replay:
-    """A pyte terminal that the page's events are applied to, in order."""
-
-    def __init__(self) -> None:
-        self.screen: pyte.Screen | None = None
-        self.stream: pyte.ByteStream | None = None
-
-    def apply(self, event: tuple[float, str, object]) -> None:
-        _, kind, data = event
-        if kind == "open":
-            self.screen = pyte.Screen(*data)
-            self.stream = pyte.ByteStream(self.screen)
-        elif kind == "resize":
-            self.screen.resize(data[1], data[0])
-        else:
-            self.stream.feed(data)
-
-    def text(self) -> str:
-        return "\n".join(self.screen.display) if self.screen is not None else ""
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return (self.screen.columns, self.screen.lines) if self.screen is not None else (0, 0)
-
-
-def all_panes(text: str) -> bool:
-    return all(title in text for title in PANE_TITLES)
 
 
 def until(page, condition: Callable[[], object], what: str, seconds: float = 60) -> None:
@@ -177,14 +86,23 @@ def until(page, condition: Callable[[], object], what: str, seconds: float = 60)
 
 @contextlib.contextmanager
 def serving(folder: str, *extra: str) -> Iterator[tuple[subprocess.Popen, str]]:
-    """`workbench serve` on a free port, with a library and data folders of its own in ``folder``."""
-    env = {**os.environ, "XDG_DATA_HOME": f"{folder}/data", "XDG_CONFIG_HOME": f"{folder}/config",
-           "XDG_CACHE_HOME": f"{folder}/cache"}  # fmt: skip
+    """`workbench serve` on a free port, with a library and data folders of its own in ``folder``; its address
+    kept a key (``--keep-token``: the bench opens it in several browser profiles, and a program's websocket)."""
+    env = {
+        **os.environ,
+        "XDG_DATA_HOME": f"{folder}/data",
+        "XDG_CONFIG_HOME": f"{folder}/config",
+        "XDG_CACHE_HOME": f"{folder}/cache",
+    }
     env.pop("COLUMNS", None), env.pop("LINES", None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "serve", "--port", "0", "--db", f"{folder}/library.sqlite3", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=folder,
-    )  # fmt: skip
+        [sys.executable, "-m", "workbench", "serve", "--port", "0", "--keep-token", "--db", f"{folder}/library.sqlite3", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=folder,
+    )
     try:
         first = process.stdout.readline()
         match = re.search(r"serving the app at (http://\S+) ", first)
@@ -207,78 +125,6 @@ def websocket_address(url: str, columns: int, rows: int) -> str:
     return urlunsplit(("ws", parts.netloc, "/ws", f"{parts.query}&width={columns}&height={rows}".lstrip("&"), ""))
 
 
-def children(pid: int) -> list[int]:
-    """The processes ``pid`` started that still run (the tabs' apps)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as listing:
-            return [int(child) for child in listing.read().split()]
-    except FileNotFoundError:
-        return []
-
-
-def descendants(pid: int) -> set[int]:
-    """Every process under ``pid`` that still runs: its children, theirs, and so on."""
-    found = set(children(pid))
-    for child in list(found):
-        found |= descendants(child)
-    return found
-
-
-def tab_apps(server: int) -> list[int]:
-    """The tabs' apps of the `workbench serve` of pid ``server``: the children of its warm process, which forks
-    them, and any it started the usual way (with ``--debug``, or with the warm process gone)."""
-    apps: list[int] = []
-    for child in children(server):
-        try:
-            with open(f"/proc/{child}/cmdline", "rb") as command:
-                words = command.read()
-        except FileNotFoundError:
-            continue
-        if words:  # (a process that ended and is not yet reaped has none)
-            apps += children(child) if WARM_MODULE.encode() in words else [child]
-    return apps
-
-
-def memory_mb(pid: int) -> float:
-    """The memory of ``pid`` and every process under it (a tab's app may have a search process of its own), as
-    their proportional set size: pages shared with other processes (the warm process's, which every tab's app
-    is forked from) split between them. A process that ended meanwhile counts nothing."""
-    total = 0.0
-    for process in (pid, *descendants(pid)):
-        try:
-            with open(f"/proc/{process}/smaps_rollup") as rollup:
-                total += next((int(line.split()[1]) / 1024 for line in rollup if line.startswith("Pss:")), 0.0)
-        except FileNotFoundError:
-            pass
-    return total
-
-
-def cpu_by_process(pids: set[int]) -> dict[int, float]:
-    """The CPU seconds (user and system) each of the processes ``pids`` has used so far; one that ended is left out."""
-    seconds = {}
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rpartition(")")[2].split()
-        except FileNotFoundError:
-            continue
-        seconds[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (stat(5): 14, 15)
-    return seconds
-
-
-def cpu_by_side(server: int) -> dict[str, dict[int, float]]:
-    """CPU seconds so far, by process, of the server (with its warm process and the tabs' apps) and of the browser
-    (Chromium and Playwright's driver: every other process this one started)."""
-    served = {server, *descendants(server)}
-    return {"server": cpu_by_process(served), "browser": cpu_by_process(descendants(os.getpid()) - served)}
-
-
-def cpu_spent(before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]) -> dict[str, float]:
-    """Each side's CPU seconds from ``before`` to ``after`` (:func:`cpu_by_side`), process by process: one that
-    ended meanwhile is left out (an undercount, never a negative), one that started counts from nothing."""
-    return {side: sum(seconds - before[side].get(pid, 0.0) for pid, seconds in after[side].items()) for side in after}
-
-
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
@@ -293,7 +139,10 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        raise BrowserMissing("the browser bench needs Playwright, which the bench extra installs: pip install 'workbench[bench]' (no browser download)") from None
+        raise BrowserMissing(
+            "the browser bench needs Playwright, which the bench extra installs: pip install 'workbench[bench]' (no "
+            "browser download)"
+        ) from None
     latencies: list[float] = []
     misses = 0
     with tempfile.TemporaryDirectory() as folder, serving(folder) as (_, url):
@@ -301,14 +150,23 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
         try:
-            with tempfile.TemporaryDirectory() as folder, serving(folder) as (server, url), browser_contexts(browser, 1) as (context,):
+            with (
+                tempfile.TemporaryDirectory() as folder,
+                serving(folder) as (server, url),
+                browser_contexts(browser, 1) as (context,),
+            ):
                 pages = [context.new_page() for _ in range(tabs)]
                 loads, screens, load_cpu = load_at_once(pages, url, server.pid)
                 for page in pages:
                     page.focus(".xterm-helper-textarea")
                     for key in "51":
                         page.keyboard.press(key)
-                until(pages[0], lambda: all("O" in screen.text() and "ply 2" in screen.text() for screen in screens), "5 1 everywhere", 60)
+                until(
+                    pages[0],
+                    lambda: all("O" in screen.text() and "ply 2" in screen.text() for screen in screens),
+                    "5 1 everywhere",
+                    60,
+                )
                 pressed: list[list[float]] = [[] for _ in pages]
                 for step in range(keys):
                     key = KEYS[step % 2]
@@ -316,30 +174,51 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
                         times.append(time.perf_counter())
                         page.keyboard.press("ArrowLeft" if key == "left" else key)
                     with contextlib.suppress(AssertionError):  # a key unanswered is counted from the screens below
-                        until(pages[0], lambda: all(screen.arrived_at > times[-1] for screen, times in zip(screens, pressed)), "every tab's answer", 10)
+                        until(
+                            pages[0],
+                            lambda: all(screen.arrived_at > times[-1] for screen, times in zip(screens, pressed)),
+                            "every tab's answer",
+                            10,
+                        )
                     pages[0].wait_for_timeout(100)  # let each screen settle before the next key
                 for screen, times in zip(screens, pressed):
                     answers = key_answers(list(screen.screens()), times)  # the emulator run once a tab
                     latencies += [answer for answer in answers if answer is not None]
                     misses += answers.count(None)
                 memory = [memory_mb(pid) for pid in tab_apps(server.pid)]
-                heaps = [page.evaluate("performance.memory ? performance.memory.usedJSHeapSize : 0") / 2**20 for page in pages]
+                heaps = [
+                    page.evaluate("performance.memory ? performance.memory.usedJSHeapSize : 0") / 2**20
+                    for page in pages
+                ]
             # (after the tabs of one browser, on a browser that has run: the order of the two flatters this one)
-            with tempfile.TemporaryDirectory() as folder, serving(folder) as (server, url), browser_contexts(browser, tabs) as contexts:
+            with (
+                tempfile.TemporaryDirectory() as folder,
+                serving(folder) as (server, url),
+                browser_contexts(browser, tabs) as contexts,
+            ):
                 pages = [context.new_page() for context in contexts]
                 profile_loads, _, profile_cpu = load_at_once(pages, url, server.pid)
         finally:
             browser.close()
     return {
-        "tabs": tabs, "keys_per_tab": keys, "cores": os.cpu_count(),
-        "page_load_p95_s": _percentile(loads, 0.95), "page_load_median_s": statistics.median(loads),
-        "profiles_load_p95_s": _percentile(profile_loads, 0.95), "profiles_load_median_s": statistics.median(profile_loads),
-        "server_load_p95_s": _percentile(server_loads, 0.95), "server_load_median_s": statistics.median(server_loads),
-        "key_to_screen_p95_s": _percentile(latencies, 0.95), "key_to_screen_median_s": statistics.median(latencies),
+        "tabs": tabs,
+        "keys_per_tab": keys,
+        "cores": os.cpu_count(),
+        "page_load_p95_s": _percentile(loads, 0.95),
+        "page_load_median_s": statistics.median(loads),
+        "profiles_load_p95_s": _percentile(profile_loads, 0.95),
+        "profiles_load_median_s": statistics.median(profile_loads),
+        "server_load_p95_s": _percentile(server_loads, 0.95),
+        "server_load_median_s": statistics.median(server_loads),
+        "key_to_screen_p95_s": _percentile(latencies, 0.95),
+        "key_to_screen_median_s": statistics.median(latencies),
         "keys_without_answer": misses,
-        "load_cpu_s": load_cpu, "profiles_load_cpu_s": profile_cpu, "app_memory_mb": memory, "page_js_heap_mb": heaps,
+        "load_cpu_s": load_cpu,
+        "profiles_load_cpu_s": profile_cpu,
+        "app_memory_mb": memory,
+        "page_js_heap_mb": heaps,
         "targets": {"page_load_p95_s": 3.0, "key_to_screen_p95_s": 0.150},
-    }  # fmt: skip
+    }
 
 
 @contextlib.contextmanager
@@ -369,9 +248,19 @@ def load_at_once(pages: list, url: str, server: int) -> tuple[list[float], list[
         asked.append(time.perf_counter())
         page.evaluate("url => { location.href = url; }", url)
     # the apps' frames are only noted while they are timed; the screens are rebuilt from them afterwards
-    until(pages[0], lambda: all(screen.titles_sent() for screen in screens), f"{len(pages)} tabs sending the four panes", 120)
+    until(
+        pages[0],
+        lambda: all(screen.titles_sent() for screen in screens),
+        f"{len(pages)} tabs sending the four panes",
+        120,
+    )
     cpu = cpu_spent(before, cpu_by_side(server))
-    until(pages[0], lambda: all(all_panes(screen.text()) for screen in screens), f"{len(pages)} tabs showing the four panes", 60)
+    until(
+        pages[0],
+        lambda: all(all_panes(screen.text()) for screen in screens),
+        f"{len(pages)} tabs showing the four panes",
+        60,
+    )
     loads = [first_time(list(screen.screens()), all_panes) - at for screen, at in zip(screens, asked)]
     return loads, screens, cpu
 
@@ -388,13 +277,15 @@ def run_server_load(url: str, tabs: int, columns: int = 142, rows: int = 44) -> 
         asked = time.perf_counter()
         async with session.get(url) as page:  # (the printed address: the token in it)
             await page.read()
-        screen = _Replay()
+        screen = Replay()
         screen.apply((0.0, "open", (columns, rows)))
         async with session.ws_connect(websocket_address(url, columns, rows)) as socket:
             titles: set[str] = set()
             async for message in socket:
                 if message.type == aiohttp.WSMsgType.BINARY:
-                    arrived = time.perf_counter()  # (the emulator runs after: its time is the bench's, not the server's)
+                    arrived = (
+                        time.perf_counter()
+                    )  # (the emulator runs after: its time is the bench's, not the server's)
                     screen.apply((arrived, "out", message.data))
                     titles.update(title for title in PANE_TITLES if title.encode() in message.data)
                     if len(titles) == len(PANE_TITLES) and all_panes(screen.text()):
@@ -420,7 +311,9 @@ def key_answers(shown: list[tuple[float, str]], pressed: list[float]) -> list[fl
     for index, at in enumerate(pressed):
         until_next = pressed[index + 1] if index + 1 < len(pressed) else float("inf")
         before = next((text for arrived, text in reversed(shown) if arrived <= at), "")
-        answers.append(next((arrived - at for arrived, text in shown if at < arrived < until_next and text != before), None))
+        answers.append(
+            next((arrived - at for arrived, text in shown if at < arrived < until_next and text != before), None)
+        )
     return answers
 
 
@@ -428,18 +321,24 @@ def format_browser_report(report: dict) -> list[str]:
     memory, heap = report["app_memory_mb"], report["page_js_heap_mb"]
     cpu, tabs = report["load_cpu_s"], report["tabs"]
     return [
-        f"workbench serve in headless Chromium: {report['tabs']} tabs of one browser at once, {report['keys_per_tab']} keys each, {report['cores']} cores",
-        f"  page load to four panes    p95 {report['page_load_p95_s']:6.2f} s   median {report['page_load_median_s']:5.2f} s   (target p95 ≤ 3 s)",
+        f"workbench serve in headless Chromium: {report['tabs']} tabs of one browser at once, {report['keys_per_tab']} "
+        f"keys each, {report['cores']} cores",
+        f"  page load to four panes    p95 {report['page_load_p95_s']:6.2f} s   median "
+        f"{report['page_load_median_s']:5.2f} s   (target p95 ≤ 3 s)",
         (
-            f"  {f'in {tabs} browser profiles':27s}p95 {report['profiles_load_p95_s']:6.2f} s   median {report['profiles_load_median_s']:5.2f} s   "
+            f"  {f'in {tabs} browser profiles':27s}p95 {report['profiles_load_p95_s']:6.2f} s   median "
+            f"{report['profiles_load_median_s']:5.2f} s   "
             f"(each tab a profile of its own, as {tabs} private windows: no cache or network context shared)"
         ),
-        f"  without a browser          p95 {report['server_load_p95_s']:6.2f} s   median {report['server_load_median_s']:5.2f} s   "
+        f"  without a browser          p95 {report['server_load_p95_s']:6.2f} s   median "
+        f"{report['server_load_median_s']:5.2f} s   "
         "(the same tabs' page and websocket asked for at once, no browser on this machine)",
-        f"  key to screen change       p95 {report['key_to_screen_p95_s'] * 1000:6.0f} ms  median {report['key_to_screen_median_s'] * 1000:5.0f} ms  (target p95 ≤ 150 ms)"
+        f"  key to screen change       p95 {report['key_to_screen_p95_s'] * 1000:6.0f} ms  median "
+        f"{report['key_to_screen_median_s'] * 1000:5.0f} ms  (target p95 ≤ 150 ms)"
         + (f"  {report['keys_without_answer']} keys unanswered in 10 s" if report["keys_without_answer"] else ""),
         f"  CPU while they load        server and apps {cpu['server']:.1f} s ({cpu['server'] / tabs:.2f} s a tab), "
         f"browser {cpu['browser']:.1f} s ({cpu['browser'] / tabs:.2f} s a tab; "
         f"in profiles {report['profiles_load_cpu_s']['browser'] / tabs:.2f} s a tab)",
-        f"  memory per tab             its app {statistics.mean(memory):.0f} MB (PSS, {min(memory):.0f}–{max(memory):.0f}), page script heap {statistics.mean(heap):.1f} MB",
+        f"  memory per tab             its app {statistics.mean(memory):.0f} MB (PSS, "
+        f"{min(memory):.0f}–{max(memory):.0f}), page script heap {statistics.mean(heap):.1f} MB",
     ]

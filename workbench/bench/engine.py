@@ -11,11 +11,11 @@ import json
 import subprocess
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
-from . import baselines
 from ..engine import TIC_TAC_TOE, analyze, analyze_all, clear_caches, first_move_table, ledger_counts, parse_position
 from ..engine.solver import solve
+from . import baselines
 
 _FRESH_PROCESS = """
 import json, time
@@ -189,7 +189,8 @@ def run_library_bench(*, quick: bool = False) -> dict:
             "through_query_s": slowest,
             "probe_repeats": probe_repeats,
             "target_query_s": 0.005,
-            "line": f"library: write all games        {written:8.2f} s  (target ≤ 3 s)   games through a position, slowest probe "
+            "line": f"library: write all games        {written:8.2f} s  (target ≤ 3 s)   games through a position, "
+            "slowest probe "
             f"{slowest * 1000:.2f} ms (target ≤ 5 ms)",
         }
     }
@@ -206,7 +207,8 @@ def format_report(report: dict) -> str:
     full = report["full_analysis_fresh_process"]
     lines = [
         f"full analysis, fresh process   {full['analysis_s'] * 1000:8.1f} ms for {full['positions']} positions "
-        f"(target ≤ {full['target_s'] * 1000:.0f} ms; import {full['import_s'] * 1000:.1f} ms, whole process {full['process_s'] * 1000:.0f} ms)",
+        f"(target ≤ {full['target_s'] * 1000:.0f} ms; import {full['import_s'] * 1000:.1f} ms, whole process "
+        f"{full['process_s'] * 1000:.0f} ms)",
     ]
     for name, label, baseline, baseline_key in (
         ("first_move_table", "first-move table", "seed 001 port", "seed001_port_s"),
@@ -229,7 +231,8 @@ def format_report(report: dict) -> str:
             lines.append(f"explain a move, {board:<14} {entry['missing']}")
         else:
             lines.append(
-                f"explain a move, {board:<14} {entry['max_s'] * 1000:8.2f} ms at most, {entry['mean_s'] * 1000:.2f} ms mean "
+                f"explain a move, {board:<14} {entry['max_s'] * 1000:8.2f} ms at most, {entry['mean_s'] * 1000:.2f} ms "
+                "mean "
                 f"over {entry['moves']} moves (target ≤ {explained['target_s'] * 1000:.0f} ms)"
             )
     for name, entry in report.items():

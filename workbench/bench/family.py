@@ -204,14 +204,16 @@ def format_family_report(report: dict) -> list[str]:
     tier2 = report["tier2"]
     peer = report["openspiel"] is not None
     lines.append(
-        f"tier 2, 5x5k4, {len(tier2['positions'])} positions of 8-12 marks, whole processes, {tier2['budget_s']:.0f} s budget each:"
+        f"tier 2, 5x5k4, {len(tier2['positions'])} positions of 8-12 marks, whole processes, {tier2['budget_s']:.0f} s "
+        "budget each:"
     )
     for row in tier2["positions"]:
         theirs = (
             f"OpenSpiel {row['openspiel_s']:7.2f} s{'' if row['openspiel_finished'] else ' (stopped)'}" if peer else ""
         )
         lines.append(
-            f"  {row['moves']:<32} ours {row['ours_s']:6.2f} s, {row['proven_moves']}/{row['legal_moves']} moves proven  {theirs}"
+            f"  {row['moves']:<32} ours {row['ours_s']:6.2f} s, {row['proven_moves']}/{row['legal_moves']} moves "
+            f"proven  {theirs}"
         )
     if peer:
         lines.append(
@@ -220,7 +222,8 @@ def format_family_report(report: dict) -> list[str]:
         )
     else:
         lines.append(
-            f"  sum: ours {tier2['ours_s']:.2f} s; OpenSpiel not installed (pip install open_spiel, or WORKBENCH_OPENSPIEL_PYTHON)"
+            f"  sum: ours {tier2['ours_s']:.2f} s; OpenSpiel not installed (pip install open_spiel, or "
+            "WORKBENCH_OPENSPIEL_PYTHON)"
         )
     sweep = report["sweep_3x3"]
     if peer:

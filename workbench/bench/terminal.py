@@ -361,23 +361,28 @@ def _figures(timing: Timing) -> dict:
 def format_terminal_report(report: dict) -> list[str]:
     """One line per size and app: p95 and median per key, bytes written per key, first paint."""
     lines = [
-        f"keypress to settled screen, in a terminal, {report.get('game', '3x3k3')} ({report['keys_per_scenario']} keys a scenario; "
-        f"target p95 ≤ {report['target_ratio']:.0f}× the bare app's, first paint ≤ {report['target_first_paint_ratio']}×)"
+        f"keypress to settled screen, in a terminal, {report.get('game', '3x3k3')} ({report['keys_per_scenario']} keys "
+        "a scenario; "
+        f"target p95 ≤ {report['target_ratio']:.0f}× the bare app's, first paint ≤ "
+        f"{report['target_first_paint_ratio']}×)"
     ]
     for size, entry in report["sizes"].items():
         bare = entry["bare"]
         lines.append(
-            f"  {size:>7} bare Textual app     p95 {bare['p95_s'] * 1000:6.1f} ms  median {bare['median_s'] * 1000:5.1f} ms  "
+            f"  {size:>7} bare Textual app     p95 {bare['p95_s'] * 1000:6.1f} ms  median "
+            f"{bare['median_s'] * 1000:5.1f} ms  "
             f"{bare['bytes_per_key']:6.0f} B/key   first paint {entry['first_paint_bare_s'] * 1000:5.0f} ms"
         )
         for name, figures in entry["scenarios"].items():
             failed = f"  {figures['failures']} never settled" if figures["failures"] else ""
             lines.append(
-                f"  {size:>7} {name:<22} p95 {figures['p95_s'] * 1000:6.1f} ms  median {figures['median_s'] * 1000:5.1f} ms  "
+                f"  {size:>7} {name:<22} p95 {figures['p95_s'] * 1000:6.1f} ms  median "
+                f"{figures['median_s'] * 1000:5.1f} ms  "
                 f"{figures['bytes_per_key']:6.0f} B/key   {figures['p95_ratio']:4.1f}×{failed}"
             )
         lines.append(
-            f"  {size:>7} workbench first paint {entry['first_paint_s'] * 1000:5.0f} ms   {entry['first_paint_ratio']:4.2f}× the bare app"
+            f"  {size:>7} workbench first paint {entry['first_paint_s'] * 1000:5.0f} ms   "
+            f"{entry['first_paint_ratio']:4.2f}× the bare app"
         )
     if "first_analysis" in report:
         first = report["first_analysis"]

@@ -1,4 +1,4 @@
-"""The analysis commands: ``analyze``, ``review``, ``census``, ``solve``, ``first-moves``, ``verify``."""
+"""The analysis commands: ``analyze``, ``census``, ``solve``, ``first-moves``, ``verify``."""
 
 from __future__ import annotations
 
@@ -7,13 +7,11 @@ import sys
 
 from ..engine import (
     TIC_TAC_TOE,
-    Player,
     Position,
     analysis_record,
     census,
     first_move_table,
     format_position,
-    parse_moves,
 )
 from .common import (
     UsageError,
@@ -65,7 +63,12 @@ def _search(args: argparse.Namespace, position: Position, seconds: float) -> int
     def progress(move, nodes: int) -> None:
         done[0] += 1
         if show:
-            print(f"\rsearching {position.geometry}: {done[0]}/{moves} moves proven, {nodes:,} nodes", end="", file=sys.stderr, flush=True)
+            print(
+                f"\rsearching {position.geometry}: {done[0]}/{moves} moves proven, {nodes:,} nodes",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
 
     def out_of_time() -> bool:
         return time.monotonic() > deadline  # pragma: no mutate - > or >= at a float deadline: the same
@@ -82,218 +85,6 @@ def _search(args: argparse.Namespace, position: Position, seconds: float) -> int
         out = console()
         out.print(search_view(record, position, out.width, all_moves=args.all_moves))
     return 0
-
-
-def cmd_review(args: argparse.Namespace) -> int:
-    from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS, is_searched
-    from ..engine.geometry import cell_name, cell_names
-    from ..engine.review import review_line, score
-
-    start, cells = _review_line(args)
-    geometry = start.geometry
-    install_kept(geometry)
-    if is_searched(geometry):
-        reviews = _review_searched(args, start, cells)
-    else:
-        if MAX_TABLE_CELLS < geometry.size <= MAX_STRONG_CELLS:  # 13-16 cells: the strong solution, read back or made (with progress)
-            from ..engine.analysis import install_strong
-
-            install_strong(solved_with_progress(geometry, bar=not args.json)[0])
-        reviews = review_line(start, cells)
-    scores = [(player, score(reviews, player)) for player in (Player.X, Player.O)]
-    words = _words(start, cells) if not is_searched(geometry) else {}
-    if args.json:
-        print_json({
-            "variant": str(geometry),
-            "start": format_position(start),
-            "moves": [
-                {"ply": r.ply, "player": r.player.value, "cell": r.cell, "name": cell_name(r.cell, geometry),
-                 "rating": r.rating.value,
-                 "before": {"value": _label(r.value_before), "remoteness": r.remoteness_before, "exact": r.exact_before},
-                 "after": {"value": _label(r.value_after), "remoteness": r.remoteness_after},
-                 "best": list(r.best_cells), "best_names": [cell_name(cell, geometry) for cell in r.best_cells],
-                 "text": words.get(r.ply)}
-                for r in reviews
-            ],
-            "sides": {player.value: {"moves": side.moves, "best": side.best, "inaccurate": side.inaccurate,
-                                     "mistakes": side.mistakes, "not_proven": side.not_proven,
-                                     "accuracy": side.accuracy} for player, side in scores},
-        })  # fmt: skip
-        return 0
-    from ..text import review_lines
-
-    origin = "the empty board" if start == Position.empty(geometry) else format_position(start)
-    board = "" if geometry == TIC_TAC_TOE else f" on {geometry}"
-    print(f"review of {cell_names(cells, geometry) or '(no moves)'} from {origin}{board}")
-    print("\n".join(review_lines(reviews, scores, geometry, words)))
-    return 0
-
-
-def _words(start: Position, cells) -> dict[int, str]:
-    """Each move of the line explained in words (``explain``), by its ply in the line."""
-    from ..engine.explain import explain
-
-    words, position = {}, start
-    for ply, cell in enumerate(cells, 1):
-        words[ply] = explain(position, cell).text
-        position = position.play(cell)
-    return words
-
-
-def cmd_explain(args: argparse.Namespace) -> int:
-    from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS, install_strong
-    from ..engine.explain import explain, explanation_record
-    from ..engine.geometry import cell_names, parse_cell_name
-
-    geometry = game_of(args)
-    if args.all:
-        if args.moves is not None or args.position is not None or args.move is not None:
-            raise UsageError("explain --all explains every move of every position: it takes no position or move")
-        from .every_position import explain_every_move
-
-        return explain_every_move(args, geometry)
-    if args.moves is not None:
-        if args.position is not None or args.move is not None:
-            raise UsageError("explain takes --moves LIST, or POSITION --move CELL, not both")
-        cells = parse_moves(args.moves, Position.empty(geometry))
-        if not cells:
-            raise UsageError("explain --moves needs at least one move: its last is explained")
-        position, cell = Position.empty(geometry).play_all(cells[:-1]), cells[-1]
-    elif args.position is not None and args.move is not None:
-        from ..engine import parse_position
-
-        position = parse_position(args.position, geometry)
-        cell = parse_cell_name(args.move, geometry)
-    else:
-        raise UsageError("explain needs --moves LIST, or POSITION --move CELL")
-    from ..engine.analysis import is_searched
-
-    install_kept(geometry)
-    if is_searched(geometry):  # above 16 cells, unsolved: the verdict as far as a search of the position proves it
-        return _explain_searched(args, position, cell)
-    if MAX_TABLE_CELLS < geometry.size <= MAX_STRONG_CELLS:  # 13-16 cells: the strong solution (past 16: kept)
-        install_strong(solved_with_progress(geometry, bar=not args.json)[0])
-    explanation = explain(position, cell)
-    if args.json:
-        print_json(explanation_record(explanation))
-        return 0
-    record = explanation_record(explanation)
-    before, after = record["value_before"], record["value_after"]
-    print(f"{record['name']}: {explanation.verdict} ({before['value']} in {before['remoteness']} → {after['value']} in {after['remoteness']}"
-          f"; best: {', '.join(record['best_names'])})")  # fmt: skip
-    print(" ".join(f"{step['name']} {step['role']}" + (f" ({cell_names(step['threatens'], geometry, ',')})" if step["threatens"] else "")
-                   for step in record["line"]))  # fmt: skip
-    print(explanation.text)
-    return 0
-
-
-def _label(value) -> str | None:
-    return None if value is None else value.label
-
-
-def _review_line(args: argparse.Namespace):
-    """(start, cells) of the line ``review`` was given: a study file's or a library study's current line (from
-    its start), or a move list (``--moves`` or the one argument) on ``--game``'s board."""
-    from ..engine.geometry import parse_variant
-    from .common import is_study_path, library_study
-
-    if args.source is not None and args.moves is not None:
-        raise UsageError("review takes one line: a study file, a library study's name or a move list, not two")
-    if args.source is None and args.moves is None:
-        raise UsageError("review needs a line: a study file, a library study's name, or --moves LIST")
-    geometry = parse_variant(args.game) if args.game is not None else None
-    state = None
-    if args.source is not None:
-        if is_study_path(args.source):
-            from ..state import load_study
-
-            state = load_study(args.source)
-        else:
-            state, library_path = library_study(args, args.source.strip())
-            if state is None:
-                start = Position.empty(geometry or TIC_TAC_TOE)
-                try:
-                    return start, list(parse_moves(args.source, start))
-                except ValueError:  # neither a study nor a move list: say both
-                    raise UsageError(
-                        f"no study file or library study called {args.source.strip()!r} (library {str(library_path)!r}), "
-                        f"and it is no move list on {start.geometry}"
-                    ) from None
-    if state is not None:
-        if geometry is not None and geometry != state.geometry:
-            raise UsageError(f"the study is of {state.geometry}, not --game {geometry}: leave --game out")
-        tree = state.tree
-        return tree.root_position, [tree.node(node).move for node in tree.current_line(state.cursor)[1:]]
-    start = Position.empty(geometry or TIC_TAC_TOE)
-    return start, list(parse_moves(args.moves, start))
-
-
-def _explain_searched(args: argparse.Namespace, position: Position, cell) -> int:
-    """``explain`` above 16 cells: the position searched within the budget, the move rated where the search settles
-    it (as ``review`` rates it), with the move's role; no line is told (a search proves values, not lines)."""
-    from ..engine.explain import ExplainError, role_of, value_words
-    from ..engine.geometry import cell_bit, cell_name
-    from ..engine.review import searched_headline
-
-    if position.is_over:
-        raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")
-    if not position.geometry.contains(cell) or position.occupied & cell_bit(cell):
-        raise ExplainError(f"{cell_name(cell, position.geometry) if position.geometry.contains(cell) else cell}: not a move here (a taken cell, or off the board)")
-    review = _review_searched(args, position, (cell,))[0]
-    geometry = position.geometry
-    proven = review.best_cells
-    words = searched_headline(review, position)
-    if words is None:
-        words = (f"{cell_name(cell, geometry)}: not proven within the budget (--budget {args.budget}, --nodes {args.nodes:,}); "
-                 "a bigger budget may settle it")  # fmt: skip
-    role, threatens = role_of(position, cell)
-
-    def value(found, remoteness, exact=True):
-        return None if found is None else {"value": found.label, "remoteness": remoteness, "exact": exact}
-
-    if args.json:
-        print_json({
-            "position": format_position(position), "cell": cell, "name": cell_name(cell, geometry),
-            "verdict": review.rating.value,
-            "value_before": value(review.value_before, review.remoteness_before, review.exact_before),
-            "value_after": value(review.value_after, review.remoteness_after),
-            "best": list(proven), "best_names": [cell_name(best, geometry) for best in proven],
-            "line": [{"ply": position.ply + 1, "player": position.turn.value, "cell": cell, "name": cell_name(cell, geometry),
-                      "role": role, "threatens": list(threatens)}],
-            "text": words,
-        })  # fmt: skip
-        return 0
-    after = "not proven" if review.value_after is None else value_words(review.value_after, review.remoteness_after)
-    print(f"{cell_name(cell, geometry)}: {review.rating.value} (after it: {after}; searched, not solved: {geometry.size} cells)")
-    print(words)
-    return 0
-
-
-def _review_searched(args: argparse.Namespace, start: Position, cells):
-    """The review of a line on a board beyond 16 cells: each position before a move searched within the budget
-    (progress on stderr on a terminal), its moves rated where the search settles them."""
-    import time
-
-    from ..engine.review import review_searched
-    from ..engine.search import Searcher, search
-
-    seconds = parse_budget(args.budget)
-    show = sys.stderr.isatty() and not args.json
-    searcher = Searcher(start.geometry)  # one transposition table for the whole line: later plies reuse it
-    done = [0]
-
-    def searched(position: Position):
-        deadline = time.monotonic() + seconds
-        done[0] += 1
-        if show:
-            print(f"\rsearching {position.geometry}: position {done[0]}/{len(cells)}", end="", file=sys.stderr, flush=True)
-        return search(position, max_nodes=args.nodes, should_stop=lambda: time.monotonic() > deadline, searcher=searcher)
-
-    try:
-        return review_searched(start, cells, searched)
-    finally:
-        if show and done[0]:
-            print(file=sys.stderr)
 
 
 def cmd_census(args: argparse.Namespace) -> int:
@@ -317,10 +108,13 @@ def cmd_census(args: argparse.Namespace) -> int:
         "positions by ply " + " ".join(map(str, data["positions_by_ply"])),
         "classes by ply   " + " ".join(map(str, data["classes_by_ply"])),
         "by value (side to move, positions in play): "
-        + ", ".join(f"{k} {v:,} ({data['classes_by_value'][k]:,} classes)" for k, v in data["positions_by_value"].items()),
+        + ", ".join(
+            f"{k} {v:,} ({data['classes_by_value'][k]:,} classes)" for k, v in data["positions_by_value"].items()
+        ),
         "games            {total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["games"]),
         "games by length  " + ", ".join(f"{k}: {v:,}" for k, v in data["games_by_length"].items()),
-        f"ledger ({geometry.size}! fill orders) " + "{total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["ledger"]),
+        f"ledger ({geometry.size}! fill orders) "
+        + "{total:,}: X {x:,}, O {o:,}, draw {draw:,}".format(**data["ledger"]),
     ]
     print("\n".join(lines))
     return 0
@@ -337,21 +131,34 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if geometry.size > MAX_STRONG_CELLS:
         return _solve_kept(args, geometry)
     if args.workers is not None or args.scheduler is not None:
-        raise UsageError(f"--workers and --scheduler solve boards of 17-20 cells on Dask ({geometry} has {geometry.size}: solved here at once)")
+        raise UsageError(
+            f"--workers and --scheduler solve boards of 17-20 cells on Dask ({geometry} has {geometry.size}: solved "
+            "here at once)"
+        )
     started = time.perf_counter()
     solution, where = solved_with_progress(geometry, bar=not args.json)
     seconds = time.perf_counter() - started
     path = strong_cache_path(geometry)
     kept = path.exists()
-    data = strong_census(solution) | {"source": where, "seconds": round(seconds, 3), "cache": str(path) if kept else None}
+    data = strong_census(solution) | {
+        "source": where,
+        "seconds": round(seconds, 3),
+        "cache": str(path) if kept else None,
+    }
     if args.json:
         print_json(data)
         return 0
     value = data["value"]
     outcome = {1: "first player wins", 0: "a draw", -1: "first player loses"}[value["value"]]
-    print(f"{geometry}: {data['positions']:,} positions, {outcome} (in {value['remoteness']} plies); "
-          f"{'read back' if where == 'cache' else 'solved'} in {seconds:.2f} s")  # fmt: skip
-    print(f"kept in {path}" if kept else "not kept: the cache folder cannot be written (or WORKBENCH_NO_TABLES_CACHE is set)")
+    print(
+        f"{geometry}: {data['positions']:,} positions, {outcome} (in {value['remoteness']} plies); "
+        f"{'read back' if where == 'cache' else 'solved'} in {seconds:.2f} s"
+    )
+    print(
+        f"kept in {path}"
+        if kept
+        else "not kept: the cache folder cannot be written (or WORKBENCH_NO_TABLES_CACHE is set)"
+    )
     return 0
 
 
@@ -370,7 +177,14 @@ def _solve_kept(args: argparse.Namespace, geometry) -> int:
         from ..distributed.sweep import dask_sweep
 
         def sweeper(geometry, target, fingerprint, progress):
-            dask_sweep(geometry, target, fingerprint=fingerprint, workers=args.workers, scheduler=args.scheduler, progress=progress)
+            dask_sweep(
+                geometry,
+                target,
+                fingerprint=fingerprint,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                progress=progress,
+            )
 
     show = not args.json and sys.stderr.isatty()
     began = time.monotonic()
@@ -382,7 +196,10 @@ def _solve_kept(args: argparse.Namespace, geometry) -> int:
         elapsed = time.monotonic() - began
         if 0.05 <= fraction < 1 and elapsed >= 1:
             left = f" · about {duration(elapsed * (1 - fraction) / fraction)} left"
-        line = f"solving {geometry} [{'#' * filled}{'.' * (width - filled)}] values, ply by ply back · {fraction:.0%}{left}"
+        line = (
+            f"solving {geometry} [{'#' * filled}{'.' * (width - filled)}] values, ply by ply back · "
+            f"{fraction:.0%}{left}"
+        )
         print(f"\r{line:<100}", end="", file=sys.stderr, flush=True)
 
     try:
@@ -391,8 +208,12 @@ def _solve_kept(args: argparse.Namespace, geometry) -> int:
         if show:
             print(file=sys.stderr)
     path = kept_path(geometry)
-    data = {"variant": str(geometry), "source": where, "seconds": round(seconds, 3),
-            "cache": str(path) if solution is not None else None}  # fmt: skip
+    data = {
+        "variant": str(geometry),
+        "source": where,
+        "seconds": round(seconds, 3),
+        "cache": str(path) if solution is not None else None,
+    }
     if solution is not None:
         value, remoteness = solution.lookup(0, 0)
         data |= {
@@ -407,11 +228,16 @@ def _solve_kept(args: argparse.Namespace, geometry) -> int:
         print_json(data)
         return 0
     if solution is None:
-        print(f"{geometry}: solved in {seconds:.2f} s, not kept: the cache folder is turned off (WORKBENCH_NO_TABLES_CACHE)")
+        print(
+            f"{geometry}: solved in {seconds:.2f} s, not kept: the cache folder is turned off "
+            "(WORKBENCH_NO_TABLES_CACHE)"
+        )
         return 0
     outcome = {1: "first player wins", 0: "a draw", -1: "first player loses"}[value]
-    print(f"{geometry}: {solution.positions:,} positions, {outcome} (in {remoteness} plies); "
-          f"{'read back' if where == 'cache' else 'solved'} in {seconds:.2f} s")  # fmt: skip
+    print(
+        f"{geometry}: {solution.positions:,} positions, {outcome} (in {remoteness} plies); "
+        f"{'read back' if where == 'cache' else 'solved'} in {seconds:.2f} s"
+    )
     print(f"kept in {path}")
     return 0
 
@@ -443,7 +269,10 @@ def _first_moves_from_values(geometry):
     from ..engine.strong import MAX_STRONG_CELLS
 
     if geometry.size > MAX_STRONG_CELLS:
-        raise UsageError(f"first-moves of a misère board reads its exact values: boards of at most {MAX_STRONG_CELLS} cells ({geometry} has {geometry.size})")
+        raise UsageError(
+            f"first-moves of a misère board reads its exact values: boards of at most {MAX_STRONG_CELLS} cells "
+            f"({geometry} has {geometry.size})"
+        )
     solution, _ = solved_with_progress(geometry)
     return first_move_table_from_values(geometry, lambda x, o: solution.lookup(x, o)[0])
 
@@ -455,7 +284,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if geometry.misere:
         raise UsageError(f"verify checks the threat planner, which reads a line as a win: {geometry} is misère")
     if geometry.size > MAX_TABLE_CELLS:  # the planner's memo of every subtree would not fit: 9.7 million on 4×4
-        raise UsageError(f"verify runs the threat planner on every position: boards of at most {MAX_TABLE_CELLS} cells ({geometry} has {geometry.size})")
+        raise UsageError(
+            f"verify runs the threat planner on every position: boards of at most {MAX_TABLE_CELLS} cells ({geometry} "
+            f"has {geometry.size})"
+        )
     from ..engine.verification import check_planner
 
     result = check_planner(geometry)

@@ -66,6 +66,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         debug=args.debug,
         token=token,
         no_token=args.no_token,
+        keep_token=args.keep_token,
         allow_origins=tuple(args.allow_origin or ()),
         allow_hosts=tuple(args.allow_host or ()),
         max_tabs=args.max_tabs,

@@ -129,7 +129,10 @@ def _solve_all(boards, started: float, *, streamed: bool) -> tuple[list[AtlasRec
 
     def draw(number: int, board, stage: str, within: float) -> None:
         fraction = run_fraction(weights, number, within)
-        line = f"atlas [{_bar(fraction)}] {describe_run(number, len(boards), str(board), stage, fraction, time.monotonic() - started)}"
+        line = (
+            f"atlas [{_bar(fraction)}] "
+            f"{describe_run(number, len(boards), str(board), stage, fraction, time.monotonic() - started)}"
+        )
         print(f"\r{line:<130}", end="", file=sys.stderr, flush=True)  # padded: a shorter line covers a longer one
 
     try:
@@ -153,7 +156,8 @@ def _solve_all(boards, started: float, *, streamed: bool) -> tuple[list[AtlasRec
                 solution, source, _ = solve_and_keep(board, swept)
                 if solution is None:
                     raise UsageError(
-                        f"atlas past {MAX_STRONG_CELLS} cells reads the solutions it keeps: the cache is turned off (WORKBENCH_NO_TABLES_CACHE)"
+                        f"atlas past {MAX_STRONG_CELLS} cells reads the solutions it keeps: the cache is turned off "
+                        "(WORKBENCH_NO_TABLES_CACHE)"
                     )
             if show:
                 draw(

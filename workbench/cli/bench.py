@@ -23,7 +23,8 @@ def _bench_extra(args: argparse.Namespace) -> None:
         except ImportError:
             skip = " (or --no-tui for the engine's figures alone)" if module == "pyte" else ""
             raise UsageError(
-                f"bench: the {'browser' if module == 'playwright' else 'app'}'s figures need {module}, which the bench extra installs: pip install 'mnk-workbench[bench]'{skip}"
+                f"bench: the {'browser' if module == 'playwright' else 'app'}'s figures need {module}, which the bench "
+                f"extra installs: pip install 'mnk-workbench[bench]'{skip}"
             ) from None
 
 
@@ -62,7 +63,8 @@ def _searched_board_bench(args: argparse.Namespace, geometry) -> int:
 
     if args.no_tui:
         raise UsageError(
-            f"bench --game {geometry}: a board above 16 cells is searched, not solved, and its figures are the app's; drop --no-tui"
+            f"bench --game {geometry}: a board above 16 cells is searched, not solved, and its figures are the app's; "
+            "drop --no-tui"
         )
     report = {"tui_terminal": run_terminal_bench(quick=args.quick, game=str(geometry))}
     if args.json:
@@ -90,9 +92,8 @@ def _family_bench(args: argparse.Namespace, geometry) -> int:
     sweep, each beside OpenSpiel where it is installed."""
     from ..bench.family import format_family_report, run_family_bench
     from ..engine.analysis import is_searched
-    from ..engine.strong import check_strongly_solvable
-
     from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS
+    from ..engine.strong import check_strongly_solvable
 
     if MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS:  # solved by the ranked sweep and kept
         return _kept_bench(args, geometry)

@@ -166,7 +166,10 @@ def solved_with_progress(geometry, *, bar: bool = True):
         width = 30
         fraction = solve_fraction(geometry, stage, done, total)
         filled = round(width * fraction)
-        line = f"solving {geometry} [{'#' * filled}{'.' * (width - filled)}] {describe_progress(stage, fraction, time.monotonic() - began)}"
+        line = (
+            f"solving {geometry} [{'#' * filled}{'.' * (width - filled)}] "
+            f"{describe_progress(stage, fraction, time.monotonic() - began)}"
+        )
         print(f"\r{line:<100}", end="", file=sys.stderr, flush=True)  # padded: a shorter line covers a longer one
 
     try:

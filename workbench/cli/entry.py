@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from .. import errors
-from .analysis import cmd_analyze, cmd_census, cmd_explain, cmd_first_moves, cmd_review, cmd_solve, cmd_verify
+from .analysis import cmd_analyze, cmd_census, cmd_first_moves, cmd_solve, cmd_verify
 from .app import cmd_open, cmd_screenshots, cmd_serve, run_app
 from .atlas import cmd_atlas
 from .bench import cmd_bench
@@ -16,6 +16,7 @@ from .common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, UsageError, prin
 from .library import cmd_export, cmd_games, cmd_graph, cmd_library, cmd_studies
 from .parser import build_parser
 from .puzzles import cmd_progress, cmd_puzzles
+from .review import cmd_explain, cmd_review
 
 
 def _sqlite_error() -> type[Exception]:
@@ -36,7 +37,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_app(db=args.db, game=app_variant(args.app_game))
         if args.app_game is not None:
             raise UsageError(
-                f"argument --game: before a command it names the app's variant; write it after the command (workbench {args.command} --game VARIANT)"
+                "argument --game: before a command it names the app's variant; write it after the command (workbench "
+                f"{args.command} --game VARIANT)"
             )
         return COMMANDS[args.command](args)
     # the library's modules (and sqlite3's) only once an error is to be told: the app's first paint needs neither
@@ -98,7 +100,10 @@ def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
     arguments = sys.argv[1:] if argv is None else list(argv)
     # (a word that starts with "-" and holds a "/" is two characters at least: no length check needed)
     if any(word.startswith("-") and not word.startswith("--") and "/" in word for word in arguments):
-        return " (a position that starts with '-' goes after `--`, as in `workbench analyze -- -X-/---/---`, or as --position=-X-/---/---)"
+        return (
+            " (a position that starts with '-' goes after `--`, as in `workbench analyze -- -X-/---/---`, or as "
+            "--position=-X-/---/---)"
+        )
     return ""
 
 

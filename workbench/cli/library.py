@@ -52,7 +52,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         print_json(record)
     else:
         print(
-            f"{count:,} games ({record['x']:,} X wins, {record['o']:,} O wins, {record['draw']:,} draws) and {rows:,} ledger rows in {library.path}"
+            f"{count:,} games ({record['x']:,} X wins, {record['o']:,} O wins, {record['draw']:,} draws) and {rows:,} "
+            f"ledger rows in {library.path}"
         )
     return 0
 

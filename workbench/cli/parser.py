@@ -50,7 +50,8 @@ class _VersionAction(argparse.Action):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="workbench",
-        description="A terminal analysis workbench for Tic-Tac-Toe and its family: any board up to 15x15, k in a row, normal or misère.",
+        description="A terminal analysis workbench for Tic-Tac-Toe and its family: any board up to 15x15, k in a row, "
+        "normal or misère.",
     )
     parser.add_argument("--db", metavar="PATH", help="the library file (default: your data folder)")
     parser.add_argument(
@@ -83,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument(
         "position",
         nargs="?",
-        help="a position such as X.O/.X./..O (one starting with '-': after `--`, or --position=…; none: the empty board)",
+        help="a position such as X.O/.X./..O (one starting with '-': after `--`, or --position=…; none: the empty "
+        "board)",
     )
     source.add_argument(
         "--position", dest="position_option", metavar="POSITION", help="the same, as an option: --position=-X-/---/---"
@@ -180,14 +182,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--theme",
         metavar="THEME",
         choices=PUZZLE_THEMES,
-        help="only puzzles of this theme, a fact of the answer: win, block, fork, 'only move', 'hold out' or 'misère squeeze'",
+        help="only puzzles of this theme, a fact of the answer: win, block, fork, 'only move', 'hold out' or 'misère "
+        "squeeze'",
     )
     puzzles_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
     progress_cmd = commands.add_parser(
         "progress",
         parents=[db_option],
-        help="practice kept in the library: per board, solved on the first try, streak, due today, by theme and by week",
+        help=(
+            "practice kept in the library: per board, solved on the first try, streak, due today, by theme and by week"
+        ),
     )
     progress_cmd.add_argument(
         "--game", metavar="VARIANT", help=f"only this board and rule, {VARIANT_FORM} (default: every board practised)"
@@ -202,7 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         type=_atlas_cells,
         default=DEFAULT_ATLAS_CELLS,
-        help=f"every m×n board with m ≤ n and m·n ≤ N, k from 3 to n (3 to 20; past 16 for minutes each; default {DEFAULT_ATLAS_CELLS})",
+        help="every m×n board with m ≤ n and m·n ≤ N, k from 3 to n (3 to 20; past 16 for minutes each; default "
+        f"{DEFAULT_ATLAS_CELLS})",
     )
     atlas_cmd.add_argument(
         "--json", action="store_true", help="one JSON record per board (JSON Lines) instead of the table"
@@ -319,13 +325,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--token",
         metavar="VALUE",
         type=_serve_option("check_token"),
-        help="the key the printed address carries (default: $WORKBENCH_SERVE_TOKEN, else a new random one at each start; other users see a command's arguments)",
+        help="the key the printed address carries (default: $WORKBENCH_SERVE_TOKEN, else a new random one at each "
+        "start; other users see a command's arguments)",
     )
     key.add_argument("--token-file", metavar="PATH", help="read the key from this file (its first line)")
     key.add_argument(
         "--no-token",
         action="store_true",
         help="let requests in without a key (any program on this machine can then use the app and the library)",
+    )
+    serve_cmd.add_argument(
+        "--keep-token",
+        action="store_true",
+        help="keep the printed address a key while the server runs (by default the first browser that opens it "
+        "spends it: a second browser, or a script, needs this)",
     )
     serve_cmd.add_argument(
         "--allow-origin",

@@ -54,7 +54,10 @@ def puzzle_lines(records: list[dict], *, answers: bool) -> list[str]:
             "draw": "draw",
             "loss": f"slowest loss ({record['remoteness']})",
         }[record["value"]]
-        line = f"{number:>3}  {record['position']:<{width}}  {record['to_move']:<7}  {goal:<18} {record['difficulty']:>10.3f}"
+        line = (
+            f"{number:>3}  {record['position']:<{width}}  {record['to_move']:<7}  {goal:<18} "
+            f"{record['difficulty']:>10.3f}"
+        )
         lines.append(line + (f"  {record['name']}" if answers else ""))
     return lines
 

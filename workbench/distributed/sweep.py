@@ -39,12 +39,10 @@ import numpy as np
 
 from ..engine.geometry import Geometry
 from ..engine.ranked import numbering
-from ..engine.sweep import CHUNK as SWEEP_CHUNK
-from ..engine.sweep import solve_range
+from ..engine.sweep import CHUNK as SWEEP_CHUNK, solve_range
 from ..errors import StoreError, UsageError
-from ..store.solutions import CHUNK as STORE_CHUNK
 from ..store.kept import sweep_weights
-from ..store.solutions import SolutionWriter, chunk_length, store_name, summary_of_counts
+from ..store.solutions import CHUNK as STORE_CHUNK, SolutionWriter, chunk_length, store_name, summary_of_counts
 
 DEFAULT_WORKERS = 2
 """Local worker processes when neither ``workers`` nor ``scheduler`` is given."""

@@ -81,8 +81,9 @@ __all__ = [
 def clear_caches() -> None:
     """Forget every per-geometry table, so the next call computes from cold."""
     from . import explain, facts, graph, solver, symmetry, threats
-    from .analysis import _searched_position, forget_tables
+    from .analysis import forget_tables
     from .census import completing_cells, counts
+    from .searched_analysis import _searched_position
 
     for cached in (
         graph.state_graph,

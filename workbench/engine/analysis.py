@@ -6,25 +6,30 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .census import GameCounts, counts
-from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, TIC_TAC_TOE, Bitboard, Cell, Geometry, cell_bit
+from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, TIC_TAC_TOE, Cell, Geometry
 from .graph import class_index, state_graph
 from .line_choice import story_first
 from .position import Position, Status, check_legal, format_position
+from .results import MASK_NAMES, Analysis, Masks, MoveAnalysis, SymmetryInfo, Tables, analysis_record  # noqa: F401 - re-exported
+from .searched_analysis import (
+    best_moves as best_moves,
+    exact_masks as exact_masks,
+    exact_masks_of as exact_masks_of,
+    searched_analysis as searched_analysis,
+    threat_masks as threat_masks,
+)
 from .solver import Value, preference, solve
 from .symmetry import group_moves, stabilizer, transforms
 from .threats import planner_for, squeezes
-from .results import MASK_NAMES, Analysis, Masks, MoveAnalysis, SymmetryInfo, Tables, analysis_record  # noqa: F401 - re-exported
 
 _VALUES = {int(value): value for value in Value}
 
 if TYPE_CHECKING:
-    from .search import SearchResult
     from .strong import StrongSolution
 
 
@@ -39,7 +44,8 @@ def check_analysable(geometry: Geometry) -> None:
     """:raises BoardTooLargeError: naming the board, when its tables cannot be built."""
     if geometry.size > MAX_TABLE_CELLS:
         raise BoardTooLargeError(
-            f"board {geometry}: exact analysis covers boards of at most {MAX_TABLE_CELLS} cells so far ({geometry.size} here)"
+            f"board {geometry}: exact analysis covers boards of at most {MAX_TABLE_CELLS} cells so far "
+            f"({geometry.size} here)"
         )
 
 
@@ -172,7 +178,17 @@ def analyze_strong(solution: StrongSolution, position: Position) -> Analysis:
     # from the lines alone: the planner's masks read the whole game tree below (354,000 pairs on 4×4)
     masks = threat_masks(position, perfect_win=perfect_win, perfect_lose=perfect_lose, best=best)
     value, remoteness = found
-    return Analysis(position, Status.IN_PLAY, position.turn, Value(value), remoteness, moves, masks, symmetry, _counts_or_none(games))
+    return Analysis(
+        position,
+        Status.IN_PLAY,
+        position.turn,
+        Value(value),
+        remoteness,
+        moves,
+        masks,
+        symmetry,
+        _counts_or_none(games),
+    )
 
 
 def _counts_or_none(games: tuple[int, int, int] | None) -> GameCounts | None:
@@ -187,7 +203,9 @@ def classes_by_ply(geometry: Geometry) -> tuple[int, ...]:
     """How many symmetry classes have 0, 1, 2, … marks, from the tables or the strong solution."""
     strong = _strong_for(geometry)
     if strong is not None and not hasattr(strong, "classes_by_ply"):
-        raise BoardTooLargeError(f"board {geometry}: symmetry classes are counted on boards of at most {MAX_STRONG_CELLS} cells")
+        raise BoardTooLargeError(
+            f"board {geometry}: symmetry classes are counted on boards of at most {MAX_STRONG_CELLS} cells"
+        )
     return tuple(strong.classes_by_ply) if strong is not None else tables(geometry).classes_by_ply()
 
 
@@ -232,86 +250,6 @@ def analyze(position: Position) -> Analysis:
     return _analyze_key(table, position, _reachable_key(table, position))
 
 
-def searched_analysis(position: Position, found: SearchResult | None = None) -> Analysis:
-    """The analysis of a legal position on a board beyond the strong solutions: the threat masks and the
-    symmetry at once, and the value and remoteness of each move that ``found`` (a search of this position,
-    perhaps unfinished) proved; every other value None, the position's too until every move is proven. The
-    classes are not numbered (None) and games not counted (None): only the tables and strong solutions know them.
-
-    :raises IllegalPositionError: no game reaches ``position``.
-    """
-    _searched_position(position)  # checks the position is legal first
-    if found is not None and found.position != position:
-        raise ValueError(f"a search of {format_position(found.position)} says nothing of {format_position(position)}")
-    proven = () if found is None else tuple((move.cell, move.value, move.remoteness) for move in found.moves if move.proven)
-    return _searched_analysis(position, proven)
-
-
-@lru_cache(maxsize=64)
-def _searched_analysis(position: Position, proven_moves: tuple[tuple[Cell, Value, int], ...]) -> Analysis:
-    """:func:`searched_analysis` of ``position`` and the moves (cell, value, remoteness) a search of it proved:
-    the same for every report that proved nothing new (only its node counts differ) and every step back to a
-    position searched before."""
-    symmetry, legal, threats = _searched_position(position)
-    if position.is_over:
-        return Analysis(position, position.status, None, None, None, (), Masks(), symmetry, None)
-    proven = {cell: (value, remoteness) for cell, value, remoteness in proven_moves}
-    moves = tuple(
-        MoveAnalysis(cell, *proven[cell], None, None)
-        if cell in proven
-        else MoveAnalysis(cell, None, None, None, None)
-        for cell in legal
-    )
-    complete = len(proven) == len(legal)
-    best = best_moves(moves) if complete else 0
-    value = remoteness = None
-    if complete:
-        top = next(move for move in moves if cell_bit(move.cell) & best)
-        value, remoteness = top.value, top.remoteness
-    exact_win, exact_lose = exact_masks_of(moves)
-    masks = replace(threats, perfect_win=exact_win, perfect_lose=exact_lose, best=best)
-    return Analysis(position, Status.IN_PLAY, position.turn, value, remoteness, moves, masks, symmetry, None)
-
-
-@lru_cache(maxsize=256)
-def _searched_position(position: Position) -> tuple[SymmetryInfo, tuple[Cell, ...], Masks]:
-    """What :func:`searched_analysis` reads off the position alone (its symmetry, its moves, the threat masks):
-    the same for every report of a search (four a second) and every visit of a position, and about 4 ms on
-    15×15."""
-    from .symmetry import canonical
-
-    check_legal(position)
-    group = stabilizer(position)
-    legal = position.legal_moves()
-    symmetry = SymmetryInfo(
-        canonical=canonical(position),
-        class_id=None,
-        class_count=None,
-        orbit_size=len(transforms(position.geometry)) // len(group),
-        stabilizer=group,
-        move_classes=group_moves(legal, group),
-    )
-    threats = Masks() if position.is_over else threat_masks(position, perfect_win=0, perfect_lose=0, best=0)
-    return symmetry, legal, threats
-
-
-def threat_masks(position: Position, *, perfect_win: Bitboard, perfect_lose: Bitboard, best: Bitboard) -> Masks:
-    """The masks of a position in play on a board of any size: ``win``, ``block`` and ``fork`` read off its
-    lines (one pass each, quick on 15×15, where the planner's look-ahead is not), the rest as given."""
-    from .threats import completions, forks
-
-    geometry = position.geometry
-    me, opp = position.sides
-    return Masks(
-        win=completions(geometry, me, opp),
-        block=completions(geometry, opp, me),
-        fork=squeezes(geometry, me, opp) if geometry.misere else forks(geometry, me, opp),
-        perfect_win=perfect_win,
-        perfect_lose=perfect_lose,
-        best=best,
-    )
-
-
 def class_id(position: Position) -> int:
     """The position's symmetry class id: ``analyze(position).symmetry.class_id``, without the rest.
 
@@ -322,7 +260,10 @@ def class_id(position: Position) -> int:
     strong = _strong_for(position.geometry)
     if strong is not None:
         if not hasattr(strong, "class_id"):
-            raise BoardTooLargeError(f"board {position.geometry}: symmetry classes are numbered on boards of at most {MAX_STRONG_CELLS} cells")
+            raise BoardTooLargeError(
+                f"board {position.geometry}: symmetry classes are numbered on boards of at most {MAX_STRONG_CELLS} "
+                "cells"
+            )
         check_legal(position)
         return strong.class_id(position)
     table = tables(position.geometry)
@@ -409,7 +350,10 @@ def table_move_values(position: Position) -> tuple[Value, int, tuple[MoveAnalysi
     key = _reachable_key(table, position)
     assert key not in table.terminal  # pragma: no mutate
     value, remoteness = table.value, table.remoteness
-    moves = tuple(MoveAnalysis(cell, _VALUES[-value[child]], remoteness[child] + 1, None, None) for cell, child in table.children[key])
+    moves = tuple(
+        MoveAnalysis(cell, _VALUES[-value[child]], remoteness[child] + 1, None, None)
+        for cell, child in table.children[key]
+    )
     return _VALUES[value[key]], remoteness[key], moves
 
 
@@ -470,24 +414,3 @@ def analyze_all(geometry: Geometry = TIC_TAC_TOE) -> list[Analysis]:
     table = tables(geometry)
     graph = state_graph(geometry)
     return [_analyze_key(table, graph.position(key), key) for key in graph.keys()]
-
-
-def best_moves(moves: tuple[MoveAnalysis, ...]) -> Bitboard:
-    """The ``best`` mask: every move of the best outcome (the quickest win, else a draw, else the slowest loss)."""
-    top = max(preference(move.value, move.remoteness) for move in moves)
-    return sum(cell_bit(move.cell) for move in moves if preference(move.value, move.remoteness) == top)
-
-
-def exact_masks(analysis: Analysis) -> tuple[Bitboard, Bitboard]:
-    """(perfect_win, perfect_lose) as the exact solver sees them."""
-    return exact_masks_of(analysis.moves)
-
-
-def exact_masks_of(moves: tuple[MoveAnalysis, ...]) -> tuple[Bitboard, Bitboard]:
-    win = lose = 0
-    for move in moves:
-        if move.value is Value.WIN:
-            win |= cell_bit(move.cell)
-        elif move.value is Value.LOSS:
-            lose |= cell_bit(move.cell)
-    return win, lose

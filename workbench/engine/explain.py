@@ -1,10 +1,10 @@
 """A move explained in words, from the exact values: its verdict, the values before and after, the best moves, and
 the line that proves it, each step named by its role on the board.
 
-Roles under the normal rule (:func:`role_of`): ``win`` completes a line; ``fork`` leaves the mover two or more
-cells that complete a line next while the opponent has none of its own to complete first (it can stop only one); ``block`` takes a cell where the opponent would
-have completed a line; ``threat`` leaves the mover one such cell (the opponent must answer it); ``quiet`` is
-anything else. A move that is several is named by the first of win, fork, block, threat.
+Roles under the normal rule (:func:`role_of`): ``win`` completes a line; ``fork`` leaves the mover two or more cells
+that complete a line next while the opponent has none of its own to complete first (it can stop only one); ``block``
+takes a cell where the opponent would have completed a line; ``threat`` leaves the mover one such cell (the opponent
+must answer it); ``quiet`` is anything else. A move that is several is named by the first of win, fork, block, threat.
 
 Under misère completing a line loses, so the roles are turned round (:data:`MISERE_ROLES`): ``loses`` completes a
 line of the mover's own (the mover loses; ``forced`` in the words where every move left did so); ``squeeze`` leaves
@@ -26,10 +26,10 @@ from functools import lru_cache
 
 from ..errors import InputError
 from .analysis import best_moves, check_exact, principal_variation, strong_if_installed, table_move_values
+from .facts import DECISIVE, Fact, after_move, board_of, move_facts
 from .geometry import MAX_TABLE_CELLS, Bitboard, Cell, cell_bit, cell_name, cell_names, cells_of
 from .position import Player, Position, check_legal, format_position
 from .results import MoveAnalysis
-from .facts import DECISIVE, Fact, after_move, board_of, move_facts
 from .solver import Value, preference
 from .telling import tell, tell_line
 
@@ -177,7 +177,8 @@ def explain(position: Position, cell: Cell) -> Explanation:
         raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")
     if not geometry.contains(cell) or position.occupied & cell_bit(cell):
         raise ExplainError(
-            f"{cell_name(cell, geometry) if geometry.contains(cell) else cell}: not a move here (a taken cell, or off the board)"
+            f"{cell_name(cell, geometry) if geometry.contains(cell) else cell}: not a move here (a taken cell, or off "
+            "the board)"
         )
     analysis = exact_moves(position)  # the values alone: counting the games below is most of an analyze on 4×4
     played = analysis.move(cell)

@@ -18,9 +18,9 @@ Tic-Tac-Toe players do; every other board by coordinate. Inputs accept both ever
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterator
 
 from ..errors import InputError
 

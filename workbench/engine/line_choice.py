@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .geometry import Cell, cell_bit
 from .facts import after_move, board_of
+from .geometry import Cell, cell_bit
 from .position import Position
 
 

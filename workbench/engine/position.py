@@ -8,9 +8,9 @@ always writes upper case with ``/``. A move list is cells ``5,1,9`` or ``519``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable
 
 from ..errors import InputError
 from .geometry import (
@@ -84,7 +84,7 @@ class Status(str, Enum):
 
 class Player(str, Enum):
     X = "X"
-    O = "O"
+    O = "O"  # noqa: E741 - the game's name for the second player
 
     @property
     def other(self) -> Player:
@@ -238,7 +238,8 @@ def parse_position(text: str, geometry: Geometry = TIC_TAC_TOE) -> Position:
         for number, row in enumerate(rows, 1):
             if len(row) != geometry.cols:
                 raise NotationError(
-                    f"invalid position {_quoted(text)}: wrong length, row {number} has {len(row)} cells instead of {geometry.cols}"
+                    f"invalid position {_quoted(text)}: wrong length, row {number} has {len(row)} cells instead of "
+                    f"{geometry.cols}"
                 )
         body = "".join(rows)
     elif len(body) != geometry.size:
@@ -394,7 +395,8 @@ def parse_moves(text: str, start: Position | None = None) -> tuple[Cell, ...]:
         cell = _cell_of_token(token, geometry)
         if cell is None:
             raise MoveListError(
-                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} is not a cell ({cell_range(geometry)})",
+                f"invalid move list {_quoted(text)}: token {index} {_quoted(token)} is not a cell "
+                f"({cell_range(geometry)})",
                 token=token,
                 index=index,
             )

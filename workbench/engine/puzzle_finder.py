@@ -131,8 +131,8 @@ def _decoders(size: int) -> tuple[np.ndarray, np.ndarray, int]:
 
 def _unique_moves(geometry: Geometry, packed: np.ndarray) -> dict[str, np.ndarray]:
     """Every position in play whose best move is the only one at its level (the only win, the only draw, or the only
-    slowest loss), with at least two moves: its marks, its own byte (value and remoteness), its answer, the answer's score, the best score of the other
-    moves, its number of moves and of losing moves."""
+    slowest loss), with at least two moves: its marks, its own byte (value and remoteness), its answer, the answer's
+    score, the best score of the other moves, its number of moves and of losing moves."""
     size = geometry.size
     in_play = np.flatnonzero((packed != UNREACHED) & ((packed & 31) != 0))  # remoteness 0: the game is over
     low, high, base = _decoders(size)

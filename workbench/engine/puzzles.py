@@ -107,7 +107,8 @@ def find_puzzles(
         solution = strong_if_installed(geometry)
         if solution is None:
             raise PuzzleError(
-                f"board {geometry}: puzzles read its strong solution, not made here yet (`workbench solve --game {geometry}`)"
+                f"board {geometry}: puzzles read its strong solution, not made here yet (`workbench solve --game "
+                f"{geometry}`)"
             )
     if solution is not None and solution.geometry != geometry:
         raise PuzzleError(f"a strong solution of {solution.geometry} says nothing of {geometry}")

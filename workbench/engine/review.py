@@ -13,8 +13,9 @@ where that settles it (every move proven, or a proven move better than the one p
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 from .analysis import analyze, check_exact
 from .geometry import Cell, cell_bit

@@ -24,8 +24,8 @@ never guessed. Pure computation: the caller owns the clock and the thread.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .geometry import Bitboard, Cell, Geometry, cell_bit, cell_name, cells_of
 from .position import Player, Position, Status, check_legal, no_line_left

@@ -168,7 +168,8 @@ def check_strongly_solvable(geometry: Geometry) -> None:
     """:raises BoardTooLargeForStrongSolveError: naming the board, above :data:`MAX_STRONG_CELLS` cells."""
     if geometry.size > MAX_STRONG_CELLS:
         raise BoardTooLargeForStrongSolveError(
-            f"board {geometry}: strong solutions cover boards of at most {MAX_STRONG_CELLS} cells ({geometry.size} here)"
+            f"board {geometry}: strong solutions cover boards of at most {MAX_STRONG_CELLS} cells ({geometry.size} "
+            "here)"
         )
 
 

@@ -107,7 +107,10 @@ def _clause(facts: list[Fact], geometry: Geometry, first_ply: int) -> str:
     if "completes" in by_kind:
         return f"{who} completes a line at {where}"
     if "squeezes" in by_kind:
-        return f"{who} plays {where} at move {first_ply + facts[0].step}, leaving {other} only cells that complete a line of {other}'s own"
+        return (
+            f"{who} plays {where} at move {first_ply + facts[0].step}, leaving {other} only cells that complete a "
+            f"line of {other}'s own"
+        )
     if "must block" in by_kind:
         said = f"{who} must block at {where}"
     elif "blocks" in by_kind:
@@ -133,7 +136,10 @@ def _verdict(facts: Sequence[Fact], geometry: Geometry) -> str:
     if "keepers" in by_kind:
         keepers = by_kind["keepers"]
         if len(keepers.cells) == 1:
-            return f"{cell_name(keepers.cells[0], geometry)} was the only move that {_OUTCOME[keepers.value] if keepers.value is not Value.LOSS else 'loses slowest'}."
+            return (
+                f"{cell_name(keepers.cells[0], geometry)} was the only move that "
+                f"{_OUTCOME[keepers.value] if keepers.value is not Value.LOSS else 'loses slowest'}."
+            )
         return f"{cell_names(keepers.cells, geometry, ', ')} were the moves that {_KEEP[keepers.value]}."
     if "best" in by_kind:
         best = by_kind["best"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from ..state import parse_study
 from .db import _MIGRATIONS, SCHEMA_VERSION, Library, LibraryError, _statements, library_exists

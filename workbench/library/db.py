@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from .. import errors
 
@@ -209,7 +209,8 @@ class Library:
             )
         if version > SCHEMA_VERSION:
             raise LibraryError(
-                f"library {str(self.path)!r}: made by a newer workbench (schema {version}, this one knows {SCHEMA_VERSION})"
+                f"library {str(self.path)!r}: made by a newer workbench (schema {version}, this one knows "
+                f"{SCHEMA_VERSION})"
             )
         return version
 

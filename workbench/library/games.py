@@ -26,8 +26,8 @@ from the games table, far faster than sending 2.1 million rows.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from itertools import chain, permutations, zip_longest
-from typing import Callable, Iterator
 
 from ..engine import TIC_TAC_TOE, Geometry, Position, Status, cells_of
 from ..engine.analysis import tables
@@ -114,7 +114,8 @@ def games_after(library: Library, sequence: tuple[int, ...]) -> dict[str, int]:
     first, last = sequence_range(sequence)
     return _split(
         library.query(
-            "SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) FROM games "  # pragma: no mutate
+            "SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) "  # pragma: no mutate
+            "FROM games "  # pragma: no mutate
             "WHERE game_id BETWEEN ? AND ?",  # pragma: no mutate
             (first, last),
         )[0]
@@ -265,7 +266,8 @@ def games_through(library: Library, position: Position) -> dict[str, int]:
         # conditional sums read the range once; GROUP BY would sort it in a temp B-tree (3× slower)
         return _split(
             library.query(
-                f"SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) FROM games WHERE {where}",
+                "SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) FROM games WHERE "
+                f"{where}",
                 tuple(chain(*ranges)),
             )[0]
         )

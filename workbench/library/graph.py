@@ -71,7 +71,8 @@ def graph_dot(geometry: Geometry = TIC_TAC_TOE) -> str:
     lines = [
         "digraph tictactoe {",
         '  graph [rankdir=TB, ranksep=1.2, nodesep=0.08, fontname="monospace",',
-        '         label="Tic-Tac-Toe: the 765 classes by ply. Fill: value for the side to move (green win, yellow draw, red loss); blue X won, purple O won, grey drawn.", labelloc=t];',
+        '         label="Tic-Tac-Toe: the 765 classes by ply. Fill: value for the side to move (green win, yellow '
+        'draw, red loss); blue X won, purple O won, grey drawn.", labelloc=t];',
         '  node [shape=box, style="filled,rounded", fontname="monospace", fontsize=9, margin="0.04,0.02"];',
         '  edge [arrowsize=0.3, color="#00000030"];',
     ]
@@ -82,7 +83,7 @@ def graph_dot(geometry: Geometry = TIC_TAC_TOE) -> str:
         fill = _FILL[value] if value else _FILL["draw_over" if status == "draw" else status]
         tail = f"\\n{value} {remoteness}" if value else ""
         lines.append(f'  c{class_id} [label="{board}{tail}", fillcolor="{fill}", tooltip="class {class_id}"];')
-    for ply, ids in sorted(by_ply.items()):
+    for _ply, ids in sorted(by_ply.items()):
         lines.append(f"  {{ rank=same; {' '.join(f'c{i}' for i in ids)} }}")
     lines.extend(f"  c{parent} -> c{child};" for parent, child in edges)
     lines.append("}")
@@ -104,6 +105,7 @@ def render_svg(dot_path: str) -> str | None:
     result = subprocess.run([dot, "-Tsvg", dot_path, "-o", svg_path], capture_output=True, text=True)
     if result.returncode != 0:
         raise UsageError(
-            f"dot could not render {dot_path!r}: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode}"
+            f"dot could not render {dot_path!r}: "
+            f"{result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode}"
         )
     return svg_path

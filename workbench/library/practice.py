@@ -82,7 +82,8 @@ def keep_puzzles(library: Library, geometry: Geometry, puzzles: Iterable[Puzzle]
         )
     with library.transaction() as connection:
         return connection.executemany(
-            "INSERT OR IGNORE INTO puzzles (variant, position, answer, value, remoteness, difficulty, moves, losing, natural) "  # pragma: no mutate
+            "INSERT OR IGNORE INTO puzzles "  # pragma: no mutate
+            "(variant, position, answer, value, remoteness, difficulty, moves, losing, natural) "  # pragma: no mutate
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate
             rows,
         ).rowcount
@@ -97,7 +98,8 @@ def kept_puzzles(library: Library, geometry: Geometry, *, limit: int | None = No
     if not _has_practice(library):
         return []
     rows = library.query(
-        "SELECT position, answer, value, remoteness, difficulty, moves, losing, natural FROM puzzles "  # pragma: no mutate
+        "SELECT position, answer, value, remoteness, difficulty, moves, losing, natural "  # pragma: no mutate
+        "FROM puzzles "  # pragma: no mutate
         "WHERE variant = ? ORDER BY difficulty, position LIMIT ?",  # pragma: no mutate
         (format_variant(geometry), -1 if limit is None else limit),
     )
@@ -158,12 +160,14 @@ def record_attempt(
     day = today or date.today()
     with library.transaction() as connection:
         last = connection.execute(
-            "SELECT box FROM attempts WHERE kind = ? AND variant = ? AND position = ? ORDER BY id DESC LIMIT 1",  # pragma: no mutate
+            "SELECT box FROM attempts WHERE kind = ? AND variant = ? AND position = ? "  # pragma: no mutate
+            "ORDER BY id DESC LIMIT 1",  # pragma: no mutate
             (kind, variant, text),
         ).fetchone()
         box = min((last[0] if last else 1) + 1, BOXES) if result == "solved" else 1
         connection.execute(
-            "INSERT INTO attempts (kind, variant, position, answer, solved, study, result, theme, box, due) "  # pragma: no mutate
+            "INSERT INTO attempts "  # pragma: no mutate
+            "(kind, variant, position, answer, solved, study, result, theme, box, due) "  # pragma: no mutate
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate
             (
                 kind,
@@ -211,7 +215,8 @@ def missed_positions(library: Library, kind: Kind, geometry: Geometry) -> list[P
         return []
     rows = library.query(
         "SELECT position FROM attempts AS a WHERE kind = ?1 AND variant = ?2 AND solved = 0 "  # pragma: no mutate
-        "AND id = (SELECT max(id) FROM attempts AS b WHERE b.kind = ?1 AND b.variant = ?2 AND b.position = a.position) "  # pragma: no mutate
+        "AND id = (SELECT max(id) FROM attempts AS b "  # pragma: no mutate
+        "WHERE b.kind = ?1 AND b.variant = ?2 AND b.position = a.position) "  # pragma: no mutate
         "ORDER BY id DESC",  # pragma: no mutate
         (kind, format_variant(geometry)),
     )
@@ -229,7 +234,8 @@ def due_positions(library: Library, kind: Kind, geometry: Geometry, *, today: da
         return missed_positions(library, kind, geometry)
     rows = library.query(
         "SELECT position FROM attempts AS a WHERE kind = ?1 AND variant = ?2 AND due <= ?3 "  # pragma: no mutate
-        "AND id = (SELECT max(id) FROM attempts AS b WHERE b.kind = ?1 AND b.variant = ?2 AND b.position = a.position) "  # pragma: no mutate
+        "AND id = (SELECT max(id) FROM attempts AS b "  # pragma: no mutate
+        "WHERE b.kind = ?1 AND b.variant = ?2 AND b.position = a.position) "  # pragma: no mutate
         "ORDER BY due, id DESC",  # pragma: no mutate
         (kind, format_variant(geometry), (today or date.today()).isoformat()),
     )
@@ -315,7 +321,8 @@ def progress(library: Library, geometry: Geometry | None = None, *, today: date 
         themes: dict[str, tuple[int, int]] = {}
         if reviews:
             for theme, count, right in library.query(
-                "SELECT theme, count(*), sum(solved) FROM attempts WHERE kind = ? AND variant = ? AND theme IS NOT NULL "  # pragma: no mutate
+                "SELECT theme, count(*), sum(solved) FROM attempts "  # pragma: no mutate
+                "WHERE kind = ? AND variant = ? AND theme IS NOT NULL "  # pragma: no mutate
                 "GROUP BY theme ORDER BY theme",  # pragma: no mutate
                 (kind, variant),
             ):
@@ -339,7 +346,8 @@ def _due_by(library: Library, today: date) -> dict[tuple[str, str], int]:
         return {}
     rows = library.query(
         "SELECT variant, kind, count(*) FROM attempts AS a WHERE due <= ?1 "  # pragma: no mutate
-        "AND id = (SELECT max(id) FROM attempts AS b WHERE b.kind = a.kind AND b.variant = a.variant "  # pragma: no mutate
+        "AND id = (SELECT max(id) FROM attempts AS b "  # pragma: no mutate
+        "WHERE b.kind = a.kind AND b.variant = a.variant "  # pragma: no mutate
         "AND b.position = a.position) GROUP BY variant, kind",  # pragma: no mutate
         (today.isoformat(),),
     )

@@ -39,7 +39,8 @@ def keep(library: Library, session: str, state: AppState, *, path: str | None, n
     with library.transaction() as connection:
         connection.execute(
             "INSERT INTO recovery (session, pid, data, path, name) VALUES (?, ?, ?, ?, ?) "  # pragma: no mutate
-            "ON CONFLICT(session) DO UPDATE SET data = excluded.data, path = excluded.path, name = excluded.name, "  # pragma: no mutate
+            "ON CONFLICT(session) DO UPDATE "  # pragma: no mutate
+            "SET data = excluded.data, path = excluded.path, name = excluded.name, "  # pragma: no mutate
             "updated = datetime('now')",  # pragma: no mutate
             (session, os.getpid(), data, path, name),
         )

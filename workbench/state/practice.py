@@ -17,9 +17,9 @@ from datetime import date, timedelta
 
 from ..engine import Cell, Player, Position, Value, analyze, cell_bit
 from ..engine.explain import exact_moves, explain, value_words
-from ..engine.threats import completions, forks
 from ..engine.geometry import cell_name, cell_names
 from ..engine.puzzles import puzzle_theme
+from ..engine.threats import completions, forks
 from .tree import ROOT, GameTree, NodeId
 
 KINDS = ("mistake", "puzzle")
@@ -277,7 +277,7 @@ def prompt(practice: Practice) -> str:
     goal = {
         Value.WIN: f"Find the quickest win for {side}.",
         Value.DRAW: f"Find a move that keeps the draw for {side}.",
-        Value.LOSS: f"Every move loses now: find the one that holds out longest.",
+        Value.LOSS: "Every move loses now: find the one that holds out longest.",
     }[value]
     return f"{side} played {played} here. {goal}"
 

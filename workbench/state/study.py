@@ -19,8 +19,8 @@ from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
-from ..errors import InputError
 from ..engine import Geometry, GeometryError, Player, PositionError, format_position, parse_position
+from ..errors import InputError
 from .app_state import OVERLAYS, AppState, EngineMode, EngineSettings, ViewSettings
 from .tree import ROOT, GameTree, Node
 

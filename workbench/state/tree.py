@@ -12,18 +12,17 @@ map (trees here hold hundreds of nodes, not millions).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Iterator, Mapping
 
-from ..errors import InputError
 from ..engine import (
+    TIC_TAC_TOE,
     Cell,
     IllegalMoveError,
     IllegalPositionError,
     MoveListError,
     NotationError,
-    TIC_TAC_TOE,
     Position,
     Value,
     analyze,
@@ -41,6 +40,7 @@ from ..engine.geometry import (
     parse_variant,
 )
 from ..engine.position import split_cell_tokens
+from ..errors import InputError
 
 NodeId = int
 ROOT: NodeId = 0
@@ -221,9 +221,9 @@ class GameTree:
 
 
 def annotation(tree: GameTree, node_id: NodeId) -> str:
-    """The move's mark, from the exact values: ``??`` a mistake (the mover's value drops), ``?!`` an
-    inaccuracy (the value kept, but a slower win or a quicker loss), ``!`` the only move keeping a
-    win or a draw where there was a choice; empty for any other best move (the marks of ``engine.explain``'s verdicts)."""
+    """The move's mark, from the exact values: ``??`` a mistake (the mover's value drops), ``?!`` an inaccuracy (the
+    value kept, but a slower win or a quicker loss), ``!`` the only move keeping a win or a draw where there was a
+    choice; empty for any other best move (the marks of ``engine.explain``'s verdicts)."""
     node = tree.node(node_id)
     if node.parent is None or is_searched(tree.root_position.geometry):  # no exact values to judge it by
         return ""
@@ -278,8 +278,8 @@ class MoveTextError(InputError):
 
 
 def export_movetext(tree: GameTree) -> str:
-    """Moves named as the board names them (``5`` on 3×3, ``h8`` elsewhere: :func:`~workbench.engine.geometry.cell_name`),
-    the main line first, variations in parentheses like PGN.
+    """Moves named as the board names them (``5`` on 3×3, ``h8`` elsewhere:
+    :func:`~workbench.engine.geometry.cell_name`), the main line first, variations in parentheses like PGN.
 
     A board other than the classic one is named first, as ``[Variant "4x4k4-misere"]``; a set-up root
     next, as ``[Setup "X../.../..."]``; comments as ``{…}``.

@@ -10,10 +10,8 @@ in widgets the first paint never needs.
 
 from __future__ import annotations
 
-import gc
 import random
 import sys
-from functools import partial
 from inspect import getattr_static
 from pathlib import Path
 from typing import ClassVar
@@ -30,9 +28,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ..engine import Geometry, Position, analyze
+from ..engine import Geometry
 from ..engine.analysis import (
-    analysis_ready,
     is_searched,
 )
 from ..engine.geometry import describe_variant
@@ -46,22 +43,23 @@ from ..state.actions import (
     PlayCell,
 )
 from . import textual_ext
-from .panes.bars import KeysFooter
-from .panes.board import BoardGrid, BoardPane, BoardStatus
 from .features.commands import PaletteCommands
 from .features.engine_play import EnginePlay
-from .panes.evaluation import EvaluationPane, EvaluationView
 from .features.game_actions import GameActions
-from .panes.history import HistoryPane
 from .features.layout import Layout, ResponsiveLayout, layout_for
 from .features.library_games import LibraryGames
-from .messages import Dispatch
 from .features.practising import Practising
 from .features.prefetch import AnalysisPrefetch
 from .features.recovery import Recovery
 from .features.remembered import RememberedSettings
 from .features.searching import PositionSearch
 from .features.study_files import StudyFiles
+from .features.tables import AnalysisTables
+from .messages import Dispatch
+from .panes.bars import KeysFooter
+from .panes.board import BoardGrid, BoardPane, BoardStatus
+from .panes.evaluation import EvaluationPane, EvaluationView
+from .panes.history import HistoryPane
 from .panes.symmetry import SymmetryPane
 
 _DRAWN_AT_ONCE = (events.Key, events.MouseDown, events.MouseUp, events.MouseScrollDown, events.MouseScrollUp)
@@ -69,8 +67,18 @@ _DRAWN_AT_ONCE = (events.Key, events.MouseDown, events.MouseUp, events.MouseScro
 
 
 class WorkbenchApp(
-    GameActions, ResponsiveLayout, LibraryGames, StudyFiles, Recovery, EnginePlay, PositionSearch, Practising,
-    PaletteCommands, RememberedSettings, App[int],
+    AnalysisTables,
+    GameActions,
+    ResponsiveLayout,
+    LibraryGames,
+    StudyFiles,
+    Recovery,
+    EnginePlay,
+    PositionSearch,
+    Practising,
+    PaletteCommands,
+    RememberedSettings,
+    App[int],
 ):
     """Tic-Tac-Toe analysis: Board, Evaluation, Symmetry and History over one store."""
 
@@ -169,7 +177,10 @@ class WorkbenchApp(
         header = textual_ext.title_header("header")
         header.display = with_header
         yield header
-        with Container(id="panes", classes=" ".join(name for name, on in (("-wide", wide), ("-wider", wider), ("-tall", tall)) if on)) as panes:
+        with Container(
+            id="panes",
+            classes=" ".join(name for name, on in (("-wide", wide), ("-wider", wider), ("-tall", tall)) if on),
+        ) as panes:
             panes.display = not too_small
             with Container(id="left"):
                 yield BoardPane(id="board").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
@@ -178,24 +189,14 @@ class WorkbenchApp(
                 yield history
             with Container(id="right"):
                 # the first run's first paint says how to begin
-                yield EvaluationPane(id="evaluation", welcome=self.first_run).data_bind(WorkbenchApp.state, WorkbenchApp.ready)
+                yield EvaluationPane(id="evaluation", welcome=self.first_run).data_bind(
+                    WorkbenchApp.state, WorkbenchApp.ready
+                )
                 yield SymmetryPane(id="symmetry").data_bind(WorkbenchApp.state, WorkbenchApp.ready)
         message = Static(self._too_small_text(*self.size), id="too-small")
         message.display = too_small
         yield message
         yield KeysFooter()  # every key the footer shows fits 120 columns
-
-    def on_load(self) -> None:
-        # Tables read back from the cache (≈ 10 ms) are there for the first paint;
-        # building them (≈ 50 ms: the first run, or after an engine change) is a worker's
-        # job, with the panes saying so meanwhile. A worker for the cheap case would only
-        # delay the first paint: it competes for the GIL with the screen being set up.
-        # (The command starts on them before importing the app: they are usually
-        # ready here; if that thread is still busy, the worker waits for it.)
-        if self._analysis_at_hand(self.store.state.geometry):
-            self._tables_ready()
-        else:
-            self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
 
     def _open_library(self):
         from ..library import Library, LibraryError
@@ -252,51 +253,6 @@ class WorkbenchApp(
 
     # --- the store ----------------------------------------------------------------------
 
-    def _build_tables(self) -> None:
-        """The exact analysis of the variant being played: its tables (up to 12 cells), or its strong solution
-        (13-16 cells), read back from the cache or made and kept there."""
-        from ..cache import make_analysis_ready
-
-        import time
-
-        from ..engine.solve_progress import describe_progress, solve_fraction
-
-        geometry = self.store.state.geometry
-        started = time.monotonic()
-
-        def progress(stage: str, done: int, total: int) -> None:
-            # one bar for the four stages, not four runs from zero; the time left from the time so far
-            fraction = solve_fraction(geometry, stage, done, total)
-            bar = "━" * round(30 * fraction) + "─" * (30 - round(30 * fraction))
-            text = describe_progress(stage, fraction, time.monotonic() - started)
-            self.from_worker(setattr, self, "preparing", f"{text}\n{bar}")
-
-        make_analysis_ready(geometry, progress)
-        analyze(Position.empty(geometry))
-
-    def from_worker(self, callback, *args, **options) -> None:
-        """``callback(*args, **options)`` on the UI thread, soon; the worker thread calling this goes on at once.
-
-        Not Textual's ``call_from_thread``, which waits for the callback: once the app has stopped, a callback
-        queued as its loop ran for the last time is never run, and the worker waits for ever. A strong solve
-        waiting so holds the lock that every later solve in the process needs (a hang seen under pytest-xdist,
-        where one process runs many apps)."""
-        try:
-            self.post_message(events.Callback(callback=partial(callback, *args, **options)))
-        except RuntimeError:  # its loop is closed: the app is gone, nothing is left to tell
-            pass
-
-    def _tables_ready(self) -> None:
-        if not analysis_ready(self.store.state.geometry):  # the rules changed while they were built
-            self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
-            return
-        # The tables live as long as the app: keep the collector from rescanning
-        # them on every full collection, which would stall keypresses.
-        gc.freeze()
-        self.ready = True
-        self.call_after_refresh(self._maybe_search)  # after the first paint: starting the search's process costs
-        self._maybe_engine_move()
-
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
         if event.state is WorkerState.ERROR:
@@ -310,7 +266,12 @@ class WorkbenchApp(
             self._tables_ready()
         elif worker.name == "open-library":
             if isinstance(worker.result, str):
-                self.notify(f"{worker.result}; studies save to .json files instead, and unsaved work is not kept safe.", title="No library", severity="warning", timeout=8)
+                self.notify(
+                    f"{worker.result}; studies save to .json files instead, and unsaved work is not kept safe.",
+                    title="No library",
+                    severity="warning",
+                    timeout=8,
+                )
                 self.library_status = "unavailable"
             else:
                 self.library, self.library_has_games, left_behind, problems = worker.result
@@ -322,7 +283,9 @@ class WorkbenchApp(
         elif worker.name == "library-games" and isinstance(worker.result, Exception):
             # a damaged games table: say so once, and count the games from the engine's tables from now on
             self.library_has_games = False
-            self.notify(f"{worker.result}; game counts are computed instead.", title="Library", severity="warning", timeout=8)
+            self.notify(
+                f"{worker.result}; game counts are computed instead.", title="Library", severity="warning", timeout=8
+            )
         elif worker.name == "library-games" and worker.result is not None:
             self.query_one(EvaluationView).library_games = worker.result
         elif worker.name == "engine" and worker.result is not None:
@@ -339,7 +302,11 @@ class WorkbenchApp(
         if isinstance(event, _DRAWN_AT_ONCE) and not event.is_forwarded:
             self._hold_search_for_input()
             textual_ext.input_arrived(self.screen)  # what it changes is drawn at once, not at the next tick
-        if isinstance(event, events.Key) and not event.is_forwarded and await textual_ext.take_key_straight(self, event):
+        if (
+            isinstance(event, events.Key)
+            and not event.is_forwarded
+            and await textual_ext.take_key_straight(self, event)
+        ):
             return
         await super().on_event(event)
 
@@ -365,30 +332,6 @@ class WorkbenchApp(
             else:  # a taken cell, or the game over: the board's status says why, until the position changes
                 self.query_one(BoardStatus).notice = (before.position, refusal(before.position, action.cell))
 
-    def watch_preparing(self, text: str) -> None:
-        self.query_one(EvaluationView).preparing = text
-
-    @staticmethod
-    def _analysis_at_hand(geometry: Geometry) -> bool:
-        """The variant's exact analysis is in memory, or its tables read back from the cache at once: on the
-        classic board's size only (≈ 10 ms); 3x4's take half a second, a worker's job."""
-        from ..cache import ready_tables
-        from ..store.kept import install_if_kept
-
-        install_if_kept(geometry)  # 17-20 cells solved by `workbench solve`: exact, not searched (a few ms)
-        return analysis_ready(geometry) or (geometry.size <= 9 and ready_tables(geometry) is not None)
-
-    def _rules_changed(self, geometry: Geometry) -> bool:
-        """Another variant: unless its analysis is at hand (returns True), the panes stop reading one and a
-        worker makes it (3x4's tables, a 4x4 strong solution) while they say so. Called before the panes see
-        the new state: they must never read the analysis of a board whose analysis is not made."""
-        if self._analysis_at_hand(geometry):
-            return True
-        self.preparing = ""
-        self.ready = False
-        self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
-        return False
-
     def _store_changed(self, old: AppState, new: AppState) -> None:
         at_hand = new.geometry == old.geometry or self._rules_changed(new.geometry)
         if new.geometry != old.geometry:
@@ -404,7 +347,8 @@ class WorkbenchApp(
             self._update_title()
         turned_on = old.engine.mode is EngineMode.OFF and new.engine.mode is not EngineMode.OFF
         if turned_on or new.engine.side != old.engine.side:
-            self._maybe_engine_move()  # turned on, or moved to the side to move: its turn now (a new level alone is not)
+            # turned on, or moved to the side to move: its turn now (a new level alone is not)
+            self._maybe_engine_move()
         if new.engine != old.engine or new.view.overlay != old.view.overlay or new.geometry != old.geometry:
             self._remember_settings()
         if new.position != old.position:
@@ -436,14 +380,25 @@ class WorkbenchApp(
         panes = self.screen_stack[0].query("#panes") if self.screen_stack else ()
         if not panes:
             return ()
-        found = tuple(node for node in panes.first().walk_children(Widget) if isinstance(getattr_static(type(node), "state", None), Reactive))
+        found = tuple(
+            node
+            for node in panes.first().walk_children(Widget)
+            if isinstance(getattr_static(type(node), "state", None), Reactive)
+        )
         if not found or not all(node.is_mounted for node in found):
             return ()  # a node still mounting takes its state from its binding
         self._state_readers = found
         return found
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = False) -> None:  # fmt: skip
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
         """Textual's notify, reading the message as plain text unless told: messages quote names and paths."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
@@ -460,7 +415,9 @@ class WorkbenchApp(
 
     def _update_title(self) -> None:
         name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
-        self.sub_title = f"{describe_variant(self.store.state.geometry)} · {name}" + (" •" if self.store.state.modified else "")
+        self.sub_title = f"{describe_variant(self.store.state.geometry)} · {name}" + (
+            " •" if self.store.state.modified else ""
+        )
         # under 30 rows there is no header: the board's frame carries the name and the unsaved mark
         with_header = self._layout is None or self._layout.with_header
         # the mark first: a long name is cut at its end, and the mark must not go with it
@@ -485,8 +442,13 @@ _OWN_ACTIONS = frozenset(
 )
 
 
-def run(state: AppState | None = None, path: str | None = None, name: str | None = None, db: str | None = None,
-        game: Geometry | None = None) -> int:  # fmt: skip
+def run(
+    state: AppState | None = None,
+    path: str | None = None,
+    name: str | None = None,
+    db: str | None = None,
+    game: Geometry | None = None,
+) -> int:
     """Run the app (on a study from the file ``path`` or the library study ``name``, else a new game of
     ``game`` or of the variant last played); 0 on a normal quit, 1 on a crash (Textual prints the traceback)."""
     app = WorkbenchApp(state, path=path, name=name, db=db, game=game)

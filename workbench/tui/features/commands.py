@@ -5,7 +5,7 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from textual.app import SystemCommand
 from textual.screen import Screen

@@ -24,8 +24,7 @@ class LibraryGames:
         if self.library is None or not self.library_has_games or self.store.state.geometry != TIC_TAC_TOE:
             return  # the library's games are the classic game's
         from ...library import LibraryError
-        from ...library.games import games_after
-        from ...library.games import games_through as library_through
+        from ...library.games import games_after, games_through as library_through
 
         state = self.store.state
         library, position = self.library, state.position
@@ -60,8 +59,7 @@ class LibraryGames:
         counts = None
         if self.library is not None and self.library_has_games and position.geometry == TIC_TAC_TOE:
             from ...library import LibraryError
-            from ...library.games import games_through as library_through
-            from ...library.games import sample_games
+            from ...library.games import games_through as library_through, sample_games
 
             try:
                 counts = library_through(self.library, position)

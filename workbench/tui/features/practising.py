@@ -183,8 +183,8 @@ class Practising:
             if not exercises:
                 what = f"{theme} puzzles" if theme else "puzzles"
                 self.notify(
-                    f"No {what} on {describe_variant(geometry)}: no position there has a single move that keeps its value"
-                    + (" with that theme." if theme else ".")
+                    f"No {what} on {describe_variant(geometry)}: no position there has a single move that keeps its "
+                    "value" + (" with that theme." if theme else ".")
                 )
                 return
             title = f"Puzzles · {describe_variant(geometry, short=True)}" + (f" · {theme}" if theme else "")
@@ -316,6 +316,7 @@ def puzzle_figures(library, geometry) -> str:
         return "first puzzles on this board"
     row = found[0]
     return (
-        f"streak {row.streak} · solved on the first try {row.solved} of {row.attempts} ({row.solved / row.attempts:.0%})"
+        f"streak {row.streak} · solved on the first try {row.solved} of {row.attempts} "
+        f"({row.solved / row.attempts:.0%})"
         f"\nsolved by week {week_bars(row.weeks, date.today())} · {row.due} due today"
     )

@@ -8,7 +8,7 @@ not quit cleanly are offered back one by one, newest first.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ...state.actions import LoadState
 
@@ -16,7 +16,7 @@ from ...state.actions import LoadState
 def _when(updated: str) -> str:
     """SQLite's UTC ``YYYY-MM-DD HH:MM:SS`` as local time: ``14:02``, or ``2026-11-20 14:02`` on another day."""
     try:
-        moment = datetime.strptime(updated, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc).astimezone()
+        moment = datetime.strptime(updated, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC).astimezone()
     except ValueError:
         return updated
     return moment.strftime("%H:%M" if moment.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
@@ -86,7 +86,10 @@ class Recovery:
         recovered, rest = left[0], left[1:]
         where = recovered.path or recovered.name or "an untitled study"
         moves = len(recovered.state.tree.nodes) - 1
-        question = f"Restore the unsaved study from {_when(recovered.updated)}? ({where}, {moves} move{'s' if moves != 1 else ''})"
+        question = (
+            f"Restore the unsaved study from {_when(recovered.updated)}? ({where}, {moves} "
+            f"move{'s' if moves != 1 else ''})"
+        )
 
         def answered(discard: bool | None) -> None:
             if not discard:  # restoring is the default answer: declining is what loses work

@@ -108,8 +108,8 @@ class RememberedSettings:
         """Every pane draws in the new colours at once. The line views and the tree keep their drawn
         lines: both draw them again once the new CSS is in (a line drawn during the style update can
         still read the old theme's "auto" text colour)."""
-        from ..panes.variation_tree import VariationTree
         from ..panes.lines import LinesView
+        from ..panes.variation_tree import VariationTree
 
         for view in self.query(LinesView):
             self.call_after_refresh(view.invalidate)

@@ -1,13 +1,13 @@
 """Searching the position on a board beyond the strong solutions (above 16 cells), in a process of its own.
 
-Mixed into :class:`~workbench.tui.app.WorkbenchApp`; it works on the app's ``store``. Each position shown is
-searched, move by move, by :mod:`workbench.search_service` in a child process (started with the first such
-board, ended with the app): a search in a thread held the interpreter the UI thread needs for every key. What
-it proves reaches the store as :class:`~workbench.state.actions.SearchFound` while it runs (each proven move,
-and the node count four times a second), read off the pipe by the event loop itself, so the panes fill in as
-it goes: at most one redraw every :data:`DRAW_GAP` while it runs (the newest report), its end at once. A go lasts at most :data:`SEARCH_SECONDS`; ``s`` stops a search, or searches the position further.
-Stepping to another position stops the search of this one; the new one is searched once it has stayed
-:data:`SEARCH_AFTER` on the board.
+Mixed into :class:`~workbench.tui.app.WorkbenchApp`; it works on the app's ``store``. Each position shown is searched,
+move by move, by :mod:`workbench.search_service` in a child process (started with the first such board, ended with the
+app): a search in a thread held the interpreter the UI thread needs for every key. What it proves reaches the store as
+:class:`~workbench.state.actions.SearchFound` while it runs (each proven move, and the node count four times a second),
+read off the pipe by the event loop itself, so the panes fill in as it goes: at most one redraw every :data:`DRAW_GAP`
+while it runs (the newest report), its end at once. A go lasts at most :data:`SEARCH_SECONDS`; ``s`` stops a search, or
+searches the position further. Stepping to another position stops the search of this one; the new one is searched once
+it has stayed :data:`SEARCH_AFTER` on the board.
 """
 
 from __future__ import annotations

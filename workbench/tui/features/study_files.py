@@ -137,8 +137,7 @@ class StudyFiles:
         self._save_dialog()
 
     def action_open(self) -> None:
-        from ...library import LibraryError
-        from ...library import studies as library_studies
+        from ...library import LibraryError, studies as library_studies
         from ..library_dialogs import OpenDialog
 
         def attempt(text: str, listed: bool) -> str | None:

@@ -15,8 +15,8 @@ from ...engine import Bitboard, Cell, Player, Position, Status, Value, cell_bit
 from ...engine.geometry import cell_name, describe_variant
 from ...state import AppState, engine_basis, selected_line
 from ...state.actions import Highlight, PlayCell
-from .lines import LinesView, LineWriter, ellipsis, longest_that_fits
 from ..messages import WheelStepsThroughGame, dispatch
+from .lines import LinesView, LineWriter, ellipsis, longest_that_fits
 
 VALUE_WORDS = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
 
@@ -36,7 +36,8 @@ COORDINATE_MARGINS = (3, 1)
 
 
 class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
-    """The board itself: marks, cell names (1-9 on 3×3, coordinates elsewhere), the last move, the winning line, overlays.
+    """The board itself: marks, cell names (1-9 on 3×3, coordinates elsewhere), the last move, the winning line,
+    overlays.
 
     | Key | Does |
     | :- | :- |

@@ -12,14 +12,14 @@ from textual.reactive import reactive
 
 from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of
 from ...engine.analysis import MAX_TABLE_CELLS, is_searched, tables_if_built
-from ...engine.geometry import cell_name, describe_variant, uses_cell_numbers
 from ...engine.explain import explained
+from ...engine.geometry import cell_name, describe_variant, uses_cell_numbers
 from ...engine.solver import preference
 from ...state import AppState, selected_line, selected_move
-from ...state.practice import mistake_summary
 from ...state.actions import PlayCell
-from .lines import LinesView, LineWriter, ViewPane, ellipsis, longest_that_fits
+from ...state.practice import mistake_summary
 from ..messages import dispatch
+from .lines import LinesView, LineWriter, ViewPane, ellipsis, longest_that_fits
 
 MASK_LABELS = {
     "win": "win",

@@ -11,13 +11,13 @@ from textual.reactive import reactive
 
 from ...engine import Player, Status, analyze
 from ...engine.analysis import is_searched
-from ...engine.geometry import cell_name
 from ...engine.explain import explained, headline
+from ...engine.geometry import cell_name
 from ...engine.review import review_line, review_searched, score, searched_headline
 from ...state import AppState, NodeId
 from ...state.actions import JumpTo
-from .lines import LinesView, LineWriter, ellipsis, longest_that_fits
 from ..messages import dispatch
+from .lines import LinesView, LineWriter, ellipsis, longest_that_fits
 from .variation_tree import VariationTree
 
 

@@ -204,7 +204,8 @@ class LinesView(ResolvedParts, Widget):
         if self._strips is not None and self._built_for == size:
             return self._strips
         key = self.build_key()
-        for index, (kept_key, kept_size, strips, blank, lines, kept) in enumerate(self._builds):
+        # strips, blank and lines are read after the loop, from the build found (B007 sees the body only)
+        for index, (kept_key, kept_size, strips, blank, lines, kept) in enumerate(self._builds):  # noqa: B007
             if kept_size == size and kept_key == key:
                 self._builds.insert(0, self._builds.pop(index))
                 self.restore_with_lines(kept)

@@ -7,9 +7,9 @@ from typing import ClassVar
 from textual.reactive import reactive
 
 from ...engine import Position, format_position
+from ...engine.analysis import classes_by_ply
 from ...engine.geometry import cell_names
 from ...engine.position import format_marks
-from ...engine.analysis import classes_by_ply
 from ...engine.symmetry import images
 from ...state import AppState
 from .evaluation import preparing_text

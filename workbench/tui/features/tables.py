@@ -1,0 +1,100 @@
+"""The engine's tables of the variant being played, made ready for the panes: read back from the cache before the
+first paint where that is quick, else made in a worker while the panes say how far it is; a mixin of the app.
+
+Also :meth:`AnalysisTables.from_worker`, how every worker of the app hands a result back to the UI thread.
+"""
+
+from __future__ import annotations
+
+import gc
+from functools import partial
+
+from textual import events
+
+from ...engine import Geometry, Position, analyze
+from ...engine.analysis import analysis_ready
+from ..panes.evaluation import EvaluationView
+
+
+class AnalysisTables:
+    """The app's part that makes the analysis ready: its `ready` and `preparing` are the app's reactives."""
+
+    def on_load(self) -> None:
+        # Tables read back from the cache (≈ 10 ms) are there for the first paint;
+        # building them (≈ 50 ms: the first run, or after an engine change) is a worker's
+        # job, with the panes saying so meanwhile. A worker for the cheap case would only
+        # delay the first paint: it competes for the GIL with the screen being set up.
+        # (The command starts on them before importing the app: they are usually
+        # ready here; if that thread is still busy, the worker waits for it.)
+        if self._analysis_at_hand(self.store.state.geometry):
+            self._tables_ready()
+        else:
+            self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
+
+    def _build_tables(self) -> None:
+        """The exact analysis of the variant being played: its tables (up to 12 cells), or its strong solution
+        (13-16 cells), read back from the cache or made and kept there."""
+        import time
+
+        from ...cache import make_analysis_ready
+        from ...engine.solve_progress import describe_progress, solve_fraction
+
+        geometry = self.store.state.geometry
+        started = time.monotonic()
+
+        def progress(stage: str, done: int, total: int) -> None:
+            # one bar for the four stages, not four runs from zero; the time left from the time so far
+            fraction = solve_fraction(geometry, stage, done, total)
+            bar = "━" * round(30 * fraction) + "─" * (30 - round(30 * fraction))
+            text = describe_progress(stage, fraction, time.monotonic() - started)
+            self.from_worker(setattr, self, "preparing", f"{text}\n{bar}")
+
+        make_analysis_ready(geometry, progress)
+        analyze(Position.empty(geometry))
+
+    def from_worker(self, callback, *args, **options) -> None:
+        """``callback(*args, **options)`` on the UI thread, soon; the worker thread calling this goes on at once.
+
+        Not Textual's ``call_from_thread``, which waits for the callback: once the app has stopped, a callback
+        queued as its loop ran for the last time is never run, and the worker waits for ever. A strong solve
+        waiting so holds the lock that every later solve in the process needs (a hang seen under pytest-xdist,
+        where one process runs many apps)."""
+        try:
+            self.post_message(events.Callback(callback=partial(callback, *args, **options)))
+        except RuntimeError:  # its loop is closed: the app is gone, nothing is left to tell
+            pass
+
+    def _tables_ready(self) -> None:
+        if not analysis_ready(self.store.state.geometry):  # the rules changed while they were built
+            self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
+            return
+        # The tables live as long as the app: keep the collector from rescanning
+        # them on every full collection, which would stall keypresses.
+        gc.freeze()
+        self.ready = True
+        self.call_after_refresh(self._maybe_search)  # after the first paint: starting the search's process costs
+        self._maybe_engine_move()
+
+    def watch_preparing(self, text: str) -> None:
+        self.query_one(EvaluationView).preparing = text
+
+    @staticmethod
+    def _analysis_at_hand(geometry: Geometry) -> bool:
+        """The variant's exact analysis is in memory, or its tables read back from the cache at once: on the
+        classic board's size only (≈ 10 ms); 3x4's take half a second, a worker's job."""
+        from ...cache import ready_tables
+        from ...store.kept import install_if_kept
+
+        install_if_kept(geometry)  # 17-20 cells solved by `workbench solve`: exact, not searched (a few ms)
+        return analysis_ready(geometry) or (geometry.size <= 9 and ready_tables(geometry) is not None)
+
+    def _rules_changed(self, geometry: Geometry) -> bool:
+        """Another variant: unless its analysis is at hand (returns True), the panes stop reading one and a
+        worker makes it (3x4's tables, a 4x4 strong solution) while they say so. Called before the panes see
+        the new state: they must never read the analysis of a board whose analysis is not made."""
+        if self._analysis_at_hand(geometry):
+            return True
+        self.preparing = ""
+        self.ready = False
+        self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
+        return False
