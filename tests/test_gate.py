@@ -339,8 +339,8 @@ def test_the_gates_pieces_are_imported_by_their_gate_alone():
     assert found == []
 
 
-def test_the_readme_names_the_releases_the_gates_were_checked_against():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_guide_to_the_app_names_the_releases_the_gates_were_checked_against():
+    readme = (ROOT / "docs" / "app.md").read_text(encoding="utf-8")
     assert f"Textual {CHECKED_TEXTUAL.oldest} to {CHECKED_TEXTUAL.newest}" in readme
     assert f"textual-serve {CHECKED_TEXTUAL_SERVE.oldest} to {CHECKED_TEXTUAL_SERVE.newest}" in readme
 
