@@ -6,6 +6,7 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 from textual.screen import Screen
@@ -15,8 +16,13 @@ from ...engine.geometry import describe_variant, format_variant
 from ...state import OVERLAYS, EngineMode
 from ..keys_help import PUZZLE_THEMES
 
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
 
-class PaletteCommands:
+
+class PaletteCommands(AppHost):
     """Textual's own system commands, then the workbench's."""
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

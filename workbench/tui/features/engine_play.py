@@ -5,14 +5,21 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`; it works on the app's ``sto
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...engine import Player
 from ...state import AppState, EngineMode, choose_move
 from ...state.actions import SetEngine
 
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
+
 ENGINE_CYCLE = (EngineMode.OFF, EngineMode.PERFECT, EngineMode.TRAP, EngineMode.RANDOM)
 
 
-class EnginePlay:
+class EnginePlay(AppHost):
     """Cycle the engine's mode and side; when it is the engine's turn, pick its move in a worker."""
 
     def _maybe_engine_move(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...engine import MASK_NAMES, Geometry, principal_variation
 from ...engine.analysis import is_searched
@@ -28,11 +29,16 @@ from ...state.actions import (
     ToStart,
 )
 
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
+
 MASK_CYCLE = ("none", *MASK_NAMES)
 """What ``m`` steps through: no mask, then each of the planner's."""
 
 
-class GameActions:
+class GameActions(AppHost):
     """The actions of the app's bindings that act on the game and the view."""
 
     def action_play(self, cell: int) -> None:

@@ -6,7 +6,7 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from textual.css.scalar import Scalar
 from textual.widgets import Static
@@ -14,6 +14,11 @@ from textual.widgets import Static
 from ..panes.board import BoardGrid
 from ..panes.history import HistoryPane
 from ..panes.symmetry import MAX_IMAGE_ROWS
+
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 WIDE_WIDTH = 118  # three columns from here: the board's 32, the evaluation's 56 (its whole moves table), symmetry
@@ -40,8 +45,11 @@ def layout_for(width: int, height: int) -> Layout:
     return Layout(too_small, width >= WIDE_WIDTH, width >= WIDER_WIDTH, height >= TALL_HEIGHT, height >= 30)
 
 
-class ResponsiveLayout:
+class ResponsiveLayout(AppHost):
     """The panes laid out again as the terminal's size changes."""
+
+    _layout: Layout | None
+    """The layout the panes have now; None before the first (the app sets it as it composes)."""
 
     def on_resize(self, event) -> None:
         self._apply_size(event.size.width, event.size.height)

@@ -6,6 +6,8 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`; the queries run in workers 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...engine import TIC_TAC_TOE, Position, Status
 from ...engine.analysis import (
     MAX_TABLE_CELLS,
@@ -15,8 +17,13 @@ from ...engine.analysis import (
 from ...engine.geometry import describe_variant
 from ...engine.position import some_move_order
 
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
 
-class LibraryGames:
+
+class LibraryGames(AppHost):
     """Counts of the library's games through the position, and the dialog of games like it."""
 
     def _library_games(self) -> None:

@@ -7,6 +7,8 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`; the library is read and wri
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...engine import Player
 from ...engine.analysis import MAX_TABLE_CELLS, analysis_ready, is_searched
 from ...engine.geometry import describe_variant, format_variant
@@ -14,11 +16,16 @@ from ...errors import WorkbenchError
 from ...state.actions import SetComment
 from ...state.practice import Exercise, Practice, mistakes_of_tree, practised_comment
 
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
+
 PRACTICE_AT_ONCE = 20
 """Exercises in one run over the library's studies, and puzzles in one sitting."""
 
 
-class Practising:
+class Practising(AppHost):
     """``L`` learns from the study's mistakes; the palette learns from every study kept, and opens puzzles (``u``)."""
 
     practice_due: dict[str, int] = {}  # noqa: RUF012 - replaced whole, never changed in place

@@ -9,8 +9,14 @@ not quit cleanly are offered back one by one, newest first.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from ...state.actions import LoadState
+
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
 
 
 def _when(updated: str) -> str:
@@ -22,7 +28,7 @@ def _when(updated: str) -> str:
     return moment.strftime("%H:%M" if moment.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
 
 
-class Recovery:
+class Recovery(AppHost):
     """Keep the study safe in the library after every change; offer back what a crash left."""
 
     keeper = None

@@ -6,46 +6,29 @@ A mixin of :class:`~workbench.tui.app.WorkbenchApp`; the file itself is :mod:`wo
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
 from ...engine import Geometry, Player, Position
 from ...engine.geometry import format_variant, parse_variant
 from ...settings import FORGOTTEN_OVERLAYS, Settings, SettingsError, load_settings, save_settings, settings_path
-from ...state import AppState, EngineMode, GameTree, Store
+from ...state import AppState, EngineMode, GameTree
+
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
 
 
-class SettingsHost(Protocol):
-    """What the mixin uses of the app it is mixed into (named here: this module never imports the app)."""
+class RememberedSettings(AppHost):
+    """Reads the settings before the first paint and writes them (in a worker) when they change."""
 
-    store: Store
-    theme: str
-    available_themes: dict[str, Any]
     _settings: Settings
     _settings_lock: threading.Lock
     _settings_problem: str | None
     _settings_warned: bool
 
-    def notify(self, message: str, **options: Any) -> Any: ...
-
-    def run_worker(self, work: Callable[[], Any], **options: Any) -> Any: ...
-
-    def from_worker(self, callback: Callable[..., Any], *args: Any, **options: Any) -> Any: ...
-
-    def query(self, selector: Any) -> Any: ...
-
-    def call_after_refresh(self, callback: Callable[..., Any], *args: Any) -> Any: ...
-
-    def _remember_settings(self) -> None: ...
-
-    def _write_settings(self) -> None: ...
-
-
-class RememberedSettings:
-    """Reads the settings before the first paint and writes them (in a worker) when they change."""
-
-    def _load_settings(self: SettingsHost, state: AppState | None, game: Geometry | None = None) -> AppState | None:
+    def _load_settings(self, state: AppState | None, game: Geometry | None = None) -> AppState | None:
         """Apply the saved theme; apply the saved overlay and engine to a fresh state (an opened
         study keeps its own), on ``game`` or else the variant last played. A broken file leaves the
         defaults and a warning for on_mount."""
@@ -73,11 +56,11 @@ class RememberedSettings:
         engine = replace(fresh.engine, mode=EngineMode(settings.engine_mode), side=Player(settings.engine_side))
         return replace(fresh, view=view, engine=engine)
 
-    def _warn_about_settings(self: SettingsHost) -> None:
+    def _warn_about_settings(self) -> None:
         if self._settings_problem:
             self.notify(self._settings_problem, title="Settings", severity="warning", timeout=8)
 
-    def _remember_settings(self: SettingsHost) -> None:
+    def _remember_settings(self) -> None:
         """Write the settings if they differ from those last read or written."""
         state = self.store.state
         overlay = state.view.overlay
@@ -93,7 +76,7 @@ class RememberedSettings:
         self._settings = settings
         self.run_worker(self._write_settings, thread=True, name="settings")
 
-    def _write_settings(self: SettingsHost) -> None:
+    def _write_settings(self) -> None:
         """Write the newest settings. One writer at a time, each taking the newest when it starts:
         two quick changes can never leave the older one in the file."""
         try:
@@ -104,7 +87,7 @@ class RememberedSettings:
                 self._settings_warned = True
                 self.from_worker(self.notify, f"{error}; not remembered", title="Settings", severity="warning")
 
-    def _theme_changed(self: SettingsHost, _theme) -> None:
+    def _theme_changed(self, _theme) -> None:
         """Every pane draws in the new colours at once. The line views and the tree keep their drawn
         lines: both draw them again once the new CSS is in (a line drawn during the style update can
         still read the old theme's "auto" text colour)."""

@@ -25,6 +25,11 @@ from ...engine import Position
 from ...engine.analysis import is_searched
 from ...state.actions import SearchFound
 
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
+
 if TYPE_CHECKING:  # the service (and multiprocessing's modules) are imported with the first search, not by the
     # first paint of every board (the modules a start imports are a good part of its time)
     from multiprocessing.connection import Connection
@@ -58,7 +63,7 @@ def latest_reports(reports: list[SearchReport]) -> list[SearchReport]:
     ]
 
 
-class PositionSearch:
+class PositionSearch(AppHost):
     """Search the position on the board when the board is too big to be solved whole."""
 
     def _init_search(self) -> None:

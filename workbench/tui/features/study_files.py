@@ -9,9 +9,15 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...state import StudyError, dumps_study, export_movetext, load_study, save_study
 from ...state.actions import LoadState, MarkSaved
+
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
 
 
 def download_stem(path: str | None, name: str | None) -> str:
@@ -21,7 +27,7 @@ def download_stem(path: str | None, name: str | None) -> str:
     return re.sub(r"[^\w.-]+", "_", stem).strip("._") or "study"
 
 
-class StudyFiles:
+class StudyFiles(AppHost):
     """Save to the library or a file, open, export, and ask before unsaved work is dropped."""
 
     def action_export(self) -> None:

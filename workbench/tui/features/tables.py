@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual import events
 
@@ -15,8 +16,13 @@ from ...engine import Geometry, Position, analyze
 from ...engine.analysis import analysis_ready
 from ..panes.evaluation import EvaluationView
 
+if TYPE_CHECKING:
+    from .host import AppHost
+else:
+    AppHost = object
 
-class AnalysisTables:
+
+class AnalysisTables(AppHost):
     """The app's part that makes the analysis ready: its `ready` and `preparing` are the app's reactives."""
 
     def on_load(self) -> None:
