@@ -1,12 +1,10 @@
 """The engine's tables kept between runs, so the app starts without rebuilding them.
 
-Building the 3×3 tables takes 30–50 ms of pure Python; reading them back takes
-about 8. The file lives in ``$XDG_CACHE_HOME/workbench`` (``~/.cache`` when
-unset), named after the geometry and a fingerprint of the engine's source and
-the Python version, so any change to either builds afresh. Its payload carries a
-SHA-256 digest: a truncated, corrupted or foreign file is never believed, only
-rebuilt. The cache is an optimisation only: every failure to read or write it is
-silent, and ``WORKBENCH_NO_TABLES_CACHE=1`` turns it off.
+Reading the tables back is several times quicker than building them in pure Python. The file lives in
+``$XDG_CACHE_HOME/workbench`` (``~/.cache`` when unset), named after the geometry and a fingerprint of the engine's
+source and the Python version, so any change to either builds afresh. Its payload carries a SHA-256 digest: a truncated,
+corrupted or foreign file is never believed, only rebuilt. The cache is an optimisation only: every failure to read or
+write it is silent, and ``WORKBENCH_NO_TABLES_CACHE=1`` turns it off.
 
 Like the library, this module does I/O and imports only the engine.
 """
@@ -241,7 +239,7 @@ _SOLVING = threading.Lock()
 
 def ready_tables(geometry: Geometry) -> str | None:
     """Make the tables of ``geometry`` ready if that is cheap: ``"memory"`` when this
-    process has them already, ``"cache"`` when read back (≈ 10 ms), else None (also
+    process has them already, ``"cache"`` when read back (quick enough for the first paint), else None (also
     while another thread is loading or building them: never waits)."""
     if tables_if_built(geometry) is not None:
         return "memory"

@@ -1,8 +1,8 @@
 """The position search in a process of its own, for the app.
 
 A search in a thread of the app's process held the interpreter for milliseconds at a time: every key the UI
-thread handled waited for it again and again (stepping through a 15×15 game took 3 s a key under Pilot,
-against 0.1 s with no search). In a process of its own it runs on another core and the UI thread never waits
+thread handled waited for it again and again (stepping through a 15×15 game under Pilot was many times slower than
+with no search: docs/benchmarks.md). In a process of its own it runs on another core and the UI thread never waits
 for it.
 
 :func:`start` runs ``python -m workbench.search_service FD`` and hands back the app's end of a socket pair,

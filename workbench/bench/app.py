@@ -122,8 +122,8 @@ def launch_times(repeats: int) -> dict:
 async def _keypress_latencies(keys: int) -> list[float]:
     """Post each key and time it to the end of the last screen update it caused.
 
-    Pilot's ``press`` waits for the whole process to idle (≈180 ms a key even
-    on a bare app), so it cannot measure latency; instead the screen's update
+    Pilot's ``press`` waits for the whole process to idle (far longer than a key
+    takes, even on a bare app), so it cannot measure latency; instead the screen's update
     timer is wrapped to note when each compositor update finishes, and a key
     counts as done once the screen has nothing left to lay out or paint.
     """

@@ -1,9 +1,9 @@
 """`workbench bench --game 4x5k4`: a board of 17–20 cells solved by the ranked sweep and kept, as a user meets it.
 
-Each figure is a whole fresh process on an empty cache folder: the solve (its seconds and its peak memory, the
-issue's goal for 4×5k4 being 15 minutes and 12 GB), the kept store's size on disk, and then, in another fresh
+Each figure is a whole fresh process on an empty cache folder: the solve (its seconds and its peak memory, against
+the goals in ``TARGETS``), the kept store's size on disk, and then, in another fresh
 process, the analysis of positions of seeded random games read from the kept solution (each chunk read from
-disk the first time: what the app meets when it opens the board), against the 50 ms goal; and one whole
+disk the first time: what the app meets when it opens the board), against its goal; and one whole
 ``workbench analyze`` command from it.
 """
 

@@ -146,8 +146,8 @@ make_analysis_ready(parse_variant(sys.argv[1]))
 
 
 def warm_variant(game: str, env: dict[str, str]) -> None:
-    """Make ``game``'s analysis and keep it in the bench's cache, untimed (a 4×4 strong solve takes 10-20 s):
-    every timed start then reads it back, as on every start of a user's but the first."""
+    """Make ``game``'s analysis and keep it in the bench's cache, untimed (a 4×4 strong solve is far longer than a
+    launch): every timed start then reads it back, as on every start of a user's but the first."""
     subprocess.run([sys.executable, "-c", WARM, game], env=env, check=True, capture_output=True, timeout=600)
 
 
@@ -296,7 +296,7 @@ def run_terminal_bench(
     launches = 2 if quick else 5
     from ..engine.analysis import is_searched
 
-    # first paint: 1.5× the bare app on the boards solved whole, 2× on a searched one (the family's issue)
+    # first paint's targets beside the bare app: one for the boards solved whole, a looser one for a searched one
     searched = game is not None and is_searched(parse_variant(game))
     report: dict = {
         "keys_per_scenario": keys,

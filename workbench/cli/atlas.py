@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from .common import UsageError, print_json
 
-if TYPE_CHECKING:  # (engine.atlas imports numpy: 0.2 s of every other command's start)
+if TYPE_CHECKING:  # (engine.atlas imports numpy, which every other command's start would pay for)
     from ..engine.atlas import AtlasRecord
 
 CSV_FIELDS = (
@@ -168,7 +168,7 @@ def _solve_all(boards, started: float, *, streamed: bool) -> tuple[list[AtlasRec
             if streamed:
                 print_json(record_data(records[-1]) | {"source": source, "seconds": round(sources[-1][1], 3)})
                 sys.stdout.flush()
-            del solution  # a 16-cell board's is 60 MB: one at a time
+            del solution  # a 16-cell board's holds a byte per ternary index: one at a time
     finally:
         if show:
             print(file=sys.stderr)

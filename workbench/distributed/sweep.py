@@ -278,8 +278,8 @@ def _reuse_freed_memory() -> None:
     """Let glibc keep the sweep's large temporaries for reuse, in a worker that Dask started with
     ``MALLOC_TRIM_THRESHOLD_`` set (its default, ``distributed.nanny.pre-spawn-environ``: 64 KiB). Setting it
     turns off glibc's sliding mmap threshold, so that every array over 128 KiB is mapped afresh and its pages
-    faulted in again: 2×9's numpy sweep took 18.3 s (9.7 s of it in the kernel, 3.0 million page faults)
-    against 7.6 s without it. Arrays up to 32 MiB then come from the heap, and up to 64 MiB of it is kept when
+    faulted in again, which made the numpy sweep in a worker more than twice as slow, most of it in the kernel
+    (docs/benchmarks.md). Arrays up to 32 MiB then come from the heap, and up to 64 MiB of it is kept when
     freed: glibc's own defaults once it has seen arrays that large."""
     if "MALLOC_TRIM_THRESHOLD_" not in os.environ or not sys.platform.startswith("linux"):
         return
@@ -319,7 +319,7 @@ def _client(workers: int | None, scheduler: str | None, connect_timeout: float) 
 
         try:
             # first, without a client: one made for an address with no port, of an unknown scheme or a host
-            # nobody knows is left half-made, and closing it at exit waits 2 s and prints a traceback
+            # nobody knows is left half-made, and closing it at exit waits out a timeout and prints a traceback
             resolve_address(scheduler)
             client = Client(scheduler, timeout=connect_timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError, TypeError) as error:  # TypeError: tls:// without its settings

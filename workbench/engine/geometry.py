@@ -121,7 +121,7 @@ class Geometry:
 
     def __reduce__(self):
         # pickled as its four parameters: a search's reports cross a pipe; unpickled as the one geometry made
-        # of them (making 15x15's 572 lines again took 2 ms a report)
+        # of them (rather than 15x15's 572 lines made again for every report: docs/benchmarks.md)
         return (_unpickled_geometry, (self.rows, self.cols, self.k, self.misere))
 
     @property
@@ -151,7 +151,7 @@ class Geometry:
         runs = self.runs
         if runs is None:
             return any(bb & line == line for line in self.lines)
-        # shifted copies, not the lines one by one: 15×15 has 572 lines (44 µs against 2.4), and replaying a
+        # shifted copies, not the lines one by one: 15×15 has 572 lines (docs/benchmarks.md), and replaying a
         # game checks after each move
         for shift, starts in runs:
             run = bb & starts

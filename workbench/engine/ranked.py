@@ -1,9 +1,9 @@
 """Positions of one ply numbered densely, by halves of the board: the index space of the solutions past 16 cells.
 
-A strong solution of up to 16 cells keeps one byte for each of the ``3**n`` ternary indices (43 MB at 16;
-3.5 GB at 20, most of it unreachable). Past 16 cells each ply gets its own array instead, holding exactly
-the positions with the ply's marks (``C(n, X's) · C(n − X's, O's)`` of them): 0.74 GB for every ply of
-4×5 together, ~1.6 × 10¹¹ bytes for 5×5.
+A strong solution of up to 16 cells keeps one byte for each of the ``3**n`` ternary indices (about 4.3 × 10⁷ bytes
+at 16, 3.5 × 10⁹ at 20, most of it unreachable). Past 16 cells each ply gets its own array instead, holding exactly
+the positions with the ply's marks (``C(n, X's) · C(n − X's, O's)`` of them): 7.4 × 10⁸ bytes for every ply
+of 4×5 together, ~1.6 × 10¹¹ for 5×5.
 
 The board is cut in two halves, A (the first ``n // 2`` cells) and B (the rest). Each half's *pattern* is
 its ternary number (digit 0 empty, 1 X, 2 O, as :func:`workbench.engine.strong.ternary` reads the whole

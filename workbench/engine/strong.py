@@ -2,7 +2,7 @@
 
 Every position of a board with ``n`` cells has a base-3 number, its *index*: digit
 ``c`` is 0 for an empty cell ``c + 1``, 1 for X, 2 for O. A solution is one byte
-per index (``3**n`` bytes: 43 MB for 16 cells), holding the value and remoteness
+per index (``3**n`` bytes: about 4.3 × 10⁷ for 16 cells), holding the value and remoteness
 of the position for the side to move, or :data:`UNREACHED`.
 
 The sweep goes forward once, ply by ply, to find the reachable positions (a
@@ -175,7 +175,8 @@ def check_strongly_solvable(geometry: Geometry) -> None:
 
 @cache
 def _ternary_table(size: int) -> np.ndarray:
-    """``table[bb]`` is :func:`ternary` of ``bb`` for every bitboard of ``size`` cells (kept: 512 KB at 16)."""
+    """``table[bb]`` is :func:`ternary` of ``bb`` for every bitboard of ``size`` cells (kept: ``2**16`` int64s
+    at 16)."""
     boards = np.arange(1 << size, dtype=np.int64)
     table = np.zeros(1 << size, dtype=np.int64)
     for cell in range(size):

@@ -85,8 +85,8 @@ def _subset_sums(values: list[int]) -> tuple[int, ...]:
 
 def _byte_values(values: list[int]) -> tuple[tuple[int, ...], ...]:
     """:func:`_subset_sums` of each byte's eight values (the last byte's missing bits worth 0): a bitboard's sum is
-    its bytes' (15×15's eight transforms: 10 ms, where a loop over every bit of every byte value took 100-190 ms
-    of the first paint)."""
+    its bytes' (a loop over every bit of every byte value made 15×15's eight transforms a large part of the first
+    paint: docs/benchmarks.md)."""
     padded = values + [0] * (-len(values) % 8)
     return tuple(_subset_sums(padded[start : start + 8]) for start in range(0, len(padded), 8))
 

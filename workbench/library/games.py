@@ -9,7 +9,7 @@
 "Games through this position" never scans the table:
 
 * up to ply 2, a position has one move order, and ``openings`` holds its totals
-  (reading the 26–255 thousand games themselves would take 3–35 ms);
+  (rather than reading the 26–255 thousand games themselves);
 * up to ply 6, a position is reached by at most 3!·3! = 36 move orders, and
   the games after one move order are one contiguous range of game ids (ids
   follow the moves in lexicographic order). The engine knows how many games
@@ -263,7 +263,7 @@ def games_through(library: Library, position: Position) -> dict[str, int]:
     if ply <= RANGED_PLIES:  # pragma: no mutate
         ranges = game_id_ranges(position)
         where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)  # pragma: no mutate
-        # conditional sums read the range once; GROUP BY would sort it in a temp B-tree (3× slower)
+        # conditional sums read the range once; GROUP BY would sort it in a temp B-tree, several times slower
         return _split(
             library.query(
                 "SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) FROM games WHERE "

@@ -123,7 +123,7 @@ class RecoveryKeeper:
 
     def __init__(
         self, path: str | os.PathLike[str], *, settle: float = 0.05
-    ) -> None:  # pragma: no mutate - the settle is a pace: only timing could tell 0.05 s from 1.05 s
+    ) -> None:  # pragma: no mutate - the settle is a pace: only timing could tell a mutant's from it
         self.path = Path(path)
         self.settle = settle
         self.session = uuid.uuid4().hex

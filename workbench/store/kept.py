@@ -72,9 +72,9 @@ def install_if_kept(geometry: Geometry) -> bool:
 
 
 def solving_estimate(geometry: Geometry) -> str:
-    """How long solving the board here takes, as short as a list's column allows (``1–3 min``): measured 70–160 s
-    for 4×5's 741 million positions on one core of this 2-core machine (the sweep and the store), and in
-    proportion to the positions below it."""
+    """How long solving the board here takes, as short as a list's column allows (``1–3 min``): in proportion to its
+    positions, from the range measured for 4×5's 741 million on one core (the sweep and the store;
+    docs/benchmarks.md)."""
     positions = sum(positions_with_marks(geometry.size, ply) for ply in range(geometry.size + 1))
     low, high = (seconds * positions / 741_365_049 for seconds in (70, 160))
     if high < 60:

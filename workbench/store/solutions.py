@@ -189,7 +189,7 @@ class KeptSolution:
         return unpack(self.byte(ply, rank))
 
     def warm_in_background(self) -> None:
-        """Import the codec (numcodecs: about 0.1 s) and read the empty board's chunks in a thread of their own,
+        """Import the codec (numcodecs, slow to import) and read the empty board's chunks in a thread of their own,
         so that the first position asked for (in the app, on its UI thread) does not wait for them."""
         import threading
 
@@ -225,7 +225,7 @@ class KeptSolution:
         return int(self._chunk(ply, start, chunk)[rank - start])
 
     def ply(self, ply: int) -> np.ndarray:
-        """The whole of one ply's bytes (read now: 133 MB at the widest ply of 4×5)."""
+        """The whole of one ply's bytes (read now: 133,024,320 bytes at the widest ply of 4×5)."""
         return self._read(ply, slice(None))
 
     def _chunk(self, ply: int, start: int, length: int) -> np.ndarray:
@@ -245,8 +245,8 @@ class KeptSolution:
     def _read_chunk(self, ply: int, start: int, length: int) -> np.ndarray:
         """One chunk, straight from its file where the array is laid out as :class:`SolutionWriter` lays it out
         (Zarr v3's spec: the file ``c/<index>`` holds the chunk, Zstandard-compressed; no file is a chunk of
-        the fill value). About 0.15 ms, against about 1 ms through zarr's own reading, whose machinery is made
-        for large selections; anything else is read through zarr."""
+        the fill value). Several times quicker than zarr's own reading, whose machinery is made for large
+        selections; anything else is read through zarr."""
         if not self._plain_layout(ply):
             return self._read(ply, slice(start, start + length))
         from numcodecs import Zstd
@@ -335,7 +335,7 @@ def open_solution(geometry: Geometry, path: Path, fingerprint: str | None = None
     """The solution kept at ``path``, or None where there is none whole, of this board and this engine."""
     import json
 
-    try:  # the group's own metadata, read as Zarr v3's spec lays it out: zarr itself (0.3 s to import) waits
+    try:  # the group's own metadata, read as Zarr v3's spec lays it out: zarr itself (slow to import) waits
         meta = json.loads((Path(path) / "zarr.json").read_text(encoding="utf-8"))
         attributes = meta["attributes"] if meta.get("node_type") == "group" and meta.get("zarr_format") == 3 else {}
         attributes = attributes if isinstance(attributes, dict) else {}

@@ -32,7 +32,7 @@ VIEWS: tuple[tuple[str, tuple[int, int], tuple[str, ...], Geometry], ...] = (
     ("practice-120x36", (120, 36), ("1", "2", "4", "7", "5", "3", "6", "L", "o", "3", "m", "m"), TIC_TAC_TOE),
     # puzzles: nine solved and one skipped, then the eleventh (halfway up in difficulty), with the figures kept
     ("puzzle-120x36", (120, 36), ("u", *("answer", "n") * 5, "n", *("answer", "n") * 4), TIC_TAC_TOE),
-    # solved once (10-20 s), then read back from the cache
+    # solved once (the longest shot to make), then read back from the cache
     ("4x4k4-values-120x36", (120, 36), ("6", "11", "7", "v"), FOUR_BY_FOUR),
     # opened on the game (typed in, each move's search would slow the next), searched while it is shot: the
     # figures of the search's progress differ from run to run

@@ -362,7 +362,7 @@ def serve(
             only once its app has ended."""
             import textual_serve.server
 
-            # (a closing handshake the tab does not answer within CLOSE_SECONDS is over: it held a stop 10 s)
+            # (a closing handshake the tab does not answer within CLOSE_SECONDS is over: aiohttp's own wait held a stop)
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES, timeout=CLOSE_SECONDS)
             if not websocket.can_prepare(request).ok:  # a plain GET: no place taken, nothing started
                 return refusal(

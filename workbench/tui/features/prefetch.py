@@ -1,7 +1,7 @@
-"""Reading a variant's analysis back while the new-game dialog lights it, so that choosing it shows the analysis
-at once: in a fresh process a 4×4 strong solution takes about 0.2 s to read back (numpy's import, 57 MB read and
-its digest checked), which the user would otherwise wait for after Enter. What is read back and not chosen is
-dropped when the dialog closes. Nothing is ever built or solved here: a variant that was never made waits for
+"""Reading a variant's analysis back while the new-game dialog lights it, so that choosing it shows the analysis at
+once: in a fresh process a 4×4 strong solution takes a noticeable while to read back (numpy's import, its bytes read and
+its digest checked: docs/benchmarks.md), which the user would otherwise wait for after Enter. What is read back and not
+chosen is dropped when the dialog closes. Nothing is ever built or solved here: a variant that was never made waits for
 the user's choice, as before.
 """
 

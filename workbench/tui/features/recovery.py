@@ -62,7 +62,7 @@ class Recovery(AppHost):
     def _keep_recovery_after_frame(self) -> None:
         """Offer the keeper the state once the input being handled is done, and with it the frame a key draws
         at once. The offer wakes the keeper's thread, and a woken thread takes the interpreter for a moment:
-        mid-frame, that was about 0.5 ms of each key on 15×15. The keeper waits 50 ms before it writes anyway."""
+        mid-frame, that would delay the key's frame. The keeper waits a moment before it writes anyway."""
         if self.keeper is not None and not self._recovery_due:
             self._recovery_due = True
             self.call_later(self._keep_recovery_now_due)

@@ -90,9 +90,8 @@ class PositionSearch(AppHost):
         """A key or a click came: stop the search's process until the user's input has been quiet for
         :data:`INPUT_QUIET`.
 
-        On a 2-core machine a running search made each key 3-4 ms later (a 15×15 board at 200×60: the key read
-        3-4 ms after it was sent, its frame out 8.4-8.7 ms after, against 0.2 and 3.2-4.5 with the search held),
-        though it runs at nice 10: the app's threads wait for a core all the same. Held, it loses at most
+        On a machine with few cores a running search made each key later (docs/benchmarks.md), though it runs at
+        nice 10: the app's threads wait for a core all the same. Held, it loses at most
         :data:`INPUT_QUIET` a key. Its go is counted in the time that passes, held or not."""
         self._last_input = time.monotonic()
         process = self._search_process

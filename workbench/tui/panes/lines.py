@@ -350,7 +350,7 @@ def _runs(numbers: list[int]) -> list[tuple[int, int]]:
 # --- scrollbars ----------------------------------------------------------------------------------
 # Textual draws a scrollbar through Rich: a renderable made anew, rendered by a console, cut into lines and
 # styled. At 80×24 the history's tree is taller than its box, and every played move moves the thumb: that
-# render cost 0.3-0.5 ms of the 1 ms a frame took on 15×15. A kept strip is drawn from the same segments
+# render was a large part of a frame on 15×15. A kept strip is drawn from the same segments
 # (Textual's own ``ScrollBarRender.render_bar``), once per thumb place, size and colour.
 
 _DEFAULT_BACK = Color.parse("#555555")

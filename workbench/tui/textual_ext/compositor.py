@@ -36,7 +36,7 @@ class ChangedRegionsCompositor(Compositor):
         """Textual's, without laying the whole screen out again for a widget that the full map holds but that
         shows nowhere (a view clipped out of a small pane): Textual takes any widget it does not see for a new
         one. On 15×15 at 80×24 the history's value strip is such a widget, and every step refreshed it: a
-        layout of every widget on the next lookup of a region, 2-3 ms a key."""
+        layout of every widget on the next lookup of a region, at every key."""
         if not self._full_map_invalidated:
             unseen = widgets - self.visible_widgets.keys()
             if unseen and unseen <= self._full_map.keys():
@@ -144,8 +144,9 @@ def _chops_meeting(cuts: list[int], spans: list[tuple[int, int]]) -> list[int]:
 
 
 class QuickChopsUpdate(ChopsUpdate):
-    """Textual's partial update, writing the very same bytes without making a Rich ``Control`` object for each
-    cursor move (two a changed row: at 200×60 a step on 15×15 changes some fifty, and the objects cost 0.5 ms)."""
+    """Textual's partial update, writing the very same bytes without making a Rich ``Control`` object for each cursor
+    move (two a changed row: at 200×60 a step on 15×15 changes some fifty, and the objects were a measurable part of the
+    step)."""
 
     def render_segments(self, console) -> str:
         sequences: list[str] = []
@@ -185,7 +186,7 @@ class PanesScreen(Screen):
         """Textual's clock when the last frame of the whole screen was drawn: a repaint asked for before it is done."""
 
     # --- the first screen, drawn once ------------------------------------------------------------------
-    # Textual drew the first screen three times over: 40 KB at 133×44 each, every one of them rendered, written and
+    # Textual drew the first screen three times over, every one of them rendered, written and
     # (in a browser tab) parsed and drawn by the page's terminal, for no change on the screen.
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
@@ -237,9 +238,9 @@ class PanesScreen(Screen):
     def draw_repaints_now(self) -> bool:
         """Draw now, as the update timer would, what the input just handled changed, when all it changed is what
         widgets show; False (and nothing done) when anything needs more (a layout, new styles), which Textual's way
-        does. Textual's way hands each changed widget's repaint to the screen through two message queues, the
-        widget's own then the screen's: 0.5-0.7 ms a key for the seven panes' widgets a played move changes. This
-        does what each widget's idle and then the screen would do with its messages (``Widget._check_refresh``,
+        does. Textual's way hands each changed widget's repaint to the screen through two message queues, the widget's
+        own then the screen's, a measurable part of a key for the seven panes' widgets a played move changes. This does
+        what each widget's idle and then the screen would do with its messages (``Widget._check_refresh``,
         ``Screen._on_update``, ``Screen._on_update_scroll``)."""
         if (
             not self.is_current
@@ -287,8 +288,8 @@ def hand_frame_to_writer(app: App) -> None:
     """Let Textual's output thread take the frame just queued for it before the main thread goes on.
 
     The thread needs the interpreter's lock to take a frame from its queue. The main thread, going on with what a
-    key leaves after its frame (callbacks, an idle prompt to each widget), held the lock for a further 0.5-1.4 ms
-    in a pty timeline, and the frame reached the terminal that much later. Waiting on the queue's own condition
+    key leaves after its frame (callbacks, an idle prompt to each widget), held the lock a while longer
+    (seen in a pty's timeline), and the frame reached the terminal that much later. Waiting on the queue's own condition
     (notified by each ``get``) lets go of the lock, so the thread takes the frame at once; it then writes it while
     the main thread goes on. A frame behind others (a slow terminal) is not waited for beyond
     :data:`HANDING_S`. Drivers without an output thread (the headless one) have nothing to hand over."""

@@ -2,8 +2,8 @@
 
 Textual hands a key to the focused widget, which hands it to its parent, and so on up to the screen and back to
 the app, where the bindings are checked: a trip through one message queue per node. The board is four nodes
-below the app (pane, container, screen), and the trip cost about 1 ms a key in a real terminal, a fifth of
-the app's whole answer to a played move (a bare app's key goes to its screen: one node). When no node on the
+below the app (pane, container, screen), and the trip was a large share of the app's whole answer to a played
+move in a real terminal (a bare app's key goes to its screen: one node). When no node on the
 way handles keys itself (an ``on_key`` or ``_on_key`` handler, a ``key_…`` method, an ``@on(Key)`` handler, a
 hook into its messages) the trip changes nothing but the time, and the app checks the bindings at once. A
 dialog's input or list, which read keys, keep Textual's way.

@@ -56,7 +56,7 @@ def release(text: str) -> Version | None:
 def installed(package: str) -> str | None:
     """``package``'s installed version: read from its distribution's folder beside it (``name-version.dist-info``,
     as installers name it), which costs a listing of one folder; else from ``importlib.metadata``, whose import and
-    search cost some 20-60 ms of the app's start."""
+    search would be a noticeable part of the app's start."""
     name = package.replace("-", "_")
     spec = util.find_spec(name)
     if spec is not None and spec.origin is not None:

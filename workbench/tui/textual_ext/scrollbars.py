@@ -37,10 +37,10 @@ class OwnScrollBars:
 
 
 class LinesWithoutLayout:
-    """Mixed into a ``ScrollView`` whose box the CSS sets: a new number of lines asks for a layout of the whole
-    screen only when a scrollbar comes or goes; a shown scrollbar's thumb is set directly (a layout costs 10-20 ms
-    a key). The widget sets :attr:`sizing_lines` while it sets its virtual size and repaints the rows that differ
-    itself; a refresh then asks for nothing more."""
+    """Mixed into a ``ScrollView`` whose box the CSS sets: a new number of lines asks for a layout of the whole screen
+    only when a scrollbar comes or goes; a shown scrollbar's thumb is set directly (a layout of the screen at every key
+    would cost more than the rest of the key). The widget sets :attr:`sizing_lines` while it sets its virtual size and
+    repaints the rows that differ itself; a refresh then asks for nothing more."""
 
     sizing_lines = False
     """Set by the widget around its own change of the virtual size."""

@@ -13,8 +13,9 @@ piece                    what it does                                     stock
                          CPU, and takes the token out of the address bar
 :func:`run`              the server on the socket the command line         textual-serve's ``Server.serve()``, which
                          bound (a port in use is said at once), a stop     binds the port itself; a stop gives open
-                         that gives open tabs 2 s                          tabs the same 2 s (see ``serve``)
-download chunks          a download waits 30 s for each chunk of the app   textual-serve's 4 s
+                         that gives open tabs ``serve.STOP_SECONDS``       tabs the same time (see ``serve``)
+download chunks          a download waits ``DOWNLOAD_CHUNK_SECONDS`` for   textual-serve's own, shorter wait
+                         each chunk of the app
 =======================  ===============================================  ===========================================
 
 The server's access checks (token, Host, Origin, the cap on tabs) are the same in both modes: they are added
@@ -113,7 +114,7 @@ def run(
     from .app_service import start_apps_warm
     from .warm_start import WarmStart
 
-    # textual-serve ends a download as complete when the app takes over 4 s to hand over a chunk: on a busy machine
+    # textual-serve ends a download as complete when the app is slow to hand over a chunk: on a busy machine
     # (eight tabs starting, a test suite beside it) a screenshot or export arrived empty. An app answers well
     # within this, however busy; only an app gone mid-download waits it out.
     textual_serve.download_manager.DOWNLOAD_TIMEOUT = DOWNLOAD_CHUNK_SECONDS

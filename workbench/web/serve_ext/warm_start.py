@@ -1,9 +1,9 @@
 """Browser tabs that start warm: one process imports the app once, then forks a ready app for each tab.
 
-Started as ``python -m workbench``, a tab's app spends about 0.4 s of CPU importing Python's modules, Textual and
-the workbench before it draws anything; eight tabs opened at once on two cores queue behind each other's
-imports. ``workbench serve`` starts one warm process instead, which imports all that once and reads the game's
-tables, then forks for each tab. The child is the tab's app, on pipes that the server reads and writes as it
+Started as ``python -m workbench``, a tab's app imports Python's modules, Textual and the workbench (CPU each time:
+docs/serving.md) before it draws anything; eight tabs opened at once on two cores queue behind each other's imports.
+``workbench serve`` starts one warm process instead, which imports all that once and reads the game's tables, then forks
+for each tab. The child is the tab's app, on pipes that the server reads and writes as it
 would a process of its own.
 
 The server hands each child's standard input, output and error to the warm process over a Unix socket

@@ -1,6 +1,6 @@
 """The page ``workbench serve`` sends a browser: textual-serve's, lighter to load.
 
-On a machine without a GPU (this 2-core box: eight tabs loading at once), a page load is mostly the browser's CPU, and
+On a machine without a GPU (eight tabs loading at once on a few cores), a page load is mostly the browser's CPU, and
 textual-serve's page spends some of it on nothing the user sees:
 
 * its script sets up two terminal renderers, xterm.js's WebGL one and then the canvas one, which takes over: the WebGL
@@ -11,7 +11,7 @@ textual-serve's page spends some of it on nothing the user sees:
 * the canvas renderer draws each glyph of a frame as it meets it: a glyph not yet in its atlas is put there
   (``putImageData``) and then copied to the screen (``drawImage``). Chromium copies a whole canvas that was read
   since its last write before it writes to it again, so each new glyph of a frame costs a copy of its 512×512 atlas
-  page: about 0.2 s of a tab's 0.65 s of renderer CPU for the first screen's 226 glyphs (8 tabs loading). Here a
+  page: a third of a tab's renderer CPU for the first screen's 226 glyphs (docs/serving.md). Here a
   frame's glyphs are all put in the atlas first, then all drawn, in the same order: the same pixels, without the
   copies.
 
