@@ -18,9 +18,8 @@ import aiohttp
 import pyte
 import pytest
 
-from workbench.cli import main
-
 from workbench.bench.browser import all_panes, children, descendants, tab_apps, websocket_address
+from workbench.cli import main
 from workbench.web import serve_ext
 from workbench.web.serve_ext.warm_start import MODULE as WARM_MODULE
 
@@ -91,18 +90,35 @@ def server(tmp_path):
         yield started
 
 
+def page_key(url: str, html: str) -> str:
+    """The session key the page at ``url`` was given in exchange for its token."""
+    (key,) = re.findall(rf'"{base_of(url).replace("http", "ws")}/ws/([\w-]+)"', html)
+    return key
+
+
+def keyed_websocket(url: str, key: str | None, columns: int, rows: int) -> str:
+    """The websocket of a tab of ``columns`` × ``rows``: with the session ``key``, else the printed address's token."""
+    if key is None:
+        return websocket_address(url, columns, rows)
+    return f"{base_of(url).replace('http', 'ws')}/ws/{key}?width={columns}&height={rows}"
+
+
 class Tab:
     """One browser tab's connection: what the page's script does (size, keys), and the screen it would draw."""
 
-    def __init__(self, session: aiohttp.ClientSession, url: str, columns: int = 120, rows: int = 36) -> None:
-        self.session, self.url = session, url
+    def __init__(
+        self, session: aiohttp.ClientSession, url: str, columns: int = 120, rows: int = 36, key: str | None = None
+    ) -> None:
+        """A tab of the server at ``url``: with the session ``key`` a page was given, as a page opens it, else with
+        the token of the printed address (as a program may, until a page has spent it)."""
+        self.session, self.url, self.key = session, url, key
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.size = (columns, rows)
 
     async def __aenter__(self) -> "Tab":
         columns, rows = self.size
-        self.socket = await self.session.ws_connect(websocket_address(self.url, columns, rows))
+        self.socket = await self.session.ws_connect(keyed_websocket(self.url, self.key, columns, rows))
         return self
 
     async def __aexit__(self, *exc) -> None:
@@ -120,7 +136,7 @@ class Tab:
                 raise AssertionError(f"never: {what}\n{self.text()}")
             try:
                 message = await self.socket.receive(timeout=min(left, 1.0))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             if message.type == aiohttp.WSMsgType.BINARY:
                 self.stream.feed(message.data)
@@ -145,7 +161,8 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
             assert (
                 f"{base_of(url).replace('http', 'ws')}/ws" in html
             )  # the page's websocket is where the browser reached it
-        async with Tab(session, url) as tab, Tab(session, url) as other:
+        key = page_key(url, html)
+        async with Tab(session, url, key=key) as tab, Tab(session, url, key=key) as other:
             await tab.until(all_panes, "the four panes")
             await other.until(all_panes, "the four panes in the other tab")
             assert len(_apps(process.pid)) == 2  # an app each, forked from the one warm process (fast path)
@@ -184,7 +201,7 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
                 break
             await asyncio.sleep(0.1)
         assert not _apps(process.pid)
-        async with Tab(session, url) as tab:
+        async with Tab(session, url, key=key) as tab:
             await tab.until(lambda text: "Restore the unsaved study" in text, "the unsaved study offered back")
             assert "(corner opening, 4" in tab.text() and "moves)" in tab.text()  # the dialog wraps it there
             # stopped while a tab is open: its app ends too, nothing is left running
@@ -237,14 +254,15 @@ async def test_a_tab_past_max_tabs_gets_the_full_page_and_no_app_and_a_closed_ta
         async with browser_session() as session:
             async with session.get(url) as page:
                 assert page.status == 200
-            async with Tab(session, url) as tab, Tab(session, url) as other:
+                key = page_key(url, await page.text())
+            async with Tab(session, url, key=key) as tab, Tab(session, url, key=key) as other:
                 await tab.until(all_panes, "the four panes")
                 await other.until(all_panes, "the four panes in the other tab")
                 async with session.get(url) as page:
                     assert page.status == 503 and "the server is full" in await page.text()
                 # a page loaded before the server filled up opens its websocket: refused, nothing started
                 with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-                    await session.ws_connect(websocket_address(url, 80, 24))
+                    await session.ws_connect(keyed_websocket(url, key, 80, 24))
                 assert refused.value.status == 503
                 assert len(_apps(process.pid)) == 2
             deadline = time.monotonic() + 60  # the closed tabs' places, back once their apps end (after their sockets)
@@ -254,7 +272,7 @@ async def test_a_tab_past_max_tabs_gets_the_full_page_and_no_app_and_a_closed_ta
                         break
                 await asyncio.sleep(0.1)
             assert page.status == 200
-            async with Tab(session, url) as tab:
+            async with Tab(session, url, key=key) as tab:
                 await tab.until(all_panes, "the four panes in a third tab")
 
 
@@ -275,6 +293,12 @@ async def test_the_printed_token_is_exchanged_for_a_session_key_and_no_answer_is
         assert key != url.rsplit("=", 1)[1]
         async with session.get(base + "/") as page:  # a reload: the same page, without a key (the page has it)
             assert page.status == 200 and f'"{base.replace("http", "ws")}/ws"' in await page.text()
+        # the token is spent: the address in the browser's history gives no key, and opens no websocket
+        async with session.get(url) as page:
+            assert page.status == 200 and f'"{base.replace("http", "ws")}/ws"' in await page.text()
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(websocket_address(url, 80, 24))
+        assert refused.value.status == 403
         async with session.ws_connect(f"{base.replace('http', 'ws')}/ws/{key}?width=80&height=24") as tab:
             assert (await tab.receive(timeout=30)).type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY)
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -298,8 +322,8 @@ async def test_the_printed_token_is_exchanged_for_a_session_key_and_no_answer_is
 
 
 def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address_and_the_risk():
-    from workbench.web.serve import reach
     from workbench.web.access import Access
+    from workbench.web.serve import reach
 
     access = Access.make(token="k" * 32, host="0.0.0.0", port=8799)
     said = reach("0.0.0.0", 8799, access)
@@ -310,7 +334,14 @@ def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address
     assert reach("192.0.2.7", 8799, Access.make(token=None, host="192.0.2.7", port=8799)) == (
         "by anyone who can reach this address: no encryption, with no key at all; prefer an SSH tunnel to a server on 127.0.0.1"
     )
-    assert reach("::1", 8799, access) == "this machine only; the address is the key, keep it to yourself"
+    assert reach("::1", 8799, access) == (
+        "this machine only; the address is the key of the first browser that opens it, keep it to yourself"
+    )
+    kept = Access.make(token="k" * 32, host="::1", port=8799, keep_token=True)
+    assert (
+        reach("::1", 8799, kept)
+        == "this machine only; the address is the key while this server runs, keep it to yourself"
+    )
     # without a token the address is no key, and the line does not call it one
     assert reach("127.0.0.1", 8799, Access.make(token=None, host="127.0.0.1", port=8799)) == (
         "this machine only, with no key: every program on it can use it"
@@ -368,14 +399,24 @@ def test_every_port_from_0_to_65535_is_taken(port):
 
 
 def test_each_tab_runs_this_python_s_app_with_the_library_and_variant_asked_for():
-    """textual-serve runs the command through a shell: a library path with spaces or quotes stays one word."""
+    """textual-serve runs the command through a shell: a library path with spaces or quotes stays one word, and the
+    shell becomes the app (its parent is then the server, whose end the kernel tells it of)."""
     import shlex
 
     from workbench.web.serve import app_command
 
-    assert shlex.split(app_command()) == [sys.executable, "-m", "workbench"]
+    assert shlex.split(app_command()) == ["exec", sys.executable, "-m", "workbench"]
     words = shlex.split(app_command(db="/tmp/my 'odd' library.sqlite3", game="4x4k4"))
-    assert words == [sys.executable, "-m", "workbench", "--db", "/tmp/my 'odd' library.sqlite3", "--game", "4x4k4"]
+    assert words == [
+        "exec",
+        sys.executable,
+        "-m",
+        "workbench",
+        "--db",
+        "/tmp/my 'odd' library.sqlite3",
+        "--game",
+        "4x4k4",
+    ]
 
 
 def _serve_without_running(monkeypatch) -> list:

@@ -12,11 +12,10 @@ import aiohttp
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
+from workbench.bench.browser import websocket_address
 from workbench.cli import main
-from workbench.web.headers import cache_control, content_disposition, secure_headers
 from workbench.web.access import (
     DEFAULT_MAX_TABS,
     TOKEN_VARIABLE,
@@ -29,14 +28,11 @@ from workbench.web.access import (
     full_page,
     guard,
     new_token,
-    split_host,
-    split_origin,
     target_refusal,
 )
-
+from workbench.web.headers import cache_control, content_disposition, secure_headers
 from workbench.web.messages import MAX_SIZE, MIN_SIZE, BadMessage, Message, query_size, read_message
-
-from workbench.bench.browser import websocket_address
+from workbench.web.names import split_host, split_origin
 
 from .test_cli_serve import _apps, base_of, serving_again
 
@@ -218,6 +214,36 @@ def test_only_the_token_is_accepted():
     )
     assert Access.make(token="s3cret-Token", host="127.0.0.1", port=PORT).session != access.session  # one a start
     assert Access.make(token=None, host="127.0.0.1", port=PORT).key_accepted(None, None)
+
+
+def test_the_token_is_spent_by_its_first_exchange_unless_kept():
+    """Issue 47, finding 3: the address in the browser's history opens nothing once a page has had the session key
+    for it; ``--keep-token`` keeps it a key (several browsers, a script)."""
+    access = Access.make(token="s3cret-Token", host="127.0.0.1", port=PORT)
+    assert not access.exchange_token("wrong") and not access.exchange_token(None) and not access.token_spent
+    assert access.key_accepted("s3cret-Token", None)  # a program's websocket, before any page: the token opens it
+    assert access.exchange_token("s3cret-Token") and access.token_spent
+    assert not access.exchange_token("s3cret-Token")  # the second page (history, another browser) gets no key
+    assert not access.token_accepted("s3cret-Token") and access.is_token("s3cret-Token")
+    assert not access.key_accepted("s3cret-Token", None) and access.key_accepted(None, access.session)
+    kept = Access.make(token="s3cret-Token", host="127.0.0.1", port=PORT, keep_token=True)
+    assert all(kept.exchange_token("s3cret-Token") for _ in range(3)) and not kept.token_spent
+    assert kept.key_accepted("s3cret-Token", None)
+    assert not Access.make(token=None, host="127.0.0.1", port=PORT).exchange_token(None)  # no token: no key to give
+
+
+async def test_a_spent_token_gets_the_page_without_a_key_and_no_websocket():
+    client, access, said = await _client("s3cret")
+    try:
+        assert access.exchange_token("s3cret")
+        response = await client.get("/?token=s3cret")  # the page, with no key (the server's page adds none)
+        assert response.status == 200 and not said
+        response = await client.get("/ws?token=s3cret&width=80&height=24")
+        assert response.status == 403 and said == ["workbench: refused GET '/ws': its token has been exchanged already"]
+        response = await client.get(f"/ws/{access.session}?token=s3cret")  # the page's key still opens it
+        assert response.status == 200
+    finally:
+        await client.close()
 
 
 @pytest.mark.parametrize(

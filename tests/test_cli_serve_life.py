@@ -17,6 +17,7 @@ import aiohttp
 import pytest
 
 from workbench.bench.browser import all_panes, descendants, websocket_address
+from workbench.tui.textual_ext.mode import STOCK_VARIABLE
 from workbench.web import serve_ext
 from workbench.web.messages import MAX_MESSAGE_BYTES
 
@@ -120,6 +121,26 @@ async def test_no_app_outlives_its_server_however_it_ends_and_whatever_the_app_d
             for socket_ in sockets:
                 await socket_.close()
     assert not left, f"{ending}: {len(left)} of the server's {len(started)} processes still ran"
+
+
+@pytest.mark.parametrize("mode", ["fast path", "stock"])
+async def test_a_stopped_app_ends_with_its_server_killed_outright_in_either_mode(tmp_path, monkeypatch, mode):
+    """A tab's app stopped (SIGSTOP: it runs no code, reads no input, handles no signal) still ends when its server
+    is killed outright: the kernel kills it (its parent-death signal). In the stock mode it ran on until someone
+    sent it SIGCONT: it ended only by noticing its input closed."""
+    if mode == "stock":
+        monkeypatch.setenv(STOCK_VARIABLE, "1")
+    with serving_again(tmp_path) as (process, url):
+        async with aiohttp.ClientSession() as session, Tab(session, url, 80, 24) as tab:
+            await tab.until(all_panes, "the four panes")
+            (app,) = _apps(process.pid)
+            os.kill(app, signal.SIGSTOP)
+            process.kill()
+            process.wait()
+            left = await asyncio.to_thread(_wait_gone, {app}, 30)
+            if left:
+                os.kill(app, signal.SIGKILL)
+    assert not left, f"{mode}: the stopped app outlived its server"
 
 
 async def test_every_bad_message_is_dropped_with_one_line_and_the_app_plays_on(untraced_children, server):

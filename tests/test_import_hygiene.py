@@ -180,6 +180,7 @@ def test_what_a_user_runs_imports_nothing_of_the_bench_extra():
 
 ROOMS = {
     "workbench.errors": set(),
+    "workbench.lifeline": set(),
     "workbench.engine": {"errors"},
     "workbench.state": {"engine", "errors"},
     "workbench.library": {"engine", "state", "errors"},
@@ -187,10 +188,20 @@ ROOMS = {
     "workbench.store": {"engine", "cache", "errors"},
     "workbench.distributed": {"engine", "store", "cache", "errors"},
     "workbench.settings": {"engine", "state", "errors"},
-    "workbench.search_service": {"engine", "errors"},
+    "workbench.search_service": {"engine", "lifeline", "errors"},
     "workbench.text": {"engine", "state", "errors"},
-    "workbench.tui": {"engine", "state", "library", "cache", "store", "settings", "search_service", "errors"},
-    "workbench.web": {"engine", "state", "cache", "settings", "tui", "errors"},
+    "workbench.tui": {
+        "engine",
+        "state",
+        "library",
+        "cache",
+        "store",
+        "settings",
+        "search_service",
+        "lifeline",
+        "errors",
+    },
+    "workbench.web": {"engine", "state", "cache", "settings", "tui", "lifeline", "errors"},
     "workbench.bench": {
         "engine",
         "state",

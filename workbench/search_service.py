@@ -23,7 +23,6 @@ of nearby positions share its transposition table.
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -140,24 +139,6 @@ def start() -> tuple[Connection, subprocess.Popen]:
     return Connection(ours.detach()), process
 
 
-PR_SET_PDEATHSIG = 1
-"""Linux's prctl option: the signal this process gets when its parent ends."""
-
-
-def die_with_parent(parent: int) -> None:
-    """Have the kernel kill this process when the app's process ends, however it ends (Linux): a search the app
-    stopped for the user's input (SIGSTOP) reads no pipe, and would never see the app gone. Elsewhere, or where
-    the call is refused, the closed pipe still ends a running search."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # no libc prctl here
-        return
-    if os.getppid() != parent:  # the app ended before that was asked
-        os._exit(0)
-
-
 def stop(connection: Connection, process: subprocess.Popen) -> None:
     """End the search process now (it holds nothing worth keeping) and reap it."""
     connection.close()
@@ -168,7 +149,8 @@ def stop(connection: Connection, process: subprocess.Popen) -> None:
 if __name__ == "__main__":  # pragma: no cover - the child of start(); serve() is tested in-process
     # this file runs as __main__: the requests unpickle as the classes of workbench.search_service, which
     # isinstance() here would not recognise
-    from workbench.search_service import die_with_parent, serve as serve_requests
+    from workbench.lifeline import die_with_parent
+    from workbench.search_service import serve as serve_requests
 
     die_with_parent(int(sys.argv[2]))
     # below the app and the terminal it draws on: where cores are few, a key's frame comes first

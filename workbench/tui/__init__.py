@@ -4,6 +4,6 @@
 (the app's features beside them: mixins and helpers), the dialogs, and ``textual_ext/``, the gate: the only
 package here that reads or overrides Textual's private parts, with a stock fallback for each.
 
-May import the engine, the state, the library, the tables' cache, the settings, the search's service and
-``workbench.errors``; never the command line, the web server or the benchmarks (which import it).
+May import the engine, the state, the library, the tables' cache, the settings, the search's service,
+``workbench.lifeline`` and ``workbench.errors``; never the command line, the web server or the benchmarks (which import it).
 """

@@ -13,6 +13,8 @@ from typing import Any
 from textual.app import App
 from textual.drivers.web_driver import WebDriver
 
+from ..lifeline import die_with_parent
+
 
 class ServedDriver(WebDriver):
     """Textual's web driver (textual-serve's apps run on it), ending the app when its input closes.
@@ -21,7 +23,8 @@ class ServedDriver(WebDriver):
     closes, and the web driver stops reading but leaves the app running, alone, for good. Here the app exits
     then, as on a quit, so its unsaved study is kept for the next tab; a SIGTERM (the server's, or the warm
     process's as it ends) does the same. An app that has not ended :data:`EXIT_SECONDS` after either (busy, or
-    stuck) is killed: no app outlives its server."""
+    stuck) is killed; and the kernel kills the app when the process that started it ends, whatever state the app
+    is in (its parent-death signal): no app outlives its server."""
 
     EXIT_SECONDS = 3.0
 
@@ -38,6 +41,10 @@ class ServedDriver(WebDriver):
             signal.signal(signal.SIGTERM, lambda number, frame: self.end_app())
         except ValueError:  # (not the main thread: a test's app; SIGTERM then ends it at once)
             pass
+        else:
+            # the app's own process: the kernel ends it with the process that started it (the server, which
+            # starts it by ``exec`` in its shell, or the warm process), even while it is stopped or busy
+            die_with_parent(os.getppid())
         super().start_application_mode()
 
     def run_input_thread(self) -> None:

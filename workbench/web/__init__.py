@@ -3,5 +3,5 @@ and the gate of textual-serve's private parts (``serve_ext``: the warm process t
 browser is sent, the server's run on a bound socket), with textual-serve's own ``Server.serve()`` as its stock.
 
 May import: the engine, the settings, the tables' cache, the app (``tui``: to run a tab's app in a forked
-process), ``errors``, textual-serve and aiohttp; never the command line, which imports this.
+process), ``lifeline``, ``errors``, textual-serve and aiohttp; never the command line, which imports this.
 """

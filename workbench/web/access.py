@@ -18,13 +18,15 @@ Jupyter Server's do:
   at another port (127.0.0.1:9000 is the same *site* as 127.0.0.1:8000, and gets its cookies), is refused,
   unless it is the opening of a page in a tab (a navigation: the other page cannot read it) or its origin is an
   allowed one.
-* **Token**: a random key made at each start (``secrets``, 192 bits) and printed in the address. The page that
-  address opens is given, in exchange, the server's *session* key (another random one, never in an address), which
-  it keeps in the browser's storage of its origin, that is of this host *and port*: a reload and a new tab at the
-  bare address find it there, and no page of another port can read it (a cookie would be sent to every port of the
-  host). The websocket needs one of the two keys; a download, the key of the tab whose app offered it. The page,
-  its script and its static files are the same for everyone and carry no key (a page without one says where the
-  address is); a wrong token in an address is refused.
+* **Token**: a random key made at each start (``secrets``, 192 bits) and printed in the address. The first page
+  that address opens is given, in exchange, the server's *session* key (another random one, never in an address),
+  which it keeps in the browser's storage of its origin, that is of this host *and port*: a reload and a new tab at
+  the bare address find it there, and no page of another port can read it (a cookie would be sent to every port of
+  the host). The exchange spends the token (:class:`Exchange`): the address in the browser's history, its session
+  files and its cache opens nothing more, unless ``--keep-token`` keeps it a key (several browsers, a script). The
+  websocket needs one of the two keys; a download, the key of the tab whose app offered it. The page, its script
+  and its static files are the same for everyone and carry no key (a page without one says how to get it); a wrong
+  token in an address is refused.
 
 The cap on apps (``--max-tabs``) is the server's (:class:`Cap`): a tab past it gets :func:`full_page`.
 
@@ -36,10 +38,8 @@ line checks its options with this module without loading a web server).
 from __future__ import annotations
 
 import html
-import ipaddress
 import re
 import secrets
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,6 +48,15 @@ from urllib.parse import quote, urlsplit
 
 from ..errors import InputError
 from .headers import SECURITY_HEADERS
+from .names import (
+    LOOPBACK_NAMES,
+    canonical_name,
+    default_port,
+    format_origin,
+    machine_names,
+    split_host,
+    split_origin,
+)
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -61,9 +70,6 @@ TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~:-]{1,256}")
 SHORT_TOKEN = 16
 """A ``--token`` shorter than this is warned about: it could be guessed."""
 DEFAULT_MAX_TABS = 16
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-WILDCARDS = frozenset({"0.0.0.0", "::"})
-_NAME = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*")
 
 
 class AccessError(InputError):
@@ -116,81 +122,12 @@ def _checked(token: str, where: str) -> str:
         raise AccessError(f"{where}: {str(error).split(': ', 1)[1]}") from None
 
 
-def canonical_name(name: str) -> str:
-    """A host name as compared: lower case, without one final dot; an address in its one written form (an IPv4
-    address mapped into IPv6 as the IPv4 address)."""
-    name = name.lower()
-    if name.endswith(".") and not name.endswith(".."):
-        name = name[:-1]
-    try:
-        address = ipaddress.ip_address(name)
-    except ValueError:
-        return name
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return address.compressed
-
-
-def split_host(value: str) -> tuple[str, int | None] | None:
-    """A ``Host`` header's name (canonical) and port: ``[::1]:8000`` → ``("::1", 8000)``, ``localhost`` →
-    ``("localhost", None)``; None when it names no host (an IPv6 address without brackets, a bad port, a name of
-    other characters than a host name's)."""
-    if value.startswith("["):
-        name, bracket, rest = value[1:].partition("]")
-        if not bracket or (rest and not rest.startswith(":")):
-            return None
-        try:
-            ipaddress.IPv6Address(name)
-        except ValueError:
-            return None
-        port_text = rest[1:] if rest else None
-    else:
-        name, colon, port_text = value.partition(":")
-        if not colon:
-            port_text = None
-        elif ":" in port_text:  # an IPv6 address without its brackets
-            return None
-        if not _NAME.fullmatch(canonical_name(name)):
-            return None
-    if port_text is None:
-        return canonical_name(name), None
-    if not (port_text.isascii() and port_text.isdigit() and len(port_text) <= 5 and int(port_text) <= 65535):
-        return None
-    return canonical_name(name), int(port_text)
-
-
-def default_port(scheme: str) -> int:
-    """The port an address of ``scheme`` means when it names none (the server speaks plain http)."""
-    return 443 if scheme == "https" else 80
-
-
-def split_origin(origin: str) -> tuple[str, str, int] | None:
-    """An ``Origin``'s scheme, host name (canonical) and port (the scheme's own when unsaid); None when it is no
-    origin (``null``, a path, a user, a bad port)."""
-    try:
-        parts = urlsplit(origin)
-        port = parts.port
-    except ValueError:
-        return None
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.fragment:
-        return None
-    if parts.username is not None or parts.password is not None:
-        return None
-    return parts.scheme, canonical_name(parts.hostname), port if port is not None else default_port(parts.scheme)
-
-
 def check_origin(origin: str) -> str:
     """An origin as ``--allow-origin`` gave it, as compared. :raises AccessError: it is not an origin."""
     parts = split_origin(origin.removesuffix("/"))
     if parts is None:
         raise AccessError(f"--allow-origin {origin[:80]!r}: not an origin (scheme://host or scheme://host:port)")
     return format_origin(*parts)
-
-
-def format_origin(scheme: str, name: str, port: int) -> str:
-    """An origin in the one form compared: ``http://[::1]:8000`` (the port always said)."""
-    host = f"[{name}]" if ":" in name else name
-    return f"{scheme}://{host}:{port}"
 
 
 def check_allowed_host(value: str) -> tuple[str, int | None]:
@@ -202,14 +139,13 @@ def check_allowed_host(value: str) -> tuple[str, int | None]:
     return found
 
 
-def machine_names(host: str) -> frozenset[str]:
-    """The names ``--host`` stands for, besides the address each connection reaches: the name as given, and for
-    an address of every network (``0.0.0.0``, ``::``) the machine's name. (No lookup is made: a machine with no
-    resolver would wait on it.)"""
-    names = {canonical_name(host)}
-    if canonical_name(host) in WILDCARDS:
-        names.add(canonical_name(socket.gethostname()))
-    return frozenset(names)
+@dataclass
+class Exchange:
+    """Whether the printed token has been exchanged for the session key (a page was sent with it), which spends
+    it, unless it is ``reusable`` (``--keep-token``). The one part of :class:`Access` that changes."""
+
+    reusable: bool = False
+    done: bool = False
 
 
 @dataclass(frozen=True)
@@ -234,9 +170,10 @@ class Access:
         port: int,
         allow_hosts: tuple[str, ...] = (),
         allow_origins: tuple[str, ...] = (),
+        keep_token: bool = False,
     ) -> Access:
-        """The access of a server listening on ``host``:``port``. :raises AccessError: an option names no host
-        or no origin, or the token is not one."""
+        """The access of a server listening on ``host``:``port``; the token spent by its first exchange unless
+        ``keep_token``. :raises AccessError: an option names no host or no origin, or the token is not one."""
         return cls(
             token=None if token is None else check_token(token),
             port=port,
@@ -244,10 +181,12 @@ class Access:
             names=LOOPBACK_NAMES | machine_names(host),
             allowed_hosts=tuple(check_allowed_host(name) for name in allow_hosts),
             allowed_origins=frozenset(check_origin(origin) for origin in allow_origins),
+            exchange=Exchange(reusable=keep_token),
         )
 
     session: str | None = None
     """The key the page keeps in its origin's storage, given in exchange for the token (None: no token)."""
+    exchange: Exchange = field(default_factory=Exchange, compare=False)
 
     def host_refusal(self, host: str | None, local_address: str | None) -> str | None:
         """Why a request naming ``host`` (its ``Host`` header) is refused, or None; ``local_address`` is the
@@ -301,18 +240,35 @@ class Access:
         return f"a page of another site may not use this server (Sec-Fetch-Site: {site[:40]!r})"
 
     def token_accepted(self, given: str | None) -> bool:
-        """Whether ``given`` is the token (always, with none)."""
+        """Whether ``given`` is the token, and not spent (always, with none)."""
         if self.token is None:
             return True
-        return given is not None and _same(given, self.token)
+        return self.is_token(given) and not self.token_spent
+
+    def is_token(self, given: str | None) -> bool:
+        """Whether ``given`` is the token, spent or not."""
+        return self.token is not None and given is not None and _same(given, self.token)
+
+    @property
+    def token_spent(self) -> bool:
+        """Whether the token was exchanged already, and opens nothing more."""
+        return self.exchange.done and not self.exchange.reusable
+
+    def exchange_token(self, given: str | None) -> bool:
+        """Whether a page asked for with ``given`` gets the session key: ``given`` is the token, not spent; the
+        token is spent then (unless reusable). Nothing awaits in here: of two pages asked for at once, one gets it."""
+        if self.session is None or not self.token_accepted(given):
+            return False
+        self.exchange.done = True
+        return True
 
     def key_accepted(self, token: str | None, session: str | None) -> bool:
         """Whether a request with ``token`` and ``session`` (its address's) carries a key: the token or the session
         key (always, with no token)."""
         if self.token is None:
             return True
-        return (token is not None and _same(token, self.token)) or (
-            session is not None and _same(session, self.session)
+        return (token is not None and self.token_accepted(token)) or (
+            session is not None and self.session is not None and _same(session, self.session)
         )
 
     def address(self, base: str) -> str:
@@ -481,8 +437,10 @@ def guard(access: Access, log: Callable[[str, str], None]) -> Callable:
             return refusal(403, refused_page(reason, why="host" if kind == "host" else "origin"))
         token = request.query.get("token")
         session = request.path.removeprefix(KEYED + "/") if request.path.startswith(KEYED + "/") else None
-        if token is not None and not access.token_accepted(token):
+        if token is not None and access.token is not None and not access.is_token(token):
             reason = "its token is not this server's"
+        elif token is not None and access.token_spent and request.path == KEYED:
+            reason = "its token has been exchanged already"
         elif (request.path == KEYED or session is not None) and not access.key_accepted(token, session):
             reason = "its address has no key" if token is None and session is None else "its key is not this server's"
         if reason is not None:

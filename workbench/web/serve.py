@@ -27,21 +27,19 @@ import shlex
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..errors import InputError
+from . import serve_ext
 from .access import (
     DEFAULT_MAX_TABS,
     KEYED,
-    LOOPBACK_NAMES,
     SHORT_TOKEN,
-    WILDCARDS,
     Access,
     AccessError,
     Cap,
     RefusalLog,
-    canonical_name,
     full_page,
     guard,
     new_token,
@@ -50,7 +48,7 @@ from .access import (
 )
 from .headers import secure_headers
 from .messages import MAX_MESSAGE_BYTES, BadMessage, query_size, read_message
-from . import serve_ext
+from .names import LOOPBACK_NAMES, WILDCARDS, canonical_name
 
 STOP_SECONDS = 2.0
 """How long a stop (ctrl+c, SIGTERM) waits for open tabs before ending their apps."""
@@ -88,8 +86,9 @@ def app_arguments(*, db: str | None = None, game: str | None = None) -> list[str
 
 
 def app_command(*, db: str | None = None, game: str | None = None) -> str:
-    """The shell command textual-serve runs for each tab (it runs it through a shell: every word quoted)."""
-    return shlex.join([sys.executable, "-m", "workbench", *app_arguments(db=db, game=game)])
+    """The shell command textual-serve runs for each tab (it runs it through a shell: every word quoted). The shell
+    becomes the app (``exec``): the app's parent is the server, whose end the kernel tells it of."""
+    return "exec " + shlex.join([sys.executable, "-m", "workbench", *app_arguments(db=db, game=game)])
 
 
 async def say_when_listening(host: str, port: int, line: str, say: Callable[[str], None]) -> None:
@@ -197,7 +196,9 @@ def reach(host: str, port: int, access: Access) -> str:
     if name in LOOPBACK_NAMES:
         if access.token is None:
             return "this machine only, with no key: every program on it can use it"
-        return "this machine only; the address is the key, keep it to yourself"
+        if access.exchange.reusable:
+            return "this machine only; the address is the key while this server runs, keep it to yourself"
+        return "this machine only; the address is the key of the first browser that opens it, keep it to yourself"
     if name in WILDCARDS:
         named = access.address(page_url(socket.gethostname(), port))
         where = f"on every network this machine is on, as {named}"
@@ -265,6 +266,7 @@ def serve(
     debug: bool = False,
     token: str | None = None,
     no_token: bool = False,
+    keep_token: bool = False,
     allow_origins: tuple[str, ...] = (),
     allow_hosts: tuple[str, ...] = (),
     max_tabs: int = DEFAULT_MAX_TABS,
@@ -272,8 +274,9 @@ def serve(
     warn: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
 ) -> int:
     """Serve the app until interrupted (ctrl+c or SIGTERM); 0 then. Every request needs ``token`` (a new random
-    one when None), unless ``no_token``; a page of another origin is refused unless ``allow_origins`` names it,
-    a Host not the server's own unless ``allow_hosts`` names it; at most ``max_tabs`` apps run at once.
+    one when None), unless ``no_token``; the first page that has it spends it, unless ``keep_token``. A page of
+    another origin is refused unless ``allow_origins`` names it, a Host not the server's own unless
+    ``allow_hosts`` names it; at most ``max_tabs`` apps run at once.
 
     :raises ServeError: the address cannot be listened on, or an access option names nothing.
     """
@@ -294,6 +297,7 @@ def serve(
             host=host,
             port=port,
             allow_hosts=allow_hosts,
+            keep_token=keep_token,
             allow_origins=allow_origins,
         )
     except AccessError as error:
@@ -352,8 +356,10 @@ def serve(
             # of 0.0.0.0 is no address to connect to); with the session key, in exchange for a token (the guard
             # refused a wrong one). Nothing awaits between this and the page's rendering: no request sees another's
             self.public_url = f"{request.scheme}://{request.headers['Host']}"
+            # of two pages asked for at once with the token, one gets the key (and spends the token), decided here
+            exchanged = access.exchange_token(request.query.get("token"))
             response = await super().handle_index(request)
-            if access.session is not None and "token" in request.query:
+            if exchanged:
                 response.text = response.text.replace(f'{KEYED}"', f'{KEYED}/{access.session}"', 1)
             return response
 

@@ -35,6 +35,8 @@ import traceback
 from importlib.metadata import version
 from typing import TypedDict
 
+from ...lifeline import die_with_parent
+
 MODULE = "workbench.web.serve_ext.warm_start"
 MESSAGE_BYTES = 4096
 
@@ -154,13 +156,14 @@ def warm_for_app(app_options: AppOptions) -> None:
         be read (each tab's app then starts cold and says so itself)."""
     import textual.drivers.web_driver  # noqa: F401 - the driver every tab's app runs on
 
-    from ...tui import served_driver  # noqa: F401 - the workbench's, on it
-
     from ...cache import warm_tables
     from ...engine import TIC_TAC_TOE
     from ...engine.analysis import MAX_TABLE_CELLS
     from ...settings import app_variant
-    from ...tui import app  # noqa: F401
+    from ...tui import (
+        app,  # noqa: F401
+        served_driver,  # noqa: F401 - the workbench's, on it
+    )
 
     for geometry in {TIC_TAC_TOE, app_variant(app_options.get("game"))}:
         if geometry.size <= MAX_TABLE_CELLS:
@@ -295,24 +298,6 @@ def run_app(descriptors: list[int], size: dict, app_options: AppOptions, parent:
             sys.stderr.flush()
         finally:
             os._exit(code)
-
-
-PR_SET_PDEATHSIG = 1
-"""Linux's prctl option: the signal this process gets when its parent ends."""
-
-
-def die_with_parent(parent: int, signal_number: int = signal.SIGKILL) -> None:
-    """Have the kernel send this process ``signal_number`` when ``parent`` (the process that started it) ends,
-    however it ends (Linux's parent-death signal); if ``parent`` has ended already, end now. Elsewhere the closed
-    socket and the closed input still end the warm process and the apps."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal_number)
-    except (OSError, AttributeError):  # no libc prctl here
-        return
-    if os.getppid() != parent:  # the parent ended before that was asked
-        os._exit(0)
 
 
 def main(argv: list[str]) -> int:
