@@ -155,8 +155,9 @@ def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # 
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         try:
             tabs = []
+            context = browser.new_context(viewport=VIEWPORT)  # one browser's: the second tab has the first's key
             for script in ("ours", "theirs"):  # open side by side: neither tab is offered the other's study
-                page = browser.new_page(viewport=VIEWPORT)
+                page = context.new_page()
                 if script == "theirs":
                     page.route(
                         "**" + SCRIPT_PATH,
@@ -164,7 +165,7 @@ def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # 
                     )
                 screen = PageScreen()
                 page.on("websocket", screen.attach)
-                page.goto(url, wait_until="domcontentloaded")
+                page.goto(url if not tabs else base_of(url) + "/", wait_until="domcontentloaded")
                 tabs.append((page, screen))
 
             def same_pictures(condition, what: str) -> bool:
@@ -290,11 +291,16 @@ def test_only_the_printed_address_opens_the_workbench_no_other_page_and_no_other
             foreign.wait_for_timeout(500)  # (an app would be starting by now)
             assert _apps(process.pid) == apps  # nothing was started for them
 
-            # a wrong token, and no token in a browser without the session key: the page says where the address is
+            # a wrong token, and no token in a browser without the session key: the page says how to get one
             assert foreign.goto(f"{base}/?token=x{token}").status == 403
             stranger = browser.new_context().new_page()
             response = stranger.goto(base + "/")
-            assert response.status == 200 and "This page needs its key" in stranger.content()
+            assert response.status == 200 and "This page has no key" in stranger.content()
+            # the printed address, spent by the first page it opened: another browser (or the address in this
+            # one's history, its session files or cache) gets the page without a key, and starts no app
+            response = browser.new_context().new_page().goto(url)
+            assert response.status == 200 and response.headers["cache-control"] == "no-store"
+            assert "This page has no key" in response.frame.page.content()
             stranger.wait_for_timeout(500)  # (an app would be starting by now)
             assert _apps(process.pid) == apps
         finally:
