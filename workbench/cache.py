@@ -248,8 +248,8 @@ def ready_tables(geometry: Geometry) -> str | None:
     try:
         # re-checked under the lock for a thread that finished between the check above and the acquire;
         # only that race reaches these two lines, so no test can pin a mutant of them (no mutate)
-        if tables_if_built(geometry) is not None:  # pragma: no mutate
-            return "memory"  # pragma: no mutate
+        if tables_if_built(geometry) is not None:  # pragma: no mutate - a race only (above)
+            return "memory"  # pragma: no mutate - a race only (above)
         if cache_enabled():
             table = load_tables(geometry)
             if table is not None:

@@ -128,7 +128,7 @@ def analyze_any(position: Position):
 
     geometry = position.geometry
     # at MAX_TABLE_CELLS both ways give the same exact analysis: the tables keep no file
-    if geometry.size <= MAX_TABLE_CELLS:  # pragma: no mutate
+    if geometry.size <= MAX_TABLE_CELLS:  # pragma: no mutate - the same at the bound (above)
         return analyze(position)
     from ..engine.analysis import analyze_strong
 

@@ -348,7 +348,7 @@ def table_move_values(position: Position) -> tuple[Value, int, tuple[MoveAnalysi
     """
     table = tables(position.geometry)
     key = _reachable_key(table, position)
-    assert key not in table.terminal  # pragma: no mutate
+    assert key not in table.terminal  # pragma: no mutate - an invariant, never false
     value, remoteness = table.value, table.remoteness
     moves = tuple(
         MoveAnalysis(cell, _VALUES[-value[child]], remoteness[child] + 1, None, None)

@@ -149,7 +149,7 @@ def classes_counted(solution) -> int:
         played = (ahead == 0) | (ahead == 1)  # the marks of some ply (X moves first)
         total += sum(found is not None for found in solution.lookup_many(x[played], o[played]))
     classes, rest = divmod(total, len(group))
-    assert rest == 0, f"Burnside's count of {geometry} is not whole"  # pragma: no mutate
+    assert rest == 0, f"Burnside's count of {geometry} is not whole"  # pragma: no mutate - an invariant, never false
     return classes
 
 

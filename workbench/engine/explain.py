@@ -182,7 +182,7 @@ def explain(position: Position, cell: Cell) -> Explanation:
         )
     analysis = exact_moves(position)  # the values alone: counting the games below is most of an analyze on 4×4
     played = analysis.move(cell)
-    assert played is not None  # pragma: no mutate
+    assert played is not None  # pragma: no mutate - narrows types
     best, keeping = analysis.best_cells, analysis.keeping
     if played.value < analysis.value:
         verdict = "mistake"

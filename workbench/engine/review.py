@@ -83,7 +83,7 @@ def review_line(start: Position, cells: Iterable[Cell]) -> tuple[MoveReview, ...
         before = analyze(position)
         after = position.play(cell)  # raises for an illegal move, as the line is then no line
         played = before.move(cell)
-        # for the type checker: a position in play has a value and every legal move an analysis
+        # for the type checker (no mutate): a position in play has a value and every legal move an analysis
         assert before.value is not None and before.remoteness is not None and played is not None  # pragma: no mutate
         best = before.masks.best & cell_bit(cell)
         if played.value < before.value:

@@ -49,7 +49,7 @@ def every_position(solution: StrongSolution, chunk: int = 65_536):
         rest, digits[:, cell] = np.divmod(rest, 3)
     plies = (digits != 0).sum(axis=1)
     # stable: by ply, then by index; numpy reads the kind's name in any case ("STABLE" is the same sort)
-    order = np.argsort(plies, kind="stable")  # pragma: no mutate
+    order = np.argsort(plies, kind="stable")  # pragma: no mutate - numpy reads the kind in any case
     symbols = np.frombuffer(b".XO", dtype=np.uint8)
     labels = {1: "win", 0: "draw", -1: "loss"}
     for start in range(0, order.size, chunk):

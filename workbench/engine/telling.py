@@ -34,7 +34,7 @@ def tell(
     ``verdict``'s facts, if any, in the first; the story is the same without the verdict and ``mark`` (``??``,
     after the move's name)."""
     value = own[0]
-    assert value.kind == "value"  # pragma: no mutate
+    assert value.kind == "value"  # pragma: no mutate - narrows types
     name = cell_name(value.cell, geometry)
     kinds = {fact.kind for fact in own}
     outcome = _OUTCOME[value.value]

@@ -62,12 +62,12 @@ class Planner:
         self._full = geometry.full
         # "holds a line" for every bitboard, where the board is small enough: _won's own answers,
         # looked up instead of computed (speed only, so its mutants cannot be seen: no mutate)
-        self._line_table = (  # pragma: no mutate
+        self._line_table = (  # pragma: no mutate - speed only (above)
             tuple(
                 any(bb & line == line for line in self._lines) for bb in range(1 << geometry.size)
-            )  # pragma: no mutate
-            if geometry.size <= 16  # pragma: no mutate
-            else None  # pragma: no mutate
+            )  # pragma: no mutate - speed only (above)
+            if geometry.size <= 16  # pragma: no mutate - speed only (above)
+            else None  # pragma: no mutate - speed only (above)
         )
         self._cache: dict[int, tuple[Bitboard, ...]] = {}
         self._learned: Plans | None = None

@@ -201,7 +201,7 @@ class Library:
     def _schema_version(self) -> int:
         """The library's schema version. :raises LibraryError: one this workbench cannot read."""
         version = self.connection.execute(
-            "PRAGMA user_version"  # pragma: no mutate
+            "PRAGMA user_version"  # pragma: no mutate - SQL
         ).fetchone()[0]
         if version < 0:
             raise LibraryError(
@@ -216,7 +216,7 @@ class Library:
 
     def _prepare(self) -> None:
         connection = self.connection
-        connection.execute("PRAGMA foreign_keys = ON")  # pragma: no mutate
+        connection.execute("PRAGMA foreign_keys = ON")  # pragma: no mutate - SQL
         version = self._schema_version()
         if version < SCHEMA_VERSION and not (self.read_only and version >= READABLE_FROM):
             if self.read_only:
@@ -237,9 +237,9 @@ class Library:
             mode = self._switch_to_wal()
             if mode.lower() != "wal":  # pragma: no cover - filesystems without shared memory
                 raise LibraryError(f"library {str(self.path)!r}: cannot switch to WAL mode (got {mode})")
-            connection.execute("PRAGMA synchronous = NORMAL")  # pragma: no mutate
+            connection.execute("PRAGMA synchronous = NORMAL")  # pragma: no mutate - SQL
         # a cheap read that fails on a file that is not a database
-        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # pragma: no mutate
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # pragma: no mutate - SQL
 
     def _switch_to_wal(self) -> str:
         """Write-ahead logging (a reader never waits for the writer), which a library keeps once it has it; the
@@ -289,7 +289,7 @@ class Library:
         # SQLite may have rolled back already (a damaged page, a full disk): then there is nothing to undo
         if self.connection.in_transaction:
             try:
-                self.connection.execute("ROLLBACK")  # pragma: no mutate
+                self.connection.execute("ROLLBACK")  # pragma: no mutate - SQL
             except sqlite3.DatabaseError:
                 pass
 
@@ -302,7 +302,7 @@ class Library:
 
     def integrity(self) -> str:
         return self.query(
-            "PRAGMA integrity_check"  # pragma: no mutate
+            "PRAGMA integrity_check"  # pragma: no mutate - SQL
         )[0][0]
 
     def close(self) -> None:

@@ -114,9 +114,10 @@ def games_after(library: Library, sequence: tuple[int, ...]) -> dict[str, int]:
     first, last = sequence_range(sequence)
     return _split(
         library.query(
-            "SELECT count(*), coalesce(sum(winner = 'X'), 0), coalesce(sum(winner = 'O'), 0) "  # pragma: no mutate
-            "FROM games "  # pragma: no mutate
-            "WHERE game_id BETWEEN ? AND ?",  # pragma: no mutate
+            "SELECT count(*), coalesce(sum(winner = 'X'), 0), "  # pragma: no mutate - SQL
+            "coalesce(sum(winner = 'O'), 0) "  # pragma: no mutate - SQL
+            "FROM games "  # pragma: no mutate - SQL
+            "WHERE game_id BETWEEN ? AND ?",  # pragma: no mutate - SQL
             (first, last),
         )[0]
     )
@@ -128,15 +129,16 @@ OPENING_PLIES = 2
 
 def _opening_split(library: Library, sequence: tuple[int, ...]) -> dict[str, int]:
     where = (
-        " AND ".join(  # pragma: no mutate
+        " AND ".join(  # pragma: no mutate - SQL
             f"{column} = ?" for column in TURN_COLUMNS[: len(sequence)]
         )
         or "1"
     )
     return _split(
         library.query(
-            "SELECT coalesce(sum(games), 0), coalesce(sum(x_wins), 0), coalesce(sum(o_wins), 0) "  # pragma: no mutate
-            f"FROM openings WHERE {where}",  # pragma: no mutate
+            "SELECT coalesce(sum(games), 0), coalesce(sum(x_wins), 0), "  # pragma: no mutate - SQL
+            "coalesce(sum(o_wins), 0) "  # pragma: no mutate - SQL
+            f"FROM openings WHERE {where}",  # pragma: no mutate - SQL
             sequence,
         )[0]
     )
@@ -180,10 +182,10 @@ def write_games(library: Library, progress: Progress | None = None, geometry: Ge
     connection = library.connection
     # sorting for the ledger's key and the indexes is the bulk of the work: give it memory
     # (speed only, no result depends on these settings, so no test can pin them: no mutate)
-    connection.execute("PRAGMA cache_size = -131072")  # 128 MiB  # pragma: no mutate
-    connection.execute("PRAGMA temp_store = MEMORY")  # pragma: no mutate
-    connection.execute("PRAGMA threads = 2")  # index sorts may use the second core  # pragma: no mutate
-    connection.execute("CREATE TEMP TABLE IF NOT EXISTS turns (turn INTEGER PRIMARY KEY)")  # pragma: no mutate
+    connection.execute("PRAGMA cache_size = -131072")  # 128 MiB  # pragma: no mutate - speed only (above)
+    connection.execute("PRAGMA temp_store = MEMORY")  # pragma: no mutate - speed only (above)
+    connection.execute("PRAGMA threads = 2")  # index sorts may use the second core  # pragma: no mutate - speed only
+    connection.execute("CREATE TEMP TABLE IF NOT EXISTS turns (turn INTEGER PRIMARY KEY)")  # pragma: no mutate - SQL
     turns = ", ".join(f"({turn})" for turn in range(1, 10))
     connection.execute(
         "INSERT OR IGNORE INTO temp.turns VALUES " + turns
@@ -192,13 +194,13 @@ def write_games(library: Library, progress: Progress | None = None, geometry: Ge
     # transaction: its key into games and its CHECKs hold by construction, and testing
     # them on 2.1 million rows would cost more than writing them. (Speed only, as the rows
     # are valid either way: no mutate on the two lines that turn the checks off.)
-    connection.execute("PRAGMA foreign_keys = OFF")  # pragma: no mutate
-    connection.execute("PRAGMA ignore_check_constraints = ON")  # pragma: no mutate
+    connection.execute("PRAGMA foreign_keys = OFF")  # pragma: no mutate - speed only (above)
+    connection.execute("PRAGMA ignore_check_constraints = ON")  # pragma: no mutate - speed only (above)
     try:
         _write(library, rows(), report, total)
     finally:
-        connection.execute("PRAGMA ignore_check_constraints = OFF")  # pragma: no mutate
-        connection.execute("PRAGMA foreign_keys = ON")  # pragma: no mutate
+        connection.execute("PRAGMA ignore_check_constraints = OFF")  # pragma: no mutate - speed only (above)
+        connection.execute("PRAGMA foreign_keys = ON")  # pragma: no mutate - speed only (above)
     return total
 
 
@@ -207,9 +209,9 @@ def _write(library: Library, rows: Iterator[tuple], report: Progress, total: int
     with library.transaction() as connection:
         for name in (*(name for name, _ in _INDEXES), *_OLD_INDEXES):
             connection.execute(f"DROP INDEX IF EXISTS {name}")
-        connection.execute("DELETE FROM ledger")  # pragma: no mutate
-        connection.execute("DELETE FROM openings")  # pragma: no mutate
-        connection.execute("DELETE FROM games")  # pragma: no mutate
+        connection.execute("DELETE FROM ledger")  # pragma: no mutate - SQL
+        connection.execute("DELETE FROM openings")  # pragma: no mutate - SQL
+        connection.execute("DELETE FROM games")  # pragma: no mutate - SQL
         connection.executemany(
             f"INSERT INTO games (game_id, {', '.join(TURN_COLUMNS)}, winner, length) VALUES ({placeholders})", rows
         )
@@ -231,7 +233,7 @@ def _write(library: Library, rows: Iterator[tuple], report: Progress, total: int
             report("indexes", done, len(_INDEXES))
         connection.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES ('games_written', datetime('now'))"
-        )  # pragma: no mutate
+        )  # pragma: no mutate - SQL
 
 
 def games_summary(library: Library) -> dict[str, int]:
@@ -248,7 +250,7 @@ def games_summary(library: Library) -> dict[str, int]:
 def has_games(library: Library) -> bool:
     return bool(
         library.query(
-            "SELECT EXISTS (SELECT 1 FROM games)"  # pragma: no mutate
+            "SELECT EXISTS (SELECT 1 FROM games)"  # pragma: no mutate - SQL
         )[0][0]
     )
 
@@ -260,9 +262,9 @@ def games_through(library: Library, position: Position) -> dict[str, int]:
         # before O's second move there is one move order: X's cell, then O's
         return _opening_split(library, (*cells_of(position.x), *cells_of(position.o)))
     # at ply 6 the key filter below counts the same games (only without an index): "<" is the same answer
-    if ply <= RANGED_PLIES:  # pragma: no mutate
+    if ply <= RANGED_PLIES:  # pragma: no mutate - at ply 6 '<' is the same answer
         ranges = game_id_ranges(position)
-        where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)  # pragma: no mutate
+        where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)  # pragma: no mutate - SQL
         # conditional sums read the range once; GROUP BY would sort it in a temp B-tree, several times slower
         return _split(
             library.query(
@@ -287,9 +289,9 @@ def sample_games(library: Library, position: Position, limit: int = 10) -> list[
     if position.ply == 0:
         rows = library.query(f"SELECT {columns}, winner FROM games ORDER BY game_id LIMIT ?", (limit,))
     # at ply 6 the key filter below finds the same games (only without an index): "<" is the same answer
-    elif position.ply <= RANGED_PLIES:  # pragma: no mutate
+    elif position.ply <= RANGED_PLIES:  # pragma: no mutate - at ply 6 '<' is the same answer
         ranges = game_id_ranges(position)
-        where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)  # pragma: no mutate
+        where = " OR ".join("game_id BETWEEN ? AND ?" for _ in ranges)  # pragma: no mutate - SQL
         rows = library.query(
             f"SELECT {columns}, winner FROM games WHERE {where} ORDER BY game_id LIMIT ?", (*chain(*ranges), limit)
         )

@@ -40,14 +40,14 @@ def write_graph(library: Library, geometry: Geometry = TIC_TAC_TOE) -> tuple[int
     rows = class_rows(geometry)
     edges = class_index(geometry).dag
     with library.transaction() as connection:
-        connection.execute("DELETE FROM class_edges")  # pragma: no mutate
-        connection.execute("DELETE FROM classes")  # pragma: no mutate
+        connection.execute("DELETE FROM class_edges")  # pragma: no mutate - SQL
+        connection.execute("DELETE FROM classes")  # pragma: no mutate - SQL
         connection.executemany(
-            "INSERT INTO classes VALUES (?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate
+            "INSERT INTO classes VALUES (?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate - SQL
             rows,
         )
         connection.executemany(
-            "INSERT INTO class_edges VALUES (?, ?)",  # pragma: no mutate
+            "INSERT INTO class_edges VALUES (?, ?)",  # pragma: no mutate - SQL
             edges,
         )
     return len(rows), len(edges)

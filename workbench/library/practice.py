@@ -82,9 +82,10 @@ def keep_puzzles(library: Library, geometry: Geometry, puzzles: Iterable[Puzzle]
         )
     with library.transaction() as connection:
         return connection.executemany(
-            "INSERT OR IGNORE INTO puzzles "  # pragma: no mutate
-            "(variant, position, answer, value, remoteness, difficulty, moves, losing, natural) "  # pragma: no mutate
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate
+            "INSERT OR IGNORE INTO puzzles "  # pragma: no mutate - SQL
+            "(variant, position, answer, value, remoteness, "  # pragma: no mutate - SQL
+            "difficulty, moves, losing, natural) "  # pragma: no mutate - SQL
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate - SQL
             rows,
         ).rowcount
 
@@ -98,9 +99,9 @@ def kept_puzzles(library: Library, geometry: Geometry, *, limit: int | None = No
     if not _has_practice(library):
         return []
     rows = library.query(
-        "SELECT position, answer, value, remoteness, difficulty, moves, losing, natural "  # pragma: no mutate
-        "FROM puzzles "  # pragma: no mutate
-        "WHERE variant = ? ORDER BY difficulty, position LIMIT ?",  # pragma: no mutate
+        "SELECT position, answer, value, remoteness, difficulty, moves, losing, natural "  # pragma: no mutate - SQL
+        "FROM puzzles "  # pragma: no mutate - SQL
+        "WHERE variant = ? ORDER BY difficulty, position LIMIT ?",  # pragma: no mutate - SQL
         (format_variant(geometry), -1 if limit is None else limit),
     )
     return [_puzzle(library, geometry, row) for row in rows]
@@ -160,15 +161,15 @@ def record_attempt(
     day = today or date.today()
     with library.transaction() as connection:
         last = connection.execute(
-            "SELECT box FROM attempts WHERE kind = ? AND variant = ? AND position = ? "  # pragma: no mutate
-            "ORDER BY id DESC LIMIT 1",  # pragma: no mutate
+            "SELECT box FROM attempts WHERE kind = ? AND variant = ? AND position = ? "  # pragma: no mutate - SQL
+            "ORDER BY id DESC LIMIT 1",  # pragma: no mutate - SQL
             (kind, variant, text),
         ).fetchone()
         box = min((last[0] if last else 1) + 1, BOXES) if result == "solved" else 1
         connection.execute(
-            "INSERT INTO attempts "  # pragma: no mutate
-            "(kind, variant, position, answer, solved, study, result, theme, box, due) "  # pragma: no mutate
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate
+            "INSERT INTO attempts "  # pragma: no mutate - SQL
+            "(kind, variant, position, answer, solved, study, result, theme, box, due) "  # pragma: no mutate - SQL
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate - SQL
             (
                 kind,
                 variant,
@@ -197,10 +198,10 @@ def attempt_stats(library: Library, kind: Kind, geometry: Geometry) -> AttemptSt
 
 
 _STATS = (
-    "SELECT count(*), coalesce(sum(solved), 0), "  # pragma: no mutate
-    "count(*) FILTER (WHERE id > coalesce((SELECT max(id) FROM attempts "  # pragma: no mutate
-    "WHERE kind = ?1 AND variant = ?2 AND solved = 0), 0)) "  # pragma: no mutate
-    "FROM attempts WHERE kind = ?1 AND variant = ?2"  # pragma: no mutate
+    "SELECT count(*), coalesce(sum(solved), 0), "  # pragma: no mutate - SQL
+    "count(*) FILTER (WHERE id > coalesce((SELECT max(id) FROM attempts "  # pragma: no mutate - SQL
+    "WHERE kind = ?1 AND variant = ?2 AND solved = 0), 0)) "  # pragma: no mutate - SQL
+    "FROM attempts WHERE kind = ?1 AND variant = ?2"  # pragma: no mutate - SQL
 )
 """Attempts, solved, and the streak (solved since the latest attempt that was not) of one kind on one variant."""
 
@@ -214,10 +215,10 @@ def missed_positions(library: Library, kind: Kind, geometry: Geometry) -> list[P
     if not _has_practice(library):
         return []
     rows = library.query(
-        "SELECT position FROM attempts AS a WHERE kind = ?1 AND variant = ?2 AND solved = 0 "  # pragma: no mutate
-        "AND id = (SELECT max(id) FROM attempts AS b "  # pragma: no mutate
-        "WHERE b.kind = ?1 AND b.variant = ?2 AND b.position = a.position) "  # pragma: no mutate
-        "ORDER BY id DESC",  # pragma: no mutate
+        "SELECT position FROM attempts AS a WHERE kind = ?1 AND variant = ?2 AND solved = 0 "  # pragma: no mutate - SQL
+        "AND id = (SELECT max(id) FROM attempts AS b "  # pragma: no mutate - SQL
+        "WHERE b.kind = ?1 AND b.variant = ?2 AND b.position = a.position) "  # pragma: no mutate - SQL
+        "ORDER BY id DESC",  # pragma: no mutate - SQL
         (kind, format_variant(geometry)),
     )
     return [_position_of(library, text, geometry) for (text,) in rows]
@@ -233,10 +234,10 @@ def due_positions(library: Library, kind: Kind, geometry: Geometry, *, today: da
     if _schema_version(library) < REVIEWS_SINCE:
         return missed_positions(library, kind, geometry)
     rows = library.query(
-        "SELECT position FROM attempts AS a WHERE kind = ?1 AND variant = ?2 AND due <= ?3 "  # pragma: no mutate
-        "AND id = (SELECT max(id) FROM attempts AS b "  # pragma: no mutate
-        "WHERE b.kind = ?1 AND b.variant = ?2 AND b.position = a.position) "  # pragma: no mutate
-        "ORDER BY due, id DESC",  # pragma: no mutate
+        "SELECT position FROM attempts AS a WHERE kind = ?1 AND variant = ?2 AND due <= ?3 "  # pragma: no mutate - SQL
+        "AND id = (SELECT max(id) FROM attempts AS b "  # pragma: no mutate - SQL
+        "WHERE b.kind = ?1 AND b.variant = ?2 AND b.position = a.position) "  # pragma: no mutate - SQL
+        "ORDER BY due, id DESC",  # pragma: no mutate - SQL
         (kind, format_variant(geometry), (today or date.today()).isoformat()),
     )
     return [_position_of(library, text, geometry) for (text,) in rows]
@@ -251,7 +252,7 @@ def attempted_positions(library: Library, kind: Kind, geometry: Geometry) -> set
     if not _has_practice(library):
         return set()
     rows = library.query(
-        "SELECT DISTINCT position FROM attempts WHERE kind = ? AND variant = ?",  # pragma: no mutate
+        "SELECT DISTINCT position FROM attempts WHERE kind = ? AND variant = ?",  # pragma: no mutate - SQL
         (kind, format_variant(geometry)),
     )
     return {_position_of(library, text, geometry) for (text,) in rows}
@@ -310,7 +311,7 @@ def progress(library: Library, geometry: Geometry | None = None, *, today: date 
     variants = [format_variant(geometry)] if geometry is not None else None
     pairs = library.query(
         "SELECT DISTINCT variant, kind FROM attempts ORDER BY variant, kind DESC"
-    )  # pragma: no mutate
+    )  # pragma: no mutate - SQL
     due = _due_by(library, today or date.today())
     reviews = _schema_version(library) >= REVIEWS_SINCE
     found = []
@@ -321,17 +322,18 @@ def progress(library: Library, geometry: Geometry | None = None, *, today: date 
         themes: dict[str, tuple[int, int]] = {}
         if reviews:
             for theme, count, right in library.query(
-                "SELECT theme, count(*), sum(solved) FROM attempts "  # pragma: no mutate
-                "WHERE kind = ? AND variant = ? AND theme IS NOT NULL "  # pragma: no mutate
-                "GROUP BY theme ORDER BY theme",  # pragma: no mutate
+                "SELECT theme, count(*), sum(solved) FROM attempts "  # pragma: no mutate - SQL
+                "WHERE kind = ? AND variant = ? AND theme IS NOT NULL "  # pragma: no mutate - SQL
+                "GROUP BY theme ORDER BY theme",  # pragma: no mutate - SQL
                 (kind, variant),
             ):
                 themes[str(theme)] = (count, right)
         weeks = tuple(
             (str(week), count, right)
             for week, count, right in library.query(
-                "SELECT date(at, 'weekday 0', '-6 days'), count(*), sum(solved) FROM attempts "  # pragma: no mutate
-                "WHERE kind = ? AND variant = ? GROUP BY 1 ORDER BY 1",  # pragma: no mutate
+                "SELECT date(at, 'weekday 0', '-6 days'), "  # pragma: no mutate - SQL
+                "count(*), sum(solved) FROM attempts "  # pragma: no mutate - SQL
+                "WHERE kind = ? AND variant = ? GROUP BY 1 ORDER BY 1",  # pragma: no mutate - SQL
                 (kind, variant),
             )
         )
@@ -345,10 +347,10 @@ def _due_by(library: Library, today: date) -> dict[tuple[str, str], int]:
     if _schema_version(library) < REVIEWS_SINCE:
         return {}
     rows = library.query(
-        "SELECT variant, kind, count(*) FROM attempts AS a WHERE due <= ?1 "  # pragma: no mutate
-        "AND id = (SELECT max(id) FROM attempts AS b "  # pragma: no mutate
-        "WHERE b.kind = a.kind AND b.variant = a.variant "  # pragma: no mutate
-        "AND b.position = a.position) GROUP BY variant, kind",  # pragma: no mutate
+        "SELECT variant, kind, count(*) FROM attempts AS a WHERE due <= ?1 "  # pragma: no mutate - SQL
+        "AND id = (SELECT max(id) FROM attempts AS b "  # pragma: no mutate - SQL
+        "WHERE b.kind = a.kind AND b.variant = a.variant "  # pragma: no mutate - SQL
+        "AND b.position = a.position) GROUP BY variant, kind",  # pragma: no mutate - SQL
         (today.isoformat(),),
     )
     return {(str(variant), str(kind)): count for variant, kind, count in rows}
@@ -375,7 +377,7 @@ def _has_practice(library: Library) -> bool:
 
 def _schema_version(library: Library) -> int:
     try:
-        return library.connection.execute("PRAGMA user_version").fetchone()[0]  # pragma: no mutate
+        return library.connection.execute("PRAGMA user_version").fetchone()[0]  # pragma: no mutate - SQL
     except sqlite3.DatabaseError as error:
         raise LibraryError(f"library {str(library.path)!r}: {describe(error)}") from None
 

@@ -38,10 +38,10 @@ def keep(library: Library, session: str, state: AppState, *, path: str | None, n
     data = json.dumps(study_to_data(state))
     with library.transaction() as connection:
         connection.execute(
-            "INSERT INTO recovery (session, pid, data, path, name) VALUES (?, ?, ?, ?, ?) "  # pragma: no mutate
-            "ON CONFLICT(session) DO UPDATE "  # pragma: no mutate
-            "SET data = excluded.data, path = excluded.path, name = excluded.name, "  # pragma: no mutate
-            "updated = datetime('now')",  # pragma: no mutate
+            "INSERT INTO recovery (session, pid, data, path, name) VALUES (?, ?, ?, ?, ?) "  # pragma: no mutate - SQL
+            "ON CONFLICT(session) DO UPDATE "  # pragma: no mutate - SQL
+            "SET data = excluded.data, path = excluded.path, name = excluded.name, "  # pragma: no mutate - SQL
+            "updated = datetime('now')",  # pragma: no mutate - SQL
             (session, os.getpid(), data, path, name),
         )
 
@@ -50,7 +50,7 @@ def forget(library: Library, session: str) -> None:
     """Delete a session's row (after a clean quit, a save, or once it was offered)."""
     with library.transaction() as connection:
         connection.execute(
-            "DELETE FROM recovery WHERE session = ?",  # pragma: no mutate
+            "DELETE FROM recovery WHERE session = ?",  # pragma: no mutate - SQL
             (session,),
         )
 
@@ -91,7 +91,7 @@ def left_behind(library: Library, *, own_session: str | None = None) -> list[Rec
     found, damaged = [], []
     rows = library.query(
         "SELECT session, pid, data, path, name, updated FROM recovery ORDER BY updated DESC, session"
-    )  # pragma: no mutate
+    )  # pragma: no mutate - SQL
     for session, pid, data, path, name, updated in rows:
         if session == own_session or (pid != os.getpid() and _running(pid)):
             continue
@@ -150,7 +150,7 @@ class RecoveryKeeper:
         with self._lock:
             if state.modified:
                 # a pending study is written before a clear is looked at: True here would change nothing
-                self._pending, self._clear = (state, path, name), False  # pragma: no mutate
+                self._pending, self._clear = (state, path, name), False  # pragma: no mutate - equivalent (above)
             else:
                 self._pending, self._clear = None, True
             self._idle.clear()
@@ -201,7 +201,7 @@ class RecoveryKeeper:
                     for session in drop:
                         forget(library, session)
                     # True would only end the next wait after a second, with nothing to write: only timing could tell
-                    self.error, failed = None, False  # pragma: no mutate
+                    self.error, failed = None, False  # pragma: no mutate - only timing could tell (above)
             except (LibraryError, sqlite3.Error) as error:
                 self.error, failed = str(error), True
                 with self._lock:  # keep what failed unless something newer came meanwhile

@@ -263,7 +263,7 @@ def _check_links(nodes: dict[int, Node]) -> None:
         current = stack.pop()
         if current in seen:
             # unreachable once the links above agree; kept so that a slip there cannot hang this walk
-            raise StudyError(f"node {current} is reached twice")  # pragma: no mutate
+            raise StudyError(f"node {current} is reached twice")  # pragma: no mutate - unreachable (above)
         seen.add(current)
         stack.extend(nodes[current].children)
     if len(seen) != len(nodes):

@@ -174,7 +174,7 @@ class PlayCellDialog(ModalScreen[Cell | None]):
 
     def _error_line(self) -> Static:
         # the type only narrows what query_one returns: query_one(selector, None) finds the same widget
-        return self.query_one("#cell-error", Static)  # pragma: no mutate
+        return self.query_one("#cell-error", Static)  # pragma: no mutate - the type only narrows
 
     def on_input_changed(self) -> None:
         self._error_line().update("")
@@ -209,7 +209,7 @@ class SetUpDialog(ModalScreen[Action | None]):
 
     def _error_line(self) -> Static:
         # the type only narrows what query_one returns: query_one(selector, None) finds the same widget
-        return self.query_one("#setup-error", Static)  # pragma: no mutate
+        return self.query_one("#setup-error", Static)  # pragma: no mutate - the type only narrows
 
     def _check(self, text: str) -> Action | None:
         error = self._error_line()
@@ -274,7 +274,7 @@ class PathDialog(ModalScreen[str | None]):
 
     def _error_line(self) -> Static:
         # the type only narrows what query_one returns: query_one(selector, None) finds the same widget
-        return self.query_one("#path-error", Static)  # pragma: no mutate
+        return self.query_one("#path-error", Static)  # pragma: no mutate - the type only narrows
 
     def _submit(self) -> None:
         path = self.query_one("#path-input", Input).value.strip()

@@ -92,7 +92,7 @@ class OpenDialog(ModalScreen[None]):
 
     def _box(self) -> Input:
         # the dialog's one Input: query_one(Input), or query_one(selector, None), finds the same widget
-        return self.query_one("#open-input", Input)  # pragma: no mutate
+        return self.query_one("#open-input", Input)  # pragma: no mutate - the type only narrows
 
     def _end_rename(self) -> None:
         self._renaming = None

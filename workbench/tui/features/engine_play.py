@@ -32,7 +32,7 @@ class EnginePlay(AppHost):
                 lambda: self._pick_engine_move(state),
                 thread=True,
                 name="engine",
-                group="engine",  # pragma: no mutate
+                group="engine",  # pragma: no mutate - any unique group does
                 exclusive=True,
                 exit_on_error=False,
             )

@@ -62,7 +62,7 @@ class ResponsiveLayout(AppHost):
         layout = layout_for(width, height)
         too_small = layout.too_small
         # the first Static of the app is this message: query_one(Static) finds the same widget, today
-        message = self.query_one("#too-small", Static)  # pragma: no mutate
+        message = self.query_one("#too-small", Static)  # pragma: no mutate - the type only narrows
         if too_small:
             message.update(self._too_small_text(width, height))
         if layout == self._layout:

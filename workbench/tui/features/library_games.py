@@ -48,7 +48,7 @@ class LibraryGames(AppHost):
         # the group only makes a newer query replace an older one: any name unique to it does
         self.run_worker(
             query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False
-        )  # pragma: no mutate
+        )  # pragma: no mutate - any unique group does (above)
 
     def action_games_like_this(self) -> None:
         """Counts of the games through this position and a few of them: from the library when it has them."""

@@ -242,7 +242,7 @@ class Practising(AppHost):
 
         self.run_worker(
             keep, thread=True, name="practice-attempt", group="practice", exit_on_error=False
-        )  # pragma: no mutate
+        )  # pragma: no mutate - any name does
 
     def _read_due(self) -> None:
         """How many positions are due again today, by board, read in a worker once the library is open (the first
@@ -252,7 +252,7 @@ class Practising(AppHost):
             return
         self.run_worker(
             lambda: self._read_due_now(library), thread=True, name="practice-due", group="practice", exit_on_error=False
-        )  # pragma: no mutate
+        )  # pragma: no mutate - any name does
 
     def _read_due_now(self, library) -> None:
         """(in a worker) The due counts read, and handed to the UI thread."""
@@ -291,6 +291,7 @@ class Practising(AppHost):
             else:
                 self.from_worker(done, result)
 
+        # (no mutate on the next line: a worker's name and group are labels, any does)
         self.run_worker(job, thread=True, name=doing, group="practice", exit_on_error=False)  # pragma: no mutate
 
 
