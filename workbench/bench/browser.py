@@ -9,8 +9,8 @@ CPU and memory are read by :mod:`.processes`).
 * Page load: from asking for the page to the first screen that shows the four pane titles. The tabs are one
   browser's tabs, in one profile, as a user opens them.
 * The same load in as many browser profiles (as private windows): each tab with a network context and caches of
-  its own, as that many people would have on machines of their own, on this one machine. Chromium spends about
-  0.1 s more of CPU a tab this way. The bench's first versions timed the page load so; the target is the tabs'.
+  its own, as that many people would have on machines of their own, on this one machine. Chromium spends more
+  CPU a tab this way. The bench's first versions timed the page load so; the target is the tabs'.
 * The same load without a browser: the tabs' page and websocket asked for at once from the bench, as their
   browsers would from machines of their own; the server's part of a page load.
 * Key to screen: from pressing a key in the page to the first frame after it that changes the tab's screen.
@@ -79,8 +79,8 @@ def until(page, condition: Callable[[], object], what: str, seconds: float = 60)
         if time.monotonic() > deadline:
             raise AssertionError(f"never: {what}")
         # the pages' events (frames) are handled, and timed, as they come while it waits; each wait is a round trip
-        # to Playwright's driver, whose CPU is taken from the machine being measured (every 5 ms: a page load
-        # about 0.2 s slower)
+        # to Playwright's driver, whose CPU is taken from the machine being measured (a wait of a few
+        # milliseconds made a page load measurably slower)
         page.wait_for_timeout(40)
 
 

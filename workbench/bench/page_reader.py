@@ -20,8 +20,8 @@ class PageScreen:
 
     A frame is only noted as it arrives (its time and bytes); the terminal emulator runs when the screen is
     asked for. pyte costs milliseconds a frame: run in the frame handler, it delayed the timing of every later
-    frame of every tab, and took a core from the server being measured (8 tabs: about 24 s of CPU in the
-    bench's own process, which made the page loads look seconds slower than they were)."""
+    frame of every tab, and took a core from the server being measured (seconds of CPU in the
+    bench's own process with eight tabs, which made the page loads look seconds slower than they were)."""
 
     def __init__(self) -> None:
         self.events: list[tuple[float, str, object]] = []

@@ -86,8 +86,8 @@ _STRONG: dict[Geometry, object] = {}
 
 
 def forget_analysis(geometry: Geometry) -> None:
-    """Drop ``geometry``'s tables or strong solution from this process (read back for a variant looked at and
-    not chosen: a 4×4 solution holds 57 MB); the next :func:`analyze` there needs them made ready again."""
+    """Drop ``geometry``'s tables or strong solution from this process (read back for a variant looked at and not
+    chosen: a 4×4 solution holds a byte per position); the next :func:`analyze` there needs them made ready again."""
     _TABLES.pop(geometry, None)
     if _STRONG.pop(geometry, None) is not None:
         _analyze_strong.cache_clear()
@@ -210,7 +210,7 @@ def classes_by_ply(geometry: Geometry) -> tuple[int, ...]:
 
 
 def build_tables(geometry: Geometry) -> Tables:
-    """Compute every table from scratch (≈ 30 ms for 3×3)."""
+    """Compute every table from scratch (quick for 3×3; the cache keeps them for the next run)."""
     graph = state_graph(geometry)
     solution = solve(geometry)
     classes = class_index(geometry)
@@ -283,8 +283,8 @@ def class_key(position: Position) -> int:
 
 @lru_cache(maxsize=4096)
 def _canonical_key(position: Position) -> int:
-    # kept: the history marks twins by it, asking again for every node of the tree at every edit (on 15×15,
-    # 12 ms a move played with thirty moves in the tree)
+    # kept: the history marks twins by it, asking again for every node of the tree at every edit (on 15×15 a
+    # large part of a move played in a long game)
     from .symmetry import canonical
 
     check_legal(position)

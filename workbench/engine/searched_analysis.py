@@ -67,7 +67,7 @@ def _searched_analysis(position: Position, proven_moves: tuple[tuple[Cell, Value
 @lru_cache(maxsize=256)
 def _searched_position(position: Position) -> tuple[SymmetryInfo, tuple[Cell, ...], Masks]:
     """What :func:`searched_analysis` reads off the position alone (its symmetry, its moves, the threat masks):
-    the same for every report of a search (four a second) and every visit of a position, and about 4 ms on
+    the same for every report of a search (four a second) and every visit of a position, and not cheap on
     15×15."""
     from .symmetry import canonical
 

@@ -360,7 +360,7 @@ class WorkbenchApp(
         """Set the app's ``state`` to ``new``, and each pane's and view's bound to it, parents first, calling each
         one's ``watch_state(old, new)``: what Textual's data binding does, without its machinery. A binding
         initialises every reactive of the node it sets on each set, and wraps each watcher call; for the eleven
-        nodes bound to the state that was a third of a store change (0.25 ms of 0.7 in-process, more in a
+        nodes bound to the state that was a third of a store change in-process (docs/benchmarks.md), more in a
         terminal, where each key's code runs cold). The bindings stay: they give the nodes their first state as
         they mount, which is why this is Textual's own assignment until the panes are there."""
         readers = (self._state_readers or self._find_state_readers()) if textual_ext.binds_directly() else ()

@@ -26,8 +26,8 @@ class AnalysisTables(AppHost):
     """The app's part that makes the analysis ready: its `ready` and `preparing` are the app's reactives."""
 
     def on_load(self) -> None:
-        # Tables read back from the cache (≈ 10 ms) are there for the first paint;
-        # building them (≈ 50 ms: the first run, or after an engine change) is a worker's
+        # Tables read back from the cache are there for the first paint; building them
+        # (several times longer: the first run, or after an engine change) is a worker's
         # job, with the panes saying so meanwhile. A worker for the cheap case would only
         # delay the first paint: it competes for the GIL with the screen being set up.
         # (The command starts on them before importing the app: they are usually
@@ -87,7 +87,7 @@ class AnalysisTables(AppHost):
     @staticmethod
     def _analysis_at_hand(geometry: Geometry) -> bool:
         """The variant's exact analysis is in memory, or its tables read back from the cache at once: on the
-        classic board's size only (≈ 10 ms); 3x4's take half a second, a worker's job."""
+        classic board's size only; 3x4's take longer than a frame, a worker's job."""
         from ...cache import ready_tables
         from ...store.kept import install_if_kept
 
