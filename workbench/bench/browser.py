@@ -140,8 +140,8 @@ def run_browser_bench(*, tabs: int = 8, keys: int = 20) -> dict:
         from playwright.sync_api import sync_playwright
     except ImportError:
         raise BrowserMissing(
-            "the browser bench needs Playwright, which the bench extra installs: pip install 'workbench[bench]' (no "
-            "browser download)"
+            "the browser bench needs Playwright, which the bench extra installs: pip install 'mnk-workbench[bench]' "
+            "(no browser download)"
         ) from None
     latencies: list[float] = []
     misses = 0
