@@ -17,7 +17,7 @@ import aiohttp
 import pytest
 
 from workbench.bench.browser import all_panes, descendants, websocket_address
-from workbench.tui.textual_ext.mode import STOCK_VARIABLE
+from workbench.framework_mode import STOCK_VARIABLE
 from workbench.web import serve_ext
 from workbench.web.messages import MAX_MESSAGE_BYTES
 
@@ -240,7 +240,10 @@ async def test_a_flood_of_bad_requests_is_a_few_lines_on_the_server_s_terminal_a
 def test_a_tab_s_app_s_crash_is_one_line_on_the_server_s_terminal_and_its_traceback_is_kept_in_a_file(tmp_path):
     """textual-serve prints what a tab's app says on its standard error on the server's terminal, as it is: a
     crash by a bad resize was a Rich traceback with its locals. A served app keeps it in a file, and says one line."""
-    crash = "from workbench.tui.served_driver import keep_errors_in_a_file\nkeep_errors_in_a_file()\nraise RuntimeError('boom')"
+    crash = (
+        "from workbench.tui.served_driver import keep_errors_in_a_file\nkeep_errors_in_a_file()\nraise "
+        "RuntimeError('boom')"
+    )
     result = subprocess.run([sys.executable, "-c", crash], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert result.returncode == 1 and result.stderr.count("\n") == 1
     line, kept = result.stderr.rstrip("\n").rsplit(" is in ", 1)
@@ -250,6 +253,9 @@ def test_a_tab_s_app_s_crash_is_one_line_on_the_server_s_terminal_and_its_traceb
             assert report.read().startswith("Traceback (most recent call last):")
     finally:
         os.unlink(kept)
-    error = "import sys\nfrom workbench.tui.served_driver import keep_errors_in_a_file\nkeep_errors_in_a_file()\nprint('workbench: error: one line', file=sys.stderr)"
+    error = (
+        "import sys\nfrom workbench.tui.served_driver import "
+        "keep_errors_in_a_file\nkeep_errors_in_a_file()\nprint('workbench: error: one line', file=sys.stderr)"
+    )
     result = subprocess.run([sys.executable, "-c", error], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert result.stderr == "workbench: error: one line\n"  # a single line is said as it is

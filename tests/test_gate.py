@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.tui.textual_ext.mode import (
+from workbench.framework_mode import (
     CHECKED_TEXTUAL,
     CHECKED_TEXTUAL_SERVE,
     STOCK_VARIABLE,
@@ -206,7 +206,7 @@ def test_stock_mode_loads_no_piece_of_the_fast_path():
     )
     stock = _python("-c", code, stock=True)
     assert stock.returncode == 0, stock.stderr
-    assert stock.stdout.strip() == "['workbench.tui.textual_ext.mode']"
+    assert stock.stdout.strip() == "[]"
     fast = _python("-c", code, stock=False)
     assert "workbench.tui.textual_ext.compositor" in fast.stdout and "workbench.web.serve_ext.page" in fast.stdout
 
@@ -313,9 +313,10 @@ def test_each_test_left_out_of_the_stock_run_exists():
 
 
 APP_GATE, WEB_GATE = "workbench.tui.textual_ext", "workbench.web.serve_ext"
-OPEN_TO_ALL = {APP_GATE, f"{APP_GATE}.mode"}
-"""What of a gate any module may import: the app's gate's choices (its package) and the versions it checks. Its
-pieces are loaded by the gate itself, only on the fast path (the benchmarks, which measure them, excepted)."""
+OPEN_TO_ALL = {APP_GATE}
+"""What of a gate any module may import: the app's gate's choices (its package). Its pieces are loaded by the gate
+itself, only on the fast path (the benchmarks, which measure them, excepted). The decision between the fast path
+and stock is neither gate's: ``workbench.framework_mode``, which the app's gate may import."""
 
 
 def test_the_gates_pieces_are_imported_by_their_gate_alone():
@@ -329,7 +330,7 @@ def test_the_gates_pieces_are_imported_by_their_gate_alone():
                 name.startswith(APP_GATE)
                 and target.startswith("workbench")
                 and not target.startswith(APP_GATE)
-                and target != "workbench"
+                and target not in ("workbench", "workbench.framework_mode")
             ):
                 found.append(f"{name} -> {target} (the app's gate imports nothing of the workbench but itself)")
             for gate in (APP_GATE, WEB_GATE):
@@ -349,7 +350,7 @@ def test_the_guide_to_the_app_names_the_releases_the_gates_were_checked_against(
 def test_the_version_read_beside_the_package_is_the_one_importlib_metadata_reads(package):
     from importlib import metadata
 
-    from workbench.tui.textual_ext.mode import installed
+    from workbench.framework_mode import installed
 
     assert installed(package) == metadata.version(package)
     assert installed("no-such-package-here") is None

@@ -181,6 +181,7 @@ def test_what_a_user_runs_imports_nothing_of_the_bench_extra():
 ROOMS = {
     "workbench.errors": set(),
     "workbench.lifeline": set(),
+    "workbench.framework_mode": set(),
     "workbench.engine": {"errors"},
     "workbench.state": {"engine", "errors"},
     "workbench.library": {"engine", "state", "errors"},
@@ -199,9 +200,10 @@ ROOMS = {
         "settings",
         "search_service",
         "lifeline",
+        "framework_mode",
         "errors",
     },
-    "workbench.web": {"engine", "state", "cache", "settings", "tui", "lifeline", "errors"},
+    "workbench.web": {"engine", "state", "cache", "settings", "tui", "lifeline", "framework_mode", "errors"},
     "workbench.bench": {
         "engine",
         "state",
@@ -226,6 +228,7 @@ ROOMS = {
         "web",
         "bench",
         "text",
+        "framework_mode",
         "errors",
     },
     "workbench.__main__": {"cli"},

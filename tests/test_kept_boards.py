@@ -99,6 +99,16 @@ def test_explain_and_review_read_the_kept_solution(kept, capsys):
     assert all(move["text"] for move in review["moves"])
 
 
+def test_analyze_of_a_kept_board_loads_the_store_and_nothing_of_the_app_or_the_library(kept):
+    """Issue 50: the kept solution's code and numpy, which it reads with; not the app's frameworks, nor the
+    library, nor Dask (a solve's, not a lookup's)."""
+    from .test_imports_by_need import FRAMEWORKS, LIBRARY, loaded
+
+    modules = loaded("analyze", "--game", GAME, "--moves", "e2,a1,d2", "--json")
+    assert {"workbench.store.kept", "numpy"} <= modules
+    assert not modules & (FRAMEWORKS | LIBRARY | {"dask"}), sorted(modules & (FRAMEWORKS | LIBRARY | {"dask"}))
+
+
 def test_what_solve_cannot_do_past_sixteen_cells_is_one_line(kept, capsys):
     code, _, err = run(capsys, "solve", "--game", "5x5k4")
     assert (

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from workbench.tui.textual_ext.mode import CHECKED_TEXTUAL, CHECKED_TEXTUAL_SERVE, STOCK_VARIABLE
+from workbench.framework_mode import CHECKED_TEXTUAL, CHECKED_TEXTUAL_SERVE, STOCK_VARIABLE
 
 ROOT = Path(__file__).parent.parent
 PAIRS = (
@@ -25,9 +25,8 @@ PAIRS = (
     (CHECKED_TEXTUAL.newest, CHECKED_TEXTUAL_SERVE.newest),
 )
 """(Textual, textual-serve): the oldest and the newest releases the gates name as checked
-(``workbench/tui/textual_ext/mode.py``), which are those the project's ranges allow (``textual>=8.0,<9``,
-``textual-serve>=1.1,<2``) that the registry had when they were written. Widening the checked span means running
-this on the new end first."""
+(``workbench/framework_mode.py``). The project pins the newest (what CI runs); moving the pins or widening the
+checked span means running this on the new end first."""
 TOOLS = (
     "pytest",
     "pytest-asyncio",

@@ -1,8 +1,12 @@
-"""Which way the app runs: on the gate's pieces (the fast path) or on stock Textual and textual-serve.
+"""Which way the app and ``serve`` run: on the gates' pieces (the fast path) or on stock Textual, Rich and
+textual-serve.
 
-Decided once, from the environment and the installed versions, with no import of a private module: the gates
-(:mod:`workbench.tui.textual_ext`, :mod:`workbench.web.serve_ext`) then try theirs, and a piece that cannot be
-loaded turns its gate to stock as well, saying why.
+Decided from the environment and the installed releases alone, importing none of those packages (``workbench
+--version`` says it without loading them): the gates (:mod:`workbench.tui.textual_ext`,
+:mod:`workbench.web.serve_ext`) then try their pieces, and a piece that cannot be loaded turns its gate to stock
+as well, saying why. The one module both gates and the command line read the decision from.
+
+Imports only the standard library.
 """
 
 from __future__ import annotations
@@ -30,7 +34,12 @@ class Checked:
 
 
 CHECKED_TEXTUAL = Checked("textual", "8.0.0", "8.2.8")
+CHECKED_RICH = Checked("rich", "15.0.0", "15.0.0")
+"""Rich, whose segments and styles the app's pieces build (the release CI runs)."""
 CHECKED_TEXTUAL_SERVE = Checked("textual-serve", "1.1.0", "1.1.3")
+APP_PACKAGES = (CHECKED_TEXTUAL, CHECKED_RICH)
+"""What the app's fast path reads the private parts of."""
+SERVE_PACKAGES = (CHECKED_TEXTUAL_SERVE,)
 
 
 @dataclass(frozen=True)
@@ -88,6 +97,12 @@ def decide(checked: Checked, version: str | None, requested_stock: bool) -> Mode
     return Mode(True, f"{checked.package} {version}, one of the releases checked ({span})")
 
 
-def mode_for(checked: Checked) -> Mode:
-    """The mode for ``checked``'s package as installed, under this process's environment."""
-    return decide(checked, installed(checked.package), stock_requested())
+def mode_for(*packages: Checked) -> Mode:
+    """The mode for ``packages`` as installed, under this process's environment: the fast path only where each is
+    a release checked."""
+    requested = stock_requested()
+    modes = [decide(checked, installed(checked.package), requested) for checked in packages]
+    for mode in modes:
+        if not mode.fast:
+            return mode
+    return Mode(True, "; ".join(mode.reason for mode in modes))

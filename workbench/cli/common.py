@@ -140,7 +140,12 @@ def analyze_any(position: Position):
 
 def install_kept(geometry) -> bool:
     """Install the solution kept for a board of 17–20 cells (``workbench solve`` made it), if there is one, so
-    that its positions are answered exactly rather than searched; False where there is none."""
+    that its positions are answered exactly rather than searched; False where there is none. A board of another
+    size loads none of the kept store's code (nor numpy)."""
+    from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS
+
+    if not MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS:
+        return False
     from ..store.kept import install_if_kept
 
     return install_if_kept(geometry)

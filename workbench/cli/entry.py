@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .. import errors
 from .analysis import cmd_analyze, cmd_census, cmd_first_moves, cmd_solve, cmd_verify
@@ -18,11 +19,15 @@ from .parser import build_parser
 from .puzzles import cmd_progress, cmd_puzzles
 from .review import cmd_explain, cmd_review
 
-
-def _sqlite_error() -> type[Exception]:
+if TYPE_CHECKING:
     import sqlite3
 
-    return sqlite3.Error
+
+def _sqlite_error() -> type[sqlite3.Error] | tuple[()]:
+    """SQLite's error class, or nothing to catch where SQLite was never loaded (a command that opens no library
+    raises none of its errors, and does not load it to find out)."""
+    sqlite3 = sys.modules.get("sqlite3")
+    return () if sqlite3 is None else sqlite3.Error
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -49,7 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ..library import default_path
         from ..library.db import describe
 
-        path = args.db or default_path()  # (args is set: parse_args raises no SQLite error)
+        assert args is not None  # pragma: no mutate - parse_args raises no SQLite error
+        path = args.db or default_path()
         print(f"workbench: error: library {printable(repr(str(path)))}: {printable(describe(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. `workbench analyze --all --json | head`

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import NoReturn
 
 from ..engine.puzzles import THEMES as PUZZLE_THEMES
 from .common import (
@@ -23,17 +25,21 @@ from .common import (
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not usage + message
+    def error(self, message: str) -> NoReturn:  # one line, not usage + message
         raise UsageError(message)
 
 
 def version_text() -> str:
-    """``workbench --version``: the version, and the mode of the app and of ``serve`` (fast path or stock) and why."""
+    """``workbench --version``: the version, and the mode of the app and of ``serve`` (fast path or stock) and why:
+    as decided from the environment and the installed releases, without importing Textual or textual-serve; a
+    gate already loaded in this process (whose pieces may have failed to load) says its own."""
     from .. import __version__
-    from ..tui.textual_ext import MODE as APP_MODE
-    from ..web.serve_ext import MODE as SERVE_MODE
+    from ..framework_mode import APP_PACKAGES, SERVE_PACKAGES, mode_for
 
-    return f"workbench {__version__}\napp:   {APP_MODE}\nserve: {SERVE_MODE}"
+    loaded_app, loaded_serve = (sys.modules.get(f"workbench.{name}") for name in ("tui.textual_ext", "web.serve_ext"))
+    app = loaded_app.MODE if loaded_app is not None else mode_for(*APP_PACKAGES)
+    serve = loaded_serve.MODE if loaded_serve is not None else mode_for(*SERVE_PACKAGES)
+    return f"workbench {__version__}\napp:   {app}\nserve: {serve}"
 
 
 class _VersionAction(argparse.Action):

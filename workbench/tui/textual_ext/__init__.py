@@ -26,7 +26,8 @@ imported.
 Outside this package and :mod:`workbench.web.serve_ext` (textual-serve's), a private name of Textual, Rich or
 textual-serve is a defect: ``tests/test_gate.py`` fails on one.
 
-May import Textual and Rich, private modules included, and nothing of the workbench but :mod:`.mode`.
+May import Textual and Rich, private modules included, and nothing of the workbench but
+:mod:`workbench.framework_mode`.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING
 from textual.screen import Screen
 from textual.widgets import Header
 
-from .mode import CHECKED_TEXTUAL, Mode, mode_for
+from ...framework_mode import APP_PACKAGES, Mode, mode_for
 
 if TYPE_CHECKING:
     from textual import events
@@ -66,7 +67,7 @@ def _load(mode: Mode) -> Mode:
     return mode
 
 
-MODE: Mode = _load(mode_for(CHECKED_TEXTUAL))
+MODE: Mode = _load(mode_for(*APP_PACKAGES))
 """The fast path or stock, and why."""
 
 if MODE.fast:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from queue import Queue
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from textual import events, messages
 from textual._compositor import ChopsUpdate, Compositor, LayoutUpdate
@@ -198,7 +198,7 @@ class PanesScreen(Screen):
             self._resume_started = get_time()
             self.call_later(setattr, self, "_resume_started", None)  # whatever Textual's handler asks for
 
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Screen:
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
         started = self._resume_started
         if started is not None and self._whole_drawn_at >= started and not (regions or layout or recompose):
             self._resume_started = None
@@ -217,7 +217,8 @@ class PanesScreen(Screen):
             self._dirty_widgets.clear()
         super()._compositor_refresh()
 
-    def _on_update(self, message: messages.Update) -> None:
+    # (Textual's handler is a coroutine; this one, run before it, need not wait for anything)
+    def _on_update(self, message: messages.Update) -> None:  # type: ignore[override]
         """Run before Textual's own handler: a widget's repaint sent before the last frame of the whole screen was
         drawn by that frame (the widgets mounted at the start sent theirs before the first frame, which came to the
         screen after it), and Textual's handler, which would draw the widget again, is not run."""

@@ -30,7 +30,7 @@ def install_first_paint_probe(result: dict) -> None:
             result["painted"] = time.perf_counter()  # CLOCK_MONOTONIC: comparable with the parent's
             screen.app.call_later(screen.app.exit)
 
-    Screen._compositor_refresh = noted_refresh
+    Screen._compositor_refresh = noted_refresh  # type: ignore[method-assign]  # the probe: Textual's, timed
 
 
 class FrameProbe:

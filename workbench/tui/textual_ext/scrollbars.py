@@ -8,22 +8,24 @@ Textual makes a widget's vertical scrollbar itself, in a private attribute, on f
 
 from __future__ import annotations
 
-from typing import ClassVar, Self
+from typing import TYPE_CHECKING, ClassVar, Self
 
-from textual.app import App
 from textual.geometry import Region, Size
 from textual.scrollbar import ScrollBar
 
+if TYPE_CHECKING:  # what the mixins are mixed into, for the type checker
+    from textual.scroll_view import ScrollView as _ScrollViewBase
+    from textual.widget import Widget as _WidgetBase
+else:
+    _ScrollViewBase = _WidgetBase = object
 
-class OwnScrollBars:
+
+class OwnScrollBars(_WidgetBase):
     """Mixed into a scrolling widget: its vertical scrollbar is a :attr:`VERTICAL_SCROLLBAR` (Textual makes a
     ``ScrollBar`` on first use). Not a widget itself: Textual reads a widget's CSS along its first widget base
     only, and the scrolling base's (``overflow-x: auto``) would be lost."""
 
     VERTICAL_SCROLLBAR: ClassVar[type[ScrollBar]] = ScrollBar
-    _vertical_scrollbar: ScrollBar | None
-    scrollbar_size_vertical: int
-    app: App
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
@@ -36,7 +38,7 @@ class OwnScrollBars:
         return self._vertical_scrollbar
 
 
-class LinesWithoutLayout:
+class LinesWithoutLayout(_ScrollViewBase):
     """Mixed into a ``ScrollView`` whose box the CSS sets: a new number of lines asks for a layout of the whole screen
     only when a scrollbar comes or goes; a shown scrollbar's thumb is set directly (a layout of the screen at every key
     would cost more than the rest of the key). The widget sets :attr:`sizing_lines` while it sets its virtual size and
@@ -49,36 +51,36 @@ class LinesWithoutLayout:
     _updating_scrollbars = False
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
-        if layout and self.is_mounted and not self._updating_scrollbars:  # type: ignore[attr-defined]
-            shown = (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)  # type: ignore[attr-defined]
+        if layout and self.is_mounted and not self._updating_scrollbars:
+            shown = (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
             self._updating_scrollbars = True
             try:
                 # Textual's own update after a layout: visibility (asking for the layout itself when it
                 # changes), the thumbs' sizes, and the scroll offset kept within the new lines
-                self._scroll_update(self.virtual_size)  # type: ignore[attr-defined]
+                self._scroll_update(self.virtual_size)
             finally:
                 self._updating_scrollbars = False
-            layout = shown != (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)  # type: ignore[attr-defined]
+            layout = shown != (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
             if self.sizing_lines and not layout and not regions:
                 return self
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)  # type: ignore[misc]
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _scroll_update(self, virtual_size: Size) -> None:
         """Textual's, less the vertical scrollbar's repaint when it shows no thumb before or after: lines
         added or taken away within the box leave the bar an empty track, and a repaint of it costs
         about half a millisecond a key. Its numbers follow all the same."""
-        self._refresh_scrollbars()  # type: ignore[attr-defined]
-        bar = self.vertical_scrollbar  # type: ignore[attr-defined]
-        window = self.container_size.height - self.scrollbar_size_horizontal  # type: ignore[attr-defined]
+        self._refresh_scrollbars()
+        bar = self.vertical_scrollbar
+        window = self.container_size.height - self.scrollbar_size_horizontal
         if (
             self.show_vertical_scrollbar
             and not self.show_horizontal_scrollbar
-            and bar.window_size == window  # type: ignore[attr-defined]
+            and bar.window_size == window
             and bar.window_virtual_size <= window
             and virtual_size.height <= window
         ):
             bar.set_reactive(ScrollBar.window_virtual_size, virtual_size.height)
-            self.scroll_x = self.validate_scroll_x(self.scroll_x)  # type: ignore[attr-defined]
-            self.scroll_y = self.validate_scroll_y(self.scroll_y)  # type: ignore[attr-defined]
+            self.scroll_x = self.validate_scroll_x(self.scroll_x)
+            self.scroll_y = self.validate_scroll_y(self.scroll_y)
             return
-        super()._scroll_update(virtual_size)  # type: ignore[misc]
+        super()._scroll_update(virtual_size)

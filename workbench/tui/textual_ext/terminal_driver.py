@@ -66,10 +66,11 @@ class TerminalDriver(LinuxDriver):
 
     def start_application_mode(self) -> None:
         super().start_application_mode()
-        textuals = self._writer_thread
-        if textuals is None or type(textuals) is not WriterThread:  # not started (a terminal it may not use)
+        textuals, file = self._writer_thread, self._file
+        # not started (a terminal it may not use)
+        if textuals is None or type(textuals) is not WriterThread or file is None:
             return
         textuals.stop()  # it writes what it was given (the codes that begin application mode), then ends
-        direct = DirectWriter(self._file)
+        direct = DirectWriter(file)
         direct.start()
         self._writer_thread = direct

@@ -22,11 +22,11 @@ The server's access checks (token, Host, Origin, the cap on tabs) are the same i
 through textual-serve's public hooks, never through a piece of this package.
 
 The server runs stock when ``WORKBENCH_STOCK_TEXTUAL=1`` is set or the installed textual-serve is not a release
-these pieces were checked against (:data:`~workbench.tui.textual_ext.mode.CHECKED_TEXTUAL_SERVE`); a piece that
+these pieces were checked against (:data:`~workbench.framework_mode.CHECKED_TEXTUAL_SERVE`); a piece that
 cannot be loaded makes it stock too. :data:`MODE` says which, and why (``workbench --version`` prints it).
 
 May import textual-serve (its private parts included), aiohttp, the app (``tui``, to run a tab's app in the
-warm process), the settings, the tables' cache, the engine and ``errors``.
+warm process), the settings, the tables' cache, the engine, ``framework_mode``, ``lifeline`` and ``errors``.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from ...tui.textual_ext.mode import CHECKED_TEXTUAL_SERVE, Mode, mode_for
+from ...framework_mode import SERVE_PACKAGES, Mode, mode_for
 
 
 def _load(mode: Mode) -> Mode:
@@ -55,7 +55,7 @@ def _load(mode: Mode) -> Mode:
     return mode
 
 
-MODE: Mode = _load(mode_for(CHECKED_TEXTUAL_SERVE))
+MODE: Mode = _load(mode_for(*SERVE_PACKAGES))
 """The fast path or stock, and why."""
 
 DOWNLOAD_CHUNK_SECONDS = 30
