@@ -144,8 +144,8 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
 
 
 def test_the_page_s_script_draws_the_same_pixels_as_textual_serve_s(server):  # noqa: F811
-    """The page's script draws a frame's glyphs after putting them all in its atlas (workbench.web.serve_ext.page): the same
-    pixels as textual-serve's own script draws, at the start (the glyphs all new) and after keys (some new)."""
+    """The page's script draws a frame's glyphs after putting them all in its atlas (workbench.web.serve_ext.page): the
+    same pixels as textual-serve's own script draws, at the start (the glyphs all new) and after keys (some new)."""
     sync_api = _chromium()
     from workbench.web.serve_ext.page import SCRIPT_PATH, textual_serve_script, without_webgl_renderer
 
@@ -332,7 +332,8 @@ def test_the_seventeenth_tab_gets_a_page_saying_the_server_is_full_which_opens_t
             others.evaluate(
                 """() => { window.extra = [];
                    const key = localStorage.getItem("workbench-session");
-                   for (let i = 0; i < 14; i++) window.extra.push(new WebSocket(`ws://${location.host}/ws/${key}?width=80&height=24`)); }"""
+                   for (let i = 0; i < 14; i++)
+                     window.extra.push(new WebSocket(`ws://${location.host}/ws/${key}?width=80&height=24`)); }"""
             )
             wait_until(others, lambda: len(_apps(process.pid)) == 16, "sixteen apps", 120)
             first.reload(wait_until="domcontentloaded")  # at the cap

@@ -114,13 +114,15 @@ def test_a_bug_whose_traceback_cannot_be_written_prints_it(capsys, monkeypatch, 
         (
             "pyte",
             [],
-            "bench: the app's figures need pyte, which the bench extra installs: pip install 'mnk-workbench[bench]' (or "
+            "bench: the app's figures need pyte, which the bench extra installs: pip install 'mnk-workbench[bench]' "
+            "(or "
             "--no-tui for the engine's figures alone)",
         ),
         (
             "pyte",
             ["--game", "15x15k5"],
-            "bench: the app's figures need pyte, which the bench extra installs: pip install 'mnk-workbench[bench]' (or "
+            "bench: the app's figures need pyte, which the bench extra installs: pip install 'mnk-workbench[bench]' "
+            "(or "
             "--no-tui for the engine's figures alone)",
         ),
         (

@@ -791,7 +791,8 @@ def test_the_solve_progress_line_is_one_bar_of_thirty_for_the_whole_solve_with_i
 
 
 def test_analyze_all_gives_the_full_record_up_to_twelve_cells(capsys):
-    # beyond twelve cells, the value and remoteness only: test_analyze_all_streams_every_position_of_a_strongly_solved_board
+    # beyond twelve cells, the value and remoteness only:
+    # test_analyze_all_streams_every_position_of_a_strongly_solved_board
     code, out, _ = run(capsys, "analyze", "--all", "--game", "3x4k3", "--json")
     first = json.loads(out.splitlines()[0])
     assert code == 0 and len(out.splitlines()) == 111_973 and {"masks", "moves", "symmetry"} <= first.keys()

@@ -332,7 +332,8 @@ def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address
     )
     assert said.endswith("no encryption, the token is the only key; prefer an SSH tunnel to a server on 127.0.0.1")
     assert reach("192.0.2.7", 8799, Access.make(token=None, host="192.0.2.7", port=8799)) == (
-        "by anyone who can reach this address: no encryption, with no key at all; prefer an SSH tunnel to a server on 127.0.0.1"
+        "by anyone who can reach this address: no encryption, with no key at all; prefer an SSH tunnel to a server on "
+        "127.0.0.1"
     )
     assert reach("::1", 8799, access) == (
         "this machine only; the address is the key of the first browser that opens it, keep it to yourself"
@@ -474,8 +475,8 @@ def test_serve_leaves_the_signal_handlers_as_it_found_them(monkeypatch, interrup
 
 @fast_path_only
 async def test_the_page_asks_nothing_of_other_servers_and_its_script_leaves_out_the_webgl_renderer(server):
-    """The page: textual-serve's, less what costs a browser's CPU for nothing at each load (see workbench.web.serve_ext.page). Its
-    script comes compressed, and a reload is answered "not modified"."""
+    """The page: textual-serve's, less what costs a browser's CPU for nothing at each load (see
+    workbench.web.serve_ext.page). Its script comes compressed, and a reload is answered "not modified"."""
     from workbench.web.serve_ext.page import SCRIPT_PATH
 
     _, printed = server

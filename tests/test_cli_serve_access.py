@@ -541,7 +541,8 @@ def test_a_token_file_or_variable_that_holds_no_token_is_one_line_and_exit_2(cap
     assert main(["serve", "--port", "0", "--token-file", str(tmp_path / "token")]) == 2
     assert (
         capsys.readouterr().err
-        == f"workbench: error: --token-file {str(tmp_path / 'token')!r}: a token is 1 to 256 letters, digits and characters of !#$%&'*+-.^_`|~:\n"
+        == f"workbench: error: --token-file {str(tmp_path / 'token')!r}: a token is 1 to 256 letters, digits and "
+        "characters of !#$%&'*+-.^_`|~:\n"
     )
     monkeypatch.setenv(TOKEN_VARIABLE, "a;b")
     assert main(["serve", "--port", "0"]) == 2

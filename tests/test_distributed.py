@@ -253,7 +253,8 @@ def test_without_dask_it_names_the_extra(monkeypatch):
     with pytest.raises(UsageError) as raised:
         dask_sweep(Geometry(3, 4, 3), None, fingerprint=FINGERPRINT, workers=1)
     assert (
-        str(raised.value) == CLUSTER_EXTRA == "the Dask sweep needs the cluster extra: pip install 'mnk-workbench[cluster]'"
+        str(raised.value) == CLUSTER_EXTRA == "the Dask sweep needs the cluster extra: pip install "
+        "'mnk-workbench[cluster]'"
     )
 
 

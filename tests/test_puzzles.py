@@ -99,7 +99,8 @@ def test_a_board_of_thirteen_to_sixteen_cells_reads_its_installed_strong_solutio
     geometry = Geometry(1, 13, 4)
     with pytest.raises(
         PuzzleError,
-        match=r"^board 1x13k4: puzzles read its strong solution, not made here yet \(`workbench solve --game 1x13k4`\)$",
+        match=r"^board 1x13k4: puzzles read its strong solution, not made here yet \(`workbench solve --game "
+        r"1x13k4`\)$",
     ):
         find_puzzles(geometry)
     install_strong(strong_solved(geometry))

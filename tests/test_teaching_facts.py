@@ -17,7 +17,6 @@ from workbench.engine import Position, Value
 from workbench.engine.explain import explain
 from workbench.engine.facts import FACT_KINDS
 from workbench.engine.geometry import cell_bit, parse_variant
-from workbench.engine.position import Player
 
 pytestmark = pytest.mark.engine
 

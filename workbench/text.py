@@ -139,6 +139,7 @@ def moves_table(analysis: Analysis) -> Table:
     best = analysis.masks.best
     geometry = analysis.position.geometry
     for move in analysis.moves:
+        assert move.value is not None  # pragma: no mutate - the view of an exact analysis (a search has its own)
         trap = "—" if move.trap is None else f"{move.trap:.3f}"
         marker = " ★" if best & cell_bit(move.cell) else ""
         table.add_row(
@@ -166,9 +167,7 @@ def analysis_view(analysis: Analysis, width: int | None = None) -> RenderableTyp
     facts.append("\nstatus     ")
     facts.append(analysis.status.value)
     if position.dead_draw:
-        facts.append(
-            " (dead draw: no line left)", style="yellow"
-        )  # pragma: no mutate - Rich reads colour names in any case
+        facts.append(" (dead draw: no line left)", style="yellow")  # pragma: no mutate - Rich reads any case
     facts.append("\nto move    ")
     facts.append(analysis.to_move.value if analysis.to_move else "—")
     facts.append("\nvalue      ")
@@ -205,9 +204,7 @@ def _board_beside(position: Position, facts: Text, width: int | None = None) -> 
     facts_width = max(len(line) for line in facts.plain.split("\n"))
     if width is not None and board_width + 3 + facts_width > width:
         return Group(board, Text(), facts)
-    header = Table.grid(
-        padding=(0, 3)
-    )  # pragma: no mutate - one row: a grid pads no edge, so its vertical padding never shows
+    header = Table.grid(padding=(0, 3))  # pragma: no mutate - one row: its vertical padding never shows
     header.add_column()
     header.add_column()
     header.add_row(board, facts)
@@ -279,9 +276,7 @@ def search_view(record: dict, position: Position, width: int | None = None, all_
     facts.append(f"\nvariant    {geometry}")
     facts.append(f"\nstatus     {record['status']}")
     if record["dead_draw"]:
-        facts.append(
-            " (dead draw: no line left)", style="yellow"
-        )  # pragma: no mutate - Rich reads colour names in any case
+        facts.append(" (dead draw: no line left)", style="yellow")  # pragma: no mutate - Rich reads any case
     facts.append(f"\nto move    {record['to_move'] or '—'}")
     facts.append("\nvalue      ")
     if record["value"] is not None:

@@ -96,7 +96,18 @@ def serving(folder: str, *extra: str) -> Iterator[tuple[subprocess.Popen, str]]:
     }
     env.pop("COLUMNS", None), env.pop("LINES", None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "serve", "--port", "0", "--keep-token", "--db", f"{folder}/library.sqlite3", *extra],
+        [
+            sys.executable,
+            "-m",
+            "workbench",
+            "serve",
+            "--port",
+            "0",
+            "--keep-token",
+            "--db",
+            f"{folder}/library.sqlite3",
+            *extra,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -104,6 +115,7 @@ def serving(folder: str, *extra: str) -> Iterator[tuple[subprocess.Popen, str]]:
         cwd=folder,
     )
     try:
+        assert process.stdout is not None and process.stderr is not None  # pragma: no mutate - both piped
         first = process.stdout.readline()
         match = re.search(r"serving the app at (http://\S+) ", first)
         if match is None:

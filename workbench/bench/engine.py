@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 from ..engine import TIC_TAC_TOE, analyze, analyze_all, clear_caches, first_move_table, ledger_counts, parse_position
 from ..engine.solver import solve
@@ -178,7 +179,7 @@ def run_library_bench(*, quick: bool = False) -> dict:
             ]
             slowest, probe_repeats = 0.0, 3 if quick else 20
             for position in probes:
-                best = min(_timed(lambda probe=position: games_through(library, probe)) for _ in range(probe_repeats))
+                best = min(_timed(partial(games_through, library, position)) for _ in range(probe_repeats))
                 slowest = max(slowest, best)
         finally:
             library.close()
@@ -225,8 +226,8 @@ def format_report(report: dict) -> str:
     lines.append(
         f"one position, warm tables      {single['seconds'] * 1e6:8.1f} µs (target ≤ {single['target_s'] * 1e6:.0f} µs)"
     )
-    explained = report.get("explain")
-    for board, entry in (explained or {}).get("boards", {}).items():
+    explained = report.get("explain") or {}
+    for board, entry in explained.get("boards", {}).items():
         if "missing" in entry:
             lines.append(f"explain a move, {board:<14} {entry['missing']}")
         else:

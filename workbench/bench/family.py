@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 from ..engine import Position, format_moves
 from ..engine.geometry import Geometry, parse_variant
@@ -128,7 +129,7 @@ def strong_bench(variant: str = "4x4k4") -> dict:
 def tier2_bench(peer: str | None, budget_s: float = 300.0) -> dict:
     """Each position as two whole processes: ``workbench analyze`` (every move) and OpenSpiel (one value)."""
     geometry = parse_variant("5x5k4")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for moves in tier2_positions(geometry):
         text = format_moves(moves)
         ours_s, output = _whole(

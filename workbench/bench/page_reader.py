@@ -8,6 +8,7 @@ import json
 import re
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pyte
 
@@ -24,7 +25,7 @@ class PageScreen:
     bench's own process with eight tabs, which made the page loads look seconds slower than they were)."""
 
     def __init__(self) -> None:
-        self.events: list[tuple[float, str, object]] = []
+        self.events: list[tuple[float, str, Any]] = []
         """(perf_counter(), kind, data): "open" (columns, rows) for a new websocket, "resize" (columns, rows)
         the page sent, "out" the app's bytes."""
         self.sockets = 0
@@ -96,14 +97,16 @@ class Replay:
         self.screen: pyte.Screen | None = None
         self.stream: pyte.ByteStream | None = None
 
-    def apply(self, event: tuple[float, str, object]) -> None:
+    def apply(self, event: tuple[float, str, Any]) -> None:
         _, kind, data = event
         if kind == "open":
             self.screen = pyte.Screen(*data)
             self.stream = pyte.ByteStream(self.screen)
         elif kind == "resize":
+            assert self.screen is not None  # pragma: no mutate - a page's events start with its socket's opening
             self.screen.resize(data[1], data[0])
         else:
+            assert self.stream is not None  # pragma: no mutate - a page's events start with its socket's opening
             self.stream.feed(data)
 
     def text(self) -> str:

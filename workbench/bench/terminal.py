@@ -27,6 +27,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine.geometry import Geometry, parse_variant
 from ..state.played import GOMOKU_OPENING, game_state
@@ -318,7 +319,7 @@ def run_terminal_bench(
                 for kind in paints:
                     paints[kind].append(first_paint(kind, columns, rows, env, game))
             bare = run_scenario("bare", SCENARIOS[0], columns, rows, env, keys)
-            entry = {
+            entry: dict[str, Any] = {
                 "first_paint_bare_s": statistics.median(paints["bare"]),
                 "first_paint_s": statistics.median(paints["ours"]),
                 "bare": _figures(bare),

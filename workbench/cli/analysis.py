@@ -215,7 +215,9 @@ def _solve_kept(args: argparse.Namespace, geometry) -> int:
         "cache": str(path) if solution is not None else None,
     }
     if solution is not None:
-        value, remoteness = solution.lookup(0, 0)
+        start = solution.lookup(0, 0)
+        assert start is not None  # pragma: no mutate - every game reaches the empty board
+        value, remoteness = start
         data |= {
             "positions": solution.positions,
             "positions_by_ply": list(solution.positions_by_ply),

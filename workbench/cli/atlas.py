@@ -186,6 +186,8 @@ class _Pending:
 
     def __init__(self, option: str, path: str) -> None:
         self.option, self.path = option, path
+        self.temporary: str | None
+        """The temporary file, until it is renamed over ``path`` or removed."""
         folder = os.path.dirname(os.path.abspath(path))
         try:
             if os.path.isdir(path):
@@ -196,6 +198,7 @@ class _Pending:
         os.close(handle)
 
     def commit(self, text: str) -> None:
+        assert self.temporary is not None  # pragma: no mutate - committed once
         try:
             with open(self.temporary, "w", encoding="utf-8", newline="") as stream:
                 stream.write(text)
@@ -270,16 +273,16 @@ def markdown_row(record: AtlasRecord) -> str:
     """One board's row of the Markdown table."""
     from ..engine.atlas import outcome_words
 
-    geometry, games = record.geometry, record.games
+    geometry, games, share = record.geometry, record.games, record.dead_draw_share
     counted = (
         (
             f"{games.total:,}",
             _share(games.x, games.total),
             _share(games.o, games.total),
             _share(games.draw, games.total),
-            f"{record.dead_draws:,} ({100 * record.dead_draw_share:.2f}%)",
+            f"{record.dead_draws:,} ({100 * share:.2f}%)",
         )
-        if games is not None
+        if games is not None and share is not None  # (dead draws are counted where games are)
         else ("not counted", "—", "—", "—", "not counted")
     )
     cells = (
@@ -361,7 +364,8 @@ def text_lines(records: list[AtlasRecord]) -> list[str]:
     for record in records:
         moves = f"{' '.join(record.keeping_first_names):<24} {' '.join(record.best_first_names)}"
         games = f"{record.games.total:>22,}" if record.games is not None else f"{'not counted':>22}"
-        dead = f"{100 * record.dead_draw_share:>9.2f}%" if record.dead_draws is not None else f"{'—':>10}"
+        share = record.dead_draw_share
+        dead = f"{100 * share:>9.2f}%" if share is not None else f"{'—':>10}"
         lines.append(
             f"{record.variant:<16} {outcome_words(record):<12} {moves:<49} {record.positions:>12,} "
             f"{record.classes:>11,} {games} {dead}"

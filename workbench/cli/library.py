@@ -28,7 +28,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         if args.json:
             count = write_games(library)
         else:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
             # the bars stay when done (Rich's default): what was written, and how long each stage took
             with Progress(
@@ -37,7 +37,7 @@ def cmd_games(args: argparse.Namespace) -> int:
                 TextColumn("{task.completed:,}/{task.total:,}"),
                 TimeElapsedColumn(),
             ) as bar:
-                tasks: dict[str, int] = {}
+                tasks: dict[str, TaskID] = {}
 
                 def progress(stage: str, done: int, total: int) -> None:
                     if stage not in tasks:  # a stage's total is fixed when it begins
@@ -159,13 +159,15 @@ def cmd_library(args: argparse.Namespace) -> int:
                 else "damaged: `workbench library salvage NEW.sqlite3` copies every study that opens"
             )
         return 0 if report.healthy else 1
-    report = salvage_library(source, args.out)
+    salvaged = salvage_library(source, args.out)
     if args.json:
-        print_json(report.as_dict())
+        print_json(salvaged.as_dict())
     else:
         print(
-            printable(f"salvaged {len(report.saved)} studies and {report.recovered} unsaved ones into {report.target}")
+            printable(
+                f"salvaged {len(salvaged.saved)} studies and {salvaged.recovered} unsaved ones into {salvaged.target}"
+            )
         )
-        for line in report.lost:
+        for line in salvaged.lost:
             print(printable(f"  lost: {line}"))
-    return 1 if report.lost else 0
+    return 1 if salvaged.lost else 0

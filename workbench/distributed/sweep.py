@@ -368,10 +368,11 @@ def _quiet() -> Iterator[None]:
     """Dask's own logging below ERROR kept off the terminal while the sweep runs (a worker's restart, a
     connection retried, the cluster's shutdown: each a few lines of noise for someone watching a progress bar);
     the levels are put back after."""
-    changed = []
+    changed: list[tuple[logging.Logger | logging.Handler, int]] = []
     for name in ("distributed", "tornado"):
         logger = logging.getLogger(name)
-        for handler in [logger, *logger.handlers]:
+        handlers: list[logging.Logger | logging.Handler] = [logger, *logger.handlers]
+        for handler in handlers:
             if handler.level < logging.ERROR:
                 changed.append((handler, handler.level))
                 handler.setLevel(logging.ERROR)

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..errors import InputError
 from .census import GameCounts, counts
@@ -82,7 +82,9 @@ def forget_tables() -> None:
 # --- boards of 13 to 16 cells: a strong solution (engine.strong) stands where the tables cannot; past 16, a
 # solution kept by `workbench solve` (workbench.store), read lazily, where one has been made ----------------
 
-_STRONG: dict[Geometry, object] = {}
+_STRONG: dict[Geometry, StrongSolution] = {}
+"""Each board's installed solution: a strong one, or past 16 cells a kept one, read through the same methods (it
+lacks the class and game counts, which the readers look for with ``hasattr``)."""
 
 
 def forget_analysis(geometry: Geometry) -> None:
@@ -165,14 +167,16 @@ def analyze_strong(solution: StrongSolution, position: Position) -> Analysis:
     asked = [position, *children, *(after for row in replies for after in row)]
     found, *read = solution.lookup_many([p.x for p in asked], [p.o for p in asked])
     assert found is not None, f"legal position {position} missing from the strong solution"
-    child_values, reply_values = read[: len(children)], iter(read[len(children) :])
-    moves = []
+    assert None not in read, f"a position after {position} not solved"  # pragma: no mutate - an invariant, never false
+    known = cast("list[tuple[int, int]]", read)
+    child_values, reply_values = known[: len(children)], iter(known[len(children) :])
+    made = []
     for cell, child, (child_value, child_remoteness), after in zip(legal, children, child_values, replies):
         # good for us, who move after the reply
         trap = sum(next(reply_values)[0] > 0 for _ in after) / len(after) if after else None
         child_games = games_after.get(solution.index(child.x, child.o)) if counted else None
-        moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, _counts_or_none(child_games)))
-    moves = tuple(moves)
+        made.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, trap, _counts_or_none(child_games)))
+    moves = tuple(made)
     best = best_moves(moves)
     perfect_win, perfect_lose = exact_masks_of(moves)
     # from the lines alone: the planner's masks read the whole game tree below (354,000 pairs on 4×4)

@@ -105,8 +105,11 @@ def atlas_record(solution: StrongSolution) -> AtlasRecord:
     (:class:`workbench.store.solutions.KeptSolution`: anything with ``lookup_many``, ``positions`` and no
     ``games``), whose classes are counted here and whose games and dead draws are not."""
     geometry = solution.geometry
-    value, remoteness = solution.lookup(0, 0)
-    first = solution.lookup_many([1 << cell for cell in range(geometry.size)], [0] * geometry.size)
+    start = solution.lookup(0, 0)
+    read = solution.lookup_many([1 << cell for cell in range(geometry.size)], [0] * geometry.size)
+    assert start is not None and None not in read  # pragma: no mutate - every game reaches these positions
+    value, remoteness = start
+    first = [found for found in read if found is not None]
     # the child's value is O's, who moves there
     keeping = tuple(cell for cell, (child_value, _) in enumerate(first, 1) if -child_value == value)
     outcomes = [preference(-child_value, child_remoteness + 1) for child_value, child_remoteness in first]
@@ -212,6 +215,7 @@ def record_data(record: AtlasRecord) -> dict:
     labels it, for X on the empty board."""
     geometry = record.geometry
     games = record.games
+    share = record.dead_draw_share
     return {
         "variant": record.variant,
         "rows": geometry.rows,
@@ -229,7 +233,7 @@ def record_data(record: AtlasRecord) -> dict:
         "classes": record.classes,
         "games": games.as_dict() if games is not None else None,
         "dead_draws": record.dead_draws,
-        "dead_draw_share": round(record.dead_draw_share, 6) if record.dead_draws is not None else None,
+        "dead_draw_share": round(share, 6) if share is not None else None,
     }
 
 

@@ -146,7 +146,7 @@ def census(geometry: Geometry) -> dict:
     tallies = counts(geometry)
     terminal_classes = {classes.class_of[key] for key in graph.terminal}
     by_value = {"win": 0, "draw": 0, "loss": 0}
-    classes_by_value = {"win": set(), "draw": set(), "loss": set()}
+    classes_by_value: dict[str, set[int]] = {"win": set(), "draw": set(), "loss": set()}
     for key in graph.children:  # only positions in play have a side to move
         label = ("loss", "draw", "win")[solution.value[key] + 1]
         by_value[label] += 1

@@ -30,7 +30,7 @@ from .facts import DECISIVE, Fact, after_move, board_of, move_facts
 from .geometry import MAX_TABLE_CELLS, Bitboard, Cell, cell_bit, cell_name, cell_names, cells_of
 from .position import Player, Position, check_legal, format_position
 from .results import MoveAnalysis
-from .solver import Value, preference
+from .solver import Value
 from .telling import tell, tell_line
 
 ROLES = ("win", "fork", "block", "threat", "quiet")
@@ -127,10 +127,10 @@ def exact_moves(position: Position) -> ExactMoves:
     (value, remoteness), *read = solution.lookup_many(
         [position.x, *(c.x for c in children)], [position.o, *(c.o for c in children)]
     )
-    moves = []
-    for cell, (child_value, child_remoteness) in zip(cells, read):
-        moves.append(MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, None, None))
-    moves = tuple(moves)
+    moves = tuple(
+        MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, None, None)
+        for cell, (child_value, child_remoteness) in zip(cells, read)
+    )
     return _exact(position, Value(value), remoteness, moves)
 
 
@@ -182,7 +182,8 @@ def explain(position: Position, cell: Cell) -> Explanation:
         )
     analysis = exact_moves(position)  # the values alone: counting the games below is most of an analyze on 4×4
     played = analysis.move(cell)
-    assert played is not None  # pragma: no mutate - narrows types
+    assert played is not None and played.value is not None  # pragma: no mutate - narrows types
+    assert played.remoteness is not None  # pragma: no mutate - narrows types
     best, keeping = analysis.best_cells, analysis.keeping
     if played.value < analysis.value:
         verdict = "mistake"
@@ -259,9 +260,11 @@ def _verdict_facts(analysis: ExactMoves, played: MoveAnalysis, verdict: str, bes
         return (Fact("best", 0, player, cells=best, value=analysis.value, remoteness=analysis.remoteness),)
     if verdict == "only move":
         others = [move for move in analysis.moves if move.cell != played.cell]
-        worst = min(others, key=lambda move: preference(move.value, move.remoteness))
+        worst = min(others, key=lambda move: move.outcome)
         return (
-            Fact("only move", 0, player, played.cell, value=max(move.value for move in others)),
+            Fact(
+                "only move", 0, player, played.cell, value=max(move.value for move in others if move.value is not None)
+            ),
             Fact("worst other", 0, player, worst.cell, value=worst.value, remoteness=worst.remoteness),
         )
     return ()

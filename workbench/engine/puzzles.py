@@ -130,7 +130,7 @@ def is_unique(puzzle: Puzzle) -> bool:
     if (analysis.value, analysis.remoteness) != (puzzle.value, puzzle.remoteness):
         return False
     if analysis.value is Value.LOSS:
-        slowest = max(move.remoteness for move in analysis.moves)
+        slowest = max(move.remoteness for move in analysis.moves if move.remoteness is not None)
         right = [move.cell for move in analysis.moves if move.remoteness == slowest]
     else:
         right = [move.cell for move in analysis.moves if move.value == analysis.value]

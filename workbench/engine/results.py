@@ -4,18 +4,13 @@ analysis, its JSON record) and the per-board tables it reads."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .census import GameCounts
 from .geometry import Bitboard, Cell, Geometry, cell_name, cells_of
 from .position import Player, Position, Status, format_position
-from .solver import Value
+from .solver import Value, preference
 from .symmetry import Transform
 from .threats import Plans
-
-if TYPE_CHECKING:
-    pass
-
 
 MASK_NAMES = ("win", "block", "fork", "perfect_win", "perfect_lose", "best")
 
@@ -32,6 +27,13 @@ class MoveAnalysis:
     """Fraction of the opponent's replies that lose; None when the move ends the game, or is not proven."""
     games: GameCounts | None
     """Complete games that continue through this move; None where they are not counted (above 16 cells)."""
+
+    @property
+    def outcome(self) -> tuple[int, int]:
+        """:func:`~.solver.preference` of the move's value and remoteness, for its mover: higher is better. Only
+        for a proven move (an exact analysis's every move)."""
+        assert self.value is not None and self.remoteness is not None, "an unproven move has no outcome"
+        return preference(self.value, self.remoteness)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,7 @@ def analysis_record(analysis: Analysis) -> dict:
             {
                 "cell": move.cell,
                 "name": cell_name(move.cell, analysis.position.geometry),
-                "value": move.value.label,
+                "value": move.value.label if move.value is not None else None,
                 "remoteness": move.remoteness,
                 "trap": move.trap,
                 "games": move.games.as_dict() if move.games is not None else None,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .analysis import analyze, check_exact
 from .geometry import Cell, cell_bit
 from .position import Player, Position
-from .solver import Value, preference
+from .solver import Value
 
 if TYPE_CHECKING:
     from .search import SearchResult
@@ -84,7 +84,8 @@ def review_line(start: Position, cells: Iterable[Cell]) -> tuple[MoveReview, ...
         after = position.play(cell)  # raises for an illegal move, as the line is then no line
         played = before.move(cell)
         # for the type checker (no mutate): a position in play has a value and every legal move an analysis
-        assert before.value is not None and before.remoteness is not None and played is not None  # pragma: no mutate
+        assert before.value is not None and before.remoteness is not None  # pragma: no mutate - narrows types
+        assert played is not None and played.value is not None  # pragma: no mutate - narrows types
         best = before.masks.best & cell_bit(cell)
         if played.value < before.value:
             rating = Rating.MISTAKE
@@ -141,13 +142,13 @@ def review_searched(
         found = searched(position)
         proven = [move for move in found.moves if move.proven]
         played = next((move for move in found.moves if move.cell == cell), None)
-        rank = {move.cell: preference(move.value, move.remoteness) for move in proven}
+        rank = {move.cell: move.outcome for move in proven}
         top = max(rank.values(), default=None)
         best_cells = tuple(sorted(c for c, r in rank.items() if r == top))
         best_move = next((move for move in proven if move.cell == best_cells[0]), None) if best_cells else None
-        if played is None or not played.proven:
+        if played is None or played.value is None:  # not proven
             rating = Rating.NOT_PROVEN
-        elif best_move is not None and played.value < best_move.value:
+        elif best_move is not None and best_move.value is not None and played.value < best_move.value:
             rating = Rating.MISTAKE
         elif played.value is Value.WIN and played.remoteness == 1:
             rating = Rating.BEST  # no win is quicker: best whatever the rest prove
@@ -184,14 +185,20 @@ def searched_headline(review: MoveReview, position: Position) -> str | None:
     name = cell_name(review.cell, geometry)
     if review.rating is Rating.NOT_PROVEN or review.value_after is None:
         return None
+    # a proven move has its remoteness; a move rated below the best, the value it fell from
+    assert review.remoteness_after is not None  # pragma: no mutate - narrows types
     after = value_words(review.value_after, review.remoteness_after)
     best = cell_names(review.best_cells, geometry, ", ")
     if review.rating is Rating.MISTAKE:
+        assert review.value_before is not None  # pragma: no mutate - narrows types
+        assert review.remoteness_before is not None  # pragma: no mutate - narrows types
         before = value_words(review.value_before, review.remoteness_before)
         if review.exact_before:
             return f"{name}?? Mistake: {before} → {after}. Best was {best}."
         return f"{name}?? Mistake: {before} at least → {after}. Proven better: {best}."
     if review.rating is Rating.INACCURATE:
+        assert review.value_before is not None  # pragma: no mutate - narrows types
+        assert review.remoteness_before is not None  # pragma: no mutate - narrows types
         before = value_words(review.value_before, review.remoteness_before)
         return f"{name}?! Inaccuracy: {before} → {after}. Best was {best}."
     return f"{name} Best move: {after}" + ("." if review.exact_before else " (every move proven).")

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from .geometry import Bitboard, Cell, Geometry, cell_bit, cell_name, cells_of
 from .position import Player, Position, Status, check_legal, no_line_left
-from .solver import Value
+from .solver import Value, preference
 from .symmetry import transforms
 from .threats import completions
 
@@ -92,6 +92,12 @@ class MoveResult:
     def proven(self) -> bool:
         return self.value is not None
 
+    @property
+    def outcome(self) -> tuple[int, int]:
+        """:func:`~.solver.preference` of a proven move's value and remoteness, for its mover: higher is better."""
+        assert self.value is not None and self.remoteness is not None, "an unproven move has no outcome"
+        return preference(self.value, self.remoteness)
+
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
@@ -132,6 +138,7 @@ class SearchResult:
 
 
 def _rank(move: MoveResult) -> tuple[int, int]:
+    assert move.value is not None and move.remoteness is not None  # pragma: no mutate - ranks proven moves only
     value = int(move.value)
     return value, -move.remoteness if value > 0 else move.remoteness
 

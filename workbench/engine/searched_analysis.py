@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .geometry import Bitboard, Cell, cell_bit
 from .position import Position, Status, check_legal, format_position
 from .results import Analysis, Masks, MoveAnalysis, SymmetryInfo
-from .solver import Value, preference
+from .solver import Value
 from .symmetry import group_moves, stabilizer, transforms
 from .threats import squeezes
 
@@ -105,8 +105,8 @@ def threat_masks(position: Position, *, perfect_win: Bitboard, perfect_lose: Bit
 
 def best_moves(moves: tuple[MoveAnalysis, ...]) -> Bitboard:
     """The ``best`` mask: every move of the best outcome (the quickest win, else a draw, else the slowest loss)."""
-    top = max(preference(move.value, move.remoteness) for move in moves)
-    return sum(cell_bit(move.cell) for move in moves if preference(move.value, move.remoteness) == top)
+    top = max(move.outcome for move in moves)
+    return sum(cell_bit(move.cell) for move in moves if move.outcome == top)
 
 
 def exact_masks(analysis: Analysis) -> tuple[Bitboard, Bitboard]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -41,12 +42,15 @@ STAGE_NAMES = STAGE_WORDS
 """Each stage of :data:`Progress` as a person reads it (:mod:`.solve_progress` makes one bar of the four)."""
 
 
+_Packable = TypeVar("_Packable", int, np.ndarray)
+
+
 class BoardTooLargeForStrongSolveError(InputError):
     """A board with more cells than a strong solution holds."""
 
 
-def pack(value: int, remoteness: int) -> int:
-    """The byte of a value (-1, 0, 1 for the side to move) and a remoteness (0…16)."""
+def pack(value: _Packable, remoteness: _Packable) -> _Packable:
+    """The byte of a value (-1, 0, 1 for the side to move) and a remoteness (0…16); of arrays of them, elementwise."""
     return (value + 1) << 5 | remoteness
 
 
@@ -136,7 +140,9 @@ class StrongSolution:
                 found = self._kept_games(ply + 1, *child)
                 if found is not None:
                     children[self.index(*child)] = found
-        return self._kept_games(ply, x, o), children
+        games = self._kept_games(ply, x, o)
+        assert games is not None, "a reachable position's games are kept"  # pragma: no mutate - narrows types
+        return games, children
 
     def _kept_games(self, ply: int, x: Bitboard, o: Bitboard) -> tuple[int, int, int] | None:
         index = self.index(x, o)
@@ -144,7 +150,13 @@ class StrongSolution:
         row = int(np.searchsorted(indices, index))
         if row == indices.size or indices[row] != index:
             return None  # not reached (a move after the game ended)
-        return tuple(int(n) for n in self.games_counts[ply][row])
+        return _three(self.games_counts[ply][row])
+
+
+def _three(row) -> tuple[int, int, int]:
+    """A row of (X wins, O wins, draws) as Python ints."""
+    x_wins, o_wins, draws = (int(n) for n in row)
+    return x_wins, o_wins, draws
 
 
 GAMES_KEPT_PLY = 7
@@ -343,7 +355,9 @@ def _paths(geometry: Geometry, table, layers, bits) -> tuple[tuple[int, ...], tu
     from math import factorial
 
     size = geometry.size
-    slot = np.zeros(3**size, dtype=np.int32) if sum(len(layer[0]) for layer in layers) > 100_000 else []
+    slot: list | np.ndarray = (
+        np.zeros(3**size, dtype=np.int32) if sum(len(layer[0]) for layer in layers) > 100_000 else []
+    )
     paths = np.ones(1)
     by_length = [0] * (size + 1)
     ledger = [0, 0, 0]
@@ -367,7 +381,7 @@ def _paths(geometry: Geometry, table, layers, bits) -> tuple[tuple[int, ...], tu
         for empty, child in _children(table, x[in_play], o[in_play], ply, bits):
             following += np.bincount(_rows(slot, child), weights=weight[empty], minlength=following.size)
         paths = following
-    return tuple(by_length), tuple(ledger)
+    return tuple(by_length), (ledger[0], ledger[1], ledger[2])
 
 
 _WINNER_COLUMN = {True: 0, False: 1}  # X made the line / O made it → the column of the side the rule favours
@@ -377,7 +391,7 @@ def _games(geometry: Geometry, table, layers, bits, report, *, keep: int):
     """Complete games from every position (X wins, O wins, draws), by a DP from the last ply back; the rows
     of plies 0…``keep`` are returned as (n, 3) arrays, each beside its ply's sorted indices."""
     kept_indices, kept_counts = [], []
-    later = None  # pragma: no mutate - never read: the last ply's positions all end the game
+    later: list[np.ndarray] | None = None  # pragma: no mutate - never read: the last ply's positions all end the game
     # the row of each position in its ply's arrays, by index: a child's row is one lookup, not a search
     # (an array over every index where the positions are many; a search of the ply's sorted indices where few)
     many = sum(len(layer[0]) for layer in layers) > 100_000
@@ -392,6 +406,7 @@ def _games(geometry: Geometry, table, layers, bits, report, *, keep: int):
         if ply == geometry.size:
             counts[2][in_play] = 1
         elif in_play.size:
+            assert later is not None  # pragma: no mutate - a ply with moves left has a next ply
             for empty, child in _children(table, x[in_play], o[in_play], ply, bits):
                 rows, targets = _rows(slot, child), in_play[empty]
                 for column in range(3):
@@ -453,14 +468,15 @@ def subtree_games(
         keys = np.unique(np.concatenate(children))
         # ordered by index, as the DP's searches need
         cx, co = (keys & np.uint64(0xFFFFFFFF)).astype(np.uint32), (keys >> np.uint64(32)).astype(np.uint32)
+        assert table is not None  # pragma: no mutate - subtrees are counted on boards of at most 16 cells
         order = np.argsort(table[cx] + 2 * table[co], kind="stable")
         lx, lo = cx[order], co[order]
     padded = [(np.zeros(0, np.uint32), np.zeros(0, np.uint32), np.zeros(0, bool))] * start + layers
     indices, counts = _games(geometry, table, padded, bits, lambda *args: None, keep=start + 1)
-    root = tuple(int(n) for n in counts[start][0])
+    root = _three(counts[start][0])
     if len(indices) <= start + 1:
         return root, {}
-    return root, {int(i): tuple(int(n) for n in row) for i, row in zip(indices[start + 1], counts[start + 1])}
+    return root, {int(i): _three(row) for i, row in zip(indices[start + 1], counts[start + 1])}
 
 
 # A child's outcome as a score for the side choosing it, higher is better: a win sooner beats a win later,

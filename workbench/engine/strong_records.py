@@ -12,6 +12,8 @@ def strong_census(solution: StrongSolution) -> dict:
     """Counts over every reachable position, keyed as :func:`workbench.engine.census` keys them for 3×3."""
     in_play = solution.values_by_ply
     games = solution.games(0, 0)
+    start = solution.lookup(0, 0)
+    assert start is not None  # pragma: no mutate - the empty board is reached by every game
     geometry = solution.geometry
     return {
         "variant": str(geometry),
@@ -32,7 +34,7 @@ def strong_census(solution: StrongSolution) -> dict:
         "games": dict(zip(("total", "x", "o", "draw"), (sum(games), *games))),
         "games_by_length": {str(length): count for length, count in enumerate(solution.games_by_length) if count},
         "ledger": dict(zip(("total", "x", "o", "draw"), (sum(solution.ledger), *solution.ledger))),
-        "value": dict(zip(("value", "remoteness"), solution.lookup(0, 0))),
+        "value": dict(zip(("value", "remoteness"), start)),
     }
 
 
@@ -59,7 +61,7 @@ def every_position(solution: StrongSolution, chunk: int = 65_536):
         x_count = (digits[rows] == 1).sum(axis=1)
         o_count = (digits[rows] == 2).sum(axis=1)
         texts = [bytes(row).decode() for row in marks]
-        block = []
+        block: list[tuple[str, str | None, str, str | None, int | None]] = []
         for text, byte, xs, os_ in zip(texts, bytes_.tolist(), x_count.tolist(), o_count.tolist()):
             value, remoteness = (byte >> 5) - 1, byte & 31
             shown = "/".join(text[i : i + cols] for i in range(0, size, cols))

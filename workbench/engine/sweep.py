@@ -141,8 +141,8 @@ def _solve_rows(numbered: Numbering, ply: int, block: Block, first_row: int, end
         marks = bits_of[rows[row_of]] | (b.x_bits if x_moved_last else b.o_bits)[cols[col_of]]
         common = np.full(marks.size, np.uint32(geometry.full))
         for line in geometry.lines:
-            line = np.uint32(line)
-            common = np.where((marks & line) == line, common & line, common)
+            held = np.uint32(line)
+            common = np.where((marks & held) == held, common & held, common)
         unreached = common == 0
         result[row_of[unreached], col_of[unreached]] = UNREACHED
     result[mover_line] = UNREACHED
@@ -168,6 +168,7 @@ def _best_scores(numbered: Numbering, ply: int, block: Block, rows: np.ndarray, 
         empty = np.flatnonzero(rows // power % 3 == 0)
         if empty.size == 0:
             continue
+        assert child_block is not None  # pragma: no mutate - the loop runs only with a child block
         row_terms = child_block.offset + a.rank[rows[empty] + digit * power] * child_block.cols
         scores = score_of[later[row_terms[:, None] + col_ranks[None, :]]]
         if empty.size == rows.size:

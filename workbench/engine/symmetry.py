@@ -163,8 +163,9 @@ def canonical_pair(geometry: Geometry, x: Bitboard, o: Bitboard) -> tuple[int, B
     # the fast path (plain table lookups, no calls) and the general one give the same answer
     weights = _whole_weights(geometry)  # pragma: no mutate - None only takes the slower path to the same image
     if weights is not None:
+        # every transform has its whole table on a board this small (weights is not None): no check in the hot path
         return max(
-            (2 * weights[whole[x]] + weights[whole[o]], whole[x], whole[o])
+            (2 * weights[whole[x]] + weights[whole[o]], whole[x], whole[o])  # type: ignore[index]
             for whole in (transform._whole for transform in transforms(geometry))
         )
     tables = _reading_weights(geometry)

@@ -34,7 +34,7 @@ def tell(
     ``verdict``'s facts, if any, in the first; the story is the same without the verdict and ``mark`` (``??``,
     after the move's name)."""
     value = own[0]
-    assert value.kind == "value"  # pragma: no mutate - narrows types
+    assert value.kind == "value" and value.value is not None  # pragma: no mutate - narrows types
     name = cell_name(value.cell, geometry)
     kinds = {fact.kind for fact in own}
     outcome = _OUTCOME[value.value]
@@ -135,6 +135,7 @@ def _verdict(facts: Sequence[Fact], geometry: Geometry) -> str:
     by_kind = {fact.kind: fact for fact in facts}
     if "keepers" in by_kind:
         keepers = by_kind["keepers"]
+        assert keepers.value is not None  # pragma: no mutate - a verdict's facts carry their value
         if len(keepers.cells) == 1:
             return (
                 f"{cell_name(keepers.cells[0], geometry)} was the only move that "
@@ -143,6 +144,7 @@ def _verdict(facts: Sequence[Fact], geometry: Geometry) -> str:
         return f"{cell_names(keepers.cells, geometry, ', ')} were the moves that {_KEEP[keepers.value]}."
     if "best" in by_kind:
         best = by_kind["best"]
+        assert best.value is not None  # pragma: no mutate - a verdict's facts carry their value
         pace = "" if best.value is Value.DRAW else f" in {best.remoteness}"
         return f"Best: {_names(best.cells, geometry, 'or')}, {_PACE[best.value]}{pace}."
     others, worst = by_kind["only move"], by_kind["worst other"]

@@ -99,7 +99,11 @@ class AppState:
         found = self.search_of(position)
         if found is None:
             return None
-        return tuple((move.cell, move.value, move.remoteness) for move in found.moves if move.value is not None)
+        return tuple(
+            (move.cell, move.value, move.remoteness)
+            for move in found.moves
+            if move.value is not None and move.remoteness is not None
+        )
 
     @property
     def engine_to_move(self) -> bool:

@@ -64,8 +64,8 @@ def describe_choice(analysis: Analysis, cell: Cell) -> str:
     if move is not None and move.value is not None:
         proven = "best, exact" if analysis.proven else "proven"
         return f"Played {name}: {move.value.label} in {move.remoteness} ({proven})."
-    proven = sum(move.value is not None for move in analysis.moves)
-    return f"Played {name}: the threat player's move, not proven ({proven} of {len(analysis.moves)} moves proven here)."
+    known = sum(move.value is not None for move in analysis.moves)
+    return f"Played {name}: the threat player's move, not proven ({known} of {len(analysis.moves)} moves proven here)."
 
 
 def refusal(position: Position, cell: Cell) -> str:

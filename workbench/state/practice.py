@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from typing import Literal
 
 from ..engine import Cell, Player, Position, Value, analyze, cell_bit
 from ..engine.explain import exact_moves, explain, value_words
@@ -22,7 +23,8 @@ from ..engine.puzzles import puzzle_theme
 from ..engine.threats import completions, forks
 from .tree import ROOT, GameTree, NodeId
 
-KINDS = ("mistake", "puzzle")
+Kind = Literal["mistake", "puzzle"]
+KINDS: tuple[Kind, ...] = ("mistake", "puzzle")
 GRADES = ("best", "good", "mistake")
 RESULTS = ("solved", "helped", "found later", "shown", "missed", "skipped")
 """How an exercise ended, as Lichess keeps puzzles: solved (the first move tried was right, with no hint), helped (right
@@ -63,7 +65,7 @@ class Judgement:
 class Practice:
     """A practice session: the exercises, the one being asked, and how each ended."""
 
-    kind: str
+    kind: Kind
     """One of :data:`KINDS`."""
     exercises: tuple[Exercise, ...]
     side: Player | None = None
@@ -239,7 +241,8 @@ def hint_region(position: Position) -> int:
     best = analysis.best
     others = sorted(
         (move for move in analysis.moves if not best & cell_bit(move.cell)),
-        key=lambda move: (-move.value, move.remoteness if move.value is Value.WIN else -move.remoteness, move.cell),
+        # the best outcome first (the quickest win, the slowest loss): the outcome's order, reversed
+        key=lambda move: (-move.outcome[0], -move.outcome[1], move.cell),
     )
     size = min(len(analysis.moves), max(best.bit_count() + 1, (len(analysis.moves) + 1) // 2))
     region = best
@@ -325,12 +328,14 @@ def mistakes_of_tree(tree: GameTree, side: Player | None, *, study: str | None =
 
 def _mistake_at(tree: GameTree, node_id: NodeId, side: Player | None, study: str | None, line: str) -> Exercise | None:
     node = tree.node(node_id)
+    # a mistake is a move: never the root
+    assert node.parent is not None and node.move is not None  # pragma: no mutate - narrows types
     before = tree.position(node.parent)
     if side is not None and before.turn is not side:
         return None
     analysis = analyze(before)
     played = analysis.move(node.move)
-    if played is None or analysis.value is None:
+    if played is None or played.value is None or analysis.value is None:
         return None
     if played.value < analysis.value or not analysis.masks.best & cell_bit(node.move):
         where = f"study {study!r}, move {before.ply + 1}{line}" if study else f"move {before.ply + 1}{line}"
@@ -382,8 +387,13 @@ def mistake_summary(tree: GameTree, line: tuple[NodeId, ...]) -> tuple[str, ...]
     """The line's mistakes (a value given away) in one line each: ``O 2?? at ply 2: draw → loss in 6``."""
     lines = []
     for exercise in mistakes_of_line(tree, line, None):
+        assert exercise.played is not None  # pragma: no mutate - a mistake's exercise has the move played
         before = analyze(exercise.position)
         played = before.move(exercise.played)
+        # an exercise is a mistake of an exact analysis: both have their values
+        assert played is not None and played.value is not None  # pragma: no mutate - narrows types
+        assert played.remoteness is not None  # pragma: no mutate - narrows types
+        assert before.value is not None and before.remoteness is not None  # pragma: no mutate - narrows types
         if played.value < before.value:
             name = cell_name(exercise.played, exercise.position.geometry)
             lines.append(

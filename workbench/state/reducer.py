@@ -66,10 +66,10 @@ def reduce(state: AppState, action: Action) -> AppState:
         case PromoteToMainLine():
             return _promote(state, to_main=True)
         case DeleteVariation():
-            node = state.tree.node(state.cursor)
-            if node.parent is None:
+            deleted = state.tree.node(state.cursor)
+            if deleted.parent is None:
                 return state
-            return replace(state, tree=state.tree.without_subtree(node.id), cursor=node.parent, modified=True)
+            return replace(state, tree=state.tree.without_subtree(deleted.id), cursor=deleted.parent, modified=True)
         case SetUpPosition(position=position):
             try:
                 check_legal(position)

@@ -228,6 +228,7 @@ def _replay(tree: GameTree) -> None:
         node = tree.node(node_id)
         if node.parent is None:
             continue
+        assert node.move is not None  # pragma: no mutate - checked with the tree's shape: a child has its move
         try:
             positions[node_id] = positions[node.parent].play(node.move)
         except PositionError as error:
@@ -253,8 +254,7 @@ def _check_links(nodes: dict[int, Node]) -> None:
             raise StudyError(f"node {node.id} lists a child twice")
         moves = [nodes[child].move for child in node.children]
         if len(set(moves)) != len(moves):
-            seen_moves: set[int | None] = set()
-            repeated = next(move for move in moves if move in seen_moves or seen_moves.add(move))
+            repeated = next(move for index, move in enumerate(moves) if move in moves[:index])
             raise StudyError(f"node {node.id} has two children that play {repeated}")
     # every node must hang from the root: walk down and count
     seen = set()
@@ -328,7 +328,7 @@ def remove_stale_temporaries(target: Path) -> list[Path]:
     removed; a temporary that cannot be removed is left for the next save.
     """
     prefix = f".{target.name}."
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(target.parent))
     except OSError:

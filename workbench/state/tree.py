@@ -227,11 +227,12 @@ def annotation(tree: GameTree, node_id: NodeId) -> str:
     node = tree.node(node_id)
     if node.parent is None or is_searched(tree.root_position.geometry):  # no exact values to judge it by
         return ""
+    assert node.move is not None  # pragma: no mutate - a node with a parent has its move
     before = analyze(tree.position(node.parent))
     if before.value is None:
         return ""
-    played = before.move(node.move)  # type: ignore[arg-type]
-    if played is None:
+    played = before.move(node.move)
+    if played is None or played.value is None:
         return ""
     if played.value < before.value:
         return "??"
@@ -351,8 +352,10 @@ def import_movetext(text: str, geometry=None) -> GameTree:
     # a match is always of exactly one alternative; None once only white space is left
     while (match := _TOKEN.match(text, index)) is not None:
         setup, comment, paren, word, stray = match.groups()
-        column = match.start(match.lastindex) + 1
-        token = match.group(match.lastindex)
+        alternative = match.lastindex
+        assert alternative is not None  # pragma: no mutate - each alternative is one group
+        column = match.start(alternative) + 1
+        token = match.group(alternative)
         index = match.end()
 
         if setup and setup.startswith("[Variant"):

@@ -18,6 +18,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -158,7 +159,7 @@ class KeptSolution:
     path: Path
     attributes: dict
     numbered: Numbering
-    _group: object = field(default=None, repr=False)
+    _group: Any = field(default=None, repr=False)  # a zarr group, opened on first read
     """Opened by zarr only where a chunk is not read straight from its file (another layout, a whole ply)."""
     _arrays: dict = field(default_factory=dict, repr=False)
     _chunks: OrderedDict = field(default_factory=OrderedDict, repr=False)

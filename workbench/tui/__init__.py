@@ -5,5 +5,6 @@
 package here that reads or overrides Textual's private parts, with a stock fallback for each.
 
 May import the engine, the state, the library, the tables' cache, the settings, the search's service,
-``workbench.lifeline`` and ``workbench.errors``; never the command line, the web server or the benchmarks (which import it).
+``workbench.lifeline`` and ``workbench.errors``; never the command line, the web server or the benchmarks (which
+import it).
 """

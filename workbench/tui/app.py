@@ -14,7 +14,7 @@ import random
 import sys
 from inspect import getattr_static
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -159,8 +159,9 @@ class WorkbenchApp(
         self._names_of_trees: list[tuple[object, str | None, str | None]] = []
         """(tree, study path, study name) around each new game or set-up, for undo and redo."""
         self._rng = random.Random(seed)
-        self._state_readers: tuple[Widget, ...] = ()
-        """The panes and views bound to :attr:`state`, once found (see :meth:`_pass_state_on`)."""
+        self._state_readers: tuple[Any, ...] = ()
+        """The panes and views bound to :attr:`state` (each with a ``state`` reactive: any widget class), once found
+        (see :meth:`_pass_state_on`)."""
         self._prefetch = AnalysisPrefetch(self)
         self._init_search()
         self.store.subscribe(self._store_changed)
@@ -274,7 +275,9 @@ class WorkbenchApp(
                 )
                 self.library_status = "unavailable"
             else:
-                self.library, self.library_has_games, left_behind, problems = worker.result
+                opened = worker.result
+                assert opened is not None  # pragma: no mutate - the worker's result: a library, or why not (above)
+                self.library, self.library_has_games, left_behind, problems = opened
                 for problem in problems:
                     self.notify(problem, title="Library", severity="warning", timeout=8)
                 self._start_recovery(self.library, left_behind)  # first: a restore offer holds the engine
@@ -375,7 +378,7 @@ class WorkbenchApp(
             if watch is not None:
                 watch(old, new)
 
-    def _find_state_readers(self) -> tuple[Widget, ...]:
+    def _find_state_readers(self) -> tuple[Any, ...]:
         """The mounted nodes bound to the app's state, parents before children (none until the panes mount)."""
         panes = self.screen_stack[0].query("#panes") if self.screen_stack else ()
         if not panes:

@@ -419,11 +419,11 @@ class HelpScreen(ModalScreen[None]):
         self._sections = sections
 
     def compose(self) -> ComposeResult:
-        from rich.console import Group
+        from rich.console import Group, RenderableType
         from rich.table import Table
         from rich.text import Text
 
-        parts = []
+        parts: list[RenderableType] = []
         for title, keys in self._sections:
             parts.append(Text(title, style="bold"))
             table = Table.grid(padding=(0, 1))  # a long description wraps under itself, not under the key

@@ -142,15 +142,15 @@ class OpenDialog(ModalScreen[None]):
         """Delete the highlighted study, once the user has said yes (the default keeps it)."""
         from .dialogs import Confirm
 
-        name = self._highlighted()
-        if name is None or self._delete is None:
+        name, remove = self._highlighted(), self._delete
+        if name is None or remove is None:
             return
 
         def answered(delete: bool | None) -> None:
             if not delete:
                 self._error(f"kept {name!r}")
                 return
-            problem = self._delete(name)
+            problem = remove(name)
             if problem:
                 self._error(problem)
             else:

@@ -168,11 +168,13 @@ class PracticeScreen(ModalScreen[Practice]):
             self._set(answer(self.practice, action.cell))
         elif isinstance(action, Highlight):
             board = self.query_one(BoardGrid)
-            overlay = board.state.view.overlay if self.practice.settled else "none"
+            shown = board.state
+            assert shown is not None  # pragma: no mutate - the board has the exercise's state from the start
+            overlay = shown.view.overlay if self.practice.settled else "none"
             board.state = AppState(
-                geometry=board.state.geometry,
-                tree=board.state.tree,
-                cursor=board.state.cursor,
+                geometry=shown.geometry,
+                tree=shown.tree,
+                cursor=shown.cursor,
                 view=ViewSettings(highlighted=action.cell, overlay=overlay),
             )
 
@@ -257,6 +259,7 @@ class PracticeScreen(ModalScreen[Practice]):
 
     def _panel_text(self, practice: Practice) -> Text:
         exercise = practice.current
+        assert exercise is not None  # pragma: no mutate - the panel tells of the exercise open
         geometry = exercise.position.geometry
         text = Text()
         text.append(f"{practice.index + 1} of {len(practice.exercises)}", "bold")
@@ -274,7 +277,9 @@ class PracticeScreen(ModalScreen[Practice]):
             )
             text.append(f"\n\nTried: {tried}", "dim")
         for judgement in latest:
-            head = re.match(r"[^!:.]*[!:.] ?", judgement.text).group()  # "Right! ", "Not quite: ", "Not this one. "
+            said = re.match(r"[^!:.]*[!:.] ?", judgement.text)  # "Right! ", "Not quite: ", "Not this one. "
+            assert said is not None  # pragma: no mutate - a judgement starts with its grade's words
+            head = said.group()
             text.append("\n\n" + head, self._style(judgement.grade))
             text.append(judgement.text[len(head) :])
         if practice.hint and not practice.settled:  # after the answers: it was asked about them

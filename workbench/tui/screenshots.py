@@ -78,8 +78,11 @@ async def _shoot_with(
                 await pilot.press("colon", *key, "enter")
             elif key == "answer":  # the exercise's answer, as a player who found it would type it
                 from ..state.practice import solution
+                from .practice import PracticeScreen
 
-                await pilot.press(str(solution(app.screen.practice.current.position)[0]))
+                screen = app.screen
+                assert isinstance(screen, PracticeScreen) and screen.practice.current is not None  # pragma: no mutate
+                await pilot.press(str(solution(screen.practice.current.position)[0]))
             else:
                 await pilot.press(key)
             if key == "u":  # the puzzles are gathered in a worker

@@ -66,13 +66,18 @@ class ServedDriver(WebDriver):
         deadline.start()
 
 
+_errors_kept = False
+"""This process's standard error goes to a file already (:func:`keep_errors_in_a_file` is done)."""
+
+
 def keep_errors_in_a_file() -> None:
     """What the app writes on its standard error (a crash's traceback, with Textual's locals) goes to a file; at the
     app's exit, the server's terminal gets one line of it. (textual-serve prints a tab's standard error on the
     server's terminal as it is: a crash was dozens of lines, a flood of tabs a flood of them.) Once a process."""
-    if getattr(keep_errors_in_a_file, "done", False):
+    global _errors_kept
+    if _errors_kept:
         return
-    keep_errors_in_a_file.done = True
+    _errors_kept = True
     try:
         kept = tempfile.TemporaryFile("w+", encoding="utf-8")  # (nameless: an app killed leaves nothing behind)
         server = os.dup(2)

@@ -413,13 +413,16 @@ def guard(access: Access, log: Callable[[str, str], None]) -> Callable:
         # what the requester chose (its path) is shown as a Python string: a control character in it would
         # reach the server's terminal as an escape sequence
         refused = f"workbench: refused {request.method} {request.path[:80]!r}"
+        reason: str | None
         if len(hosts) > 1:
             kind, reason = "host", "the request names more than one host"
         else:
             kind, reason = "host", access.host_refusal(host, local[0] if local else None)
         if reason is None:
+            assert host is not None  # pragma: no mutate - host_refusal refuses a request that names none
             kind, reason = "host", target_refusal(request.raw_path, host)
         if reason is None:
+            assert host is not None  # pragma: no mutate - (as above)
             headers = request.headers
             kind, reason = "origin", access.origin_refusal(headers.get("Origin"), host, request.scheme)
             if reason is None:

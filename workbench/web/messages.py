@@ -9,8 +9,8 @@ the websocket's query as in a ``resize``. Pure: the server logs what is refused 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 MIN_SIZE = 10
 MAX_SIZE = 1000

@@ -314,7 +314,8 @@ def serve(
         warn(f"workbench: warning: --no-token: {who} can use the app and your library through it")
     elif len(access.token) < SHORT_TOKEN:
         warn(
-            f"workbench: warning: a token of {len(access.token)} characters can be guessed; leave --token out for a random one"
+            f"workbench: warning: a token of {len(access.token)} characters can be guessed; leave --token out for a "
+            "random one"
         )
     cap = Cap(max_tabs)
     log = RefusalLog(warn)
@@ -359,11 +360,12 @@ def serve(
             # of two pages asked for at once with the token, one gets the key (and spends the token), decided here
             exchanged = access.exchange_token(request.query.get("token"))
             response = await super().handle_index(request)
-            if exchanged:
+            if exchanged and isinstance(response, web.Response) and response.text is not None:  # (the page's text)
                 response.text = response.text.replace(f'{KEYED}"', f'{KEYED}/{access.session}"', 1)
             return response
 
-        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        # (a refusal answers a plain GET or a full server: not every answer is a websocket)
+        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
             """textual-serve's, on its public parts, with every message checked, and the tab's place given back
             only once its app has ended."""
             import textual_serve.server
@@ -393,7 +395,7 @@ def serve(
                     self.command,
                     write_bytes=websocket.send_bytes,
                     write_str=websocket.send_str,
-                    close=websocket.close,
+                    close=websocket.close,  # type: ignore[arg-type]  # (its bool is unread, as textual-serve's own)
                     download_manager=self.download_manager,
                     debug=self.debug,
                 )
@@ -404,7 +406,7 @@ def serve(
             except (ConnectionError, asyncio.CancelledError):
                 pass
             finally:
-                tabs.discard(task)  # type: ignore[arg-type]
+                tabs.discard(task)
                 try:
                     if service is not None:
                         await asyncio.shield(stop_app(service))

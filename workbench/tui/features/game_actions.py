@@ -89,7 +89,8 @@ class GameActions(AppHost):
         else:
             self.notify(f"Added {text} as a variation: ↓ or → steps into it.", timeout=3)
 
-    def action_back(self) -> None:
+    # (Textual's App.action_back is a coroutine that pops a screen; this one steps back in the game, at once)
+    def action_back(self) -> None:  # type: ignore[override]
         self.store.dispatch(Back())
 
     def action_step(self, direction: int) -> None:
@@ -216,7 +217,8 @@ class GameActions(AppHost):
             screen.maximize(screen.focused)
             self.notify("z again brings the four panes back.", timeout=2)
 
-    def action_screenshot(self) -> None:
+    # (Textual's takes a file name and a folder; the app's binding gives none, and a browser tab downloads it)
+    def action_screenshot(self) -> None:  # type: ignore[override]
         if self.is_web:  # a browser tab: the server's folder is no place for it; the browser downloads it
             # (Textual's deliver_screenshot opens it in a tab of its own instead)
             from .study_files import download_stem

@@ -79,7 +79,9 @@ class Practising(AppHost):
         state = self.store.state
         noted = 0
         for index, exercise in enumerate(practice.exercises[: len(practice.results)]):
-            if exercise.node is None or exercise.study is not None or exercise.node not in state.tree:
+            if exercise.node is None or exercise.played is None or exercise.study is not None:
+                continue
+            if exercise.node not in state.tree:
                 continue
             if practice.results[index] == "skipped":
                 continue
@@ -120,6 +122,7 @@ class Practising(AppHost):
             return
         player = None if side == "both" else Player(side)
         geometry, library = self.store.state.geometry, self.library
+        assert library is not None  # pragma: no mutate - asked only with a library open
 
         def gather():
             from ...library.practice import due_positions
@@ -240,9 +243,8 @@ class Practising(AppHost):
                 self.from_worker(self._figures_changed, puzzle_figures(library, geometry))
             self._read_due_now(library)
 
-        self.run_worker(
-            keep, thread=True, name="practice-attempt", group="practice", exit_on_error=False
-        )  # pragma: no mutate - any name does
+        name, group = "practice-attempt", "practice"  # pragma: no mutate - a worker's labels: any names do
+        self.run_worker(keep, thread=True, name=name, group=group, exit_on_error=False)
 
     def _read_due(self) -> None:
         """How many positions are due again today, by board, read in a worker once the library is open (the first
@@ -250,9 +252,8 @@ class Practising(AppHost):
         library = self.library
         if library is None:
             return
-        self.run_worker(
-            lambda: self._read_due_now(library), thread=True, name="practice-due", group="practice", exit_on_error=False
-        )  # pragma: no mutate - any name does
+        name, group = "practice-due", "practice"  # pragma: no mutate - a worker's labels: any names do
+        self.run_worker(lambda: self._read_due_now(library), thread=True, name=name, group=group, exit_on_error=False)
 
     def _read_due_now(self, library) -> None:
         """(in a worker) The due counts read, and handed to the UI thread."""
@@ -291,8 +292,8 @@ class Practising(AppHost):
             else:
                 self.from_worker(done, result)
 
-        # (no mutate on the next line: a worker's name and group are labels, any does)
-        self.run_worker(job, thread=True, name=doing, group="practice", exit_on_error=False)  # pragma: no mutate
+        group = "practice"  # pragma: no mutate - a worker's label: any name does
+        self.run_worker(job, thread=True, name=doing, group=group, exit_on_error=False)
 
 
 def _exercise(puzzle, theme: str) -> Exercise:

@@ -104,6 +104,7 @@ class Recovery(AppHost):
                 self._update_title()
                 self._keep_recovery()
                 self.notify("Restored: save it to keep it (ctrl+s).", timeout=4)
+            assert self.keeper is not None  # pragma: no mutate - set before the first offer
             self.keeper.drop(recovered.session)
             self._offer_restore(rest)
 

@@ -172,8 +172,10 @@ class PositionSearch(AppHost):
     def _send_to_search(self, request: SearchRequest | None) -> None:
         if self._search_pipe is None:
             self._start_search_process()
+        pipe = self._search_pipe
+        assert pipe is not None  # pragma: no mutate - started just above
         try:
-            self._search_pipe.send(request)
+            pipe.send(request)
         except (OSError, ValueError):  # the process has gone (killed from outside): a new one next time
             self._end_search_process()
 
@@ -186,7 +188,7 @@ class PositionSearch(AppHost):
     def _end_search_process(self) -> None:
         """End the search process, if one runs (the app ends, or the process was found gone)."""
         pipe, process = self._search_pipe, self._search_process
-        if pipe is None:
+        if pipe is None or process is None:  # (the two are set together)
             return
         self._drop_hold()  # (a stopped process is killed all the same)
         self._search_pipe = self._search_process = None
@@ -217,7 +219,9 @@ class PositionSearch(AppHost):
             if state.searching is not None:  # what it proved stays; it is no longer searching
                 from ...search_service import SearchReport
 
-                self._search_reported(SearchReport(state.search_of(state.searching), running=False, ended="stopped"))
+                found = state.search_of(state.searching)
+                assert found is not None  # pragma: no mutate - a position is searching once its first report is in
+                self._search_reported(SearchReport(found, running=False, ended="stopped"))
                 self.notify("The search's process ended: s searches again.", severity="warning", timeout=4)
             return
         self._reports_read(reports)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -64,7 +65,8 @@ class StudyFiles(AppHost):
 
     def _save_named(self, text: str) -> str | None:
         """Save to the library under ``text``, or to the file ``text``; an error line or None."""
-        if self._is_file(text):
+        library = self.library
+        if library is None or self._is_file(text):
             problem = self._save_to(text)
             if problem is None:
                 self.study_name = (
@@ -75,7 +77,7 @@ class StudyFiles(AppHost):
         from ...library.studies import save_study as save_to_library
 
         try:
-            save_to_library(self.library, text, self.store.state, replace=True)
+            save_to_library(library, text, self.store.state, replace=True)
         except LibraryError as error:
             return str(error)
         self.study_name, self.study_path = text.strip(), None
@@ -87,7 +89,8 @@ class StudyFiles(AppHost):
     def _replacing(self, text: str) -> str | None:
         """The question to ask before saving as ``text`` would replace something other than this
         study's own file or library entry; None when nothing would be replaced."""
-        if self._is_file(text):
+        library = self.library
+        if library is None or self._is_file(text):
             target = Path(text)
             if target.exists() and not (self.study_path and Path(self.study_path).resolve() == target.resolve()):
                 return f"{text} exists — replace it?"
@@ -97,7 +100,7 @@ class StudyFiles(AppHost):
 
         name = text.strip()
         try:
-            exists = study_exists(self.library, name)
+            exists = study_exists(library, name)
         except LibraryError:
             return None  # the save itself will say what is wrong with the library
         if exists and name != self.study_name:
@@ -124,6 +127,8 @@ class StudyFiles(AppHost):
                 proceed()
 
         # its own file, whatever its name looks like (never taken for a library name), else its library name
+        target: str | None
+        save: Callable[[str], str | None]
         if self.study_path:
             target, save = self.study_path, self._save_to
         else:
@@ -148,10 +153,11 @@ class StudyFiles(AppHost):
 
         def attempt(text: str, listed: bool) -> str | None:
             try:
-                if not listed and self._is_file(text):
+                library = self.library
+                if library is None or (not listed and self._is_file(text)):
                     loaded, path, name = load_study(text), text, None
                 else:
-                    loaded, path, name = library_studies.open_study(self.library, text), None, text
+                    loaded, path, name = library_studies.open_study(library, text), None, text
             except (StudyError, LibraryError) as error:
                 return str(error)
             self.store.dispatch(LoadState(state=loaded))
@@ -224,7 +230,7 @@ class StudyFiles(AppHost):
             return
         from ..dialogs import ConfirmQuit
 
-        def decided(choice: str) -> None:
+        def decided(choice: str | None) -> None:
             if choice == "discard":
                 proceed()
             elif choice == "save":

@@ -82,6 +82,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
     def compact(self) -> bool:
         """No grid lines between the cells, each a mark wide: where a grid with lines would not fit (15×15 in
         a pane of 28 columns, or 20 lines)."""
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         geometry = self.state.geometry
         width, height = self.content_region.size
         return width < 3 * geometry.cols + geometry.cols - 1 or height < 2 * geometry.rows - 1
@@ -94,6 +95,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
         """Columns left of the grid (row numbers) and lines under it (column letters): a board above 3×3 has
         its coordinates on its edges, as the ``:`` prompt reads them (``b2``), where the cells keep their
         smallest size beside them (else the cells have the room: they are numbered too)."""
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         geometry = self.state.geometry
         if geometry.size <= 9:
             return 0, 0
@@ -105,6 +107,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
         return (left if across else 0), (below if down else 0)
 
     def _cell_size(self) -> tuple[int, int]:
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         geometry = self.state.geometry
         width, height = self.content_region.size
         left, below = self._margins()
@@ -116,6 +119,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
 
     def _origin(self) -> tuple[int, int]:
         """Top-left of the grid, which is centred in the widget with its coordinates."""
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         geometry = self.state.geometry
         cell_width, cell_height = self._cell_size()
         left, below = self._margins()
@@ -219,6 +223,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
         mask: Bitboard,
         steps: dict[Cell, tuple[Player, int]],
     ) -> tuple[str, Style]:
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         style = self.part
         bit = cell_bit(cell)
         mark = position.mark_at(cell)
@@ -291,6 +296,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
         dispatch(self, PlayCell(cell=cell))
 
     def action_move_cursor(self, d_row: int, d_col: int) -> None:
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         geometry = self.state.geometry
         current = self.state.view.highlighted or (geometry.size + 1) // 2
         row, col = geometry.row_col(current)
@@ -299,6 +305,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
         dispatch(self, Highlight(cell=geometry.cell(row, col)))
 
     def action_play_cursor(self) -> None:
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         if self.state.view.highlighted is not None:
             dispatch(self, PlayCell(cell=self.state.view.highlighted))
 
@@ -346,7 +353,7 @@ class BoardStatus(LinesView):
         status = position.status
         if status is Status.IN_PLAY:
             side = position.turn.value
-            forms = [f"{side} to move"]
+            forms: list[str] | tuple[str, ...] = [f"{side} to move"]
             if self.ready:
                 analysis = state.analysis
                 if analysis.value is not None:

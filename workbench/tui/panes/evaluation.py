@@ -233,6 +233,7 @@ class EvaluationView(LinesView):
             return
         through = table.games_through(analysis.position.key).total
         served = self._served(analysis)
+        sources: tuple[str, ...]
         if served is None:
             sources = ("",)
         elif served[1]["total"] == through:
@@ -289,9 +290,9 @@ class EvaluationView(LinesView):
         lately (the same object comes back for a report that proved nothing new, and a step back to a position),
         and its rows kept one by one (a report proves one move more, and the other rows are the same)."""
         moves, best_mask, geometry = analysis.moves, analysis.masks.best, analysis.position.geometry
-        for kept_moves, kept_best, kept_highlighted, table in self._tables:
+        for kept_moves, kept_best, kept_highlighted, kept_table in self._tables:
             if kept_moves is moves and kept_best == best_mask and kept_highlighted == highlighted:
-                return table
+                return kept_table
         if self._rows_for != geometry:
             self._rows.clear()
             self._rows_for = geometry
@@ -370,6 +371,7 @@ class EvaluationView(LinesView):
         writer.newline().write("● in the mask · p-win/p-lose: perfect play", style("evaluation--dim"))
 
     def _moves(self, writer: LineWriter, analysis: Analysis) -> None:
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         style = self.part
         if not analysis.moves:
             writer.write("No moves: the game is over.", style("evaluation--dim"))
@@ -471,7 +473,7 @@ class EvaluationView(LinesView):
             heading, position = "why: ", state.position
         else:
             node = state.tree.node(state.cursor)
-            if node.move is None:
+            if node.move is None or node.parent is None:  # the start
                 return
             heading, position, cell = "last move: ", state.tree.position(node.parent), node.move
         writer.newline(2).write(heading, self.part("evaluation--heading"))

@@ -91,11 +91,13 @@ class ValueStrip(LinesView):
             writer.write(self._label(node.move).center(cell_width), cell_style)
 
     def _label(self, move: int | None) -> str:
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         return "·" if move is None else cell_name(move, self.state.geometry)
 
     def _layout(self) -> tuple[int, int, int]:
         """(each ply's width, the first ply shown, how many): the whole line where it fits, narrowed where the
         names then still have a space between them, else as many plies as fit around the board's."""
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         line = self._line()
         tree = self.state.tree
         longest = max(len(self._label(tree.node(node_id).move)) for node_id in line) if line else 1
@@ -124,7 +126,7 @@ def move_verdict(state: AppState) -> str | None:
     (``O 2?? Mistake: draw → loss in 6. Best was 5.``); beyond 16 cells, as far as the search of the position
     before proved it; None at the start, and where nothing is proven about the move."""
     node = state.tree.node(state.cursor)
-    if node.move is None:
+    if node.move is None or node.parent is None:  # the start
         return None
     before = state.tree.position(node.parent)
     if is_searched(state.geometry):  # as far as a search of the position before proved it
@@ -139,7 +141,7 @@ def move_verdict(state: AppState) -> str | None:
 def verdict_slice(state: AppState) -> object:
     """What the verdict on a searched board's move rests on: the moves a search of the position before it proved."""
     node = state.tree.node(state.cursor)
-    if node.move is None or not is_searched(state.geometry):
+    if node.move is None or node.parent is None or not is_searched(state.geometry):
         return None
     return state.proven_in(state.tree.position(node.parent))
 
@@ -174,12 +176,13 @@ class LineScore(LinesView):
             return
         verdict = None if self.verdict_below else move_verdict(self.state)
         marked = verdict_mark(verdict)
-        if marked:
+        if marked and verdict is not None:
             writer.write(ellipsis(verdict, writer.width), self.part(f"line-score--{marked}"))
             return
         self._accuracy(writer)
 
     def _accuracy(self, writer: LineWriter) -> None:
+        assert self.state is not None  # pragma: no mutate - bound before the first paint
         tree = self.state.tree
         if is_searched(self.state.geometry):  # a move is rated against the position's exact values
             forms = ("accuracy: exact values up to 16 cells only", "accuracy: up to 16 cells", "accuracy: ≤ 16 cells")

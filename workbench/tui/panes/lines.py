@@ -7,7 +7,7 @@ strips (Textual's fast path) and ``render_line`` only looks them up.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.color import Color
@@ -22,6 +22,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ..textual_ext import OwnScrollBars
+
+if TYPE_CHECKING:
+    from ...state import AppState
 
 
 class LineWriter:
@@ -146,6 +149,10 @@ class LinesView(ResolvedParts, Widget):
         self._line_strips_for: tuple[int, Style] | None = None
         """The (width, base style) the kept line strips were made at."""
 
+    if TYPE_CHECKING:  # each view's own reactives, bound to the app's
+        state: reactive[AppState | None] = reactive(None)
+        ready: reactive[bool] = reactive(False)
+
     def build(self, writer: LineWriter) -> None:  # pragma: no cover - subclasses draw here
         raise NotImplementedError
 
@@ -200,7 +207,7 @@ class LinesView(ResolvedParts, Widget):
             self.refresh(Region(0, first, width, last - first + 1))
 
     def _ensure_strips(self) -> list[Strip]:
-        size = tuple(self.size)
+        size = (self.size.width, self.size.height)
         if self._strips is not None and self._built_for == size:
             return self._strips
         key = self.build_key()
@@ -273,10 +280,11 @@ class LinesView(ResolvedParts, Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         """The built lines themselves, through the app's line filters (see :func:`render_kept_lines`)."""
         strips = self._ensure_strips()
-        blank = self._blank
+        blank, built_for = self._blank, self._built_for
+        assert built_for is not None  # pragma: no mutate - set with the strips
         return render_kept_lines(
-            self, crop, super().render_lines, lambda y: strips[y] if y < len(strips) else blank, self._built_for[0]
-        )  # type: ignore[index]
+            self, crop, super().render_lines, lambda y: strips[y] if y < len(strips) else blank, built_for[0]
+        )
 
     def on_resize(self) -> None:
         self.invalidate()

@@ -176,7 +176,7 @@ class VariationTree(
                 self.sizing_lines = False
             if not self.sizing_lines_is_quiet:
                 # Textual's layout may bring the vertical thumb, or a new height: followed again once laid out
-                self.call_after_refresh(lambda: self.state is not None and self._follow_cursor(self.state.cursor))
+                self.call_after_refresh(self._follow_the_cursor)
         old_keys = self._keys
         self._keys = [self._key(line, state.cursor) for line in self._lines]
         self._follow_cursor(state.cursor)
@@ -273,6 +273,10 @@ class VariationTree(
         return self.part(name)
 
     # --- scrolling -----------------------------------------------------------------------------
+
+    def _follow_the_cursor(self) -> None:
+        if self.state is not None:
+            self._follow_cursor(self.state.cursor)
 
     def _follow_cursor(self, cursor: NodeId) -> None:
         """Scroll the least that shows the board's line, now rather than a frame later."""

@@ -14,9 +14,14 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from functools import partial
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from .warm_start import WarmStart
+
+if TYPE_CHECKING:
+    from textual_serve.app_service import AppService
 
 QUIT_SECONDS = 2.0
 """How long an app asked to quit has before it is sent SIGTERM."""
@@ -60,7 +65,7 @@ class AppProcess:
         await self.ended
 
 
-def warm_app_service(warm: WarmStart) -> type:
+def warm_app_service(warm: WarmStart) -> type[AppService]:
     """textual-serve's ``AppService``, starting the app as a fork of ``warm`` and ending it for sure; as
     textual-serve's own when the warm process is gone."""
     from textual_serve.app_service import AppService
@@ -80,20 +85,22 @@ def warm_app_service(warm: WarmStart) -> type:
             except OSError:  # (ended already)
                 pass
             readers = []
-            transports = []
+            transports: list[asyncio.BaseTransport] = []
             for descriptor in (stdout, stderr):
                 reader = asyncio.StreamReader(loop=loop)
                 transport, _ = await loop.connect_read_pipe(
-                    lambda reader=reader: asyncio.StreamReaderProtocol(reader, loop=loop), open(descriptor, "rb", 0)
+                    partial(asyncio.StreamReaderProtocol, reader, loop=loop), open(descriptor, "rb", 0)
                 )
                 readers.append(reader)
                 transports.append(transport)
-            transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, open(stdin, "wb", 0))
-            transports.append(transport)
-            self._stdin = asyncio.StreamWriter(transport, protocol, None, loop)
+            writing, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, open(stdin, "wb", 0))
+            transports.append(writing)
+            self._stdin = asyncio.StreamWriter(writing, protocol, None, loop)
             self._transports = tuple(transports)
             # what textual-serve reads of a process: its three streams
-            self._process = SimpleNamespace(stdin=self._stdin, stdout=readers[0], stderr=readers[1])
+            self._process = SimpleNamespace(  # type: ignore[assignment]  # (not a Process: its streams are all it reads)
+                stdin=self._stdin, stdout=readers[0], stderr=readers[1]
+            )
             return self._process
 
         async def run(self) -> None:
@@ -127,4 +134,4 @@ def start_apps_warm(warm: WarmStart) -> None:
     """Every tab's app from now on a fork of ``warm`` (textual-serve's server makes its apps by this name)."""
     import textual_serve.server
 
-    textual_serve.server.AppService = warm_app_service(warm)
+    textual_serve.server.AppService = warm_app_service(warm)  # type: ignore[misc]  # the server's apps, by this name

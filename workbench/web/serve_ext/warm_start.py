@@ -123,10 +123,11 @@ class WarmStart:
         except OSError:
             reply = b""
         if not reply:
+            assert self._loop is not None  # pragma: no mutate - the socket is read on the loop that asked
             self._loop.remove_reader(self.channel.fileno())
-            for forked in self._waiting.values():
-                if not forked.done():
-                    forked.set_exception(OSError("the warm process is gone"))
+            for waiting in self._waiting.values():
+                if not waiting.done():
+                    waiting.set_exception(OSError("the warm process is gone"))
             return
         answer = json.loads(reply)
         forked = self._waiting.get(answer["request"])
