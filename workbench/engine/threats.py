@@ -63,9 +63,7 @@ class Planner:
         # "holds a line" for every bitboard, where the board is small enough: _won's own answers,
         # looked up instead of computed (speed only, so its mutants cannot be seen: no mutate)
         self._line_table = (  # pragma: no mutate - speed only (above)
-            tuple(
-                any(bb & line == line for line in self._lines) for bb in range(1 << geometry.size)
-            )  # pragma: no mutate - speed only (above)
+            tuple(any(bb & line == line for line in self._lines) for bb in range(1 << geometry.size))
             if geometry.size <= 16  # pragma: no mutate - speed only (above)
             else None  # pragma: no mutate - speed only (above)
         )

@@ -112,12 +112,8 @@ def _expected_schema(version: int) -> dict[str, list[str]]:
 
 
 def _schema(connection: sqlite3.Connection) -> dict[str, list[str]]:
-    tables = [
-        row[0]
-        for row in connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        )
-    ]  # pragma: no mutate - SQL
+    sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"  # pragma: no mutate - SQL
+    tables = [row[0] for row in connection.execute(sql)]
     return {table: [row[1] for row in connection.execute(f"PRAGMA table_info({_quote(table)})")] for table in tables}
 
 
@@ -185,9 +181,8 @@ def _ids(first: int, last: int, skip: set[int]) -> Iterator[int]:
 
 def _study_rows(connection: sqlite3.Connection, findings: list[Finding]) -> list[tuple]:
     try:
-        rows, problems = readable_rows(
-            connection, "studies", "name, data, created, updated"
-        )  # pragma: no mutate - SQL names
+        columns = "name, data, created, updated"  # pragma: no mutate - SQL names
+        rows, problems = readable_rows(connection, "studies", columns)  # pragma: no mutate - SQL names
     except sqlite3.DatabaseError as error:  # no such table, or its very root unreadable
         findings.append(Finding("studies", str(error)))
         return []
@@ -293,9 +288,8 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
                 lost.append(f"study {str(name)!r}: {error}")
         lost += [str(finding) for finding in findings]
         try:
-            rows, problems = readable_rows(
-                connection, "recovery", "session, data, path, name, updated"
-            )  # pragma: no mutate - SQL names
+            columns = "session, data, path, name, updated"  # pragma: no mutate - SQL names
+            rows, problems = readable_rows(connection, "recovery", columns)  # pragma: no mutate - SQL names
         except sqlite3.DatabaseError:
             rows, problems = [], []  # no recovery table: a library from before version 3
         lost += [f"unsaved studies: {problem}" for problem in problems]

@@ -84,9 +84,7 @@ def game_id_ranges(position: Position) -> list[tuple[int, int]]:
         for o_order in permutations(cells_of(position.o)):
             sequence = tuple(cell for pair in zip_longest(x_order, o_order) for cell in pair if cell is not None)
             # (no order of a legal position's marks completes a line before its last move)
-            ranges.append(
-                sequence_range(sequence, geometry)
-            )  # pragma: no mutate - the games tables hold 3×3 games only
+            ranges.append(sequence_range(sequence, geometry))  # pragma: no mutate - the tables hold 3×3 games only
     return sorted(ranges)
 
 
@@ -187,9 +185,7 @@ def write_games(library: Library, progress: Progress | None = None, geometry: Ge
     connection.execute("PRAGMA threads = 2")  # index sorts may use the second core  # pragma: no mutate - speed only
     connection.execute("CREATE TEMP TABLE IF NOT EXISTS turns (turn INTEGER PRIMARY KEY)")  # pragma: no mutate - SQL
     turns = ", ".join(f"({turn})" for turn in range(1, 10))
-    connection.execute(
-        "INSERT OR IGNORE INTO temp.turns VALUES " + turns
-    )  # pragma: no mutate - SQL reads its keywords and names in any case
+    connection.execute("INSERT OR IGNORE INTO temp.turns VALUES " + turns)  # pragma: no mutate - SQL
     # Every row here is made by the engine, and the ledger from the games in the same
     # transaction: its key into games and its CHECKs hold by construction, and testing
     # them on 2.1 million rows would cost more than writing them. (Speed only, as the rows
@@ -231,9 +227,8 @@ def _write(library: Library, rows: Iterator[tuple], report: Progress, total: int
         for done, (_, sql) in enumerate(_INDEXES, 1):
             connection.execute(sql)
             report("indexes", done, len(_INDEXES))
-        connection.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES ('games_written', datetime('now'))"
-        )  # pragma: no mutate - SQL
+        written = "INSERT OR REPLACE INTO meta (key, value) "  # pragma: no mutate - SQL
+        connection.execute(written + "VALUES ('games_written', datetime('now'))")  # pragma: no mutate - SQL
 
 
 def games_summary(library: Library) -> dict[str, int]:
@@ -241,9 +236,8 @@ def games_summary(library: Library) -> dict[str, int]:
     rows = library.query("SELECT count(*) FROM ledger")[0][
         0
     ]  # pragma: no mutate - SQL ignores the case of keywords and names
-    split = dict(
-        library.query("SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner")
-    )  # pragma: no mutate - SQL ignores case
+    sql = "SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner"  # pragma: no mutate - SQL
+    split = dict(library.query(sql))
     return {"ledger_rows": rows, "x": split.get("X", 0), "o": split.get("O", 0), "draw": split.get("draw", 0)}
 
 

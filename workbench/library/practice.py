@@ -309,9 +309,8 @@ def progress(library: Library, geometry: Geometry | None = None, *, today: date 
     if not _has_practice(library):
         return []
     variants = [format_variant(geometry)] if geometry is not None else None
-    pairs = library.query(
-        "SELECT DISTINCT variant, kind FROM attempts ORDER BY variant, kind DESC"
-    )  # pragma: no mutate - SQL
+    sql = "SELECT DISTINCT variant, kind FROM attempts ORDER BY variant, kind DESC"  # pragma: no mutate - SQL
+    pairs = library.query(sql)
     due = _due_by(library, today or date.today())
     reviews = _schema_version(library) >= REVIEWS_SINCE
     found = []

@@ -89,9 +89,8 @@ def left_behind(library: Library, *, own_session: str | None = None) -> list[Rec
     (An app of this very process other than ``own_session`` counts as gone: that is how a
     test stands for a killed app.)"""
     found, damaged = [], []
-    rows = library.query(
-        "SELECT session, pid, data, path, name, updated FROM recovery ORDER BY updated DESC, session"
-    )  # pragma: no mutate - SQL
+    sql = "SELECT session, pid, data, path, name, updated FROM recovery "  # pragma: no mutate - SQL
+    rows = library.query(sql + "ORDER BY updated DESC, session")  # pragma: no mutate - SQL
     for session, pid, data, path, name, updated in rows:
         if session == own_session or (pid != os.getpid() and _running(pid)):
             continue

@@ -46,9 +46,8 @@ class LibraryGames(AppHost):
                 return error
 
         # the group only makes a newer query replace an older one: any name unique to it does
-        self.run_worker(
-            query, thread=True, name="library-games", group="library", exclusive=True, exit_on_error=False
-        )  # pragma: no mutate - any unique group does (above)
+        name, group = "library-games", "library"  # pragma: no mutate - labels (above)
+        self.run_worker(query, thread=True, name=name, group=group, exclusive=True, exit_on_error=False)
 
     def action_games_like_this(self) -> None:
         """Counts of the games through this position and a few of them: from the library when it has them."""
