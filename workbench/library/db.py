@@ -249,9 +249,7 @@ class Library:
         deadline = time.monotonic() + LOCK_WAIT_SECONDS
         while True:
             try:
-                return self.connection.execute("PRAGMA journal_mode = WAL").fetchone()[
-                    0
-                ]  # pragma: no mutate - SQL ignores case
+                return self.connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]  # pragma: no mutate - SQL
             except sqlite3.OperationalError as error:  # (only "busy" or "locked" is tried again: not a full disk, say)
                 busy = (error.sqlite_errorcode & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
                 if not busy or time.monotonic() > deadline:

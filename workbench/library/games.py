@@ -233,9 +233,7 @@ def _write(library: Library, rows: Iterator[tuple], report: Progress, total: int
 
 def games_summary(library: Library) -> dict[str, int]:
     """What the games tables hold: ``ledger_rows``, and the games won by ``x``, by ``o`` and drawn (``draw``)."""
-    rows = library.query("SELECT count(*) FROM ledger")[0][
-        0
-    ]  # pragma: no mutate - SQL ignores the case of keywords and names
+    rows = library.query("SELECT count(*) FROM ledger")[0][0]  # pragma: no mutate - SQL
     sql = "SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner"  # pragma: no mutate - SQL
     split = dict(library.query(sql))
     return {"ledger_rows": rows, "x": split.get("X", 0), "o": split.get("O", 0), "draw": split.get("draw", 0)}

@@ -81,6 +81,7 @@ async def _shoot_with(
                 from .practice import PracticeScreen
 
                 screen = app.screen
+                # (no mutate on the next line: it narrows types)
                 assert isinstance(screen, PracticeScreen) and screen.practice.current is not None  # pragma: no mutate
                 await pilot.press(str(solution(screen.practice.current.position)[0]))
             else:
