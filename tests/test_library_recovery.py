@@ -144,7 +144,7 @@ def test_asking_whether_an_app_still_runs_does_not_signal_it(tmp_path):
     import subprocess
     import sys
 
-    from workbench.library.recovery import _running
+    from workbench.lifeline import is_running as _running
 
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
@@ -163,7 +163,7 @@ def test_an_app_that_ended_but_was_never_reaped_counts_as_gone(tmp_path):
     import subprocess
     import sys
 
-    from workbench.library.recovery import _running
+    from workbench.lifeline import is_running as _running
 
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     try:
@@ -185,13 +185,13 @@ def test_an_app_that_ended_but_was_never_reaped_counts_as_gone(tmp_path):
 def test_another_users_app_counts_as_running(monkeypatch):
     import os
 
-    from workbench.library import recovery
+    from workbench.lifeline import is_running
 
     def refuse(pid, signal):
         raise PermissionError("not yours")
 
     monkeypatch.setattr(os, "kill", refuse)
-    assert recovery._running(12345)
+    assert is_running(12345)
 
 
 def test_a_clean_close_deletes_the_row_and_an_unclean_one_keeps_it(tmp_path):

@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from ..engine import TIC_TAC_TOE, Player, Position, format_position, parse_moves
+from ..errors import InputError
 from .common import UsageError, game_of, install_kept, parse_budget, print_json, solved_with_progress
 
 
@@ -171,7 +172,7 @@ def _review_line(args: argparse.Namespace):
                 start = Position.empty(geometry or TIC_TAC_TOE)
                 try:
                     return start, list(parse_moves(args.source, start))
-                except ValueError:  # neither a study nor a move list: say both
+                except InputError:  # neither a study nor a move list: say both
                     raise UsageError(
                         f"no study file or library study called {args.source.strip()!r} (library "
                         f"{str(library_path)!r}), "

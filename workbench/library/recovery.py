@@ -17,6 +17,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..lifeline import is_running
 from ..state import AppState, parse_study, study_to_data
 from .db import Library, LibraryError
 
@@ -59,30 +60,6 @@ NO_APP = 0
 """The pid of an unsaved study that no running app is keeping (one copied by a salvage)."""
 
 
-def _running(pid: int) -> bool:
-    if not isinstance(pid, int) or pid <= 0:  # 0 and -1 would ask about process groups, not an app
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process: alive
-        return True
-    return not _ended_unreaped(pid)
-
-
-def _ended_unreaped(pid: int) -> bool:
-    """Whether ``pid`` has ended and waits to be reaped (a zombie), where ``/proc`` tells. A served app whose warm
-    process went first is an orphan, and an init that never reaps (a container's) keeps it a zombie for good: the
-    signal check above takes it for a running app, whose study is never offered."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            fields = stat.read().rsplit(b")", 1)[1].split()  # after the command's name, which may hold spaces
-    except (OSError, IndexError):  # no /proc (not Linux), or the process went meanwhile
-        return False
-    return bool(fields) and fields[0] in (b"Z", b"X")
-
-
 def left_behind(library: Library, *, own_session: str | None = None) -> list[Recovered]:
     """The studies of apps that are no longer running, newest first; damaged rows are dropped.
 
@@ -92,7 +69,7 @@ def left_behind(library: Library, *, own_session: str | None = None) -> list[Rec
     sql = "SELECT session, pid, data, path, name, updated FROM recovery "  # pragma: no mutate - SQL
     rows = library.query(sql + "ORDER BY updated DESC, session")  # pragma: no mutate - SQL
     for session, pid, data, path, name, updated in rows:
-        if session == own_session or (pid != os.getpid() and _running(pid)):
+        if session == own_session or (pid != os.getpid() and is_running(pid)):
             continue
         try:
             state = parse_study(data)

@@ -26,6 +26,7 @@ from ..engine.geometry import Bitboard, Geometry
 from ..engine.ranked import Numbering, numbering
 from ..engine.strong import UNREACHED, unpack
 from ..errors import StoreError
+from ..lifeline import is_running
 
 FORMAT = 1
 """Raised whenever the layout changes: a store of another format is solved again."""
@@ -296,19 +297,9 @@ def _remove_abandoned(target: Path) -> None:
     """Partial stores of ``target`` whose writer is gone (a solve killed part way): hundreds of MB each."""
     for partial in target.parent.glob(f"{target.name}.partial-*"):
         pid = partial.name.rsplit("-", 1)[-1]
-        if pid.isdigit() and not _running(int(pid)):
+        if pid.isdigit() and not is_running(int(pid)):
             shutil.rmtree(partial, ignore_errors=True)
     shutil.rmtree(target.with_name(f"{target.name}.partial-{os.getpid()}"), ignore_errors=True)
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: running
-        return True
-    return True
 
 
 def _is_plain_layout(metadata: Path, size: int) -> bool:
