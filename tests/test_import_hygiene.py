@@ -1,6 +1,7 @@
 """Engine and state are the inner rooms: they never import the UI libraries."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -178,63 +179,35 @@ def test_what_a_user_runs_imports_nothing_of_the_bench_extra():
     assert result.stdout.strip() == "ok", result.stderr[-2000:]
 
 
-ROOMS = {
-    "workbench.errors": set(),
-    "workbench.lifeline": set(),
-    "workbench.framework_mode": set(),
-    "workbench.engine": {"errors"},
-    "workbench.state": {"engine", "errors"},
-    "workbench.library": {"engine", "state", "lifeline", "errors"},
-    "workbench.cache": {"engine", "errors"},
-    "workbench.store": {"engine", "cache", "lifeline", "errors"},
-    "workbench.distributed": {"engine", "store", "cache", "errors"},
-    "workbench.settings": {"engine", "state", "errors"},
-    "workbench.search_service": {"engine", "lifeline", "errors"},
-    "workbench.text": {"engine", "state", "errors"},
-    "workbench.tui": {
-        "engine",
-        "state",
-        "library",
-        "cache",
-        "store",
-        "settings",
-        "search_service",
-        "lifeline",
-        "framework_mode",
-        "errors",
-    },
-    "workbench.web": {"engine", "state", "cache", "settings", "tui", "lifeline", "framework_mode", "errors"},
-    "workbench.bench": {
-        "engine",
-        "state",
-        "library",
-        "cache",
-        "store",
-        "settings",
-        "search_service",
-        "tui",
-        "web",
-        "errors",
-    },
-    "workbench.cli": {
-        "engine",
-        "state",
-        "library",
-        "cache",
-        "store",
-        "distributed",
-        "settings",
-        "tui",
-        "web",
-        "bench",
-        "text",
-        "framework_mode",
-        "errors",
-    },
-    "workbench.__main__": {"cli"},
-}
-"""Each room, and the rooms it may import (every room may read the package's own ``workbench/__init__.py``, which
-holds the version): the one-way doors each package's docstring states."""
+ROOM_LINE = re.compile(r"^Rooms it may import: (.*?)\.$", re.MULTILINE | re.DOTALL)
+
+
+def _rooms() -> dict[str, set[str]]:
+    """Each room (a folder of ``workbench/``, or a module beside them) and the rooms it may import, as the last
+    paragraph of its docstring says: ``Rooms it may import: ``engine``, ``errors``.`` (or ``none``). Every room may
+    read the package's own ``workbench/__init__.py``, which holds the version."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).parent.parent / "workbench"
+    rooms = {}
+    for path in sorted(package.iterdir()):
+        if path.is_dir() and (path / "__init__.py").exists():
+            source, name = path / "__init__.py", path.name
+        elif path.suffix == ".py" and path.name != "__init__.py":
+            source, name = path, path.stem
+        else:
+            continue
+        docstring = ast.get_docstring(ast.parse(source.read_text(encoding="utf-8"))) or ""
+        found = ROOM_LINE.search(docstring)
+        assert found, f"{source}: its docstring says no 'Rooms it may import: …'"
+        words = " ".join(found.group(1).split())
+        rooms[f"workbench.{name}"] = set() if words == "none" else {word.strip("` ") for word in words.split(",")}
+    return rooms
+
+
+ROOMS = _rooms()
+"""Each room, and the rooms it may import: read from the rooms' own docstrings, the one place the rule is written."""
 
 
 def test_each_room_imports_only_the_rooms_its_docstring_allows():

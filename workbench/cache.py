@@ -7,6 +7,8 @@ corrupted or foreign file is never believed, only rebuilt. The cache is an optim
 write it is silent, and ``WORKBENCH_NO_TABLES_CACHE=1`` turns it off.
 
 Like the library, this module does I/O and imports only the engine.
+
+Rooms it may import: ``errors``, ``engine``.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@
 
 Any other exception that reaches the command line is a bug in the workbench, and is said to be one (exit 1),
 never "bad input". The ground floor: imports nothing, and every room may import it.
+
+Rooms it may import: none.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ Decided from the environment and the installed releases alone, importing none of
 as well, saying why. The one module both gates and the command line read the decision from.
 
 Imports only the standard library.
+
+Rooms it may import: none.
 """
 
 from __future__ import annotations

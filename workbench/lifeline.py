@@ -3,6 +3,8 @@ workbench asks the kernel either.
 
 Imports only the standard library; every room that starts or watches processes may import it (the search service,
 the app served to a tab, the server's warm process, the library's recovery, the kept store's locks).
+
+Rooms it may import: none.
 """
 
 from __future__ import annotations

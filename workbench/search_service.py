@@ -18,6 +18,8 @@ work) answers with reports:
 Reports are ``SearchReport``: what is proven so far, whether the search still runs and, at its end, why it
 ended. One :class:`~workbench.engine.search.Searcher` per board lives as long as the process, so the searches
 of nearby positions share its transposition table.
+
+Rooms it may import: ``errors``, ``lifeline``, ``engine``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ An edge, like the library: a file problem becomes a :class:`SettingsError` of on
 a broken file never stops the app (it starts on the defaults and says so once). Writes go
 to a temporary file that replaces the old one, so a killed process leaves the old settings
 or the new ones, never half of either.
+
+Rooms it may import: ``errors``, ``engine``, ``state``.
 """
 
 from __future__ import annotations

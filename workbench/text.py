@@ -2,6 +2,8 @@
 
 Kept out of the engine (which imports no Rich) and out of the TUI (which has
 its own widgets), so ``workbench analyze`` prints the same facts the panes show.
+
+Rooms it may import: ``errors``, ``engine``, ``state``.
 """
 
 from __future__ import annotations

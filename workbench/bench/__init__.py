@@ -5,4 +5,7 @@ a bare Textual app (``app``, ``terminal``), and the served app in headless Chrom
 May import every room it measures (the engine, state, library, cache, the app and the web server) and the bench
 extra (pyte, Playwright); never the command line, which imports this. The seed's direct methods (``baselines``)
 serve ``workbench verify --seed-port`` too.
+
+Rooms it may import: ``errors``, ``engine``, ``state``, ``library``, ``cache``, ``store``, ``settings``,
+``search_service``, ``tui``, ``web``.
 """

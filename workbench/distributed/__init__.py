@@ -3,4 +3,6 @@ from the whole next ply (:func:`workbench.engine.sweep.solve_range`), on a local
 
 An edge: it imports the engine, the store and the cache (and dask, distributed), never the app. Dask is the
 ``cluster`` extra: without it, :func:`workbench.distributed.sweep.dask_sweep` says so in one line.
+
+Rooms it may import: ``errors``, ``engine``, ``cache``, ``store``.
 """

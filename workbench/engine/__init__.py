@@ -2,6 +2,8 @@
 
 Everything a pane or the command line shows is computed here. Imports only itself and ``workbench.errors``
 (numpy where it measures faster).
+
+Rooms it may import: ``errors``.
 """
 
 from .analysis import (

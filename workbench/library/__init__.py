@@ -2,6 +2,8 @@
 
 Imports the engine, the state, ``workbench.lifeline`` and ``workbench.errors`` only (no Textual, no Rich). Every write runs in a
 transaction; the database runs in WAL mode so readers never block.
+
+Rooms it may import: ``errors``, ``lifeline``, ``engine``, ``state``.
 """
 
 from .db import SCHEMA_VERSION, Library, LibraryError, default_path

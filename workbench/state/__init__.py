@@ -1,6 +1,8 @@
 """The single source of truth: frozen state, actions, a pure reducer, the store, study files.
 
 Imports only the engine and ``workbench.errors``: no Textual, no Rich.
+
+Rooms it may import: ``errors``, ``engine``.
 """
 
 from .actions import *  # noqa: F401,F403

@@ -7,4 +7,7 @@ package here that reads or overrides Textual's private parts, with a stock fallb
 May import the engine, the state, the library, the tables' cache, the settings, the search's service,
 ``workbench.lifeline`` and ``workbench.errors``; never the command line, the web server or the benchmarks (which
 import it).
+
+Rooms it may import: ``errors``, ``lifeline``, ``framework_mode``, ``engine``, ``state``, ``library``, ``cache``,
+``store``, ``settings``, ``search_service``.
 """

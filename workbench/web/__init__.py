@@ -4,4 +4,7 @@ browser is sent, the server's run on a bound socket), with textual-serve's own `
 
 May import: the engine, the settings, the tables' cache, the app (``tui``: to run a tab's app in a forked
 process), ``lifeline``, ``errors``, textual-serve and aiohttp; never the command line, which imports this.
+
+Rooms it may import: ``errors``, ``lifeline``, ``framework_mode``, ``engine``, ``state``, ``cache``, ``settings``,
+``tui``.
 """
