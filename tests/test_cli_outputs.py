@@ -590,7 +590,7 @@ def test_analyze_in_a_colour_terminal_looks_as_recorded(name, position):
     from rich.console import Console
 
     from workbench.engine import analyze
-    from workbench.text import analysis_view
+    from workbench.cli.text import analysis_view
 
     console = Console(width=100, color_system="truecolor", force_terminal=True, record=True, file=open(os.devnull, "w"))
     console.print(analysis_view(analyze(parse_position(position))))
@@ -872,7 +872,7 @@ def test_both_lines_of_a_double_win_are_drawn_reversed():
     from rich.console import Console
 
     from workbench.engine import analyze
-    from workbench.text import analysis_view
+    from workbench.cli.text import analysis_view
 
     console = Console(width=100, color_system="truecolor", force_terminal=True)
     segments = list(console.render(analysis_view(analyze(parse_position("XXX/XOO/XOO")))))

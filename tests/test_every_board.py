@@ -155,7 +155,7 @@ def test_analyze_of_gomoku_at_120_columns_is_a_compact_board_with_coordinates_be
 
 def test_a_narrow_terminal_has_the_facts_under_the_board():
     from workbench.engine.search import search, search_record
-    from workbench.text import search_view
+    from workbench.cli.text import search_view
 
     geometry = Geometry(15, 15, 5)
     position = Position.empty(geometry).play_all((113, 98))
@@ -311,7 +311,7 @@ def test_a_mistake_beyond_sixteen_cells_says_what_was_proven_better():
     from workbench.engine.review import Rating, review_searched, score
     from workbench.engine.search import MoveResult, SearchResult
     from workbench.engine.solver import Value
-    from workbench.text import review_lines
+    from workbench.cli.text import review_lines
 
     geometry = Geometry(5, 5, 4)
     start = Position.empty(geometry)

@@ -42,7 +42,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if args.json:
         print_json(analysis_record(analysis))
     else:
-        from ..text import analysis_view
+        from .text import analysis_view
 
         out = console()
         out.print(analysis_view(analysis, out.width))
@@ -80,7 +80,7 @@ def _search(args: argparse.Namespace, position: Position, seconds: float) -> int
     if args.json:
         print_json(record)
     else:
-        from ..text import search_view
+        from .text import search_view
 
         out = console()
         out.print(search_view(record, position, out.width, all_moves=args.all_moves))

@@ -70,7 +70,7 @@ def cmd_review(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    from ..text import review_lines
+    from .text import review_lines
 
     origin = "the empty board" if start == Position.empty(geometry) else format_position(start)
     board = "" if geometry == TIC_TAC_TOE else f" on {geometry}"

@@ -1,9 +1,7 @@
-"""Rich renderings of engine results, for the command line.
+"""Rich renderings of engine results, for the command line (and nothing else: it lives in the command line's room).
 
 Kept out of the engine (which imports no Rich) and out of the TUI (which has
 its own widgets), so ``workbench analyze`` prints the same facts the panes show.
-
-Rooms it may import: ``errors``, ``engine``, ``state``.
 """
 
 from __future__ import annotations
@@ -13,8 +11,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from .engine import MASK_NAMES, Analysis, Bitboard, Position, Value, cell_bit, cells_of
-from .engine.geometry import cell_name, cell_names, uses_cell_numbers
+from ..engine import MASK_NAMES, Analysis, Bitboard, Position, Value, cell_bit, cells_of
+from ..engine.geometry import cell_name, cell_names, uses_cell_numbers
 
 # Styles as values, not names: Rich reads a style's name in any case ("BOLD" is "bold"), so a
 # name's case can change nothing, and a test could not tell
@@ -160,7 +158,7 @@ def moves_table(analysis: Analysis) -> Table:
 
 def analysis_view(analysis: Analysis, width: int | None = None) -> RenderableType:
     """Everything ``workbench analyze`` prints for one position, laid out for ``width`` columns."""
-    from .engine import format_position
+    from ..engine import format_position
 
     position = analysis.position
     symmetry = analysis.symmetry
@@ -230,8 +228,8 @@ def review_lines(reviews, scores, geometry=None, words=None) -> list[str]:
     """The scorecard as plain lines: one per move (why a move was not best, or that it is not proven), then one
     per side. Cells named as ``geometry``'s board names them (3×3 by default). ``words`` (ply → the move's
     explanation in words) adds a line under each move that was not best."""
-    from .engine.geometry import TIC_TAC_TOE, cell_name, cell_names
-    from .engine.review import Rating
+    from ..engine.geometry import TIC_TAC_TOE, cell_name, cell_names
+    from ..engine.review import Rating
 
     geometry = geometry or TIC_TAC_TOE
     lines = []
@@ -270,7 +268,7 @@ def search_view(record: dict, position: Position, width: int | None = None, all_
     (``all_moves``: a row for every move) — never a guess."""
     geometry = position.geometry
     facts = Text()
-    from .engine.position import format_marks
+    from ..engine.position import format_marks
 
     facts.append(
         format_marks(position) or "the empty board", style=BOLD
