@@ -66,8 +66,14 @@ def test_each_kind_of_workbench_error_is_one_line_and_exit_2(capsys, monkeypatch
 
 @pytest.mark.parametrize(
     "error",
-    [ValueError("invalid literal for int()"), KeyError("cell"), AssertionError(), RuntimeError("x\ny")],
-    ids=["a ValueError", "a KeyError", "an assertion", "a message of two lines"],
+    [
+        ValueError("invalid literal for int()"),
+        KeyError("cell"),
+        AssertionError(),
+        RuntimeError("x\ny"),
+        FileNotFoundError(2, "No such file or directory", "/nowhere/tables.bin"),
+    ],
+    ids=["a ValueError", "a KeyError", "an assertion", "a message of two lines", "a file error no edge said"],
 )
 def test_any_other_exception_is_a_bug_said_in_one_line_with_its_traceback_in_a_file(
     capsys, monkeypatch, tmp_path, error

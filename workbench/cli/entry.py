@@ -61,10 +61,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `workbench analyze --all --json | head`
         sys.stderr.close()
         return 0
-    except OSError as error:  # the edges turn file errors into their own words; this is the last net
-        where = f"{printable(repr(str(error.filename)))}: " if error.filename is not None else ""
-        print(f"workbench: error: {where}{printable(error.strerror or str(error))}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except KeyboardInterrupt:  # ctrl+c while a command runs: the shell's convention, no traceback
         print("workbench: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
