@@ -175,7 +175,9 @@ def _switch_variation(state: AppState, step: int) -> AppState:
     child = _branch_child(tree, state.cursor)
     if child is None:
         return state
-    siblings = tree.node(tree.node(child).parent).children  # type: ignore[arg-type]
+    parent = tree.node(child).parent
+    assert parent is not None  # pragma: no mutate - a branch's child is below the root
+    siblings = tree.node(parent).children
     index = siblings.index(child) + step
     if not 0 <= index < len(siblings):
         return state

@@ -109,7 +109,8 @@ class GameTree:
         return tuple(reversed(path))
 
     def moves_to(self, node_id: NodeId) -> tuple[Cell, ...]:
-        return tuple(self.nodes[n].move for n in self.path(node_id)[1:])  # type: ignore[misc]
+        # (every node below the root has its move)
+        return tuple(move for n in self.path(node_id)[1:] if (move := self.nodes[n].move) is not None)
 
     def position(self, node_id: NodeId) -> Position:
         known = self._positions

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
 from ..state import Action
 from ..state.actions import Back, Forward
+
+if TYPE_CHECKING:  # a mixin of widgets, to the type checker
+    _WidgetBase = Widget
+else:
+    _WidgetBase = object
 
 
 class Dispatch(Message):
@@ -35,16 +42,16 @@ def dispatch(widget: Widget, action: Action) -> None:
         widget.post_message(Dispatch(action))
 
 
-class WheelStepsThroughGame:
+class WheelStepsThroughGame(_WidgetBase):
     """A widget mixin: the mouse wheel over it steps back and forward through the game, as on an analysis board
     (not Textual's scrolling). The board and the variation tree have it."""
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         event.stop()
         event.prevent_default()
-        dispatch(self, Forward())  # type: ignore[arg-type]
+        dispatch(self, Forward())
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         event.stop()
         event.prevent_default()
-        dispatch(self, Back())  # type: ignore[arg-type]
+        dispatch(self, Back())

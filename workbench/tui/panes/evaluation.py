@@ -161,7 +161,8 @@ class EvaluationView(LinesView):
         return self._row_cells
 
     def restore_with_lines(self, kept: object) -> None:
-        self._row_cells = kept  # type: ignore[assignment]
+        assert isinstance(kept, dict)  # pragma: no mutate - what kept_with_lines gave
+        self._row_cells = kept
 
     def build(self, writer: LineWriter) -> None:
         state = self.state

@@ -188,8 +188,8 @@ class LineScore(LinesView):
             forms = ("accuracy: exact values up to 16 cells only", "accuracy: up to 16 cells", "accuracy: ≤ 16 cells")
             writer.write(ellipsis(longest_that_fits(writer.width, forms), writer.width))
             return
-        cells = [tree.node(node_id).move for node_id in tree.current_line(self.state.cursor)[1:]]
-        reviews = review_line(tree.root_position, cells)  # type: ignore[arg-type]
+        cells = tree.moves_to(tree.current_line(self.state.cursor)[-1])  # the line's moves, past the cursor too
+        reviews = review_line(tree.root_position, cells)
         parts = []
         for player in (Player.X, Player.O):
             side = score(reviews, player)

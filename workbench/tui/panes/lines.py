@@ -26,6 +26,10 @@ from ..textual_ext import OwnScrollBars
 if TYPE_CHECKING:
     from ...state import AppState
 
+    _WidgetBase = Widget  # what the mixins below are mixed into, to the type checker
+else:
+    _WidgetBase = object
+
 
 class LineWriter:
     """Accumulates styled runs of text into lines of segments."""
@@ -96,7 +100,7 @@ def resolved_part(widget: Widget, name: str) -> Style:
     return widget.get_component_rich_style(name, partial=True) + Style(color=color, bgcolor=bgcolor)
 
 
-class ResolvedParts:
+class ResolvedParts(_WidgetBase):
     """A widget mixin: :meth:`part`, :func:`resolved_part` kept until the CSS changes (a theme, a
     pseudo-class), for widgets that style their lines on every repaint."""
 
@@ -111,11 +115,11 @@ class ResolvedParts:
             self._parts = {}
         style = self._parts.get(name)
         if style is None:
-            style = self._parts[name] = resolved_part(self, name)  # type: ignore[arg-type]
+            style = self._parts[name] = resolved_part(self, name)
         return style
 
     def notify_style_update(self) -> None:
-        super().notify_style_update()  # type: ignore[misc]
+        super().notify_style_update()
         self._parts = None
 
 

@@ -109,7 +109,7 @@ class VariationTree(
         """The twins and labels of the last few trees shown, newest first: an undone edit brings its tree back."""
         self._laid_out: tuple[GameTree | None, frozenset[NodeId]] = (None, frozenset())
         self._collapsed: frozenset[NodeId] = frozenset()
-        self._marks: dict[tuple[Position, int], str] = {}
+        self._marks: dict[tuple[Position, int | None], str] = {}
         self._strips: dict[tuple, Strip] = {}
 
     # --- what is drawn -------------------------------------------------------------------------
@@ -201,10 +201,10 @@ class VariationTree(
 
     def _label(self, tree: GameTree, positions: dict[NodeId, Position], node_id: NodeId) -> tuple[Run, ...]:
         node = tree.node(node_id)
-        if node.parent is None:
+        if node.parent is None or node.move is None:  # the start (which alone has neither)
             runs: list[Run] = [("Start", None)]
         else:
-            label = move_label(positions[node.parent], node.move)  # type: ignore[arg-type]
+            label = move_label(positions[node.parent], node.move)
             runs = [(("( " if is_variation(tree, node_id) else "") + label, None)]
             if self.ready:
                 mark = self._mark(tree, positions[node.parent], node_id)
@@ -221,9 +221,9 @@ class VariationTree(
     def _mark(self, tree: GameTree, before: Position, node_id: NodeId) -> str:
         """The move's annotation, kept per position and move: it reads the engine's values of both."""
         key = (before, tree.node(node_id).move)
-        mark = self._marks.get(key)  # type: ignore[arg-type]
+        mark = self._marks.get(key)
         if mark is None:
-            mark = self._marks[key] = annotation(tree, node_id)  # type: ignore[index]
+            mark = self._marks[key] = annotation(tree, node_id)
         return mark
 
     # --- drawing -------------------------------------------------------------------------------
