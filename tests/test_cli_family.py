@@ -478,9 +478,9 @@ def test_a_dead_draw_is_marked_in_colour_on_a_colour_terminal():
 
     from rich.console import Console
 
+    from workbench.cli.text import analysis_view, search_view
     from workbench.engine import Position, analyze
     from workbench.engine.search import search, search_record
-    from workbench.cli.text import analysis_view, search_view
 
     def coloured(renderable) -> str:
         console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", width=120)
@@ -498,10 +498,10 @@ def test_the_search_view_shows_every_fact_mask_and_move_of_the_record():
 
     from rich.console import Console
 
+    from workbench.cli.text import search_view
     from workbench.engine import Position, parse_moves
     from workbench.engine.geometry import format_coordinate
     from workbench.engine.search import search, search_record
-    from workbench.cli.text import search_view
 
     geometry = parse_variant("5x5k4")
     position = Position.empty(geometry).play_all(parse_moves("c3,b2,d4,b4,a1,e5,c1,c4", Position.empty(geometry)))
@@ -543,9 +543,9 @@ def test_the_search_view_s_value_line():
 
     from rich.console import Console
 
+    from workbench.cli.text import search_view
     from workbench.engine import Position, parse_moves
     from workbench.engine.search import search, search_record
-    from workbench.cli.text import search_view
 
     geometry = parse_variant("5x5k4")
     position = Position.empty(geometry).play_all(parse_moves("c3,b2", Position.empty(geometry)))
@@ -652,9 +652,9 @@ def test_the_search_view_draws_the_board_with_its_winning_line_in_colour():
 
     from rich.console import Console
 
+    from workbench.cli.text import search_view
     from workbench.engine import Position, parse_moves
     from workbench.engine.search import search, search_record
-    from workbench.cli.text import search_view
 
     geometry = parse_variant("5x5k4")
     won = Position.empty(geometry).play_all(parse_moves("c3,a1,c4,a2,c2,a5,c1", Position.empty(geometry)))
@@ -700,9 +700,9 @@ def test_a_searched_position_in_a_colour_terminal_looks_as_recorded(name, moves,
 
     from rich.console import Console
 
+    from workbench.cli.text import search_view
     from workbench.engine import Position, parse_moves
     from workbench.engine.search import search, search_record
-    from workbench.cli.text import search_view
 
     geometry = parse_variant("5x5k4")
     position = Position.empty(geometry).play_all(parse_moves(moves, Position.empty(geometry)))

@@ -589,8 +589,8 @@ def test_analyze_in_a_colour_terminal_looks_as_recorded(name, position):
 
     from rich.console import Console
 
-    from workbench.engine import analyze
     from workbench.cli.text import analysis_view
+    from workbench.engine import analyze
 
     console = Console(width=100, color_system="truecolor", force_terminal=True, record=True, file=open(os.devnull, "w"))
     console.print(analysis_view(analyze(parse_position(position))))
@@ -871,8 +871,8 @@ def test_both_lines_of_a_double_win_are_drawn_reversed():
     """X's last move at 1 made two lines at once (1-2-3 and 1-4-7): all five of their marks are reversed."""
     from rich.console import Console
 
-    from workbench.engine import analyze
     from workbench.cli.text import analysis_view
+    from workbench.engine import analyze
 
     console = Console(width=100, color_system="truecolor", force_terminal=True)
     segments = list(console.render(analysis_view(analyze(parse_position("XXX/XOO/XOO")))))

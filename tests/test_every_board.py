@@ -154,8 +154,8 @@ def test_analyze_of_gomoku_at_120_columns_is_a_compact_board_with_coordinates_be
 
 
 def test_a_narrow_terminal_has_the_facts_under_the_board():
-    from workbench.engine.search import search, search_record
     from workbench.cli.text import search_view
+    from workbench.engine.search import search, search_record
 
     geometry = Geometry(15, 15, 5)
     position = Position.empty(geometry).play_all((113, 98))
@@ -307,11 +307,11 @@ def test_a_solve_reports_one_progress_that_only_grows_through_its_four_stages():
 
 
 def test_a_mistake_beyond_sixteen_cells_says_what_was_proven_better():
+    from workbench.cli.text import review_lines
     from workbench.engine import Player
     from workbench.engine.review import Rating, review_searched, score
     from workbench.engine.search import MoveResult, SearchResult
     from workbench.engine.solver import Value
-    from workbench.cli.text import review_lines
 
     geometry = Geometry(5, 5, 4)
     start = Position.empty(geometry)
