@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import sys
-from inspect import getattr_static
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.content import Content
 from textual.notifications import SeverityLevel
-from textual.reactive import Reactive, reactive
+from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -360,38 +359,11 @@ class WorkbenchApp(
                 self.call_after_refresh(self._position_changed)
 
     def _pass_state_on(self, new: AppState) -> None:
-        """Set the app's ``state`` to ``new``, and each pane's and view's bound to it, parents first, calling each
-        one's ``watch_state(old, new)``: what Textual's data binding does, without its machinery. A binding
-        initialises every reactive of the node it sets on each set, and wraps each watcher call; for the eleven
-        nodes bound to the state that was a third of a store change in-process (docs/benchmarks.md), more in a
-        terminal, where each key's code runs cold). The bindings stay: they give the nodes their first state as
-        they mount, which is why this is Textual's own assignment until the panes are there."""
-        readers = (self._state_readers or self._find_state_readers()) if textual_ext.binds_directly() else ()
-        if not readers:
-            self.state = new
-            return
-        self.set_reactive(WorkbenchApp.state, new)
-        for node in readers:
-            old = node.state
-            node.set_reactive(type(node).state, new)
-            watch = getattr(node, "watch_state", None)
-            if watch is not None:
-                watch(old, new)
-
-    def _find_state_readers(self) -> tuple[Any, ...]:
-        """The mounted nodes bound to the app's state, parents before children (none until the panes mount)."""
+        """Set the app's ``state`` to ``new``, and each pane's and view's bound to it (the gate's binding piece on
+        the fast path; Textual's own assignment, through the bindings, until the panes are there, and stock)."""
         panes = self.screen_stack[0].query("#panes") if self.screen_stack else ()
-        if not panes:
-            return ()
-        found = tuple(
-            node
-            for node in panes.first().walk_children(Widget)
-            if isinstance(getattr_static(type(node), "state", None), Reactive)
-        )
-        if not found or not all(node.is_mounted for node in found):
-            return ()  # a node still mounting takes its state from its binding
-        self._state_readers = found
-        return found
+        root = panes.first() if panes else None
+        self._state_readers = textual_ext.pass_on_bound(self, "state", new, root, self._state_readers)
 
     def notify(
         self,

@@ -14,14 +14,14 @@ piece                     what it does                                       sto
 :mod:`.header`            a header whose title's change is no layout         ``Header``
 :mod:`.scrollbars`        scrollbars drawn from a kept strip; a line count   Textual's ``ScrollBar``, a layout
                           that needs no layout
-binding                   the state set on each bound pane directly          ``data_bind``
+:mod:`.binding`           the state set on each bound pane directly          ``data_bind``
 ========================  =================================================  =====================================
 
 The app runs on the stock counterparts (:data:`MODE`, which ``workbench --version`` prints) when
 ``WORKBENCH_STOCK_TEXTUAL=1`` is set, when the installed Textual is not a release these pieces were checked
-against (:data:`~.mode.CHECKED_TEXTUAL`; ``tests/versions.py`` checks them), or when a piece cannot be loaded.
-Stock is complete and correct, only slower. The decision is made once, at import, before anything private is
-imported.
+against (:data:`~workbench.framework_mode.CHECKED_TEXTUAL`; ``tests/versions.py`` checks them), or when a
+piece cannot be loaded. Stock is complete and correct, only slower. The decision is made once, at import, before
+anything private is imported.
 
 Outside this package and :mod:`workbench.web.serve_ext` (textual-serve's), a private name of Textual, Rich or
 textual-serve is a defect: ``tests/test_gate.py`` fails on one.
@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Header
 
 from ...framework_mode import APP_PACKAGES, Mode, mode_for
@@ -52,7 +53,7 @@ __all__ = [
     "title_header",
     "input_arrived",
     "take_key_straight",
-    "binds_directly",
+    "pass_on_bound",
 ]
 
 
@@ -136,6 +137,17 @@ async def take_key_straight(app: App, event: events.Key) -> bool:
     return True
 
 
-def binds_directly() -> bool:
-    """Whether the app sets its state on each bound pane itself (fast) or leaves it to Textual's ``data_bind``."""
-    return MODE.fast
+def pass_on_bound(owner: App, name: str, new: object, root: Widget | None, kept: tuple = ()) -> tuple:
+    """Set ``owner``'s reactive ``name`` to ``new``: on the fast path directly on each node under ``root`` bound to
+    it as well (:mod:`.binding`), else as Textual's assignment does, through its bindings. Returns the bound nodes
+    found (``kept``: those found before, to pass back in), or ``()`` where Textual's way was taken."""
+    nodes: tuple = ()
+    if MODE.fast and root is not None:
+        from .binding import bound_nodes, set_bound
+
+        nodes = kept or bound_nodes(root, name)
+        if nodes:
+            set_bound(owner, name, new, nodes)
+            return nodes
+    setattr(owner, name, new)
+    return nodes
