@@ -1,0 +1,90 @@
+"""Which way a board is answered, asked the way the command line asks it.
+
+A board of at most 12 cells is answered from its tables, 13 to 16 from its strong solution (read back from the
+cache, or solved now and kept), 17 to 20 from a solution ``workbench solve`` kept, where there is one; every other
+board is searched one position at a time, and a value the search did not prove is ``None``, never a guess. The
+choice is the one :mod:`workbench.cli.common` and the app make (:func:`workbench.cache.make_analysis_ready`,
+:func:`workbench.store.kept.install_if_kept`): this module calls the same functions, and installs into the engine
+what they install, so the engine's own functions answer afterwards as they do for the command line.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..cache import make_analysis_ready
+from ..engine import Analysis, Geometry, Position
+from ..engine.analysis import analyze, is_searched
+from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS, MAX_TABLE_CELLS
+from ..errors import InputError
+
+TIERS = ("tables", "strong", "kept", "search")
+"""Every way a board is answered: its tables (up to 12 cells), its strong solution (13–16), a kept solution
+(17–20, once ``workbench solve`` or :func:`workbench.solve` made it), or a search of each position."""
+
+DEFAULT_NODES = 20_000_000
+"""The search's node budget where only a time is given (the command line's ``--nodes`` default)."""
+
+
+def tier_of(geometry: Geometry) -> str:
+    """The tier (one of :data:`TIERS`) that answers ``geometry`` in this process now; reads, never solves."""
+    if geometry.size <= MAX_TABLE_CELLS:
+        return "tables"
+    if geometry.size <= MAX_STRONG_CELLS:
+        return "strong"
+    if geometry.size <= MAX_SWEPT_CELLS and install_kept(geometry):
+        return "kept"
+    return "search"
+
+
+def install_kept(geometry: Geometry) -> bool:
+    """Install the solution kept for a board of 17–20 cells, if there is one (what ``cli.common.install_kept``
+    does); False where there is none. Other boards load none of the kept store's code (nor numpy)."""
+    if not MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS:
+        return False
+    from ..store.kept import install_if_kept
+
+    return install_if_kept(geometry)
+
+
+def make_exact(geometry: Geometry) -> bool:
+    """Make every value of ``geometry`` known to the engine if its tier knows them: the tables read back or built,
+    the strong solution read back or solved (and kept), or the kept solution opened. True where they are known;
+    False for a searched board (nothing is built for it).
+
+    Solving a 4×4 board the first time is the slow step: the cache keeps it for every later run.
+    """
+    if geometry.size > MAX_STRONG_CELLS:
+        return install_kept(geometry)
+    make_analysis_ready(geometry)
+    return True
+
+
+def analysis_of(position: Position, *, seconds: float | None = None, nodes: int | None = None) -> Analysis:
+    """The engine's analysis of a legal ``position`` from its board's tier. Where the board is searched, the
+    position is searched within ``seconds`` and ``nodes`` when either is given (else not at all): a move the search
+    did not prove has ``value`` None, and so has the position until every move is proven.
+
+    :raises IllegalPositionError: no game reaches ``position``.
+    :raises InputError: ``seconds`` or ``nodes`` not above zero.
+    """
+    if seconds is not None and not seconds > 0:
+        raise InputError(f"seconds={seconds!r}: a search's time is above zero")
+    if nodes is not None and nodes < 1:
+        raise InputError(f"nodes={nodes!r}: a search's node budget is 1 or more")
+    geometry = position.geometry
+    if make_exact(geometry) and not is_searched(geometry):
+        return analyze(position)
+    from ..engine.searched_analysis import searched_analysis
+
+    if seconds is None and nodes is None:
+        return searched_analysis(position)
+    from ..engine.search import search
+
+    deadline = None if seconds is None else time.monotonic() + seconds
+
+    def out_of_time() -> bool:
+        return deadline is not None and time.monotonic() > deadline
+
+    found = search(position, max_nodes=nodes or DEFAULT_NODES, should_stop=out_of_time)
+    return searched_analysis(position, found)
