@@ -708,7 +708,8 @@ async def test_a_kept_scrollbar_draws_exactly_what_textuals_scrollbar_draws(them
     tree and the panes scroll with it."""
     from textual.geometry import Region
 
-    from workbench.tui.panes.lines import KeptScrollBar, ViewPane
+    from workbench.tui.panes.lines import ViewPane
+    from workbench.tui.textual_ext.scrollbars import KeptScrollBar
 
     app = _app()
     if theme not in app.available_themes:  # (Textual 8.0 has no ANSI themes: tests/versions.py runs it there)

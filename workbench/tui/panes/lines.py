@@ -10,18 +10,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len, set_cell_size
-from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.geometry import Region, Size
 from textual.reactive import reactive
-from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..textual_ext import OwnScrollBars
+from ..textual_ext import OwnScrollBars, kept_scrollbar
 
 if TYPE_CHECKING:
     from ...state import AppState
@@ -360,59 +358,18 @@ def _runs(numbers: list[int]) -> list[tuple[int, int]]:
 
 
 # --- scrollbars ----------------------------------------------------------------------------------
-# Textual draws a scrollbar through Rich: a renderable made anew, rendered by a console, cut into lines and
-# styled. At 80×24 the history's tree is taller than its box, and every played move moves the thumb: that
-# render was a large part of a frame on 15×15. A kept strip is drawn from the same segments
-# (Textual's own ``ScrollBarRender.render_bar``), once per thumb place, size and colour.
+# On the fast path a pane's scrollbar keeps each drawing of itself (the gate's kept scrollbar), drawn in the pane's
+# own strips; stock, Textual's own.
 
-_DEFAULT_BACK = Color.parse("#555555")
-_DEFAULT_BAR = Color.parse("bright_magenta")
-
-
-class KeptScrollBar(ScrollBar):
-    """Textual's vertical scrollbar, each drawing of it kept (a thumb going back and forth is drawn once a place)."""
-
-    STRIPS_KEPT = 64
-
-    def __init__(self, vertical: bool = True, name: str | None = None, *, thickness: int = 1) -> None:
-        super().__init__(vertical, name, thickness=thickness)
-        self._kept: dict[tuple, list[Strip]] = {}
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._kept.clear()
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        bar = self.render()
-        if not self.vertical or type(bar) is not self.renderer or self.renderer is not ScrollBarRender:
-            return super().render_lines(crop)  # a blank bar (no scrollbar colour) or a renderer of someone's own
-        width, height = self.size
-        base = self.rich_style
-        key = (width, height, bar.virtual_size, bar.window_size, bar.position, bar.style, base)
-        strips = self._kept.get(key)
-        if strips is None:
-            if len(self._kept) >= self.STRIPS_KEPT:
-                self._kept.clear()
-            style: Style = bar.style  # type: ignore[assignment]  # ScrollBar.render makes a Style
-            segments = ScrollBarRender.render_bar(
-                size=height,
-                virtual_size=bar.virtual_size,
-                window_size=bar.window_size,
-                position=bar.position,
-                thickness=width,
-                vertical=True,
-                back_color=style.bgcolor or _DEFAULT_BACK,
-                bar_color=style.color or _DEFAULT_BAR,
-            ).segments
-            strips = self._kept[key] = [fitted_strip([segment], base, width) for segment in segments]
-        return render_kept_lines(self, crop, super().render_lines, lambda y: strips[y], width)
+PaneScrollBar = kept_scrollbar(fitted_strip, render_kept_lines)
+"""The scrolling panes' vertical scrollbar."""
 
 
 class ViewPane(OwnScrollBars, VerticalScroll):
     """A titled, scrolling pane around one :class:`LinesView` that it binds to the state."""
 
     ALLOW_MAXIMIZE = True
-    VERTICAL_SCROLLBAR = KeptScrollBar
+    VERTICAL_SCROLLBAR = PaneScrollBar
     PANE_TITLE: ClassVar[str] = ""
     VIEW: ClassVar[type[LinesView]]
 

@@ -34,7 +34,7 @@ from ...state.actions import (
 )
 from ..messages import WheelStepsThroughGame, dispatch
 from ..textual_ext import LinesWithoutLayout, OwnScrollBars
-from .lines import KeptScrollBar, ResolvedParts, fitted_strip, render_kept_lines
+from .lines import PaneScrollBar, ResolvedParts, fitted_strip, render_kept_lines
 from .tree_layout import (
     TreeLine as TreeLine,
     cut_to as cut_to,
@@ -89,7 +89,7 @@ class VariationTree(
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
 
-    VERTICAL_SCROLLBAR = KeptScrollBar
+    VERTICAL_SCROLLBAR = PaneScrollBar
     STRIPS_KEPT: ClassVar[int] = 4096
     """Drawn lines kept for reuse; a tree of a few hundred moves and its lit lines fit many times over."""
     TREES_KEPT: ClassVar[int] = 4

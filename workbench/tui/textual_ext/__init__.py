@@ -32,9 +32,11 @@ May import Textual and Rich, private modules included, and nothing of the workbe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 from textual.widgets import Header
 
@@ -54,6 +56,7 @@ __all__ = [
     "input_arrived",
     "take_key_straight",
     "pass_on_bound",
+    "kept_scrollbar",
 ]
 
 
@@ -83,6 +86,16 @@ else:
 
         sizing_lines = False
         sizing_lines_is_quiet = False
+
+
+def kept_scrollbar(fit: Callable, draw_kept: Callable) -> type[ScrollBar]:
+    """The vertical scrollbar of a scrolling pane: on the fast path one that keeps each drawing of itself, its rows
+    made by ``fit`` and drawn by ``draw_kept`` (:class:`.scrollbars.KeptScrollBar`); stock, Textual's own."""
+    if not MODE.fast:
+        return ScrollBar
+    from .scrollbars import KeptScrollBar
+
+    return type("PaneScrollBar", (KeptScrollBar,), {"fit": staticmethod(fit), "draw_kept": staticmethod(draw_kept)})
 
 
 def main_screen(id: str) -> Screen:

@@ -8,10 +8,14 @@ Textual makes a widget's vertical scrollbar itself, in a private attribute, on f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Self
 
+from rich.segment import Segment
+from rich.style import Style
 from textual.geometry import Region, Size
-from textual.scrollbar import ScrollBar
+from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.strip import Strip
 
 if TYPE_CHECKING:  # what the mixins are mixed into, for the type checker
     from textual.scroll_view import ScrollView as _ScrollViewBase
@@ -84,3 +88,52 @@ class LinesWithoutLayout(_ScrollViewBase):
             self.scroll_y = self.validate_scroll_y(self.scroll_y)
             return
         super()._scroll_update(virtual_size)
+
+
+class KeptScrollBar(ScrollBar):
+    """Textual's vertical scrollbar, each drawing of it kept (a thumb going back and forth is drawn once a place).
+
+    Textual draws a scrollbar through Rich: a renderable made anew, rendered by a console, cut into lines and
+    styled. A kept drawing is made from the same segments (Textual's own ``ScrollBarRender.render_bar``, with its
+    own default colours where the style names none), once per thumb place, size and colour. :attr:`fit` makes a
+    row's strip and :attr:`draw_kept` draws kept rows (the panes' own: :func:`kept_scrollbar`)."""
+
+    STRIPS_KEPT = 64
+    fit: ClassVar[Callable[[list[Segment], Style, int], Strip]]
+    """(segments, base style, width) → a strip of exactly that width."""
+    draw_kept: ClassVar[Callable[..., list[Strip]]]
+    """(widget, crop, Textual's own render_lines, strip at row y, width) → the rows of ``crop``."""
+
+    def __init__(self, vertical: bool = True, name: str | None = None, *, thickness: int = 1) -> None:
+        super().__init__(vertical, name, thickness=thickness)
+        self._kept: dict[tuple, list[Strip]] = {}
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._kept.clear()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        bar = self.render()
+        if not self.vertical or type(bar) is not self.renderer or self.renderer is not ScrollBarRender:
+            return super().render_lines(crop)  # a blank bar (no scrollbar colour) or a renderer of someone's own
+        width, height = self.size
+        base = self.rich_style
+        key = (width, height, bar.virtual_size, bar.window_size, bar.position, bar.style, base)
+        strips = self._kept.get(key)
+        if strips is None:
+            if len(self._kept) >= self.STRIPS_KEPT:
+                self._kept.clear()
+            style: Style = bar.style  # type: ignore[assignment]  # ScrollBar.render makes a Style
+            colours = {"back_color": style.bgcolor, "bar_color": style.color}
+            segments = ScrollBarRender.render_bar(
+                size=height,
+                virtual_size=bar.virtual_size,
+                window_size=bar.window_size,
+                position=bar.position,
+                thickness=width,
+                vertical=True,
+                **{option: colour for option, colour in colours.items() if colour is not None},
+            ).segments
+            fit = type(self).fit
+            strips = self._kept[key] = [fit([segment], base, width) for segment in segments]
+        return type(self).draw_kept(self, crop, super().render_lines, lambda y: strips[y], width)
