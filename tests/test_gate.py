@@ -60,24 +60,6 @@ def _framework_private_names() -> frozenset[str]:
     return frozenset(name for name in names if _private(name))
 
 
-def _names_the_workbench_defines(paths: list[Path]) -> set[str]:
-    names: set[str] = set()
-    for path in paths:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names.add(node.name)
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-            elif (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.ctx, ast.Store)
-                and isinstance(node.value, ast.Name)
-                and node.value.id == "self"
-            ):
-                names.add(node.attr)
-    return frozenset(names)
-
-
 def test_no_module_outside_the_gates_imports_a_private_module_or_name_of_the_frameworks():
     found = []
     for path in _outside_gates():
@@ -94,21 +76,63 @@ def test_no_module_outside_the_gates_imports_a_private_module_or_name_of_the_fra
 
 
 def test_no_module_outside_the_gates_reads_a_private_name_of_the_frameworks():
-    """``something._name`` where ``_name`` is one of the frameworks' private names and the workbench defines no
-    name so (a heuristic: an object's type is not known here; the workbench's own names are not suspects)."""
-    paths = _outside_gates()
-    ours = _names_the_workbench_defines(paths)
+    """``something._name`` where ``_name`` is one of the frameworks' private names: read through anything but
+    ``self`` (whose type is not known here), always a defect, whatever names of the workbench's own are spelled so
+    (the workbench's own names do not excuse a framework's)."""
     theirs = _framework_private_names()
     found = []
-    for path in paths:
+    for path in _outside_gates():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+            if not (isinstance(node, ast.Attribute) and _private(node.attr) and node.attr in theirs):
                 continue
-            if isinstance(node.value, ast.Name) and node.value.id in STDLIB_MODULES:
+            if isinstance(node.value, ast.Name) and node.value.id in STDLIB_MODULES | {"self", "cls"}:
                 continue
-            if node.attr in theirs and node.attr not in ours:
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: ._{node.attr.lstrip('_')}")
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
     assert not found, "a private name of Textual, Rich or textual-serve read outside the gates:\n" + "\n".join(found)
+
+
+def _reads_through_self() -> dict[tuple[str, str], set[tuple[str, str]]]:
+    """For each class outside the gates (module, name): the private names its methods read on ``self``, each with
+    where."""
+    reads: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for path in _outside_gates():
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        for klass in ast.parse(path.read_text(encoding="utf-8")).body:
+            if not isinstance(klass, ast.ClassDef):
+                continue
+            for node in ast.walk(klass):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and _private(node.attr)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == "self"
+                ):
+                    where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                    reads.setdefault((module, klass.name), set()).add((node.attr, where))
+    return reads
+
+
+def test_no_class_outside_the_gates_reads_a_private_name_of_the_framework_classes_it_is_made_of():
+    """``self._name`` in a class of the workbench (or a mixin of one), where ``_name`` is a private name of a
+    framework class the class derives from: checked per class, against those classes' own names (``_layout`` of
+    the app's own is fine where no framework class of the app has one)."""
+    reads = _reads_through_self()
+    found = set()
+    for module_name in _modules_outside_the_gates():
+        module = importlib.import_module(module_name)
+        for klass in vars(module).values():
+            if not isinstance(klass, type) or klass.__module__ != module.__name__:
+                continue
+            bases = [base for base in klass.__mro__[1:] if base.__module__.split(".")[0] in FRAMEWORKS]
+            if not bases:
+                continue
+            theirs = set().union(*(_privates_set_by(base) for base in bases))
+            for part in klass.__mro__:  # the class and its mixins of the workbench's
+                for name, where in reads.get((part.__module__, part.__name__), ()):
+                    if name in theirs:
+                        found.add(f"{where}: self.{name} ({klass.__qualname__} derives from a framework class with it)")
+    assert not found, "a framework class's private name read outside the gates:\n" + "\n".join(sorted(found))
 
 
 def _modules_outside_the_gates() -> list[str]:
