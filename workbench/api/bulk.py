@@ -159,8 +159,7 @@ def solve(name: str | Variant, *, progress: SolveProgress | None = None) -> Solu
     """The whole solution of a variant of at most 20 cells: read back from the cache, or solved now and kept there
     (a strong solution up to 16 cells; a kept Zarr store from 17 to 20, as ``workbench solve`` makes it: the largest
     take minutes, docs/benchmarks.md). Installed too: the variant's positions are exact from then on (a 17–20-cell
-    board is no
-    longer searched). ``progress`` is called with the share done while it is solved.
+    board is no longer searched). ``progress`` is called with the share done while it is solved.
 
     :raises InputError: an unknown variant, or one above 20 cells (solved nowhere here).
     :raises StoreError: a kept solution cannot be written (or the cache is turned off: nothing past 16 cells is

@@ -52,10 +52,12 @@ class Variant:
 
     @property
     def rows(self) -> int:
+        """Rows of the board, numbered from the bottom in a coordinate (``b2``: row 2)."""
         return self.geometry.rows
 
     @property
     def cols(self) -> int:
+        """Columns of the board, lettered from the left in a coordinate (``b2``: column b)."""
         return self.geometry.cols
 
     @property
@@ -141,6 +143,7 @@ class Position:
 
     @property
     def variant(self) -> Variant:
+        """The rules the position is played under."""
         return Variant(self.engine_position.geometry)
 
     @property
@@ -160,6 +163,7 @@ class Position:
 
     @property
     def is_over(self) -> bool:
+        """True once a line is completed or the board is full."""
         return self.engine_position.is_over
 
     @property
