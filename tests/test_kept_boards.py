@@ -4,6 +4,7 @@ app answering exactly from it (values checked against the search, which proves l
 import contextlib
 import io
 import json
+import os
 import random
 import tempfile
 
@@ -188,3 +189,56 @@ def test_the_bench_of_a_kept_board_reports_each_figure_beside_its_target(monkeyp
         "the first analysis 114 ms" in lines[2]
         and "then analysis median 4.0 ms, max 9.0 ms (target ≤ 50 ms)" in lines[2]
     )
+
+
+def test_a_solve_killed_mid_ply_is_carried_on_by_the_next_and_keeps_what_an_uninterrupted_one_keeps(
+    solved_home, tmp_path, untraced_children
+):
+    """Issue 50: `workbench solve` killed outright (SIGKILL) part way through a ply, then run again: the second run
+    checks the plies the first finished, goes on below them, and keeps the same bytes as a solve never cut short."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import numpy as np
+    import zarr
+
+    from .child_process import PACKAGE_ROOT
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": PACKAGE_ROOT}
+    command = [sys.executable, "-m", "workbench", "solve", "--game", GAME, "--json"]
+    first = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and first.poll() is None:
+            done = {}
+            for metadata in tmp_path.rglob("*.partial-*/zarr.json"):
+                try:
+                    done = json.loads(metadata.read_text())["attributes"].get("plies_done", {})
+                except (OSError, ValueError):  # (being written)
+                    continue
+            if len(done) >= 8:  # past the narrow plies near the full board: the next ones take a while each
+                break
+            time.sleep(0.02)
+        assert first.poll() is None, "the first solve ended before it could be killed"
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    finished = len(done)
+    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    (line,) = again.stderr.splitlines()
+    assert line.startswith(f"workbench: carrying on an earlier solve of {GAME} that was cut short: plies 18 to ")
+    last = int(line.split(" were done")[0].rsplit(" ", 1)[1])
+    assert 18 - last + 1 >= finished  # (a ply or more may have been marked after the look above)
+    assert json.loads(again.stdout)["positions_by_ply"] == solved_home[1]["positions_by_ply"]
+    (ours,) = tmp_path.rglob("*.zarr")
+    (theirs,) = solved_home[0].rglob("*.zarr")
+    assert not list(tmp_path.rglob("*.partial-*"))
+    mine, reference = zarr.open_group(str(ours), mode="r"), zarr.open_group(str(theirs), mode="r")
+    for ply in range(BOARD.size + 1):
+        assert np.array_equal(mine[str(ply)][:], reference[str(ply)][:]), ply

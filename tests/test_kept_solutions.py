@@ -240,3 +240,106 @@ def test_the_analysis_from_a_kept_solution_is_the_strong_solution_s_without_the_
                 break
             assert _strong_line(kept, position) == _strong_line(strong, position)
             position = position.play(rng.choice(position.legal_moves()))
+
+
+# --- a solve cut short, carried on (issue 50) ----------------------------------------------------------------------
+
+
+def _cut_short(geometry, path, plies_before_the_cut: int) -> None:
+    """A resumable write of ``geometry``'s sweep interrupted (ctrl+c) after ``plies_before_the_cut`` plies."""
+
+    def plies(below, later):
+        for count, pair in enumerate(sweep(geometry, below=below, later=later)):
+            if count == plies_before_the_cut:
+                raise KeyboardInterrupt
+            yield pair
+
+    with pytest.raises(KeyboardInterrupt):
+        write_solution(geometry, path, "test", plies, resume=True, solver="numpy")
+
+
+def _bytes_by_ply(path, geometry) -> list[bytes]:
+    import zarr
+
+    group = zarr.open_group(str(path), mode="r")
+    return [np.asarray(group[str(ply)][:]).tobytes() for ply in range(numbering(geometry).plies)]
+
+
+def test_a_solve_cut_short_is_carried_on_from_its_last_whole_ply_and_gives_the_same_store(store_3x4, tmp_path):
+    geometry, whole = store_3x4
+    path = tmp_path / "solution.zarr"
+    _cut_short(geometry, path, 5)
+    (partial,) = tmp_path.glob("solution.zarr.partial-*")  # left for the next run: five plies whole
+    said, carried_on = [], []
+
+    def plies(below, later):
+        carried_on.append(below)
+        return sweep(geometry, below=below, later=later)
+
+    write_solution(geometry, path, "test", plies, resume=True, say=said.append, solver="numpy")
+    assert carried_on == [geometry.size - 4]  # plies 12 to 8 were done: on from 7
+    assert said == [
+        f"workbench: carrying on an earlier solve of {geometry} that was cut short: plies 12 to 8 were done "
+        "(checked); going on from ply 7"
+    ]
+    assert not partial.exists() and not list(tmp_path.glob("*.partial-*"))
+    assert _bytes_by_ply(path, geometry) == _bytes_by_ply(whole, geometry)
+    kept = open_solution(geometry, path, "test")
+    assert kept is not None and kept.values_by_ply == open_solution(geometry, whole, "test").values_by_ply
+    assert "plies_done" not in kept.attributes
+
+
+@pytest.mark.parametrize(
+    "damage, reason",
+    [
+        ("digest", "ply 10 is not the one recorded"),
+        ("engine", "an older engine wrote it"),
+        ("board", "it is of another board or layout"),
+        ("chunk", "ply 12 cannot be read"),
+    ],
+)
+def test_a_damaged_or_foreign_partial_store_is_set_aside_in_one_line_and_never_trusted(
+    store_3x4, tmp_path, damage, reason
+):
+    geometry, whole = store_3x4
+    path = tmp_path / "solution.zarr"
+    _cut_short(geometry, path, 3)
+    (partial,) = tmp_path.glob("solution.zarr.partial-*")
+    metadata = partial / "zarr.json"
+    meta = json.loads(metadata.read_text())
+    attributes = meta["attributes"]
+    if damage == "digest":
+        attributes["plies_done"]["10"]["sha256"] = "0" * 64
+    elif damage == "engine":
+        attributes["engine"] = "another"
+    elif damage == "board":
+        attributes["variant"] = "3x4k4"
+    if damage == "chunk":
+        (chunk,) = (partial / "12" / "c").iterdir()
+        chunk.write_bytes(b"not zstd")
+    else:
+        metadata.write_text(json.dumps(meta))
+    said, carried_on = [], []
+
+    def plies(below, later):
+        carried_on.append(below)
+        return sweep(geometry, below=below, later=later)
+
+    write_solution(geometry, path, "test", plies, resume=True, say=said.append, solver="numpy")
+    assert carried_on == [None]  # from the full board
+    aside = tmp_path / "solution.zarr.set-aside"
+    assert len(said) == 1 and said[0].startswith(f"workbench: the partial solve at {partial} was set aside (")
+    assert reason in said[0] and said[0].endswith(f"), as {aside}") and aside.exists()
+    assert _bytes_by_ply(path, geometry) == _bytes_by_ply(whole, geometry)
+
+
+def test_an_error_that_is_no_interruption_leaves_no_partial_store(tmp_path):
+    geometry = Geometry(3, 3, 3)
+
+    def plies(below, later):
+        yield from list(sweep(geometry))[:2]
+        raise StoreError("disk full")
+
+    with pytest.raises(StoreError):
+        write_solution(geometry, tmp_path / "s.zarr", "test", plies, resume=True)
+    assert not list(tmp_path.iterdir())

@@ -105,11 +105,11 @@ def _sweep(client, geometry: Geometry, target: Path, fingerprint: str, progress,
     started = time.perf_counter()
     numbered = numbering(geometry)
     threads = client.nthreads()
-    writer = SolutionWriter(geometry, target, fingerprint)
+    writer = SolutionWriter(geometry, target, fingerprint, resume=True)  # (a killed sweep's plies carried on from)
     store = str(writer.partial)
     weights = _weights(geometry)
     done = 0.0
-    summaries: dict[int, dict] = {}
+    summaries: dict[int, dict] = dict(writer.done)
     seconds = [0.0] * numbered.plies
     read = [0] * numbered.plies
     tasks = [0] * numbered.plies
@@ -117,6 +117,9 @@ def _sweep(client, geometry: Geometry, target: Path, fingerprint: str, progress,
     run = uuid.uuid4().hex[:8]
     try:
         for ply in range(numbered.plies - 1, -1, -1):
+            if ply in writer.done:
+                done += weights[ply]
+                continue
             ply_started = time.perf_counter()
             writer.create(ply)
             size = numbered.ply_size(ply)
@@ -138,6 +141,7 @@ def _sweep(client, geometry: Geometry, target: Path, fingerprint: str, progress,
                 if progress is not None:
                     progress(min(1.0, done))
             summaries[ply] = summary_of_counts(counts)
+            writer.ply_done(ply, summaries[ply])
             seconds[ply] = round(time.perf_counter() - ply_started, 3)
         _remove_stray_writes(writer.partial)
         writer.finish(
@@ -151,8 +155,8 @@ def _sweep(client, geometry: Geometry, target: Path, fingerprint: str, progress,
             tasks_by_ply=tasks,
             task_seconds_by_ply=[[round(part, 3) for part in parts] for parts in task_seconds],
         )
-    except BaseException:
-        writer.abandon()
+    except BaseException as error:
+        writer.abandon(error)
         raise
     finally:
         with contextlib.suppress(Exception):  # the workers' copies of the last ply read: hundreds of MB each

@@ -193,13 +193,21 @@ def _best_scores(numbered: Numbering, ply: int, block: Block, rows: np.ndarray, 
 
 
 def sweep(
-    geometry: Geometry, progress: PlyProgress | None = None, *, chunk: int = CHUNK
+    geometry: Geometry,
+    progress: PlyProgress | None = None,
+    *,
+    chunk: int = CHUNK,
+    below: int | None = None,
+    later: np.ndarray | None = None,
 ) -> Iterator[tuple[int, np.ndarray]]:
     """Solve every ply from the full board back to the empty one, yielding ``(ply, bytes)`` as each is done
-    (only the ply just done is needed for the next: the caller keeps or stores each)."""
+    (only the ply just done is needed for the next: the caller keeps or stores each). With ``below``, only the
+    plies below it, from ``later``, the bytes of ply ``below`` (a sweep carried on)."""
     numbered = numbering(geometry)
-    later = None
-    for ply in range(numbered.plies - 1, -1, -1):
+    first = numbered.plies - 1 if below is None else below - 1
+    if below is not None and (later is None or later.shape != (numbered.ply_size(below),)):
+        raise ValueError(f"ply {below}'s bytes are needed to carry the sweep on below it")
+    for ply in range(first, -1, -1):
         size = numbered.ply_size(ply)
         values = np.empty(size, dtype=np.uint8)
         for start in range(0, size, chunk):

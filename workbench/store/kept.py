@@ -124,16 +124,19 @@ def solve_and_keep(
 def numpy_sweep(
     geometry: Geometry, target: Path | None, fingerprint: str, progress: SweepProgress | None = None
 ) -> None:
-    """The sweep in this process (:func:`workbench.engine.sweep.sweep`), each ply written as it is done."""
+    """The sweep in this process (:func:`workbench.engine.sweep.sweep`), each ply written as it is done; a sweep
+    killed part way is carried on from the last ply it finished (its partial store checked first)."""
     from ..engine.sweep import sweep
 
     weights = sweep_weights(geometry)
-    done = 0.0
+    plies_in_all = len(weights)
 
-    def plies():
-        nonlocal done
-        for step, (ply, values) in enumerate(sweep(geometry)):
+    def plies(below: int | None = None, later=None):
+        done = sum(weights[: plies_in_all - below]) if below is not None else 0.0
+        step = plies_in_all - below if below is not None else 0
+        for ply, values in sweep(geometry, below=below, later=later):
             done += weights[step]
+            step += 1
             if progress is not None:
                 progress(min(1.0, done))
             yield ply, values
@@ -142,7 +145,7 @@ def numpy_sweep(
         for _ in plies():
             pass
         return
-    write_solution(geometry, target, fingerprint, plies(), solver="numpy")
+    write_solution(geometry, target, fingerprint, plies, resume=True, solver="numpy")
 
 
 def _remove_older(geometry: Geometry, current: Path) -> None:

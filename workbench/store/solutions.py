@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from ..engine.ranked import Numbering, numbering
 from ..engine.strong import UNREACHED, unpack
 from ..errors import StoreError
 from ..lifeline import is_running
+from . import partial as partials
 
 FORMAT = 1
 """Raised whenever the layout changes: a store of another format is solved again."""
@@ -87,21 +90,66 @@ class SolutionWriter:
     """Writes a solution into ``target`` under a temporary name; :meth:`finish` renames it into place.
 
     Each ply's array is made by :meth:`create` (all of them at once, when writers elsewhere fill them) or by
-    :meth:`write` (whole, from one process). Nothing is visible at ``target`` until :meth:`finish`.
+    :meth:`write` (whole, from one process), and marked whole by :meth:`ply_done`. Nothing is visible at
+    ``target`` until :meth:`finish`. With ``resume``, the partial store an earlier run left (killed) is carried
+    on from once checked (:mod:`.partial`): :attr:`done` holds the plies it had finished; ``say`` is told, in
+    one line, of one that was set aside instead.
     """
 
-    def __init__(self, geometry: Geometry, target: Path, fingerprint: str) -> None:
+    def __init__(
+        self,
+        geometry: Geometry,
+        target: Path,
+        fingerprint: str,
+        *,
+        resume: bool = False,
+        say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+    ) -> None:
         self.geometry = geometry
         self.target = Path(target)
         self.fingerprint = fingerprint
         self.partial = self.target.with_name(f"{self.target.name}.partial-{os.getpid()}")
         self.numbered = numbering(geometry)
+        self.done: dict[int, dict] = {}
+        """The plies whole in the store already (each ply's counts), carried on from an earlier run."""
+        zarr = _zarr()
         try:
             self.target.parent.mkdir(parents=True, exist_ok=True)
-            _remove_abandoned(self.target)
-            self.group = _zarr().open_group(str(self.partial), mode="w")
+            adopted = partials.adopt(self.target, geometry, fingerprint, self.numbered, zarr, say) if resume else None
+            if adopted is not None and adopted[0] != self.partial:
+                shutil.rmtree(self.partial, ignore_errors=True)
+                os.replace(adopted[0], self.partial)
+            _remove_abandoned(self.target, keep=self.partial if adopted is not None else None)
+            if adopted is not None:
+                self.done = adopted[1]
+                self.group = zarr.open_group(str(self.partial), mode="r+")
+                say(
+                    f"workbench: carrying on an earlier solve of {geometry} that was cut short: plies "
+                    f"{max(self.done)} to {min(self.done)} were done (checked); going on from ply {min(self.done) - 1}"
+                )
+            else:
+                self.group = zarr.open_group(str(self.partial), mode="w")
+                self.group.attrs.update(
+                    {"format": FORMAT, "variant": str(geometry), "engine": fingerprint, partials.DONE: {}}
+                )
         except OSError as error:
             raise StoreError(f"cannot write a solution at {self.partial}: {error.strerror or error}") from None
+
+    def ply_done(self, ply: int, summary: dict, values: np.ndarray | None = None) -> None:
+        """Mark ``ply`` whole, with its counts and the digest of its bytes (``values``, else read back from the
+        store): a run killed after this carries on below it."""
+        try:
+            done = dict(self.group.attrs.get(partials.DONE, {}))
+            sha256 = partials.digest(values if values is not None else self.group[str(ply)])
+            done[str(ply)] = {"summary": summary, "sha256": sha256}
+            self.group.attrs[partials.DONE] = done
+        except OSError as error:
+            raise StoreError(f"cannot write ply {ply} at {self.partial}: {error.strerror or error}") from None
+        self.done[ply] = summary
+
+    def read(self, ply: int) -> np.ndarray:
+        """The bytes of ``ply``, whole in the store (the next ply a resumed sweep needs)."""
+        return np.asarray(self.group[str(ply)][:])
 
     def create(self, ply: int):
         """The (empty) array of ``ply``."""
@@ -114,6 +162,7 @@ class SolutionWriter:
                 chunks=(chunk_length(size),),
                 compressors=_codecs(),
                 fill_value=UNREACHED,
+                overwrite=True,  # (a ply a killed run had begun: written again whole)
             )
         except OSError as error:
             raise StoreError(f"cannot write ply {ply} at {self.partial}: {error.strerror or error}") from None
@@ -141,6 +190,7 @@ class SolutionWriter:
         }
         try:
             self.group.attrs.update(attributes)
+            self.group.attrs.pop(partials.DONE, None)  # (a whole store's layout has no need of it)
             if self.target.exists():
                 shutil.rmtree(self.target)
             os.replace(self.partial, self.target)
@@ -148,7 +198,11 @@ class SolutionWriter:
             raise StoreError(f"cannot keep the solution at {self.target}: {error.strerror or error}") from None
         return self.target
 
-    def abandon(self) -> None:
+    def abandon(self, error: BaseException | None = None) -> None:
+        """Give the partial store up: removed, unless ``error`` is an interruption (ctrl+c, SIGTERM, an exit),
+        when the plies done so far are left for the next run to carry on from."""
+        if isinstance(error, (KeyboardInterrupt, SystemExit)) and self.done:
+            return
         shutil.rmtree(self.partial, ignore_errors=True)
 
 
@@ -293,13 +347,16 @@ class KeptSolution:
             ) from None
 
 
-def _remove_abandoned(target: Path) -> None:
-    """Partial stores of ``target`` whose writer is gone (a solve killed part way): hundreds of MB each."""
+def _remove_abandoned(target: Path, keep: Path | None = None) -> None:
+    """Partial stores of ``target`` whose writer is gone (a solve killed part way, not carried on from): hundreds
+    of MB each. ``keep``: the one this run carries on from."""
     for partial in target.parent.glob(f"{target.name}.partial-*"):
         pid = partial.name.rsplit("-", 1)[-1]
-        if pid.isdigit() and not is_running(int(pid)):
+        if partial != keep and pid.isdigit() and not is_running(int(pid)):
             shutil.rmtree(partial, ignore_errors=True)
-    shutil.rmtree(target.with_name(f"{target.name}.partial-{os.getpid()}"), ignore_errors=True)
+    own = target.with_name(f"{target.name}.partial-{os.getpid()}")
+    if own != keep:
+        shutil.rmtree(own, ignore_errors=True)
 
 
 def _is_plain_layout(metadata: Path, size: int) -> bool:
@@ -350,18 +407,28 @@ def write_solution(
     target: Path,
     fingerprint: str,
     plies,
+    *,
+    resume: bool = False,
+    say: Callable[[str], None] | None = None,
     **about,
 ) -> Path:
     """Write the ``(ply, bytes)`` pairs of a sweep (:func:`workbench.engine.sweep.sweep`) as a store at
-    ``target``, whole or not at all."""
+    ``target``, whole or not at all, each ply marked whole as it is written. ``plies`` is the pairs, or with
+    ``resume`` a function of (the ply to go on below, None for the full board; that ply's bytes) giving them: a
+    killed run's partial store is carried on from, once checked (``say`` hears of one set aside)."""
     started = time.perf_counter()
-    writer = SolutionWriter(geometry, target, fingerprint)
+    options = {} if say is None else {"say": say}
+    writer = SolutionWriter(geometry, target, fingerprint, resume=resume, **options)
     try:
-        summaries = {}
+        summaries = dict(writer.done)
+        if resume:
+            below = min(writer.done, default=None)
+            plies = plies(below, None if below is None else writer.read(below))
         for ply, values in plies:
             writer.write(ply, values)
             summaries[ply] = ply_summary(values)
+            writer.ply_done(ply, summaries[ply], values)
         return writer.finish(summaries, seconds=round(time.perf_counter() - started, 3), **about)
-    except BaseException:
-        writer.abandon()
+    except BaseException as error:
+        writer.abandon(error)
         raise
