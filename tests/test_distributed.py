@@ -108,6 +108,31 @@ def test_the_dask_sweep_keeps_the_numpy_sweep_s_store(cluster, tmp_path, geometr
     assert len(shares) == sum(open_solution(geometry, kept).attributes["tasks_by_ply"])
 
 
+def test_a_dask_sweep_carries_on_a_solve_cut_short(cluster, tmp_path):
+    """A sweep cut short after four plies (ctrl+c): the Dask sweep of the same target checks them, solves only the
+    plies below, and keeps the numpy sweep's bytes (issue 50)."""
+    local, _ = cluster
+    geometry = Geometry(3, 4, 3)
+    target = tmp_path / "dask.zarr"
+
+    def cut(below, later):
+        for count, pair in enumerate(sweep(geometry, below=below, later=later)):
+            if count == 4:
+                raise KeyboardInterrupt
+            yield pair
+
+    with pytest.raises(KeyboardInterrupt):
+        write_solution(geometry, target, FINGERPRINT, cut, resume=True)
+    shares = []
+    kept = dask_sweep(
+        geometry, target, fingerprint=FINGERPRINT, scheduler=local.scheduler_address, progress=shares.append
+    )
+    _assert_same_as_numpy(geometry, kept, dict(sweep(geometry)))
+    tasks = open_solution(geometry, kept).attributes["tasks_by_ply"]
+    assert tasks[-4:] == [0, 0, 0, 0] and all(tasks[: geometry.size + 1 - 4])  # the four plies done were not solved
+    assert shares[0] > 0.0 and shares[-1] == pytest.approx(1.0)
+
+
 @pytest.mark.usefixtures("untraced_children")
 def test_a_board_past_sixteen_cells_on_two_workers_and_on_one(cluster, tmp_path):
     """On the module's two workers, then on a local cluster of one worker started and closed by the sweep itself
