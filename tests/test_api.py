@@ -53,9 +53,9 @@ def test_every_public_name_is_there_documented_and_listed_in_dir():
         workbench.analyse  # noqa: B018 - asked for its error
 
 
-def test_the_api_s_names_load_no_numpy_until_a_solution_is_asked_for():
+def test_the_api_s_names_load_no_numpy_until_a_solution_is_asked_for(untraced_children):
     """A position's values on a small board need no numpy, zarr, Rich, Textual or sqlite3; a solution needs
-    numpy (and no more than numpy)."""
+    numpy (and no more than numpy). The child is not traced: coverage imports sqlite3 itself."""
     code = (
         "import sys, workbench\n"
         "p = workbench.position('5,1,9')\n"
@@ -179,6 +179,22 @@ def test_beyond_the_exact_tiers_a_value_is_not_proven_never_guessed():
         big.explain(1)
 
 
+def test_explain_and_the_best_line_on_a_strong_board_are_workbench_explain_s(capsys):
+    """2×7k3 (14 cells) is answered from its strong solution, made ready by the API as the command line makes it."""
+    position = workbench.position("b1 a2", "2x7k3")
+    assert main(["explain", "--game", "2x7k3", "--moves", "b1,a2,c1", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    explained = position.explain("c1")
+    assert (explained.verdict, explained.text) == (record["verdict"], record["text"])
+    assert [step.cell for step in explained.line] == [step["cell"] for step in record["line"]]
+    assert position.play("c1").best_line() == tuple(step["cell"] for step in record["line"][1:])
+    assert workbench.variant("2x7k3").tier == "strong" and workbench.variant("5x5k4").tier == "search"
+    assert workbench.variant("4x5k4").tier == "search"  # 20 cells, nothing kept in this test's cache
+    assert workbench.variant("4x5k4").parse_cell("e4") == 5 and workbench.variant("3x3k3").cell_name(5) == "5"
+    assert repr(workbench.variant("3x3k3-misere")) == "variant('3x3k3-misere')"
+    assert workbench.variant(workbench.variant("3x4k3")).name == str(workbench.variant("3x4k3")) == "3x4k3"
+
+
 def test_explain_and_the_best_line_are_the_engine_s():
     position = workbench.position("b2 a1", "3x4k3")
     explained = position.explain("c2")
@@ -248,6 +264,16 @@ def test_a_solution_s_values_by_ply_are_the_tables_on_every_position():
 def _board(key: int, game) -> str:
     cells = game.cells
     return "".join("X" if key >> i & 1 else "O" if key >> (i + cells) & 1 else "." for i in range(cells))
+
+
+def test_solving_a_strong_board_reports_its_progress_and_installs_it():
+    from workbench.engine.analysis import strong_if_installed
+
+    shares: list[float] = []
+    solution = workbench.solve("2x7k3", progress=shares.append)
+    assert solution.kind == "strong" and solution.path is None and "2x7k3 strong" in repr(solution)
+    assert shares and shares == sorted(shares) and 0 <= shares[0] and shares[-1] <= 1
+    assert strong_if_installed(workbench.variant("2x7k3").geometry) is solution.source
 
 
 def test_values_for_a_player_turn_round_on_o_s_plies():

@@ -86,3 +86,43 @@ def test_zarr_alone_decodes_the_values_workbench_analyze_gives(solved_home, monk
     finally:
         forget_analysis(Geometry(2, 9, 4))
     assert checked >= 20
+
+
+def test_the_api_reads_the_kept_solution_as_zarr_does(solved_home, monkeypatch, tmp_path):  # noqa: F811
+    """``workbench.kept_solution`` and ``open_solution`` on the kept 2×9k4: a ply's values as the store's bytes
+    decode them, ranks and positions both ways, and a position's value from the kept tier."""
+    import numpy as np
+    import zarr
+
+    import workbench
+    from workbench.engine import Geometry
+    from workbench.engine.analysis import forget_analysis
+
+    home, _ = solved_home
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    forget_analysis(Geometry(2, 9, 4))
+    try:
+        assert workbench.variant(BOARD).tier == "kept"
+        solution = workbench.kept_solution(BOARD)
+        assert solution is not None and solution.kind == "kept" and solution.plies == CELLS + 1
+        opened = workbench.open_solution(solution.path)
+        assert workbench.solve(BOARD).path == solution.path  # read back, never solved again
+        raw = zarr.open_group(str(solution.path), mode="r")["6"][:]
+        for found in (solution, opened):
+            assert np.array_equal(found.packed(6), raw)
+            assert np.array_equal(found.values(6), np.where(raw == 255, -2, (raw >> 5).astype(np.int8) - 1))
+            assert np.array_equal(found.remoteness(6), np.where(raw == 255, 0, raw & 31))
+        position = workbench.position("b1 a2 c1 e2 f1", BOARD)
+        ply, rank = solution.rank(position)
+        assert solution.position(ply, rank) == position
+        assert solution.lookup(position) == (position.value, position.remoteness)
+        assert int(solution.values(ply)[rank]) == int(position.value) and position.variant.tier == "kept"
+        assert workbench.atlas_record(BOARD).positions == sum(solution.positions_by_ply)
+    finally:
+        forget_analysis(Geometry(2, 9, 4))
+    with pytest.raises(workbench.StoreError, match="no kept solution at"):
+        workbench.open_solution(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert workbench.kept_solution(BOARD) is None
+    with pytest.raises(workbench.InputError, match="atlas record reads a kept solution"):
+        workbench.atlas_record(BOARD)
