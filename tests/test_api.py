@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import workbench
@@ -256,6 +257,15 @@ def test_a_solution_s_values_by_ply_are_the_tables_on_every_position():
             (ply, int(rank)): (int(values[rank]), int(remoteness[rank])) for rank in solution.reached(ply).nonzero()[0]
         }
         assert mine == {where: found for where, found in keys_of.items() if where[0] == ply}
+    every = np.arange(solution.size(5))
+    x, o = solution.bitboards(5, every)
+    sample = rng.sample(range(every.size), 50)
+    assert [(int(x[r]), int(o[r])) for r in sample] == [
+        (solution.position(5, r).engine_position.x, solution.position(5, r).engine_position.o) for r in sample
+    ]
+    assert len(set(zip(x.tolist(), o.tolist()))) == every.size  # one board a rank
+    with pytest.raises(workbench.InputError, match="ranks of ply 5"):
+        solution.bitboards(5, [every.size])
     for text in ("b2 a1", "", "b2 a1 c2 a2"):
         position = workbench.position(text, game)
         assert solution.lookup(position) == (position.value, position.remoteness) or position.is_over

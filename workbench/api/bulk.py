@@ -120,6 +120,29 @@ class Solution:
         engine = EnginePosition(x, o, self.variant.geometry)
         return Position(engine, (), engine)
 
+    def bitboards(self, ply: int, ranks) -> tuple[np.ndarray, np.ndarray]:
+        """The X and O bitboards (int64 arrays; bit ``c - 1`` for cell ``c``) of many ``ranks`` of ``ply`` at once:
+        what :meth:`position` gives one rank, for the millions a mask of :meth:`values` may select.
+
+        :raises InputError: ``ply`` outside the solution, or a rank outside the ply."""
+        import numpy as np
+
+        ply = self._ply(ply)
+        wanted = np.asarray(ranks, dtype=np.int64)
+        if wanted.size and not (0 <= int(wanted.min()) and int(wanted.max()) < self.size(ply)):
+            raise InputError(f"ranks of ply {ply} of {self.variant} are 0 to {self.size(ply) - 1}")
+        numbered = self._numbering()
+        x = np.zeros(wanted.shape, dtype=np.int64)
+        o = np.zeros(wanted.shape, dtype=np.int64)
+        for block in numbered.blocks[ply]:
+            inside = (wanted >= block.offset) & (wanted < block.stop)
+            row, col = np.divmod(wanted[inside] - block.offset, block.cols)
+            a = numbered.a.groups[(block.ax, block.ao)][row]
+            b = numbered.b.groups[(block.bx, block.bo)][col]
+            x[inside] = numbered.a.x_bits[a].astype(np.int64) | numbered.b.x_bits[b]
+            o[inside] = numbered.a.o_bits[a].astype(np.int64) | numbered.b.o_bits[b]
+        return x, o
+
     def lookup(self, position: Position | str) -> tuple[Value, int] | None:
         """``(value, remoteness)`` of ``position`` for the side to move, or None where no game reaches it.
 
