@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import workbench
 from workbench.cli import main
@@ -350,3 +351,21 @@ def test_the_kept_board_pictures_are_what_the_code_draws():
 if __name__ == "__main__":  # pragma: no cover - writes the pictures after a meant change
     for name, draw in PICTURES.items():
         (Path(__file__).parent.parent / "screenshots" / name).write_text(draw() + "\n", encoding="utf-8")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet="xXoO.-_/ ,0123456789abcdefghijklmnopz\n\t\x1b", max_size=30),
+    game=st.sampled_from(["3x3k3", "3x4k3", "3x3k3-misere", "15x15k5"]),
+)
+def test_any_text_is_a_position_or_one_line_naming_it(text, game):
+    """What a user types: a position (whose board reads back to itself) or an InputError of one line."""
+    try:
+        found = workbench.position(text, game)
+    except workbench.InputError as error:
+        message = str(error)
+        assert "\n" not in message and "\x1b" not in message
+        return
+    assert workbench.position(found.board, game) == found
+    if found.moves:
+        assert workbench.position(found.move_text, game) == found
