@@ -49,8 +49,11 @@ def partials_of(target: Path) -> list[Path]:
     return found
 
 
-def checked_plies(partial: Path, geometry: Geometry, fingerprint: str, numbered: Numbering, zarr) -> dict[int, dict]:
-    """The plies ``partial`` holds whole, each ply's counts: checked against their digests.
+def checked_plies(
+    partial: Path, geometry: Geometry, fingerprint: str, numbered: Numbering, zarr, layout: int
+) -> dict[int, dict]:
+    """The plies ``partial`` holds whole, each ply's counts: checked against their digests (``layout``: the store
+    format a writer of today writes).
 
     :raises ValueError: why it cannot be carried on from (another board or engine, a ply missing or damaged).
     """
@@ -59,9 +62,7 @@ def checked_plies(partial: Path, geometry: Geometry, fingerprint: str, numbered:
         attributes = dict(group.attrs)
     except Exception as error:  # zarr raises its own kinds for a damaged group
         raise ValueError(f"it cannot be read ({error})") from None
-    from .solutions import FORMAT
-
-    if attributes.get("format") != FORMAT or attributes.get("variant") != str(geometry):
+    if attributes.get("format") != layout or attributes.get("variant") != str(geometry):
         raise ValueError("it is of another board or layout")
     if attributes.get("engine") != fingerprint:
         raise ValueError("an older engine wrote it")
@@ -98,14 +99,20 @@ def set_aside(partial: Path, target: Path) -> Path:
 
 
 def adopt(
-    target: Path, geometry: Geometry, fingerprint: str, numbered: Numbering, zarr, say: Callable[[str], None]
+    target: Path,
+    geometry: Geometry,
+    fingerprint: str,
+    numbered: Numbering,
+    zarr,
+    say: Callable[[str], None],
+    layout: int,
 ) -> tuple[Path, dict[int, dict]] | None:
     """The partial store of ``target`` an earlier run left (its writer gone) and the plies it holds whole, checked;
     None where there is none. One that fails the check is set aside, and ``say`` is told in one line."""
     best: tuple[Path, dict[int, dict]] | None = None
     for partial in partials_of(target):
         try:
-            done = checked_plies(partial, geometry, fingerprint, numbered, zarr)
+            done = checked_plies(partial, geometry, fingerprint, numbered, zarr, layout)
         except ValueError as reason:
             aside = set_aside(partial, target)
             say(f"workbench: the partial solve at {partial} was set aside ({reason}), as {aside}")

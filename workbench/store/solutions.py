@@ -115,7 +115,9 @@ class SolutionWriter:
         zarr = _zarr()
         try:
             self.target.parent.mkdir(parents=True, exist_ok=True)
-            adopted = partials.adopt(self.target, geometry, fingerprint, self.numbered, zarr, say) if resume else None
+            adopted = (
+                partials.adopt(self.target, geometry, fingerprint, self.numbered, zarr, say, FORMAT) if resume else None
+            )
             if adopted is not None and adopted[0] != self.partial:
                 shutil.rmtree(self.partial, ignore_errors=True)
                 os.replace(adopted[0], self.partial)
