@@ -44,6 +44,7 @@ def loaded(*argv: str, env: dict | None = None) -> set[str]:
     ],
     ids=["version", "help", "analyze 3x3", "analyze 5x5k4"],
 )
-def test_a_command_loads_only_what_it_uses(argv):
+def test_a_command_loads_only_what_it_uses(argv, untraced_children):
+    """(Untraced: coverage's tracer in the child would load its own, SQLite among them.)"""
     modules = loaded(*argv)
     assert not modules & (NUMERIC | FRAMEWORKS | LIBRARY), sorted(modules & (NUMERIC | FRAMEWORKS | LIBRARY))

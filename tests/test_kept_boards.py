@@ -100,7 +100,7 @@ def test_explain_and_review_read_the_kept_solution(kept, capsys):
     assert all(move["text"] for move in review["moves"])
 
 
-def test_analyze_of_a_kept_board_loads_the_store_and_nothing_of_the_app_or_the_library(kept):
+def test_analyze_of_a_kept_board_loads_the_store_and_nothing_of_the_app_or_the_library(kept, untraced_children):
     """Issue 50: the kept solution's code and numpy, which it reads with; not the app's frameworks, nor the
     library, nor Dask (a solve's, not a lookup's)."""
     from .test_imports_by_need import FRAMEWORKS, LIBRARY, loaded

@@ -76,6 +76,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_screenshots(args: argparse.Namespace) -> int:
     from ..tui.screenshots import take_screenshots
 
-    for path in take_screenshots(args.folder):
+    try:
+        paths = take_screenshots(args.folder)
+    except OSError as error:  # the folder cannot be made or written: the user's to fix
+        raise UsageError(f"screenshots folder {args.folder!r}: {error.strerror or error}") from None
+    for path in paths:
         print(path)
     return 0

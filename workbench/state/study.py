@@ -291,7 +291,11 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
 
     target = Path(path)
     folder = target.parent  # Path("s.json").parent is Path("."): a bare name saves in the current folder
-    if target.exists() and not target.is_file():
+    try:
+        there = target.exists()
+    except OSError as error:  # a name too long, a folder that is a file: nothing can be saved there
+        raise StudyError(f"cannot save {str(target)!r}: {error.strerror or error}") from None
+    if there and not target.is_file():
         # a rename over /dev/null or a FIFO would replace the device itself (as root, for everyone)
         raise StudyError(f"cannot save {str(target)!r}: {'a folder' if target.is_dir() else 'not a regular file'}")
     remove_stale_temporaries(target)
