@@ -95,6 +95,15 @@ every position in Python, whose code the smaller boards' runs of the same test (
 already. Traced, each ran three to five times slower: 20-70 s apiece, minutes of CI's 20 (issue 42's session)."""
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker more than the cores this process may run on. A fifth of the suite's time is waiting
+    (apps and servers to settle, browsers to draw, processes to end): a worker more runs tests in those gaps.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides where it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # (xdist's own reads it)
+    return len(os.sched_getaffinity(0)) + 1
+
+
 LONG_FIRST = (
     "test_teaching_facts.py::test_every_fact_of_every_move_of_every_position_is_true[3x4",
     "test_gate.py::test_the_panes_bindings_and_serve_pass_their_tests_on_stock_textual_and_textual_serve",

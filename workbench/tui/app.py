@@ -361,8 +361,10 @@ class WorkbenchApp(
     def _pass_state_on(self, new: AppState) -> None:
         """Set the app's ``state`` to ``new``, and each pane's and view's bound to it (the gate's binding piece on
         the fast path; Textual's own assignment, through the bindings, until the panes are there, and stock)."""
-        panes = self.screen_stack[0].query("#panes") if self.screen_stack else ()
-        root = panes.first() if panes else None
+        root = None
+        if not self._state_readers:  # (found once: a query of the screen at every change would cost the key)
+            panes = self.screen_stack[0].query("#panes") if self.screen_stack else ()
+            root = panes.first() if panes else None
         self._state_readers = textual_ext.pass_on_bound(self, "state", new, root, self._state_readers)
 
     def notify(

@@ -151,14 +151,15 @@ async def take_key_straight(app: App, event: events.Key) -> bool:
 
 
 def pass_on_bound(owner: App, name: str, new: object, root: Widget | None, kept: tuple = ()) -> tuple:
-    """Set ``owner``'s reactive ``name`` to ``new``: on the fast path directly on each node under ``root`` bound to
-    it as well (:mod:`.binding`), else as Textual's assignment does, through its bindings. Returns the bound nodes
-    found (``kept``: those found before, to pass back in), or ``()`` where Textual's way was taken."""
+    """Set ``owner``'s reactive ``name`` to ``new``: on the fast path directly on each node bound to it as well
+    (:mod:`.binding`: ``kept``, the nodes found before, else those under ``root``), else as Textual's assignment
+    does, through its bindings. Returns the bound nodes, to pass back in as ``kept``, or ``()`` where Textual's way
+    was taken."""
     nodes: tuple = ()
-    if MODE.fast and root is not None:
+    if MODE.fast:
         from .binding import bound_nodes, set_bound
 
-        nodes = kept or bound_nodes(root, name)
+        nodes = kept or (bound_nodes(root, name) if root is not None else ())
         if nodes:
             set_bound(owner, name, new, nodes)
             return nodes
