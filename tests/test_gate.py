@@ -113,12 +113,9 @@ def _reads_through_self() -> dict[tuple[str, str], set[tuple[str, str]]]:
     return reads
 
 
-def test_no_class_outside_the_gates_reads_a_private_name_of_the_framework_classes_it_is_made_of():
-    """``self._name`` in a class of the workbench (or a mixin of one), where ``_name`` is a private name of a
-    framework class the class derives from: checked per class, against those classes' own names (``_layout`` of
-    the app's own is fine where no framework class of the app has one)."""
-    reads = _reads_through_self()
-    found = set()
+def _classes_made_of_the_frameworks():
+    """Each class of the workbench outside the gates that derives from a framework class: (its module's name, the
+    class, the framework classes among its bases, the private names those define or set)."""
     for module_name in _modules_outside_the_gates():
         module = importlib.import_module(module_name)
         for klass in vars(module).values():
@@ -127,11 +124,20 @@ def test_no_class_outside_the_gates_reads_a_private_name_of_the_framework_classe
             bases = [base for base in klass.__mro__[1:] if base.__module__.split(".")[0] in FRAMEWORKS]
             if not bases:
                 continue
-            theirs = set().union(*(_privates_set_by(base) for base in bases))
-            for part in klass.__mro__:  # the class and its mixins of the workbench's
-                for name, where in reads.get((part.__module__, part.__name__), ()):
-                    if name in theirs:
-                        found.add(f"{where}: self.{name} ({klass.__qualname__} derives from a framework class with it)")
+            yield module_name, klass, bases, set().union(*(_privates_set_by(base) for base in bases))
+
+
+def test_no_class_outside_the_gates_reads_a_private_name_of_the_framework_classes_it_is_made_of():
+    """``self._name`` in a class of the workbench (or a mixin of one), where ``_name`` is a private name of a
+    framework class the class derives from: checked per class, against those classes' own names (``_layout`` of
+    the app's own is fine where no framework class of the app has one)."""
+    reads = _reads_through_self()
+    found = set()
+    for _, klass, _, theirs in _classes_made_of_the_frameworks():
+        for part in klass.__mro__:  # the class and its mixins of the workbench's
+            for name, where in reads.get((part.__module__, part.__name__), ()):
+                if name in theirs:
+                    found.add(f"{where}: self.{name} ({klass.__qualname__} derives from a framework class with it)")
     assert not found, "a framework class's private name read outside the gates:\n" + "\n".join(sorted(found))
 
 
@@ -171,18 +177,10 @@ def test_no_class_outside_the_gates_overrides_or_sets_a_private_name_of_a_framew
     (``_on_idle``, ``_scroll_update``, ``_loop``): names every subclass gets from the framework's own machinery (a
     metaclass, ``__init_subclass__``) are not the subclass's doing."""
     found = []
-    for module_name in _modules_outside_the_gates():
-        module = importlib.import_module(module_name)
-        for klass in vars(module).values():
-            if not isinstance(klass, type) or klass.__module__ != module.__name__:
-                continue
-            bases = [base for base in klass.__mro__[1:] if base.__module__.split(".")[0] in FRAMEWORKS]
-            if not bases:
-                continue
-            theirs = set().union(*(_privates_set_by(base) for base in bases))
-            given = {name for name in vars(type("Probe", (bases[0],), {})) if _private(name)}
-            for name in sorted((_privates_set_by(klass) & theirs) - given):
-                found.append(f"{module_name}.{klass.__qualname__}: {name}")
+    for module_name, klass, bases, theirs in _classes_made_of_the_frameworks():
+        given = {name for name in vars(type("Probe", (bases[0],), {})) if _private(name)}
+        for name in sorted((_privates_set_by(klass) & theirs) - given):
+            found.append(f"{module_name}.{klass.__qualname__}: {name}")
     assert not found, "a framework's private name overridden outside the gates:\n" + "\n".join(found)
 
 

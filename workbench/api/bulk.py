@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Position as EnginePosition, Value
-from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS, MAX_TABLE_CELLS, parse_variant
+from ..engine.geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, is_keepable, parse_variant
 from ..errors import InputError, StoreError
 from .game import Position, Variant, variant
 
@@ -242,7 +242,7 @@ def open_solution(path: str | Path) -> Solution:
         geometry = parse_variant(meta["attributes"]["variant"])
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise StoreError(f"no kept solution at {str(path)!r}: {error}") from None
-    if not MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS:
+    if not is_keepable(geometry):
         raise StoreError(f"no kept solution at {str(path)!r}: {geometry} is not a kept board")
     found = open_store(geometry, Path(path))
     if found is None:

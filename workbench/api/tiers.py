@@ -15,8 +15,9 @@ import time
 from ..cache import make_analysis_ready
 from ..engine import Analysis, Geometry, Position
 from ..engine.analysis import analyze, is_searched
-from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS, MAX_TABLE_CELLS
+from ..engine.geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS
 from ..errors import InputError
+from ..store import install_kept
 
 TIERS = ("tables", "strong", "kept", "search")
 """Every way a board is answered: its tables (up to 12 cells), its strong solution (13–16), a kept solution
@@ -32,19 +33,9 @@ def tier_of(geometry: Geometry) -> str:
         return "tables"
     if geometry.size <= MAX_STRONG_CELLS:
         return "strong"
-    if geometry.size <= MAX_SWEPT_CELLS and install_kept(geometry):
+    if install_kept(geometry):
         return "kept"
     return "search"
-
-
-def install_kept(geometry: Geometry) -> bool:
-    """Install the solution kept for a board of 17–20 cells, if there is one (what ``cli.common.install_kept``
-    does); False where there is none. Other boards load none of the kept store's code (nor numpy)."""
-    if not MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS:
-        return False
-    from ..store.kept import install_if_kept
-
-    return install_if_kept(geometry)
 
 
 def make_exact(geometry: Geometry) -> bool:

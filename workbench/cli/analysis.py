@@ -13,12 +13,12 @@ from ..engine import (
     first_move_table,
     format_position,
 )
+from ..store import install_kept
 from .common import (
     UsageError,
     analyze_any,
     console,
     game_of,
-    install_kept,
     parse_budget,
     position_from,
     print_json,

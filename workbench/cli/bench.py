@@ -92,10 +92,10 @@ def _family_bench(args: argparse.Namespace, geometry) -> int:
     sweep, each beside OpenSpiel where it is installed."""
     from ..bench.family import format_family_report, run_family_bench
     from ..engine.analysis import is_searched
-    from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS
+    from ..engine.geometry import is_keepable
     from ..engine.strong import check_strongly_solvable
 
-    if MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS:  # solved by the ranked sweep and kept
+    if is_keepable(geometry):  # solved by the ranked sweep and kept
         return _kept_bench(args, geometry)
     if is_searched(geometry):
         return _searched_board_bench(args, geometry)

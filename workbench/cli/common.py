@@ -123,7 +123,7 @@ def game_of(args: argparse.Namespace):
 
 def analyze_any(position: Position):
     """The exact analysis of ``position`` on its own board: the tables up to 12 cells, the strong solution
-    (read back, or solved now and kept) up to 16, the kept solution past 16 (:func:`install_kept`)."""
+    (read back, or solved now and kept) up to 16, the kept solution past 16 (:func:`workbench.store.install_kept`)."""
     from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS
 
     geometry = position.geometry
@@ -136,19 +136,6 @@ def analyze_any(position: Position):
         return analyze(position)
     solution, _ = solved_with_progress(geometry)
     return analyze_strong(solution, position)
-
-
-def install_kept(geometry) -> bool:
-    """Install the solution kept for a board of 17–20 cells (``workbench solve`` made it), if there is one, so
-    that its positions are answered exactly rather than searched; False where there is none. A board of another
-    size loads none of the kept store's code (nor numpy)."""
-    from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS
-
-    if not MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS:
-        return False
-    from ..store.kept import install_if_kept
-
-    return install_if_kept(geometry)
 
 
 def solved_with_progress(geometry, *, bar: bool = True):

@@ -9,7 +9,8 @@ import sys
 
 from ..engine import TIC_TAC_TOE, Player, Position, format_position, parse_moves
 from ..errors import InputError
-from .common import UsageError, game_of, install_kept, parse_budget, print_json, solved_with_progress
+from ..store import install_kept
+from .common import UsageError, game_of, parse_budget, print_json, solved_with_progress
 
 
 def cmd_review(args: argparse.Namespace) -> int:

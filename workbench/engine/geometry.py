@@ -226,6 +226,12 @@ def _generate_lines(rows: int, cols: int, k: int) -> Iterator[Bitboard]:
 _VARIANT = re.compile(r"(\d{1,3})x(\d{1,3})k(\d{1,3})(-misere)?")
 
 
+def is_keepable(geometry: Geometry) -> bool:
+    """Whether ``geometry`` is past the strong solve and within the ranked sweep (17 to :data:`MAX_SWEPT_CELLS`
+    cells): a board whose solution :mod:`workbench.store` keeps."""
+    return MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS
+
+
 def parse_variant(text: str) -> Geometry:
     """``3x3k3``, ``4x4k4-misere``, ``15x15k5`` (any case, ``×`` for ``x``, ``misère`` for ``misere``).
 

@@ -7,3 +7,18 @@ engine's fingerprint), ``workbench.lifeline`` and ``workbench.errors`` (and zarr
 
 Rooms it may import: ``errors``, ``lifeline``, ``engine``, ``cache``.
 """
+
+from __future__ import annotations
+
+from ..engine.geometry import Geometry, is_keepable
+
+
+def install_kept(geometry: Geometry) -> bool:
+    """Install the solution kept for a board of 17–20 cells (``workbench solve`` made it), if there is one, so
+    that its positions are answered exactly rather than searched; False where there is none. A board of another
+    size loads none of the store's code (nor numpy): the command line, the app and the API all ask here."""
+    if not is_keepable(geometry):
+        return False
+    from .kept import install_if_kept
+
+    return install_if_kept(geometry)

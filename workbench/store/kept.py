@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..cache import cache_enabled, cache_folder, engine_fingerprint
-from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS, Geometry
+from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS, Geometry, is_keepable
 from ..engine.ranked import positions_with_marks
 from ..errors import InputError
 from .solutions import KeptSolution, open_solution, store_name, store_stem, write_solution
@@ -32,7 +32,7 @@ class BoardNotKeptError(InputError):
 
 def check_keepable(geometry: Geometry) -> None:
     """:raises BoardNotKeptError: naming the board, outside 17–20 cells."""
-    if not MAX_STRONG_CELLS < geometry.size <= MAX_KEPT_CELLS:
+    if not is_keepable(geometry):
         raise BoardNotKeptError(
             f"board {geometry}: solutions are kept for boards of {MAX_STRONG_CELLS + 1} to {MAX_KEPT_CELLS} cells "
             f"({geometry.size} here)"
@@ -45,7 +45,7 @@ def kept_path(geometry: Geometry) -> Path:
 
 def load_kept(geometry: Geometry) -> KeptSolution | None:
     """The whole solution kept for ``geometry`` by this engine, or None."""
-    if not (cache_enabled() and MAX_STRONG_CELLS < geometry.size <= MAX_KEPT_CELLS):
+    if not (cache_enabled() and is_keepable(geometry)):
         return None
     return open_solution(geometry, kept_path(geometry), engine_fingerprint())
 
@@ -59,7 +59,7 @@ def install_if_kept(geometry: Geometry) -> bool:
     files: a few ms; its chunks are read as positions ask for them). True when it is installed now or was."""
     from ..engine.analysis import install_strong, strong_if_installed
 
-    if not MAX_STRONG_CELLS < geometry.size <= MAX_KEPT_CELLS:
+    if not is_keepable(geometry):
         return False
     if strong_if_installed(geometry) is not None:
         return True

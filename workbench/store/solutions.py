@@ -28,8 +28,7 @@ from ..engine.geometry import Bitboard, Geometry
 from ..engine.ranked import Numbering, numbering
 from ..engine.strong import UNREACHED, unpack
 from ..errors import StoreError
-from ..lifeline import is_running
-from . import partial as partials
+from .partial import DONE, adopt, digest, partials_of
 
 FORMAT = 1
 """Raised whenever the layout changes: a store of another format is solved again."""
@@ -115,9 +114,7 @@ class SolutionWriter:
         zarr = _zarr()
         try:
             self.target.parent.mkdir(parents=True, exist_ok=True)
-            adopted = (
-                partials.adopt(self.target, geometry, fingerprint, self.numbered, zarr, say, FORMAT) if resume else None
-            )
+            adopted = adopt(self.target, geometry, fingerprint, self.numbered, zarr, say, FORMAT) if resume else None
             if adopted is not None and adopted[0] != self.partial:
                 shutil.rmtree(self.partial, ignore_errors=True)
                 os.replace(adopted[0], self.partial)
@@ -131,9 +128,7 @@ class SolutionWriter:
                 )
             else:
                 self.group = zarr.open_group(str(self.partial), mode="w")
-                self.group.attrs.update(
-                    {"format": FORMAT, "variant": str(geometry), "engine": fingerprint, partials.DONE: {}}
-                )
+                self.group.attrs.update({"format": FORMAT, "variant": str(geometry), "engine": fingerprint, DONE: {}})
         except OSError as error:
             raise StoreError(f"cannot write a solution at {self.partial}: {error.strerror or error}") from None
 
@@ -141,10 +136,10 @@ class SolutionWriter:
         """Mark ``ply`` whole, with its counts and the digest of its bytes (``values``, else read back from the
         store): a run killed after this carries on below it."""
         try:
-            done = dict(self.group.attrs.get(partials.DONE, {}))
-            sha256 = partials.digest(values if values is not None else self.group[str(ply)])
+            done = dict(self.group.attrs.get(DONE, {}))
+            sha256 = digest(values if values is not None else self.group[str(ply)])
             done[str(ply)] = {"summary": summary, "sha256": sha256}
-            self.group.attrs[partials.DONE] = done
+            self.group.attrs[DONE] = done
         except OSError as error:
             raise StoreError(f"cannot write ply {ply} at {self.partial}: {error.strerror or error}") from None
         self.done[ply] = summary
@@ -192,7 +187,7 @@ class SolutionWriter:
         }
         try:
             self.group.attrs.update(attributes)
-            self.group.attrs.pop(partials.DONE, None)  # (a whole store's layout has no need of it)
+            self.group.attrs.pop(DONE, None)  # (a whole store's layout has no need of it)
             if self.target.exists():
                 shutil.rmtree(self.target)
             os.replace(self.partial, self.target)
@@ -352,13 +347,9 @@ class KeptSolution:
 def _remove_abandoned(target: Path, keep: Path | None = None) -> None:
     """Partial stores of ``target`` whose writer is gone (a solve killed part way, not carried on from): hundreds
     of MB each. ``keep``: the one this run carries on from."""
-    for partial in target.parent.glob(f"{target.name}.partial-*"):
-        pid = partial.name.rsplit("-", 1)[-1]
-        if partial != keep and pid.isdigit() and not is_running(int(pid)):
+    for partial in partials_of(target):  # (this process's own name among them)
+        if partial != keep:
             shutil.rmtree(partial, ignore_errors=True)
-    own = target.with_name(f"{target.name}.partial-{os.getpid()}")
-    if own != keep:
-        shutil.rmtree(own, ignore_errors=True)
 
 
 def _is_plain_layout(metadata: Path, size: int) -> bool:

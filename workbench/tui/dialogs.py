@@ -72,11 +72,12 @@ def solved_label(geometry: Geometry) -> str:
     """What a board of 17–20 cells is here: ``solved`` (its solution kept: exact), or ``unsolved`` and how long
     `workbench solve` would take (searched until then; the hint under the list names the command); nothing for
     other boards."""
-    from ..engine.geometry import MAX_STRONG_CELLS
-    from ..store.kept import MAX_KEPT_CELLS, is_kept, solving_estimate
+    from ..engine.geometry import is_keepable
 
-    if not MAX_STRONG_CELLS < geometry.size <= MAX_KEPT_CELLS:
+    if not is_keepable(geometry):
         return ""
+    from ..store.kept import is_kept, solving_estimate
+
     return "solved" if is_kept(geometry) else f"unsolved, {solving_estimate(geometry)}"
 
 

@@ -89,12 +89,9 @@ class AnalysisTables(AppHost):
         """The variant's exact analysis is in memory, or its tables read back from the cache at once: on the
         classic board's size only; 3x4's take longer than a frame, a worker's job."""
         from ...cache import ready_tables
-        from ...engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS
+        from ...store import install_kept
 
-        if MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS:  # (a board of no other size loads the store's code)
-            from ...store.kept import install_if_kept
-
-            install_if_kept(geometry)  # 17-20 cells solved by `workbench solve`: exact, not searched
+        install_kept(geometry)  # 17-20 cells solved by `workbench solve`: exact, not searched
         return analysis_ready(geometry) or (geometry.size <= 9 and ready_tables(geometry) is not None)
 
     def _rules_changed(self, geometry: Geometry) -> bool:

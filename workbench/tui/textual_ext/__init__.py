@@ -75,6 +75,7 @@ MODE: Mode = _load(mode_for(*APP_PACKAGES))
 """The fast path or stock, and why."""
 
 if MODE.fast:
+    from .binding import bound_nodes, set_bound
     from .scrollbars import LinesWithoutLayout, OwnScrollBars
 else:
 
@@ -156,9 +157,7 @@ def pass_on_bound(owner: App, name: str, new: object, root: Widget | None, kept:
     does, through its bindings. Returns the bound nodes, to pass back in as ``kept``, or ``()`` where Textual's way
     was taken."""
     nodes: tuple = ()
-    if MODE.fast:
-        from .binding import bound_nodes, set_bound
-
+    if MODE.fast:  # (its pieces imported with the gate's: this runs at every state change)
         nodes = kept or (bound_nodes(root, name) if root is not None else ())
         if nodes:
             set_bound(owner, name, new, nodes)
