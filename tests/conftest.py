@@ -32,7 +32,7 @@ def kept_solution():
     ``workbench solve`` would: made once per test process (tests/solved.py), so that the tests of the app on a
     4×4 board read it back rather than each solving it again (10–20 s a time, more under coverage). Tests of the
     solving itself do not use it."""
-    from workbench.cache import save_strong
+    from workbench.kept.tables import save_strong
 
     from .solved import solved
 
@@ -66,7 +66,7 @@ ROOMS = {
     "test_engine_": "engine",
     "test_state_": "state",
     "test_library": "library",
-    "test_cache": "cache",
+    "test_kept": "kept",
     "test_cli": "cli",
     "test_settings": "settings",
     "test_tui_": "app",

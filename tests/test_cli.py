@@ -55,9 +55,9 @@ def test_analyze_all_writes_each_position_s_record_and_line_as_before(capsys, al
 
 
 def test_analyze_all_reads_the_kept_tables_and_keeps_them_where_it_built_them(capsys, monkeypatch):
-    from workbench import cache
     from workbench.engine import TIC_TAC_TOE
     from workbench.engine.analysis import forget_tables, install_tables, tables
+    from workbench.kept import tables as cache
 
     table = tables(TIC_TAC_TOE)
     _, expected, _ = run(capsys, "analyze", "--all", "--json")
@@ -144,9 +144,9 @@ def test_bad_study_files_exit_2_with_one_line(capsys, tmp_path, command):
 
 
 def test_no_command_starts_the_app_with_the_tables_warming(monkeypatch, tmp_path):
-    from workbench import cache
     from workbench.engine import TIC_TAC_TOE
     from workbench.engine.analysis import forget_tables, install_tables, tables, tables_if_built
+    from workbench.kept import tables as cache
     from workbench.state import AppState, save_study
     from workbench.tui import app as app_module
 

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from workbench import cache
 from workbench.cli import main
 from workbench.engine.geometry import parse_variant
+from workbench.kept import tables as cache
 
 
 def run(capsys, *argv):
@@ -402,8 +402,8 @@ def test_analyze_all_as_text_of_a_strongly_solved_board(capsys):
 
 
 def test_first_moves_of_a_larger_misere_board_read_the_strong_solution(capsys):
-    from workbench.cache import strong_solution
     from workbench.engine.openings import first_move_table_from_values
+    from workbench.kept.tables import strong_solution
 
     geometry = parse_variant("2x7k3-misere")
     solution, _ = strong_solution(geometry)

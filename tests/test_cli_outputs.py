@@ -645,8 +645,8 @@ def test_open_treats_paths_and_existing_files_as_files(capsys, tmp_path, monkeyp
 
 
 def test_open_warms_the_tables_of_the_studys_own_board(capsys, tmp_path, monkeypatch):
-    from workbench import cache
     from workbench.engine import Geometry
+    from workbench.kept import tables as cache
     from workbench.state import study_from_data, study_to_data
     from workbench.tui import app as app_module
 
@@ -664,8 +664,8 @@ def test_open_warms_the_tables_of_the_studys_own_board(capsys, tmp_path, monkeyp
 
 
 def test_game_starts_the_app_on_a_variant_or_on_the_last_one_played(capsys, tmp_path, monkeypatch):
-    from workbench import cache
     from workbench.engine import Geometry
+    from workbench.kept import tables as cache
     from workbench.settings import Settings, save_settings
     from workbench.tui import app as app_module
 
@@ -885,11 +885,11 @@ def test_both_lines_of_a_double_win_are_drawn_reversed():
 
 
 def test_the_app_opens_on_the_library_that_db_names(monkeypatch, tmp_path):
-    import workbench.cache
+    import workbench.kept.tables
     import workbench.tui.app
 
     opened = []
-    monkeypatch.setattr(workbench.cache, "warm_in_background", lambda geometry: None)
+    monkeypatch.setattr(workbench.kept.tables, "warm_in_background", lambda geometry: None)
     monkeypatch.setattr(workbench.tui.app, "run", lambda **options: opened.append(options) or 0)
     assert main(["--db", str(tmp_path / "mine.sqlite3")]) == 0
     assert main([]) == 0

@@ -21,7 +21,7 @@ from workbench.engine.ranked import numbering
 from workbench.engine.strong import unpack
 from workbench.engine.sweep import sweep
 from workbench.errors import StoreError, UsageError
-from workbench.store.solutions import CHUNK as STORE_CHUNK, SolutionWriter, open_solution, ply_summary, write_solution
+from workbench.kept.solutions import CHUNK as STORE_CHUNK, SolutionWriter, open_solution, ply_summary, write_solution
 
 from .conftest import shared_unless_mapping
 

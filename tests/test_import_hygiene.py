@@ -16,10 +16,10 @@ import pytest
         "workbench.engine",
         "workbench.state",
         "workbench.library",
-        "workbench.cache",
+        "workbench.kept.tables",
         "workbench.settings",
         "workbench.search_service",
-        "workbench.store",
+        "workbench.kept",
         "workbench.api",
         "workbench.svg",
     ],
@@ -152,7 +152,7 @@ def test_no_import_circle():
     rather than importing the app, even for type hints).
 
     The package's top (``workbench/__init__.py``) is left out as a target: every module imports it before itself (a
-    package is imported before its modules), so reading its version from it (``workbench.cache``) adds no edge
+    package is imported before its modules), so reading its version from it (``workbench.kept.tables``) adds no edge
     Python does not add anyway, and the top's public names are the library's (``workbench.api``), which it imports
     only when first asked for (PEP 562)."""
     graph = {name: targets - {"workbench"} for name, targets in _imports_of_every_module().items()}

@@ -18,7 +18,7 @@ LOADS = (
     "    code = stop.code\n"
     "print('MODULES', *sorted(sys.modules), code, file=sys.stderr)\n"
 )
-NUMERIC = {"numpy", "zarr", "dask", "workbench.store.kept", "workbench.engine.ranked"}
+NUMERIC = {"numpy", "zarr", "dask", "workbench.kept.solving", "workbench.engine.ranked"}
 FRAMEWORKS = {"textual", "textual_serve", "aiohttp", "rich", "workbench.tui", "workbench.web"}
 LIBRARY = {"sqlite3", "workbench.library"}
 

@@ -106,7 +106,7 @@ def test_analyze_of_a_kept_board_loads_the_store_and_nothing_of_the_app_or_the_l
     from .test_imports_by_need import FRAMEWORKS, LIBRARY, loaded
 
     modules = loaded("analyze", "--game", GAME, "--moves", "e2,a1,d2", "--json")
-    assert {"workbench.store.kept", "numpy"} <= modules
+    assert {"workbench.kept.solving", "numpy"} <= modules
     assert not modules & (FRAMEWORKS | LIBRARY | {"dask"}), sorted(modules & (FRAMEWORKS | LIBRARY | {"dask"}))
 
 
@@ -152,7 +152,7 @@ def test_the_atlas_row_of_a_kept_board(kept):
     """Its values and classes (counted by Burnside's lemma); its games and dead draws said to be not counted."""
     from workbench.cli.atlas import csv_text, markdown_row
     from workbench.engine.atlas import atlas_record, record_data
-    from workbench.store.kept import load_kept
+    from workbench.kept.solving import load_kept
 
     record = atlas_record(load_kept(BOARD))
     assert (record.value, record.remoteness, record.positions) == (0, 18, kept["positions"])

@@ -16,7 +16,7 @@ from workbench.engine.ranked import numbering, positions_with_marks
 from workbench.engine.strong import UNREACHED
 from workbench.engine.sweep import solve_range, sweep
 from workbench.errors import StoreError
-from workbench.store.solutions import CHUNK, SolutionWriter, open_solution, write_solution
+from workbench.kept.solutions import CHUNK, SolutionWriter, open_solution, write_solution
 
 from .solved import solved
 
@@ -159,7 +159,7 @@ def test_another_layout_is_read_through_zarr(tmp_path):
             fill_value=255,
         )
         array[:] = values
-        from workbench.store.solutions import ply_summary
+        from workbench.kept.solutions import ply_summary
 
         summaries[ply] = ply_summary(values)
     kept = open_solution(geometry, writer.finish(summaries), "test")

@@ -218,7 +218,7 @@ def test_is_unique_refuses_a_wrong_answer_or_value():
 @pytest.mark.slow
 def test_four_by_four_k4_puzzles_from_its_strong_solution(tmp_path, capsys, kept_solution):
     geometry = Geometry(4, 4, 4)
-    from workbench.cache import strong_solution
+    from workbench.kept.tables import strong_solution
 
     kept_solution(geometry)  # solved once per test process, read back from this test's cache below
 

@@ -692,7 +692,7 @@ def cold_tables():
 async def test_first_run_builds_the_tables_in_a_worker_and_keeps_them(cold_tables, monkeypatch):
     import threading
 
-    from workbench import cache
+    from workbench.kept import tables as cache
 
     # the build waits until the test has seen the screen without tables, however fast or slow the machine
     release = threading.Event()
@@ -717,8 +717,8 @@ async def test_first_run_builds_the_tables_in_a_worker_and_keeps_them(cold_table
 
 
 async def test_later_runs_read_the_tables_back_before_the_first_paint(cold_tables):
-    from workbench import cache
     from workbench.engine.analysis import build_tables
+    from workbench.kept import tables as cache
 
     cache.save_tables(build_tables(AppState().geometry))
     app = WorkbenchApp()
@@ -728,7 +728,7 @@ async def test_later_runs_read_the_tables_back_before_the_first_paint(cold_table
 
 
 async def test_a_failed_table_build_surfaces_instead_of_hanging(cold_tables, monkeypatch):
-    from workbench import cache
+    from workbench.kept import tables as cache
 
     def broken(geometry):
         raise RuntimeError("tables exploded")

@@ -15,8 +15,8 @@ from textual.widget import Widget
 
 from tests.tui_helpers import text_of, wait_ready
 from workbench.bench import terminal as terminal_bench
-from workbench.cache import build_and_cache_tables
 from workbench.engine import TIC_TAC_TOE
+from workbench.kept.tables import build_and_cache_tables
 from workbench.state.played import GOMOKU_OPENING, game_state
 from workbench.tui import textual_ext
 from workbench.tui.app import WorkbenchApp

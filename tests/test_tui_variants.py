@@ -28,11 +28,11 @@ def _app(**options) -> WorkbenchApp:
 
 
 def held(monkeypatch, name: str):
-    """``workbench.cache.<name>`` made to wait, in the worker that calls it, until the returned event is set;
+    """``workbench.kept.tables.<name>`` made to wait, in the worker that calls it, until the returned event is set;
     the boards it was called for are listed in the returned list."""
     import threading
 
-    from workbench import cache
+    from workbench.kept import tables as cache
 
     release, original, called = threading.Event(), getattr(cache, name), []
 
@@ -122,8 +122,8 @@ async def test_choosing_3x4_plays_it_in_every_pane_and_names_it():
 async def test_the_panes_say_the_tables_are_being_built_and_nothing_blocks_meanwhile(monkeypatch):
     """A variant whose tables are not at hand gets them from a worker; the panes say so until then, and
     the app answers keys meanwhile."""
-    from workbench import cache
     from workbench.engine import analysis
+    from workbench.kept import tables as cache
 
     monkeypatch.setattr(
         analysis, "_TABLES", {key: value for key, value in analysis._TABLES.items() if key != THREE_BY_FOUR}
@@ -355,8 +355,8 @@ def test_a_solve_left_running_by_a_quit_app_finishes_and_holds_up_no_later_one(m
     import asyncio
     import threading
 
-    from workbench import cache
     from workbench.engine import analysis
+    from workbench.kept import tables as cache
 
     monkeypatch.setattr(analysis, "_STRONG", {})
     monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")  # solved here, not read back
@@ -544,8 +544,8 @@ async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monke
 def _kept_only_in_the_cache(monkeypatch, *boards: Geometry) -> None:
     """The tables of ``boards`` in this test's cache, and not in memory (for this test only: others keep
     theirs); the classic game's in memory, as the app starts on it."""
-    from workbench import cache
     from workbench.engine import analysis
+    from workbench.kept import tables as cache
 
     analysis.tables(Geometry())
     for board in boards:
@@ -589,8 +589,8 @@ async def test_a_variant_read_back_after_the_dialog_closed_is_dropped_and_one_ch
     dropped when it arrives; chosen, the game waits for that read rather than reading or building again."""
     import threading
 
-    from workbench import cache
     from workbench.engine.analysis import analysis_ready
+    from workbench.kept import tables as cache
 
     _kept_only_in_the_cache(monkeypatch, THREE_BY_FOUR)
     release, read, built, load_tables = threading.Event(), [], [], cache.load_tables

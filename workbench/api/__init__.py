@@ -6,7 +6,7 @@ as the command line does; :mod:`.bulk` holds whole solutions for research (:clas
 :func:`kept_solution`, :func:`open_solution`) and what is read off them (:func:`puzzles`, :func:`atlas_record`).
 A user imports these from ``workbench`` itself (``docs/api.md``), never from here.
 
-Rooms it may import: ``errors``, ``engine``, ``cache``, ``store``, ``svg``.
+Rooms it may import: ``errors``, ``engine``, ``kept``, ``svg``.
 """
 
 from .bulk import NOT_REACHED, Solution, atlas_record, kept_solution, open_solution, puzzles, solve

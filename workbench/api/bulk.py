@@ -2,7 +2,7 @@
 position in its ply and back, and what is read off a whole solution (puzzles, the atlas's record).
 
 A :class:`Solution` is a strong solution (up to 16 cells, :mod:`workbench.engine.strong`) or a kept one (17–20
-cells, a Zarr store: :mod:`workbench.store.solutions`, laid out as ``docs/kept-store.md`` says), read through one
+cells, a Zarr store: :mod:`workbench.kept.solutions`, laid out as ``docs/kept-store.md`` says), read through one
 numbering: ply ``p``'s positions are ranked as :mod:`workbench.engine.ranked` numbers them, so rank ``r`` of ply
 ``p`` is the same position in either. numpy is imported here, when a solution is asked for, never with the package.
 """
@@ -43,7 +43,7 @@ class Solution:
     time; a whole ply is read by :meth:`packed`)."""
     source: Any
     """The engine's solution: a :class:`~workbench.engine.strong.StrongSolution` or a
-    :class:`~workbench.store.solutions.KeptSolution`."""
+    :class:`~workbench.kept.solutions.KeptSolution`."""
 
     @property
     def path(self) -> Path | None:
@@ -190,8 +190,8 @@ def solve(name: str | Variant, *, progress: SolveProgress | None = None) -> Solu
     rules = variant(name)
     geometry = rules.geometry
     if geometry.size <= MAX_STRONG_CELLS:
-        from ..cache import strong_solution
         from ..engine.analysis import install_strong
+        from ..kept.tables import strong_solution
 
         def stages(stage: str, done: int, total: int) -> None:
             from ..engine.solve_progress import solve_fraction
@@ -203,7 +203,7 @@ def solve(name: str | Variant, *, progress: SolveProgress | None = None) -> Solu
         if geometry.size > MAX_TABLE_CELLS:
             install_strong(solution)
         return Solution(rules, "strong", solution)
-    from ..store.kept import install_if_kept, solve_and_keep
+    from ..kept.solving import install_if_kept, solve_and_keep
 
     kept, _, _ = solve_and_keep(geometry, progress)
     if kept is None:
@@ -218,7 +218,7 @@ def kept_solution(name: str | Variant) -> Solution | None:
 
     :raises InputError: an unknown variant, or one outside 17–20 cells."""
     rules = variant(name)
-    from ..store.kept import check_keepable, install_if_kept, load_kept
+    from ..kept.solving import check_keepable, install_if_kept, load_kept
 
     check_keepable(rules.geometry)
     found = load_kept(rules.geometry)
@@ -235,7 +235,7 @@ def open_solution(path: str | Path) -> Solution:
     :raises StoreError: naming ``path``, where it holds no whole kept solution."""
     import json
 
-    from ..store.solutions import open_solution as open_store
+    from ..kept.solutions import open_solution as open_store
 
     try:
         meta = json.loads((Path(path) / "zarr.json").read_text(encoding="utf-8"))

@@ -3,8 +3,8 @@
 A board of at most 12 cells is answered from its tables, 13 to 16 from its strong solution (read back from the
 cache, or solved now and kept), 17 to 20 from a solution ``workbench solve`` kept, where there is one; every other
 board is searched one position at a time, and a value the search did not prove is ``None``, never a guess. The
-choice is the one :mod:`workbench.cli.common` and the app make (:func:`workbench.cache.make_analysis_ready`,
-:func:`workbench.store.kept.install_if_kept`): this module calls the same functions, and installs into the engine
+choice is the one :mod:`workbench.cli.common` and the app make (:func:`workbench.kept.tables.make_analysis_ready`,
+:func:`workbench.kept.solving.install_if_kept`): this module calls the same functions, and installs into the engine
 what they install, so the engine's own functions answer afterwards as they do for the command line.
 """
 
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import time
 
-from ..cache import make_analysis_ready
 from ..engine import Analysis, Geometry, Position
 from ..engine.analysis import analyze, is_searched
 from ..engine.geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS
 from ..errors import InputError
-from ..store import install_kept
+from ..kept import install_kept
+from ..kept.tables import make_analysis_ready
 
 TIERS = ("tables", "strong", "kept", "search")
 """Every way a board is answered: its tables (up to 12 cells), its strong solution (13–16), a kept solution

@@ -6,6 +6,6 @@ May import every room it measures (the engine, state, library, cache, the app an
 extra (pyte, Playwright); never the command line, which imports this. The seed's direct methods (``baselines``)
 serve ``workbench verify --seed-port`` too.
 
-Rooms it may import: ``errors``, ``engine``, ``state``, ``library``, ``cache``, ``store``, ``settings``,
+Rooms it may import: ``errors``, ``engine``, ``state``, ``library``, ``kept``, ``settings``,
 ``search_service``, ``tui``, ``web``.
 """

@@ -88,7 +88,7 @@ def _launch(kind: str, data_folder: str, *, tables_cache: bool = True) -> float:
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     env["XDG_DATA_HOME"] = data_folder  # a library of its own, not the user's
     if not tables_cache:
-        from ..cache import DISABLE_VARIABLE
+        from ..kept.tables import DISABLE_VARIABLE
 
         env[DISABLE_VARIABLE] = "1"
     started = time.perf_counter()

@@ -113,10 +113,10 @@ def explain_times(*, quick: bool = False) -> dict:
     is kept (``workbench solve --game 4x4k4``), and said to be missing otherwise, never solved here."""
     import random
 
-    from ..cache import load_strong
     from ..engine import Geometry, Position
     from ..engine.analysis import install_strong, tables
     from ..engine.explain import explain
+    from ..kept.tables import load_strong
 
     boards: dict[str, dict] = {}
     # --quick: the classic board alone (the others' tables take seconds to build) and the 4×4 where it is kept

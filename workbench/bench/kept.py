@@ -22,7 +22,7 @@ TARGETS = {"solve_s": 15 * 60, "peak_mb": 12 * 1024, "analysis_ms": 50}
 _SOLVE = """
 import json, resource, time
 from workbench.engine.geometry import parse_variant
-from workbench.store.kept import solve_and_keep
+from workbench.kept.solving import solve_and_keep
 started = time.perf_counter()
 solution, where, seconds = solve_and_keep(parse_variant({variant!r}))
 print(json.dumps({{"seconds": time.perf_counter() - started, "positions": solution.positions, "source": where,
@@ -34,7 +34,7 @@ import json, random, time
 from workbench.engine import Position
 from workbench.engine.analysis import analyze, principal_variation
 from workbench.engine.geometry import parse_variant
-from workbench.store.kept import install_if_kept
+from workbench.kept.solving import install_if_kept
 geometry = parse_variant({variant!r})
 started = time.perf_counter()
 assert install_if_kept(geometry)

@@ -140,7 +140,7 @@ def argv_of(kind: str, game: str | None = None, study: str | None = None) -> lis
 
 WARM = """
 import sys
-from workbench.cache import make_analysis_ready
+from workbench.kept.tables import make_analysis_ready
 from workbench.engine.geometry import parse_variant
 make_analysis_ready(parse_variant(sys.argv[1]))
 """

@@ -8,7 +8,7 @@ knows (the comparison of the planner with the solver is the engine's, the librar
 May import every room of the workbench but the benchmarks' internals (``bench`` only when ``workbench bench``
 runs); nothing imports it but ``workbench.__main__`` (and the benchmarks' launch of the whole command).
 
-Rooms it may import: ``errors``, ``framework_mode``, ``engine``, ``state``, ``library``, ``cache``, ``store``,
+Rooms it may import: ``errors``, ``framework_mode``, ``engine``, ``state``, ``library``, ``kept``,
 ``distributed``, ``settings``, ``tui``, ``web``, ``bench``.
 """
 

@@ -13,7 +13,7 @@ from ..engine import (
     first_move_table,
     format_position,
 )
-from ..store import install_kept
+from ..kept import install_kept
 from .common import (
     UsageError,
     analyze_any,
@@ -123,9 +123,9 @@ def cmd_census(args: argparse.Namespace) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     import time
 
-    from ..cache import strong_cache_path
     from ..engine.analysis import MAX_STRONG_CELLS
     from ..engine.strong_records import strong_census
+    from ..kept.tables import strong_cache_path
 
     geometry = game_of(args)
     if geometry.size > MAX_STRONG_CELLS:
@@ -167,7 +167,7 @@ def _solve_kept(args: argparse.Namespace, geometry) -> int:
     import time
 
     from ..engine.solve_progress import duration
-    from ..store.kept import check_keepable, kept_path, solve_and_keep
+    from ..kept.solving import check_keepable, kept_path, solve_and_keep
 
     check_keepable(geometry)
     if args.workers is not None and args.workers < 1:

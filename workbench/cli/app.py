@@ -28,8 +28,8 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 
 def run_app(**options) -> int:
-    from ..cache import warm_in_background
     from ..engine.analysis import MAX_TABLE_CELLS
+    from ..kept.tables import warm_in_background
 
     state, game = options.get("state"), options.get("game")
     geometry = state.geometry if state is not None else game or TIC_TAC_TOE

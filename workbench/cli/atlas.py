@@ -116,11 +116,11 @@ def _stop_on_sigterm():
 def _solve_all(boards, started: float, *, streamed: bool) -> tuple[list[AtlasRecord], list[tuple[str, float]]]:
     """Each board's record and (where its solution came from, seconds), with one progress line on a terminal; with
     ``streamed``, each record's JSON line written as soon as its board is done (a program reads them as they come)."""
-    from ..cache import strong_cache_path, strong_solution
     from ..engine.atlas import atlas_record, board_weight, describe_run, record_data, run_fraction
     from ..engine.geometry import MAX_STRONG_CELLS
     from ..engine.solve_progress import solve_fraction
-    from ..store.kept import is_kept, solve_and_keep
+    from ..kept.solving import is_kept, solve_and_keep
+    from ..kept.tables import strong_cache_path, strong_solution
 
     show = sys.stderr.isatty()
     kept = [strong_cache_path(board).exists() if board.size <= MAX_STRONG_CELLS else is_kept(board) for board in boards]

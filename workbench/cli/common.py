@@ -123,7 +123,7 @@ def game_of(args: argparse.Namespace):
 
 def analyze_any(position: Position):
     """The exact analysis of ``position`` on its own board: the tables up to 12 cells, the strong solution
-    (read back, or solved now and kept) up to 16, the kept solution past 16 (:func:`workbench.store.install_kept`)."""
+    (read back, or solved now and kept) up to 16, the kept solution past 16 (:func:`workbench.kept.install_kept`)."""
     from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS
 
     geometry = position.geometry
@@ -139,9 +139,9 @@ def analyze_any(position: Position):
 
 
 def solved_with_progress(geometry, *, bar: bool = True):
-    """(solution, where) of :func:`workbench.cache.strong_solution`, with a progress line on stderr while the
+    """(solution, where) of :func:`workbench.kept.tables.strong_solution`, with a progress line on stderr while the
     board is solved when stderr is a terminal (and ``bar``); the line is ended once the solve is."""
-    from ..cache import strong_solution
+    from ..kept.tables import strong_solution
 
     if not (bar and sys.stderr.isatty()):
         return strong_solution(geometry)

@@ -39,9 +39,9 @@ def analyze_every_position(args: argparse.Namespace, geometry: Geometry) -> int:
         else:
             _write_rows(blocks)
         return 0
-    from ..cache import warm_tables
     from ..engine.analysis import tables
     from ..engine.table_records import every_row, record_lines
+    from ..kept.tables import warm_tables
 
     warm_tables(geometry)
     table = tables(geometry)
@@ -74,8 +74,8 @@ def explain_every_move(args: argparse.Namespace, geometry: Geometry) -> int:
         raise UsageError(
             f"explain --all covers boards of at most {MAX_TABLE_CELLS} cells ({geometry} has {geometry.size})"
         )
-    from ..cache import warm_tables
     from ..engine.analysis import tables
+    from ..kept.tables import warm_tables
 
     warm_tables(geometry)
     table = tables(geometry)

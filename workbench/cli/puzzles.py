@@ -18,7 +18,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
     if geometry.size > MAX_TABLE_CELLS:  # 13-16 cells: the strong solution, read back or made (with progress)
         install_strong(solved_with_progress(geometry, bar=not args.json)[0])
     else:
-        from ..cache import warm_tables
+        from ..kept.tables import warm_tables
 
         warm_tables(geometry)  # the tables read back from the cache where they were kept
     if args.theme is None:

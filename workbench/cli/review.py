@@ -9,7 +9,7 @@ import sys
 
 from ..engine import TIC_TAC_TOE, Player, Position, format_position, parse_moves
 from ..errors import InputError
-from ..store import install_kept
+from ..kept import install_kept
 from .common import UsageError, game_of, parse_budget, print_json, solved_with_progress
 
 

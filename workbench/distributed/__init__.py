@@ -1,8 +1,8 @@
-"""The ply-by-ply sweep on Dask: each ply a Zarr array (:mod:`workbench.store`), each chunk of it one task solved
+"""The ply-by-ply sweep on Dask: each ply a Zarr array (:mod:`workbench.kept`), each chunk of it one task solved
 from the whole next ply (:func:`workbench.engine.sweep.solve_range`), on a local cluster or an existing one.
 
-An edge: it imports the engine, the store and the cache (and dask, distributed), never the app. Dask is the
+An edge: it imports the engine and the kept solutions' room (and dask, distributed), never the app. Dask is the
 ``cluster`` extra: without it, :func:`workbench.distributed.sweep.dask_sweep` says so in one line.
 
-Rooms it may import: ``errors``, ``engine``, ``cache``, ``store``.
+Rooms it may import: ``errors``, ``engine``, ``kept``.
 """

@@ -2,13 +2,13 @@
 
 :func:`dask_sweep` solves a board ply by ply, the full board first, on a ``LocalCluster`` of its own (``workers``
 processes of one thread each) or on the cluster whose scheduler is at ``scheduler``. A ply's array is made
-empty by the driver (:meth:`~workbench.store.solutions.SolutionWriter.create`); each of the ply's tasks
+empty by the driver (:meth:`~workbench.kept.solutions.SolutionWriter.create`); each of the ply's tasks
 (:func:`solve_task`) opens the store, reads the whole next ply once per worker process (kept there until the
 sweep moves to the ply below), solves its ranks with :func:`workbench.engine.sweep.solve_range`, writes them
 into the array and hands back only the ply's bincount of its bytes and what it read and wrote. The driver sums
 the bincounts into the ply's summary; no values ever pass through it. The store is renamed into place only
-when every ply is whole (:meth:`~workbench.store.solutions.SolutionWriter.finish`), so that it is the store
-:func:`workbench.store.solutions.write_solution` writes from the one-process sweep, chunk for chunk.
+when every ply is whole (:meth:`~workbench.kept.solutions.SolutionWriter.finish`), so that it is the store
+:func:`workbench.kept.solutions.write_solution` writes from the one-process sweep, chunk for chunk.
 
 A task's range is a whole number of the store's chunks: two tasks never write the same chunk file, and a task
 run again (Dask retries a failed one ``retries`` times, and runs again elsewhere the tasks of a worker that
@@ -41,8 +41,8 @@ from ..engine.geometry import Geometry
 from ..engine.ranked import numbering
 from ..engine.sweep import CHUNK as SWEEP_CHUNK, solve_range
 from ..errors import StoreError, UsageError
-from ..store.kept import sweep_weights
-from ..store.solutions import CHUNK as STORE_CHUNK, SolutionWriter, chunk_length, store_name, summary_of_counts
+from ..kept.solutions import CHUNK as STORE_CHUNK, SolutionWriter, chunk_length, store_name, summary_of_counts
+from ..kept.solving import sweep_weights
 
 DEFAULT_WORKERS = 2
 """Local worker processes when neither ``workers`` nor ``scheduler`` is given."""

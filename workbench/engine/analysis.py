@@ -80,7 +80,7 @@ def forget_tables() -> None:
 
 
 # --- boards of 13 to 16 cells: a strong solution (engine.strong) stands where the tables cannot; past 16, a
-# solution kept by `workbench solve` (workbench.store), read lazily, where one has been made ----------------
+# solution kept by `workbench solve` (workbench.kept), read lazily, where one has been made ----------------
 
 _STRONG: dict[Geometry, StrongSolution] = {}
 """Each board's installed solution: a strong one, or past 16 cells a kept one, read through the same methods (it
@@ -98,7 +98,7 @@ def forget_analysis(geometry: Geometry) -> None:
 def install_strong(solution) -> None:
     """Answer :func:`analyze`, :func:`class_id` and :func:`principal_variation` on ``solution``'s board (13–16
     cells, beyond the tables) from it from now on. Past 16 cells, a kept solution (any object with
-    ``geometry``, ``lookup_many`` and ``positions_by_ply``, :class:`workbench.store.solutions.KeptSolution`)
+    ``geometry``, ``lookup_many`` and ``positions_by_ply``, :class:`workbench.kept.solutions.KeptSolution`)
     makes the board exact as well: no longer searched, its values read, its classes and games not counted."""
     _STRONG[solution.geometry] = solution
     _analyze_strong.cache_clear()

@@ -102,7 +102,7 @@ def atlas_boards(max_cells: int) -> tuple[Geometry, ...]:
 
 def atlas_record(solution: StrongSolution) -> AtlasRecord:
     """The atlas's record of ``solution``'s board: a strong solution (up to 16 cells), or a kept one past them
-    (:class:`workbench.store.solutions.KeptSolution`: anything with ``lookup_many``, ``positions`` and no
+    (:class:`workbench.kept.solutions.KeptSolution`: anything with ``lookup_many``, ``positions`` and no
     ``games``), whose classes are counted here and whose games and dead draws are not."""
     geometry = solution.geometry
     start = solution.lookup(0, 0)

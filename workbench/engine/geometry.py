@@ -49,7 +49,7 @@ MAX_STRONG_CELLS = 16
 tables' limit, so that asking does not import numpy). Above it, positions are searched one by one."""
 MAX_SWEPT_CELLS = 20
 """The largest board solved here by the ranked sweep (:mod:`workbench.engine.sweep`) and kept
-(:mod:`workbench.store`): 4×5's 741 million ranks take a minute or two and 1.3 GB; 5×5 needs a cluster."""
+(:mod:`workbench.kept`): 4×5's 741 million ranks take a minute or two and 1.3 GB; 5×5 needs a cluster."""
 
 
 def popcount(bb: Bitboard) -> int:
@@ -228,7 +228,7 @@ _VARIANT = re.compile(r"(\d{1,3})x(\d{1,3})k(\d{1,3})(-misere)?")
 
 def is_keepable(geometry: Geometry) -> bool:
     """Whether ``geometry`` is past the strong solve and within the ranked sweep (17 to :data:`MAX_SWEPT_CELLS`
-    cells): a board whose solution :mod:`workbench.store` keeps."""
+    cells): a board whose solution :mod:`workbench.kept` keeps."""
     return MAX_STRONG_CELLS < geometry.size <= MAX_SWEPT_CELLS
 
 

@@ -15,7 +15,7 @@ of the boards both can solve). Beside the values, a solution counts what the
 first plies), move orders (a DP forward: games by length, the ledger of fill
 orders) and symmetry classes, numbered as the dictionary tables number them.
 
-numpy does the work; this module does no I/O (:mod:`workbench.cache` keeps the
+numpy does the work; this module does no I/O (:mod:`workbench.kept.tables` keeps the
 bytes between runs).
 """
 

@@ -1,4 +1,4 @@
-"""The per-board tables as data a file can hold (:mod:`workbench.cache` writes and reads it): a format pair,
+"""The per-board tables as data a file can hold (:mod:`workbench.kept.tables` writes and reads it): a format pair,
 ``format_tables`` and ``parse_tables``, whose parse checks every part and says what is wrong."""
 
 from __future__ import annotations

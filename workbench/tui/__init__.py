@@ -4,10 +4,10 @@
 (the app's features beside them: mixins and helpers), the dialogs, and ``textual_ext/``, the gate: the only
 package here that reads or overrides Textual's private parts, with a stock fallback for each.
 
-May import the engine, the state, the library, the tables' cache, the settings, the search's service,
+May import the engine, the state, the library, what is kept between runs, the settings, the search's service,
 ``workbench.lifeline`` and ``workbench.errors``; never the command line, the web server or the benchmarks (which
 import it).
 
-Rooms it may import: ``errors``, ``lifeline``, ``framework_mode``, ``engine``, ``state``, ``library``, ``cache``,
-``store``, ``settings``, ``search_service``.
+Rooms it may import: ``errors``, ``lifeline``, ``framework_mode``, ``engine``, ``state``, ``library``, ``kept``,
+``settings``, ``search_service``.
 """

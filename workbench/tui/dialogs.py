@@ -76,7 +76,7 @@ def solved_label(geometry: Geometry) -> str:
 
     if not is_keepable(geometry):
         return ""
-    from ..store.kept import is_kept, solving_estimate
+    from ..kept.solving import is_kept, solving_estimate
 
     return "solved" if is_kept(geometry) else f"unsolved, {solving_estimate(geometry)}"
 

@@ -2,9 +2,9 @@
 and the gate of textual-serve's private parts (``serve_ext``: the warm process that forks each tab's app, the page a
 browser is sent, the server's run on a bound socket), with textual-serve's own ``Server.serve()`` as its stock.
 
-May import: the engine, the settings, the tables' cache, the app (``tui``: to run a tab's app in a forked
-process), ``lifeline``, ``errors``, textual-serve and aiohttp; never the command line, which imports this.
+May import: the engine, the settings, what is kept between runs (``kept``), the app (``tui``: to run a tab's app
+in a forked process), ``lifeline``, ``errors``, textual-serve and aiohttp; never the command line, which imports this.
 
-Rooms it may import: ``errors``, ``lifeline``, ``framework_mode``, ``engine``, ``state``, ``cache``, ``settings``,
+Rooms it may import: ``errors``, ``lifeline``, ``framework_mode``, ``engine``, ``state``, ``kept``, ``settings``,
 ``tui``.
 """

@@ -54,7 +54,7 @@ class AnalysisPrefetch:
 
     def _read_wanted(self) -> None:
         """Worker thread: read back the lit variant, then the one lit meanwhile, until it is one tried."""
-        from ...cache import read_back_analysis
+        from ...kept.tables import read_back_analysis
 
         while (geometry := self._wanted) is not None and geometry not in self._tried:
             self._tried.add(geometry)

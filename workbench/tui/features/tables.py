@@ -42,8 +42,8 @@ class AnalysisTables(AppHost):
         (13-16 cells), read back from the cache or made and kept there."""
         import time
 
-        from ...cache import make_analysis_ready
         from ...engine.solve_progress import describe_progress, solve_fraction
+        from ...kept.tables import make_analysis_ready
 
         geometry = self.store.state.geometry
         started = time.monotonic()
@@ -88,8 +88,8 @@ class AnalysisTables(AppHost):
     def _analysis_at_hand(geometry: Geometry) -> bool:
         """The variant's exact analysis is in memory, or its tables read back from the cache at once: on the
         classic board's size only; 3x4's take longer than a frame, a worker's job."""
-        from ...cache import ready_tables
-        from ...store import install_kept
+        from ...kept import install_kept
+        from ...kept.tables import ready_tables
 
         install_kept(geometry)  # 17-20 cells solved by `workbench solve`: exact, not searched
         return analysis_ready(geometry) or (geometry.size <= 9 and ready_tables(geometry) is not None)

@@ -157,9 +157,9 @@ def warm_for_app(app_options: AppOptions) -> None:
         be read (each tab's app then starts cold and says so itself)."""
     import textual.drivers.web_driver  # noqa: F401 - the driver every tab's app runs on
 
-    from ...cache import warm_tables
     from ...engine import TIC_TAC_TOE
     from ...engine.analysis import MAX_TABLE_CELLS
+    from ...kept.tables import warm_tables
     from ...settings import app_variant
     from ...tui import (
         app,  # noqa: F401

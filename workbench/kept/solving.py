@@ -1,6 +1,6 @@
 """Where the solutions of 17–20 cells are kept, and making one: `workbench solve` past 16 cells.
 
-Kept in the cache folder beside the strong solutions (:mod:`workbench.cache`), named with the same engine
+Kept in the cache folder beside the strong solutions (:mod:`workbench.kept.tables`), named with the same engine
 fingerprint, so that a changed engine solves again; older stores of the board are removed once a new one is
 whole. ``WORKBENCH_NO_TABLES_CACHE=1`` keeps nothing here either: the board is then solved and not kept, and
 stays searched.
@@ -13,11 +13,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..cache import cache_enabled, cache_folder, engine_fingerprint
 from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS, Geometry, is_keepable
 from ..engine.ranked import positions_with_marks
 from ..errors import InputError
 from .solutions import KeptSolution, open_solution, store_name, store_stem, write_solution
+from .tables import cache_enabled, cache_folder, engine_fingerprint
 
 MAX_KEPT_CELLS = MAX_SWEPT_CELLS
 """The largest boards solved on this machine: 4×5's 741 million positions take a minute or two and 1.3 GB."""

@@ -5,9 +5,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from workbench import cache
 from workbench.engine import TIC_TAC_TOE
 from workbench.engine.analysis import forget_tables, install_tables, tables, tables_if_built
+from workbench.kept import tables as cache
 
 
 @pytest.fixture

@@ -7,8 +7,6 @@ corrupted or foreign file is never believed, only rebuilt. The cache is an optim
 write it is silent, and ``WORKBENCH_NO_TABLES_CACHE=1`` turns it off.
 
 Like the library, this module does I/O and imports only the engine.
-
-Rooms it may import: ``errors``, ``engine``.
 """
 
 from __future__ import annotations
@@ -23,10 +21,10 @@ import threading
 from functools import cache
 from pathlib import Path
 
-from . import __version__
-from .engine import Geometry
-from .engine.analysis import Tables, build_tables, install_tables, tables_if_built
-from .engine.tables_file import TABLES_FORMAT, TablesDataError, format_tables, parse_tables
+from .. import __version__
+from ..engine import Geometry
+from ..engine.analysis import Tables, build_tables, install_tables, tables_if_built
+from ..engine.tables_file import TABLES_FORMAT, TablesDataError, format_tables, parse_tables
 
 MAGIC = b"workbench tables\n"
 DISABLE_VARIABLE = "WORKBENCH_NO_TABLES_CACHE"
@@ -129,7 +127,7 @@ def load_strong(geometry: Geometry):
 
     import numpy as np
 
-    from .engine.strong import StrongSolution
+    from ..engine.strong import StrongSolution
 
     try:
         content = strong_cache_path(geometry).read_bytes()
@@ -208,7 +206,7 @@ def strong_solution(geometry: Geometry, progress=None):
     solved now and kept for the next run (``"solved"``).
 
     :raises BoardTooLargeForStrongSolveError: more than 16 cells."""
-    from .engine.strong import check_strongly_solvable, strong_solve
+    from ..engine.strong import check_strongly_solvable, strong_solve
 
     check_strongly_solvable(geometry)
     if cache_enabled():
@@ -288,7 +286,7 @@ def make_analysis_ready(geometry: Geometry, progress=None) -> None:
     """Whatever ``analyze`` needs on ``geometry``, however it takes: its tables (up to 12 cells, read back or
     built) or its strong solution (13-16 cells, read back or solved, with ``progress``), installed either way
     and kept in the cache. What the app's worker and the terminal bench's untimed warm-up both do."""
-    from .engine.analysis import MAX_TABLE_CELLS, install_strong, is_searched, strong_if_installed
+    from ..engine.analysis import MAX_TABLE_CELLS, install_strong, is_searched, strong_if_installed
 
     if is_searched(geometry):  # nothing is made for a board searched position by position
         return
@@ -306,7 +304,7 @@ def read_back_analysis(geometry: Geometry) -> bool:
     """Make ``geometry``'s analysis ready from the cache alone: its tables or strong solution read back and
     installed, never built or solved (what a glance at a variant may cost). True when it is ready now. Never
     waits: False while another thread reads or makes it."""
-    from .engine.analysis import MAX_TABLE_CELLS, analysis_ready, install_strong, strong_if_installed
+    from ..engine.analysis import MAX_TABLE_CELLS, analysis_ready, install_strong, strong_if_installed
 
     if analysis_ready(geometry):
         return True
