@@ -242,8 +242,8 @@ def test_the_family_bench_reports_every_figure_and_says_when_the_peer_is_missing
     from workbench.bench import family as bench_family
 
     monkeypatch.setattr(bench_family, "openspiel_python", lambda: None)
-    two = bench_family.tier2_positions()[:2]
-    monkeypatch.setattr(bench_family, "tier2_positions", lambda geometry=None: two)
+    two = bench_family.tier2_set()[:2]
+    monkeypatch.setattr(bench_family, "tier2_set", lambda geometry=None: two)
     code, out, _ = run(capsys, "bench", "--game", "2x3k2", "--quick", "--json")
     report = json.loads(out)
     assert code == 0 and report["openspiel"] is None
@@ -261,23 +261,81 @@ def test_the_family_bench_reports_every_figure_and_says_when_the_peer_is_missing
     assert lines[0].startswith("strong solve 2x3k2, cold, fresh process") and "OpenSpiel not installed" in "\n".join(
         lines
     )
-    assert "tier 2, 5x5k4, 2 positions of 8-12 marks, whole processes, 60 s budget each:" in lines
+    assert "tier 2, 5x5k4, 2 positions (8-15 marks), whole processes, 60 s budget each:" in lines
     code, out, _ = run(capsys, "bench", "--game", "2x3k2", "--quick")  # the same report, as text
     shown = out.splitlines()
     assert code == 0 and shown[0].startswith("strong solve 2x3k2, cold, fresh process") and len(shown) == len(lines)
-    assert shown[2] == lines[2] and shown[-1].startswith("3x3 every position: `analyze --all --json` ")
+    assert shown[2] == lines[2] and shown[-1].startswith("3x3 every position, whole commands: `analyze --all --json` ")
+    assert shown[-1].endswith(" s (OpenSpiel not installed)")
 
 
-def test_tier2_positions_are_the_same_every_run_and_in_play_with_8_to_12_marks():
-    from workbench.bench.family import tier2_positions
+def test_tier2_positions_are_the_same_every_run_ten_early_and_four_late():
+    from workbench.bench.family import LATE_POSITION, tier2_set
     from workbench.engine import Position
 
-    first, second = tier2_positions(), tier2_positions()
-    assert first == second and len(first) == 10
+    first, second = tier2_set(), tier2_set()
+    assert first == second and len(first) == len(set(first)) == 14 and LATE_POSITION in first
     geometry = parse_variant("5x5k4")
-    for moves in first:
-        position = Position.empty(geometry).play_all(moves)
-        assert 8 <= position.ply <= 12 and not position.is_over
+    marks = [Position.empty(geometry).play_all(moves).ply for moves in first]
+    assert all(not Position.empty(geometry).play_all(moves).is_over for moves in first)
+    assert all(8 <= ply <= 12 for ply in marks[:10]) and all(13 <= ply <= 15 for ply in marks[10:])
+
+
+def test_the_family_report_names_its_peers_and_rates_only_what_the_peer_finished():
+    """A stopped peer's time is a bound, not its time: the tier-2 ratio is over the positions it finished; the 3×3
+    ratio is against the faster of OpenSpiel's two sweeps, each named, one that could not run said so."""
+    from workbench.bench.family import format_family_report
+
+    rows = [
+        {
+            "moves": "1,2",
+            "ours_s": 0.2,
+            "proven_moves": 5,
+            "legal_moves": 5,
+            "openspiel_s": 10.0,
+            "openspiel_finished": True,
+        },
+        {
+            "moves": "3,4",
+            "ours_s": 0.3,
+            "proven_moves": 5,
+            "legal_moves": 5,
+            "openspiel_s": 120.0,
+            "openspiel_finished": False,
+        },
+    ]
+    report = {
+        "openspiel": "/peer/python",
+        "openspiel_version": "2.0.2",
+        "strong": {"variant": "2x3k2", "solve": None, "cache_mb": 0.1, "warm_analyze_s": 0.1},
+        "tier2": {
+            "positions": rows,
+            "ours_s": 0.5,
+            "budget_s": 60.0,
+            "target_ratio": 0.08,
+            "openspiel_s": 130.0,
+            "finished": 1,
+            "ratio": 0.02,
+        },
+        "sweep_3x3": {
+            "ours_s": 0.3,
+            "target_ratio": 0.15,
+            "fastest_peer": "value iteration over every state",
+            "openspiel_s": 3.0,
+            "ratio": 0.1,
+            "peers": {"alpha-beta on each state": 13.0, "value iteration over every state": 3.0},
+        },
+    }
+    text = "\n".join(format_family_report(report))
+    assert "peer: OpenSpiel 2.0.2's C++ `mnk` game, its Python alpha_beta_search (one value each):" in text
+    assert "OpenSpiel  120.00 s (stopped)" in text
+    assert "over the 1 positions it finished: 0.020× (target ≤ 0.08×)" in text
+    assert (
+        "OpenSpiel 2.0.2's C++ `tic_tac_toe`: alpha-beta on each state 13.00 s, value iteration over every state "
+        "3.00 s; against the fastest (value iteration over every state) 0.100× (target ≤ 0.15×)"
+    ) in text
+    report["sweep_3x3"]["peers"]["value iteration over every state"] = None
+    assert "value iteration over every state not run (missing a module)" in "\n".join(format_family_report(report))
 
 
 STREAMED = "2x7k2"

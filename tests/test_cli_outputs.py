@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -269,9 +270,9 @@ def test_games_text_shows_each_stage_finished_and_reports_the_counts(capsys, tmp
 
 
 def test_bench_quick_reports_every_target(capsys, monkeypatch):
-    from workbench.bench import engine as bench
+    from workbench.bench import engine as bench, startup
 
-    engine_parts, library_parts = [], []
+    engine_parts, library_parts, startup_parts = [], [], []
 
     def keeping(real, kept):
         def measured(**options):
@@ -282,6 +283,7 @@ def test_bench_quick_reports_every_target(capsys, monkeypatch):
 
     monkeypatch.setattr(bench, "run_engine_bench", keeping(bench.run_engine_bench, engine_parts))
     monkeypatch.setattr(bench, "run_library_bench", keeping(bench.run_library_bench, library_parts))
+    monkeypatch.setattr(startup, "run_startup_bench", keeping(startup.run_startup_bench, startup_parts))
     code, out, _ = run(capsys, "bench", "--quick", "--no-tui", "--json")
     report = json.loads(out)
     assert code == 0 and not any(key.startswith("tui_") for key in report)  # --no-tui
@@ -292,7 +294,7 @@ def test_bench_quick_reports_every_target(capsys, monkeypatch):
     from workbench.bench.engine import format_report
 
     text = format_report(report)
-    labels = [line.split("  ")[0] for line in text.splitlines()]
+    labels = [re.split(r"(?<=\S)  ", line)[0] for line in text.splitlines()]
     assert labels == [
         "full analysis, fresh process",
         "first-move table",
@@ -301,16 +303,26 @@ def test_bench_quick_reports_every_target(capsys, monkeypatch):
         "one position, warm tables",
         "explain a move, 3x3k3",
         "explain a move, 4x4k4",
+        "start-up, whole processes, fastest / median of 3; modules and their import time from -X importtime:",
+        *[f"  {name}" for name in startup.COMMANDS],
+        "  import workbench",
         "library: write all games",
     ]
+    commands = report["startup"]["commands"]
+    assert set(commands) == set(startup.COMMANDS) and report["startup"]["repeats"] == 3
+    for entry in commands.values():
+        assert 0 < entry["min_s"] <= entry["median_s"] and entry["modules"] > 0 and entry["import_s"] > 0
+    # the package's top imports fewer modules than the shortest command (the issue's "no more than --version")
+    assert commands["import workbench"]["modules"] < commands["workbench --version"]["modules"]
     explained = report["explain"]["boards"]  # --quick: the classic board, and 4x4 where its solution is kept
     assert 0 < explained["3x3k3"]["mean_s"] <= explained["3x3k3"]["max_s"] and explained["3x3k3"]["moves"] > 0
     assert explained["4x4k4"] == {"missing": "no kept solution: workbench solve --game 4x4k4"}
     # the same report as text (its figures measured once: the text run gets them again)
     monkeypatch.setattr(bench, "run_engine_bench", lambda **options: engine_parts[0])
     monkeypatch.setattr(bench, "run_library_bench", lambda **options: library_parts[0])
+    monkeypatch.setattr(startup, "run_startup_bench", lambda **options: startup_parts[0])
     code, out, _ = run(capsys, "bench", "--quick", "--no-tui")
-    assert code == 0 and [line.split("  ")[0] for line in out.splitlines()] == labels
+    assert code == 0 and [re.split(r"(?<=\S)  ", line)[0] for line in out.splitlines()] == labels
 
 
 def test_a_closed_pipe_ends_quietly():
@@ -946,6 +958,7 @@ def test_a_command_missing_what_it_needs_says_so_in_one_line(capsys, argv, messa
 def test_bench_adds_the_apps_figures_unless_told_not_to(capsys, monkeypatch):
     import workbench.bench.app
     import workbench.bench.engine
+    import workbench.bench.startup
 
     asked = []
     monkeypatch.setattr(
@@ -955,13 +968,16 @@ def test_bench_adds_the_apps_figures_unless_told_not_to(capsys, monkeypatch):
         workbench.bench.engine, "run_library_bench", lambda quick: asked.append(("library", quick)) or {"library": 2}
     )
     monkeypatch.setattr(workbench.bench.app, "run_tui_bench", lambda quick: asked.append(("app", quick)) or {"app": 3})
+    monkeypatch.setattr(
+        workbench.bench.startup, "run_startup_bench", lambda quick: asked.append(("startup", quick)) or {"startup": 4}
+    )
     code, out, _ = run(capsys, "bench", "--json")
-    assert code == 0 and json.loads(out) == {"engine": 1, "library": 2, "app": 3}
-    assert asked == [("engine", False), ("library", False), ("app", False)]
+    assert code == 0 and json.loads(out) == {"engine": 1, "startup": 4, "library": 2, "app": 3}
+    assert asked == [("engine", False), ("startup", False), ("library", False), ("app", False)]
     asked.clear()
     code, out, _ = run(capsys, "bench", "--json", "--quick", "--no-tui")
-    assert code == 0 and json.loads(out) == {"engine": 1, "library": 2}
-    assert asked == [("engine", True), ("library", True)]
+    assert code == 0 and json.loads(out) == {"engine": 1, "startup": 4, "library": 2}
+    assert asked == [("engine", True), ("startup", True), ("library", True)]
     code, out, _ = run(capsys, "bench", "--json", "--quick")
     assert json.loads(out)["app"] == 3 and asked[-1] == ("app", True)
 
@@ -1041,3 +1057,18 @@ def test_a_file_error_no_command_turned_into_words_is_a_bug_said_in_one_line(cap
     code, out, err = run(capsys, "census")
     assert (code, out) == (1, "") and err.count("\n") == 1
     assert err.startswith("workbench: bug: OSError: ") and "traceback in" in err
+
+
+def test_the_start_up_bench_reads_python_s_own_import_times():
+    """``-X importtime`` writes a header, then a line per module in microseconds (self | cumulative | name); any
+    other line on standard error (a warning, the command's own) is not a module."""
+    from workbench.bench.startup import imports_of
+
+    stderr = (
+        "import time: self [us] | cumulative | imported package\n"
+        "import time:       120 |        120 |   _io\n"
+        "warning: something the command said\n"
+        "import time:      1500 |       1620 | json\n"
+    )
+    assert imports_of(stderr) == (2, 0.00162)
+    assert imports_of("") == (0, 0.0)

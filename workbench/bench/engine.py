@@ -236,6 +236,7 @@ def format_report(report: dict) -> str:
                 "mean "
                 f"over {entry['moves']} moves (target ≤ {explained['target_s'] * 1000:.0f} ms)"
             )
+    lines.extend(report.get("startup", {}).get("lines", []))
     for name, entry in report.items():
         if name.startswith(("tui_", "library_")):
             lines.append(entry["line"])

@@ -35,7 +35,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     geometry = game_of(args)
     if geometry != TIC_TAC_TOE:
         return _family_bench(args, geometry)
+    from ..bench.startup import run_startup_bench
+
     report = run_engine_bench(quick=args.quick)
+    report.update(run_startup_bench(quick=args.quick))
     report.update(run_library_bench(quick=args.quick))
     if not args.no_tui:
         from ..bench.app import run_tui_bench
