@@ -1,8 +1,10 @@
 """The sweep on Dask (workbench.distributed.sweep): the store it keeps holds, byte for byte, what the numpy sweep in
-one process gives, on one worker or two, with a worker killed part way; and what it says when it cannot run.
+one process gives, on one, two or four workers, with a worker killed part way; each ply read block by block (at
+most two and a half times the next ply's bytes in all, a worker keeping at most the largest block of it); and what
+it says when it cannot run.
 
-One local cluster of two worker processes serves the module (starting one takes seconds); one test starts its own,
-of one worker, as ``workbench solve --workers 1`` would."""
+One local cluster of two worker processes serves the module (starting one takes seconds); some tests start their
+own, of one worker or four, as ``workbench solve --workers N`` would."""
 
 import logging
 import os
@@ -15,11 +17,12 @@ import numpy as np
 import pytest
 
 from workbench.distributed import sweep as distributed_sweep
+from workbench.distributed.plan import Task, cut_ply, home_of, share_out
 from workbench.distributed.sweep import CLUSTER_EXTRA, dask_sweep, solve_task, task_length
 from workbench.engine import Geometry
 from workbench.engine.ranked import numbering
 from workbench.engine.strong import unpack
-from workbench.engine.sweep import sweep
+from workbench.engine.sweep import HeldRows, rows_needed, solve_range, sweep
 from workbench.errors import StoreError, UsageError
 from workbench.kept.solutions import CHUNK as STORE_CHUNK, SolutionWriter, open_solution, ply_summary, write_solution
 
@@ -31,6 +34,8 @@ FINGERPRINT = "test-engine"
 BIG = Geometry(2, 9, 4)
 """The cheapest board past 16 cells with two rows or more: 86.6 million positions with its plies' marks, 17.2
 million at the widest ply (the numpy sweep: 5–7 s of CPU here, 2×9 k=3 and 3×6 a fifth and two thirds more)."""
+ROW = Geometry(1, 17, 4)
+"""The cheapest board past 16 cells: 29.6 million positions with its plies' marks (a third of :data:`BIG`)."""
 
 
 @pytest.fixture(scope=shared_unless_mapping("module"))
@@ -67,6 +72,23 @@ def _assert_same_as_numpy(geometry, path, plies) -> None:
     assert list(solution.terminal_by_ply) == [summary["terminal"] for summary in summaries]
     assert [list(counts) for counts in solution.values_by_ply] == [summary["values"] for summary in summaries]
     assert not list(path.rglob("*.partial"))
+
+
+def _assert_read_block_by_block(geometry, attributes, workers) -> None:
+    """Each ply read at most two and a half times the next ply's bytes in all, by workers named ``0``…; each worker
+    keeping at most the largest block of the next ply whole, with its peak memory said."""
+    numbered = numbering(geometry)
+    for ply in range(geometry.size):
+        size = numbered.ply_size(ply + 1)
+        largest = max(block.rows * block.cols for block in numbered.blocks[ply + 1])
+        assert attributes["read_bytes_by_ply"][ply] <= 2.5 * size, ply
+        by_worker = attributes["worker_read_bytes_by_ply"][ply]
+        assert set(by_worker) <= {str(worker) for worker in range(workers)}
+        assert sum(by_worker.values()) == attributes["read_bytes_by_ply"][ply]
+        assert max(attributes["worker_held_bytes_by_ply"][ply].values()) <= largest, ply
+        assert set(attributes["worker_peak_bytes_by_ply"][ply]) == set(by_worker)
+        assert all(peak > 0 for peak in attributes["worker_peak_bytes_by_ply"][ply].values())
+    assert attributes["read_bytes_by_ply"][geometry.size] == 0
 
 
 def _assert_lookups(geometry, path, plies, count=300) -> None:
@@ -139,22 +161,32 @@ def test_a_board_past_sixteen_cells_on_two_workers_and_on_one(cluster, tmp_path)
     (no scheduler given: ``workbench solve --workers 1``). One test, so that the numpy sweep it is checked against
     is run once however the test processes share the module out."""
     plies = dict(sweep(BIG))
-    sizes = [numbering(BIG).ply_size(ply) for ply in range(BIG.size + 1)]
     local, _ = cluster
     kept = dask_sweep(BIG, tmp_path / "two.zarr", fingerprint=FINGERPRINT, scheduler=local.scheduler_address)
     _assert_same_as_numpy(BIG, kept, plies)
     _assert_lookups(BIG, kept, plies)
     attributes = open_solution(BIG, kept).attributes
     assert attributes["workers"] == 2
-    # each worker reads the next ply once a ply, however many of the ply's tasks it runs
-    for ply in range(BIG.size):
-        assert attributes["read_bytes_by_ply"][ply] in (sizes[ply + 1], 2 * sizes[ply + 1]), ply
+    _assert_read_block_by_block(BIG, attributes, 2)
 
     kept = dask_sweep(BIG, tmp_path / "one.zarr", fingerprint=FINGERPRINT, workers=1)
     _assert_same_as_numpy(BIG, kept, plies)
     attributes = open_solution(BIG, kept).attributes
     assert attributes["workers"] == 1
-    assert attributes["read_bytes_by_ply"] == sizes[1:] + [0]
+    _assert_read_block_by_block(BIG, attributes, 1)
+
+
+@pytest.mark.usefixtures("untraced_children")
+def test_four_workers_read_block_by_block(tmp_path):
+    """Four workers (on however few cores: it proves the reading, not the speed) keep the numpy sweep's bytes, and
+    read each ply at most two and a half times the next ply's bytes in all, where each reading the whole next ply
+    would be four times."""
+    kept = dask_sweep(ROW, tmp_path / "four.zarr", fingerprint=FINGERPRINT, workers=4)
+    _assert_same_as_numpy(ROW, kept, dict(sweep(ROW)))
+    attributes = open_solution(ROW, kept).attributes
+    assert attributes["workers"] == 4
+    _assert_read_block_by_block(ROW, attributes, 4)
+    assert len(set().union(*attributes["worker_read_bytes_by_ply"])) == 4  # every worker had a share
 
 
 def test_a_worker_killed_mid_ply_is_survived(cluster, tmp_path):
@@ -204,30 +236,111 @@ def test_nothing_kept_leaves_nothing_behind(cluster, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_task_reads_the_next_ply_once_per_process(tmp_path):
-    """The task itself, run here: the first task of a ply reads the whole next ply from the store, the next ones
-    reuse it; what it hands back is the bincount of what it wrote, never the bytes."""
+def test_a_task_reads_only_the_blocks_it_needs(tmp_path):
+    """The tasks themselves, run here in the plan's order: the first task of a home reads its child block whole
+    and keeps it, the home's next tasks only their own rows of the other block; in all at most two and a half
+    times the next ply, never more than the largest block kept; what a task hands back is the bincount of what it
+    wrote, never the bytes."""
     geometry = Geometry(3, 4, 3)
+    numbered = numbering(geometry)
     plies = dict(sweep(geometry))
     writer = SolutionWriter(geometry, tmp_path / "s.zarr", FINGERPRINT)
-    writer.write(9, plies[9])
-    writer.create(8)
-    store, size = str(writer.partial), plies[8].size
+    writer.write(7, plies[7])
+    writer.create(6)
+    store = str(writer.partial)
+    largest = max(block.rows * block.cols for block in numbered.blocks[7])
+    tasks = [task for task, _ in share_out(cut_ply(numbered, 6, 1024, 256), {"one": 1})]
     try:
-        first = solve_task(store, geometry, 8, 0, STORE_CHUNK // 2)
-        second = solve_task(store, geometry, 8, STORE_CHUNK // 2, size)
-        assert (first["read"], second["read"]) == (plies[9].size, 0)
-        assert np.array_equal(first["counts"] + second["counts"], np.bincount(plies[8], minlength=256))
-        again = solve_task(store, geometry, 8, 0, STORE_CHUNK // 2)  # a task run twice writes the same bytes
-        assert np.array_equal(again["counts"], first["counts"])
+        results = [solve_task(store, geometry, 6, task.start, task.stop) for task in tasks]
+        assert len({task.home for task in tasks}) < len(tasks)  # homes of several tasks, read once each
+        first_of_home = {}
+        for task, result in zip(tasks, results):
+            first_of_home.setdefault(task.home, result)
+            assert result["held"] <= largest and result["peak"] > 0
+        for (ax, ao), result in first_of_home.items():
+            if ax + ao < numbered.a.size:  # its child block by a mark in half A (X moves at ply 6), read whole
+                block = numbered.block(7, ax + 1, ao)
+                assert result["read"] >= block.rows * block.cols and result["held"] >= block.rows * block.cols
+        assert plies[7].size < sum(result["read"] for result in results) <= 2.5 * plies[7].size
+        counts = sum(result["counts"] for result in results)
+        assert np.array_equal(counts, np.bincount(plies[6], minlength=256))
+        again = solve_task(store, geometry, 6, tasks[0].start, tasks[0].stop)  # run twice: the same bytes
+        assert np.array_equal(again["counts"], results[0]["counts"])
         import zarr
 
-        assert np.array_equal(zarr.open_array(f"{store}/8", mode="r")[:], plies[8])
+        assert np.array_equal(zarr.open_array(f"{store}/6", mode="r")[:], plies[6])
         distributed_sweep.forget(store)
-        assert solve_task(store, geometry, 8, 0, size)["read"] == plies[9].size
+        assert solve_task(store, geometry, 6, tasks[0].start, tasks[0].stop)["read"] == results[0]["read"]
     finally:
         distributed_sweep.forget(store)
         writer.abandon()
+
+
+@pytest.mark.parametrize("geometry", [Geometry(3, 4, 3), Geometry(3, 4, 3, misere=True), Geometry(2, 9, 3)], ids=str)
+def test_a_range_solved_from_the_rows_it_needs_alone(geometry):
+    """Given only the rows of the next ply's blocks that rows_needed names (every other byte unread), any range
+    gives the bytes the whole next ply gives; a row missing is refused, never read from elsewhere."""
+    numbered = numbering(geometry)
+    plies = dict(sweep(geometry))
+    chooser = random.Random(7)
+    for _ in range(60):
+        ply = chooser.randrange(geometry.size)
+        size = numbered.ply_size(ply)
+        start = chooser.randrange(size)
+        stop = chooser.randrange(start + 1, size + 1)
+        held = {}
+        for key, rows in rows_needed(geometry, ply, start, stop).items():
+            block = numbered.block(ply + 1, *key)
+            data = plies[ply + 1][block.offset : block.stop].reshape(block.rows, block.cols)[rows].ravel()
+            held[key] = HeldRows(data, block.cols, rows=rows)
+        assert np.array_equal(solve_range(geometry, ply, start, stop, held), plies[ply][start:stop])
+    key, rows = max(rows_needed(geometry, 4, 0, numbered.ply_size(4)).items(), key=lambda item: item[1].size)
+    block = numbered.block(5, *key)
+    short = HeldRows(np.zeros((rows.size - 1) * block.cols, dtype=np.uint8), block.cols, rows=rows[1:])
+    with pytest.raises(ValueError, match="not every one of rows"):
+        short.terms(rows)
+    stretch = HeldRows(np.zeros(block.cols, dtype=np.uint8), block.cols, first=int(rows[0]))
+    with pytest.raises(ValueError, match="are held, not all of"):
+        stretch.terms(rows)
+
+
+@pytest.mark.parametrize("geometry", [Geometry(2, 9, 4), Geometry(4, 5, 4)], ids=str)
+@pytest.mark.parametrize("workers", [1, 2, 4, 64])
+def test_a_ply_is_cut_at_its_blocks_and_shared_out_by_block(geometry, workers):
+    """Every ply's tasks cover it once in whole store chunks, none longer than a task may be; each task's home
+    holds most of its ranks; a home's tasks go to one worker unless it is larger than a worker's share; and no
+    worker is given more than its share and the largest run."""
+    numbered = numbering(geometry)
+    addresses = {f"tcp://worker-{index}": 1 for index in range(workers)}
+    for ply in range(geometry.size + 1):
+        size = numbered.ply_size(ply)
+        chunk = min(size, STORE_CHUNK)
+        length = task_length(size, workers)
+        tasks = cut_ply(numbered, ply, length, chunk)
+        assert [task.start for task in tasks] == [0] + [task.stop for task in tasks[:-1]]
+        assert tasks[-1].stop == size
+        assert all(task.start % chunk == 0 and 0 < task.ranks <= length for task in tasks)
+        assert all(task.home == home_of(numbered, ply, task.start, task.stop) for task in tasks)
+        planned = share_out(tasks, addresses)
+        assert sorted(task.start for task, _ in planned) == [task.start for task in tasks]
+        share = size / workers
+        load: dict[str, int] = {}
+        for home in {task.home for task in tasks}:
+            ranks = sum(task.ranks for task in tasks if task.home == home)
+            meant = {worker for task, worker in planned if task.home == home}
+            assert len(meant) == 1 or ranks > share, (ply, home)
+        for task, worker in planned:
+            load[worker] = load.get(worker, 0) + task.ranks
+        assert max(load.values()) <= share + max(max(task.ranks for task in tasks), share), ply
+
+
+def test_no_worker_no_plan():
+    numbered = numbering(Geometry(3, 4, 3))
+    tasks = cut_ply(numbered, 5, 1024, 256)
+    assert share_out(tasks, {}) == [(task, None) for task in tasks]
+    with pytest.raises(ValueError, match="hold no position of ply 5"):
+        home_of(numbered, 5, numbered.ply_size(5), numbered.ply_size(5) + 10)
+    assert Task(0, 10, (0, 0)).ranks == 10
 
 
 def test_a_worker_that_cannot_see_the_store_says_so(tmp_path):

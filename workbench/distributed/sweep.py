@@ -1,13 +1,17 @@
-"""The retrograde sweep on Dask: one task per chunk of a ply, each ply a Zarr array of the kept store.
+"""The retrograde sweep on Dask: tasks of whole chunks of a ply, each ply a Zarr array of the kept store.
 
 :func:`dask_sweep` solves a board ply by ply, the full board first, on a ``LocalCluster`` of its own (``workers``
 processes of one thread each) or on the cluster whose scheduler is at ``scheduler``. A ply's array is made
-empty by the driver (:meth:`~workbench.kept.solutions.SolutionWriter.create`); each of the ply's tasks
-(:func:`solve_task`) opens the store, reads the whole next ply once per worker process (kept there until the
-sweep moves to the ply below), solves its ranks with :func:`workbench.engine.sweep.solve_range`, writes them
-into the array and hands back only the ply's bincount of its bytes and what it read and wrote. The driver sums
-the bincounts into the ply's summary; no values ever pass through it. The store is renamed into place only
-when every ply is whole (:meth:`~workbench.kept.solutions.SolutionWriter.finish`), so that it is the store
+empty by the driver (:meth:`~workbench.kept.solutions.SolutionWriter.create`), which cuts the ply into tasks at
+its blocks and gives each block's tasks to one worker (:mod:`.plan`: Dask's ``workers=`` with
+``allow_other_workers``, so that a task still runs where its worker is gone or busy). Each task
+(:func:`~.task.solve_task`) reads from the store only the rows of the next ply its positions' children lie in (its
+block's child block whole, kept by the worker for the block's next tasks), solves its ranks with
+:func:`workbench.engine.sweep.solve_range`, writes them into the array and hands back only the bincount of its
+bytes, what it read and held, and its worker's peak memory. The driver sums the bincounts into the ply's summary;
+no values ever pass through it. The store's attributes say, by ply, what was read in all and by each worker, what
+each worker held at most and its peak memory. The store is renamed into place only when every ply is whole
+(:meth:`~workbench.kept.solutions.SolutionWriter.finish`), so that it is the store
 :func:`workbench.kept.solutions.write_solution` writes from the one-process sweep, chunk for chunk.
 
 A task's range is a whole number of the store's chunks: two tasks never write the same chunk file, and a task
@@ -22,27 +26,26 @@ path (a shared file system): the driver makes and renames it, the workers fill i
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import logging
-import os
 import shutil
-import sys
 import tempfile
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from ..engine.geometry import Geometry
 from ..engine.ranked import numbering
-from ..engine.sweep import CHUNK as SWEEP_CHUNK, solve_range
-from ..errors import StoreError, UsageError
+from ..engine.sweep import CHUNK as SWEEP_CHUNK
+from ..errors import UsageError
 from ..kept.solutions import CHUNK as STORE_CHUNK, SolutionWriter, chunk_length, store_name, summary_of_counts
 from ..kept.solving import sweep_weights
+from .plan import Task, cut_ply, share_out
+from .task import forget, solve_task
+
+__all__ = ["CLUSTER_EXTRA", "dask_sweep", "forget", "solve_task", "task_length"]
 
 DEFAULT_WORKERS = 2
 """Local worker processes when neither ``workers`` nor ``scheduler`` is given."""
@@ -110,10 +113,7 @@ def _sweep(client, geometry: Geometry, target: Path, fingerprint: str, progress,
     weights = _weights(geometry)
     done = 0.0
     summaries: dict[int, dict] = dict(writer.done)
-    seconds = [0.0] * numbered.plies
-    read = [0] * numbered.plies
-    tasks = [0] * numbered.plies
-    task_seconds = [[0.0, 0.0, 0.0] for _ in range(numbered.plies)]
+    tally = _Tally(numbered.plies)
     run = uuid.uuid4().hex[:8]
     try:
         for ply in range(numbered.plies - 1, -1, -1):
@@ -123,26 +123,19 @@ def _sweep(client, geometry: Geometry, target: Path, fingerprint: str, progress,
             ply_started = time.perf_counter()
             writer.create(ply)
             size = numbered.ply_size(ply)
+            workers = client.nthreads()  # (a worker lost and started again has another address)
+            length = task_length(size, sum(workers.values()) or 1, chunk)
+            planned = share_out(cut_ply(numbered, ply, length, chunk_length(size)), workers)
             counts = np.zeros(256, dtype=np.int64)
-            for result in _solve_ply(
-                client,
-                f"workbench-sweep-{run}",
-                store,
-                geometry,
-                ply,
-                task_length(size, sum(threads.values()) or 1, chunk),
-                retries,
-            ):
+            for result in _solve_ply(client, f"workbench-sweep-{run}", store, geometry, ply, planned, retries):
                 counts += result["counts"]
-                read[ply] += result["read"]
-                tasks[ply] += 1
-                task_seconds[ply] = [total + part for total, part in zip(task_seconds[ply], result["seconds"])]
+                tally.add(ply, result)
                 done += weights[ply] * (result["stop"] - result["start"]) / size
                 if progress is not None:
                     progress(min(1.0, done))
             summaries[ply] = summary_of_counts(counts)
             writer.ply_done(ply, summaries[ply])
-            seconds[ply] = round(time.perf_counter() - ply_started, 3)
+            tally.seconds[ply] = round(time.perf_counter() - ply_started, 3)
         _remove_stray_writes(writer.partial)
         writer.finish(
             summaries,
@@ -150,49 +143,98 @@ def _sweep(client, geometry: Geometry, target: Path, fingerprint: str, progress,
             workers=len(threads),
             threads=sum(threads.values()),
             seconds=round(time.perf_counter() - started, 3),
-            seconds_by_ply=seconds,
-            read_bytes_by_ply=read,
-            tasks_by_ply=tasks,
-            task_seconds_by_ply=[[round(part, 3) for part in parts] for parts in task_seconds],
+            **tally.attributes(),
         )
     except BaseException as error:
         writer.abandon(error)
         raise
     finally:
-        with contextlib.suppress(Exception):  # the workers' copies of the last ply read: hundreds of MB each
+        with contextlib.suppress(Exception):  # the workers' blocks of the last ply read: up to hundreds of MB each
             client.run(forget, store)
 
 
+class _Tally:
+    """What the tasks of each ply said of themselves, summed by ply and by worker (the store's attributes)."""
+
+    def __init__(self, plies: int) -> None:
+        self.seconds = [0.0] * plies
+        self.read = [0] * plies
+        self.tasks = [0] * plies
+        self.away = [0] * plies
+        self.task_seconds = [[0.0, 0.0, 0.0] for _ in range(plies)]
+        self.by_worker: dict[str, list[dict[str, int]]] = {
+            name: [{} for _ in range(plies)] for name in ("read", "held", "peak")
+        }
+
+    def add(self, ply: int, result: dict) -> None:
+        """One task's result (:func:`~.task.solve_task`'s, with the worker it was meant for as ``meant``)."""
+        self.read[ply] += result["read"]
+        self.tasks[ply] += 1
+        self.away[ply] += result["meant"] is not None and result["address"] != result["meant"]
+        self.task_seconds[ply] = [total + part for total, part in zip(self.task_seconds[ply], result["seconds"])]
+        worker = result["worker"]
+        read, held, peak = (self.by_worker[name][ply] for name in ("read", "held", "peak"))
+        read[worker] = read.get(worker, 0) + result["read"]
+        held[worker] = max(held.get(worker, 0), result["held"])
+        peak[worker] = max(peak.get(worker, 0), result["peak"])
+
+    def attributes(self) -> dict:
+        """By ply: seconds, bytes of the next ply read (in all, and by worker), tasks (and those run elsewhere
+        than the worker meant), the tasks' seconds reading, solving and writing, and by worker the most bytes of
+        the next ply held at once and the peak memory."""
+        return {
+            "seconds_by_ply": self.seconds,
+            "read_bytes_by_ply": self.read,
+            "tasks_by_ply": self.tasks,
+            "tasks_elsewhere_by_ply": self.away,
+            "task_seconds_by_ply": [[round(part, 3) for part in parts] for parts in self.task_seconds],
+            "worker_read_bytes_by_ply": self.by_worker["read"],
+            "worker_held_bytes_by_ply": self.by_worker["held"],
+            "worker_peak_bytes_by_ply": self.by_worker["peak"],
+        }
+
+
 def _solve_ply(
-    client, name: str, store: str, geometry: Geometry, ply: int, length: int, retries: int
+    client, name: str, store: str, geometry: Geometry, ply: int, planned: list[tuple[Task, str | None]], retries: int
 ) -> Iterator[dict]:
-    """The results of the ply's tasks (:func:`solve_task`, ``length`` ranks each) as they finish."""
+    """The results of the ply's tasks (:func:`~.task.solve_task`) as they finish, each with ``address`` (the
+    worker that ran it) and ``meant`` (the worker it was meant for). Each task goes to its worker where it can, in
+    the order planned (a worker's tasks of one block one after another)."""
     from distributed import KilledWorker, as_completed
 
-    size = numbering(geometry).ply_size(ply)
-    futures = [
+    futures = {
         client.submit(
-            solve_task,
+            _run_task,
             store,
             geometry,
             ply,
-            start,
-            min(size, start + length),
-            key=f"{name}-{ply}-{start}",
+            task.start,
+            task.stop,
+            key=f"{name}-{ply}-{task.start}",
             retries=retries,
             pure=False,
-        )
-        for start in range(0, size, length)
-    ]
+            workers=None if worker is None else [worker],
+            allow_other_workers=True,
+            priority=len(planned) - index,
+        ): worker
+        for index, (task, worker) in enumerate(planned)
+    }
     try:
         for future in as_completed(futures, loop=client.loop):
-            yield future.result()
+            yield {**future.result(), "meant": futures[future]}
     except KilledWorker as error:
         raise UsageError(
             f"the Dask sweep of {geometry} lost a worker on every try of a task of ply {ply} (out of memory?): {error}"
         ) from None
     finally:
-        client.cancel(futures)
+        client.cancel(list(futures))
+
+
+def _run_task(store: str, geometry: Geometry, ply: int, start: int, stop: int) -> dict:
+    """:func:`~.task.solve_task` in a worker, with the worker's address."""
+    from distributed import get_worker
+
+    return {**solve_task(store, geometry, ply, start, stop), "address": get_worker().address}
 
 
 def task_length(size: int, threads: int, chunk: int = SWEEP_CHUNK) -> int:
@@ -215,100 +257,6 @@ def _remove_stray_writes(store: Path) -> None:
     and renames it): the chunk itself was written again whole by the task's next run."""
     for stray in store.rglob("*.partial"):
         stray.unlink(missing_ok=True)
-
-
-# --- in the workers ---------------------------------------------------------------------------------------
-
-_later_lock = threading.Lock()
-_later: dict[tuple[str, int], np.ndarray] = {}
-"""This worker process's copy of the ply its tasks read, by (store, ply): one per store."""
-
-
-def solve_task(store: str, geometry: Geometry, ply: int, start: int, stop: int) -> dict:
-    """One task: ranks ``start``…``stop − 1`` of ``ply`` solved and written into the store's array of the ply.
-    Returns the bincount of their bytes (``counts``), the bytes of the next ply this task read from the store
-    (``read``: 0 where this process had read it already), its range, and the seconds it spent reading, solving
-    and writing; never the bytes themselves. Run again, it writes the same bytes."""
-    zarr = _zarr()
-    _reuse_freed_memory()
-    began = time.perf_counter()
-    later, read = _later_ply(store, geometry, ply)
-    read_at = time.perf_counter()
-    values = solve_range(geometry, ply, start, stop, later)
-    solved_at = time.perf_counter()
-    try:
-        zarr.open_array(f"{store}/{ply}", mode="r+")[start:stop] = values
-    except OSError as error:
-        raise _store_error(error, f"write ply {ply}", store) from None
-    seconds = (read_at - began, solved_at - read_at, time.perf_counter() - solved_at)
-    return {
-        "counts": np.bincount(values, minlength=256),
-        "read": read,
-        "start": start,
-        "stop": stop,
-        "seconds": seconds,
-    }
-
-
-def _later_ply(store: str, geometry: Geometry, ply: int) -> tuple[np.ndarray | None, int]:
-    """The whole of ply + 1, read from the store the first time a task of ``ply`` runs in this process."""
-    if ply == geometry.size:
-        return None, 0
-    key = (store, ply + 1)
-    with _later_lock:
-        found = _later.get(key)
-        if found is not None:
-            return found, 0
-        forget(store)  # the ply before: never read again
-        try:
-            found = np.asarray(_zarr().open_array(f"{store}/{ply + 1}", mode="r")[:])
-        except OSError as error:
-            raise _store_error(error, f"read ply {ply + 1}", store) from None
-        _later[key] = found
-        return found, found.nbytes
-
-
-def _store_error(error: OSError, doing: str, store: str) -> StoreError:
-    if isinstance(error, FileNotFoundError):  # the driver made it: this worker does not see the driver's files
-        return StoreError(
-            f"a Dask worker cannot {doing} at {store}: it is not there on the worker's machine (the store's folder "
-            "must be shared by the driver and every worker, at the same path)"
-        )
-    return StoreError(f"a Dask worker cannot {doing} at {store}: {error.strerror or error}")
-
-
-@cache
-def _reuse_freed_memory() -> None:
-    """Let glibc keep the sweep's large temporaries for reuse, in a worker that Dask started with
-    ``MALLOC_TRIM_THRESHOLD_`` set (its default, ``distributed.nanny.pre-spawn-environ``: 64 KiB). Setting it
-    turns off glibc's sliding mmap threshold, so that every array over 128 KiB is mapped afresh and its pages
-    faulted in again, which made the numpy sweep in a worker more than twice as slow, most of it in the kernel
-    (docs/benchmarks.md). Arrays up to 32 MiB then come from the heap, and up to 64 MiB of it is kept when
-    freed: glibc's own defaults once it has seen arrays that large."""
-    if "MALLOC_TRIM_THRESHOLD_" not in os.environ or not sys.platform.startswith("linux"):
-        return
-    try:
-        libc = ctypes.CDLL(None)
-        libc.mallopt(_M_MMAP_THRESHOLD, 32 << 20)
-        libc.mallopt(_M_TRIM_THRESHOLD, 64 << 20)
-    except (OSError, AttributeError):  # not glibc (musl has no mallopt to speak of)
-        pass
-
-
-_M_TRIM_THRESHOLD = -1
-_M_MMAP_THRESHOLD = -3
-
-
-def forget(store: str) -> None:
-    """Drop this process's copy of a ply of ``store`` (run on every worker at the sweep's end)."""
-    for key in [key for key in _later if key[0] == store]:
-        del _later[key]
-
-
-def _zarr():
-    import zarr
-
-    return zarr
 
 
 # --- the cluster ------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The retrograde sweep over ranked plies (:mod:`.ranked`): any range of one ply solved from the whole next ply.
+"""The retrograde sweep over ranked plies (:mod:`.ranked`): any range of one ply solved from the next ply, whole or
+only the rows of its blocks the range's children lie in (:func:`rows_needed`, :class:`HeldRows`).
 
 A ply's bytes are :func:`workbench.engine.strong.pack` of (value, remoteness) for the side to move, or
 :data:`~workbench.engine.strong.UNREACHED`, in rank order. :func:`solve_range` is the one step every sweep
@@ -15,7 +16,8 @@ Pure numpy; no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -29,6 +31,79 @@ CHUNK = 1 << 22
 
 PlyProgress = Callable[[int, int], None]
 """Called as ``progress(plies_done, plies)`` after each ply."""
+
+
+@dataclass(frozen=True, eq=False)
+class HeldRows:
+    """Some rows of one block of a ply, as a task holds them: ``data`` is their bytes, row after row of
+    ``cols`` bytes; ``rows`` the rows held (ascending), or None for every row from ``first`` on."""
+
+    data: np.ndarray
+    cols: int
+    first: int = 0
+    rows: np.ndarray | None = None
+
+    def terms(self, wanted: np.ndarray) -> np.ndarray:
+        """Where each of the ``wanted`` rows begins in :attr:`data` (int64).
+
+        :raises ValueError: a wanted row is not held (a task given less than :func:`rows_needed` names).
+        """
+        if self.rows is None:
+            index = wanted - self.first
+            held = self.data.size // self.cols
+            if index.size and (int(index.min()) < 0 or int(index.max()) >= held):
+                raise ValueError(f"rows {self.first}…{self.first + held - 1} are held, not all of {wanted.tolist()}")
+            return index * self.cols
+        index = np.searchsorted(self.rows, wanted)
+        found = index < self.rows.size
+        if not found.all() or not np.array_equal(self.rows[index], wanted):
+            raise ValueError(f"not every one of rows {wanted.tolist()} is held")
+        return index * self.cols
+
+
+Later = np.ndarray | Mapping[tuple[int, int], HeldRows] | None
+"""What a range is solved from: every byte of the next ply (anything indexable by an int64 array), or the rows of
+its blocks that :func:`rows_needed` names, by block (X and O marks in half A); None for the full board."""
+
+
+def rows_needed(geometry: Geometry, ply: int, start: int, stop: int) -> dict[tuple[int, int], np.ndarray]:
+    """The rows of the blocks of ply + 1 that the children of ranks ``start``…``stop − 1`` of ``ply`` lie in, by
+    block (its X and O marks in half A): ascending, unique (int64). A mark in half A leads to one block of ply + 1
+    (one more mark in A), at rows spread over it; a mark in half B to the block of the same marks in A, at the
+    same rows as the range's own. Empty for the full board."""
+    numbered = numbering(geometry)
+    if ply >= geometry.size:
+        return {}
+    a = numbered.a
+    x_to_move = ply % 2 == 0
+    digit = 1 if x_to_move else 2
+    found: dict[tuple[int, int], list[np.ndarray]] = {}
+    for block in numbered.blocks[ply]:
+        low, high = max(start, block.offset), min(stop, block.stop)
+        if low >= high:
+            continue
+        first_row = (low - block.offset) // block.cols
+        end_row = (high - block.offset - 1) // block.cols + 1
+        if block.ax + block.ao < a.size:
+            rows = a.groups[(block.ax, block.ao)][first_row:end_row]
+            key = (block.ax + x_to_move, block.ao + (not x_to_move))
+            for cell in range(a.size):
+                power = 3**cell
+                empty = rows[rows // power % 3 == 0]
+                found.setdefault(key, []).append(a.rank[empty + digit * power])
+        if block.bx + block.bo < numbered.b.size:
+            found.setdefault((block.ax, block.ao), []).append(np.arange(first_row, end_row, dtype=np.int64))
+    return {key: np.unique(np.concatenate(parts)) for key, parts in found.items()}
+
+
+def _rows_from(later: Later, block: Block, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The array the children in ``rows`` of ``block`` (of the next ply) are read from, and where each row
+    begins in it."""
+    if isinstance(later, Mapping):
+        held = later[(block.ax, block.ao)]
+        return held.data, held.terms(rows)
+    assert later is not None  # pragma: no mutate - narrows types
+    return later, block.offset + rows * block.cols
 
 
 @cache
@@ -89,9 +164,14 @@ def _line_masks(geometry: Geometry) -> tuple[list[tuple[np.ndarray, np.ndarray]]
     return tables[0], tables[1]
 
 
-def solve_range(geometry: Geometry, ply: int, start: int, stop: int, later: np.ndarray | None) -> np.ndarray:
-    """The bytes of ranks ``start``…``stop − 1`` of ``ply``, from ``later``: every byte of ply + 1 (anything
-    indexable by an int64 array; None for the full board, whose positions have no children)."""
+def solve_range(geometry: Geometry, ply: int, start: int, stop: int, later: Later) -> np.ndarray:
+    """The bytes of ranks ``start``…``stop − 1`` of ``ply``, from ``later``: every byte of ply + 1, or the rows
+    of its blocks :func:`rows_needed` names (:data:`Later`; None for the full board, whose positions have no
+    children).
+
+    :raises ValueError: ``later`` holds rows, and not every row needed.
+    :raises KeyError: ``later`` holds rows, and not of every block needed.
+    """
     numbered = numbering(geometry)
     out = np.empty(stop - start, dtype=np.uint8)
     for block in numbered.blocks[ply]:
@@ -106,7 +186,7 @@ def solve_range(geometry: Geometry, ply: int, start: int, stop: int, later: np.n
     return out
 
 
-def _solve_rows(numbered: Numbering, ply: int, block: Block, first_row: int, end_row: int, later) -> np.ndarray:
+def _solve_rows(numbered: Numbering, ply: int, block: Block, first_row: int, end_row: int, later: Later) -> np.ndarray:
     geometry = numbered.geometry
     a, b = numbered.a, numbered.b
     rows = a.groups[(block.ax, block.ao)][first_row:end_row]
@@ -149,7 +229,9 @@ def _solve_rows(numbered: Numbering, ply: int, block: Block, first_row: int, end
     return result
 
 
-def _best_scores(numbered: Numbering, ply: int, block: Block, rows: np.ndarray, cols: np.ndarray, later) -> np.ndarray:
+def _best_scores(
+    numbered: Numbering, ply: int, block: Block, rows: np.ndarray, cols: np.ndarray, later: Later
+) -> np.ndarray:
     """The best child's score of every position of the block's rows × cols (0 where a position has no child)."""
     a, b = numbered.a, numbered.b
     score_of = _score_of_child()
@@ -169,8 +251,8 @@ def _best_scores(numbered: Numbering, ply: int, block: Block, rows: np.ndarray, 
         if empty.size == 0:
             continue
         assert child_block is not None  # pragma: no mutate - the loop runs only with a child block
-        row_terms = child_block.offset + a.rank[rows[empty] + digit * power] * child_block.cols
-        scores = score_of[later[row_terms[:, None] + col_ranks[None, :]]]
+        source, row_terms = _rows_from(later, child_block, a.rank[rows[empty] + digit * power])
+        scores = score_of[source[row_terms[:, None] + col_ranks[None, :]]]
         if empty.size == rows.size:
             np.maximum(best, scores, out=best)
         else:
@@ -178,13 +260,13 @@ def _best_scores(numbered: Numbering, ply: int, block: Block, rows: np.ndarray, 
     # a mark in half B: A's pattern is unchanged, the child's block has the same marks in A
     if block.bx + block.bo < b.size:
         child_block = numbered.block(ply + 1, block.ax, block.ao)
-        row_terms = child_block.offset + a.rank[rows] * child_block.cols
+        source, row_terms = _rows_from(later, child_block, a.rank[rows])
         for cell in range(b.size):
             power = 3**cell
             empty = np.flatnonzero(cols // power % 3 == 0)
             if empty.size == 0:
                 continue
-            scores = score_of[later[row_terms[:, None] + b.rank[cols[empty] + digit * power][None, :]]]
+            scores = score_of[source[row_terms[:, None] + b.rank[cols[empty] + digit * power][None, :]]]
             if empty.size == cols.size:
                 np.maximum(best, scores, out=best)
             else:
