@@ -24,7 +24,14 @@ from workbench.engine.ranked import numbering
 from workbench.engine.strong import unpack
 from workbench.engine.sweep import HeldRows, rows_needed, solve_range, sweep
 from workbench.errors import StoreError, UsageError
-from workbench.kept.solutions import CHUNK as STORE_CHUNK, SolutionWriter, open_solution, ply_summary, write_solution
+from workbench.kept.solutions import (
+    CHUNK as STORE_CHUNK,
+    SolutionWriter,
+    open_solution,
+    ply_summary,
+    read_stretch,
+    write_solution,
+)
 
 from .conftest import shared_unless_mapping
 
@@ -341,6 +348,37 @@ def test_no_worker_no_plan():
     with pytest.raises(ValueError, match="hold no position of ply 5"):
         home_of(numbered, 5, numbered.ply_size(5), numbered.ply_size(5) + 10)
     assert Task(0, 10, (0, 0)).ranks == 10
+
+
+def test_a_stretch_is_read_straight_from_the_chunk_files(tmp_path):
+    """What a task reads of the next ply: zarr's bytes, a chunk never written being the fill value; a damaged chunk
+    is refused; an array laid out otherwise is read through zarr; no array is FileNotFoundError."""
+    import zarr
+
+    geometry = Geometry(4, 4, 4)
+    size = numbering(geometry).ply_size(8)  # fourteen chunks
+    writer = SolutionWriter(geometry, tmp_path / "s.zarr", FINGERPRINT)
+    writer.write(8, np.random.default_rng(5).integers(0, 256, size, dtype=np.uint8))
+    store = writer.partial
+    (store / "8" / "c" / "1").unlink()  # as zarr leaves a chunk of the fill value alone
+    expected = zarr.open_array(str(store / "8"), mode="r")[:]
+    chooser = random.Random(3)
+    for _ in range(30):
+        start = chooser.randrange(size)
+        stop = chooser.randrange(start + 1, size + 1)
+        assert np.array_equal(read_stretch(store, 8, size, start, stop), expected[start:stop])
+    assert np.array_equal(
+        read_stretch(store, 8, size, STORE_CHUNK, 2 * STORE_CHUNK), np.full(STORE_CHUNK, 255, dtype=np.uint8)
+    )
+    (store / "8" / "c" / "0").write_bytes(b"not zstd")
+    with pytest.raises(StoreError, match="damaged"):
+        read_stretch(store, 8, size, 0, 10)
+    with pytest.raises(FileNotFoundError):
+        read_stretch(store, 7, numbering(geometry).ply_size(7), 0, 10)
+    other = zarr.create_array(str(store / "9"), shape=(5000,), dtype="uint8", chunks=(1000,))
+    other[:] = np.arange(5000) % 251
+    assert np.array_equal(read_stretch(store, 9, 5000, 10, 2500), np.arange(10, 2500) % 251)
+    writer.abandon()
 
 
 def test_a_worker_that_cannot_see_the_store_says_so(tmp_path):

@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from ..engine.geometry import Geometry
 from ..engine.ranked import Block, numbering
 from ..engine.sweep import HeldRows, rows_needed, solve_range
 from ..errors import StoreError
+from ..kept.solutions import read_stretch
 from .plan import home_of
 
 _held_lock = threading.Lock()
@@ -88,20 +90,24 @@ def _later_rows(
     ax, ao = home_of(numbered, ply, start, stop)
     x_to_move = ply % 2 == 0
     whole = (ax + x_to_move, ao + (not x_to_move))
+    size = numbered.ply_size(ply + 1)
+
+    def stretch(low: int, high: int) -> np.ndarray:
+        return read_stretch(Path(store), ply + 1, size, low, high)
+
     try:
-        array = _zarr().open_array(f"{store}/{ply + 1}", mode="r")
         later, read = {}, 0
         for key, rows in rows_needed(geometry, ply, start, stop).items():
             block = numbered.block(ply + 1, *key)
             found = _kept_block((store, ply + 1, *key))
             if found is None and key == whole:
-                found = np.asarray(array[block.offset : block.stop])
+                found = stretch(block.offset, block.stop)
                 read += found.nbytes
                 _keep_block((store, ply + 1, *key), found)
             if found is not None:
                 later[key] = HeldRows(found, block.cols)
                 continue
-            later[key] = _read_rows(array, block, rows)
+            later[key] = _read_rows(stretch, store, ply + 1, block, rows)
             read += later[key].data.nbytes
     except OSError as error:
         raise _store_error(error, f"read ply {ply + 1}", store) from None
@@ -109,14 +115,18 @@ def _later_rows(
         return later, read, sum(kept.nbytes for kept in _held.values())
 
 
-def _read_rows(array, block: Block, rows: np.ndarray) -> HeldRows:
-    """The ``rows`` (ascending) of ``block`` from its ply's Zarr ``array``: the stretch from the first to the
-    last where they are at least half of it, else those rows alone."""
+def _read_rows(
+    stretch: Callable[[int, int], np.ndarray], store: str, ply: int, block: Block, rows: np.ndarray
+) -> HeldRows:
+    """The ``rows`` (ascending) of ``block``, a block of ``ply``: the stretch from the first to the last
+    (``stretch(start, stop)``) where they are at least half of it, else those rows alone (through zarr)."""
     first, end = int(rows[0]), int(rows[-1]) + 1
     if 2 * rows.size >= end - first:
-        data = array[block.offset + first * block.cols : block.offset + end * block.cols]
-        return HeldRows(np.asarray(data), block.cols, first=first)
+        return HeldRows(
+            stretch(block.offset + first * block.cols, block.offset + end * block.cols), block.cols, first=first
+        )
     where = block.offset + rows[:, None] * block.cols + np.arange(block.cols, dtype=np.int64)[None, :]
+    array = _zarr().open_array(f"{store}/{ply}", mode="r")
     return HeldRows(np.asarray(array.get_coordinate_selection(where.ravel())), block.cols, rows=rows)
 
 
