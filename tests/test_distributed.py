@@ -350,6 +350,34 @@ def test_no_worker_no_plan():
     assert Task(0, 10, (0, 0)).ranks == 10
 
 
+def test_rows_far_apart_are_read_as_stretches_apart():
+    """Rows of a block with a whole chunk of the store between them are read as separate stretches and held
+    alone; rows closer than that as one stretch, the rows between held too."""
+    from workbench.distributed.task import _read_rows
+    from workbench.engine.ranked import Block
+
+    ply = np.random.default_rng(2).integers(0, 256, 500_000, dtype=np.uint8)
+    block = Block(0, 0, 0, 0, offset=100, rows=100, cols=4096)
+    asked = []
+
+    def stretch(start, stop):
+        asked.append((start, stop))
+        return ply[start:stop].copy()
+
+    def row(index):
+        return ply[block.offset + index * block.cols : block.offset + (index + 1) * block.cols]
+
+    rows = np.array([0, 1, 2, 40, 41, 90])
+    held, read = _read_rows(stretch, block, rows)
+    assert len(asked) == 3 and read == (3 + 2 + 1) * block.cols
+    for index, start in zip(rows, held.terms(rows)):
+        assert np.array_equal(held.data[start : start + block.cols], row(index))
+    asked.clear()
+    held, read = _read_rows(stretch, block, np.array([5, 9, 20]))  # 10 rows apart: less than a chunk
+    assert len(asked) == 1 and read == 16 * block.cols and held.rows is None
+    assert np.array_equal(held.data[held.terms(np.array([12]))[0] :][: block.cols], row(12))
+
+
 def test_a_stretch_is_read_straight_from_the_chunk_files(tmp_path):
     """What a task reads of the next ply: zarr's bytes, a chunk never written being the fill value; a damaged chunk
     is refused; an array laid out otherwise is read through zarr; no array is FileNotFoundError."""

@@ -4,9 +4,9 @@
 (:func:`workbench.engine.sweep.rows_needed`). The child block of its home (:mod:`.plan`: the block holding most of
 its ranks), reached by a mark in half A, is read whole and kept in the worker process for the home's next tasks,
 one such block a worker thread (the least recently used dropped); the rest (its own rows of the block reached by
-a mark in half B, a few rows of a neighbouring block's children) is read for the task alone, as one stretch where
-the rows needed are at least half of it, else exactly. So a worker holds at most one whole child block a thread
-beside what its running task reads.
+a mark in half B, a few rows of a neighbouring block's children) is read for the task alone, in stretches from one
+row needed to the next unless a whole chunk of the store lies between them. So a worker holds at most one whole
+child block a thread beside what its running task reads.
 
 A task hands back the bincount of the bytes it wrote, the bytes it read and held of the next ply, the worker's name
 and its peak memory in the ply so far (Linux's high-water mark, set back when the worker's first task of a ply
@@ -33,7 +33,7 @@ from ..engine.geometry import Geometry
 from ..engine.ranked import Block, numbering
 from ..engine.sweep import HeldRows, rows_needed, solve_range
 from ..errors import StoreError
-from ..kept.solutions import read_stretch
+from ..kept.solutions import CHUNK as STORE_CHUNK, read_stretch
 from .plan import home_of
 
 _held_lock = threading.Lock()
@@ -107,27 +107,32 @@ def _later_rows(
             if found is not None:
                 later[key] = HeldRows(found, block.cols)
                 continue
-            later[key] = _read_rows(stretch, store, ply + 1, block, rows)
-            read += later[key].data.nbytes
+            later[key], bytes_read = _read_rows(stretch, block, rows)
+            read += bytes_read
     except OSError as error:
         raise _store_error(error, f"read ply {ply + 1}", store) from None
     with _held_lock:
         return later, read, sum(kept.nbytes for kept in _held.values())
 
 
-def _read_rows(
-    stretch: Callable[[int, int], np.ndarray], store: str, ply: int, block: Block, rows: np.ndarray
-) -> HeldRows:
-    """The ``rows`` (ascending) of ``block``, a block of ``ply``: the stretch from the first to the last
-    (``stretch(start, stop)``) where they are at least half of it, else those rows alone (through zarr)."""
-    first, end = int(rows[0]), int(rows[-1]) + 1
-    if 2 * rows.size >= end - first:
-        return HeldRows(
-            stretch(block.offset + first * block.cols, block.offset + end * block.cols), block.cols, first=first
-        )
-    where = block.offset + rows[:, None] * block.cols + np.arange(block.cols, dtype=np.int64)[None, :]
-    array = _zarr().open_array(f"{store}/{ply}", mode="r")
-    return HeldRows(np.asarray(array.get_coordinate_selection(where.ravel())), block.cols, rows=rows)
+def _read_rows(stretch: Callable[[int, int], np.ndarray], block: Block, rows: np.ndarray) -> tuple[HeldRows, int]:
+    """The ``rows`` (ascending) of ``block``, read as stretches of the ply (``stretch(start, stop)``) from one row
+    wanted to the next unless a whole chunk of the store lies between them, and the bytes read. Held as the one
+    stretch where it is one, else as the rows alone."""
+    cols = block.cols
+    cuts = (np.flatnonzero((np.diff(rows) - 1) * cols >= STORE_CHUNK) + 1).tolist()
+    runs = np.split(rows, cuts)
+    if len(runs) == 1:
+        first = int(rows[0])
+        data = stretch(block.offset + first * cols, block.offset + (int(rows[-1]) + 1) * cols)
+        return HeldRows(data, cols, first=first), data.nbytes
+    parts, read = [], 0
+    for run in runs:
+        first = int(run[0])
+        data = stretch(block.offset + first * cols, block.offset + (int(run[-1]) + 1) * cols)
+        read += data.nbytes
+        parts.append(data.reshape(-1, cols)[run - first].ravel())
+    return HeldRows(np.concatenate(parts), cols, rows=rows), read
 
 
 def _kept_block(key: tuple[str, int, int, int]) -> np.ndarray | None:
