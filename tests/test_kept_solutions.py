@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from workbench.engine import Geometry
-from workbench.engine.analysis import _strong_line, analyze_strong
+from workbench.engine.analysis import analyze_strong
+from workbench.engine.answers import SolutionAnswers
 from workbench.engine.position import Position
 from workbench.engine.ranked import numbering, positions_with_marks
 from workbench.engine.strong import UNREACHED
@@ -238,7 +239,9 @@ def test_the_analysis_from_a_kept_solution_is_the_strong_solution_s_without_the_
             assert ours.symmetry.canonical == theirs.symmetry.canonical
             if position.is_over:
                 break
-            assert _strong_line(kept, position) == _strong_line(strong, position)
+            assert SolutionAnswers(kept).principal_variation(position) == SolutionAnswers(strong).principal_variation(
+                position
+            )
             position = position.play(rng.choice(position.legal_moves()))
 
 

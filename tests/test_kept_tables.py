@@ -7,6 +7,7 @@ import pytest
 
 from workbench.engine import TIC_TAC_TOE
 from workbench.engine.analysis import forget_tables, install_tables, tables, tables_if_built
+from workbench.engine.answers import TableAnswers
 from workbench.kept import tables as cache
 
 
@@ -286,7 +287,11 @@ def test_read_back_analysis_reads_a_kept_strong_solution_never_solves_and_never_
 
     two_by_seven = Geometry(2, 7, 4)  # 14 cells: a strong solution in about a second
     solution = strong.strong_solve(two_by_seven)
-    monkeypatch.setattr(analysis, "_STRONG", {})
+    monkeypatch.setattr(
+        analysis,
+        "_IN_USE",
+        {geometry: used for geometry, used in analysis._IN_USE.items() if isinstance(used, TableAnswers)},
+    )
     monkeypatch.setattr(strong, "strong_solve", lambda *args: pytest.fail("solved"))
     assert not cache.read_back_analysis(two_by_seven) and not analysis_ready(two_by_seven)  # nothing kept
     assert cache.save_strong(solution)

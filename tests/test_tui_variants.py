@@ -9,6 +9,7 @@ import pytest
 from textual.widgets import Input, OptionList, Static
 
 from workbench.engine import Geometry, Position, parse_position
+from workbench.engine.answers import TableAnswers
 from workbench.settings import load_settings
 from workbench.state import load_study
 from workbench.tui.app import WorkbenchApp
@@ -126,7 +127,7 @@ async def test_the_panes_say_the_tables_are_being_built_and_nothing_blocks_meanw
     from workbench.kept import tables as cache
 
     monkeypatch.setattr(
-        analysis, "_TABLES", {key: value for key, value in analysis._TABLES.items() if key != THREE_BY_FOUR}
+        analysis, "_IN_USE", {key: value for key, value in analysis._IN_USE.items() if key != THREE_BY_FOUR}
     )
     monkeypatch.setattr(cache, "load_tables", lambda geometry: None)  # none kept on disk either
     release, _ = held(monkeypatch, "build_and_cache_tables")
@@ -308,7 +309,11 @@ async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress
     from workbench.engine import analysis
     from workbench.engine.strong import strong_solve
 
-    monkeypatch.setattr(analysis, "_STRONG", {})
+    monkeypatch.setattr(
+        analysis,
+        "_IN_USE",
+        {geometry: used for geometry, used in analysis._IN_USE.items() if isinstance(used, TableAnswers)},
+    )
     release, _ = held(monkeypatch, "strong_solution")
     app = _app(game=Geometry())
     seen: list[str] = []
@@ -358,7 +363,11 @@ def test_a_solve_left_running_by_a_quit_app_finishes_and_holds_up_no_later_one(m
     from workbench.engine import analysis
     from workbench.kept import tables as cache
 
-    monkeypatch.setattr(analysis, "_STRONG", {})
+    monkeypatch.setattr(
+        analysis,
+        "_IN_USE",
+        {geometry: used for geometry, used in analysis._IN_USE.items() if isinstance(used, TableAnswers)},
+    )
     monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")  # solved here, not read back
     app = _app(game=TWO_BY_SEVEN)
     reported = threading.Event()
@@ -522,7 +531,11 @@ async def test_the_moves_table_of_a_bigger_board_is_whole_and_scrolls_and_a_smal
 async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monkeypatch):
     from workbench.engine import analysis
 
-    monkeypatch.setattr(analysis, "_STRONG", {})
+    monkeypatch.setattr(
+        analysis,
+        "_IN_USE",
+        {geometry: used for geometry, used in analysis._IN_USE.items() if isinstance(used, TableAnswers)},
+    )
     release, solved = held(monkeypatch, "strong_solution")
     app = _app(game=Geometry())
     async with app.run_test(size=SIZE) as pilot:
@@ -551,7 +564,7 @@ def _kept_only_in_the_cache(monkeypatch, *boards: Geometry) -> None:
     for board in boards:
         assert cache.save_tables(analysis.tables(board))
     monkeypatch.setattr(
-        analysis, "_TABLES", {geometry: table for geometry, table in analysis._TABLES.items() if geometry not in boards}
+        analysis, "_IN_USE", {geometry: used for geometry, used in analysis._IN_USE.items() if geometry not in boards}
     )
 
 

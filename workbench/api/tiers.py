@@ -1,11 +1,10 @@
-"""Which way a board is answered, asked the way the command line asks it.
+"""Which way a board is answered, asked of the one place that chooses it.
 
 A board of at most 12 cells is answered from its tables, 13 to 16 from its strong solution (read back from the
 cache, or solved now and kept), 17 to 20 from a solution ``workbench solve`` kept, where there is one; every other
 board is searched one position at a time, and a value the search did not prove is ``None``, never a guess. The
-choice is the one :mod:`workbench.cli.common` and the app make (:func:`workbench.kept.tables.make_analysis_ready`,
-:func:`workbench.kept.solving.install_if_kept`): this module calls the same functions, and installs into the engine
-what they install, so the engine's own functions answer afterwards as they do for the command line.
+choice is :func:`workbench.kept.answers_for`'s, as it is the command line's and the app's: it gives the board's
+answers (:class:`workbench.engine.answers.Answers`), which this module asks.
 """
 
 from __future__ import annotations
@@ -13,15 +12,10 @@ from __future__ import annotations
 import time
 
 from ..engine import Analysis, Geometry, Position
-from ..engine.analysis import analyze, is_searched
+from ..engine.answers import TIERS as TIERS
 from ..engine.geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS
 from ..errors import InputError
-from ..kept import install_kept
-from ..kept.tables import make_analysis_ready
-
-TIERS = ("tables", "strong", "kept", "search")
-"""Every way a board is answered: its tables (up to 12 cells), its strong solution (13–16), a kept solution
-(17–20, once ``workbench solve`` or :func:`workbench.solve` made it), or a search of each position."""
+from ..kept import answers_for, install_kept
 
 DEFAULT_NODES = 20_000_000
 """The search's node budget where only a time is given (the command line's ``--nodes`` default)."""
@@ -39,16 +33,13 @@ def tier_of(geometry: Geometry) -> str:
 
 
 def make_exact(geometry: Geometry) -> bool:
-    """Make every value of ``geometry`` known to the engine if its tier knows them: the tables read back or built,
-    the strong solution read back or solved (and kept), or the kept solution opened. True where they are known;
-    False for a searched board (nothing is built for it).
+    """Make every value of ``geometry`` known if its tier knows them (:func:`workbench.kept.answers_for`): the
+    tables read back or built, the strong solution read back or solved (and kept), or the kept solution opened.
+    True where they are known; False for a searched board (nothing is built for it).
 
     Solving a 4×4 board the first time is the slow step: the cache keeps it for every later run.
     """
-    if geometry.size > MAX_STRONG_CELLS:
-        return install_kept(geometry)
-    make_analysis_ready(geometry)
-    return True
+    return answers_for(geometry).exact
 
 
 def analysis_of(position: Position, *, seconds: float | None = None, nodes: int | None = None) -> Analysis:
@@ -63,14 +54,11 @@ def analysis_of(position: Position, *, seconds: float | None = None, nodes: int 
         raise InputError(f"seconds={seconds!r}: a search's time is above zero")
     if nodes is not None and nodes < 1:
         raise InputError(f"nodes={nodes!r}: a search's node budget is 1 or more")
-    geometry = position.geometry
-    if make_exact(geometry) and not is_searched(geometry):
-        return analyze(position)
-    from ..engine.searched_analysis import searched_analysis
-
-    if seconds is None and nodes is None:
-        return searched_analysis(position)
+    answers = answers_for(position.geometry)
+    if answers.exact or (seconds is None and nodes is None):
+        return answers.analyze(position)
     from ..engine.search import search
+    from ..engine.searched_analysis import searched_analysis
 
     deadline = None if seconds is None else time.monotonic() + seconds
 

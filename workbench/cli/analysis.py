@@ -13,10 +13,9 @@ from ..engine import (
     first_move_table,
     format_position,
 )
-from ..kept import install_kept
 from .common import (
     UsageError,
-    analyze_any,
+    answers_with_progress,
     console,
     game_of,
     parse_budget,
@@ -32,13 +31,12 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         from .every_position import analyze_every_position
 
         return analyze_every_position(args, geometry)
-    from ..engine.analysis import MAX_STRONG_CELLS  # not from engine.strong: that imports numpy
-
     seconds = parse_budget(args.budget)
     position = position_from(args)
-    if position.geometry.size > MAX_STRONG_CELLS and not install_kept(geometry):  # unsolved: search this position
+    answers = answers_with_progress(position.geometry)  # a study's own board, whatever --game says
+    if not answers.exact:  # past 16 cells and not solved: search this position
         return _search(args, position, seconds)
-    analysis = analyze_any(position)
+    analysis = answers.analyze(position)
     if args.json:
         print_json(analysis_record(analysis))
     else:

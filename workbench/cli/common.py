@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from .. import errors
 from ..engine import (
     Position,
-    analyze,
     parse_moves,
     parse_position,
 )
@@ -121,30 +122,31 @@ def game_of(args: argparse.Namespace):
     return parse_variant(args.game)
 
 
-def analyze_any(position: Position):
-    """The exact analysis of ``position`` on its own board: the tables up to 12 cells, the strong solution
-    (read back, or solved now and kept) up to 16, the kept solution past 16 (:func:`workbench.kept.install_kept`)."""
-    from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS
+def answers_with_progress(geometry, *, bar: bool = True):
+    """:func:`workbench.kept.answers_for` of ``geometry``, with a progress line on stderr while its strong solution
+    is made (when stderr is a terminal, and ``bar``)."""
+    from ..kept import answers_for
 
-    geometry = position.geometry
-    # at MAX_TABLE_CELLS both ways give the same exact analysis: the tables keep no file
-    if geometry.size <= MAX_TABLE_CELLS:  # pragma: no mutate - the same at the bound (above)
-        return analyze(position)
-    from ..engine.analysis import analyze_strong
-
-    if geometry.size > MAX_STRONG_CELLS:  # kept solutions only: unkept boards are searched by cmd_analyze
-        return analyze(position)
-    solution, _ = solved_with_progress(geometry)
-    return analyze_strong(solution, position)
+    with solving_line(geometry, bar=bar) as show:
+        return answers_for(geometry, show)
 
 
 def solved_with_progress(geometry, *, bar: bool = True):
     """(solution, where) of :func:`workbench.kept.tables.strong_solution`, with a progress line on stderr while the
-    board is solved when stderr is a terminal (and ``bar``); the line is ended once the solve is."""
+    board is solved when stderr is a terminal (and ``bar``)."""
     from ..kept.tables import strong_solution
 
+    with solving_line(geometry, bar=bar) as show:
+        return strong_solution(geometry, show)
+
+
+@contextmanager
+def solving_line(geometry, *, bar: bool = True) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A progress callback (stage, done, total) that draws one line on stderr while ``geometry`` is solved, ended
+    when the block is, whatever stage came last; None where stderr is not a terminal (or not ``bar``)."""
     if not (bar and sys.stderr.isatty()):
-        return strong_solution(geometry)
+        yield None
+        return
     import time
 
     from ..engine.solve_progress import describe_progress, solve_fraction
@@ -165,7 +167,7 @@ def solved_with_progress(geometry, *, bar: bool = True):
         print(f"\r{line:<100}", end="", file=sys.stderr, flush=True)  # padded: a shorter line covers a longer one
 
     try:
-        return strong_solution(geometry, show)
+        yield show
     finally:
         if started:  # end the line, whatever stage came last
             print(file=sys.stderr)

@@ -5,22 +5,18 @@ from __future__ import annotations
 
 import argparse
 
-from .common import game_of, open_library, print_json, solved_with_progress
+from .common import answers_with_progress, game_of, open_library, print_json
 
 
 def cmd_puzzles(args: argparse.Namespace) -> int:
-    from ..engine.analysis import MAX_TABLE_CELLS, check_exact, install_strong
+    from ..engine.analysis import check_exact
     from ..engine.puzzles import find_puzzles, puzzle_record
     from ..library.practice import keep_puzzles
 
     geometry = game_of(args)
     check_exact(geometry)  # above 16 cells not every value is known: one line, before any work
-    if geometry.size > MAX_TABLE_CELLS:  # 13-16 cells: the strong solution, read back or made (with progress)
-        install_strong(solved_with_progress(geometry, bar=not args.json)[0])
-    else:
-        from ..kept.tables import warm_tables
-
-        warm_tables(geometry)  # the tables read back from the cache where they were kept
+    # the tables, or 13-16 cells the strong solution, read back from the cache or made (with progress) and kept
+    answers_with_progress(geometry, bar=not args.json)
     if args.theme is None:
         puzzles = find_puzzles(geometry, args.count)
     else:  # the theme's own, spread over their difficulty as the count spreads them all

@@ -9,30 +9,20 @@ import sys
 
 from ..engine import TIC_TAC_TOE, Player, Position, format_position, parse_moves
 from ..errors import InputError
-from ..kept import install_kept
-from .common import UsageError, game_of, parse_budget, print_json, solved_with_progress
+from .common import UsageError, answers_with_progress, game_of, parse_budget, print_json
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS, is_searched
     from ..engine.geometry import cell_name, cell_names
     from ..engine.review import review_line, score
 
     start, cells = _review_line(args)
     geometry = start.geometry
-    install_kept(geometry)
-    if is_searched(geometry):
-        reviews = _review_searched(args, start, cells)
-    else:
-        if (
-            MAX_TABLE_CELLS < geometry.size <= MAX_STRONG_CELLS
-        ):  # 13-16 cells: the strong solution, read back or made (with progress)
-            from ..engine.analysis import install_strong
-
-            install_strong(solved_with_progress(geometry, bar=not args.json)[0])
-        reviews = review_line(start, cells)
+    # the tables, the strong solution (read back or made, with progress), a kept one, or else the search
+    answers = answers_with_progress(geometry, bar=not args.json)
+    reviews = review_line(start, cells) if answers.exact else _review_searched(args, start, cells)
     scores = [(player, score(reviews, player)) for player in (Player.X, Player.O)]
-    words = _words(start, cells) if not is_searched(geometry) else {}
+    words = _words(start, cells) if answers.exact else {}
     if args.json:
         print_json(
             {
@@ -92,7 +82,6 @@ def _words(start: Position, cells) -> dict[int, str]:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS, install_strong
     from ..engine.explain import explain, explanation_record
     from ..engine.geometry import cell_names, parse_cell_name
 
@@ -117,13 +106,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
         cell = parse_cell_name(args.move, geometry)
     else:
         raise UsageError("explain needs --moves LIST, or POSITION --move CELL")
-    from ..engine.analysis import is_searched
-
-    install_kept(geometry)
-    if is_searched(geometry):  # above 16 cells, unsolved: the verdict as far as a search of the position proves it
+    if not answers_with_progress(geometry, bar=not args.json).exact:
+        # above 16 cells, unsolved: the verdict as far as a search of the position proves it
         return _explain_searched(args, position, cell)
-    if MAX_TABLE_CELLS < geometry.size <= MAX_STRONG_CELLS:  # 13-16 cells: the strong solution (past 16: kept)
-        install_strong(solved_with_progress(geometry, bar=not args.json)[0])
     explanation = explain(position, cell)
     if args.json:
         print_json(explanation_record(explanation))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual import events
 
-from ...engine import Geometry, Position, analyze
+from ...engine import Geometry, Position
 from ...engine.analysis import analysis_ready
 from ..panes.evaluation import EvaluationView
 
@@ -38,12 +38,13 @@ class AnalysisTables(AppHost):
             self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
 
     def _build_tables(self) -> None:
-        """The exact analysis of the variant being played: its tables (up to 12 cells), or its strong solution
-        (13-16 cells), read back from the cache or made and kept there."""
+        """The exact analysis of the variant being played, as :func:`workbench.kept.answers_for` chooses it: its
+        tables (up to 12 cells), or its strong solution (13-16 cells), read back from the cache or made and kept
+        there; its empty board analysed once, so the first pane drawn finds it at hand."""
         import time
 
         from ...engine.solve_progress import describe_progress, solve_fraction
-        from ...kept.tables import make_analysis_ready
+        from ...kept import answers_for
 
         geometry = self.store.state.geometry
         started = time.monotonic()
@@ -55,8 +56,7 @@ class AnalysisTables(AppHost):
             text = describe_progress(stage, fraction, time.monotonic() - started)
             self.from_worker(setattr, self, "preparing", f"{text}\n{bar}")
 
-        make_analysis_ready(geometry, progress)
-        analyze(Position.empty(geometry))
+        answers_for(geometry, progress).analyze(Position.empty(geometry))
 
     def from_worker(self, callback, *args, **options) -> None:
         """``callback(*args, **options)`` on the UI thread, soon; the worker thread calling this goes on at once.
