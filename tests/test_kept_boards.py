@@ -242,3 +242,17 @@ def test_a_solve_killed_mid_ply_is_carried_on_by_the_next_and_keeps_what_an_unin
     mine, reference = zarr.open_group(str(ours), mode="r"), zarr.open_group(str(theirs), mode="r")
     for ply in range(BOARD.size + 1):
         assert np.array_equal(mine[str(ply)][:], reference[str(ply)][:]), ply
+
+
+def test_answers_for_a_kept_board_read_its_solution_and_a_board_not_kept_is_searched(kept, monkeypatch, tmp_path):
+    """Past 16 cells the tier is the kept solution where `workbench solve` made one, else the search."""
+    from workbench.engine.analysis import forget_analysis
+    from workbench.engine.answers import SearchedAnswers, SolutionAnswers
+    from workbench.kept import answers_for
+
+    answers = answers_for(BOARD)
+    assert isinstance(answers, SolutionAnswers) and answers.tier == "kept" and answers.exact
+    assert answers.analyze(Position.empty(BOARD)).value == Value.DRAW
+    forget_analysis(BOARD)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # another machine's cache: nothing kept there
+    assert isinstance(answers_for(BOARD), SearchedAnswers)

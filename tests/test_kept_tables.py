@@ -313,3 +313,30 @@ def test_forget_analysis_drops_one_board_s_tables_only(built):
     tables(misere)
     forget_analysis(misere)
     assert not analysis_ready(misere) and tables_if_built(TIC_TAC_TOE) is built
+
+
+def test_answers_for_chooses_each_board_s_tier_and_answers_at_hand_never_makes_one(monkeypatch):
+    """The one choice (issue 51): tables up to 12 cells, read back or built and kept; 13–16 the strong solution,
+    solved once with the caller's progress and kept, then read back; past 16 with none kept, the search.
+    ``answers_at_hand`` gives what costs no building or solving, and None (at once) where it would."""
+    from workbench.engine import Geometry, Position, analysis, strong
+    from workbench.engine.answers import SearchedAnswers, SolutionAnswers
+    from workbench.kept import answers_at_hand, answers_for
+
+    monkeypatch.setattr(analysis, "_IN_USE", {})
+    small = answers_for(TIC_TAC_TOE)
+    assert isinstance(small, TableAnswers) and cache.cache_path(TIC_TAC_TOE).exists()  # built, and kept
+    fourteen = Geometry(2, 7, 4)
+    assert answers_at_hand(fourteen) is None  # nothing kept: not solved here
+    stages = []
+    solved = answers_for(fourteen, lambda stage, done, total: stages.append(stage))
+    assert isinstance(solved, SolutionAnswers) and solved.tier == "strong" and stages  # solved, with progress
+    assert answers_for(fourteen) is solved and cache.strong_cache_path(fourteen).exists()  # once, and kept
+    monkeypatch.setattr(analysis, "_IN_USE", {})  # a new process: read back, never solved again
+    monkeypatch.setattr(strong, "strong_solve", lambda *args: pytest.fail("solved again"))
+    again = answers_at_hand(fourteen)
+    assert isinstance(again, SolutionAnswers) and again.analyze(Position.empty(fourteen)) == solved.analyze(
+        Position.empty(fourteen)
+    )
+    big = Geometry(15, 15, 5)
+    assert isinstance(answers_for(big), SearchedAnswers) and isinstance(answers_at_hand(big), SearchedAnswers)

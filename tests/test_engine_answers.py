@@ -1,0 +1,117 @@
+"""Each board's answers (issue 51): one object per board that is its tier and answers its positions. The tables and
+a strong solution of the same board answer alike; the search says where it cannot; the engine's functions ask the
+answers in use for a board and nothing else."""
+
+import random
+
+import pytest
+
+from tests.solved import solved
+from workbench.engine import Geometry, Position, analysis
+from workbench.engine.analysis import (
+    analyze,
+    answers_in_use,
+    answers_of,
+    forget_analysis,
+    install_strong,
+    principal_variation,
+    tables,
+    use_answers,
+)
+from workbench.engine.answers import (
+    BoardTooLargeError,
+    SearchedAnswers,
+    SolutionAnswers,
+    TableAnswers,
+)
+from workbench.engine.graph import state_graph
+
+pytestmark = pytest.mark.engine
+
+SMALL = [Geometry(), Geometry(misere=True), Geometry(2, 4, 3), Geometry(3, 4, 3)]
+
+
+def _sample(geometry: Geometry, count: int) -> list[Position]:
+    graph = state_graph(geometry)
+    keys = sorted(graph.keys())
+    return [graph.position(key) for key in random.Random(str(geometry)).sample(keys, min(count, len(keys)))]
+
+
+@pytest.mark.parametrize("geometry", SMALL, ids=str)
+def test_the_tables_and_a_strong_solution_of_one_board_answer_alike(geometry):
+    """The same values, remoteness, moves, best line, class and classes by ply, from either tier of a small board
+    (the strong solution's masks are the threat lines', the tables' the planner's: not compared)."""
+    from_tables, from_solution = TableAnswers(tables(geometry)), SolutionAnswers(solved(geometry))
+    assert (from_tables.tier, from_solution.tier) == ("tables", "strong") and from_tables.exact and from_solution.exact
+    assert from_tables.classes_by_ply() == from_solution.classes_by_ply()
+    for position in _sample(geometry, 150):
+        ours, theirs = from_tables.analyze(position), from_solution.analyze(position)
+        assert (ours.status, ours.value, ours.remoteness) == (theirs.status, theirs.value, theirs.remoteness)
+        assert [(m.cell, m.value, m.remoteness, m.games) for m in ours.moves] == [
+            (m.cell, m.value, m.remoteness, m.games) for m in theirs.moves
+        ]
+        assert from_tables.class_id(position) == from_solution.class_id(position) == ours.symmetry.class_id
+        assert from_tables.principal_variation(position) == from_solution.principal_variation(position)
+
+
+def test_a_solution_s_answers_keep_their_own_analyses():
+    """Each object keeps its analyses: asked again, the same analysis; another object of the same board keeps its
+    own (nothing shared between them to clear)."""
+    board = Geometry(2, 4, 3)
+    first, second = SolutionAnswers(solved(board)), SolutionAnswers(solved(board))
+    start = Position.empty(board)
+    assert first.analyze(start) is first.analyze(start)
+    assert second.analyze(start) is not first.analyze(start) and second.analyze(start) == first.analyze(start)
+
+
+@pytest.mark.parametrize("board", [Geometry(5, 5, 4), Geometry(15, 15, 5)], ids=str)
+def test_a_searched_board_s_answers_say_what_they_cannot_know(board):
+    answers = answers_of(board)
+    assert isinstance(answers, SearchedAnswers) and answers.tier == "search" and not answers.exact
+    start = Position.empty(board)
+    assert answers.analyze(start).position == start
+    for asked in (lambda: answers.principal_variation(start), lambda: answers.class_id(start)):
+        with pytest.raises(BoardTooLargeError, match=rf"^board {board}: exact values of every position cover"):
+            asked()
+    with pytest.raises(BoardTooLargeError, match=rf"^board {board}: symmetry classes are counted"):
+        answers.classes_by_ply()
+
+
+def test_a_kept_solution_s_answers_number_no_classes():
+    """A solution without classes (a kept one past 16 cells reads values alone) answers values and lines, and
+    says classes are not numbered, naming the board."""
+
+    class ValuesOnly:
+        def __init__(self, solution):
+            self.geometry, self.lookup_many = solution.geometry, solution.lookup_many
+
+    board = Geometry(2, 4, 3)
+    answers = SolutionAnswers(ValuesOnly(solved(board)))
+    start = Position.empty(board)
+    assert answers.tier == "kept" and answers.exact
+    assert answers.principal_variation(start) == SolutionAnswers(solved(board)).principal_variation(start)
+    assert answers.analyze(start).symmetry.class_id is None and answers.analyze(start).games is None
+    with pytest.raises(BoardTooLargeError, match=f"^board {board}: symmetry classes are numbered"):
+        answers.class_id(start)
+    with pytest.raises(BoardTooLargeError, match=f"^board {board}: symmetry classes are counted"):
+        answers.classes_by_ply()
+
+
+def test_the_engine_s_functions_ask_the_answers_in_use(monkeypatch):
+    """`analyze` and the best line answer from what `use_answers` set for the board, until it is forgotten; a board
+    of 13-16 cells with none in use is one line, not a solve; a solution does not displace a small board's tables."""
+    monkeypatch.setattr(analysis, "_IN_USE", {})
+    fourteen = Geometry(2, 7, 4)
+    start = Position.empty(fourteen)
+    with pytest.raises(BoardTooLargeError, match=f"^board {fourteen}: exact analysis covers boards of at most 12"):
+        analyze(start)
+    answers = SolutionAnswers(solved(fourteen))
+    use_answers(answers)
+    assert answers_in_use(fourteen) is answers and analyze(start) is answers.analyze(start)
+    assert principal_variation(start) == answers.principal_variation(start)
+    forget_analysis(fourteen)
+    assert answers_in_use(fourteen) is None
+    small = Geometry(2, 4, 3)
+    table = tables(small)
+    install_strong(solved(small))
+    assert isinstance(answers_in_use(small), TableAnswers) and answers_in_use(small).table is table
