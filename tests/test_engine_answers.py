@@ -115,3 +115,35 @@ def test_the_engine_s_functions_ask_the_answers_in_use(monkeypatch):
     table = tables(small)
     install_strong(solved(small))
     assert isinstance(answers_in_use(small), TableAnswers) and answers_in_use(small).table is table
+
+
+def test_a_solution_s_answers_are_freed_once_forgotten_without_a_collection():
+    """Nothing in the answers refers back to them: dropped, they (and the solution, a byte a position) go at once,
+    even where the collector does not run (the app freezes its view once the analysis is ready)."""
+    import gc
+    import weakref
+
+    board = Geometry(2, 4, 3)
+    answers = SolutionAnswers(solved(board))
+    answers.analyze(Position.empty(board))
+    gone = weakref.ref(answers)
+    gc.disable()
+    try:
+        del answers
+        assert gone() is None
+    finally:
+        gc.enable()
+
+
+def test_a_solution_s_answers_keep_the_latest_analyses_only(monkeypatch):
+    from workbench.engine import answers as answers_module
+
+    monkeypatch.setattr(answers_module, "ANALYSES_KEPT", 2)
+    board = Geometry(2, 4, 3)
+    answers = SolutionAnswers(solved(board))
+    first, second, third = (Position.empty(board).play(cell) for cell in (1, 2, 3))
+    kept_first = answers.analyze(first)
+    answers.analyze(second)
+    assert answers.analyze(first) is kept_first  # asked again: the latest now
+    answers.analyze(third)  # the oldest, second, makes room
+    assert answers.analyze(first) is kept_first and list(answers._analyses) == [third, first]

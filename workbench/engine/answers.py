@@ -13,7 +13,8 @@ use for the board. Pure: a solution that reads lazily from a file does so behind
 
 from __future__ import annotations
 
-from functools import lru_cache
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from ..errors import InputError
@@ -138,17 +139,27 @@ class SolutionAnswers(Answers):
         super().__init__(solution.geometry)
         self.solution = solution
         self.counted = hasattr(solution, "class_id")
-        self._analyze = lru_cache(maxsize=ANALYSES_KEPT)(self._analysis)
+        # not functools.lru_cache of a bound method: that cycle would keep a forgotten solution (a byte a position)
+        # until a collection, and the app freezes the collector's view once its analysis is ready
+        self._analyses: OrderedDict[Position, Analysis] = OrderedDict()
+        self._lock = threading.Lock()
 
     @property
     def tier(self) -> str:  # type: ignore[override]  # a property here: the solution says which
         return "strong" if self.counted else "kept"
 
     def analyze(self, position: Position) -> Analysis:
-        return self._analyze(position)
-
-    def _analysis(self, position: Position) -> Analysis:
-        return analyze_solution(self.solution, position)
+        with self._lock:
+            found = self._analyses.get(position)
+            if found is not None:
+                self._analyses.move_to_end(position)
+                return found
+        found = analyze_solution(self.solution, position)
+        with self._lock:
+            self._analyses[position] = found
+            if len(self._analyses) > ANALYSES_KEPT:
+                self._analyses.popitem(last=False)
+        return found
 
     def principal_variation(self, position: Position) -> tuple[Cell, ...]:
         check_legal(position)
