@@ -52,6 +52,16 @@ def test_the_tables_and_a_strong_solution_of_one_board_answer_alike(geometry):
         ]
         assert from_tables.class_id(position) == from_solution.class_id(position) == ours.symmetry.class_id
         assert from_tables.principal_variation(position) == from_solution.principal_variation(position)
+        if not position.is_over:
+            assert (
+                from_tables.move_values(position)
+                == from_solution.move_values(position)
+                == (
+                    ours.value,
+                    ours.remoteness,
+                    tuple(move.__class__(move.cell, move.value, move.remoteness, None, None) for move in ours.moves),
+                )
+            )
 
 
 def test_a_solution_s_answers_keep_their_own_analyses():
@@ -70,7 +80,8 @@ def test_a_searched_board_s_answers_say_what_they_cannot_know(board):
     assert isinstance(answers, SearchedAnswers) and answers.tier == "search" and not answers.exact
     start = Position.empty(board)
     assert answers.analyze(start).position == start
-    for asked in (lambda: answers.principal_variation(start), lambda: answers.class_id(start)):
+    asked_of = (answers.principal_variation, answers.class_id, answers.move_values)
+    for asked in (lambda ask=ask: ask(start) for ask in asked_of):
         with pytest.raises(BoardTooLargeError, match=rf"^board {board}: exact values of every position cover"):
             asked()
     with pytest.raises(BoardTooLargeError, match=rf"^board {board}: symmetry classes are counted"):

@@ -11,7 +11,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .answers import (
-    VALUES,
     Answers,
     BoardTooLargeError as BoardTooLargeError,
     SearchedAnswers,
@@ -20,7 +19,6 @@ from .answers import (
     analyze_key,
     analyze_solution,
     check_analysable,
-    reachable_key,
 )
 from .census import counts
 from .geometry import (
@@ -40,7 +38,7 @@ from .searched_analysis import (
     searched_analysis as searched_analysis,
     threat_masks as threat_masks,
 )
-from .solver import Value, solve
+from .solver import solve
 from .threats import planner_for
 
 if TYPE_CHECKING:
@@ -247,24 +245,6 @@ def principal_variation(position: Position) -> tuple[Cell, ...]:
     :raises BoardTooLargeError: above 16 cells, where the values are not all known.
     """
     return answers_of(position.geometry).principal_variation(position)
-
-
-def table_move_values(position: Position) -> tuple[Value, int, tuple[MoveAnalysis, ...]]:
-    """(value, remoteness, each move's value and remoteness) of a position in play, read from the tables alone:
-    what a verdict needs, without the masks, symmetry and counts of :func:`analyze` (its traps and games None).
-
-    :raises BoardTooLargeError: the board has more than :data:`MAX_TABLE_CELLS` cells.
-    :raises IllegalPositionError: the position is not reachable.
-    """
-    table = tables(position.geometry)
-    key = reachable_key(table, position)
-    assert key not in table.terminal  # pragma: no mutate - an invariant, never false
-    value, remoteness = table.value, table.remoteness
-    moves = tuple(
-        MoveAnalysis(cell, VALUES[-value[child]], remoteness[child] + 1, None, None)
-        for cell, child in table.children[key]
-    )
-    return VALUES[value[key]], remoteness[key], moves
 
 
 def analyze_all(geometry: Geometry = TIC_TAC_TOE) -> list[Analysis]:

@@ -36,6 +36,9 @@ VALUES = {int(value): value for value in Value}
 TIERS = ("tables", "strong", "kept", "search")
 """Every way a board is answered, as :attr:`Answers.tier` names it."""
 
+MoveValues = tuple[Value, int, tuple[MoveAnalysis, ...]]
+"""A position's value and remoteness, and each of its moves' (:meth:`Answers.move_values`)."""
+
 ANALYSES_KEPT = 4096
 """Analyses a solution's answers keep, the latest first out: a pane redrawn, a move stepped back to."""
 
@@ -69,6 +72,14 @@ class Answers:
         """The analysis of a legal ``position`` of this board.
 
         :raises IllegalPositionError: no game reaches ``position``."""
+        raise NotImplementedError
+
+    def move_values(self, position: Position) -> MoveValues:
+        """(value, remoteness, each move's value and remoteness) of a position in play: what a verdict needs,
+        without the masks, symmetry and counts of :meth:`analyze` (its traps and games None).
+
+        :raises IllegalPositionError: the position is not reachable.
+        :raises BoardTooLargeError: where the values are not all known."""
         raise NotImplementedError
 
     def principal_variation(self, position: Position) -> tuple[Cell, ...]:
@@ -106,6 +117,17 @@ class TableAnswers(Answers):
 
     def analyze(self, position: Position) -> Analysis:
         return analyze_key(self.table, position, reachable_key(self.table, position))
+
+    def move_values(self, position: Position) -> MoveValues:
+        table = self.table
+        key = reachable_key(table, position)
+        assert key not in table.terminal  # pragma: no mutate - an invariant, never false
+        value, remoteness = table.value, table.remoteness
+        moves = tuple(
+            MoveAnalysis(cell, VALUES[-value[child]], remoteness[child] + 1, None, None)
+            for cell, child in table.children[key]
+        )
+        return VALUES[value[key]], remoteness[key], moves
 
     def principal_variation(self, position: Position) -> tuple[Cell, ...]:
         table = self.table
@@ -161,6 +183,20 @@ class SolutionAnswers(Answers):
                 self._analyses.popitem(last=False)
         return found
 
+    def move_values(self, position: Position) -> MoveValues:
+        check_legal(position)
+        cells = position.legal_moves()
+        children = [position.play(cell) for cell in cells]
+        (value, remoteness), *read = cast(
+            "list[tuple[int, int]]",
+            self.solution.lookup_many([position.x, *(c.x for c in children)], [position.o, *(c.o for c in children)]),
+        )
+        moves = tuple(
+            MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, None, None)
+            for cell, (child_value, child_remoteness) in zip(cells, read)
+        )
+        return Value(value), remoteness, moves
+
     def principal_variation(self, position: Position) -> tuple[Cell, ...]:
         check_legal(position)
         line: list[Cell] = []
@@ -210,6 +246,9 @@ class SearchedAnswers(Answers):
             f"board {self.geometry}: {asked} cover boards of at most {MAX_STRONG_CELLS} cells "
             f"({self.geometry.size} here); `workbench analyze --game {self.geometry}` searches one position"
         )
+
+    def move_values(self, position: Position) -> MoveValues:
+        raise self._not_exact("exact values of every position")
 
     def principal_variation(self, position: Position) -> tuple[Cell, ...]:
         raise self._not_exact("exact values of every position")

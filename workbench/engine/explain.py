@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import InputError
-from .analysis import best_moves, check_exact, principal_variation, strong_if_installed, table_move_values
+from .analysis import answers_of, best_moves, check_exact, principal_variation
 from .facts import DECISIVE, Fact, after_move, board_of, move_facts
-from .geometry import MAX_TABLE_CELLS, Bitboard, Cell, cell_bit, cell_name, cell_names, cells_of
-from .position import Player, Position, check_legal, format_position
+from .geometry import Bitboard, Cell, cell_bit, cell_name, cell_names, cells_of
+from .position import Player, Position, format_position
 from .results import MoveAnalysis
 from .solver import Value
 from .telling import tell, tell_line
@@ -116,22 +116,12 @@ def _exact(position: Position, value: Value, remoteness: int, moves: tuple[MoveA
 
 @lru_cache(maxsize=64)
 def exact_moves(position: Position) -> ExactMoves:
-    """The value of ``position`` (in play) and of each of its moves, from the tables or the strong (or kept)
-    solution installed: kept for the last few positions, as each of a position's moves is explained in turn."""
-    solution = strong_if_installed(position.geometry) if position.geometry.size > MAX_TABLE_CELLS else None
-    if solution is None:  # the tables (or, past them, BoardTooLargeError)
-        return _exact(position, *table_move_values(position))
-    check_legal(position)
-    cells = position.legal_moves()
-    children = [position.play(cell) for cell in cells]
-    (value, remoteness), *read = solution.lookup_many(
-        [position.x, *(c.x for c in children)], [position.o, *(c.o for c in children)]
-    )
-    moves = tuple(
-        MoveAnalysis(cell, Value(-child_value), child_remoteness + 1, None, None)
-        for cell, (child_value, child_remoteness) in zip(cells, read)
-    )
-    return _exact(position, Value(value), remoteness, moves)
+    """The value of ``position`` (in play) and of each of its moves, from its board's answers (the tables, or the
+    strong or kept solution in use): kept for the last few positions, as each of a position's moves is explained in
+    turn.
+
+    :raises BoardTooLargeError: the board's values are not all known (searched, or 13-16 cells not solved yet)."""
+    return _exact(position, *answers_of(position.geometry).move_values(position))
 
 
 def role_of(position: Position, cell: Cell) -> tuple[str, tuple[Cell, ...]]:
