@@ -82,13 +82,15 @@ def _assert_same_as_numpy(geometry, path, plies) -> None:
 
 
 def _assert_read_block_by_block(geometry, attributes, workers) -> None:
-    """Each ply read at most two and a half times the next ply's bytes in all, by workers named ``0``…; each worker
+    """Each ply read at most two and a half times the next ply's bytes in all, by workers named ``0``…, and a block
+    more for each task Dask ran away from its worker (work stealing: its block read again where it ran); each worker
     keeping at most the largest block of the next ply whole, with its peak memory said."""
     numbered = numbering(geometry)
     for ply in range(geometry.size):
         size = numbered.ply_size(ply + 1)
         largest = max(block.rows * block.cols for block in numbered.blocks[ply + 1])
-        assert attributes["read_bytes_by_ply"][ply] <= 2.5 * size, ply
+        stolen = attributes["tasks_elsewhere_by_ply"][ply]
+        assert attributes["read_bytes_by_ply"][ply] <= 2.5 * size + stolen * largest, ply
         by_worker = attributes["worker_read_bytes_by_ply"][ply]
         assert set(by_worker) <= {str(worker) for worker in range(workers)}
         assert sum(by_worker.values()) == attributes["read_bytes_by_ply"][ply]
@@ -283,7 +285,7 @@ def test_a_task_reads_only_the_blocks_it_needs(tmp_path):
         writer.abandon()
 
 
-@pytest.mark.parametrize("geometry", [Geometry(3, 4, 3), Geometry(3, 4, 3, misere=True), Geometry(2, 9, 3)], ids=str)
+@pytest.mark.parametrize("geometry", [Geometry(3, 4, 3), Geometry(3, 4, 3, misere=True), Geometry(3, 5, 3)], ids=str)
 def test_a_range_solved_from_the_rows_it_needs_alone(geometry):
     """Given only the rows of the next ply's blocks that rows_needed names (every other byte unread), any range
     gives the bytes the whole next ply gives; a row missing is refused, never read from elsewhere."""
