@@ -97,17 +97,19 @@ def _later_rows(
 
     try:
         later, read = {}, 0
-        for key, rows in rows_needed(geometry, ply, start, stop).items():
+        needed = rows_needed(geometry, ply, start, stop)
+        for key in sorted(needed, key=lambda key: key != whole):  # the home's block first: no other dropped after
             block = numbered.block(ply + 1, *key)
             found = _kept_block((store, ply + 1, *key))
             if found is None and key == whole:
+                _make_room()
                 found = stretch(block.offset, block.stop)
                 read += found.nbytes
                 _keep_block((store, ply + 1, *key), found)
             if found is not None:
                 later[key] = HeldRows(found, block.cols)
                 continue
-            later[key], bytes_read = _read_rows(stretch, block, rows)
+            later[key], bytes_read = _read_rows(stretch, block, needed[key])
             read += bytes_read
     except OSError as error:
         raise _store_error(error, f"read ply {ply + 1}", store) from None
@@ -141,6 +143,14 @@ def _kept_block(key: tuple[str, int, int, int]) -> np.ndarray | None:
         if found is not None:
             _held.move_to_end(key)
         return found
+
+
+def _make_room() -> None:
+    """Drop the least recently used blocks kept, so that one more keeps to one a worker thread (before it is read:
+    never a block more in memory)."""
+    with _held_lock:
+        while _held and len(_held) >= _threads():
+            _held.popitem(last=False)
 
 
 def _keep_block(key: tuple[str, int, int, int], block: np.ndarray) -> None:
