@@ -11,7 +11,14 @@ from workbench.engine import TIC_TAC_TOE, Position, Status, census, parse_positi
 from workbench.engine.census import games_through as computed_through
 from workbench.library import SCHEMA_VERSION, Library, LibraryError
 from workbench.library.db import PAGE_SIZE
-from workbench.library.games import complete_games, games_through, has_games, sample_games, write_games
+from workbench.library.games import (
+    complete_games,
+    games_summary,
+    games_through,
+    has_games,
+    sample_games,
+    write_games,
+)
 from workbench.library.graph import graph_dot, write_graph
 from workbench.library.studies import (
     StudyExistsError,
@@ -91,13 +98,39 @@ def test_studies_round_trip_rename_and_delete(tmp_path):
             save_study(library, "  ", state)
 
 
+def test_a_library_without_games_sums_up_as_none_of_each(tmp_path):
+    """Before `workbench games` has written them, the summary counts no game of any outcome (not a missing key)."""
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        assert games_summary(library) == {"ledger_rows": 0, "x": 0, "o": 0, "draw": 0}
+
+
+def test_the_list_of_studies_names_each_study_s_board_and_rule(tmp_path):
+    """The open dialog and `workbench studies list` show each study's variant: a 4×4 misère study is not listed
+    as the classic board."""
+    from workbench.engine import Geometry
+    from workbench.state.actions import NewGame
+
+    four = reduce(reduce(AppState(), NewGame(geometry=Geometry(4, 4, 4, misere=True))), PlayCell(cell=6))
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        save_study(library, "classic", study())
+        save_study(library, "four", four)
+        variants = {record.name: (record.variant, record.moves) for record in list_studies(library)}
+    assert variants == {"classic": ("3x3k3", 4), "four": ("4x4k4-misere", 1)}
+
+
 def test_games_tables_match_the_census(games_library):
     data = census(TIC_TAC_TOE)
     split = dict(games_library.query("SELECT coalesce(winner, 'draw'), count(*) FROM games GROUP BY winner"))
     assert (split["X"], split["O"], split["draw"]) == (data["games"]["x"], data["games"]["o"], data["games"]["draw"])
-    assert games_library.query("SELECT count(*) FROM ledger")[0][0] == sum(
-        int(length) * count for length, count in data["games_by_length"].items()
-    )
+    ledger_rows = sum(int(length) * count for length, count in data["games_by_length"].items())
+    assert games_library.query("SELECT count(*) FROM ledger")[0][0] == ledger_rows
+    # the summary `workbench games` prints (its X wins, O wins and draws) is the census's too
+    assert games_summary(games_library) == {
+        "ledger_rows": ledger_rows,
+        "x": data["games"]["x"],
+        "o": data["games"]["o"],
+        "draw": data["games"]["draw"],
+    }
     by_length = dict(games_library.query("SELECT length, count(*) FROM games GROUP BY length"))
     assert {str(k): v for k, v in by_length.items()} == data["games_by_length"]
     # the ledger and the flat table tell the same games

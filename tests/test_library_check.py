@@ -109,6 +109,9 @@ def open_study_from_template(name: str, comment: int):
         ("DROP TABLE openings", "schema: table openings is missing"),
         ("DROP TABLE ledger", "schema: table ledger is missing"),
         ("ALTER TABLE studies DROP COLUMN updated", "schema: table studies lacks column updated"),
+        # the newest migrations' parts are checked too: practice (version 4), spaced repetition (version 5)
+        ("DROP TABLE puzzles", "schema: table puzzles is missing"),
+        ("ALTER TABLE attempts DROP COLUMN theme", "schema: table attempts lacks column theme"),
         ("PRAGMA user_version = -1", f"schema: version -1 is not one this workbench knows (1-{SCHEMA_VERSION})"),
         ("UPDATE studies SET data = '5' WHERE name = 'study 3'", "study 'study 3': not a workbench study"),
         ("UPDATE studies SET data = '{\"nodes\": 5}' WHERE name = 'study 3'", "study 'study 3': not a workbench study"),

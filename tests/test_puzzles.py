@@ -254,12 +254,17 @@ def test_four_by_four_k4_puzzles_from_its_strong_solution(tmp_path, capsys, kept
 # --- the library -------------------------------------------------------------------------------------------------
 
 
+LIBRARY = pytest.mark.library
+"""The practice kept in the library: the library's room too (``-m library``), as its mutation run needs."""
+
+
 @pytest.fixture
 def library(tmp_path):
     with Library.open(tmp_path / "lib.sqlite3") as opened:
         yield opened
 
 
+@LIBRARY
 def test_puzzles_kept_come_back_in_the_finder_s_order(library):
     puzzles = find_puzzles(TIC_TAC_TOE)
     assert keep_puzzles(library, TIC_TAC_TOE, puzzles[:100]) == 100
@@ -272,12 +277,14 @@ def test_puzzles_kept_come_back_in_the_finder_s_order(library):
     assert len(kept_puzzles(library, TIC_TAC_TOE)) == len(puzzles)
 
 
+@LIBRARY
 def test_a_puzzle_of_another_board_is_not_kept_as_this_one_s(library):
     with pytest.raises(ValueError, match="^a puzzle of 3x3k3-misere kept as one of 3x3k3$"):
         keep_puzzles(library, TIC_TAC_TOE, find_puzzles(MISERE, 1))
     assert kept_puzzles(library, TIC_TAC_TOE) == []
 
 
+@LIBRARY
 def test_a_damaged_puzzle_row_is_one_line(library):
     keep_puzzles(library, TIC_TAC_TOE, find_puzzles(TIC_TAC_TOE, 2))
     library.connection.execute("UPDATE puzzles SET position = 'XXX/XXX/XXX' WHERE difficulty = 0")
@@ -286,6 +293,7 @@ def test_a_damaged_puzzle_row_is_one_line(library):
     assert "\n" not in str(raised.value)
 
 
+@LIBRARY
 def test_attempt_stats_count_and_the_streak_counts_back_from_the_latest(library):
     position = find_puzzles(TIC_TAC_TOE, 1)[0].position
     assert attempt_stats(library, "puzzle", TIC_TAC_TOE) == AttemptStats(0, 0, 0)
@@ -301,6 +309,7 @@ def test_attempt_stats_count_and_the_streak_counts_back_from_the_latest(library)
     assert attempt_stats(library, "puzzle", MISERE) == AttemptStats(0, 0, 0)
 
 
+@LIBRARY
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.booleans(), max_size=12))
 def test_the_stats_are_those_of_the_attempts_in_order(tmp_path_factory, results):
@@ -321,6 +330,7 @@ def test_the_stats_are_those_of_the_attempts_in_order(tmp_path_factory, results)
         assert attempt_stats(library, "mistake", TIC_TAC_TOE) == AttemptStats(len(results), sum(results), streak)
 
 
+@LIBRARY
 def test_missed_positions_are_those_whose_latest_attempt_failed_latest_first(library):
     first, second, third = (parse_position(text) for text in ("X../.../...", "X../.O./...", "XO./.X./..."))
     for position, solved in ((first, False), (second, False), (first, True), (third, False), (second, False)):
@@ -333,6 +343,7 @@ def test_missed_positions_are_those_whose_latest_attempt_failed_latest_first(lib
     assert all(isinstance(position, Position) for position in missed_positions(library, "mistake", TIC_TAC_TOE))
 
 
+@LIBRARY
 def test_an_attempt_is_checked_before_it_is_written(library):
     with pytest.raises(ValueError, match="^an attempt is at a mistake or a puzzle, not 'game'$"):
         record_attempt(library, kind="game", geometry=TIC_TAC_TOE, position=Position.empty(), answer=1, solved=True)
@@ -345,6 +356,7 @@ def test_an_attempt_is_checked_before_it_is_written(library):
     assert library.query("SELECT count(*) FROM attempts") == [(0,)]
 
 
+@LIBRARY
 def test_a_schema_3_library_gains_the_practice_tables_and_keeps_its_studies(tmp_path):
     path = tmp_path / "v3.sqlite3"
     old_library(path, 3)
@@ -363,6 +375,7 @@ def test_a_schema_3_library_gains_the_practice_tables_and_keeps_its_studies(tmp_
     assert check_library(path).healthy
 
 
+@LIBRARY
 def test_a_schema_4_library_keeps_its_attempts_and_puts_each_in_a_box(tmp_path):
     """The migration to spaced repetition loses no attempt: each is read as its solved column said (a solve in box 2,
     due the day after; a miss in box 1, due at once)."""
@@ -401,6 +414,7 @@ def test_a_schema_4_library_keeps_its_attempts_and_puts_each_in_a_box(tmp_path):
     assert check_library(path).healthy
 
 
+@LIBRARY
 def test_leitner_boxes_send_a_solve_up_and_anything_else_back_to_the_first(library):
     """Finding 5 and 6 in the library: a skip ends the streak and comes back at once; a solve goes up a box and is
     not due until its days have passed."""
@@ -442,6 +456,7 @@ def test_leitner_boxes_send_a_solve_up_and_anything_else_back_to_the_first(libra
         attempt("won", day)
 
 
+@LIBRARY
 def test_a_read_only_schema_3_library_reads_as_one_without_practice(tmp_path, monkeypatch):
     from .test_library import make_read_only
 
@@ -537,6 +552,7 @@ def test_any_count_is_a_number_of_puzzles_or_one_line(tmp_path_factory, text):
         assert code == 2 and out.getvalue() == "" and err.getvalue().count("\n") == 1
 
 
+@LIBRARY
 def test_progress_says_per_board_what_was_solved_on_the_first_try_what_is_due_and_by_theme(tmp_path, capsys):
     from datetime import date
 
