@@ -98,8 +98,11 @@ class RecoveryKeeper:
     """
 
     def __init__(
-        self, path: str | os.PathLike[str], *, settle: float = 0.05
-    ) -> None:  # pragma: no mutate - the settle is a pace: only timing could tell a mutant's from it
+        self,
+        path: str | os.PathLike[str],
+        *,
+        settle: float = 0.05,  # pragma: no mutate - a pace: only timing could tell a mutant's from it
+    ) -> None:
         self.path = Path(path)
         self.settle = settle
         self.session = uuid.uuid4().hex
