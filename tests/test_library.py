@@ -525,6 +525,33 @@ def test_the_switch_to_wal_mode_waits_for_a_writer_of_the_library(tmp_path):
         writer.close()
 
 
+def test_the_switch_to_wal_mode_gives_up_on_a_writer_that_never_ends(tmp_path):
+    """A writer that holds the library for longer than a locked library is waited for: the opening fails with
+    the locked library's message once the wait is over, not waiting for ever (the app would hang at start)."""
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        library.connection.execute("PRAGMA journal_mode = DELETE")  # as a library is before its first opening ends
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    outcome: list[str] = []
+
+    def open_it() -> None:
+        try:
+            Library.open(path).close()
+            outcome.append("opened")
+        except LibraryError as error:
+            outcome.append(str(error))
+
+    opener = threading.Thread(target=open_it, daemon=True)
+    try:
+        opener.start()
+        opener.join(60)  # a guard against the hang this is about, not a pace
+        assert outcome == [f"library {str(path)!r}: locked by another program (try again when it is done)"]
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
 def test_a_failed_write_leaves_nothing_half_written(tmp_path):
     with Library.open(tmp_path / "lib.sqlite3") as library:
         save_study(library, "kept", AppState())
