@@ -552,6 +552,32 @@ def test_the_switch_to_wal_mode_gives_up_on_a_writer_that_never_ends(tmp_path):
         writer.close()
 
 
+def test_a_library_that_cannot_turn_to_wal_mode_says_so_naming_it(tmp_path, monkeypatch):
+    """On a file system without shared memory SQLite stays in its old journal mode: the opening fails in one line
+    that names the file and the mode it got (standing in for such a file system: the switch answers "delete")."""
+    path = tmp_path / "lib.sqlite3"
+    monkeypatch.setattr(Library, "_switch_to_wal", lambda self: "delete")
+    with pytest.raises(LibraryError) as caught:
+        Library.open(path)
+    assert str(caught.value) == f"library {str(path)!r}: cannot switch to WAL mode (got delete)"
+
+
+def test_a_library_sqlite_cannot_open_is_one_line_naming_it(tmp_path, monkeypatch):
+    """The error of opening a file SQLite refuses, injected at the boundary (as root no file can be made
+    unreadable): the message names the library and SQLite's reason."""
+    import workbench.library.db as db
+
+    path = tmp_path / "lib.sqlite3"
+
+    def refuse(*arguments, **options):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(db.sqlite3, "connect", refuse)
+    with pytest.raises(LibraryError) as caught:
+        Library.open(path)
+    assert str(caught.value) == f"library {str(path)!r}: cannot open (unable to open database file)"
+
+
 def test_a_failed_write_leaves_nothing_half_written(tmp_path):
     with Library.open(tmp_path / "lib.sqlite3") as library:
         save_study(library, "kept", AppState())
@@ -815,3 +841,147 @@ def test_a_library_opened_on_one_thread_serves_another(tmp_path):
         thread.start()
         thread.join()
     assert (found, errors) == ([["one"]], [])
+
+
+# --- practice kept in the library (the survivors of issue 49's mutation run of practice.py) -----------------------
+
+
+def _attempt(library, position, result, *, on, geometry=TIC_TAC_TOE, kind="puzzle"):
+    from workbench.library.practice import record_attempt
+
+    record_attempt(library, kind=kind, geometry=geometry, position=position, answer=None, result=result, today=on)
+
+
+def test_the_count_due_is_of_the_day_asked_about_and_none_due_is_zero(tmp_path):
+    """The start screen's "due today" and `workbench progress` count what is due on the day they are asked about
+    (a solve is due again the day after, not at once), and a board with nothing due says 0."""
+    from datetime import date
+
+    from workbench.library.practice import due_counts, progress
+
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        _attempt(library, Position.empty().play(1), "solved", on=date(2026, 1, 5))
+        assert due_counts(library, today=date(2026, 1, 5)) == {}
+        assert due_counts(library, today=date(2026, 1, 6)) == {"3x3k3": 1}
+        [row] = progress(library, today=date(2026, 1, 5))
+        assert row.due == 0 and row.as_dict()["due"] == 0
+
+
+def test_progress_of_one_board_skips_the_others_before_it(tmp_path):
+    """`workbench progress --game 3x4k3` shows that board even when another board's practice sorts before it."""
+    from datetime import date
+
+    from workbench.engine import Geometry
+    from workbench.library.practice import progress
+
+    wide = Geometry(3, 4, 3)
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        _attempt(library, Position.empty().play(1), "missed", on=date(2026, 1, 5))
+        _attempt(library, Position.empty(wide).play(2), "solved", on=date(2026, 1, 5), geometry=wide)
+        [row] = progress(library, wide, today=date(2026, 1, 5))
+    assert (row.variant, row.kind, row.attempts, row.solved) == ("3x4k3", "puzzle", 1, 1)
+    [week] = row.as_dict()["weeks"]  # (the week of the attempt's own time: this week's Monday)
+    assert week == {"week": week["week"], "attempts": 1, "solved": 1}
+
+
+def test_the_positions_missed_on_a_wider_board_come_back_as_that_board_s(tmp_path):
+    """A 3×4 board's missed and due positions are read as 3×4 positions (as the 3×3 board's were, they fail)."""
+    from datetime import date
+
+    from workbench.engine import Geometry
+    from workbench.library.practice import due_positions, missed_positions
+
+    wide = Geometry(3, 4, 3)
+    position = Position.empty(wide).play(12)
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        _attempt(library, position, "missed", on=date(2026, 1, 5), geometry=wide, kind="mistake")
+        assert missed_positions(library, "mistake", wide) == [position]
+        assert due_positions(library, "mistake", wide, today=date(2026, 1, 5)) == [position]
+
+
+def test_a_damaged_attempt_position_is_one_line_naming_the_library_and_the_position(tmp_path):
+    """Whichever list reads it (missed, due), a position another program spoiled is a LibraryError naming the
+    library and the position's first 40 characters."""
+    from datetime import date
+
+    from workbench.library.practice import due_positions, missed_positions
+
+    path = tmp_path / "lib.sqlite3"
+    spoiled = "X" * 50
+    with Library.open(path) as library:
+        _attempt(library, Position.empty().play(1), "missed", on=date(2026, 1, 5), kind="mistake")
+        library.connection.execute("UPDATE attempts SET position = ?", (spoiled,))
+        for read in (missed_positions, lambda *args: due_positions(*args, today=date(2026, 1, 5))):
+            with pytest.raises(LibraryError) as caught:
+                read(library, "mistake", TIC_TAC_TOE)
+            message = str(caught.value)
+            assert message.startswith(f"library {str(path)!r}: an attempt's position {'X' * 40!r} is damaged (")
+            assert "\n" not in message
+
+
+def test_a_puzzle_row_with_a_number_that_is_not_one_is_damaged(tmp_path):
+    """A puzzle whose answer cell another program wrote as text is named as damaged, with why, not handed to the
+    practice screen; its position is shown to 40 characters."""
+    from workbench.engine.puzzles import find_puzzles
+    from workbench.library.practice import keep_puzzles, kept_puzzles
+
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        keep_puzzles(library, TIC_TAC_TOE, find_puzzles(TIC_TAC_TOE, 1))
+        [(position,)] = library.query("SELECT position FROM puzzles")
+        library.connection.execute("UPDATE puzzles SET answer = 'five'")
+        with pytest.raises(LibraryError) as caught:
+            kept_puzzles(library, TIC_TAC_TOE)
+        expected = f"library {str(path)!r}: puzzle {position[:40]!r} is damaged (a number that is not one)"
+        assert str(caught.value) == expected
+        long = "X" * 45
+        library.connection.execute("UPDATE puzzles SET answer = 5, position = ?", (long,))
+        with pytest.raises(LibraryError, match=f"^library .*: puzzle {'X' * 40!r} is damaged"):
+            kept_puzzles(library, TIC_TAC_TOE)
+
+
+def test_a_read_only_schema_4_library_shows_its_practice_and_its_missed_positions_as_due(tmp_path, monkeypatch):
+    """A library of schema 4 (practice, no spaced repetition yet) that cannot be upgraded, being read-only: its
+    puzzles and attempts are read, and the positions due are those whose latest attempt was missed."""
+    from workbench.engine import format_position
+    from workbench.library.practice import AttemptStats, attempt_stats, due_positions
+
+    path = tmp_path / "v4.sqlite3"
+    old_library(path, 4)
+    missed, solved = Position.empty().play(1), Position.empty().play(5)
+    connection = sqlite3.connect(path)
+    connection.executemany(
+        "INSERT INTO attempts (kind, variant, position, answer, solved) VALUES ('puzzle', '3x3k3', ?, 5, ?)",
+        [(format_position(missed), 0), (format_position(solved), 1)],
+    )
+    connection.commit()
+    connection.close()
+    make_read_only(path, monkeypatch)
+    with Library.open(path) as library:
+        assert library.read_only
+        assert attempt_stats(library, "puzzle", TIC_TAC_TOE) == AttemptStats(2, 1, 1)
+        assert due_positions(library, "puzzle", TIC_TAC_TOE) == [missed]
+        assert due_positions(library, "mistake", TIC_TAC_TOE) == []
+
+
+def test_a_library_whose_schema_cannot_be_read_is_one_line_from_practice(tmp_path):
+    """The version is asked before each practice read; when SQLite fails there (a damaged first page), the error
+    names the library and what SQLite said, as every library error does."""
+    from workbench.library.practice import attempt_stats
+
+    path = tmp_path / "lib.sqlite3"
+
+    class Failing:
+        def execute(self, *arguments):
+            raise sqlite3.DatabaseError("database disk image is malformed")
+
+    with Library.open(path) as library:
+        real, library.connection = library.connection, Failing()
+        try:
+            with pytest.raises(LibraryError) as caught:
+                attempt_stats(library, "puzzle", TIC_TAC_TOE)
+        finally:
+            library.connection = real
+    assert str(caught.value) == (
+        f"library {str(path)!r}: damaged (database disk image is malformed); run `workbench library check`"
+    )
