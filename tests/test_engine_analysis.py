@@ -467,10 +467,13 @@ def test_tables_installed_from_elsewhere_are_the_ones_used():
     assert tables(TIC_TAC_TOE) is built and tables() is built
 
 
-def test_boards_above_twelve_cells_are_refused_before_any_table_is_built():
-    from workbench.engine import BoardTooLargeError, Geometry, check_analysable
+def test_boards_above_twelve_cells_are_refused_before_any_table_is_built(monkeypatch):
+    from workbench.engine import BoardTooLargeError, Geometry, analysis, check_analysable
     from workbench.engine.analysis import tables, tables_if_built
 
+    # as a fresh process has it: no board's solution in use (a command an earlier test ran in this process put its
+    # board's answers in use, as its own process would for its lifetime)
+    monkeypatch.setattr(analysis, "_IN_USE", {})
     check_analysable(Geometry(3, 4, 3))  # 12 cells: fine
     with pytest.raises(
         BoardTooLargeError, match=r"^board 4x4k4: exact analysis covers boards of at most 12 cells so far \(16 here\)$"
