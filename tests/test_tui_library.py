@@ -465,3 +465,17 @@ async def test_games_like_this_shows_a_library_path_with_brackets_as_it_is(tmp_p
         assert isinstance(app.screen, GamesLikeThis)
         body = str(app.screen.query_one("#games-like-this", Static).render())
         assert f"source: from the library ({db})" in body
+
+
+def test_the_open_dialog_s_detail_of_a_study_says_move_or_moves():
+    """Beside each name the open dialog shows the variant, the moves (one "move", else "moves") and when it was
+    saved; a damaged study says why instead."""
+    from workbench.library.studies import StudyRecord
+    from workbench.tui.features.study_files import _record_detail
+
+    when = "2026-11-27 10:00:00"
+    assert _record_detail(StudyRecord(name="a", moves=1, updated=when)) == f"3x3k3 · 1 move · {when}"
+    four = StudyRecord(name="b", moves=4, updated=when, variant="4x4k4")
+    assert _record_detail(four) == f"4x4k4 · 4 moves · {when}"
+    damaged = StudyRecord(name="c", moves=0, updated=when, damaged="not valid JSON")
+    assert _record_detail(damaged) == f"damaged: not valid JSON · {when}"
