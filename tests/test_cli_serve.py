@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import aiohttp
 import pyte
@@ -231,6 +232,22 @@ async def test_with_its_warm_process_gone_the_server_starts_each_tab_s_app_the_u
         assert "-m workbench --db" in _command(app) and WARM_MODULE not in _command(app)
 
 
+def _until_kept_for_recovery(library: Path, seconds: float = 60) -> None:
+    """Wait until the library at ``library`` keeps an app session's study for recovery (a bound: a failure)."""
+    import sqlite3
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{library}?mode=ro", uri=True, timeout=1)) as db:
+                if db.execute("SELECT count(*) FROM recovery").fetchone()[0]:
+                    return
+        except sqlite3.Error:  # not made yet, or being written
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"no study kept for recovery in {library} after {seconds} s")
+
+
 async def test_a_server_killed_outright_leaves_no_app_behind_and_its_unsaved_study_is_offered_back(server, tmp_path):
     process, url = server
     async with aiohttp.ClientSession() as session:
@@ -238,6 +255,8 @@ async def test_a_server_killed_outright_leaves_no_app_behind_and_its_unsaved_stu
             await tab.until(all_panes, "the four panes")
             await tab.press("5")
             await tab.until(lambda text: "ply 1" in text, "the move played")
+            # the app keeps the unsaved study once its edits settle: the kill comes after that, not in the race
+            await asyncio.to_thread(_until_kept_for_recovery, tmp_path / "library.sqlite3")
             (app,) = _apps(process.pid)
             ended = os.pidfd_open(app)  # readable once the app has ended
             process.kill()  # no quit for the apps: their input just closes

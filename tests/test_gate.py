@@ -298,7 +298,12 @@ def test_the_panes_bindings_and_serve_pass_their_tests_on_stock_textual_and_text
     with :data:`STOCK_VARIABLE` set (the mode is decided once, at import), a file at a time so that the suite's
     workers share them out. The snapshots are the same files: the stock screens are the fast path's, cell for cell.
     Coverage is not measured in these runs (it would double their time; the fast path's runs measure it)."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("COV_CORE_", "COVERAGE_"))}
+    # nor the options of the run that started it (mutmut's `-m app` would select none of the file's tests)
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("COV_CORE_", "COVERAGE_")) and key != "PYTEST_ADDOPTS"
+    }
     env[STOCK_VARIABLE] = "1"
     command = [
         sys.executable,
