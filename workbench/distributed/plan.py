@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..engine.ranked import Numbering
+from ..engine.sweep import blocks_meeting
 
 
 @dataclass(frozen=True)
@@ -41,10 +42,9 @@ def home_of(numbered: Numbering, ply: int, start: int, stop: int) -> tuple[int, 
     :raises ValueError: the range holds no rank of the ply.
     """
     best, most = None, 0
-    for block in numbered.blocks[ply]:
-        overlap = min(stop, block.stop) - max(start, block.offset)
-        if overlap > most:
-            best, most = (block.ax, block.ao), overlap
+    for block, low, high, _, _ in blocks_meeting(numbered, ply, start, stop):
+        if high - low > most:
+            best, most = (block.ax, block.ao), high - low
     if best is None:
         raise ValueError(f"ranks {start}…{stop - 1} hold no position of ply {ply}")
     return best

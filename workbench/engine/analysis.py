@@ -77,6 +77,12 @@ def answers_of(geometry: Geometry) -> Answers:
         return answers
     if geometry.size > MAX_STRONG_CELLS:
         return SearchedAnswers(geometry)
+    return _tables_built_and_used(geometry)
+
+
+def _tables_built_and_used(geometry: Geometry) -> TableAnswers:
+    """``geometry``'s tables built now and put in use (tables answer before a solution of the same small board, as
+    they always have). :raises BoardTooLargeError: above :data:`MAX_TABLE_CELLS` cells."""
     check_analysable(geometry)
     answers = TableAnswers(build_tables(geometry))
     use_answers(answers)
@@ -90,9 +96,7 @@ def tables(geometry: Geometry = TIC_TAC_TOE) -> Tables:
     """
     answers = _IN_USE.get(geometry)
     if not isinstance(answers, TableAnswers):
-        check_analysable(geometry)
-        answers = TableAnswers(build_tables(geometry))
-        use_answers(answers)  # tables answer before a solution of the same small board, as they always have
+        answers = _tables_built_and_used(geometry)
     return answers.table
 
 

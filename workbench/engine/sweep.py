@@ -66,6 +66,15 @@ Later = np.ndarray | Mapping[tuple[int, int], HeldRows] | None
 its blocks that :func:`rows_needed` names, by block (X and O marks in half A); None for the full board."""
 
 
+def blocks_meeting(numbered: Numbering, ply: int, start: int, stop: int) -> Iterator[tuple[Block, int, int, int, int]]:
+    """Each block of ``ply`` that ranks ``start``…``stop − 1`` meet, in rank order: (the block, the first rank of the
+    range in it, one past its last, the block's first row those ranks lie in, one past its last row)."""
+    for block in numbered.blocks[ply]:
+        low, high = max(start, block.offset), min(stop, block.stop)
+        if low < high:
+            yield block, low, high, (low - block.offset) // block.cols, (high - block.offset - 1) // block.cols + 1
+
+
 def rows_needed(geometry: Geometry, ply: int, start: int, stop: int) -> dict[tuple[int, int], np.ndarray]:
     """The rows of the blocks of ply + 1 that the children of ranks ``start``…``stop − 1`` of ``ply`` lie in, by
     block (its X and O marks in half A): ascending, unique (int64). A mark in half A leads to one block of ply + 1
@@ -78,12 +87,7 @@ def rows_needed(geometry: Geometry, ply: int, start: int, stop: int) -> dict[tup
     x_to_move = ply % 2 == 0
     digit = 1 if x_to_move else 2
     found: dict[tuple[int, int], list[np.ndarray]] = {}
-    for block in numbered.blocks[ply]:
-        low, high = max(start, block.offset), min(stop, block.stop)
-        if low >= high:
-            continue
-        first_row = (low - block.offset) // block.cols
-        end_row = (high - block.offset - 1) // block.cols + 1
+    for block, _, _, first_row, end_row in blocks_meeting(numbered, ply, start, stop):
         if block.ax + block.ao < a.size:
             rows = a.groups[(block.ax, block.ao)][first_row:end_row]
             key = (block.ax + x_to_move, block.ao + (not x_to_move))
@@ -174,12 +178,7 @@ def solve_range(geometry: Geometry, ply: int, start: int, stop: int, later: Late
     """
     numbered = numbering(geometry)
     out = np.empty(stop - start, dtype=np.uint8)
-    for block in numbered.blocks[ply]:
-        low, high = max(start, block.offset), min(stop, block.stop)
-        if low >= high:
-            continue
-        first_row = (low - block.offset) // block.cols
-        end_row = (high - block.offset - 1) // block.cols + 1
+    for block, low, high, first_row, end_row in blocks_meeting(numbered, ply, start, stop):
         values = _solve_rows(numbered, ply, block, first_row, end_row, later).ravel()
         base = block.offset + first_row * block.cols
         out[low - start : high - start] = values[low - base : high - base]
