@@ -157,8 +157,10 @@ def engine_tables_computed_by_the_code_under_test():
     the unmutated code's results: forget them, so that the mutant computes what the tests read."""
     if "MUTANT_UNDER_TEST" in os.environ:
         from workbench.engine import clear_caches
+        from workbench.kept.held import let_go_of_all
 
         clear_caches()
+        let_go_of_all()
 
 
 @pytest.fixture(autouse=True)
@@ -169,5 +171,7 @@ def engine_tables_built_by_each_test_while_mutmut_maps_tests():
     test: forget them before every test of that run, so every test that reads them is counted."""
     if os.environ.get("MUTANT_UNDER_TEST") == "stats":
         from workbench.engine import clear_caches
+        from workbench.kept.held import let_go_of_all
 
         clear_caches()
+        let_go_of_all()

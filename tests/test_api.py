@@ -277,14 +277,16 @@ def _board(key: int, game) -> str:
     return "".join("X" if key >> i & 1 else "O" if key >> (i + cells) & 1 else "." for i in range(cells))
 
 
-def test_solving_a_strong_board_reports_its_progress_and_installs_it():
-    from workbench.engine.analysis import strong_if_installed
+def test_solving_a_strong_board_reports_its_progress_and_holds_it():
+    from workbench.kept import answers_for
+    from workbench.kept.held import let_go
 
+    let_go(workbench.variant("2x7k3").geometry)  # as a fresh process: not held from an earlier test
     shares: list[float] = []
     solution = workbench.solve("2x7k3", progress=shares.append)
     assert solution.kind == "strong" and solution.path is None and "2x7k3 strong" in repr(solution)
     assert shares and shares == sorted(shares) and 0 <= shares[0] and shares[-1] <= 1
-    assert strong_if_installed(workbench.variant("2x7k3").geometry) is solution.source
+    assert answers_for(workbench.variant("2x7k3").geometry).solution is solution.source  # the board's, from now on
 
 
 def test_values_for_a_player_turn_round_on_o_s_plies():

@@ -56,21 +56,23 @@ def test_analyze_all_writes_each_position_s_record_and_line_as_before(capsys, al
 
 def test_analyze_all_reads_the_kept_tables_and_keeps_them_where_it_built_them(capsys, monkeypatch):
     from workbench.engine import TIC_TAC_TOE
-    from workbench.engine.analysis import forget_tables, install_tables, tables
     from workbench.kept import tables as cache
+    from workbench.kept.held import held, hold, let_go
 
-    table = tables(TIC_TAC_TOE)
     _, expected, _ = run(capsys, "analyze", "--all", "--json")
-    forget_tables()
+    answers = held(TIC_TAC_TOE)
+    let_go(TIC_TAC_TOE)
     try:
         assert not cache.cache_path(TIC_TAC_TOE).exists()
         assert run(capsys, "analyze", "--all", "--json")[1] == expected  # built, and kept
         assert cache.cache_path(TIC_TAC_TOE).exists()
-        forget_tables()
+        let_go(TIC_TAC_TOE)
         monkeypatch.setattr(cache, "build_tables", lambda geometry: pytest.fail("built although they were kept"))
         assert run(capsys, "analyze", "--all", "--json")[1] == expected
     finally:
-        install_tables(table)
+        let_go(TIC_TAC_TOE)
+        if answers is not None:
+            hold(answers)
 
 
 def test_analyze_rich_view_shows_board_masks_and_moves(capsys):
@@ -145,8 +147,8 @@ def test_bad_study_files_exit_2_with_one_line(capsys, tmp_path, command):
 
 def test_no_command_starts_the_app_with_the_tables_warming(monkeypatch, tmp_path):
     from workbench.engine import TIC_TAC_TOE
-    from workbench.engine.analysis import forget_tables, install_tables, tables, tables_if_built
     from workbench.kept import tables as cache
+    from workbench.kept.held import held, hold, let_go
     from workbench.state import AppState, save_study
     from workbench.tui import app as app_module
 
@@ -166,17 +168,19 @@ def test_no_command_starts_the_app_with_the_tables_warming(monkeypatch, tmp_path
 
     monkeypatch.setattr(cache, "warm_in_background", recorded_warm)
     monkeypatch.setattr(app_module, "run", fake_run)
-    table = tables()
-    forget_tables()
+    answers = held(TIC_TAC_TOE)
+    let_go(TIC_TAC_TOE)
     try:
         assert main([]) == 0
         options, warming = launched[-1]
         assert options == {"db": None, "game": TIC_TAC_TOE}
         # exactly one thread, for the classic board, started before the app ran
         assert [(geometry, thread.name) for geometry, thread in warming] == [(TIC_TAC_TOE, "warm-tables")]
-        assert tables_if_built(TIC_TAC_TOE) is not None  # made ready by the command, not the app
+        assert held(TIC_TAC_TOE) is not None  # made ready by the command, not the app
     finally:
-        install_tables(table)
+        let_go(TIC_TAC_TOE)
+        if answers is not None:
+            hold(answers)
     study = tmp_path / "s.json"
     save_study(AppState(), study)
     assert main(["--db", str(tmp_path / "lib.sqlite3"), "open", str(study)]) == 0

@@ -353,9 +353,10 @@ def test_tables_survive_their_plain_data_form():
 
 def test_tables_read_back_give_the_planner_its_masks_without_planning_again(monkeypatch):
     """The tables keep the planner's masks of every position it reaches from the empty board (4,520 on 3×3, each
-    the planner's own answer); installed, a fresh planner answers from them and plans nothing."""
+    the planner's own answer); read back into answers, a fresh planner answers from them and plans nothing."""
     from workbench.engine import threats
-    from workbench.engine.analysis import install_tables, tables
+    from workbench.engine.analysis import tables
+    from workbench.engine.answers import TableAnswers
     from workbench.engine.position import parse_position
     from workbench.engine.tables_file import format_tables, parse_tables
 
@@ -368,7 +369,7 @@ def test_tables_read_back_give_the_planner_its_masks_without_planning_again(monk
     position = parse_position("X.O/.X./...")  # O to move
     expected = fresh.masks(position.o, position.x)
     monkeypatch.setattr(threats, "_PLANNERS", {})
-    install_tables(parse_tables(TIC_TAC_TOE, format_tables(table)))
+    TableAnswers(parse_tables(TIC_TAC_TOE, format_tables(table)))
     monkeypatch.setattr(threats.Planner, "_compute", lambda *args: pytest.fail("planned again"))
     assert threats.planner_for(TIC_TAC_TOE).masks(position.o, position.x) == expected
     assert threats.planner_for(TIC_TAC_TOE).masks(0, 0) == fresh.masks(0, 0)
@@ -457,30 +458,35 @@ def test_the_first_move_table_of_a_single_cell_board():
     assert first_move_table(Geometry(1, 1, 1)) == ((0.0,),)  # X's only move leaves O no reply to judge
 
 
-def test_tables_installed_from_elsewhere_are_the_ones_used():
-    """The app reads the tables back from its cache file and installs them: analysis must then use that
-    very object, not build its own (which would cost every start-up the build the cache exists to save)."""
-    from workbench.engine.analysis import build_tables, install_tables, tables
+def test_the_engine_builds_a_board_s_tables_once_and_answers_from_the_same_object():
+    """The engine's own answers (no answers handed over) are built once a process: every later question of the
+    board reads the same tables, never a second build."""
+    from workbench.engine import analysis
+    from workbench.engine.analysis import answers_of, tables
 
-    built = build_tables(TIC_TAC_TOE)
-    install_tables(built)
-    assert tables(TIC_TAC_TOE) is built and tables() is built
+    first = answers_of(TIC_TAC_TOE)
+    assert answers_of(TIC_TAC_TOE) is first and tables(TIC_TAC_TOE) is first.table and tables() is first.table
+    real_build = analysis.build_tables
+    builds = []
+    analysis.forget_tables()
+    try:
+        analysis.build_tables = lambda geometry: builds.append(geometry) or real_build(geometry)
+        assert answers_of(TIC_TAC_TOE) is answers_of(TIC_TAC_TOE) and builds == [TIC_TAC_TOE]
+    finally:
+        analysis.build_tables = real_build
 
 
 def test_boards_above_twelve_cells_are_refused_before_any_table_is_built(monkeypatch):
     from workbench.engine import BoardTooLargeError, Geometry, analysis, check_analysable
-    from workbench.engine.analysis import tables, tables_if_built
+    from workbench.engine.analysis import tables
 
-    # as a fresh process has it: no board's solution in use (a command an earlier test ran in this process put its
-    # board's answers in use, as its own process would for its lifetime)
-    monkeypatch.setattr(analysis, "_IN_USE", {})
     check_analysable(Geometry(3, 4, 3))  # 12 cells: fine
     with pytest.raises(
         BoardTooLargeError, match=r"^board 4x4k4: exact analysis covers boards of at most 12 cells so far \(16 here\)$"
     ):
         tables(Geometry(4, 4, 4))
-    assert tables_if_built(Geometry(4, 4, 4)) is None
-    with pytest.raises(BoardTooLargeError):
+    assert Geometry(4, 4, 4) not in analysis._BUILT
+    with pytest.raises(BoardTooLargeError):  # 13-16 cells: the engine alone has no answers (none handed over)
         analyze(Position.empty(Geometry(2, 7, 3)))
 
 

@@ -1,6 +1,6 @@
 """Each board's answers (issue 51): one object per board that is its tier and answers its positions. The tables and
 a strong solution of the same board answer alike; the search says where it cannot; the engine's functions ask the
-answers in use for a board and nothing else."""
+answers they are handed, else the engine's own, and nothing is installed anywhere."""
 
 import random
 
@@ -10,13 +10,12 @@ from tests.solved import solved
 from workbench.engine import Geometry, Position, analysis
 from workbench.engine.analysis import (
     analyze,
-    answers_in_use,
     answers_of,
-    forget_analysis,
-    install_strong,
+    class_id,
+    class_key,
+    classes_by_ply,
     principal_variation,
     tables,
-    use_answers,
 )
 from workbench.engine.answers import (
     BoardTooLargeError,
@@ -108,24 +107,24 @@ def test_a_kept_solution_s_answers_number_no_classes():
         answers.classes_by_ply()
 
 
-def test_the_engine_s_functions_ask_the_answers_in_use(monkeypatch):
-    """`analyze` and the best line answer from what `use_answers` set for the board, until it is forgotten; a board
-    of 13-16 cells with none in use is one line, not a solve; a solution does not displace a small board's tables."""
-    monkeypatch.setattr(analysis, "_IN_USE", {})
+def test_the_engine_s_functions_ask_the_answers_they_are_handed_and_keep_nothing_of_them():
+    """`analyze`, the best line and the classes answer from the answers handed to them; without, from the engine's
+    own (the tables, built once; the search above 16 cells), and a board of 13-16 cells is one line, not a solve,
+    however often its answers were handed over before: no call leaves anything behind for the next."""
     fourteen = Geometry(2, 7, 4)
-    start = Position.empty(fourteen)
-    with pytest.raises(BoardTooLargeError, match=f"^board {fourteen}: exact analysis covers boards of at most 12"):
-        analyze(start)
+    start = Position.empty(fourteen).play(3)
     answers = SolutionAnswers(solved(fourteen))
-    use_answers(answers)
-    assert answers_in_use(fourteen) is answers and analyze(start) is answers.analyze(start)
-    assert principal_variation(start) == answers.principal_variation(start)
-    forget_analysis(fourteen)
-    assert answers_in_use(fourteen) is None
+    assert analyze(start, answers) is answers.analyze(start)
+    assert principal_variation(start, answers) == answers.principal_variation(start)
+    assert class_id(start, answers) == class_key(start, answers) == answers.class_id(start)
+    assert classes_by_ply(fourteen, answers) == answers.classes_by_ply()
+    for asked in (analyze, principal_variation, class_id, class_key):
+        with pytest.raises(BoardTooLargeError, match=f"^board {fourteen}: exact analysis covers boards of at most 12"):
+            asked(start)
     small = Geometry(2, 4, 3)
-    table = tables(small)
-    install_strong(solved(small))
-    assert isinstance(answers_in_use(small), TableAnswers) and answers_in_use(small).table is table
+    assert isinstance(answers_of(small), TableAnswers) and answers_of(small).table is tables(small)
+    assert isinstance(answers_of(Geometry(5, 5, 4)), SearchedAnswers)
+    assert not hasattr(analysis, "use_answers") and not hasattr(analysis, "_IN_USE")
 
 
 def test_a_solution_s_answers_are_freed_once_forgotten_without_a_collection():

@@ -394,23 +394,23 @@ def test_the_misere_fork_mask_is_every_move_that_leaves_only_losing_replies(name
     assert squeezed > 0
 
 
-def test_an_installed_strong_solution_answers_where_the_tables_are_not_built():
-    """analyze, class_id, principal_variation and classes_by_ply read the strong solution when it is installed
-    and the tables are not: the same answers the tables give."""
-    from workbench.engine import clear_caches
-    from workbench.engine.analysis import analysis_ready, class_id, classes_by_ply, install_strong, tables_if_built
+def test_a_strong_solution_handed_over_answers_as_the_tables_do():
+    """analyze, class_id, principal_variation and classes_by_ply handed a strong solution's answers read it, and
+    build no tables: the same answers the tables give."""
+    from workbench.engine import analysis, clear_caches
+    from workbench.engine.analysis import class_id, classes_by_ply
+    from workbench.engine.answers import SolutionAnswers
 
     geometry = parse_variant("3x4k3")
     lines = ([], [6], [6, 7], [1, 5, 2], [6, 7, 2, 11, 5], [2, 1, 3, 5, 9])
     clear_caches()
-    assert not analysis_ready(geometry)
-    install_strong(solved(geometry))
-    assert analysis_ready(geometry)
+    answers = SolutionAnswers(solved(geometry))
     from_strong = [
-        (analyze(p), class_id(p), principal_variation(p)) for p in (Position.empty(geometry).play_all(m) for m in lines)
+        (analyze(p, answers), class_id(p, answers), principal_variation(p, answers))
+        for p in (Position.empty(geometry).play_all(m) for m in lines)
     ]
-    by_ply = classes_by_ply(geometry)
-    assert tables_if_built(geometry) is None  # none of it built the tables
+    by_ply = classes_by_ply(geometry, answers)
+    assert geometry not in analysis._BUILT  # none of it built the tables
     clear_caches()
     from_tables = [
         (analyze(p), class_id(p), principal_variation(p)) for p in (Position.empty(geometry).play_all(m) for m in lines)
@@ -425,9 +425,10 @@ def test_an_installed_strong_solution_answers_where_the_tables_are_not_built():
 
 
 def test_boards_above_sixteen_cells_are_searched_and_need_nothing_made():
-    from workbench.engine.analysis import analysis_ready, is_searched
+    from workbench.engine.analysis import answers_of
+    from workbench.state import AppState
 
     for variant in ("3x3k3", "3x4k3-misere", "4x4k4", "2x8k3"):
-        assert not is_searched(parse_variant(variant))
+        assert not AppState(geometry=parse_variant(variant)).searched
     for variant in ("5x5k4", "3x6k3", "15x15k5-misere"):
-        assert is_searched(parse_variant(variant)) and analysis_ready(parse_variant(variant))
+        assert AppState(geometry=parse_variant(variant)).searched and not answers_of(parse_variant(variant)).exact

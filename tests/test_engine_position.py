@@ -230,7 +230,8 @@ def test_marks_lines_text_and_a_move_order_of_a_position():
 
 
 def test_the_state_graph_and_the_tables_memo():
-    from workbench.engine.analysis import forget_tables, install_tables, tables, tables_if_built
+    from workbench.engine import analysis
+    from workbench.engine.analysis import forget_tables, tables
     from workbench.engine.graph import state_graph
 
     graph = state_graph(TIC_TAC_TOE)
@@ -238,7 +239,7 @@ def test_the_state_graph_and_the_tables_memo():
         parse_position("X../.../...").key in graph and Position(0b111, 0b111000, TIC_TAC_TOE).key not in graph
     )  # both won: unreachable
     table = tables(TIC_TAC_TOE)
+    assert tables(TIC_TAC_TOE) is table  # the memo
     forget_tables()
-    assert tables_if_built(TIC_TAC_TOE) is None
-    install_tables(table)
-    assert tables_if_built(TIC_TAC_TOE) is table
+    assert TIC_TAC_TOE not in analysis._BUILT
+    assert tables(TIC_TAC_TOE) == table  # built again, the same values

@@ -40,11 +40,11 @@ def solved_home(tmp_path_factory):
 @pytest.fixture
 def kept(solved_home, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(solved_home[0]))
-    from workbench.engine.analysis import forget_analysis
+    from workbench.kept.held import let_go
 
-    forget_analysis(BOARD)  # each test installs it itself, as a new process would
+    let_go(BOARD)  # each test opens it itself, as a new process would
     yield solved_home[1]
-    forget_analysis(BOARD)
+    let_go(BOARD)
 
 
 def test_solve_keeps_an_eighteen_cell_board_and_reads_it_back(kept, capsys):
@@ -246,13 +246,13 @@ def test_a_solve_killed_mid_ply_is_carried_on_by_the_next_and_keeps_what_an_unin
 
 def test_answers_for_a_kept_board_read_its_solution_and_a_board_not_kept_is_searched(kept, monkeypatch, tmp_path):
     """Past 16 cells the tier is the kept solution where `workbench solve` made one, else the search."""
-    from workbench.engine.analysis import forget_analysis
     from workbench.engine.answers import SearchedAnswers, SolutionAnswers
     from workbench.kept import answers_for
+    from workbench.kept.held import let_go
 
     answers = answers_for(BOARD)
     assert isinstance(answers, SolutionAnswers) and answers.tier == "kept" and answers.exact
     assert answers.analyze(Position.empty(BOARD)).value == Value.DRAW
-    forget_analysis(BOARD)
+    let_go(BOARD)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # another machine's cache: nothing kept there
     assert isinstance(answers_for(BOARD), SearchedAnswers)

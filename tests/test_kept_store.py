@@ -48,7 +48,7 @@ def test_zarr_alone_decodes_the_values_workbench_analyze_gives(solved_home, monk
 
     from workbench.cli import main
     from workbench.engine import Geometry
-    from workbench.engine.analysis import forget_analysis
+    from workbench.kept.held import let_go
 
     home, _ = solved_home
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
@@ -84,7 +84,7 @@ def test_zarr_alone_decodes_the_values_workbench_analyze_gives(solved_home, monk
         whole = store["4"][:]
         assert int((whole != 255).sum()) == store.attrs["positions_by_ply"][4]
     finally:
-        forget_analysis(Geometry(2, 9, 4))
+        let_go(Geometry(2, 9, 4))
     assert checked >= 20
 
 
@@ -96,11 +96,11 @@ def test_the_api_reads_the_kept_solution_as_zarr_does(solved_home, monkeypatch, 
 
     import workbench
     from workbench.engine import Geometry
-    from workbench.engine.analysis import forget_analysis
+    from workbench.kept.held import let_go
 
     home, _ = solved_home
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
-    forget_analysis(Geometry(2, 9, 4))
+    let_go(Geometry(2, 9, 4))
     try:
         assert workbench.variant(BOARD).tier == "kept"
         solution = workbench.kept_solution(BOARD)
@@ -119,7 +119,7 @@ def test_the_api_reads_the_kept_solution_as_zarr_does(solved_home, monkeypatch, 
         assert int(solution.values(ply)[rank]) == int(position.value) and position.variant.tier == "kept"
         assert workbench.atlas_record(BOARD).positions == sum(solution.positions_by_ply)
     finally:
-        forget_analysis(Geometry(2, 9, 4))
+        let_go(Geometry(2, 9, 4))
     with pytest.raises(workbench.StoreError, match="no kept solution at"):
         workbench.open_solution(tmp_path)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

@@ -6,17 +6,28 @@ from dataclasses import dataclass
 import pytest
 
 from workbench.engine import TIC_TAC_TOE
-from workbench.engine.analysis import forget_tables, install_tables, tables, tables_if_built
+from workbench.engine.analysis import tables
 from workbench.engine.answers import TableAnswers
-from workbench.kept import tables as cache
+from workbench.kept import held as held_module, tables as cache
+from workbench.kept.held import held, let_go, let_go_of_all
+
+
+def held_tables(geometry):
+    """The tables held for ``geometry`` (read back, or built and kept), or None."""
+    answers = held(geometry)
+    return answers.table if isinstance(answers, TableAnswers) else None
 
 
 @pytest.fixture
 def built():
-    """The tables, and afterwards the process memo as it was (other tests rely on it)."""
+    """The tables, held (as the app or a command has them once made ready), and afterwards the answers held as
+    they were (other tests rely on them)."""
+    before = dict(held_module._HELD)
     table = tables(TIC_TAC_TOE)
+    held_module._HELD[TIC_TAC_TOE] = TableAnswers(table)
     yield table
-    install_tables(table)
+    held_module._HELD.clear()
+    held_module._HELD.update(before)
 
 
 def test_saved_tables_read_back_equal(built):
@@ -27,12 +38,12 @@ def test_saved_tables_read_back_equal(built):
 
 def test_warm_tables_says_where_they_came_from(built):
     assert cache.warm_tables(TIC_TAC_TOE) == "memory"
-    forget_tables()
+    let_go_of_all()
     assert cache.warm_tables(TIC_TAC_TOE) == "built"
     assert cache.cache_path(TIC_TAC_TOE).exists()
-    forget_tables()
+    let_go_of_all()
     assert cache.ready_tables(TIC_TAC_TOE) == "cache"
-    assert tables_if_built(TIC_TAC_TOE) == built
+    assert held_tables(TIC_TAC_TOE) == built
 
 
 @pytest.mark.parametrize(
@@ -49,7 +60,7 @@ def test_a_damaged_cache_is_never_believed(built, damage):
     path = cache.cache_path(TIC_TAC_TOE)
     path.write_bytes(damage(path.read_bytes()))
     assert cache.load_tables(TIC_TAC_TOE) is None
-    forget_tables()
+    let_go_of_all()
     assert cache.warm_tables(TIC_TAC_TOE) == "built"
     assert cache.load_tables(TIC_TAC_TOE) == built  # and rewritten whole
 
@@ -71,9 +82,9 @@ def test_an_unwritable_cache_folder_only_costs_time(built, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(cache.tempfile, "mkstemp", refuse)
-    forget_tables()
+    let_go_of_all()
     assert cache.warm_tables(TIC_TAC_TOE) == "built"
-    assert tables_if_built(TIC_TAC_TOE) == built
+    assert held_tables(TIC_TAC_TOE) == built
     assert not cache.save_tables(built)
     assert not cache.cache_folder().exists() or list(cache.cache_folder().iterdir()) == []
 
@@ -98,7 +109,7 @@ def test_a_cache_folder_that_is_a_file_only_costs_time(built, tmp_path, monkeypa
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     assert not cache.save_tables(built)
     assert cache.load_tables(TIC_TAC_TOE) is None
-    forget_tables()
+    let_go_of_all()
     assert cache.warm_tables(TIC_TAC_TOE) == "built"
 
 
@@ -117,10 +128,10 @@ def test_files_of_other_engines_are_cleared_and_no_temporary_is_left(built):
 
 def test_the_cache_can_be_turned_off(built, monkeypatch):
     monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")
-    forget_tables()
+    let_go_of_all()
     assert cache.warm_tables(TIC_TAC_TOE) == "built"
     assert not cache.cache_path(TIC_TAC_TOE).exists()
-    forget_tables()
+    let_go_of_all()
     assert cache.ready_tables(TIC_TAC_TOE) is None
 
 
@@ -153,7 +164,7 @@ def held_first_build(built, monkeypatch):
 
     monkeypatch.setattr(cache, "build_tables", slow_build)
     monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")
-    forget_tables()
+    let_go_of_all()
     first = cache.warm_in_background(TIC_TAC_TOE)
     assert started.wait(5)
     return HeldBuild(first, release, builds)
@@ -189,7 +200,7 @@ def test_a_missing_cache_folder_is_made_with_its_parents(built, tmp_path, monkey
 
 def test_the_variable_set_to_0_leaves_the_cache_on(built, monkeypatch):
     monkeypatch.setenv(cache.DISABLE_VARIABLE, "0")
-    forget_tables()
+    let_go_of_all()
     assert cache.warm_tables(TIC_TAC_TOE) == "built"
     assert cache.cache_path(TIC_TAC_TOE).exists()
 
@@ -242,10 +253,10 @@ def test_tables_in_memory_are_reported_even_while_another_thread_holds_the_lock(
 
 def test_warm_tables_reads_the_cache_before_building(built, monkeypatch):
     cache.save_tables(built)
-    forget_tables()
+    let_go_of_all()
     monkeypatch.setattr(cache, "build_tables", lambda geometry: pytest.fail("built although the cache was whole"))
     assert cache.warm_tables(TIC_TAC_TOE) == "cache"
-    assert tables_if_built(TIC_TAC_TOE) == built
+    assert held_tables(TIC_TAC_TOE) == built
 
 
 def test_a_thread_that_waited_for_another_build_says_memory(held_first_build, monkeypatch):
@@ -271,59 +282,59 @@ def test_a_thread_that_waited_for_another_build_says_memory(held_first_build, mo
 
 def test_read_back_analysis_reads_kept_tables_and_never_builds(built, monkeypatch):
     monkeypatch.setattr(cache, "build_tables", lambda geometry: pytest.fail("built"))
-    forget_tables()
-    assert not cache.read_back_analysis(TIC_TAC_TOE) and tables_if_built(TIC_TAC_TOE) is None  # nothing kept
+    let_go_of_all()
+    assert not cache.read_back_analysis(TIC_TAC_TOE) and held_tables(TIC_TAC_TOE) is None  # nothing kept
     assert cache.save_tables(built)
-    assert cache.read_back_analysis(TIC_TAC_TOE) and tables_if_built(TIC_TAC_TOE) == built
+    assert cache.read_back_analysis(TIC_TAC_TOE) and held_tables(TIC_TAC_TOE) == built
     assert cache.read_back_analysis(TIC_TAC_TOE)  # at hand already
-    forget_tables()
+    let_go_of_all()
     monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")
-    assert not cache.read_back_analysis(TIC_TAC_TOE) and tables_if_built(TIC_TAC_TOE) is None
+    assert not cache.read_back_analysis(TIC_TAC_TOE) and held_tables(TIC_TAC_TOE) is None
 
 
 def test_read_back_analysis_reads_a_kept_strong_solution_never_solves_and_never_waits(monkeypatch):
-    from workbench.engine import Geometry, Position, analysis, strong
-    from workbench.engine.analysis import analysis_ready, analyze, forget_analysis, strong_if_installed
+    from workbench.engine import Geometry, Position, strong
 
     two_by_seven = Geometry(2, 7, 4)  # 14 cells: a strong solution in about a second
     solution = strong.strong_solve(two_by_seven)
     monkeypatch.setattr(
-        analysis,
-        "_IN_USE",
-        {geometry: used for geometry, used in analysis._IN_USE.items() if isinstance(used, TableAnswers)},
+        held_module,
+        "_HELD",
+        {geometry: used for geometry, used in held_module._HELD.items() if isinstance(used, TableAnswers)},
     )
     monkeypatch.setattr(strong, "strong_solve", lambda *args: pytest.fail("solved"))
-    assert not cache.read_back_analysis(two_by_seven) and not analysis_ready(two_by_seven)  # nothing kept
+    assert not cache.read_back_analysis(two_by_seven) and held(two_by_seven) is None  # nothing kept
     assert cache.save_strong(solution)
     with cache._SOLVING:  # another thread reading or solving it: no answer yet, and no wait
-        assert not cache.read_back_analysis(two_by_seven) and not analysis_ready(two_by_seven)
+        assert not cache.read_back_analysis(two_by_seven) and held(two_by_seven) is None
     assert cache.read_back_analysis(two_by_seven)
-    assert strong_if_installed(two_by_seven).lookup(0, 0) == solution.lookup(0, 0)
-    best = analyze(Position.empty(two_by_seven))
-    forget_analysis(two_by_seven)  # dropped, and no analysis of it answered from before
-    assert not analysis_ready(two_by_seven) and strong_if_installed(two_by_seven) is None
-    assert cache.read_back_analysis(two_by_seven) and analyze(Position.empty(two_by_seven)) == best
+    assert held(two_by_seven).solution.lookup(0, 0) == solution.lookup(0, 0)
+    best = held(two_by_seven).analyze(Position.empty(two_by_seven))
+    let_go(two_by_seven)  # dropped, and no analysis of it answered from before
+    assert held(two_by_seven) is None
+    assert cache.read_back_analysis(two_by_seven) and held(two_by_seven).analyze(Position.empty(two_by_seven)) == best
 
 
-def test_forget_analysis_drops_one_board_s_tables_only(built):
+def test_letting_go_drops_one_board_s_answers_only(built):
     from workbench.engine import Geometry
-    from workbench.engine.analysis import analysis_ready, forget_analysis
+    from workbench.kept import answers_for
 
     misere = Geometry(misere=True)
-    tables(misere)
-    forget_analysis(misere)
-    assert not analysis_ready(misere) and tables_if_built(TIC_TAC_TOE) is built
+    classic = answers_for(TIC_TAC_TOE)
+    answers_for(misere)
+    let_go(misere)
+    assert held(misere) is None and held(TIC_TAC_TOE) is classic
 
 
 def test_answers_for_chooses_each_board_s_tier_and_answers_at_hand_never_makes_one(monkeypatch):
     """The one choice (issue 51): tables up to 12 cells, read back or built and kept; 13–16 the strong solution,
     solved once with the caller's progress and kept, then read back; past 16 with none kept, the search.
     ``answers_at_hand`` gives what costs no building or solving, and None (at once) where it would."""
-    from workbench.engine import Geometry, Position, analysis, strong
+    from workbench.engine import Geometry, Position, strong
     from workbench.engine.answers import SearchedAnswers, SolutionAnswers
     from workbench.kept import answers_at_hand, answers_for
 
-    monkeypatch.setattr(analysis, "_IN_USE", {})
+    monkeypatch.setattr(held_module, "_HELD", {})
     small = answers_for(TIC_TAC_TOE)
     assert isinstance(small, TableAnswers) and cache.cache_path(TIC_TAC_TOE).exists()  # built, and kept
     fourteen = Geometry(2, 7, 4)
@@ -332,7 +343,7 @@ def test_answers_for_chooses_each_board_s_tier_and_answers_at_hand_never_makes_o
     solved = answers_for(fourteen, lambda stage, done, total: stages.append(stage))
     assert isinstance(solved, SolutionAnswers) and solved.tier == "strong" and stages  # solved, with progress
     assert answers_for(fourteen) is solved and cache.strong_cache_path(fourteen).exists()  # once, and kept
-    monkeypatch.setattr(analysis, "_IN_USE", {})  # a new process: read back, never solved again
+    monkeypatch.setattr(held_module, "_HELD", {})  # a new process: read back, never solved again
     monkeypatch.setattr(strong, "strong_solve", lambda *args: pytest.fail("solved again"))
     again = answers_at_hand(fourteen)
     assert isinstance(again, SolutionAnswers) and again.analyze(Position.empty(fourteen)) == solved.analyze(

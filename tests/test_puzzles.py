@@ -18,7 +18,8 @@ from workbench.engine import (
     format_position,
     parse_position,
 )
-from workbench.engine.analysis import BoardTooLargeError, class_key, forget_analysis, install_strong
+from workbench.engine.analysis import BoardTooLargeError, class_key
+from workbench.engine.answers import SolutionAnswers
 from workbench.engine.puzzles import Puzzle, PuzzleError, find_puzzles, is_unique, puzzle_record
 from workbench.library import Library, LibraryError
 from workbench.library.practice import (
@@ -82,7 +83,7 @@ def test_every_wide_puzzle_has_one_answer_and_a_class_of_its_own(geometry):
 
 @pytest.mark.parametrize("geometry", [TIC_TAC_TOE, MISERE, WIDE], ids=str)
 def test_a_strong_solution_gives_the_same_puzzles_as_the_tables(geometry):
-    assert find_puzzles(geometry, solution=strong_solved(geometry)) == find_puzzles(geometry)
+    assert find_puzzles(geometry, answers=SolutionAnswers(strong_solved(geometry))) == find_puzzles(geometry)
 
 
 @pytest.mark.parametrize("variant", ["1x1k1", "2x2k2", "1x5k3", "3x3k2", "2x5k3-misere", "4x3k3", "3x3k1", "2x6k4"])
@@ -95,7 +96,7 @@ def test_every_small_board_s_puzzles_hold(variant):
     assert len({class_key(puzzle.position) for puzzle in puzzles}) == len(puzzles)
 
 
-def test_a_board_of_thirteen_to_sixteen_cells_reads_its_installed_strong_solution():
+def test_a_board_of_thirteen_to_sixteen_cells_reads_the_strong_solution_it_is_handed():
     geometry = Geometry(1, 13, 4)
     with pytest.raises(
         PuzzleError,
@@ -103,13 +104,10 @@ def test_a_board_of_thirteen_to_sixteen_cells_reads_its_installed_strong_solutio
         r"1x13k4`\)$",
     ):
         find_puzzles(geometry)
-    install_strong(strong_solved(geometry))
-    try:
-        puzzles = find_puzzles(geometry, 300)  # (an analysis of every one of its 65,789 would count games for minutes)
-        assert len(puzzles) == 300 and all(is_unique(puzzle) for puzzle in puzzles[::10])
-        assert len({class_key(puzzle.position) for puzzle in puzzles}) == len(puzzles)
-    finally:
-        forget_analysis(geometry)
+    answers = SolutionAnswers(strong_solved(geometry))
+    puzzles = find_puzzles(geometry, 300, answers=answers)  # (analysing all its 65,789 would count games for minutes)
+    assert len(puzzles) == 300 and all(is_unique(puzzle, answers) for puzzle in puzzles[::10])
+    assert len({class_key(puzzle.position, answers) for puzzle in puzzles}) == len(puzzles)
 
 
 def test_the_order_is_easiest_first_then_by_position_text():
@@ -170,8 +168,8 @@ def test_what_cannot_be_made_is_said_in_one_line():
         find_puzzles(TIC_TAC_TOE, 0)
     with pytest.raises(BoardTooLargeError, match="^board 5x5k4: exact values"):
         find_puzzles(Geometry(5, 5, 4))
-    with pytest.raises(PuzzleError, match="^a strong solution of 3x3k3 says nothing of 3x3k3-misere$"):
-        find_puzzles(MISERE, solution=strong_solved(TIC_TAC_TOE))
+    with pytest.raises(PuzzleError, match="^the answers of 3x3k3 say nothing of 3x3k3-misere$"):
+        find_puzzles(MISERE, answers=SolutionAnswers(strong_solved(TIC_TAC_TOE)))
 
 
 def test_the_record_names_the_answer_both_ways():
@@ -222,15 +220,12 @@ def test_four_by_four_k4_puzzles_from_its_strong_solution(tmp_path, capsys, kept
 
     kept_solution(geometry)  # solved once per test process, read back from this test's cache below
 
-    install_strong(strong_solution(geometry)[0])
-    try:
-        puzzles = find_puzzles(geometry, 12)
-        assert len(puzzles) == 12 and all(is_unique(puzzle) for puzzle in puzzles)
-        assert len({class_key(puzzle.position) for puzzle in puzzles}) == 12
-        assert puzzles[0].difficulty < 1 and puzzles[-1].difficulty > 4
-        assert [p.difficulty for p in puzzles] == sorted(p.difficulty for p in puzzles)
-    finally:
-        forget_analysis(geometry)
+    answers = SolutionAnswers(strong_solution(geometry)[0])
+    puzzles = find_puzzles(geometry, 12, answers=answers)
+    assert len(puzzles) == 12 and all(is_unique(puzzle, answers) for puzzle in puzzles)
+    assert len({class_key(puzzle.position, answers) for puzzle in puzzles}) == 12
+    assert puzzles[0].difficulty < 1 and puzzles[-1].difficulty > 4
+    assert [p.difficulty for p in puzzles] == sorted(p.difficulty for p in puzzles)
     # the command line reads a 13-16-cell board's kept solution back from the cache: 2x7k4's (a search of 4x4's
     # 490,004 again was 10-20 s of CI's time), the same twelve as the engine finds
     small = Geometry(2, 7, 4)
@@ -243,11 +238,7 @@ def test_four_by_four_k4_puzzles_from_its_strong_solution(tmp_path, capsys, kept
             main(["puzzles", "--game", "2x7k4", "--count", "12", "--json", "--db", str(tmp_path / "lib.sqlite3")]) == 0
         )
     records = json.loads(capsys.readouterr().out)
-    install_strong(strong_solution(small)[0])
-    try:
-        expected = find_puzzles(small, 12)
-    finally:
-        forget_analysis(small)
+    expected = find_puzzles(small, 12, answers=SolutionAnswers(strong_solution(small)[0]))
     assert [record["position"] for record in records] == [format_position(p.position) for p in expected] and records
 
 

@@ -7,7 +7,6 @@ from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from workbench.engine import Geometry, Player, Position, check_legal
-from workbench.engine.analysis import is_searched
 from workbench.state import OVERLAYS, AppState, EngineMode, Store, load_study, reduce, save_study
 from workbench.state.actions import (
     AddLine,
@@ -154,7 +153,7 @@ class ReducerMachine(RuleBasedStateMachine):
         assert all(found.position.geometry == state.geometry for found in state.searches)
         assert state.searching is None or state.searching.geometry == state.geometry
         found = state.search_of(state.position)
-        if is_searched(state.geometry) and analysis.to_move is not None:
+        if state.searched and analysis.to_move is not None:
             proven = {m.cell: m.value for m in found.moves if m.proven} if found is not None else {}
             assert {m.cell: m.value for m in analysis.moves if m.value is not None} == proven
             assert (analysis.value is not None) == (found is not None and found.complete)

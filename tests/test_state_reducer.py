@@ -491,3 +491,52 @@ def test_a_tree_keeps_each_node_s_position_as_replaying_its_moves_makes_it(edits
     for node_id in node_ids:
         assert tree.position(node_id) == tree.root_position.play_all(tree.moves_to(node_id))
     assert fresh == tree and repr(fresh) == repr(tree)
+
+
+# --- the board's answers travel with the state (issue 51: nothing installed anywhere) ------------------------------
+
+
+def test_the_board_s_answers_go_with_the_state_and_leave_with_its_board():
+    from workbench.engine.analysis import answers_of
+    from workbench.state import AppState, reduce
+    from workbench.state.actions import LoadState, NewGame, UseAnswers
+
+    classic = answers_of(Geometry())
+    state = reduce(AppState(), UseAnswers(answers=classic))
+    assert state.answers is classic and state.board_answers is classic
+    assert reduce(state, UseAnswers(answers=classic)) is state  # in use already
+    assert reduce(state, UseAnswers(answers=answers_of(Geometry(misere=True)))) is state  # another board's
+    played = reduce(state, PlayCell(cell=4))
+    assert played.answers is classic  # a move keeps them
+    other = reduce(played, NewGame(geometry=Geometry(misere=True)))
+    assert other.answers is None and other.board_answers is answers_of(Geometry(misere=True))  # the engine's own
+    assert reduce(played, NewGame()).answers is classic  # a new game of the same board
+    assert reduce(played, LoadState(state=AppState())).answers is classic  # a study of the same board
+    assert reduce(played, LoadState(state=AppState(geometry=Geometry(misere=True)))).answers is None
+
+
+def test_the_store_gives_a_state_of_another_board_its_answers_where_they_are_at_hand_and_undo_takes_them_back():
+    from workbench.engine.analysis import answers_of
+    from workbench.state import Store
+    from workbench.state.actions import NewGame, UseAnswers
+
+    misere = Geometry(misere=True)
+    asked = []
+
+    def at_hand(geometry):
+        asked.append(geometry)
+        return answers_of(geometry) if geometry == misere else None
+
+    store = Store(answers_at_hand=at_hand)
+    classic = answers_of(Geometry())
+    store.dispatch(UseAnswers(answers=classic))
+    store.dispatch(PlayCell(cell=4))
+    assert asked == []  # the same board: nothing asked
+    seen = []
+    store.subscribe(lambda old, new: seen.append(new.answers))
+    store.dispatch(NewGame(geometry=misere))
+    assert store.state.answers is answers_of(misere) and seen == [answers_of(misere)]  # with its first state
+    store.undo()
+    assert store.state.geometry == Geometry() and store.state.answers is classic  # the answers of then
+    store.dispatch(NewGame(geometry=Geometry(3, 4, 3)))
+    assert store.state.answers is None and asked == [misere, Geometry(3, 4, 3)]  # not at hand: the app makes them

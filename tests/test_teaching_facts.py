@@ -216,25 +216,22 @@ def test_every_fact_of_every_move_of_every_position_is_true(variant):
 def test_every_fact_of_a_sample_of_four_by_four_is_true():
     """4×4k3 from its strong solution: every move of 150 positions of random games, 7 to 11 marks in (where the
     file's own solver reaches the end quickly)."""
-    from workbench.engine.analysis import forget_analysis, install_strong
+    from workbench.engine.answers import SolutionAnswers
 
     from .solved import solved
 
     geometry = parse_variant("4x4k3")
-    install_strong(solved(geometry))
-    try:
-        oracle, rng, checked = Oracle(geometry), random.Random(48), set()
-        sampled = 0
-        while sampled < 150:
-            position = Position.empty(geometry)
-            for _ in range(rng.randrange(7, 12)):
-                if position.is_over:
-                    break
-                position = position.play(rng.choice(position.legal_moves()))
+    answers = SolutionAnswers(solved(geometry))
+    oracle, rng, checked = Oracle(geometry), random.Random(48), set()
+    sampled = 0
+    while sampled < 150:
+        position = Position.empty(geometry)
+        for _ in range(rng.randrange(7, 12)):
             if position.is_over:
-                continue
-            sampled += 1
-            for cell in position.legal_moves():
-                check_explanation(oracle, explain(position, cell), checked)
-    finally:
-        forget_analysis(geometry)
+                break
+            position = position.play(rng.choice(position.legal_moves()))
+        if position.is_over:
+            continue
+        sampled += 1
+        for cell in position.legal_moves():
+            check_explanation(oracle, explain(position, cell, answers), checked)

@@ -680,13 +680,16 @@ async def test_tab_moves_between_dialog_buttons():
 
 @pytest.fixture
 def cold_tables():
-    """A process without the engine's tables, as on the first run; restored afterwards."""
-    from workbench.engine.analysis import forget_tables, install_tables, tables
+    """A process without the board's answers held, as on the first run; restored afterwards."""
+    from workbench.engine import TIC_TAC_TOE
+    from workbench.kept.held import held, hold, let_go
 
-    table = tables()
-    forget_tables()
+    answers = held(TIC_TAC_TOE)
+    let_go(TIC_TAC_TOE)
     yield
-    install_tables(table)
+    let_go(TIC_TAC_TOE)
+    if answers is not None:
+        hold(answers)
 
 
 async def test_first_run_builds_the_tables_in_a_worker_and_keeps_them(cold_tables, monkeypatch):

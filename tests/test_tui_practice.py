@@ -257,7 +257,8 @@ async def test_a_coordinate_answer_on_4x4_is_judged_once(kept_solution):
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot, app)
         position = Position.empty(four).play_all((6, 11))
-        screen = PracticeScreen(Practice("mistake", (Exercise(position, 1),)), "on 4×4")
+        practice = Practice("mistake", (Exercise(position, 1),), answers=app.store.state.answers)
+        screen = PracticeScreen(practice, "on 4×4")
         app.push_screen(screen)
         await pilot.pause()
         assert "click a cell or type : and its name" in plain_text(screen.query_one("#practice-keys"))

@@ -9,7 +9,8 @@ import pytest
 from textual.widgets import Input, OptionList, Static
 
 from workbench.engine import Geometry, Position, parse_position
-from workbench.engine.answers import TableAnswers
+from workbench.engine.answers import SolutionAnswers, TableAnswers
+from workbench.kept import held as held_module
 from workbench.settings import load_settings
 from workbench.state import load_study
 from workbench.tui.app import WorkbenchApp
@@ -123,11 +124,10 @@ async def test_choosing_3x4_plays_it_in_every_pane_and_names_it():
 async def test_the_panes_say_the_tables_are_being_built_and_nothing_blocks_meanwhile(monkeypatch):
     """A variant whose tables are not at hand gets them from a worker; the panes say so until then, and
     the app answers keys meanwhile."""
-    from workbench.engine import analysis
     from workbench.kept import tables as cache
 
     monkeypatch.setattr(
-        analysis, "_IN_USE", {key: value for key, value in analysis._IN_USE.items() if key != THREE_BY_FOUR}
+        held_module, "_HELD", {key: value for key, value in held_module._HELD.items() if key != THREE_BY_FOUR}
     )
     monkeypatch.setattr(cache, "load_tables", lambda geometry: None)  # none kept on disk either
     release, _ = held(monkeypatch, "build_and_cache_tables")
@@ -136,14 +136,14 @@ async def test_the_panes_say_the_tables_are_being_built_and_nothing_blocks_meanw
         await wait_ready(pilot, app)
         await pilot.press("n", "down", "down", "enter")
         await pilot.pause()
-        assert not app.ready and analysis.tables_if_built(THREE_BY_FOUR) is None
+        assert not app.ready and held_module.held(THREE_BY_FOUR) is None
         assert "Building the engine's tables" in text_of(app.query_one(EvaluationView))
         await pilot.press("v")  # the app still answers
         await pilot.pause()
         assert app.store.state.view.overlay == "values"
         release.set()
         await wait_ready(pilot, app)
-        assert analysis.tables_if_built(THREE_BY_FOUR) is not None
+        assert held_module.held(THREE_BY_FOUR) is not None
         assert text_of(app.query_one(EvaluationView)).startswith("X to move: win in")
 
 
@@ -306,13 +306,12 @@ TWO_BY_SEVEN = Geometry(2, 7, 4)  # 14 cells: beyond the tables, a strong soluti
 async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress_shown(monkeypatch):
     """13-16 cells: the strong solution is made off the UI thread (held here until the test lets it go), the
     evaluation says what it is doing and how far it is, keys answer meanwhile, and then every pane reads it."""
-    from workbench.engine import analysis
     from workbench.engine.strong import strong_solve
 
     monkeypatch.setattr(
-        analysis,
-        "_IN_USE",
-        {geometry: used for geometry, used in analysis._IN_USE.items() if isinstance(used, TableAnswers)},
+        held_module,
+        "_HELD",
+        {geometry: used for geometry, used in held_module._HELD.items() if isinstance(used, TableAnswers)},
     )
     release, _ = held(monkeypatch, "strong_solution")
     app = _app(game=Geometry())
@@ -360,13 +359,12 @@ def test_a_solve_left_running_by_a_quit_app_finishes_and_holds_up_no_later_one(m
     import asyncio
     import threading
 
-    from workbench.engine import analysis
     from workbench.kept import tables as cache
 
     monkeypatch.setattr(
-        analysis,
-        "_IN_USE",
-        {geometry: used for geometry, used in analysis._IN_USE.items() if isinstance(used, TableAnswers)},
+        held_module,
+        "_HELD",
+        {geometry: used for geometry, used in held_module._HELD.items() if isinstance(used, TableAnswers)},
     )
     monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")  # solved here, not read back
     app = _app(game=TWO_BY_SEVEN)
@@ -385,16 +383,15 @@ def test_a_solve_left_running_by_a_quit_app_finishes_and_holds_up_no_later_one(m
         later = threading.Thread(target=cache.make_analysis_ready, args=(TWO_BY_SEVEN,), daemon=True)
         later.start()
         later.join(timeout=300)  # about a second; a hold-up waits for ever
-        assert not later.is_alive() and analysis.strong_if_installed(TWO_BY_SEVEN) is not None
+        assert not later.is_alive() and held_module.held(TWO_BY_SEVEN) is not None
     finally:
         loop.close()
 
 
 async def test_games_like_this_says_which_boards_it_counts():
-    from workbench.engine import analysis
     from workbench.engine.strong import strong_solve
 
-    analysis.install_strong(strong_solve(TWO_BY_SEVEN))
+    held_module.hold(SolutionAnswers(strong_solve(TWO_BY_SEVEN)))
     app = _app(game=TWO_BY_SEVEN)
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
@@ -450,10 +447,9 @@ def test_a_typed_cell_that_cannot_be_played_says_why(text, moves, problem):
 
 
 async def test_colon_plays_a_typed_cell_on_any_board():
-    from workbench.engine import analysis
     from workbench.engine.strong import strong_solve
 
-    analysis.install_strong(strong_solve(TWO_BY_SEVEN))
+    held_module.hold(SolutionAnswers(strong_solve(TWO_BY_SEVEN)))
     app = _app(game=TWO_BY_SEVEN)
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
@@ -477,10 +473,9 @@ async def test_colon_plays_a_typed_cell_on_any_board():
 async def test_coordinates_go_where_the_cells_leave_room_and_every_cell_stays_clickable():
     """A 2x7 board in a 30-column pane: the row numbers would push the last column out, so they are left
     out; the letters still fit under the grid. Every cell is where a click finds it."""
-    from workbench.engine import analysis
     from workbench.engine.strong import strong_solve
 
-    analysis.install_strong(strong_solve(TWO_BY_SEVEN))
+    held_module.hold(SolutionAnswers(strong_solve(TWO_BY_SEVEN)))
     app = _app(game=TWO_BY_SEVEN)
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
@@ -507,11 +502,10 @@ async def test_the_moves_table_of_a_bigger_board_is_whole_and_scrolls_and_a_smal
     """The evaluation is as tall as its lines: every move of 2×7 has its row (the view was 25 lines high, and cut
     4×4's last rows and legend away), the pane scrolls to the last line, and back on the classic board the view
     is the classic board's height, not the bigger one's."""
-    from workbench.engine import analysis
     from workbench.engine.strong import strong_solve
     from workbench.tui.panes.evaluation import EvaluationPane
 
-    analysis.install_strong(strong_solve(TWO_BY_SEVEN))
+    held_module.hold(SolutionAnswers(strong_solve(TWO_BY_SEVEN)))
     app = _app(game=TWO_BY_SEVEN)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot, app)
@@ -529,12 +523,11 @@ async def test_the_moves_table_of_a_bigger_board_is_whole_and_scrolls_and_a_smal
 
 
 async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monkeypatch):
-    from workbench.engine import analysis
 
     monkeypatch.setattr(
-        analysis,
-        "_IN_USE",
-        {geometry: used for geometry, used in analysis._IN_USE.items() if isinstance(used, TableAnswers)},
+        held_module,
+        "_HELD",
+        {geometry: used for geometry, used in held_module._HELD.items() if isinstance(used, TableAnswers)},
     )
     release, solved = held(monkeypatch, "strong_solution")
     app = _app(game=Geometry())
@@ -564,37 +557,38 @@ def _kept_only_in_the_cache(monkeypatch, *boards: Geometry) -> None:
     for board in boards:
         assert cache.save_tables(analysis.tables(board))
     monkeypatch.setattr(
-        analysis, "_IN_USE", {geometry: used for geometry, used in analysis._IN_USE.items() if geometry not in boards}
+        held_module, "_HELD", {geometry: used for geometry, used in held_module._HELD.items() if geometry not in boards}
     )
 
 
 async def test_a_variant_lit_in_the_new_game_dialog_is_read_back_and_dropped_unless_chosen(monkeypatch):
     """Lighting a variant whose analysis is kept reads it back while the user looks (a 4×4 solution takes 0.2 s
     in a fresh process): chosen, its game starts with its analysis at hand; passed over, it is dropped."""
-    from workbench.engine.analysis import analysis_ready
 
     _kept_only_in_the_cache(monkeypatch, THREE_BY_FOUR, Geometry(misere=True))
     app = _app(game=Geometry())
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
         await pilot.press("n", "down", "down")  # 3×4, three in a row
-        await until(pilot, lambda: analysis_ready(THREE_BY_FOUR), "3x4 read back while lit")
+        await until(pilot, lambda: held_module.held(THREE_BY_FOUR) is not None, "3x4 read back while lit")
         await pilot.press("escape")
         await pilot.pause()
-        assert not analysis_ready(THREE_BY_FOUR) and analysis_ready(Geometry())  # the game played is kept
+        # the game played is kept
+        assert held_module.held(THREE_BY_FOUR) is None and held_module.held(Geometry()) is not None
         await pilot.press("n", "down", "down")
-        await until(pilot, lambda: analysis_ready(THREE_BY_FOUR), "3x4 read back again")
+        await until(pilot, lambda: held_module.held(THREE_BY_FOUR) is not None, "3x4 read back again")
         await pilot.press("enter")
         await pilot.pause()
         assert app.store.state.geometry == THREE_BY_FOUR and app.ready  # at once: nothing left to make
         assert not [worker for worker in app.workers if worker.name == "build-tables"]
         assert text_of(app.query_one(EvaluationView)).startswith("X to move: ")
         await pilot.press("n", "up")  # the misère 3×3 lit, then the dialog left: the game played keeps its tables
-        await until(pilot, lambda: analysis_ready(Geometry(misere=True)), "the misère 3x3 read back while lit")
+        misere = Geometry(misere=True)
+        await until(pilot, lambda: held_module.held(misere) is not None, "the misère 3x3 read back while lit")
         await pilot.press("escape")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert analysis_ready(THREE_BY_FOUR) and not analysis_ready(Geometry(misere=True))
+        assert held_module.held(THREE_BY_FOUR) is not None and held_module.held(Geometry(misere=True)) is None
 
 
 async def test_a_variant_read_back_after_the_dialog_closed_is_dropped_and_one_chosen_meanwhile_read_once(monkeypatch):
@@ -602,7 +596,6 @@ async def test_a_variant_read_back_after_the_dialog_closed_is_dropped_and_one_ch
     dropped when it arrives; chosen, the game waits for that read rather than reading or building again."""
     import threading
 
-    from workbench.engine.analysis import analysis_ready
     from workbench.kept import tables as cache
 
     _kept_only_in_the_cache(monkeypatch, THREE_BY_FOUR)
@@ -629,7 +622,7 @@ async def test_a_variant_read_back_after_the_dialog_closed_is_dropped_and_one_ch
             "the read-back over",
         )
         await pilot.pause()
-        assert not analysis_ready(THREE_BY_FOUR)
+        assert held_module.held(THREE_BY_FOUR) is None
         release.clear()
         read.clear()
         await pilot.press("n", "down", "down")
@@ -640,7 +633,7 @@ async def test_a_variant_read_back_after_the_dialog_closed_is_dropped_and_one_ch
         release.set()
         await wait_ready(pilot, app)
         await app.workers.wait_for_complete()
-        assert read == [THREE_BY_FOUR] and built == [] and analysis_ready(THREE_BY_FOUR)
+        assert read == [THREE_BY_FOUR] and built == [] and held_module.held(THREE_BY_FOUR) is not None
         assert text_of(app.query_one(EvaluationView)).startswith("X to move: ")
 
 
@@ -923,3 +916,25 @@ async def test_the_values_overlay_keeps_each_cell_s_name_on_its_top_line_where_c
             [f"{col}{row}" for col in "abc"] for row in (4, 3, 2, 1)
         ]
         assert sum("win 9" in line for line in lines) == 2  # the values, one line below
+
+
+async def test_the_app_s_state_carries_the_answers_of_the_board_played():
+    """Issue 51: the panes ask the board's answers the state carries, never a registry: the classic board's from the
+    start, 3×4's once made (the very object the one place that chooses a tier holds), and the classic board's
+    again, the same object, on the way back; every pane bound to the state has them."""
+    from workbench.kept import answers_for
+    from workbench.state.actions import NewGame
+
+    app = _app(game=Geometry())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        classic = app.store.state.answers
+        assert isinstance(classic, TableAnswers) and classic is answers_for(Geometry())
+        await pilot.press("n", "down", "down", "enter")
+        await wait_ready(pilot, app)
+        wide = app.store.state.answers
+        assert app.store.state.geometry == THREE_BY_FOUR and wide is answers_for(THREE_BY_FOUR)
+        assert app.query_one(EvaluationView).state.answers is wide
+        app.store.dispatch(NewGame(geometry=Geometry()))
+        await wait_ready(pilot, app)
+        assert app.store.state.answers is classic and app.query_one(EvaluationView).state.answers is classic

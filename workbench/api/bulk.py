@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine import Position as EnginePosition, Value
 from ..engine.geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, is_keepable, parse_variant
 from ..errors import InputError, StoreError
+from ..kept import answers_for
 from .game import Position, Variant, variant
 
 if TYPE_CHECKING:
@@ -181,7 +182,7 @@ SolveProgress = Callable[[float], None]
 def solve(name: str | Variant, *, progress: SolveProgress | None = None) -> Solution:
     """The whole solution of a variant of at most 20 cells: read back from the cache, or solved now and kept there
     (a strong solution up to 16 cells; a kept Zarr store from 17 to 20, as ``workbench solve`` makes it: the largest
-    take minutes, docs/benchmarks.md). Installed too: the variant's positions are exact from then on (a 17–20-cell
+    take minutes, docs/benchmarks.md). Held too: the variant's positions are exact from then on (a 17–20-cell
     board is no longer searched). ``progress`` is called with the share done while it is solved.
 
     :raises InputError: an unknown variant, or one above 20 cells (solved nowhere here).
@@ -190,7 +191,6 @@ def solve(name: str | Variant, *, progress: SolveProgress | None = None) -> Solu
     rules = variant(name)
     geometry = rules.geometry
     if geometry.size <= MAX_STRONG_CELLS:
-        from ..engine.analysis import install_strong
         from ..kept.tables import strong_solution
 
         def stages(stage: str, done: int, total: int) -> None:
@@ -199,38 +199,42 @@ def solve(name: str | Variant, *, progress: SolveProgress | None = None) -> Solu
             if progress is not None:
                 progress(solve_fraction(geometry, stage, done, total))
 
-        solution, _ = strong_solution(geometry, stages)
-        if geometry.size > MAX_TABLE_CELLS:
-            install_strong(solution)
+        if geometry.size > MAX_TABLE_CELLS:  # the board's answers from now on: the solution held, not made twice
+            from ..engine.answers import SolutionAnswers
+
+            answers = answers_for(geometry, stages)
+            assert isinstance(answers, SolutionAnswers)  # pragma: no mutate - narrows types: 13-16 cells
+            return Solution(rules, "strong", answers.solution)
+        solution, _ = strong_solution(geometry, stages)  # tables answer the board; this is the bulk form
         return Solution(rules, "strong", solution)
-    from ..kept.solving import install_if_kept, solve_and_keep
+    from ..kept.solving import solve_and_keep
 
     kept, _, _ = solve_and_keep(geometry, progress)
     if kept is None:
         raise StoreError(f"{rules}: solved but not kept (the cache is turned off: WORKBENCH_NO_TABLES_CACHE)")
-    install_if_kept(geometry)
+    answers_for(geometry)  # opened and held: the board's positions exact from now on
     return Solution(rules, "kept", kept)
 
 
 def kept_solution(name: str | Variant) -> Solution | None:
     """The solution kept for a variant of 17–20 cells by this engine (``workbench solve`` or :func:`solve` made
-    it), opened and installed; None where there is none. Never solves.
+    it), opened and held (its positions exact from then on); None where there is none. Never solves.
 
     :raises InputError: an unknown variant, or one outside 17–20 cells."""
     rules = variant(name)
-    from ..kept.solving import check_keepable, install_if_kept, load_kept
+    from ..kept.solving import check_keepable, load_kept
 
     check_keepable(rules.geometry)
     found = load_kept(rules.geometry)
     if found is None:
         return None
-    install_if_kept(rules.geometry)
+    answers_for(rules.geometry)
     return Solution(rules, "kept", found)
 
 
 def open_solution(path: str | Path) -> Solution:
     """The kept solution at ``path`` (a Zarr store ``workbench solve`` wrote, perhaps copied from another
-    machine): its variant read from the store. Not installed: its engine may differ from this one's.
+    machine): its variant read from the store. Not held: its engine may differ from this one's.
 
     :raises StoreError: naming ``path``, where it holds no whole kept solution."""
     import json
@@ -259,12 +263,11 @@ def puzzles(name: str | Variant, count: int | None = None) -> tuple[Puzzle, ...]
 
     :raises InputError: ``count`` below 1, or a board above 16 cells."""
     from ..engine.puzzles import find_puzzles
-    from .tiers import make_exact
 
     rules = variant(name)
-    if rules.cells <= MAX_STRONG_CELLS:
-        make_exact(rules.geometry)
-    return find_puzzles(rules.geometry, count)
+    if rules.cells > MAX_STRONG_CELLS:  # nothing read or solved for a board puzzles are not made on
+        return find_puzzles(rules.geometry, count)
+    return find_puzzles(rules.geometry, count, answers=answers_for(rules.geometry))
 
 
 def atlas_record(name: str | Variant) -> AtlasRecord:

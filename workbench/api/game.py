@@ -24,7 +24,8 @@ from ..engine import (
 from ..engine.geometry import cell_name, format_variant, parse_cell_name, parse_variant
 from ..engine.position import parse_position
 from ..errors import InputError
-from .tiers import analysis_of, make_exact, tier_of
+from ..kept import answers_for
+from .tiers import analysis_of, tier_of
 
 if TYPE_CHECKING:
     from ..engine.explain import Explanation
@@ -244,18 +245,18 @@ class Position:
         from ..engine.explain import explain
 
         cell = _cell(self.engine_position.geometry, move)
-        make_exact(self.engine_position.geometry)
-        return explain(self.engine_position, cell)
+        return explain(self.engine_position, cell, answers_for(self.engine_position.geometry))
 
     def best_line(self) -> tuple[int, ...]:
         """The rest of the game under best play, as cells: the winner hurrying, the loser delaying, among equals
         the move the explanation's words tell. Empty when the game is over.
 
         :raises InputError: on a searched board, where not every value is known (``BoardTooLargeError``)."""
-        from ..engine.analysis import principal_variation
+        from ..engine.analysis import check_exact
 
-        make_exact(self.engine_position.geometry)
-        return principal_variation(self.engine_position)
+        answers = answers_for(self.engine_position.geometry)
+        check_exact(answers)
+        return answers.principal_variation(self.engine_position)
 
     def svg(self, *, values: bool = False, line: bool | tuple[int, ...] = False, size: int | None = None) -> str:
         """The board drawn as SVG (:func:`workbench.svg.board`): the marks, the last move, and on request every

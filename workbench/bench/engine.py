@@ -114,7 +114,8 @@ def explain_times(*, quick: bool = False) -> dict:
     import random
 
     from ..engine import Geometry, Position
-    from ..engine.analysis import install_strong, tables
+    from ..engine.analysis import answers_of
+    from ..engine.answers import Answers, SolutionAnswers
     from ..engine.explain import explain
     from ..kept.tables import load_strong
 
@@ -126,14 +127,15 @@ def explain_times(*, quick: bool = False) -> dict:
         else (TIC_TAC_TOE, Geometry(3, 4, 3), Geometry(misere=True), Geometry(4, 4, 4))
     )
     for geometry in wanted:
+        answers: Answers
         if geometry.size > 12:
             solution = load_strong(geometry)
             if solution is None:
                 boards[str(geometry)] = {"missing": "no kept solution: workbench solve --game " + str(geometry)}
                 continue
-            install_strong(solution)
+            answers = SolutionAnswers(solution)
         else:
-            tables(geometry)
+            answers = answers_of(geometry)
         rng = random.Random(41)
         times = []
         for _ in range(5 if quick else 40):
@@ -141,7 +143,7 @@ def explain_times(*, quick: bool = False) -> dict:
             while not position.is_over:
                 cell = rng.choice(position.legal_moves())
                 start = time.perf_counter()
-                explain(position, cell)
+                explain(position, cell, answers)
                 times.append(time.perf_counter() - start)
                 position = position.play(cell)
         boards[str(geometry)] = {"moves": len(times), "max_s": max(times), "mean_s": sum(times) / len(times)}

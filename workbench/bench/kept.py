@@ -32,22 +32,22 @@ print(json.dumps({{"seconds": time.perf_counter() - started, "positions": soluti
 _ANALYSES = """
 import json, random, time
 from workbench.engine import Position
-from workbench.engine.analysis import analyze, principal_variation
 from workbench.engine.geometry import parse_variant
-from workbench.kept.solving import install_if_kept
+from workbench.kept import open_kept
 geometry = parse_variant({variant!r})
 started = time.perf_counter()
-assert install_if_kept(geometry)
+answers = open_kept(geometry)
+assert answers is not None
 opened = time.perf_counter() - started
 rng, analyses, lines = random.Random({seed}), [], []
 for _ in range({games}):
     position = Position(geometry=geometry)
     while not position.is_over:
         began = time.perf_counter()
-        analyze(position)
+        answers.analyze(position)
         analyses.append(time.perf_counter() - began)
         began = time.perf_counter()
-        principal_variation(position)
+        answers.principal_variation(position)
         lines.append(time.perf_counter() - began)
         position = position.play(rng.choice(position.legal_moves()))
 print(json.dumps({{"open_s": opened, "analyses_s": analyses, "lines_s": lines}}))

@@ -166,9 +166,16 @@ def ticking_of(kind: str, game: str | None) -> re.Pattern | None:
     """The lines of ``kind``'s screen that change on their own while it runs ``game``."""
     if kind == "bare" or game is None:
         return None
-    from ..engine.analysis import is_searched
+    return TICKING if is_searched(game) else None
 
-    return TICKING if is_searched(parse_variant(game)) else None
+
+def is_searched(game: str) -> bool:
+    """The app searches ``game``'s positions one by one: above 16 cells, with no solution kept for it."""
+    from ..engine.geometry import MAX_STRONG_CELLS
+    from ..kept import open_kept
+
+    geometry = parse_variant(game)
+    return geometry.size > MAX_STRONG_CELLS and open_kept(geometry) is None
 
 
 def opening_study(game: str | None, folder: str) -> str | None:
@@ -295,10 +302,8 @@ def run_terminal_bench(
     app, at each size; plain data."""
     keys = 10 if quick else 40
     launches = 2 if quick else 5
-    from ..engine.analysis import is_searched
-
     # first paint's targets beside the bare app: one for the boards solved whole, a looser one for a searched one
-    searched = game is not None and is_searched(parse_variant(game))
+    searched = game is not None and is_searched(game)
     report: dict = {
         "keys_per_scenario": keys,
         "launches": launches,

@@ -94,13 +94,12 @@ def _family_bench(args: argparse.Namespace, geometry) -> int:
     """The family's figures: the strong solve of ``--game`` (at most 16 cells), tier 2 on 5×5k4 and the 3×3
     sweep, each beside OpenSpiel where it is installed."""
     from ..bench.family import format_family_report, run_family_bench
-    from ..engine.analysis import is_searched
-    from ..engine.geometry import is_keepable
+    from ..engine.geometry import MAX_STRONG_CELLS, is_keepable
     from ..engine.strong import check_strongly_solvable
 
     if is_keepable(geometry):  # solved by the ranked sweep and kept
         return _kept_bench(args, geometry)
-    if is_searched(geometry):
+    if geometry.size > MAX_STRONG_CELLS:  # not kept (above): searched position by position
         return _searched_board_bench(args, geometry)
     check_strongly_solvable(geometry)
     report = run_family_bench(str(geometry), quick=args.quick)

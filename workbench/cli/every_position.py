@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..engine import Geometry
 from .common import UsageError, solved_with_progress
+
+if TYPE_CHECKING:
+    from ..engine.answers import Answers
+    from ..engine.results import Tables
 
 
 def analyze_every_position(args: argparse.Namespace, geometry: Geometry) -> int:
@@ -39,12 +44,9 @@ def analyze_every_position(args: argparse.Namespace, geometry: Geometry) -> int:
         else:
             _write_rows(blocks)
         return 0
-    from ..engine.analysis import tables
     from ..engine.table_records import every_row, record_lines
-    from ..kept.tables import warm_tables
 
-    warm_tables(geometry)
-    table = tables(geometry)
+    table = _tables(geometry)
     if args.json:
         write = sys.stdout.write
         for chunk in record_lines(table):
@@ -52,6 +54,17 @@ def analyze_every_position(args: argparse.Namespace, geometry: Geometry) -> int:
     else:
         _write_rows(every_row(table))
     return 0
+
+
+def _tables(geometry: Geometry, answers: Answers | None = None) -> Tables:
+    """The tables of a board of at most 12 cells: its answers' (:func:`workbench.kept.answers_for`: read back from
+    the cache, or built and kept)."""
+    from ..engine.answers import TableAnswers
+    from ..kept import answers_for
+
+    answers = answers or answers_for(geometry)
+    assert isinstance(answers, TableAnswers)  # pragma: no mutate - narrows types: 12 cells or fewer
+    return answers.table
 
 
 _EXPLAINED_A_WRITE = 2000
@@ -74,11 +87,10 @@ def explain_every_move(args: argparse.Namespace, geometry: Geometry) -> int:
         raise UsageError(
             f"explain --all covers boards of at most {MAX_TABLE_CELLS} cells ({geometry} has {geometry.size})"
         )
-    from ..engine.analysis import tables
-    from ..kept.tables import warm_tables
+    from ..kept import answers_for
 
-    warm_tables(geometry)
-    table = tables(geometry)
+    answers = answers_for(geometry)
+    table = _tables(geometry, answers)
     full, size = geometry.full, geometry.size
     write = sys.stdout.write
     lines: list[str] = []
@@ -88,7 +100,7 @@ def explain_every_move(args: argparse.Namespace, geometry: Geometry) -> int:
         position = Position(key & full, key >> size, geometry)
         text = format_position(position)
         for cell, _ in table.children[key]:
-            explanation = explain(position, cell)
+            explanation = explain(position, cell, answers)
             if args.json:
                 lines.append(dumps(explanation_record(explanation)) + "\n")
             else:

@@ -9,20 +9,21 @@ from .common import answers_with_progress, game_of, open_library, print_json
 
 
 def cmd_puzzles(args: argparse.Namespace) -> int:
-    from ..engine.analysis import check_exact
+    from ..engine.geometry import MAX_STRONG_CELLS
     from ..engine.puzzles import find_puzzles, puzzle_record
     from ..library.practice import keep_puzzles
 
     geometry = game_of(args)
-    check_exact(geometry)  # above 16 cells not every value is known: one line, before any work
+    if geometry.size > MAX_STRONG_CELLS:  # not every value known, or not enumerated: one line, before any work
+        find_puzzles(geometry)
     # the tables, or 13-16 cells the strong solution, read back from the cache or made (with progress) and kept
-    answers_with_progress(geometry, bar=not args.json)
+    answers = answers_with_progress(geometry, bar=not args.json)
     if args.theme is None:
-        puzzles = find_puzzles(geometry, args.count)
+        puzzles = find_puzzles(geometry, args.count, answers=answers)
     else:  # the theme's own, spread over their difficulty as the count spreads them all
         from ..state.practice import sitting
 
-        puzzles = tuple(sitting(find_puzzles(geometry), [], set(), args.count, args.theme))
+        puzzles = tuple(sitting(find_puzzles(geometry, answers=answers), [], set(), args.count, args.theme))
     with open_library(args) as library:
         new = keep_puzzles(library, geometry, puzzles)
     records = [puzzle_record(puzzle) for puzzle in puzzles]

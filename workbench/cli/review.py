@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..engine import TIC_TAC_TOE, Player, Position, format_position, parse_moves
 from ..errors import InputError
 from .common import UsageError, answers_with_progress, game_of, parse_budget, print_json
+
+if TYPE_CHECKING:
+    from ..engine.answers import Answers
 
 
 def cmd_review(args: argparse.Namespace) -> int:
@@ -20,9 +24,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     geometry = start.geometry
     # the tables, the strong solution (read back or made, with progress), a kept one, or else the search
     answers = answers_with_progress(geometry, bar=not args.json)
-    reviews = review_line(start, cells) if answers.exact else _review_searched(args, start, cells)
+    reviews = review_line(start, cells, answers) if answers.exact else _review_searched(args, start, cells)
     scores = [(player, score(reviews, player)) for player in (Player.X, Player.O)]
-    words = _words(start, cells) if answers.exact else {}
+    words = _words(start, cells, answers) if answers.exact else {}
     if args.json:
         print_json(
             {
@@ -70,13 +74,14 @@ def cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
-def _words(start: Position, cells) -> dict[int, str]:
-    """Each move of the line explained in words (``explain``), by its ply in the line."""
+def _words(start: Position, cells, answers: Answers) -> dict[int, str]:
+    """Each move of the line explained in words (``explain`` from the board's ``answers``), by its ply in the
+    line."""
     from ..engine.explain import explain
 
     words, position = {}, start
     for ply, cell in enumerate(cells, 1):
-        words[ply] = explain(position, cell).text
+        words[ply] = explain(position, cell, answers).text
         position = position.play(cell)
     return words
 
@@ -106,10 +111,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
         cell = parse_cell_name(args.move, geometry)
     else:
         raise UsageError("explain needs --moves LIST, or POSITION --move CELL")
-    if not answers_with_progress(geometry, bar=not args.json).exact:
-        # above 16 cells, unsolved: the verdict as far as a search of the position proves it
+    answers = answers_with_progress(geometry, bar=not args.json)
+    if not answers.exact:  # above 16 cells, unsolved: the verdict as far as a search of the position proves it
         return _explain_searched(args, position, cell)
-    explanation = explain(position, cell)
+    explanation = explain(position, cell, answers)
     if args.json:
         print_json(explanation_record(explanation))
         return 0

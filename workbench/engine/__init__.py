@@ -97,7 +97,7 @@ def clear_caches() -> None:
         symmetry._reading_weights,
         symmetry._whole_weights,
         _searched_position,
-        explain.exact_moves,
+        explain._exact_moves,
         explain._told_after,
         explain.explained,
         facts.board_of,

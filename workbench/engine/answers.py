@@ -7,8 +7,8 @@ answers them, with its own caches.
 - :class:`SearchedAnswers` — nothing held: each position searched, a value known only where a search proved it.
 
 Which object a board gets is decided where the data is (:func:`workbench.kept.answers_for` reads it back, solves
-or opens it); the engine's functions (:func:`workbench.engine.analysis.analyze` and the rest) ask the object in
-use for the board. Pure: a solution that reads lazily from a file does so behind ``lookup_many``.
+or opens it), and handed to what asks (the engine's functions take it as ``answers``; the app's state holds it);
+nothing is installed anywhere. Pure: a solution that reads lazily from a file does so behind ``lookup_many``.
 """
 
 from __future__ import annotations
@@ -114,6 +114,9 @@ class TableAnswers(Answers):
     def __init__(self, table: Tables) -> None:
         super().__init__(table.geometry)
         self.table = table
+        # tables read back from a file teach the board's planner the masks they hold (a memo warmed: the same masks
+        # it would plan), so the first analyses do not plan them again
+        planner_for(table.geometry).learn(table.plans)
 
     def analyze(self, position: Position) -> Analysis:
         return analyze_key(self.table, position, reachable_key(self.table, position))

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import InputError
-from .analysis import answers_of, best_moves, check_exact, principal_variation
+from .analysis import answers_of, best_moves, check_exact
+from .answers import Answers
 from .facts import DECISIVE, Fact, after_move, board_of, move_facts
 from .geometry import Bitboard, Cell, cell_bit, cell_name, cell_names, cells_of
 from .position import Player, Position, format_position
@@ -114,14 +115,19 @@ def _exact(position: Position, value: Value, remoteness: int, moves: tuple[MoveA
     )
 
 
-@lru_cache(maxsize=64)
-def exact_moves(position: Position) -> ExactMoves:
-    """The value of ``position`` (in play) and of each of its moves, from its board's answers (the tables, or the
-    strong or kept solution in use): kept for the last few positions, as each of a position's moves is explained in
-    turn.
+def exact_moves(position: Position, answers: Answers | None = None) -> ExactMoves:
+    """The value of ``position`` (in play) and of each of its moves, from its board's ``answers`` (the tables, a
+    strong or kept solution: :func:`workbench.kept.answers_for`; by default the engine's own,
+    :func:`~workbench.engine.analysis.answers_of`): kept for the last few positions, as each of a position's moves
+    is explained in turn.
 
-    :raises BoardTooLargeError: the board's values are not all known (searched, or 13-16 cells not solved yet)."""
-    return _exact(position, *answers_of(position.geometry).move_values(position))
+    :raises BoardTooLargeError: the board's values are not all known (searched, or 13-16 cells and no ``answers``)."""
+    return _exact_moves(position, answers or answers_of(position.geometry))
+
+
+@lru_cache(maxsize=64)
+def _exact_moves(position: Position, answers: Answers) -> ExactMoves:
+    return _exact(position, *answers.move_values(position))
 
 
 def role_of(position: Position, cell: Cell) -> tuple[str, tuple[Cell, ...]]:
@@ -155,14 +161,17 @@ def line_steps(position: Position, cells) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def explain(position: Position, cell: Cell) -> Explanation:
-    """The move ``cell`` in ``position``, explained.
+def explain(position: Position, cell: Cell, answers: Answers | None = None) -> Explanation:
+    """The move ``cell`` in ``position``, explained from the board's exact values: its ``answers``
+    (:func:`workbench.kept.answers_for`), by default the engine's own (its tables up to 12 cells).
 
     :raises ExplainError: the game is over, or the move is illegal.
-    :raises BoardTooLargeError: above 16 cells, where the values a verdict needs are not known.
+    :raises BoardTooLargeError: where the values a verdict needs are not known (a searched board; 13 to 16 cells
+        with no ``answers`` given).
     """
     geometry = position.geometry
-    check_exact(geometry)
+    answers = answers or answers_of(geometry)
+    check_exact(answers)
     if position.is_over:
         raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")
     if not geometry.contains(cell) or position.occupied & cell_bit(cell):
@@ -170,7 +179,8 @@ def explain(position: Position, cell: Cell) -> Explanation:
             f"{cell_name(cell, geometry) if geometry.contains(cell) else cell}: not a move here (a taken cell, or off "
             "the board)"
         )
-    analysis = exact_moves(position)  # the values alone: counting the games below is most of an analyze on 4×4
+    # the values alone: counting the games below is most of an analyze on 4×4
+    analysis = _exact_moves(position, answers)
     played = analysis.move(cell)
     assert played is not None and played.value is not None  # pragma: no mutate - narrows types
     assert played.remoteness is not None  # pragma: no mutate - narrows types
@@ -181,7 +191,7 @@ def explain(position: Position, cell: Cell) -> Explanation:
         verdict = "only move" if keeping == (cell,) and len(analysis.moves) > 1 else "best"
     else:
         verdict = "inaccurate"
-    after, told, line_words = _told_after(position.play(cell))
+    after, told, line_words = _told_after(position.play(cell), answers)
     line = (*line_steps(position, (cell,)), *after)
     own = (
         Fact("value", 0, position.turn, cell, value=played.value, remoteness=played.remoteness),
@@ -217,11 +227,11 @@ _TOLD_STEPS = 4
 
 
 @lru_cache(maxsize=1 << 17)
-def _told_after(position: Position) -> tuple[tuple[Step, ...], tuple[Fact, ...], str]:
+def _told_after(position: Position, answers: Answers) -> tuple[tuple[Step, ...], tuple[Fact, ...], str]:
     """The best line from ``position`` (a move just played) with its roles, the facts told of it (step 1 its first
     move, as the explained move before it is step 0) and their words: kept, as every move into ``position`` tells
     the same line."""
-    cells = principal_variation(position) if not position.is_over else ()
+    cells = answers.principal_variation(position) if not position.is_over else ()
     steps = line_steps(position, cells)
     geometry, first_ply = position.geometry, position.ply + 1
     told: list[Fact] = []

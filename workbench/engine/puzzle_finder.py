@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .analysis import tables
 from .geometry import Geometry
+from .results import Tables
 from .strong import UNREACHED, StrongSolution, _permutation_tables, _reading_table, _ternary_table, pack
 from .symmetry import transforms
 from .threats import threat_move
@@ -37,11 +37,10 @@ def difficulty(plies: np.ndarray, natural_wrong: np.ndarray, moves: np.ndarray, 
     return np.round(plies // 2 + 2 * natural_wrong.astype(np.int64) + (moves - 2) / max(cells - 1, 1), 3)
 
 
-def puzzle_rows(geometry: Geometry, solution: StrongSolution | None, count: int | None) -> list[Row]:
+def puzzle_rows(geometry: Geometry, values: StrongSolution | Tables, count: int | None) -> list[Row]:
     """Every puzzle of ``geometry`` (one a symmetry class), easiest first, then by the position's text; ``count`` of
-    them (:func:`spread`) when there are more. The values are
-    ``solution``'s, or the tables' where it is None."""
-    packed = solution.packed if solution is not None else _packed_tables(geometry)
+    them (:func:`spread`) when there are more. The values are ``values``': a strong solution's, or the tables'."""
+    packed = _packed_tables(values) if isinstance(values, Tables) else values.packed
     found = _unique_moves(geometry, packed)
     canonical_x, canonical_o, answers, ranks = _canonical(geometry, found)
     naturals = _natural_moves(geometry, canonical_x, canonical_o)
@@ -99,9 +98,9 @@ def _score_of_byte() -> np.ndarray:
 _SCORE_OF_BYTE = _score_of_byte()
 
 
-def _packed_tables(geometry: Geometry) -> np.ndarray:
+def _packed_tables(table: Tables) -> np.ndarray:
     """The tables' values and remoteness (a board of up to 12 cells) in :mod:`.strong`'s layout, one byte an index."""
-    table = tables(geometry)
+    geometry = table.geometry
     keys = np.fromiter(table.value, dtype=np.int64, count=len(table.value))
     values = np.fromiter(table.value.values(), dtype=np.int64, count=len(table.value))
     remoteness = np.fromiter((table.remoteness[key] for key in table.value), dtype=np.int64, count=len(table.value))

@@ -6,8 +6,8 @@ position, the only move that loses slowest (every other move loses sooner). Whet
 does not matter: a position with two winning moves is no puzzle, whichever is quicker.
 
 Every position of the board is looked at, in arrays (numpy): the values of a board of up to 12 cells come from
-its tables, those of 13–16 cells from its strong solution, one byte a position, which must be installed
-(:func:`~workbench.engine.analysis.install_strong`). 4×4k4 has 9.7 million positions; asking
+its tables, those of 13–16 cells from its strong solution, one byte a position, which must be given
+(:func:`workbench.kept.answers_for` reads it back or solves it). 4×4k4 has 9.7 million positions; asking
 :func:`~workbench.engine.analysis.analyze` of each would take hours. Symmetric positions are one puzzle, given
 in the canonical form (:func:`~workbench.engine.symmetry.canonical`) with the answer carried over.
 
@@ -39,13 +39,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from .analysis import analyze, check_exact, strong_if_installed
+from .analysis import analyze, answers_of, check_exact
+from .answers import Answers, SolutionAnswers, TableAnswers
 from .explain import role_of
 from .geometry import MAX_STRONG_CELLS, MAX_TABLE_CELLS, Cell, Geometry, cell_name, format_variant
 from .position import Position, format_position
 from .solver import Value
 
 if TYPE_CHECKING:
+    from .results import Tables
     from .strong import StrongSolution
 
 
@@ -83,48 +85,51 @@ class Puzzle:
         return self.natural != self.answer
 
 
-def find_puzzles(
-    geometry: Geometry, count: int | None = None, *, solution: StrongSolution | None = None
-) -> tuple[Puzzle, ...]:
+def find_puzzles(geometry: Geometry, count: int | None = None, *, answers: Answers | None = None) -> tuple[Puzzle, ...]:
     """Every puzzle of ``geometry``, one per symmetry class, easiest first (then by position text); or ``count`` of
     them spread over the range of difficulty, from the easiest to one of the hardest (the same ones every time:
     :func:`~workbench.engine.puzzle_finder.spread`).
 
-    Reads ``solution`` when given, else the board's tables (up to 12 cells, built if need be) or its installed
-    strong solution (13–16 cells).
+    Reads the board's ``answers`` (:func:`workbench.kept.answers_for`): its tables, or its strong solution (13–16
+    cells); by default the engine's own (the tables, built if need be).
 
-    :raises PuzzleError: ``count`` below 1, or 13–16 cells without a strong solution.
+    :raises PuzzleError: ``count`` below 1, 13–16 cells without a strong solution, or ``answers`` of another board.
     :raises BoardTooLargeError: above 16 cells, where not every value is known.
     """
-    check_exact(geometry)
+    if answers is None:  # the engine's own: tables up to 12 cells, the search above 16; none from 13 to 16
+        answers = None if MAX_TABLE_CELLS < geometry.size <= MAX_STRONG_CELLS else answers_of(geometry)
+    elif answers.geometry != geometry:
+        raise PuzzleError(f"the answers of {answers.geometry} say nothing of {geometry}")
+    if answers is not None:
+        check_exact(answers)
     if geometry.size > MAX_STRONG_CELLS:  # exact from a kept solution, but its positions are not enumerated here
         raise PuzzleError(
             f"board {geometry}: puzzles are made on boards of at most {MAX_STRONG_CELLS} cells ({geometry.size} here)"
         )
     if count is not None and count < 1:
         raise PuzzleError(f"a count of puzzles is 1 or more (not {count})")
-    if solution is None and geometry.size > MAX_TABLE_CELLS:
-        solution = strong_if_installed(geometry)
-        if solution is None:
-            raise PuzzleError(
-                f"board {geometry}: puzzles read its strong solution, not made here yet (`workbench solve --game "
-                f"{geometry}`)"
-            )
-    if solution is not None and solution.geometry != geometry:
-        raise PuzzleError(f"a strong solution of {solution.geometry} says nothing of {geometry}")
+    if isinstance(answers, TableAnswers):
+        values: Tables | StrongSolution = answers.table
+    elif isinstance(answers, SolutionAnswers):
+        values = answers.solution
+    else:
+        raise PuzzleError(
+            f"board {geometry}: puzzles read its strong solution, not made here yet (`workbench solve --game "
+            f"{geometry}`)"
+        )
     from .puzzle_finder import puzzle_rows  # numpy: imported when puzzles are made, not with the dataclass
 
     return tuple(
         Puzzle(Position(x, o, geometry), answer, Value(value), remoteness, grade, moves, losing, natural)
-        for x, o, answer, value, remoteness, grade, moves, losing, natural in puzzle_rows(geometry, solution, count)
+        for x, o, answer, value, remoteness, grade, moves, losing, natural in puzzle_rows(geometry, values, count)
     )
 
 
-def is_unique(puzzle: Puzzle) -> bool:
+def is_unique(puzzle: Puzzle, answers: Answers | None = None) -> bool:
     """Whether the puzzle holds by :func:`~workbench.engine.analysis.analyze`'s exact values: the position's value
     and remoteness are the puzzle's, it has two moves or more, and the answer is the only one that keeps the value
     (in a lost position: the only slowest loss). A check from another road than :func:`find_puzzles` took."""
-    analysis = analyze(puzzle.position)
+    analysis = analyze(puzzle.position, answers)
     if analysis.value is None or len(analysis.moves) < 2:
         return False
     if (analysis.value, analysis.remoteness) != (puzzle.value, puzzle.remoteness):

@@ -17,7 +17,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .analysis import analyze, check_exact
+from .analysis import answers_of, check_exact
+from .answers import Answers
 from .geometry import Cell, cell_bit
 from .position import Player, Position
 from .solver import Value
@@ -70,17 +71,20 @@ class SideScore:
         return self.best / rated if rated else None
 
 
-def review_line(start: Position, cells: Iterable[Cell]) -> tuple[MoveReview, ...]:
-    """Rate every move of ``cells`` played from ``start``.
+def review_line(start: Position, cells: Iterable[Cell], answers: Answers | None = None) -> tuple[MoveReview, ...]:
+    """Rate every move of ``cells`` played from ``start``, by the board's exact values: its ``answers``
+    (:func:`workbench.kept.answers_for`), by default the engine's own (its tables up to 12 cells).
 
     :raises IllegalMoveError: a move of the line cannot be played.
-    :raises BoardTooLargeError: above 16 cells, where the values a rating needs are not known.
+    :raises BoardTooLargeError: where the values a rating needs are not known (a searched board; 13 to 16 cells
+        with no ``answers`` given).
     """
-    check_exact(start.geometry)
+    answers = answers or answers_of(start.geometry)
+    check_exact(answers)
     reviews = []
     position = start
     for ply, cell in enumerate(cells, start=1):
-        before = analyze(position)
+        before = answers.analyze(position)
         after = position.play(cell)  # raises for an illegal move, as the line is then no line
         played = before.move(cell)
         # for the type checker (no mutate): a position in play has a value and every legal move an analysis

@@ -12,12 +12,17 @@ import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from ..engine.geometry import MAX_STRONG_CELLS, MAX_SWEPT_CELLS, Geometry, is_keepable
 from ..engine.ranked import positions_with_marks
 from ..errors import InputError
 from .solutions import KeptSolution, open_solution, store_name, store_stem, write_solution
 from .tables import cache_enabled, cache_folder, engine_fingerprint
+
+if TYPE_CHECKING:
+    from ..engine.answers import Answers
+    from ..engine.strong import StrongSolution
 
 MAX_KEPT_CELLS = MAX_SWEPT_CELLS
 """The largest boards solved on this machine: 4×5's 741 million positions take a minute or two and 1.3 GB."""
@@ -54,21 +59,23 @@ def is_kept(geometry: Geometry) -> bool:
     return load_kept(geometry) is not None
 
 
-def install_if_kept(geometry: Geometry) -> bool:
-    """Make a board of 17–20 cells exact in this process if its solution is kept (opening it reads two small
-    files: a few ms; its chunks are read as positions ask for them). True when it is installed now or was."""
-    from ..engine.analysis import install_strong, strong_if_installed
+def open_kept(geometry: Geometry) -> Answers | None:
+    """The answers of a board of 17–20 cells from the solution kept for it (opening it reads two small files: a few
+    ms; its chunks are read as positions ask for them), held (:mod:`.held`); None where none is kept."""
+    from ..engine.answers import SolutionAnswers
+    from .held import held, hold
 
     if not is_keepable(geometry):
-        return False
-    if strong_if_installed(geometry) is not None:
-        return True
+        return None
+    answers = held(geometry)
+    if answers is not None:
+        return answers
     kept = load_kept(geometry)
     if kept is None:
-        return False
-    install_strong(kept)
+        return None
+    answers = hold(SolutionAnswers(cast("StrongSolution", kept)))  # read as a strong one is: values alone
     kept.warm_in_background()
-    return True
+    return answers
 
 
 def solving_estimate(geometry: Geometry) -> str:

@@ -23,8 +23,10 @@ from pathlib import Path
 
 from .. import __version__
 from ..engine import Geometry
-from ..engine.analysis import Tables, build_tables, install_tables, tables_if_built
+from ..engine.analysis import Tables, build_tables
+from ..engine.answers import SolutionAnswers, TableAnswers
 from ..engine.tables_file import TABLES_FORMAT, TablesDataError, format_tables, parse_tables
+from .held import held, hold
 
 MAGIC = b"workbench tables\n"
 DISABLE_VARIABLE = "WORKBENCH_NO_TABLES_CACHE"
@@ -232,28 +234,28 @@ def _remove_stale(current: Path) -> None:
 
 
 _BUSY = threading.Lock()
-_SOLVING = threading.Lock()
-"""Held while a strong solution is read back or solved and installed (:func:`make_analysis_ready`)."""
 """Held while one thread loads or builds tables, so no other builds them twice."""
+_SOLVING = threading.Lock()
+"""Held while a strong solution is read back or solved and held (:func:`make_analysis_ready`)."""
 
 
 def ready_tables(geometry: Geometry) -> str | None:
     """Make the tables of ``geometry`` ready if that is cheap: ``"memory"`` when this
     process has them already, ``"cache"`` when read back (quick enough for the first paint), else None (also
     while another thread is loading or building them: never waits)."""
-    if tables_if_built(geometry) is not None:
+    if held(geometry) is not None:
         return "memory"
     if not _BUSY.acquire(blocking=False):
         return None
     try:
         # re-checked under the lock for a thread that finished between the check above and the acquire;
         # only that race reaches these two lines, so no test can pin a mutant of them (no mutate)
-        if tables_if_built(geometry) is not None:  # pragma: no mutate - a race only (above)
+        if held(geometry) is not None:  # pragma: no mutate - a race only (above)
             return "memory"  # pragma: no mutate - a race only (above)
         if cache_enabled():
             table = load_tables(geometry)
             if table is not None:
-                install_tables(table)
+                hold(TableAnswers(table))
                 return "cache"
         return None
     finally:
@@ -265,10 +267,10 @@ def build_and_cache_tables(geometry: Geometry) -> bool:
 
     Waits for a thread already busy with them; False when that one made them ready."""
     with _BUSY:
-        if tables_if_built(geometry) is not None:
+        if held(geometry) is not None:
             return False
         table = build_tables(geometry)
-        install_tables(table)
+        hold(TableAnswers(table))
         if cache_enabled():
             save_tables(table)
         return True
@@ -284,40 +286,44 @@ def warm_tables(geometry: Geometry) -> str:
 
 def make_analysis_ready(geometry: Geometry, progress=None) -> None:
     """Whatever ``analyze`` needs on ``geometry``, however it takes: its tables (up to 12 cells, read back or
-    built) or its strong solution (13-16 cells, read back or solved, with ``progress``), installed either way
-    and kept in the cache. What the app's worker and the terminal bench's untimed warm-up both do."""
-    from ..engine.analysis import MAX_TABLE_CELLS, install_strong, is_searched, strong_if_installed
+    built) or its strong solution (13-16 cells, read back or solved, with ``progress``), held either way
+    (:mod:`.held`) and kept in the cache. What :func:`workbench.kept.answers_for` and the terminal bench's untimed
+    warm-up do."""
+    from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS
 
-    if is_searched(geometry):  # nothing is made for a board searched position by position
+    if geometry.size > MAX_STRONG_CELLS:  # nothing is made past the strong solutions (a kept one is opened)
         return
     if geometry.size <= MAX_TABLE_CELLS:
         warm_tables(geometry)
         return
     # one solve at a time: a second caller for a board being solved (the app's user went away and came back)
-    # waits for it and finds it installed, rather than solving it again beside it
+    # waits for it and finds it held, rather than solving it again beside it
     with _SOLVING:
-        if strong_if_installed(geometry) is None:
-            install_strong(strong_solution(geometry, progress)[0])
+        if held(geometry) is None:
+            hold(SolutionAnswers(strong_solution(geometry, progress)[0]))
 
 
 def read_back_analysis(geometry: Geometry) -> bool:
     """Make ``geometry``'s analysis ready from the cache alone: its tables or strong solution read back and
-    installed, never built or solved (what a glance at a variant may cost). True when it is ready now. Never
-    waits: False while another thread reads or makes it."""
-    from ..engine.analysis import MAX_TABLE_CELLS, analysis_ready, install_strong, strong_if_installed
+    held (:mod:`.held`), never built or solved (what a glance at a variant may cost). True when it is ready now.
+    Never waits: False while another thread reads or makes it; False past 16 cells (a kept solution is opened, not
+    read back: :func:`workbench.kept.answers_at_hand`)."""
+    from ..engine.analysis import MAX_STRONG_CELLS, MAX_TABLE_CELLS
 
-    if analysis_ready(geometry):
+    if held(geometry) is not None:
         return True
+    if geometry.size > MAX_STRONG_CELLS:
+        return False
     if geometry.size <= MAX_TABLE_CELLS:
         return ready_tables(geometry) is not None
     if not cache_enabled() or not _SOLVING.acquire(blocking=False):
         return False
     try:
-        if strong_if_installed(geometry) is None:
+        if held(geometry) is None:
             solution = load_strong(geometry)
             if solution is None:
                 return False
-            install_strong(solution)
+            hold(SolutionAnswers(solution))
         return True
     finally:
         _SOLVING.release()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import Cell, Geometry, Player, Position
+from ..engine.answers import Answers
 from ..engine.search import SearchResult
 from .app_state import AppState, EngineMode
 from .tree import GameTree, NodeId
@@ -136,6 +137,15 @@ class MarkSaved:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class UseAnswers:
+    """The board's answers are ready (:func:`workbench.kept.answers_for` made them, in a worker or at once): every
+    question of its positions is asked of them from now on. Nothing changes where they are of another board (the
+    rules changed while they were made) or are in use already."""
+
+    answers: Answers
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class SearchFound:
     """A search (run off the UI thread, on a board above 16 cells) found ``result`` so far, and is still running
     (``running``) or has stopped (done, cancelled, or its budget spent)."""
@@ -167,4 +177,5 @@ Action = (
     | LoadState
     | MarkSaved
     | SearchFound
+    | UseAnswers
 )

@@ -15,10 +15,10 @@ from ..engine import (
     Player,
     Position,
     Value,
-    analyze,
-    principal_variation,
 )
-from ..engine.analysis import is_searched, searched_analysis
+from ..engine.analysis import answers_of, searched_analysis
+from ..engine.answers import Answers
+from ..engine.geometry import MAX_STRONG_CELLS
 from ..engine.search import SearchResult
 from .tree import ROOT, GameTree, NodeId
 
@@ -71,6 +71,11 @@ class AppState:
     (at most :data:`KEPT_SEARCHES`); a value there is known only where one proved it."""
     searching: Position | None = None
     """The position a search is running on, if one is."""
+    answers: Answers | None = field(default=None, repr=False)
+    """The board's answers as :func:`workbench.kept.answers_for` made them ready (tables read back, a strong
+    solution solved, a kept one opened), handed over by :class:`~.actions.UseAnswers` or the store; None until then
+    (:attr:`board_answers` says what is asked meanwhile). Part of the state's equality (by identity), so that
+    a state with them is seen as a change by whatever compares states (Textual's reactives do)."""
 
     # cached: every pane reads them on every state change, and the position is replayed from the root
     @cached_property
@@ -78,12 +83,28 @@ class AppState:
         return self.tree.position(self.cursor)
 
     @cached_property
+    def board_answers(self) -> Answers:
+        """What every question of this board's positions is asked of: :attr:`answers`, else the engine's own
+        (:func:`~workbench.engine.analysis.answers_of`: the tables, built here up to 12 cells; the search above 16).
+
+        :raises BoardTooLargeError: 13 to 16 cells with no answers handed over yet (the app reads none then)."""
+        return self.answers if self.answers is not None else answers_of(self.geometry)
+
+    @property
+    def searched(self) -> bool:
+        """The board is searched position by position (above 16 cells, no kept solution in use): a value is known
+        only where a search proved it."""
+        if self.answers is not None:
+            return not self.answers.exact
+        return self.geometry.size > MAX_STRONG_CELLS
+
+    @cached_property
     def analysis(self) -> Analysis:
         """The current position's analysis (derived, never stored): on a searched board, what the searches of
         this position proved so far."""
-        if is_searched(self.geometry):
+        if self.searched:
             return searched_analysis(self.position, self.search_of(self.position))
-        return analyze(self.position)
+        return self.board_answers.analyze(self.position)
 
     def search_of(self, position: Position) -> SearchResult | None:
         """What a search of ``position`` found, if one ran."""
@@ -122,9 +143,10 @@ def selected_line(state: AppState) -> tuple[Cell, ...]:
     """The best line the evaluation shows (and the board's ``line`` overlay): the selected move and perfect play
     after it, or perfect play from the position when no move is selected; empty when the game is over, and on a
     board searched move by move (a search proves each move's value, not the line after it)."""
-    if state.analysis.to_move is None or is_searched(state.geometry):
+    if state.analysis.to_move is None or state.searched:
         return ()
     cell = selected_move(state)
+    answers = state.board_answers
     if cell is None:
-        return principal_variation(state.position)
-    return (cell, *principal_variation(state.position.play(cell)))
+        return answers.principal_variation(state.position)
+    return (cell, *answers.principal_variation(state.position.play(cell)))

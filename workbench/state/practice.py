@@ -12,11 +12,13 @@ Imports only the engine, as the rest of the state does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Literal
 
-from ..engine import Cell, Player, Position, Value, analyze, cell_bit
+from ..engine import Cell, Player, Position, Value, cell_bit
+from ..engine.analysis import answers_of
+from ..engine.answers import Answers
 from ..engine.explain import exact_moves, explain, value_words
 from ..engine.geometry import cell_name, cell_names
 from ..engine.puzzles import puzzle_theme
@@ -81,6 +83,9 @@ class Practice:
     """The solution is shown for the current exercise."""
     results: tuple[str, ...] = ()
     """How each exercise before the current one ended (one of :data:`RESULTS`)."""
+    answers: Answers | None = field(default=None, compare=False, repr=False)
+    """The board's answers the exercises are judged by (:func:`workbench.kept.answers_for`); the engine's own where
+    None (the tables, up to 12 cells)."""
 
     @property
     def hint(self) -> bool:
@@ -122,13 +127,13 @@ class Practice:
         return "missed" if self.tries else "skipped"
 
 
-def judge(position: Position, cell: Cell) -> Judgement:
-    """``cell`` played in ``position``, judged by the exact values; the words say why that move has its value, and
-    never name another move.
+def judge(position: Position, cell: Cell, answers: Answers | None = None) -> Judgement:
+    """``cell`` played in ``position``, judged by the exact values (the board's ``answers``, by default the engine's
+    own); the words say why that move has its value, and never name another move.
 
     :raises ExplainError: the cell is taken or off the board, or the game is over.
     """
-    explanation = explain(position, cell)
+    explanation = explain(position, cell, answers)
     name = cell_name(cell, position.geometry)
     after, moves = explanation.value_after, explanation.remoteness_after
     if explanation.verdict in ("best", "only move"):
@@ -162,7 +167,7 @@ def answer(practice: Practice, cell: Cell) -> Practice:
     position = exercise.position
     if not is_empty_cell(position, cell) or any(judgement.cell == cell for judgement in practice.tries):
         return practice
-    return replace(practice, tries=(*practice.tries, judge(position, cell)))
+    return replace(practice, tries=(*practice.tries, judge(position, cell, practice.answers)))
 
 
 def is_empty_cell(position: Position, cell: Cell) -> bool:
@@ -199,19 +204,20 @@ def moved_on(practice: Practice) -> Practice:
     )
 
 
-def solution(position: Position) -> tuple[Cell, ...]:
-    """The best moves: those that keep the value the quickest way."""
-    analysis = exact_moves(position)
+def solution(position: Position, answers: Answers | None = None) -> tuple[Cell, ...]:
+    """The best moves: those that keep the value the quickest way (by the board's ``answers``, by default the
+    engine's own)."""
+    analysis = exact_moves(position, answers)
     return tuple(move.cell for move in analysis.moves if analysis.best & cell_bit(move.cell))
 
 
-def hint_words(position: Position) -> str:
-    """The first hint: one fact of the position, true by the exact values or the lines on the board, that points
-    the way without naming a cell."""
+def hint_words(position: Position, answers: Answers | None = None) -> str:
+    """The first hint: one fact of the position, true by the exact values (the board's ``answers``, by default the
+    engine's own) or the lines on the board, that points the way without naming a cell."""
     geometry = position.geometry
     own, other = position.sides
     me, them = position.turn.value, position.turn.other.value
-    analysis = exact_moves(position)
+    analysis = exact_moves(position, answers)
     mine, theirs = completions(geometry, own, other), completions(geometry, other, own)
     if analysis.value is Value.LOSS:
         return f"Every move loses here. Look for the one that makes {them} take the longest to win."
@@ -234,10 +240,11 @@ def hint_words(position: Position) -> str:
     return f"{keep} the draw; the other {_moves(len(analysis.moves) - keeping)} lose."
 
 
-def hint_region(position: Position) -> int:
+def hint_region(position: Position, answers: Answers | None = None) -> int:
     """The second hint: the cells the answer is among (a bitboard): every best move and, with them, the other moves
-    that come closest to it, about half the empty cells, so that the answer is narrowed down but not given."""
-    analysis = exact_moves(position)
+    that come closest to it (by the board's ``answers``, by default the engine's own), about half the empty cells,
+    so that the answer is narrowed down but not given."""
+    analysis = exact_moves(position, answers)
     best = analysis.best
     others = sorted(
         (move for move in analysis.moves if not best & cell_bit(move.cell)),
@@ -256,7 +263,7 @@ def hint_text(practice: Practice) -> str:
     exercise = practice.current
     if exercise is None or not practice.hint:
         return ""
-    words = f"Hint: {hint_words(exercise.position)}"
+    words = f"Hint: {hint_words(exercise.position, practice.answers)}"
     if practice.hint_level >= 2:
         words += " The answer is one of the lit cells."
     return words
@@ -268,7 +275,7 @@ def prompt(practice: Practice) -> str:
     if exercise is None:
         return ""
     side = exercise.position.turn.value
-    value = exact_moves(exercise.position).value
+    value = exact_moves(exercise.position, practice.answers).value
     if practice.kind == "puzzle":
         goal = {
             Value.WIN: "find the one move that wins.",
@@ -302,38 +309,52 @@ def score(practice: Practice) -> str:
 
 
 def mistakes_of_line(
-    tree: GameTree, line: tuple[NodeId, ...], side: Player | None, *, study: str | None = None
+    tree: GameTree,
+    line: tuple[NodeId, ...],
+    side: Player | None,
+    *,
+    study: str | None = None,
+    answers: Answers | None = None,
 ) -> tuple[Exercise, ...]:
     """Every mistake and inaccuracy of ``side`` (None: both) along ``line`` (node ids from the root), in order,
-    each asked from the position before it; positions whose values are not exact are left out."""
+    each asked from the position before it, by the board's ``answers`` (by default the engine's own); positions
+    whose values are not exact are left out."""
+    answers = answers or answers_of(tree.root_position.geometry)
     return tuple(
-        exercise for node_id in line[1:] if (exercise := _mistake_at(tree, node_id, side, study, "")) is not None
+        exercise
+        for node_id in line[1:]
+        if (exercise := _mistake_at(tree, node_id, side, study, "", answers)) is not None
     )
 
 
-def mistakes_of_tree(tree: GameTree, side: Player | None, *, study: str | None = None) -> tuple[Exercise, ...]:
+def mistakes_of_tree(
+    tree: GameTree, side: Player | None, *, study: str | None = None, answers: Answers | None = None
+) -> tuple[Exercise, ...]:
     """Every mistake and inaccuracy of ``side`` (None: both) anywhere in the study (the library's ``study``, if it
-    comes from there): the main line's first, in order, then each variation's (a mistake in a side line is
-    practised wherever the cursor stands)."""
+    comes from there), by the board's ``answers`` (by default the engine's own): the main line's first, in order,
+    then each variation's (a mistake in a side line is practised wherever the cursor stands)."""
+    answers = answers or answers_of(tree.root_position.geometry)
     main = set(tree.main_line())
     exercises = []
     for node_id in tree.walk():
         if node_id == ROOT:
             continue
-        exercise = _mistake_at(tree, node_id, side, study, "" if node_id in main else " of a variation")
+        exercise = _mistake_at(tree, node_id, side, study, "" if node_id in main else " of a variation", answers)
         if exercise is not None:
             exercises.append((node_id not in main, exercise))
     return tuple(exercise for _, exercise in sorted(exercises, key=lambda pair: pair[0]))
 
 
-def _mistake_at(tree: GameTree, node_id: NodeId, side: Player | None, study: str | None, line: str) -> Exercise | None:
+def _mistake_at(
+    tree: GameTree, node_id: NodeId, side: Player | None, study: str | None, line: str, answers: Answers
+) -> Exercise | None:
     node = tree.node(node_id)
     # a mistake is a move: never the root
     assert node.parent is not None and node.move is not None  # pragma: no mutate - narrows types
     before = tree.position(node.parent)
     if side is not None and before.turn is not side:
         return None
-    analysis = analyze(before)
+    analysis = answers.analyze(before)
     played = analysis.move(node.move)
     if played is None or played.value is None or analysis.value is None:
         return None
@@ -383,12 +404,14 @@ def week_bars(weeks, today: date, count: int = 8) -> str:
     return "".join("·" if not value else WEEK_BARS[(value * len(WEEK_BARS) - 1) // top] for value in counts)
 
 
-def mistake_summary(tree: GameTree, line: tuple[NodeId, ...]) -> tuple[str, ...]:
-    """The line's mistakes (a value given away) in one line each: ``O 2?? at ply 2: draw → loss in 6``."""
+def mistake_summary(tree: GameTree, line: tuple[NodeId, ...], answers: Answers | None = None) -> tuple[str, ...]:
+    """The line's mistakes (a value given away) in one line each, by the board's ``answers`` (by default the
+    engine's own): ``O 2?? at ply 2: draw → loss in 6``."""
+    answers = answers or answers_of(tree.root_position.geometry)
     lines = []
-    for exercise in mistakes_of_line(tree, line, None):
+    for exercise in mistakes_of_line(tree, line, None, answers=answers):
         assert exercise.played is not None  # pragma: no mutate - a mistake's exercise has the move played
-        before = analyze(exercise.position)
+        before = answers.analyze(exercise.position)
         played = before.move(exercise.played)
         # an exercise is a mistake of an exact analysis: both have their values
         assert played is not None and played.value is not None  # pragma: no mutate - narrows types
@@ -407,7 +430,7 @@ def practised_comment(practice: Practice, index: int) -> str:
     """The note a practised mistake leaves on its move in the study: ``practised: found`` and the best moves."""
     exercise = practice.exercises[index]
     result = practice.results[index]
-    best = cell_names(solution(exercise.position), exercise.position.geometry, ", ")
+    best = cell_names(solution(exercise.position, practice.answers), exercise.position.geometry, ", ")
     return f"practised: {result} (best: {best})"
 
 

@@ -34,6 +34,7 @@ from .actions import (
     SetUpPosition,
     ToEnd,
     ToStart,
+    UseAnswers,
 )
 from .app_state import KEPT_SEARCHES, OVERLAYS, AppState
 from .tree import ROOT, GameTree, NodeId
@@ -85,7 +86,7 @@ def reduce(state: AppState, action: Action) -> AppState:
             # the panes' highlighted cell may not exist on the new board
             view = state.view if geometry == state.geometry else replace(state.view, highlighted=None)
             new = replace(_new_tree(state, GameTree.new(Position.empty(geometry))), geometry=geometry, view=view)
-            return new if geometry == state.geometry else replace(new, searches=(), searching=None)
+            return new if geometry == state.geometry else replace(new, searches=(), searching=None, answers=None)
         case SetComment(text=text, node=node):
             target = state.cursor if node is None else node
             if target not in state.tree:
@@ -108,11 +109,17 @@ def reduce(state: AppState, action: Action) -> AppState:
                 return state
             return replace(state, tree=tree, cursor=cursor, modified=True)
         case LoadState(state=loaded, unsaved=unsaved):
-            return replace(loaded, modified=unsaved)
+            # a study of the same board goes on with the answers in use; another board's are made ready anew
+            same_board = loaded.answers is None and loaded.geometry == state.geometry
+            return replace(loaded, modified=unsaved, answers=state.answers if same_board else loaded.answers)
         case MarkSaved():
             return replace(state, modified=False) if state.modified else state
         case SearchFound(result=result, running=running):
             return _search_found(state, result, running)
+        case UseAnswers(answers=answers):
+            if answers is state.answers or answers.geometry != state.geometry:
+                return state
+            return replace(state, answers=answers)
     return state
 
 

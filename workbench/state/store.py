@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..engine.answers import Answers
+from ..engine.geometry import Geometry
 from .actions import Action, LoadState
 from .app_state import AppState
 from .reducer import reduce
@@ -17,11 +19,20 @@ class Store:
 
     ``dispatch`` runs the reducer; subscribers hear (old, new) once per change
     and nothing when an action changes nothing. Tree edits (not cursor moves or
-    view settings) can be undone and redone.
+    view settings) can be undone and redone. ``answers_at_hand`` (the app's: its
+    board's answers where they cost no building, else None) gives a state of another
+    board its answers before anyone sees it.
     """
 
-    def __init__(self, state: AppState | None = None, *, history_limit: int = 200) -> None:
+    def __init__(
+        self,
+        state: AppState | None = None,
+        *,
+        history_limit: int = 200,
+        answers_at_hand: Callable[[Geometry], Answers | None] | None = None,
+    ) -> None:
         self._state = state if state is not None else AppState()
+        self._answers_at_hand = answers_at_hand
         self._subscribers: list[Subscriber] = []
         self._undo: list[AppState] = []
         self._redo: list[AppState] = []
@@ -83,12 +94,25 @@ class Store:
             self._state, tree=earlier.tree, cursor=earlier.cursor, geometry=earlier.geometry, modified=True
         )
         if restored.geometry != self._state.geometry:
-            # the highlighted cell may be on no cell of that board; the searches were of another game (as NewGame)
-            restored = replace(restored, view=replace(restored.view, highlighted=None), searches=(), searching=None)
+            # the highlighted cell may be on no cell of that board; the searches were of another game (as NewGame);
+            # the board's answers are those in use then (or, where there were none yet, made ready as for NewGame)
+            restored = replace(
+                restored,
+                view=replace(restored.view, highlighted=None),
+                searches=(),
+                searching=None,
+                answers=earlier.answers,
+            )
         self._set(restored)
         return restored
 
     def _set(self, new: AppState) -> None:
+        if new.answers is None and new.geometry != self._state.geometry and self._answers_at_hand is not None:
+            # another board: its answers go with its first state where they are at hand, so that no subscriber
+            # sees the board without them (else the app makes them in a worker, and dispatches UseAnswers)
+            answers = self._answers_at_hand(new.geometry)
+            if answers is not None and answers.geometry == new.geometry:
+                new = replace(new, answers=answers)
         old, self._state = self._state, new
         for subscriber in tuple(self._subscribers):
             subscriber(old, new)

@@ -25,11 +25,11 @@ from ..engine import (
     NotationError,
     Position,
     Value,
-    analyze,
     format_position,
     parse_position,
 )
-from ..engine.analysis import class_key, is_searched
+from ..engine.analysis import answers_of, class_key
+from ..engine.answers import Answers
 from ..engine.geometry import (
     GeometryError,
     VariantError,
@@ -221,15 +221,21 @@ class GameTree:
 # --- derived views ---------------------------------------------------------------
 
 
-def annotation(tree: GameTree, node_id: NodeId) -> str:
-    """The move's mark, from the exact values: ``??`` a mistake (the mover's value drops), ``?!`` an inaccuracy (the
-    value kept, but a slower win or a quicker loss), ``!`` the only move keeping a win or a draw where there was a
-    choice; empty for any other best move (the marks of ``engine.explain``'s verdicts)."""
+def annotation(tree: GameTree, node_id: NodeId, answers: Answers | None = None) -> str:
+    """The move's mark, from the exact values of the board's ``answers`` (by default the engine's own): ``??`` a
+    mistake (the mover's value drops), ``?!`` an inaccuracy (the value kept, but a slower win or a quicker loss),
+    ``!`` the only move keeping a win or a draw where there was a choice; empty for any other best move (the marks
+    of ``engine.explain``'s verdicts), and on a searched board.
+
+    :raises BoardTooLargeError: 13 to 16 cells with no ``answers`` given."""
     node = tree.node(node_id)
-    if node.parent is None or is_searched(tree.root_position.geometry):  # no exact values to judge it by
+    if node.parent is None:
+        return ""
+    answers = answers or answers_of(tree.root_position.geometry)
+    if not answers.exact:  # no exact values to judge it by
         return ""
     assert node.move is not None  # pragma: no mutate - a node with a parent has its move
-    before = analyze(tree.position(node.parent))
+    before = answers.analyze(tree.position(node.parent))
     if before.value is None:
         return ""
     played = before.move(node.move)
@@ -254,15 +260,18 @@ def transpositions(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
     return tuple(other for other in tree.walk() if other != node_id and tree.position(other) == target)
 
 
-def symmetric_twins(tree: GameTree, node_id: NodeId) -> tuple[NodeId, ...]:
-    """Other nodes whose position is this one's up to symmetry, but not equal to it."""
+def symmetric_twins(tree: GameTree, node_id: NodeId, answers: Answers | None = None) -> tuple[NodeId, ...]:
+    """Other nodes whose position is this one's up to symmetry, but not equal to it (classes numbered by the board's
+    ``answers`` up to 16 cells: :func:`~workbench.engine.analysis.class_key`).
+
+    :raises BoardTooLargeError: 13 to 16 cells with no ``answers`` given."""
     target = tree.position(node_id)
-    target_class = class_key(target)
+    target_class = class_key(target, answers)
     twins = []
     for other in tree.walk():
         position = tree.position(other)
         if other != node_id and position != target and position.ply == target.ply:
-            if class_key(position) == target_class:
+            if class_key(position, answers) == target_class:
                 twins.append(other)
     return tuple(twins)
 

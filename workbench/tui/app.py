@@ -28,9 +28,6 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ..engine import Geometry
-from ..engine.analysis import (
-    is_searched,
-)
 from ..engine.geometry import describe_variant
 from ..state import (
     AppState,
@@ -144,7 +141,7 @@ class WorkbenchApp(
         game: Geometry | None = None,
     ) -> None:
         super().__init__()
-        self.store = Store(self._load_settings(state, game))
+        self.store = Store(self._load_settings(state, game), answers_at_hand=self._answers_at_hand)
         self.study_path = path
         """The JSON file the study came from or was saved to, if any."""
         self.study_name = name
@@ -263,7 +260,8 @@ class WorkbenchApp(
         if event.state is not WorkerState.SUCCESS:
             return
         if worker.name == "build-tables":
-            self._tables_ready()
+            assert worker.result is not None  # pragma: no mutate - narrows types: the worker returns the answers
+            self._tables_ready(worker.result)
         elif worker.name == "open-library":
             if isinstance(worker.result, str):
                 self.notify(
@@ -335,7 +333,7 @@ class WorkbenchApp(
                 self.query_one(BoardStatus).notice = (before.position, refusal(before.position, action.cell))
 
     def _store_changed(self, old: AppState, new: AppState) -> None:
-        at_hand = new.geometry == old.geometry or self._rules_changed(new.geometry)
+        at_hand = new.geometry == old.geometry or self._rules_changed(new)
         if new.geometry != old.geometry:
             self._update_title()
             self._fit_panes_to_board()
@@ -343,7 +341,8 @@ class WorkbenchApp(
         if at_hand and not self.ready and new.geometry != old.geometry:
             # after the panes have the new state: lit with the old one, they would read an analysis it has not
             # (switching to the classic game while 4x4 was being solved raised inside a pane)
-            self._tables_ready()
+            assert new.answers is not None  # pragma: no mutate - narrows types: at hand, they came with the state
+            self._tables_ready(new.answers)
         self._keep_recovery_after_frame()
         if old.modified != new.modified:
             self._update_title()
@@ -407,7 +406,7 @@ class WorkbenchApp(
         """While a dialog is open, or the terminal is too small to show the panes, the workbench's
         own keys must not act unseen (Textual's, such as tab between a dialog's buttons, still work)."""
         covered = isinstance(self.screen, ModalScreen) or self.panes_hidden
-        if action == "search" and not is_searched(self.store.state.geometry):
+        if action == "search" and not self.store.state.searched:
             return False  # nothing to search where the values are all known: not in the footer either
         return not (covered and action in _OWN_ACTIONS and action not in self.MODAL_SAFE_ACTIONS)
 

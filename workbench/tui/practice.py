@@ -176,6 +176,7 @@ class PracticeScreen(ModalScreen[Practice]):
                 tree=shown.tree,
                 cursor=shown.cursor,
                 view=ViewSettings(highlighted=action.cell, overlay=overlay),
+                answers=shown.answers,
             )
 
     def action_type_cell(self) -> None:
@@ -237,19 +238,19 @@ class PracticeScreen(ModalScreen[Practice]):
         position = exercise.position
         highlighted, overlay = board.state.view.highlighted if board.state is not None else None, "none"
         if practice.settled:  # the best move, and the line after it in order
-            cell = next(
-                (judgement.cell for judgement in practice.tries if judgement.grade == "best"), solution(position)[0]
-            )
+            found = (judgement.cell for judgement in practice.tries if judgement.grade == "best")
+            cell = next(found, solution(position, practice.answers)[0])
             highlighted, overlay = cell, "line"
         elif practice.tries and not practice.hint_showing:  # the last answer and how it is met, numbered on the board
             highlighted, overlay = practice.tries[-1].cell, "line"
-        board.lit = hint_region(position) if practice.hint_level >= 2 and practice.hint_showing else 0
+        board.lit = hint_region(position, practice.answers) if practice.hint_level >= 2 and practice.hint_showing else 0
         if highlighted is None or not position.geometry.contains(highlighted):
             highlighted = (position.geometry.size + 1) // 2
         board.state = AppState(
             geometry=position.geometry,
             tree=GameTree.new(position),
             view=ViewSettings(highlighted=highlighted, overlay=overlay),
+            answers=practice.answers,
         )
         panel.update(self._panel_text(practice))
         answer_by = "answer on the board" if position.geometry.size <= 9 else "click a cell or type : and its name"
@@ -285,7 +286,7 @@ class PracticeScreen(ModalScreen[Practice]):
         if practice.hint and not practice.settled:  # after the answers: it was asked about them
             text.append("\n\n" + hint_text(practice), "italic")
         if practice.shown and not practice.found:
-            best = ", ".join(cell_name(cell, geometry) for cell in solution(exercise.position))
+            best = ", ".join(cell_name(cell, geometry) for cell in solution(exercise.position, practice.answers))
             text.append(f"\n\nSolution: {best}. The moves after it are numbered on the board.", "bold")
         return text
 

@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 from ..engine import TIC_TAC_TOE, Geometry
-from ..engine.analysis import is_searched
 from ..state.played import GOMOKU_OPENING, game_state
 from .app import WorkbenchApp
 
@@ -93,7 +92,7 @@ async def _shoot_with(
                     if time.monotonic() > deadline:
                         raise RuntimeError(f"{name}: no puzzles within {READY_WITHIN_S:.0f} s")
                     await pilot.pause(0.01)
-        if is_searched(game):  # shown searching, with what it has proven in its first second
+        if app.store.state.searched:  # shown searching, with what it has proven in its first second
             while app.store.state.search_of(app.store.state.position) is None:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{name}: the search of {game} reported nothing within {READY_WITHIN_S:.0f} s")

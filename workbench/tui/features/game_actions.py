@@ -11,8 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...engine import MASK_NAMES, Geometry, principal_variation
-from ...engine.analysis import is_searched
+from ...engine import MASK_NAMES, Geometry
 from ...engine.geometry import cell_names
 from ...state import AppState, EngineMode, choose_move, describe_choice, selected_line
 from ...state.actions import (
@@ -57,13 +56,13 @@ class GameActions(AppHost):
     def action_play_best(self) -> None:
         """Play the best move (the first of the best line from here; the lowest cell among equals)."""
         state = self.store.state
-        if is_searched(state.geometry):  # the best move where the search proved it, else the threat player's
+        if state.searched:  # the best move where the search proved it, else the threat player's
             cell = choose_move(state.analysis, EngineMode.PERFECT)
             if cell is not None:
                 self.notify(describe_choice(state.analysis, cell), timeout=4)  # what it rests on: said, never implied
                 self._user_dispatch(PlayCell(cell=cell))
             return
-        line = principal_variation(state.position) if state.analysis.to_move else ()
+        line = state.board_answers.principal_variation(state.position) if state.analysis.to_move else ()
         if line:
             self._user_dispatch(PlayCell(cell=line[0]))
 

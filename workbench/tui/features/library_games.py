@@ -9,11 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...engine import TIC_TAC_TOE, Position, Status
-from ...engine.analysis import (
-    MAX_TABLE_CELLS,
-    tables,
-    tables_if_built,
-)
+from ...engine.analysis import MAX_TABLE_CELLS
+from ...engine.answers import TableAnswers
 from ...engine.geometry import describe_variant
 from ...engine.position import some_move_order
 
@@ -53,8 +50,8 @@ class LibraryGames(AppHost):
         """Counts of the games through this position and a few of them: from the library when it has them."""
         from ..library_dialogs import GamesLikeThis
 
-        position = self.store.state.position
-        if tables_if_built(position.geometry) is None:
+        position, answers = self.store.state.position, self.store.state.answers
+        if not isinstance(answers, TableAnswers):  # counts are the tables' (up to 12 cells)
             self.notify(
                 f"Games like this counts the games of boards of up to {MAX_TABLE_CELLS} cells; "
                 f"this is {describe_variant(position.geometry)}.",
@@ -75,7 +72,7 @@ class LibraryGames(AppHost):
                 self.notify(str(error), title="Library", severity="warning")
                 counts = None
         if counts is None:
-            counts = tables(position.geometry).games_through(position.key).as_dict()
+            counts = answers.table.games_through(position.key).as_dict()
             state = self.store.state
             played = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
             samples = _first_games(position, played, 10)

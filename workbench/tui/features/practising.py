@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...engine import Player
-from ...engine.analysis import MAX_TABLE_CELLS, analysis_ready, is_searched
+from ...engine.analysis import MAX_TABLE_CELLS
 from ...engine.geometry import describe_variant, format_variant
 from ...errors import WorkbenchError
 from ...state.actions import SetComment
@@ -33,10 +33,10 @@ class Practising(AppHost):
 
     def _can_practise(self) -> bool:
         state = self.store.state
-        if is_searched(state.geometry):
+        if state.searched:
             self.notify("Practice needs exact values: boards of up to 16 cells.", severity="warning")
             return False
-        if not analysis_ready(state.geometry):
+        if state.answers is None:
             self.notify(
                 f"The exact values of {describe_variant(state.geometry)} are still being made: a moment.",
                 severity="warning",
@@ -54,7 +54,8 @@ class Practising(AppHost):
         from ..practice import SideDialog
 
         state = self.store.state
-        every = mistakes_of_tree(state.tree, None)
+        answers = state.answers
+        every = mistakes_of_tree(state.tree, None, answers=answers)
         if not every:
             self.notify("No mistakes or inaccuracies in this study: nothing to learn from here.")
             return
@@ -69,7 +70,9 @@ class Practising(AppHost):
                 self.notify(f"{side} made no mistakes or inaccuracies in this study.")
                 return
             whose = "both sides" if player is None else player.value
-            self._practise(Practice("mistake", exercises, player), f"Learn from your mistakes · {whose}")
+            self._practise(
+                Practice("mistake", exercises, player, answers=answers), f"Learn from your mistakes · {whose}"
+            )
 
         self.push_screen(SideDialog(counts), chosen)
 
@@ -121,7 +124,7 @@ class Practising(AppHost):
         if side is None:
             return
         player = None if side == "both" else Player(side)
-        geometry, library = self.store.state.geometry, self.library
+        geometry, library, answers = self.store.state.geometry, self.library, self.store.state.answers
         assert library is not None  # pragma: no mutate - asked only with a library open
 
         def gather():
@@ -134,7 +137,7 @@ class Practising(AppHost):
                 if record.variant != variant or record.damaged:
                     continue
                 state = open_study(library, record.name)
-                exercises.extend(mistakes_of_tree(state.tree, player, study=record.name))
+                exercises.extend(mistakes_of_tree(state.tree, player, study=record.name, answers=answers))
             due = set(due_positions(library, "mistake", geometry))
             exercises.sort(key=lambda exercise: exercise.position not in due)  # stable: the latest first within each
             return tuple(exercises[:PRACTICE_AT_ONCE])
@@ -144,7 +147,9 @@ class Practising(AppHost):
                 self.notify(f"No mistakes in the library's {describe_variant(geometry)} studies.")
                 return
             whose = "both sides" if player is None else player.value
-            self._practise(Practice("mistake", exercises, player), f"Learn from all your mistakes · {whose}")
+            self._practise(
+                Practice("mistake", exercises, player, answers=answers), f"Learn from all your mistakes · {whose}"
+            )
 
         self._library_job(gather, done, "gathering the library's mistakes")
 
@@ -155,27 +160,24 @@ class Practising(AppHost):
         those due again first, then new ones; a streak and a solve rate kept per board."""
         if not self._can_practise():
             return
-        geometry, library = self.store.state.geometry, self.library
+        geometry, library, answers = self.store.state.geometry, self.library, self.store.state.answers
         if geometry.size > MAX_TABLE_CELLS:  # all of a 4×4's positions are read: seconds, once (then kept)
             self.notify(
                 f"Finding the puzzles of {describe_variant(geometry)}: about ten seconds, the first time.", timeout=8
             )
 
         def gather():
-            from ...engine.puzzles import (
-                find_puzzles,
-                puzzle_theme,
-            )  # (it reads the installed strong solution of 13-16 cells)
+            from ...engine.puzzles import find_puzzles, puzzle_theme
             from ...state.practice import sitting
 
             if library is None:  # spread over the difficulty by the engine, as the command's --count is
-                found = sitting(find_puzzles(geometry), [], set(), PRACTICE_AT_ONCE, theme)
+                found = sitting(find_puzzles(geometry, answers=answers), [], set(), PRACTICE_AT_ONCE, theme)
                 return tuple(_exercise(puzzle, puzzle_theme(puzzle)) for puzzle in found), None
             from ...library.practice import attempted_positions, due_positions, keep_puzzles, kept_puzzles
 
             kept = kept_puzzles(library, geometry)
             if not kept:
-                keep_puzzles(library, geometry, find_puzzles(geometry))
+                keep_puzzles(library, geometry, find_puzzles(geometry, answers=answers))
                 kept = kept_puzzles(library, geometry)
             chosen = sitting(
                 kept,
@@ -198,7 +200,7 @@ class Practising(AppHost):
                 )
                 return
             title = f"Puzzles · {describe_variant(geometry, short=True)}" + (f" · {theme}" if theme else "")
-            self._practise(Practice("puzzle", exercises), title, figures=figures)
+            self._practise(Practice("puzzle", exercises, answers=answers), title, figures=figures)
 
         self._library_job(gather, done, "finding puzzles")
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ...engine import Geometry
-from ...engine.analysis import analysis_ready, forget_analysis
+from ...kept.held import held, let_go
 from ...state import Store
 
 
@@ -34,13 +34,13 @@ class AnalysisPrefetch:
         self._app = app
         self._wanted: Geometry | None = None  # read by the worker thread: the variant lit last, None once closed
         self._tried: set[Geometry] = set()
-        self._read_back: set[Geometry] = set()  # installed here, while the dialog was open
+        self._read_back: set[Geometry] = set()  # read back and held here, while the dialog was open
         self._reading = False
 
     def consider(self, geometry: Geometry) -> None:
         """The dialog lights ``geometry``: read its analysis back unless it is at hand."""
         self._wanted = geometry
-        if not self._reading and geometry not in self._tried and not analysis_ready(geometry):
+        if not self._reading and geometry not in self._tried and held(geometry) is None:
             self._reading = True
             self._app.run_worker(self._read_wanted, thread=True, name="prefetch-analysis", exit_on_error=False)
 
@@ -58,7 +58,7 @@ class AnalysisPrefetch:
 
         while (geometry := self._wanted) is not None and geometry not in self._tried:
             self._tried.add(geometry)
-            before = analysis_ready(geometry)
+            before = held(geometry) is not None
             if read_back_analysis(geometry) and not before:
                 self._app.from_worker(self._installed, geometry)
         self._app.from_worker(self._stopped)
@@ -76,4 +76,4 @@ class AnalysisPrefetch:
 
     def _drop_unless_played(self, geometry: Geometry) -> None:
         if geometry != self._app.store.state.geometry:
-            forget_analysis(geometry)
+            let_go(geometry)

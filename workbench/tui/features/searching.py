@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from textual.timer import Timer
 
 from ...engine import Position
-from ...engine.analysis import is_searched
 from ...state.actions import SearchFound
 
 if TYPE_CHECKING:
@@ -130,7 +129,7 @@ class PositionSearch(AppHost):
     def _position_changed(self) -> None:
         """The board shows another position: stop searching the one left, and search this one if it stays."""
         state = self.store.state
-        if not is_searched(state.geometry):
+        if not state.searched:
             self._maybe_search()  # stops a search of the board left, if any
             return
         if state.searching is not None and state.searching != state.position:
@@ -148,7 +147,7 @@ class PositionSearch(AppHost):
         goes on) or nothing is left to search."""
         state = self.store.state
         position = state.position
-        if not is_searched(state.geometry) or position.is_over:
+        if not state.searched or position.is_over:
             self._stop_search()
             return
         if state.searching == position or position in self._searched_enough or state.analysis.proven:
@@ -256,7 +255,7 @@ class PositionSearch(AppHost):
     def action_search(self) -> None:
         """``s``: stop the search of this position, or search it further."""
         state = self.store.state
-        if not is_searched(state.geometry) or state.position.is_over:
+        if not state.searched or state.position.is_over:
             return
         if state.searching == state.position:
             self._stopping = state.position

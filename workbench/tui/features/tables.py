@@ -13,10 +13,13 @@ from typing import TYPE_CHECKING
 from textual import events
 
 from ...engine import Geometry, Position
-from ...engine.analysis import analysis_ready
+from ...engine.answers import Answers
+from ...engine.geometry import MAX_STRONG_CELLS
+from ...state import UseAnswers
 from ..panes.evaluation import EvaluationView
 
 if TYPE_CHECKING:
+    from ...state import AppState
     from .host import AppHost
 else:
     AppHost = object
@@ -32,15 +35,17 @@ class AnalysisTables(AppHost):
         # delay the first paint: it competes for the GIL with the screen being set up.
         # (The command starts on them before importing the app: they are usually
         # ready here; if that thread is still busy, the worker waits for it.)
-        if self._analysis_at_hand(self.store.state.geometry):
-            self._tables_ready()
+        answers = self._answers_at_hand(self.store.state.geometry)
+        if answers is not None:
+            self._tables_ready(answers)
         else:
             self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
 
-    def _build_tables(self) -> None:
+    def _build_tables(self) -> Answers:
         """The exact analysis of the variant being played, as :func:`workbench.kept.answers_for` chooses it: its
         tables (up to 12 cells), or its strong solution (13-16 cells), read back from the cache or made and kept
-        there; its empty board analysed once, so the first pane drawn finds it at hand."""
+        there; its empty board analysed once, so the first pane drawn finds it at hand. The worker's result, which
+        :meth:`_tables_ready` hands to the store."""
         import time
 
         from ...engine.solve_progress import describe_progress, solve_fraction
@@ -56,7 +61,9 @@ class AnalysisTables(AppHost):
             text = describe_progress(stage, fraction, time.monotonic() - started)
             self.from_worker(setattr, self, "preparing", f"{text}\n{bar}")
 
-        answers_for(geometry, progress).analyze(Position.empty(geometry))
+        answers = answers_for(geometry, progress)
+        answers.analyze(Position.empty(geometry))
+        return answers
 
     def from_worker(self, callback, *args, **options) -> None:
         """``callback(*args, **options)`` on the UI thread, soon; the worker thread calling this goes on at once.
@@ -70,10 +77,12 @@ class AnalysisTables(AppHost):
         except RuntimeError:  # its loop is closed: the app is gone, nothing is left to tell
             pass
 
-    def _tables_ready(self) -> None:
-        if not analysis_ready(self.store.state.geometry):  # the rules changed while they were built
+    def _tables_ready(self, answers: Answers) -> None:
+        """The board's ``answers`` are made: into the store (every pane asks them from now on), and the app ready."""
+        if answers.geometry != self.store.state.geometry:  # the rules changed while they were built
             self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
             return
+        self.store.dispatch(UseAnswers(answers=answers))
         # The tables live as long as the app: keep the collector from rescanning
         # them on every full collection, which would stall keypresses.
         gc.freeze()
@@ -85,20 +94,28 @@ class AnalysisTables(AppHost):
         self.query_one(EvaluationView).preparing = text
 
     @staticmethod
-    def _analysis_at_hand(geometry: Geometry) -> bool:
-        """The variant's exact analysis is in memory, or its tables read back from the cache at once: on the
-        classic board's size only; 3x4's take longer than a frame, a worker's job."""
-        from ...kept import install_kept
+    def _answers_at_hand(geometry: Geometry) -> Answers | None:
+        """The variant's answers where they cost no making (the store asks too, for a state of another board): held
+        by this process already, its tables read back from the cache at once (on the classic board's size only:
+        3x4's take longer than a frame, a worker's job), or past 16 cells a kept solution opened or the search;
+        else None."""
+        from ...kept import answers_for
+        from ...kept.held import held
         from ...kept.tables import ready_tables
 
-        install_kept(geometry)  # 17-20 cells solved by `workbench solve`: exact, not searched
-        return analysis_ready(geometry) or (geometry.size <= 9 and ready_tables(geometry) is not None)
+        if geometry.size > MAX_STRONG_CELLS:  # 17-20 cells solved by `workbench solve`: exact; else searched
+            return answers_for(geometry)
+        answers = held(geometry)
+        if answers is None and geometry.size <= 9 and ready_tables(geometry) is not None:
+            answers = held(geometry)
+        return answers
 
-    def _rules_changed(self, geometry: Geometry) -> bool:
-        """Another variant: unless its analysis is at hand (returns True), the panes stop reading one and a
-        worker makes it (3x4's tables, a 4x4 strong solution) while they say so. Called before the panes see
-        the new state: they must never read the analysis of a board whose analysis is not made."""
-        if self._analysis_at_hand(geometry):
+    def _rules_changed(self, state: AppState) -> bool:
+        """Another variant: unless its answers came with the state (the store asked :meth:`_answers_at_hand`;
+        returns True), the panes stop reading an analysis and a worker makes them (3x4's tables, a 4x4 strong
+        solution) while they say so. Called before the panes see the new state: they must never read the
+        analysis of a board whose answers are not made."""
+        if state.answers is not None:
             return True
         self.preparing = ""
         self.ready = False

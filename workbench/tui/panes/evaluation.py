@@ -11,7 +11,8 @@ from textual.app import ComposeResult
 from textual.reactive import reactive
 
 from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of
-from ...engine.analysis import MAX_TABLE_CELLS, is_searched, tables_if_built
+from ...engine.analysis import MAX_TABLE_CELLS
+from ...engine.answers import Answers, TableAnswers
 from ...engine.explain import explained
 from ...engine.geometry import cell_name, describe_variant, uses_cell_numbers
 from ...engine.solver import preference
@@ -176,7 +177,7 @@ class EvaluationView(LinesView):
                 writer.newline().write(ellipsis(line, writer.width), style("evaluation--dim"))
             return
         analysis = state.analysis
-        self._summary(writer, analysis)
+        self._summary(writer, analysis, state.answers)
         if self.welcome and len(state.tree.nodes) == 1:  # the first run, nothing played yet
             writer.newline(2).write("How to begin: ", style("evaluation--heading"))
             writer.write_wrapped(how_to_begin(state.geometry).split(), indent=2)
@@ -186,7 +187,7 @@ class EvaluationView(LinesView):
         if analysis.to_move is None:  # no side to move: no masks and no moves, but the game's mistakes
             self._game_mistakes(writer, state)
             return
-        if is_searched(state.geometry):
+        if state.searched:
             writer.newline(2)
             self._searched(writer, state, analysis)
             return
@@ -200,7 +201,7 @@ class EvaluationView(LinesView):
         for line in MOVES_LEGEND:  # wrapped where the pane is narrower than the legend: nothing cut
             writer.newline().write_wrapped(line.split(), style("evaluation--dim"))
 
-    def _summary(self, writer: LineWriter, analysis: Analysis) -> None:
+    def _summary(self, writer: LineWriter, analysis: Analysis, answers: Answers | None) -> None:
         style = self.part
         if analysis.to_move is None:
             outcome = {"x_won": "X won", "o_won": "O won", "draw": "a draw"}[analysis.status.value]
@@ -229,10 +230,9 @@ class EvaluationView(LinesView):
                 ),
             )
             writer.newline().write(games_line, style("evaluation--dim"))
-        table = tables_if_built(analysis.position.geometry)
-        if table is None:  # a strong solution counts the games from a position, not those through it
+        if not isinstance(answers, TableAnswers):  # a strong solution counts the games from a position, not through it
             return
-        through = table.games_through(analysis.position.key).total
+        through = answers.table.games_through(analysis.position.key).total
         served = self._served(analysis)
         sources: tuple[str, ...]
         if served is None:
@@ -452,9 +452,9 @@ class EvaluationView(LinesView):
 
     def _game_mistakes(self, writer: LineWriter, state: AppState) -> None:
         """At the game's end: the mistakes that decided it, each a line, and the key that practises them."""
-        if is_searched(state.geometry):
+        if state.searched:
             return
-        mistakes = mistake_summary(state.tree, state.tree.path(state.cursor))
+        mistakes = mistake_summary(state.tree, state.tree.path(state.cursor), state.board_answers)
         writer.newline(2)
         if not mistakes:
             writer.write("No mistakes in this game: both sides kept their value.", self.part("evaluation--dim"))
@@ -478,7 +478,7 @@ class EvaluationView(LinesView):
                 return
             heading, position, cell = "last move: ", state.tree.position(node.parent), node.move
         writer.newline(2).write(heading, self.part("evaluation--heading"))
-        writer.write_wrapped(explained(position, cell).text.split(), indent=len(heading))
+        writer.write_wrapped(explained(position, cell, state.board_answers).text.split(), indent=len(heading))
 
 
 class EvaluationPane(ViewPane):

@@ -9,8 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.reactive import reactive
 
-from ...engine import Player, Status, analyze
-from ...engine.analysis import is_searched
+from ...engine import Player, Status
 from ...engine.explain import explained, headline
 from ...engine.geometry import cell_name
 from ...engine.review import review_line, review_searched, score, searched_headline
@@ -32,11 +31,11 @@ def outcome_for_x(state: AppState, node_id: NodeId) -> int | None:
         return -1
     if status is Status.DRAW:
         return 0
-    if is_searched(position.geometry):
+    if state.searched:
         found = state.search_of(position)
         value = found.value if found is not None else None
     else:
-        value = analyze(position).value
+        value = state.board_answers.analyze(position).value
     if value is None:
         return None
     return int(value) if position.turn is Player.X else -int(value)
@@ -129,19 +128,19 @@ def move_verdict(state: AppState) -> str | None:
     if node.move is None or node.parent is None:  # the start
         return None
     before = state.tree.position(node.parent)
-    if is_searched(state.geometry):  # as far as a search of the position before proved it
+    if state.searched:  # as far as a search of the position before proved it
         found = state.search_of(before)
         if found is None:
             return None
         words = searched_headline(review_searched(before, (node.move,), lambda position: found)[0], before)
         return None if words is None else f"{before.turn.value} {words}"
-    return f"{before.turn.value} {headline(explained(before, node.move))}"
+    return f"{before.turn.value} {headline(explained(before, node.move, state.board_answers))}"
 
 
 def verdict_slice(state: AppState) -> object:
     """What the verdict on a searched board's move rests on: the moves a search of the position before it proved."""
     node = state.tree.node(state.cursor)
-    if node.move is None or node.parent is None or not is_searched(state.geometry):
+    if node.move is None or node.parent is None or not state.searched:
         return None
     return state.proven_in(state.tree.position(node.parent))
 
@@ -184,12 +183,12 @@ class LineScore(LinesView):
     def _accuracy(self, writer: LineWriter) -> None:
         assert self.state is not None  # pragma: no mutate - bound before the first paint
         tree = self.state.tree
-        if is_searched(self.state.geometry):  # a move is rated against the position's exact values
+        if self.state.searched:  # a move is rated against the position's exact values
             forms = ("accuracy: exact values up to 16 cells only", "accuracy: up to 16 cells", "accuracy: ≤ 16 cells")
             writer.write(ellipsis(longest_that_fits(writer.width, forms), writer.width))
             return
         cells = tree.moves_to(tree.current_line(self.state.cursor)[-1])  # the line's moves, past the cursor too
-        reviews = review_line(tree.root_position, cells)
+        reviews = review_line(tree.root_position, cells, self.state.board_answers)
         parts = []
         for player in (Player.X, Player.O):
             side = score(reviews, player)

@@ -7,7 +7,6 @@ from typing import ClassVar
 from textual.reactive import reactive
 
 from ...engine import Position, format_position
-from ...engine.analysis import classes_by_ply
 from ...engine.geometry import cell_names
 from ...engine.position import format_marks
 from ...engine.symmetry import images
@@ -108,7 +107,7 @@ class SymmetryView(LinesView):
             writer.newline().write("images: too big to draw", style("symmetry--dim"))
         writer.newline(2)
         if numbered:
-            self._by_ply(writer, state.position)
+            self._by_ply(writer, state)
 
     def _images(self, writer: LineWriter, position: Position) -> None:
         style = self.part
@@ -139,9 +138,9 @@ class SymmetryView(LinesView):
         for line in LEGEND if writer.width >= max(map(len, LEGEND)) else NARROW_LEGEND:
             writer.newline().write(line, style("symmetry--dim"))
 
-    def _by_ply(self, writer: LineWriter, position: Position) -> None:
+    def _by_ply(self, writer: LineWriter, state: AppState) -> None:
         style = self.part
-        counts = classes_by_ply(position.geometry)
+        position, counts = state.position, state.board_answers.classes_by_ply()
         widths = [max(len(str(ply)), len(str(count))) + 1 for ply, count in enumerate(counts)]
         writer.write("classes by ply", style("symmetry--dim"))
         for start, end in _even_rows(widths, writer.width + 1):  # the last column's space may hang over

@@ -37,6 +37,7 @@ from rich.segment import Segment
 
 from ...engine import Player, Position
 from ...engine.analysis import class_key
+from ...engine.answers import Answers
 from ...engine.geometry import cell_name
 from ...state import ROOT, GameTree, NodeId
 
@@ -143,13 +144,15 @@ def move_label(before: Position, move: int) -> str:
     return f"{number}. {name}" if before.turn is Player.X else f"{number}… {name}"
 
 
-def find_twins(tree: GameTree, positions: dict[NodeId, Position], by_class: bool) -> dict[NodeId, tuple[NodeId, ...]]:
-    """Nodes sharing a position (≡), or with ``by_class`` (the engine's tables ready) a symmetry class (≈);
+def find_twins(
+    tree: GameTree, positions: dict[NodeId, Position], answers: Answers | None
+) -> dict[NodeId, tuple[NodeId, ...]]:
+    """Nodes sharing a position (≡), or given the board's ``answers`` (made ready) a symmetry class (≈);
     ``positions`` are :func:`tree_positions`."""
     groups: dict[object, list[NodeId]] = {}
     for node_id in tree.walk():
         position = positions[node_id]
-        key = ("class", class_key(position)) if by_class else ("key", position.key)
+        key = ("class", class_key(position, answers)) if answers is not None else ("key", position.key)
         groups.setdefault(key, []).append(node_id)
     return {
         node_id: tuple(n for n in group if n != node_id)

@@ -25,6 +25,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...engine import Position
+from ...engine.answers import Answers
 from ...state import AppState, GameTree, NodeId, annotation
 from ...state.actions import (
     DeleteVariation,
@@ -102,6 +103,8 @@ class VariationTree(
         self._keys: list[tuple] = []
         self._labels: dict[NodeId, tuple[Run, ...]] = {}
         self._twins: dict[NodeId, tuple[NodeId, ...]] = {}
+        self._answers: Answers | None = None
+        """The board's answers the marks and classes are read from, once ready."""
         self._shown: tuple[GameTree | None, bool] = (None, False)
         self._kept_labels: list[
             tuple[GameTree, bool, dict[NodeId, tuple[NodeId, ...]], dict[NodeId, tuple[Run, ...]]]
@@ -155,7 +158,8 @@ class VariationTree(
                 self._twins, self._labels = kept[2], kept[3]
             else:
                 positions = tree_positions(tree)  # each once: the labels and the twins both read them
-                self._twins = find_twins(tree, positions, self.ready)
+                self._answers = state.board_answers if self.ready else None
+                self._twins = find_twins(tree, positions, self._answers)
                 self._labels = {node_id: self._label(tree, positions, node_id) for node_id in tree.walk()}
                 self._kept_labels = [
                     (tree, self.ready, self._twins, self._labels),
@@ -223,7 +227,7 @@ class VariationTree(
         key = (before, tree.node(node_id).move)
         mark = self._marks.get(key)
         if mark is None:
-            mark = self._marks[key] = annotation(tree, node_id)
+            mark = self._marks[key] = annotation(tree, node_id, self._answers)
         return mark
 
     # --- drawing -------------------------------------------------------------------------------

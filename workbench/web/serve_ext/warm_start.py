@@ -151,7 +151,8 @@ class WarmStart:
 
 def warm_for_app(app_options: AppOptions) -> None:
     """What a tab's app spends its first moments on, done once here for every tab forked: the app's modules
-    imported, the tables of the classic game and of the game the app starts on read (or built) and installed.
+    imported, the tables of the classic game and of the game the app starts on read (or built) and held
+    (:mod:`workbench.kept.held`).
 
     :raises WorkbenchError: the variant is none (the server said so before it started) or the tables' file cannot
         be read (each tab's app then starts cold and says so itself)."""
