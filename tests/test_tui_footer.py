@@ -9,6 +9,7 @@ from textual.widgets import Footer
 
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.panes.bars import KeysFooter
+from workbench.tui.panes.variation_tree import VariationTree
 
 from .tui_helpers import text_of, wait_ready
 
@@ -82,6 +83,23 @@ async def test_a_click_on_a_key_presses_it():
         assert app.return_code == 0 or not app.is_running
 
 
+async def test_a_click_on_the_space_after_a_key_presses_nothing():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        footer = app.query_one(KeysFooter)
+        column = _column_of(footer, "Values")
+        after = text_of(footer).index("Values", column) + len("Values")  # the space after the key
+        assert text_of(footer)[after] == " " and footer._key_at(after + 1) is not None  # and another key after it
+        await pilot.click(KeysFooter, offset=(after, 0))
+        await pilot.pause()
+        assert app.store.state.view.overlay == "none"
+        assert footer.hovered is None and footer.tooltip is None  # the space between keys is no key's
+        await pilot.click(KeysFooter, offset=(after - 1, 0))  # its last letter is the key's
+        await pilot.pause()
+        assert app.store.state.view.overlay == "values"
+
+
 async def test_the_palette_key_at_the_right_opens_the_command_palette():
     from textual.command import CommandPalette
 
@@ -91,6 +109,28 @@ async def test_the_palette_key_at_the_right_opens_the_command_palette():
         await pilot.click(KeysFooter, offset=(117, 0))
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
+
+
+async def test_the_keys_stay_as_they_were_while_the_terminal_has_lost_focus():
+    """As Textual's footer: the terminal's window left for another (Textual blurs the focused pane then), the
+    keys do not change under the user's eyes; the focus comes back to the pane that had it."""
+    from textual import events
+
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("tab")  # the history's tree, which has keys of its own
+        await pilot.pause()
+        footer = app.query_one(KeysFooter)
+        before = text_of(footer)
+        assert "p Promote" in before
+        app.post_message(events.AppBlur())
+        await pilot.pause()
+        assert not app.app_focus and app.focused is None
+        assert text_of(footer) == before
+        app.post_message(events.AppFocus())
+        await pilot.pause()
+        assert isinstance(app.focused, VariationTree) and text_of(footer) == before
 
 
 async def test_a_key_that_cannot_act_now_is_dim_and_a_click_on_it_rings_the_bell(monkeypatch):

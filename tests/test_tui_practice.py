@@ -134,7 +134,11 @@ async def test_learning_from_mistakes_a_wrong_answer_graded_hints_the_solution_a
         node = state.tree.child_with_move(state.tree.path(state.cursor)[1], 2)
         assert state.tree.node(node).comment == "practised: shown (best: 5)" and state.modified
         assert moves(app) == (1, 2, 4, 7, 5, 3, 6)  # the study's game is where it was
-        assert any("Each move practised is noted in the study" in note.message for note in app._notifications)
+        [notice] = [note for note in app._notifications if note.message.startswith("Practice:")]
+        assert notice.message == (
+            "Practice: 0 of 1 solved · 1 shown. Each move practised is noted in the study."
+            " Kept in the library, to come back when due."
+        )
         await until(
             pilot,
             lambda: attempt_stats(app.library, "mistake", state.geometry).attempts == 1,
@@ -346,6 +350,28 @@ async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
         assert not any(node.comment for node in app.store.state.tree.nodes.values())
         notes = [note.message for note in app._notifications if note.message.startswith("Practice:")]
         assert notes and "noted in the study" not in notes[-1] and "Kept in the library" in notes[-1]  # finding 7
+
+
+async def test_learning_from_all_the_library_s_studies_without_a_library_warns_and_asks_nothing():
+    from textual.command import CommandList
+
+    app = WorkbenchApp(db="/dev/null/library.sqlite3")  # not a folder: the library is unavailable
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await wait_library(pilot, app) == "unavailable"
+        await pilot.press("ctrl+p", *"Learn from all your mistakes")
+        await app.workers.wait_for_complete()  # the palette gathers its matches in a worker
+        await pilot.pause()
+        matches = app.screen.query_one(CommandList)
+        assert str(matches.get_option_at_index(matches.highlighted).prompt).startswith("Learn from all your mistakes\n")
+        await pilot.press("enter")
+        notices = lambda: [note for note in app._notifications if note.message.startswith("No library")]  # noqa: E731
+        await until(pilot, notices, "the notice")
+        [notice] = notices()
+        assert (notice.message, notice.severity) == (
+            "No library is open: save studies in it to learn from all of them.",
+            "warning",
+        )
+        assert not isinstance(app.screen, (SideDialog, PracticeScreen))
 
 
 async def test_puzzles_without_a_library_are_found_spread_over_their_difficulty_and_kept_nowhere():

@@ -3,6 +3,7 @@ keys: a burst read at once is drawn once, reports closer than DRAW_GAP wait for 
 is drawn at once, and a report that changes only the node count builds again only what shows it. Then what the
 panes draw of such boards (the history's accuracy line, the symmetry images, the moves table's width)."""
 
+import os
 import pickle
 import re
 import signal
@@ -24,7 +25,7 @@ from workbench.tui.panes.board import BoardGrid, BoardStatus
 from workbench.tui.panes.evaluation import EvaluationView
 
 from .test_tui_variants import no_search
-from .tui_helpers import text_of, wait_ready
+from .tui_helpers import text_of, until, wait_ready
 
 GOMOKU = Geometry(15, 15, 5)
 CENTRE = Position.empty(GOMOKU).play(113)
@@ -380,6 +381,22 @@ async def test_a_report_draws_only_the_lines_it_changes_and_the_moves_table_keep
         assert len(made) <= 6, [[segment.text for segment in segments] for segments in made]
 
 
+async def test_the_moves_table_of_a_searched_board_has_its_heading_underlined(monkeypatch):
+    """As the strongly solved boards' table: the heading "cell value plies" underlined, the rows not."""
+    no_search(monkeypatch)
+    app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=GOMOKU)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        app.store.dispatch(SearchFound(result=_found(Position.empty(GOMOKU), {1: (Value.LOSS, 9)}, 100), running=True))
+        await pilot.pause()
+        evaluation = app.query_one(EvaluationView)
+        strips = [evaluation.render_line(y) for y in range(evaluation.size.height)]
+        [heading] = [strip for strip in strips if strip.text.split() == ["cell", "value", "plies"]]
+        [row] = [strip for strip in strips if strip.text.split()[-2:] == ["loss", "9"]]
+        assert all(segment.style.underline for segment in heading if segment.text.strip())
+        assert not any(segment.style.underline for segment in row if segment.text.strip())
+
+
 def test_what_a_held_report_proved_stays_when_the_search_process_is_found_gone():
     """The process dies (killed from outside) while a report waits for its gap: what it proved is drawn, the
     search is shown stopped, and the user is told."""
@@ -421,6 +438,27 @@ def test_what_a_held_report_proved_stays_when_the_search_process_is_found_gone()
     assert host.store.state.searching is None and host._search_pipe is None
     assert notices == ["The search's process ended: s searches again."]
     assert len(host.timers) == 1  # the first gap stopped when the held report was drawn: one gap, not two
+
+
+async def test_a_search_process_killed_from_outside_is_a_warning_and_what_it_proved_stays():
+    """Killed as the kernel's out-of-memory killer would: the search shows stopped, with what it proved, and the
+    user is warned (the warning's colour, as the other notices that something went wrong)."""
+    app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=GOMOKU)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        state = lambda: app.store.state  # noqa: E731
+        await until(
+            pilot,
+            lambda: state().searching is not None and state().search_of(state().searching) is not None,
+            "the search's first report",
+        )
+        os.kill(app._search_process.pid, signal.SIGKILL)
+        ended = "The search's process ended: s searches again."
+        await until(pilot, lambda: any(note.message == ended for note in app._notifications), "the notice")
+        [notice] = [note for note in app._notifications if note.message == ended]
+        assert notice.severity == "warning"
+        assert state().searching is None and state().search_of(state().position) is not None
+        assert "search stopped" in text_of(app.query_one(EvaluationView))
 
 
 async def test_the_history_says_why_it_scores_no_line_in_words_that_fit_its_pane(monkeypatch):

@@ -198,6 +198,24 @@ async def test_the_palette_starts_a_named_variant():
         assert "misère · untitled study" in _header(app)
 
 
+async def test_the_palette_s_new_game_opens_the_new_game_dialog():
+    from textual.command import CommandList
+
+    app = _app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "ctrl+p", *"New game")
+        await app.workers.wait_for_complete()  # the palette gathers its matches in a worker
+        await pilot.pause()
+        matches = app.screen.query_one(CommandList)
+        assert str(matches.get_option_at_index(matches.highlighted).prompt).startswith("New game\n")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, NewGameDialog), "the new-game dialog", seconds=8)
+        await pilot.press("enter")  # this variant again: its empty board
+        await pilot.pause()
+        assert not isinstance(app.screen, NewGameDialog) and moves(app) == ()
+
+
 async def test_the_last_variant_is_where_the_next_run_starts():
     app = _app()
     async with app.run_test(size=SIZE) as pilot:
