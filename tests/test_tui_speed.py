@@ -180,6 +180,60 @@ async def test_the_first_screen_is_drawn_once(monkeypatch, size):
         )
 
 
+def _styles_of(screen) -> list:
+    """Each node's styles on ``screen`` as the stylesheet gave them, its component classes' too."""
+    return [
+        (
+            node,
+            node._css_styles.get_rules(),
+            {name: styles._base_styles.get_rules() for name, styles in node._component_styles.items()},
+        )
+        for node in screen.walk_children(with_self=True)
+    ]
+
+
+@pytest.mark.parametrize(
+    "size, theme, first_run",
+    [
+        ((80, 24), None, True),
+        ((120, 40), "textual-light", False),
+        ((200, 60), "ansi-dark", False),
+        ((120, 29), None, False),  # no header
+        ((50, 16), None, False),  # too small: the message alone
+    ],
+)
+async def test_the_first_frame_is_laid_out_with_the_styles_textuals_restyle_of_every_node_gives(
+    monkeypatch, size, theme, first_run
+):
+    """The first resume of the screen leaves out Textual's pass over every node's styles (the gate's PanesScreen):
+    as the first frame is laid out, every node's styles and component classes are already what that pass makes."""
+    from textual.screen import Screen
+
+    from workbench.settings import Settings, save_settings
+    from workbench.tui.textual_ext.compositor import PanesScreen
+
+    build_and_cache_tables(TIC_TAC_TOE)
+    if not first_run:
+        save_settings(Settings(theme=theme))
+    compared = []
+    original = Screen._refresh_layout
+
+    def refresh_layout(screen, size=None, scroll=False):
+        if not compared and isinstance(screen, PanesScreen):
+            laid_out = _styles_of(screen)
+            screen.app.stylesheet.update(screen, animate=False)  # Textual's pass, at the first resume
+            compared.append((laid_out, _styles_of(screen)))
+        return original(screen, size, scroll)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", refresh_layout)
+    app = _app()
+    async with app.run_test(size=size) as pilot:
+        await wait_ready(pilot, app)
+        assert app.first_run is first_run and app.theme == (theme or "textual-dark")
+    [(laid_out, restyled)] = compared
+    assert len(laid_out) >= 3 and laid_out == restyled
+
+
 async def test_the_screen_is_drawn_whole_again_when_a_dialog_over_it_closes(monkeypatch):
     """What the first screen drops (a second frame of the whole screen) a screen back from under a dialog needs:
     the dialog's cells are on the terminal until it is drawn."""

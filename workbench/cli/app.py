@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from ..engine import (
     TIC_TAC_TOE,
@@ -27,19 +30,47 @@ def cmd_open(args: argparse.Namespace) -> int:
     return run_app(state=state, name=name, db=args.db)
 
 
-def run_app(**options) -> int:
-    from ..engine.analysis import MAX_TABLE_CELLS
-    from ..kept.tables import warm_in_background
+@contextmanager
+def collector_held() -> Iterator[None]:
+    """Python's cyclic garbage collector off while the app's modules load, then everything they made frozen (moved
+    out of its reach, as the app does with its tables once they are ready) and the collector on again.
 
-    state, game = options.get("state"), options.get("game")
-    geometry = state.geometry if state is not None else game or TIC_TAC_TOE
-    if geometry.size <= MAX_TABLE_CELLS:  # a strong solution is the app's worker's: read back or made, with progress
-        warm_in_background(geometry)  # overlaps the app's import
+    Importing Textual and the app's panes makes some hundreds of thousands of objects, nearly all of them for good
+    (modules, classes, functions); the collector went through the young ones about eighty times meanwhile and
+    through the older ones seven, some 15-25 ms of the app's start (more on a loaded machine), for nothing to free.
+    Left as it is where something else turned it off."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
     try:
-        from ..tui.app import run
-    except ImportError as error:  # Textual missing or broken: say so, no traceback
-        print(f"workbench: the app is not available ({error}); see `workbench --help`", file=sys.stderr)
-        return 1
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
+def run_app(**options) -> int:
+    """Run the app, on ``options`` as :func:`workbench.tui.app.run` takes them; ``app_game`` (the ``--game`` of
+    ``workbench`` alone) is read from the settings here, its module loaded with the app's."""
+    with collector_held():
+        if "app_game" in options:
+            from ..settings import app_variant  # (not loaded for the other commands)
+
+            options["game"] = app_variant(options.pop("app_game"))
+        from ..engine.analysis import MAX_TABLE_CELLS
+        from ..kept.tables import warm_in_background
+
+        state, game = options.get("state"), options.get("game")
+        geometry = state.geometry if state is not None else game or TIC_TAC_TOE
+        # a strong solution is the app's worker's: read back or made, with progress
+        if geometry.size <= MAX_TABLE_CELLS:
+            warm_in_background(geometry)  # overlaps the app's import
+        try:
+            from ..tui.app import run
+        except ImportError as error:  # Textual missing or broken: say so, no traceback
+            print(f"workbench: the app is not available ({error}); see `workbench --help`", file=sys.stderr)
+            return 1
     return run(**options)
 
 

@@ -37,9 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         _refuse_empty_values(args)
         if args.command is None:
-            from ..settings import app_variant  # (not loaded for the other commands)
-
-            return run_app(db=args.db, game=app_variant(args.app_game))
+            return run_app(db=args.db, app_game=args.app_game)
         if args.app_game is not None:
             raise UsageError(
                 "argument --game: before a command it names the app's variant; write it after the command (workbench "

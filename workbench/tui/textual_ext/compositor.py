@@ -184,6 +184,8 @@ class PanesScreen(Screen):
         """Textual's clock when its resume of the screen began, while that resume runs, if it lays the screen out."""
         self._whole_drawn_at = float("-inf")
         """Textual's clock when the last frame of the whole screen was drawn: a repaint asked for before it is done."""
+        self._resumed_once = False
+        """Whether the screen has been resumed (made the current one) before."""
 
     # --- the first screen, drawn once ------------------------------------------------------------------
     # Textual drew the first screen three times over, every one of them rendered, written and
@@ -193,7 +195,18 @@ class PanesScreen(Screen):
         """Run before Textual's own handler (a handler of each class is called, the subclass's first). At the first
         resume (or any at a new size) Textual lays the screen out and draws it whole, then asks for the whole screen
         again (its refresh for a screen that comes back from under another): that second frame is dropped when the
-        first was drawn (see :meth:`refresh`; a resume in a batch of updates draws later, and keeps Textual's)."""
+        first was drawn (see :meth:`refresh`; a resume in a batch of updates draws later, and keeps Textual's).
+
+        At the first resume Textual also works out the styles of every widget on the screen again, component
+        classes and all (some seventy nodes; the panes' eight images and tables style theirs by component class),
+        the moment after mounting worked each of them out: the CSS added as later widgets mounted is each widget
+        class's own, scoped to it, so it matches none mounted before, and what changed since (focus, classes)
+        restyled what it changed as it changed it (``tests/test_tui_speed.py`` compares the styles as the first
+        frame is laid out with that pass's). The pass (some 13 ms of the app's start) is left out of the first
+        resume only; any later one (back from under a dialog, after a theme changed) keeps it."""
+        if not self._resumed_once:
+            self._resumed_once = True
+            event.refresh_styles = False
         if self.is_attached and self._size != self.app.size:  # Textual's condition for its layout there
             self._resume_started = get_time()
             self.call_later(setattr, self, "_resume_started", None)  # whatever Textual's handler asks for
