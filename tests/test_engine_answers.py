@@ -119,7 +119,7 @@ def test_the_engine_s_functions_ask_the_answers_they_are_handed_and_keep_nothing
     assert class_id(start, answers) == class_key(start, answers) == answers.class_id(start)
     assert classes_by_ply(fourteen, answers) == answers.classes_by_ply()
     for asked in (analyze, principal_variation, class_id, class_key):
-        with pytest.raises(BoardTooLargeError, match=f"^board {fourteen}: exact analysis covers boards of at most 12"):
+        with pytest.raises(BoardTooLargeError, match=f"^board {fourteen}: answered by its strong solution, which the"):
             asked(start)
     small = Geometry(2, 4, 3)
     assert isinstance(answers_of(small), TableAnswers) and answers_of(small).table is tables(small)

@@ -48,3 +48,18 @@ def test_a_command_loads_only_what_it_uses(argv, untraced_children):
     """(Untraced: coverage's tracer in the child would load its own, SQLite among them.)"""
     modules = loaded(*argv)
     assert not modules & (NUMERIC | FRAMEWORKS | LIBRARY), sorted(modules & (NUMERIC | FRAMEWORKS | LIBRARY))
+    if argv[0] in ("--version", "--help"):  # nor the engine, nor any command's module
+        assert not {module for module in modules if module.startswith(("workbench.engine", "workbench.kept"))}
+        assert {module for module in modules if module.startswith("workbench.cli.")} <= {
+            "workbench.cli.common",
+            "workbench.cli.entry",
+            "workbench.cli.parser",
+        }
+
+
+def test_the_grammar_s_puzzle_themes_are_the_engine_s():
+    """The parser writes the themes out rather than load the engine for them."""
+    from workbench.cli.parser import PUZZLE_THEMES
+    from workbench.engine.puzzles import THEMES
+
+    assert PUZZLE_THEMES == THEMES

@@ -956,3 +956,40 @@ async def test_the_app_s_state_carries_the_answers_of_the_board_played():
         app.store.dispatch(NewGame(geometry=Geometry()))
         await wait_ready(pilot, app)
         assert app.store.state.answers is classic and app.query_one(EvaluationView).state.answers is classic
+
+
+@pytest.mark.parametrize("key", ["space", "b", "g"])
+async def test_what_asks_for_exact_values_while_they_are_made_waits_for_them_and_says_so(monkeypatch, key):
+    """The best move, the best line and the games through a position read the board's exact values: while a worker
+    still makes them (a 2×7k4 solve, 3×4's tables) the key is told to wait, the board is left as it was, and nothing
+    is built on the UI thread (or raises: space and b did on 2×7k4, and built 3×4's tables on the UI thread)."""
+    from workbench.engine import analysis
+
+    classic = TableAnswers(analysis.tables(Geometry()))  # the game the app starts on: at hand
+    monkeypatch.setattr(held_module, "_HELD", {Geometry(): classic})
+    monkeypatch.setattr(analysis, "build_tables", lambda geometry: pytest.fail(f"{geometry} built on the UI thread"))
+    release, _ = held(monkeypatch, "strong_solution")
+    tables_release, _ = held(monkeypatch, "build_and_cache_tables")
+    monkeypatch.setattr("workbench.kept.tables.load_tables", lambda geometry: None)  # 3×4's not kept either
+    app = _app(game=Geometry())
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_ready(pilot, app)
+            for variant in ("2x7k4", "3x4k3"):
+                await pilot.press("n", "tab", *variant, "enter")
+                await pilot.pause()
+                state = app.store.state
+                assert not app.ready and state.answers is None and str(state.geometry) == variant
+                await pilot.press(key)
+                await pilot.pause()
+                assert app.store.state.tree is state.tree and app.is_running
+                notes = [str(note.message) for note in app._notifications]
+                # (the games are counted on boards of up to 12 cells: 2×7's never are, which is what it says)
+                said = (
+                    "up to 12 cells; this is 2×7" if (key, variant) == ("g", "2x7k4") else "still being made: a moment."
+                )
+                assert any(said in note for note in notes), notes
+                app._notifications.clear()
+    finally:
+        release.set()
+        tables_release.set()

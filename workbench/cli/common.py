@@ -8,13 +8,12 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from .. import errors
-from ..engine import (
-    Position,
-    parse_moves,
-    parse_position,
-)
+
+if TYPE_CHECKING:
+    from ..engine import Position
 
 EXIT_BAD_INPUT = 2
 DEFAULT_GAME = "3x3k3"  # the rules of every command that takes --game, when it is not given
@@ -61,6 +60,8 @@ def console():
 
 
 def position_from(args: argparse.Namespace) -> Position:
+    from ..engine import Position, parse_moves, parse_position
+
     geometry = game_of(args)
     if args.study is not None:
         from ..state import load_study

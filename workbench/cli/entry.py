@@ -9,15 +9,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .. import errors
-from .analysis import cmd_analyze, cmd_census, cmd_first_moves, cmd_solve, cmd_verify
-from .app import cmd_open, cmd_screenshots, cmd_serve, run_app
-from .atlas import cmd_atlas
-from .bench import cmd_bench
 from .common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, UsageError, printable
-from .library import cmd_export, cmd_games, cmd_graph, cmd_library, cmd_studies
 from .parser import build_parser
-from .puzzles import cmd_progress, cmd_puzzles
-from .review import cmd_explain, cmd_review
 
 if TYPE_CHECKING:
     import sqlite3
@@ -107,24 +100,48 @@ def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
     return ""
 
 
+class _Command:
+    """A command's function, its module imported when the command runs: ``--version`` and ``--help`` load none of
+    them, nor what they import (the engine among it)."""
+
+    def __init__(self, module: str, function: str) -> None:
+        self.module, self.function = module, function
+
+    def __call__(self, args: argparse.Namespace) -> int:
+        from importlib import import_module
+
+        return getattr(import_module(f".{self.module}", __package__), self.function)(args)
+
+
+def run_app(**options) -> int:
+    """:func:`workbench.cli.app.run_app`, its module imported when the app is to run."""
+    from .app import run_app as run
+
+    return run(**options)
+
+
 COMMANDS = {
-    "serve": cmd_serve,
-    "library": cmd_library,
-    "games": cmd_games,
-    "graph": cmd_graph,
-    "studies": cmd_studies,
-    "screenshots": cmd_screenshots,
-    "open": cmd_open,
-    "export": cmd_export,
-    "analyze": cmd_analyze,
-    "review": cmd_review,
-    "explain": cmd_explain,
-    "census": cmd_census,
-    "first-moves": cmd_first_moves,
-    "verify": cmd_verify,
-    "bench": cmd_bench,
-    "solve": cmd_solve,
-    "puzzles": cmd_puzzles,
-    "progress": cmd_progress,
-    "atlas": cmd_atlas,
+    name: _Command(module, function)
+    for name, module, function in (
+        ("serve", "app", "cmd_serve"),
+        ("library", "library", "cmd_library"),
+        ("games", "library", "cmd_games"),
+        ("graph", "library", "cmd_graph"),
+        ("studies", "library", "cmd_studies"),
+        ("screenshots", "app", "cmd_screenshots"),
+        ("open", "app", "cmd_open"),
+        ("export", "library", "cmd_export"),
+        ("analyze", "analysis", "cmd_analyze"),
+        ("review", "review", "cmd_review"),
+        ("explain", "review", "cmd_explain"),
+        ("census", "analysis", "cmd_census"),
+        ("first-moves", "analysis", "cmd_first_moves"),
+        ("verify", "analysis", "cmd_verify"),
+        ("bench", "bench", "cmd_bench"),
+        ("solve", "analysis", "cmd_solve"),
+        ("puzzles", "puzzles", "cmd_puzzles"),
+        ("progress", "puzzles", "cmd_progress"),
+        ("atlas", "atlas", "cmd_atlas"),
+    )
 }
+"""Each command's function by its name, loaded as it runs."""

@@ -64,7 +64,12 @@ def answers_of(geometry: Geometry) -> Answers:
         return SearchedAnswers(geometry)
     answers = _BUILT.get(geometry)
     if answers is None:
-        check_analysable(geometry)
+        if geometry.size > MAX_TABLE_CELLS:
+            raise BoardTooLargeError(
+                f"board {geometry}: answered by its strong solution, which the engine is handed "
+                f"(workbench.kept.answers_for makes it; its own tables cover boards of at most {MAX_TABLE_CELLS} "
+                f"cells, {geometry.size} here)"
+            )
         with _BUILDING:  # one build per board, however many threads ask
             answers = _BUILT.get(geometry)
             if answers is None:

@@ -48,10 +48,12 @@ def answers_for(geometry: Geometry, progress: SolveProgress | None = None) -> An
         return open_kept(geometry) or SearchedAnswers(geometry)
     from .tables import make_analysis_ready
 
-    make_analysis_ready(geometry, progress)
-    answers = held(geometry)
-    assert answers is not None  # pragma: no mutate - narrows types: made ready and held above
-    return answers
+    for _ in range(3):  # (let go in between, a variant the user passed over: read back again, from the cache now)
+        make_analysis_ready(geometry, progress)
+        answers = held(geometry)
+        if answers is not None:
+            return answers
+    raise RuntimeError(f"{geometry}: its answers were let go as often as they were made")
 
 
 def answers_at_hand(geometry: Geometry) -> Answers | None:

@@ -73,8 +73,10 @@ def open_kept(geometry: Geometry) -> Answers | None:
     kept = load_kept(geometry)
     if kept is None:
         return None
-    answers = hold(SolutionAnswers(cast("StrongSolution", kept)))  # read as a strong one is: values alone
-    kept.warm_in_background()
+    mine = SolutionAnswers(cast("StrongSolution", kept))  # read as a strong one is: values alone
+    answers = hold(mine)
+    if answers is mine:  # (not where another thread opened and held it first)
+        kept.warm_in_background()
     return answers
 
 

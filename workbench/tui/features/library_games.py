@@ -51,6 +51,13 @@ class LibraryGames(AppHost):
         from ..library_dialogs import GamesLikeThis
 
         position, answers = self.store.state.position, self.store.state.answers
+        if answers is None and position.geometry.size <= MAX_TABLE_CELLS:  # its tables are being read or built
+            self.notify(
+                f"The tables of {describe_variant(position.geometry)} are still being made: a moment.",
+                title="Games like this",
+                severity="warning",
+            )
+            return
         if not isinstance(answers, TableAnswers):  # counts are the tables' (up to 12 cells)
             self.notify(
                 f"Games like this counts the games of boards of up to {MAX_TABLE_CELLS} cells; "

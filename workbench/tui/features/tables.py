@@ -80,7 +80,8 @@ class AnalysisTables(AppHost):
     def _tables_ready(self, answers: Answers) -> None:
         """The board's ``answers`` are made: into the store (every pane asks them from now on), and the app ready."""
         if answers.geometry != self.store.state.geometry:  # the rules changed while they were built
-            self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
+            if self.store.state.answers is None:  # and this board's are not at hand either
+                self.run_worker(self._build_tables, thread=True, name="build-tables", exit_on_error=False)
             return
         self.store.dispatch(UseAnswers(answers=answers))
         # The tables live as long as the app: keep the collector from rescanning
