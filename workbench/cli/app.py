@@ -35,10 +35,9 @@ def collector_held() -> Iterator[None]:
     """Python's cyclic garbage collector off while the app's modules load, then everything they made frozen (moved
     out of its reach, as the app does with its tables once they are ready) and the collector on again.
 
-    Importing Textual and the app's panes makes some hundreds of thousands of objects, nearly all of them for good
-    (modules, classes, functions); the collector went through the young ones about eighty times meanwhile and
-    through the older ones seven, some 15-25 ms of the app's start (more on a loaded machine), for nothing to free.
-    Left as it is where something else turned it off."""
+    Importing Textual and the app's panes makes a great many objects, nearly all of them for good (modules, classes,
+    functions); the collector went through them again and again meanwhile, for nothing to free (what it cost:
+    docs/benchmarks.md). Left as it is where something else turned it off."""
     if not gc.isenabled():
         yield
         return

@@ -202,7 +202,7 @@ class PanesScreen(Screen):
         the moment after mounting worked each of them out: the CSS added as later widgets mounted is each widget
         class's own, scoped to it, so it matches none mounted before, and what changed since (focus, classes)
         restyled what it changed as it changed it (``tests/test_tui_speed.py`` compares the styles as the first
-        frame is laid out with that pass's). The pass (some 13 ms of the app's start) is left out of the first
+        frame is laid out with that pass's). The pass (its cost: docs/benchmarks.md) is left out of the first
         resume only; any later one (back from under a dialog, after a theme changed) keeps it."""
         if not self._resumed_once:
             self._resumed_once = True
