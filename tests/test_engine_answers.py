@@ -23,7 +23,9 @@ from workbench.engine.answers import (
     SolutionAnswers,
     TableAnswers,
 )
+from workbench.engine.explain import explain
 from workbench.engine.graph import state_graph
+from workbench.errors import InputError
 
 pytestmark = pytest.mark.engine
 
@@ -121,6 +123,12 @@ def test_the_engine_s_functions_ask_the_answers_they_are_handed_and_keep_nothing
     for asked in (analyze, principal_variation, class_id, class_key):
         with pytest.raises(BoardTooLargeError, match=f"^board {fourteen}: answered by its strong solution, which the"):
             asked(start)
+    misere = answers_of(Geometry(misere=True))
+    for asked in (analyze, principal_variation, class_id, class_key):  # another board's answers: one line
+        with pytest.raises(InputError, match=r"^the answers of 3x3k3-misere say nothing of 3x3k3$"):
+            asked(Position.empty(Geometry()), misere)
+    with pytest.raises(InputError, match=r"^the answers of 3x3k3-misere say nothing of 3x3k3$"):
+        explain(Position.empty(Geometry()), 4, misere)
     small = Geometry(2, 4, 3)
     assert isinstance(answers_of(small), TableAnswers) and answers_of(small).table is tables(small)
     assert isinstance(answers_of(Geometry(5, 5, 4)), SearchedAnswers)

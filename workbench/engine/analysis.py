@@ -12,6 +12,7 @@ import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
+from ..errors import InputError
 from .answers import (
     Answers,
     BoardTooLargeError as BoardTooLargeError,
@@ -77,6 +78,19 @@ def answers_of(geometry: Geometry) -> Answers:
     return answers
 
 
+def answers_given(geometry: Geometry, answers: Answers | None) -> Answers:
+    """``answers`` where given, else the engine's own (:func:`answers_of`): what every function taking the board's
+    answers asks.
+
+    :raises InputError: ``answers`` of another board.
+    :raises BoardTooLargeError: none given for a board of 13 to 16 cells."""
+    if answers is None:
+        return answers_of(geometry)
+    if answers.geometry != geometry:
+        raise InputError(f"the answers of {answers.geometry} say nothing of {geometry}")
+    return answers
+
+
 def tables(geometry: Geometry = TIC_TAC_TOE) -> Tables:
     """The geometry's tables, built in this process on first use (:func:`answers_of`).
 
@@ -111,7 +125,7 @@ def classes_by_ply(geometry: Geometry, answers: Answers | None = None) -> tuple[
     default :func:`answers_of`).
 
     :raises BoardTooLargeError: above 16 cells, where classes are not counted; 13 to 16 with no ``answers``."""
-    return (answers or answers_of(geometry)).classes_by_ply()
+    return answers_given(geometry, answers).classes_by_ply()
 
 
 def build_tables(geometry: Geometry) -> Tables:
@@ -148,8 +162,9 @@ def analyze(position: Position, answers: Answers | None = None) -> Analysis:
 
     :raises IllegalPositionError: the position is not reachable.
     :raises BoardTooLargeError: 13 to 16 cells, and no ``answers`` given.
+    :raises InputError: ``answers`` of another board (so do the other functions taking them).
     """
-    return (answers or answers_of(position.geometry)).analyze(position)
+    return answers_given(position.geometry, answers).analyze(position)
 
 
 def class_id(position: Position, answers: Answers | None = None) -> int:
@@ -159,7 +174,7 @@ def class_id(position: Position, answers: Answers | None = None) -> int:
     :raises BoardTooLargeError: above 16 cells, where classes are not numbered (:func:`class_key` is); 13 to 16
         with no ``answers`` given.
     """
-    return (answers or answers_of(position.geometry)).class_id(position)
+    return answers_given(position.geometry, answers).class_id(position)
 
 
 def class_key(position: Position, answers: Answers | None = None) -> int:
@@ -196,7 +211,7 @@ def principal_variation(position: Position, answers: Answers | None = None) -> t
     :raises BoardTooLargeError: where ``answers`` (by default :func:`answers_of`) do not know every value: above 16
         cells with no kept solution, and 13 to 16 with no ``answers`` given.
     """
-    return (answers or answers_of(position.geometry)).principal_variation(position)
+    return answers_given(position.geometry, answers).principal_variation(position)
 
 
 def analyze_all(geometry: Geometry = TIC_TAC_TOE) -> list[Analysis]:

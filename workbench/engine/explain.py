@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import InputError
-from .analysis import answers_of, best_moves, check_exact
+from .analysis import answers_given, best_moves, check_exact
 from .answers import Answers
 from .facts import DECISIVE, Fact, after_move, board_of, move_facts
 from .geometry import Bitboard, Cell, cell_bit, cell_name, cell_names, cells_of
@@ -122,7 +122,7 @@ def exact_moves(position: Position, answers: Answers | None = None) -> ExactMove
     is explained in turn.
 
     :raises BoardTooLargeError: the board's values are not all known (searched, or 13-16 cells and no ``answers``)."""
-    return _exact_moves(position, answers or answers_of(position.geometry))
+    return _exact_moves(position, answers_given(position.geometry, answers))
 
 
 @lru_cache(maxsize=64)
@@ -170,7 +170,7 @@ def explain(position: Position, cell: Cell, answers: Answers | None = None) -> E
         with no ``answers`` given).
     """
     geometry = position.geometry
-    answers = answers or answers_of(geometry)
+    answers = answers_given(geometry, answers)
     check_exact(answers)
     if position.is_over:
         raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")

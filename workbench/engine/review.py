@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .analysis import answers_of, check_exact
+from .analysis import answers_given, check_exact
 from .answers import Answers
 from .geometry import Cell, cell_bit
 from .position import Player, Position
@@ -79,7 +79,7 @@ def review_line(start: Position, cells: Iterable[Cell], answers: Answers | None 
     :raises BoardTooLargeError: where the values a rating needs are not known (a searched board; 13 to 16 cells
         with no ``answers`` given).
     """
-    answers = answers or answers_of(start.geometry)
+    answers = answers_given(start.geometry, answers)
     check_exact(answers)
     reviews = []
     position = start

@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from typing import Literal
 
 from ..engine import Cell, Player, Position, Value, cell_bit
-from ..engine.analysis import answers_of
+from ..engine.analysis import answers_given
 from ..engine.answers import Answers
 from ..engine.explain import exact_moves, explain, value_words
 from ..engine.geometry import cell_name, cell_names
@@ -319,7 +319,7 @@ def mistakes_of_line(
     """Every mistake and inaccuracy of ``side`` (None: both) along ``line`` (node ids from the root), in order,
     each asked from the position before it, by the board's ``answers`` (by default the engine's own); positions
     whose values are not exact are left out."""
-    answers = answers or answers_of(tree.root_position.geometry)
+    answers = answers_given(tree.root_position.geometry, answers)
     return tuple(
         exercise
         for node_id in line[1:]
@@ -333,7 +333,7 @@ def mistakes_of_tree(
     """Every mistake and inaccuracy of ``side`` (None: both) anywhere in the study (the library's ``study``, if it
     comes from there), by the board's ``answers`` (by default the engine's own): the main line's first, in order,
     then each variation's (a mistake in a side line is practised wherever the cursor stands)."""
-    answers = answers or answers_of(tree.root_position.geometry)
+    answers = answers_given(tree.root_position.geometry, answers)
     main = set(tree.main_line())
     exercises = []
     for node_id in tree.walk():
@@ -407,7 +407,7 @@ def week_bars(weeks, today: date, count: int = 8) -> str:
 def mistake_summary(tree: GameTree, line: tuple[NodeId, ...], answers: Answers | None = None) -> tuple[str, ...]:
     """The line's mistakes (a value given away) in one line each, by the board's ``answers`` (by default the
     engine's own): ``O 2?? at ply 2: draw → loss in 6``."""
-    answers = answers or answers_of(tree.root_position.geometry)
+    answers = answers_given(tree.root_position.geometry, answers)
     lines = []
     for exercise in mistakes_of_line(tree, line, None, answers=answers):
         assert exercise.played is not None  # pragma: no mutate - a mistake's exercise has the move played

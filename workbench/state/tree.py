@@ -28,7 +28,7 @@ from ..engine import (
     format_position,
     parse_position,
 )
-from ..engine.analysis import answers_of, class_key
+from ..engine.analysis import answers_given, class_key
 from ..engine.answers import Answers
 from ..engine.geometry import (
     GeometryError,
@@ -231,7 +231,7 @@ def annotation(tree: GameTree, node_id: NodeId, answers: Answers | None = None) 
     node = tree.node(node_id)
     if node.parent is None:
         return ""
-    answers = answers or answers_of(tree.root_position.geometry)
+    answers = answers_given(tree.root_position.geometry, answers)
     if not answers.exact:  # no exact values to judge it by
         return ""
     assert node.move is not None  # pragma: no mutate - a node with a parent has its move
