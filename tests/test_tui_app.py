@@ -6,7 +6,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import Button, Input, OptionList, Static
 
-from workbench.engine import parse_position, principal_variation
+from workbench.engine import Geometry, parse_position, principal_variation
 from workbench.state import AppState, EngineMode, load_study, reduce, save_study
 from workbench.state.actions import PlayCell, ToStart
 from workbench.tui import app as app_module, keys_help
@@ -43,6 +43,21 @@ async def test_start_up_shows_four_titled_panes_and_focuses_the_board():
         assert isinstance(app.focused, BoardGrid)
         assert "X to move: draw in 9" in text_of(app.query_one(EvaluationView))
         assert "class 1 of 765" in text_of(app.query_one(SymmetryView))
+
+
+async def test_a_mask_with_no_cells_reads_none_dimmed_as_the_legend_where_the_masks_are_named():
+    """Where six small boards do not fit the evaluation pane, each mask is a line of the cells it names; an
+    empty one reads "(none)", dimmed as the legend under the masks is, not in the text's own colour (3×4 at 80
+    columns: six small boards of four columns do not fit)."""
+    app = WorkbenchApp(game=Geometry(3, 4, 3))
+    async with app.run_test(size=(80, 30)) as pilot:
+        await wait_ready(pilot, app)
+        evaluation = app.query_one(EvaluationView)
+        segments = [segment for y in range(evaluation.size.height) for segment in evaluation.render_line(y)]
+        [legend] = [segment for segment in segments if segment.text.startswith("p-win/p-lose: perfect play")]
+        nones = [segment for segment in segments if segment.text == "(none)"]
+        assert len(nones) >= 3  # win, block and fork at the start
+        assert all(segment.style == legend.style for segment in nones)
 
 
 @pytest.mark.parametrize("cell", range(1, 10))

@@ -461,6 +461,27 @@ async def test_a_search_process_killed_from_outside_is_a_warning_and_what_it_pro
         assert "search stopped" in text_of(app.query_one(EvaluationView))
 
 
+async def test_s_stops_the_running_search_and_says_so_for_two_seconds_as_the_other_short_notices():
+    """``s`` on the position being searched stops its search, what it proved stays, and a short notice (two
+    seconds, as "Saved …" and the engine's) says how to go on."""
+    app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=GOMOKU)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        state = lambda: app.store.state  # noqa: E731
+        await until(
+            pilot,
+            lambda: state().searching is not None and state().search_of(state().searching) is not None,
+            "the search's first report",
+        )
+        await pilot.press("s")
+        stopped = "Search stopped: s searches on."
+        await until(pilot, lambda: any(note.message == stopped for note in app._notifications), "the notice")
+        [notice] = [note for note in app._notifications if note.message == stopped]
+        assert notice.timeout == 2 and notice.severity == "information"
+        await until(pilot, lambda: state().searching is None, "the search's end")
+        assert state().search_of(state().position) is not None
+
+
 async def test_the_history_says_why_it_scores_no_line_in_words_that_fit_its_pane(monkeypatch):
     """Accuracy needs every position's exact values: on a searched board the line says so, whole, in the
     pane's width at 80×24 (it was cut to "accuracy: exact values up t…"), and at length where there is room."""
