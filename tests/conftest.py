@@ -151,6 +151,38 @@ def no_app_unless_the_test_starts_one(request, monkeypatch):
     monkeypatch.setattr(app_module, "run", started)
 
 
+@pytest.fixture
+def classic_let_go():
+    """A function that lets go of the classic board's answers (``workbench.kept.held``), as a process that has not
+    made them ready yet; those held at its first call are held again afterwards (other tests read them)."""
+    from workbench.engine import TIC_TAC_TOE
+    from workbench.kept.held import held, hold, let_go
+
+    before = []
+
+    def let_go_of_classic() -> None:
+        if not before:
+            before.append(held(TIC_TAC_TOE))
+        let_go(TIC_TAC_TOE)
+
+    yield let_go_of_classic
+    let_go(TIC_TAC_TOE)
+    if before and before[0] is not None:
+        hold(before[0])
+
+
+@pytest.fixture
+def only_tables_held(monkeypatch):
+    """No strong or kept solution held, as in a process that has read or solved none; the tables held so far stay
+    held (they take seconds to make again)."""
+    from workbench.engine.answers import TableAnswers
+    from workbench.kept import held
+
+    monkeypatch.setattr(
+        held, "_HELD", {board: used for board, used in held._HELD.items() if isinstance(used, TableAnswers)}
+    )
+
+
 @pytest.fixture(autouse=True, scope="session")
 def engine_tables_computed_by_the_code_under_test():
     """Under mutmut each test session is forked from one that already filled the engine's memo tables with

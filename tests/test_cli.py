@@ -54,25 +54,18 @@ def test_analyze_all_writes_each_position_s_record_and_line_as_before(capsys, al
     )
 
 
-def test_analyze_all_reads_the_kept_tables_and_keeps_them_where_it_built_them(capsys, monkeypatch):
+def test_analyze_all_reads_the_kept_tables_and_keeps_them_where_it_built_them(capsys, monkeypatch, classic_let_go):
     from workbench.engine import TIC_TAC_TOE
     from workbench.kept import tables as cache
-    from workbench.kept.held import held, hold, let_go
 
     _, expected, _ = run(capsys, "analyze", "--all", "--json")
-    answers = held(TIC_TAC_TOE)
-    let_go(TIC_TAC_TOE)
-    try:
-        assert not cache.cache_path(TIC_TAC_TOE).exists()
-        assert run(capsys, "analyze", "--all", "--json")[1] == expected  # built, and kept
-        assert cache.cache_path(TIC_TAC_TOE).exists()
-        let_go(TIC_TAC_TOE)
-        monkeypatch.setattr(cache, "build_tables", lambda geometry: pytest.fail("built although they were kept"))
-        assert run(capsys, "analyze", "--all", "--json")[1] == expected
-    finally:
-        let_go(TIC_TAC_TOE)
-        if answers is not None:
-            hold(answers)
+    classic_let_go()
+    assert not cache.cache_path(TIC_TAC_TOE).exists()
+    assert run(capsys, "analyze", "--all", "--json")[1] == expected  # built, and kept
+    assert cache.cache_path(TIC_TAC_TOE).exists()
+    classic_let_go()
+    monkeypatch.setattr(cache, "build_tables", lambda geometry: pytest.fail("built although they were kept"))
+    assert run(capsys, "analyze", "--all", "--json")[1] == expected
 
 
 def test_analyze_rich_view_shows_board_masks_and_moves(capsys):
@@ -145,10 +138,10 @@ def test_bad_study_files_exit_2_with_one_line(capsys, tmp_path, command):
     assert code == 2 and "no such file" in err
 
 
-def test_no_command_starts_the_app_with_the_tables_warming(monkeypatch, tmp_path):
+def test_no_command_starts_the_app_with_the_tables_warming(monkeypatch, tmp_path, classic_let_go):
     from workbench.engine import TIC_TAC_TOE
     from workbench.kept import tables as cache
-    from workbench.kept.held import held, hold, let_go
+    from workbench.kept.held import held
     from workbench.state import AppState, save_study
     from workbench.tui import app as app_module
 
@@ -168,19 +161,13 @@ def test_no_command_starts_the_app_with_the_tables_warming(monkeypatch, tmp_path
 
     monkeypatch.setattr(cache, "warm_in_background", recorded_warm)
     monkeypatch.setattr(app_module, "run", fake_run)
-    answers = held(TIC_TAC_TOE)
-    let_go(TIC_TAC_TOE)
-    try:
-        assert main([]) == 0
-        options, warming = launched[-1]
-        assert options == {"db": None, "game": TIC_TAC_TOE}
-        # exactly one thread, for the classic board, started before the app ran
-        assert [(geometry, thread.name) for geometry, thread in warming] == [(TIC_TAC_TOE, "warm-tables")]
-        assert held(TIC_TAC_TOE) is not None  # made ready by the command, not the app
-    finally:
-        let_go(TIC_TAC_TOE)
-        if answers is not None:
-            hold(answers)
+    classic_let_go()
+    assert main([]) == 0
+    options, warming = launched[-1]
+    assert options == {"db": None, "game": TIC_TAC_TOE}
+    # exactly one thread, for the classic board, started before the app ran
+    assert [(geometry, thread.name) for geometry, thread in warming] == [(TIC_TAC_TOE, "warm-tables")]
+    assert held(TIC_TAC_TOE) is not None  # made ready by the command, not the app
     study = tmp_path / "s.json"
     save_study(AppState(), study)
     assert main(["--db", str(tmp_path / "lib.sqlite3"), "open", str(study)]) == 0

@@ -292,16 +292,11 @@ def test_read_back_analysis_reads_kept_tables_and_never_builds(built, monkeypatc
     assert not cache.read_back_analysis(TIC_TAC_TOE) and held_tables(TIC_TAC_TOE) is None
 
 
-def test_read_back_analysis_reads_a_kept_strong_solution_never_solves_and_never_waits(monkeypatch):
+def test_read_back_analysis_reads_a_kept_strong_solution_never_solves_and_never_waits(monkeypatch, only_tables_held):
     from workbench.engine import Geometry, Position, strong
 
     two_by_seven = Geometry(2, 7, 4)  # 14 cells: a strong solution in about a second
     solution = strong.strong_solve(two_by_seven)
-    monkeypatch.setattr(
-        held_module,
-        "_HELD",
-        {geometry: used for geometry, used in held_module._HELD.items() if isinstance(used, TableAnswers)},
-    )
     monkeypatch.setattr(strong, "strong_solve", lambda *args: pytest.fail("solved"))
     assert not cache.read_back_analysis(two_by_seven) and held(two_by_seven) is None  # nothing kept
     assert cache.save_strong(solution)

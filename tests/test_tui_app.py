@@ -694,17 +694,9 @@ async def test_tab_moves_between_dialog_buttons():
 
 
 @pytest.fixture
-def cold_tables():
+def cold_tables(classic_let_go):
     """A process without the board's answers held, as on the first run; restored afterwards."""
-    from workbench.engine import TIC_TAC_TOE
-    from workbench.kept.held import held, hold, let_go
-
-    answers = held(TIC_TAC_TOE)
-    let_go(TIC_TAC_TOE)
-    yield
-    let_go(TIC_TAC_TOE)
-    if answers is not None:
-        hold(answers)
+    classic_let_go()
 
 
 async def test_first_run_builds_the_tables_in_a_worker_and_keeps_them(cold_tables, monkeypatch):

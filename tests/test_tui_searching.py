@@ -440,22 +440,33 @@ def test_what_a_held_report_proved_stays_when_the_search_process_is_found_gone()
     assert len(host.timers) == 1  # the first gap stopped when the held report was drawn: one gap, not two
 
 
+async def _until_first_report(pilot, app: WorkbenchApp) -> None:
+    """The app ready and its search of the position on the board reporting."""
+    await wait_ready(pilot, app)
+    store = app.store
+    await until(
+        pilot,
+        lambda: store.state.searching is not None and store.state.search_of(store.state.searching) is not None,
+        "the search's first report",
+    )
+
+
+async def _the_notice(pilot, app: WorkbenchApp, message: str):
+    """The one notification saying ``message``, once shown."""
+    await until(pilot, lambda: any(note.message == message for note in app._notifications), "the notice")
+    [notice] = [note for note in app._notifications if note.message == message]
+    return notice
+
+
 async def test_a_search_process_killed_from_outside_is_a_warning_and_what_it_proved_stays():
     """Killed as the kernel's out-of-memory killer would: the search shows stopped, with what it proved, and the
     user is warned (the warning's colour, as the other notices that something went wrong)."""
     app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=GOMOKU)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_ready(pilot, app)
+        await _until_first_report(pilot, app)
         state = lambda: app.store.state  # noqa: E731
-        await until(
-            pilot,
-            lambda: state().searching is not None and state().search_of(state().searching) is not None,
-            "the search's first report",
-        )
         os.kill(app._search_process.pid, signal.SIGKILL)
-        ended = "The search's process ended: s searches again."
-        await until(pilot, lambda: any(note.message == ended for note in app._notifications), "the notice")
-        [notice] = [note for note in app._notifications if note.message == ended]
+        notice = await _the_notice(pilot, app, "The search's process ended: s searches again.")
         assert notice.severity == "warning"
         assert state().searching is None and state().search_of(state().position) is not None
         assert "search stopped" in text_of(app.query_one(EvaluationView))
@@ -466,17 +477,10 @@ async def test_s_stops_the_running_search_and_says_so_for_two_seconds_as_the_oth
     seconds, as "Saved …" and the engine's) says how to go on."""
     app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3", game=GOMOKU)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_ready(pilot, app)
+        await _until_first_report(pilot, app)
         state = lambda: app.store.state  # noqa: E731
-        await until(
-            pilot,
-            lambda: state().searching is not None and state().search_of(state().searching) is not None,
-            "the search's first report",
-        )
         await pilot.press("s")
-        stopped = "Search stopped: s searches on."
-        await until(pilot, lambda: any(note.message == stopped for note in app._notifications), "the notice")
-        [notice] = [note for note in app._notifications if note.message == stopped]
+        notice = await _the_notice(pilot, app, "Search stopped: s searches on.")
         assert notice.timeout == 2 and notice.severity == "information"
         await until(pilot, lambda: state().searching is None, "the search's end")
         assert state().search_of(state().position) is not None

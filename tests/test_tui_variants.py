@@ -321,16 +321,11 @@ async def test_set_up_reads_the_board_being_played():
 TWO_BY_SEVEN = Geometry(2, 7, 4)  # 14 cells: beyond the tables, a strong solution in about a second
 
 
-async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress_shown(monkeypatch):
+async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress_shown(monkeypatch, only_tables_held):
     """13-16 cells: the strong solution is made off the UI thread (held here until the test lets it go), the
     evaluation says what it is doing and how far it is, keys answer meanwhile, and then every pane reads it."""
     from workbench.engine.strong import strong_solve
 
-    monkeypatch.setattr(
-        held_module,
-        "_HELD",
-        {geometry: used for geometry, used in held_module._HELD.items() if isinstance(used, TableAnswers)},
-    )
     release, _ = held(monkeypatch, "strong_solution")
     app = _app(game=Geometry())
     seen: list[str] = []
@@ -369,7 +364,7 @@ async def test_a_board_beyond_the_tables_is_solved_in_a_worker_with_its_progress
         assert moves(app) == (14,) and text_of(app.query_one(EvaluationView)).startswith("O to move")
 
 
-def test_a_solve_left_running_by_a_quit_app_finishes_and_holds_up_no_later_one(monkeypatch):
+def test_a_solve_left_running_by_a_quit_app_finishes_and_holds_up_no_later_one(monkeypatch, only_tables_held):
     """The user quits while a board is being solved: the solve goes on in its thread, its progress reports
     going nowhere, and it ends, so a later solve in the same process (another app, the screenshots) is not
     held up behind it. (Reports that waited for the stopped app made the worker wait for ever, holding the
@@ -379,11 +374,6 @@ def test_a_solve_left_running_by_a_quit_app_finishes_and_holds_up_no_later_one(m
 
     from workbench.kept import tables as cache
 
-    monkeypatch.setattr(
-        held_module,
-        "_HELD",
-        {geometry: used for geometry, used in held_module._HELD.items() if isinstance(used, TableAnswers)},
-    )
     monkeypatch.setenv(cache.DISABLE_VARIABLE, "1")  # solved here, not read back
     app = _app(game=TWO_BY_SEVEN)
     reported = threading.Event()
@@ -540,13 +530,7 @@ async def test_the_moves_table_of_a_bigger_board_is_whole_and_scrolls_and_a_smal
         assert view.size.height == classic < bigger - 5
 
 
-async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monkeypatch):
-
-    monkeypatch.setattr(
-        held_module,
-        "_HELD",
-        {geometry: used for geometry, used in held_module._HELD.items() if isinstance(used, TableAnswers)},
-    )
+async def test_coming_back_to_a_board_being_solved_does_not_solve_it_twice(monkeypatch, only_tables_held):
     release, solved = held(monkeypatch, "strong_solution")
     app = _app(game=Geometry())
     async with app.run_test(size=SIZE) as pilot:

@@ -252,11 +252,7 @@ class Position:
         the move the explanation's words tell. Empty when the game is over.
 
         :raises InputError: on a searched board, where not every value is known (``BoardTooLargeError``)."""
-        from ..engine.analysis import check_exact
-
-        answers = answers_for(self.engine_position.geometry)
-        check_exact(answers)
-        return answers.principal_variation(self.engine_position)
+        return answers_for(self.engine_position.geometry).principal_variation(self.engine_position)
 
     def svg(self, *, values: bool = False, line: bool | tuple[int, ...] = False, size: int | None = None) -> str:
         """The board drawn as SVG (:func:`workbench.svg.board`): the marks, the last move, and on request every

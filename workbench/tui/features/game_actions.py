@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...engine import MASK_NAMES, Geometry
-from ...engine.geometry import cell_names, describe_variant
+from ...engine.geometry import cell_names
 from ...state import AppState, EngineMode, choose_move, describe_choice, selected_line
 from ...state.actions import (
     AddLine,
@@ -53,22 +53,9 @@ class GameActions(AppHost):
 
         self.push_screen(PlayCellDialog(self.store.state.position), played)
 
-    def _values_not_ready(self) -> bool:
-        """The board's answers are still being made (a worker reads, builds or solves them): said, and True. What
-        asks for the best line waits for them, rather than make them on the UI thread or fail."""
-        state = self.store.state
-        if state.answers is not None or state.searched:
-            return False
-        self.notify(
-            f"The exact values of {describe_variant(state.geometry)} are still being made: a moment.",
-            severity="warning",
-            timeout=3,
-        )
-        return True
-
     def action_play_best(self) -> None:
         """Play the best move (the first of the best line from here; the lowest cell among equals)."""
-        if self._values_not_ready():
+        if self._values_not_ready(timeout=3):
             return
         state = self.store.state
         if state.searched:  # the best move where the search proved it, else the threat player's
@@ -83,7 +70,7 @@ class GameActions(AppHost):
 
     def action_add_best_line(self) -> None:
         """Add the evaluation's best line (after the selected move) to the history as a variation."""
-        if self._values_not_ready():
+        if self._values_not_ready(timeout=3):
             return
         state = self.store.state
         line = selected_line(state)

@@ -36,13 +36,7 @@ class Practising(AppHost):
         if state.searched:
             self.notify("Practice needs exact values: boards of up to 16 cells.", severity="warning")
             return False
-        if state.answers is None:
-            self.notify(
-                f"The exact values of {describe_variant(state.geometry)} are still being made: a moment.",
-                severity="warning",
-            )
-            return False
-        return True
+        return not self._values_not_ready()
 
     # --- the open study -------------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from textual import events
 
 from ...engine import Geometry, Position
 from ...engine.answers import Answers
-from ...engine.geometry import MAX_STRONG_CELLS
+from ...engine.geometry import MAX_STRONG_CELLS, describe_variant
 from ...state import UseAnswers
 from ..panes.evaluation import EvaluationView
 
@@ -90,6 +90,21 @@ class AnalysisTables(AppHost):
         self.ready = True
         self.call_after_refresh(self._maybe_search)  # after the first paint: starting the search's process costs
         self._maybe_engine_move()
+
+    def _values_not_ready(self, *, timeout: float | None = None) -> bool:
+        """The board's exact values are still being made (a worker reads, builds or solves them): said, for
+        ``timeout`` seconds (Textual's default where None), and True. What asks for them waits, rather than make
+        them on the UI thread or fail; False too on a board searched position by position, which has none to wait
+        for."""
+        state = self.store.state
+        if state.answers is not None or state.searched:
+            return False
+        self.notify(
+            f"The exact values of {describe_variant(state.geometry)} are still being made: a moment.",
+            severity="warning",
+            timeout=timeout,
+        )
+        return True
 
     def watch_preparing(self, text: str) -> None:
         self.query_one(EvaluationView).preparing = text
