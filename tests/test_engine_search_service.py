@@ -10,7 +10,7 @@ import pytest
 
 from workbench.engine import Geometry, Position
 from workbench.engine.search import search
-from workbench.search_service import SearchReport, SearchRequest, serve
+from workbench.search_service import READY, SearchReport, SearchRequest, serve
 
 FIVE = Geometry(5, 5, 4)
 GOMOKU = Geometry(15, 15, 5)
@@ -126,6 +126,7 @@ def test_the_search_process_answers_over_its_pipe_and_ends_when_stopped():
 
     pipe, process = start()
     try:
+        assert pipe.poll(120) and pipe.recv() == READY  # its first word: its end is tied to ours
         pipe.send(SearchRequest(_quick(), (), 0, 60.0))
         reports = _until_ended(pipe)
         assert reports[-1].ended == "done" and reports[-1].result.complete
@@ -177,7 +178,7 @@ def test_a_search_stopped_for_the_user_s_input_ends_with_the_app_killed_outright
                 "import os, signal, sys, time\n"
                 "from workbench.search_service import start\n"
                 "pipe, process = start()\n"
-                "time.sleep(1.0)\n"  # its start-up (the parent-death signal asked for) is over
+                "assert pipe.poll(120) and pipe.recv() == 'ready'\n"  # the parent-death signal is asked for
                 "os.kill(process.pid, signal.SIGSTOP)\n"
                 "print(process.pid, flush=True)\n"
                 "time.sleep(60)\n"

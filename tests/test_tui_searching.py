@@ -172,6 +172,9 @@ def test_the_search_is_held_while_keys_come_and_goes_on_once_they_have_been_quie
     assert signals == [] and host.quiets == []  # no search process yet: nothing to hold
     host._search_process = SimpleNamespace(pid=4242)
     host._hold_search_for_input()
+    assert signals == [] and host.quiets == []  # not ready: its end is not yet tied to the app's
+    host._search_ready = True
+    host._hold_search_for_input()
     assert signals == [(4242, signal.SIGSTOP)] and host.quiets == [searching.INPUT_QUIET]
     now[0] += 0.3
     host._hold_search_for_input()  # held already: the same hold, from this key on
@@ -193,6 +196,7 @@ def test_a_held_search_goes_on_before_its_report_is_read(monkeypatch):
     signals: list[int] = []
     monkeypatch.setattr(searching.os, "kill", lambda pid, number: signals.append(number))
     host._search_process = SimpleNamespace(pid=4242)
+    host._search_ready = True
     host._hold_search_for_input()
     reads: list[list[int]] = []
 
@@ -207,9 +211,30 @@ def test_a_held_search_goes_on_before_its_report_is_read(monkeypatch):
     assert host.quiets == [searching.INPUT_QUIET, "stopped"]
 
 
+def test_the_search_process_s_word_that_it_is_ready_lets_it_be_held_and_is_no_report():
+    from workbench.search_service import READY
+
+    host = _Host()
+    host._search_process = SimpleNamespace(pid=4242)
+    messages = [READY, _report(CENTRE, {}, 10)]
+
+    class Pipe:
+        def poll(self) -> bool:
+            return bool(messages)
+
+        def recv(self):
+            return messages.pop(0)
+
+    host._search_pipe = Pipe()
+    host._read_search_reports()
+    assert host._search_ready
+    assert host.store.state.search_of(CENTRE).nodes == 10  # the report after it was read as one
+
+
 def test_a_held_search_whose_process_has_gone_is_let_be(monkeypatch):
     host = _Host()
     host._search_process = SimpleNamespace(pid=4242)
+    host._search_ready = True
 
     def gone(pid, number):
         raise ProcessLookupError(pid)

@@ -15,7 +15,9 @@ work) answers with reports:
   for at most ``seconds``; a newer request, or ``None``, stops it.
 * ``None`` — stop whatever is running; the process is then idle. Closing the pipe ends the process.
 
-Reports are ``SearchReport``: what is proven so far, whether the search still runs and, at its end, why it
+Its first message is :data:`READY`: from then on the kernel ends it when the app ends, however the app ends. Until
+then the app must not stop it with ``SIGSTOP`` (a process stopped before that is left behind by an app killed
+outright). Reports are ``SearchReport``: what is proven so far, whether the search still runs and, at its end, why it
 ended. One :class:`~workbench.engine.search.Searcher` per board lives as long as the process, so the searches
 of nearby positions share its transposition table.
 
@@ -37,6 +39,8 @@ from .engine.search import MoveResult, Searcher, SearchResult, search
 
 REPORT_SECONDS = 0.25
 """How often a running search reports its node count."""
+READY = "ready"
+"""The child's first message: its end is tied to the app's (:func:`workbench.lifeline.die_with_parent`)."""
 STOP_CHECK = 63
 """The search looks for a newer request every 64 nodes: on 15×15 a node costs about a millisecond."""
 
@@ -157,4 +161,9 @@ if __name__ == "__main__":  # pragma: no cover - the child of start(); serve() i
     die_with_parent(int(sys.argv[2]))
     # below the app and the terminal it draws on: where cores are few, a key's frame comes first
     os.nice(10)
-    serve_requests(Connection(int(sys.argv[1])))
+    app_end = Connection(int(sys.argv[1]))
+    try:
+        app_end.send(READY)
+    except OSError:  # the app has gone already
+        sys.exit(0)
+    serve_requests(app_end)

@@ -69,6 +69,9 @@ class PositionSearch(AppHost):
         self._search_pipe: Connection | None = None
         """The app's end of the pipe to the search process, once started."""
         self._search_process: subprocess.Popen | None = None
+        self._search_ready = False
+        """Whether the search process has said :data:`~workbench.search_service.READY` (only then may it be held
+        for the user's input: its end is tied to the app's from then on)."""
         self._searched_enough: set[Position] = set()
         """Positions whose search had its go, or was stopped by ``s``: not searched again unless ``s`` asks.
         One left for another position before its go ended is searched on when it is back on the board."""
@@ -94,7 +97,7 @@ class PositionSearch(AppHost):
         :data:`INPUT_QUIET` a key. Its go is counted in the time that passes, held or not."""
         self._last_input = time.monotonic()
         process = self._search_process
-        if process is None or self._search_held is not None:
+        if process is None or self._search_held is not None or not self._search_ready:
             return
         if self._signal_search(signal.SIGSTOP):
             self._search_held = self.set_timer(INPUT_QUIET, self._input_quiet)
@@ -182,6 +185,7 @@ class PositionSearch(AppHost):
         from ... import search_service
 
         self._search_pipe, self._search_process = search_service.start()
+        self._search_ready = False
         asyncio.get_running_loop().add_reader(self._search_pipe.fileno(), self._read_search_reports)
 
     def _end_search_process(self) -> None:
@@ -204,11 +208,17 @@ class PositionSearch(AppHost):
             # it may have been stopped partway through a report: recv() would wait on the main thread for the
             # rest, which a stopped process never sends (and the timer that would let it go on runs there too)
             self._signal_search(signal.SIGCONT)
+        from ...search_service import READY
+
         pipe = self._search_pipe
         reports: list[SearchReport] = []
         try:
             while pipe is not None and pipe.poll():
-                reports.append(pipe.recv())
+                message = pipe.recv()
+                if message == READY:
+                    self._search_ready = True
+                else:
+                    reports.append(message)
         except (EOFError, OSError):  # the process has gone (killed from outside): a new one for the next search
             self._reports_read(reports)
             if self._held_report is not None:
