@@ -7,6 +7,8 @@ piece                     what it does                                       sto
 ========================  =================================================  =====================================
 :mod:`.compositor`        renders only the changed regions; draws a key's    ``Screen`` and its compositor
                           frame at once
+:mod:`.sgr`               writes each style as the change from the one       ``Strip.render``: every code of a
+                          before                                             style, then a reset
 :mod:`.terminal_driver`   writes a frame itself when the output thread is    Textual's ``LinuxDriver``
                           idle
 :mod:`.key_routing`       takes a key straight to the bindings when nothing  Textual's trip up the DOM
