@@ -1,6 +1,7 @@
-"""Every sentence a checked fact: each move of every position of 3×3 and 3×4k3 (both rules) explained, and every
-fact its words are told from checked against a solver of this file's own (its own lines, its own negamax), not
-the engine's tables; the line after each move checked to be best play and to tell the story the facts tell.
+"""Every sentence a checked fact: each move of every position of 3×3 and of every class of position of 3×4k3 (both
+rules) explained, and every fact its words are told from checked against a solver of this file's own (its own
+lines, its own negamax), not the engine's tables; the line after each move checked to be best play and to tell
+the story the facts tell.
 
 The findings of issue 48 that this holds: "can stop only one" where the defender completes a line first, "must
 block at one of two threats", and a best line whose defender blocks neither threat.
@@ -17,6 +18,7 @@ from workbench.engine import Position, Value
 from workbench.engine.explain import explain
 from workbench.engine.facts import FACT_KINDS
 from workbench.engine.geometry import cell_bit, parse_variant
+from workbench.engine.symmetry import canonical
 
 pytestmark = pytest.mark.engine
 
@@ -203,13 +205,19 @@ BOARDS = ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere"]
 
 @pytest.mark.parametrize("variant", BOARDS)
 def test_every_fact_of_every_move_of_every_position_is_true(variant):
+    """On 3×3 every position; on 3×4, whose 79,563 positions took minutes of CI's twenty, one position of each
+    class under the board's symmetries (the one :func:`~workbench.engine.symmetry.canonical` gives), with every
+    one of its moves: about a quarter of the explanations, every kind of position the board has."""
     oracle = Oracle(parse_variant(variant))
+    every_position = variant.startswith("3x3")
     explained, checked = 0, set()
     for position in oracle.positions():
+        if not every_position and canonical(position) != position:
+            continue
         for cell in position.legal_moves():
             check_explanation(oracle, explain(position, cell), checked)
             explained += 1
-    assert explained == {"3x3": 16_167, "3x4": 391_062}[variant[:3]]
+    assert explained == {"3x3": 16_167, "3x4": 98_847}[variant[:3]]
 
 
 @pytest.mark.slow
