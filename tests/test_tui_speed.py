@@ -756,6 +756,26 @@ async def test_the_views_draw_their_kept_lines_exactly_as_textuals_own_path_draw
         assert not box_adds_nothing(view)
 
 
+async def test_a_kept_scrollbar_asked_for_rows_it_no_longer_has_draws_textuals_rows():
+    """A tab resized by its browser and a key drawn before the layout: the compositor asked a bar for the rows of
+    its size before (the served app crashed with an IndexError, one run in five of the bad-messages test)."""
+    from textual.geometry import Region
+
+    from workbench.tui.textual_ext.scrollbars import KeptScrollBar
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1", "9", "3", "7", "4")
+        await pilot.pause()
+        bar = app.query_one(VariationTree).vertical_scrollbar
+        assert isinstance(bar, KeptScrollBar)
+        taller = Region(0, 0, bar.size.width, bar.size.height + 3)
+        drawn = bar.render_lines(taller)
+        bar._styles_cache.clear()
+        assert len(drawn) == taller.height and drawn == Widget.render_lines(bar, taller)
+
+
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "ansi-dark"])
 async def test_a_kept_scrollbar_draws_exactly_what_textuals_scrollbar_draws(theme):
     """Each place of the thumb, plain and under the mouse, in a tree taller than its box at 80×24; the history's

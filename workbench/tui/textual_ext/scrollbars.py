@@ -136,4 +136,8 @@ class KeptScrollBar(ScrollBar):
             ).segments
             fit = type(self).fit
             strips = self._kept[key] = [fit([segment], base, width) for segment in segments]
+        if crop.bottom > len(strips):
+            # rows the bar does not have: the compositor's map still holds the bar's size before a resize (its
+            # tab resized by a browser, then a key drawn before the layout): Textual's own path pads them
+            return super().render_lines(crop)
         return type(self).draw_kept(self, crop, super().render_lines, lambda y: strips[y], width)
