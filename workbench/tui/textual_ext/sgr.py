@@ -9,8 +9,8 @@ begins from an unknown style (whatever was written before it) and ends with a re
 nothing after it depends on it. The screen drawn is Textual's, cell for cell: tests hold it against a model of a
 terminal, on random strips (``tests/test_tui_sgr.py``) and on the app's own frames (``tests/test_tui_speed.py``).
 
-Only the public parts of Rich's ``Style`` and ``Color`` are read; the colour system is the console's, as Textual's
-``Strip.render`` reads it.
+Of Rich, the public parts of ``Style`` and ``Color`` are read, and one private name: the console's colour system,
+``Console._color_system``, read as Textual's ``Strip.render`` reads it.
 """
 
 from __future__ import annotations
@@ -41,9 +41,14 @@ ATTRIBUTES: tuple[tuple[str, str, str], ...] = (
 """Each attribute of Rich's ``Style``, in the order Rich and Textual write them: its code, and the code that turns it
 off (some turn off two: 22 both bold and dim, 24 both underlines, 25 both blinks, 54 frame and encircle)."""
 
-_OFF_CLEARS: dict[str, frozenset[str]] = {}
-for _name, _on, _off in ATTRIBUTES:
-    _OFF_CLEARS[_off] = _OFF_CLEARS.get(_off, frozenset()) | {_on}
+_OFF_CLEARS: dict[str, frozenset[str]] = {
+    off: frozenset(on for _, on, turned_off in ATTRIBUTES if turned_off == off) for _, _, off in ATTRIBUTES
+}
+"""The attributes each off code turns off."""
+
+LOOKS_KEPT = 4096
+"""Styles whose looks a writer keeps, at most: equal styles are one key, but a style's meta (a click's action, an
+offset) makes another, and a long session must not grow them without end."""
 
 
 class Look(NamedTuple):
@@ -104,7 +109,7 @@ def change(before: Look, after: Look) -> str:
 
 class StyleWriter:
     """Writes segments for one console's colour system, following the look the terminal holds. Looks and changes
-    are kept between frames (a pane's styles are few)."""
+    are kept between frames (a pane's looks are few: the changes between them are bounded by their pairs)."""
 
     def __init__(self, color_system: ColorSystem) -> None:
         self.color_system = color_system
@@ -128,6 +133,8 @@ class StyleWriter:
             else:
                 known = looks.get(style)
                 if known is None:
+                    if len(looks) >= LOOKS_KEPT:
+                        looks.clear()
                     known = looks[style] = look_of(style, self.color_system)
                 look = known
             if look != self.look:
