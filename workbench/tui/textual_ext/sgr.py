@@ -92,8 +92,8 @@ def change(before: Look, after: Look) -> str:
     if before == after:
         return ""
     whole = ";".join(["0", *after.codes()])
-    if before is UNKNOWN or after == PLAIN:
-        return f"\x1b[{whole}m" if after != PLAIN else "\x1b[0m"
+    if before is UNKNOWN or after == PLAIN:  # (a plain look's whole is the reset alone)
+        return f"\x1b[{whole}m"
     had, has = set(before.attributes), set(after.attributes)
     offs = sorted({off for _, on, off in ATTRIBUTES if on in had - has}, key=int)
     cleared = set().union(*(_OFF_CLEARS[off] for off in offs))
