@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 from textual import events, on
+from textual.binding import Binding
 from textual.drivers._writer_thread import WriterThread
 from textual.screen import Screen
 from textual.widget import Widget
@@ -18,7 +19,7 @@ from workbench.tui import textual_ext
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.panes.board import BoardGrid, BoardStatus
 from workbench.tui.panes.variation_tree import VariationTree
-from workbench.tui.textual_ext import compositor
+from workbench.tui.textual_ext import compositor, key_routing
 from workbench.tui.textual_ext.compositor import PanesScreen, hand_frame_to_writer
 from workbench.tui.textual_ext.key_routing import _key_methods, keys_go_straight, passes_keys_up
 
@@ -208,3 +209,91 @@ async def test_only_a_frame_of_input_is_handed_to_the_output_thread(monkeypatch)
         assert handed == []
         await app.on_event(events.Key("5", "5"))
         assert handed == [app]
+
+
+def _chain_as_data(chain) -> list[tuple[object, dict]]:
+    return [
+        (node, {key: list(bindings) for key, bindings in bindings_map.key_to_bindings.items()})
+        for node, bindings_map in chain
+    ]
+
+
+@pytest.mark.parametrize("keymap", [{}, {"undo-by-id": "v"}])  # the second moves a key onto one the app binds
+async def test_the_binding_chain_without_textuals_filter_pass_is_textuals_chain_from_every_pane(keymap):
+    """From each focusable node of the main screen (and from none), with and without a keymap that clashes:
+    the same nodes, the same bindings for each key, and the same clashes reported."""
+    app = _app()
+    clashes: list[tuple[frozenset, object]] = []
+    app.handle_bindings_clash = lambda bindings, node: clashes.append((frozenset(bindings), node))  # type: ignore
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        if keymap:  # (the app's own bindings have no ids: one that has, as a user's keymap would name)
+            app._bindings.key_to_bindings["ctrl+y"] = [Binding("ctrl+y", "undo", id="undo-by-id")]
+            assert "v" in app._bindings.key_to_bindings
+            app.set_keymap(keymap)
+        screen = app.screen
+        assert isinstance(screen, PanesScreen)
+        focusable = [node for node in screen.query("*") if node.focusable]
+        assert len(focusable) >= 3
+        for node in [*focusable, None]:
+            screen.set_focus(node)
+            await pilot.pause()
+            clashes.clear()
+            ours = screen._binding_chain
+            ours_clashes = list(clashes)
+            clashes.clear()
+            textuals = Screen._binding_chain.fget(screen)  # type: ignore[attr-defined]
+            assert _chain_as_data(ours) == _chain_as_data(textuals)
+            assert ours_clashes == clashes
+        if keymap:
+            assert ours_clashes  # the keymap's clash was met, and reported alike
+
+
+async def test_a_node_in_the_chain_that_may_consume_keys_gets_textuals_binding_chain(monkeypatch):
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        screen = app.screen
+        board = app.query_one(BoardGrid)
+        assert key_routing.binding_chain(screen) is not None
+        monkeypatch.setattr(type(board), "check_consume_key", lambda self, key, character: key == "5", raising=False)
+        assert key_routing.binding_chain(screen) is None
+        assert _chain_as_data(screen._binding_chain) == _chain_as_data(Screen._binding_chain.fget(screen))
+
+
+class AppReadingKeys(WorkbenchApp):
+    def on_key(self, event: events.Key) -> None:
+        pass
+
+
+class AppReadingKeysByDecorator(WorkbenchApp):
+    @on(events.Key)
+    def heard(self, event: events.Key) -> None:
+        pass
+
+
+class AppFindingHandlersItsOwnWay(WorkbenchApp):
+    def _get_dispatch_methods(self, method_name, message):
+        return super()._get_dispatch_methods(method_name, message)
+
+
+def test_the_app_s_own_key_handling_is_asked_for_unless_it_reads_keys_itself():
+    assert key_routing.app_reads_keys_by_bindings_alone(WorkbenchApp)
+    for app_class in (AppReadingKeys, AppReadingKeysByDecorator, AppFindingHandlersItsOwnWay):
+        assert not key_routing.app_reads_keys_by_bindings_alone(app_class), app_class.__name__
+
+
+async def test_an_app_that_reads_keys_itself_gets_every_key_it_would_on_textuals_way():
+    heard: list[str] = []
+
+    class Listening(WorkbenchApp):
+        def on_key(self, event: events.Key) -> None:
+            heard.append(event.key)
+
+    app = Listening(db=tempfile.mkdtemp() + "/library.sqlite3")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "z")
+        await pilot.pause()
+        assert app.store.state.position.ply == 1  # 5 played by its binding; z is bound to nothing
+        assert heard == ["5", "z"]

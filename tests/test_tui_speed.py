@@ -756,6 +756,52 @@ async def test_the_views_draw_their_kept_lines_exactly_as_textuals_own_path_draw
         assert not box_adds_nothing(view)
 
 
+@pytest.mark.parametrize("change", ["inline background", "inline opacity", "a class of the CSS", "theme"])
+async def test_what_a_view_keeps_of_its_box_follows_every_change_of_its_ancestors_styles(change):
+    """A view keeps whether its box adds nothing and the background its lines are filtered over (both read every
+    ancestor's styles) until its styles are worked out again or it is refreshed whole. Each way an ancestor's
+    background or opacity changes reaches it: after each, what it keeps is what it would read afresh, and its
+    lines are Textual's own."""
+    from textual.geometry import Region
+    from textual.widget import Widget
+
+    from workbench.tui.panes.lines import LinesView, box_adds_nothing
+
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "1")
+        await pilot.pause()
+        views = [*app.query(LinesView), app.query_one(VariationTree)]
+        for view in views:
+            view.render_lines(Region(0, 0, *view.size))  # what each keeps, before the change
+        before = {view: view.box_look() for view in views}
+        ancestor = app.query_one(BoardStatus).parent
+        assert ancestor is not None
+        if change == "inline background":
+            app.screen.styles.background = "darkred"
+            ancestor.styles.background = "blue 50%"
+        elif change == "inline opacity":
+            ancestor.styles.opacity = 0.5
+        elif change == "a class of the CSS":
+            app.stylesheet.add_source(".tinted-for-test { background: green 40%; }", read_from=("test", ""))
+            app.stylesheet.reparse()
+            app.stylesheet.update(app)
+            ancestor.add_class("tinted-for-test")
+        else:
+            app.theme = "textual-light"
+        await pilot.pause()
+        changed = 0
+        for view in views:
+            kept = view.box_look()
+            assert kept == (box_adds_nothing(view), view.background_colors[1]), type(view).__name__
+            changed += kept != before[view]
+            crop = Region(0, 0, *view.size)
+            view._styles_cache.clear()
+            assert view.render_lines(crop) == Widget.render_lines(view, crop), type(view).__name__
+        assert changed  # the change reached some view: the test tests something
+
+
 async def test_a_kept_scrollbar_asked_for_rows_it_no_longer_has_draws_textuals_rows():
     """A tab resized by its browser and a key drawn before the layout: the compositor asked a bar for the rows of
     its size before (the served app crashed with an IndexError, one run in five of the bad-messages test)."""

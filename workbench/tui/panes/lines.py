@@ -13,6 +13,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.containers import VerticalScroll
 from textual.geometry import Region, Size
 from textual.reactive import reactive
@@ -100,9 +101,11 @@ def resolved_part(widget: Widget, name: str) -> Style:
 
 class ResolvedParts(_WidgetBase):
     """A widget mixin: :meth:`part`, :func:`resolved_part` kept until the CSS changes (a theme, a
-    pseudo-class), for widgets that style their lines on every repaint."""
+    pseudo-class), for widgets that style their lines on every repaint; and :meth:`box_look`, what
+    :func:`render_kept_lines` reads of the widget's box at every repaint, kept as long."""
 
     _parts: dict[str, Style] | None = None
+    _box_look: tuple[bool, Color] | None = None
 
     def part(self, name: str) -> Style:
         """Only what the component class ``name`` sets, to layer over other styles.
@@ -116,9 +119,25 @@ class ResolvedParts(_WidgetBase):
             style = self._parts[name] = resolved_part(self, name)
         return style
 
+    def box_look(self) -> tuple[bool, Color]:
+        """Whether the box adds nothing to the lines (:func:`box_adds_nothing`), and the background they are
+        filtered over: both read the styles of the widget and of each ancestor. Kept until the widget's styles
+        are worked out again or the whole widget is refreshed, which is how Textual passes on a change of an
+        ancestor's background or opacity (set in the CSS or inline, or animated) and of a style of its own."""
+        look = self._box_look
+        if look is None:
+            look = self._box_look = (box_adds_nothing(self), self.background_colors[1])
+        return look
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False):
+        if not regions:
+            self._box_look = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._parts = None
+        self._box_look = None
 
 
 class LinesView(ResolvedParts, Widget):
@@ -205,8 +224,8 @@ class LinesView(ResolvedParts, Widget):
             for y in range(max(len(old), len(new)))
             if (old[y] if y < len(old) else blank) != (new[y] if y < len(new) else blank)
         ]
-        for first, last in _runs(changed):
-            self.refresh(Region(0, first, width, last - first + 1))
+        if changed:  # one refresh for all the runs: each call costs Textual a walk of its own
+            self.refresh(*(Region(0, first, width, last - first + 1) for first, last in _runs(changed)))
 
     def _ensure_strips(self) -> list[Strip]:
         size = (self.size.width, self.size.height)
@@ -316,9 +335,13 @@ def render_kept_lines(widget: Widget, crop: Region, textual_path, strip_at, widt
     Textual's own path makes a new strip of every repainted line (border, padding, tint and opacity that
     such a box does not have) and filters it again; kept strips keep their filtered form, so a line drawn
     before costs nothing to draw again (a step through the game repaints some 40 lines)."""
-    if not box_adds_nothing(widget):
+    adds_nothing, background = (
+        widget.box_look() if isinstance(widget, ResolvedParts) else (box_adds_nothing(widget), None)
+    )
+    if not adds_nothing:
         return textual_path(crop)
-    background = widget.background_colors[1]
+    if background is None:
+        background = widget.background_colors[1]
     filters = widget.get_line_filters()
     lines = []
     for y in crop.line_range:

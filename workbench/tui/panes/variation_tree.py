@@ -184,12 +184,14 @@ class VariationTree(
         old_keys = self._keys
         self._keys = [self._key(line, state.cursor) for line in self._lines]
         self._follow_cursor(state.cursor)
-        top = self.scroll_offset.y
-        for y in range(top, top + self.size.height):
-            old = old_keys[y] if y < len(old_keys) else None
-            new = self._keys[y] if y < len(self._keys) else None
-            if old != new:
-                self.refresh(Region(0, y - top, self.size.width, 1))
+        top, width = self.scroll_offset.y, self.size.width
+        changed = [
+            Region(0, y - top, width, 1)
+            for y in range(top, top + self.size.height)
+            if (old_keys[y] if y < len(old_keys) else None) != (self._keys[y] if y < len(self._keys) else None)
+        ]
+        if changed:  # one refresh for them all: each call costs Textual a walk of its own
+            self.refresh(*changed)
 
     def _folds_over(self, tree: GameTree, node_id: NodeId) -> frozenset[NodeId]:
         """The nodes whose nested lines hold ``node_id``: unfolded, so that the board's node always shows."""

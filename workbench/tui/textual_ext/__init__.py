@@ -11,8 +11,9 @@ piece                     what it does                                       sto
                           before                                             style, then a reset
 :mod:`.terminal_driver`   writes a frame itself when the output thread is    Textual's ``LinuxDriver``
                           idle
-:mod:`.key_routing`       takes a key straight to the bindings when nothing  Textual's trip up the DOM
-                          on the way reads keys
+:mod:`.key_routing`       takes a key straight to the bindings when nothing  Textual's trip up the DOM; its
+                          on the way reads keys; the chain of bindings       ``Screen._binding_chain``; its
+                          without a pass that takes nothing out              look for the app's key handlers
 :mod:`.header`            a header whose title's change is no layout         ``Header``
 :mod:`.scrollbars`        scrollbars drawn from a kept strip; a line count   Textual's ``ScrollBar``, a layout
                           that needs no layout

@@ -26,10 +26,13 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
+from .key_routing import binding_chain
 from .sgr import style_writer
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.binding import BindingsMap
+    from textual.dom import DOMNode
 
 _NOTHING_WRITTEN = Strip([])
 
@@ -307,6 +310,13 @@ class PanesScreen(Screen):
                     self._dirty_widgets.add(widget)
         self._on_timer_update()
         return True
+
+    @property
+    def _binding_chain(self) -> list[tuple[DOMNode, BindingsMap]]:
+        """Textual's, without its pass that takes out of the bindings keys that no node here consumes
+        (:func:`.key_routing.binding_chain`): it ran twice a key."""
+        chain = binding_chain(self)
+        return chain if chain is not None else super()._binding_chain
 
     def _on_timer_update(self) -> None:
         from_input = self.draw_input_at_once

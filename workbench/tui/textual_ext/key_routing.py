@@ -7,6 +7,16 @@ move in a real terminal (a bare app's key goes to its screen: one node). When no
 way handles keys itself (an ``on_key`` or ``_on_key`` handler, a ``key_…`` method, an ``@on(Key)`` handler, a
 hook into its messages) the trip changes nothing but the time, and the app checks the bindings at once. A
 dialog's input or list, which read keys, keep Textual's way.
+
+Two more walks of Textual's are left out where they change nothing:
+
+- The bindings are checked twice a key (the priority ones first), and each check works out the chain of
+  bindings from the focused node up again, taking out of each node's bindings the keys that a node below it may
+  consume (``check_consume_key``), each key of each node asked of each node below. No node of the main screen
+  consumes keys (the default answer is "no" for every key), so that pass takes nothing out, and
+  :func:`binding_chain` does without it there.
+- Back at the app, Textual looks through the app's classes for its key handlers, on every key; where none but
+  Textual's ``App`` has one (:func:`app_reads_keys_by_bindings_alone`), its handler is called at once.
 """
 
 from __future__ import annotations
@@ -15,6 +25,7 @@ from functools import cache
 
 from textual import events
 from textual.app import App
+from textual.binding import BindingsMap
 from textual.dom import DOMNode, NoScreen
 from textual.message_pump import MessagePump
 from textual.screen import Screen
@@ -92,4 +103,52 @@ async def take_key_straight(app: App, event: events.Key) -> None:
             pass
     if not await app._check_bindings(event.key, priority=True):
         event._set_forwarded()  # as it would come back to the app: the bindings along the chain, then key_ methods
-        await App.on_event(app, event)
+        if app_reads_keys_by_bindings_alone(type(app)):
+            await App._on_key(app, event)  # what Textual's look through the app's classes finds, and nothing else
+        else:
+            await App.on_event(app, event)
+
+
+_APP_KEY_HOOKS = ("_on_key", "on_key", "_on_message", "_get_dispatch_methods")
+
+
+@cache
+def app_reads_keys_by_bindings_alone(app_class: type) -> bool:
+    """Whether the only handler of a key that an app of ``app_class`` has is Textual's ``App._on_key`` (the
+    bindings, then the app's ``key_…`` methods): no class of its own has another, by name or by ``@on``, nor
+    changes how handlers are found. (``on_event``, the app's own way in, is the caller's.)"""
+    for klass in app_class.__mro__:
+        if klass is App or klass in _TEXTUAL_BASES:
+            continue
+        names = vars(klass)
+        if any(hook in names for hook in _APP_KEY_HOOKS):
+            return False
+        handlers = names.get("_decorated_handlers") or {}
+        if any(issubclass(events.Key, message_class) for message_class in handlers):
+            return False
+    return True
+
+
+def _consumes_no_key(node: DOMNode) -> bool:
+    """Whether ``node``'s ``check_consume_key`` is the default one, which answers "no" to every key."""
+    return getattr(node.check_consume_key, "__func__", None) is DOMNode.check_consume_key
+
+
+def binding_chain(screen: Screen) -> list[tuple[DOMNode, BindingsMap]] | None:
+    """Textual 8's ``Screen._binding_chain`` for ``screen`` when no node in the chain but the last (the app, or the
+    screen's top) may consume a key, without its pass that takes such keys out (it takes nothing out); None when a
+    node may, for Textual's own."""
+    focused = screen.focused
+    if focused is not None and focused.loading:
+        focused = None
+    nodes: list[DOMNode] = [screen, screen.app] if focused is None else focused.ancestors_with_self
+    if not all(_consumes_no_key(node) for node in nodes[:-1]):  # Textual asks each node of those below it
+        return None
+    chain = [(node, node._bindings.copy()) for node in nodes]
+    keymap = screen.app._keymap
+    if keymap:
+        for namespace, bindings_map in chain:
+            result = bindings_map.apply_keymap(keymap)
+            if result.clashed_bindings:
+                screen.app.handle_bindings_clash(result.clashed_bindings, namespace)
+    return chain
