@@ -45,6 +45,25 @@ async def test_the_evaluation_says_the_last_move_in_words_and_the_history_its_ve
         assert "why: 4 wins in 5: it threatens 7. O must block at 7" in _words(app.query_one(EvaluationView))
 
 
+async def test_a_view_hidden_while_moves_are_played_shows_the_last_of_them_when_it_comes_into_sight():
+    """At 80×24 the verdict's two lines are not laid out, and a state change builds nothing for them; grown to
+    120×40 they say the verdict of the move played while they were hidden, not the legend they last drew."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        verdict = app.query_one(MoveVerdict)
+        assert "mistake" in _words(verdict)  # the legend, before a move
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not verdict.size.height
+        await pilot.press("1", "2")
+        await pilot.pause()
+        await pilot.resize_terminal(120, 40)
+        await until(pilot, lambda: verdict.size.height > 0, "the verdict laid out again")
+        await pilot.pause()
+        assert _words(verdict) == "O 2?? Mistake: draw → loss in 6. Best was 5."
+
+
 async def test_at_80_by_24_the_history_s_one_line_is_the_verdict_of_a_marked_move():
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:

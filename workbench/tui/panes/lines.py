@@ -214,10 +214,13 @@ class LinesView(ResolvedParts, Widget):
         the terminal the bytes of every cell, so lines that come out the same are left alone."""
         old, built_for = self._strips, self._built_for
         self._strips = None
-        if old is None or not self.is_mounted or built_for != tuple(self.size):
+        size = self.size  # a walk to the screen each time it is read: read once
+        if not (size.width and size.height):
+            return  # not on the screen (a view the layout hides): built, and drawn whole, when it shows
+        if old is None or not self.is_mounted or built_for != (size.width, size.height):
             self.refresh()
             return
-        new = self._ensure_strips()
+        new = self._ensure_strips(size)
         blank, width = self._blank, built_for[0]
         changed = [
             y
@@ -227,8 +230,10 @@ class LinesView(ResolvedParts, Widget):
         if changed:  # one refresh for all the runs: each call costs Textual a walk of its own
             self.refresh(*(Region(0, first, width, last - first + 1) for first, last in _runs(changed)))
 
-    def _ensure_strips(self) -> list[Strip]:
-        size = (self.size.width, self.size.height)
+    def _ensure_strips(self, widget_size: Size | None = None) -> list[Strip]:
+        """The strips for the widget's size (``widget_size`` where the caller has read it), built or kept."""
+        read = self.size if widget_size is None else widget_size
+        size = (read.width, read.height)
         if self._strips is not None and self._built_for == size:
             return self._strips
         key = self.build_key()

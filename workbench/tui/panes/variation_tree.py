@@ -59,7 +59,7 @@ Run = tuple[str, str | None]
 
 
 class VariationTree(
-    WheelStepsThroughGame, ResolvedParts, LinesWithoutLayout, OwnScrollBars, ScrollView, can_focus=True
+    WheelStepsThroughGame, LinesWithoutLayout, ResolvedParts, OwnScrollBars, ScrollView, can_focus=True
 ):
     """The variation tree: the main line down a column, variations branching from the move they replace.
 
@@ -184,9 +184,10 @@ class VariationTree(
         old_keys = self._keys
         self._keys = [self._key(line, state.cursor) for line in self._lines]
         self._follow_cursor(state.cursor)
-        top, width = self.scroll_offset.y, self.size.width
+        # the rows left of the vertical scrollbar: a row's repaint that took the bar's column in drew the bar again
+        top, room = self.scroll_offset.y, self.size.width - self.scrollbar_size_vertical
         changed = [
-            Region(0, y - top, width, 1)
+            Region(0, y - top, room, 1)
             for y in range(top, top + self.size.height)
             if (old_keys[y] if y < len(old_keys) else None) != (self._keys[y] if y < len(self._keys) else None)
         ]
