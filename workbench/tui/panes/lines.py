@@ -222,10 +222,11 @@ class LinesView(ResolvedParts, Widget):
             return
         new = self._ensure_strips(size)
         blank, width = self._blank, built_for[0]
-        changed = [
+        changed = [  # (a line built before is the very strip kept: told apart without comparing its segments)
             y
             for y in range(max(len(old), len(new)))
-            if (old[y] if y < len(old) else blank) != (new[y] if y < len(new) else blank)
+            if (before := old[y] if y < len(old) else blank) is not (after := new[y] if y < len(new) else blank)
+            and before != after
         ]
         if changed:  # one refresh for all the runs: each call costs Textual a walk of its own
             self.refresh(*(Region(0, first, width, last - first + 1) for first, last in _runs(changed)))
