@@ -86,7 +86,10 @@ class ChangedRegionsCompositor(Compositor):
         through a chop that meets a span of the update. A pane's border and padding beside a repainted view
         are not asked for."""
         cuts = self.cuts
-        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        # a line the update does not write is never read (its chops stay empty)
+        chops: list[dict[int, Strip | None]] = [
+            dict.fromkeys(cut_set[:-1]) if y in spans_by_line else {} for y, cut_set in enumerate(cuts)
+        ]
         # per line, the chops the update writes (those that meet a span) that are still to fill: once none is, the
         # widgets behind are not visited (the screen and its containers, asked row by row whether anything was left)
         unfilled = {
@@ -144,6 +147,9 @@ def _any_within(cuts: set[int], first: int, last: int) -> bool:
 
 def _chops_meeting(cuts: list[int], spans: list[tuple[int, int]]) -> list[int]:
     """The starts of the chops between ``cuts`` (ascending, the line's end last) that meet a span ``[x1, x2)``."""
+    if len(spans) == 1:  # mostly: the chops of one span are a run of the cuts, in order
+        x1, x2 = spans[0]
+        return cuts[max(0, bisect_right(cuts, x1) - 1) : bisect_left(cuts, x2, hi=len(cuts) - 1)]
     met: set[int] = set()
     for x1, x2 in spans:
         # the chop holding x1, up to the last chop starting before x2
