@@ -55,14 +55,18 @@ def _textuals(rows: list[list[tuple[str, Style | None]]], console: Console) -> s
 
 
 def _ours(rows: list[list[tuple[str, Style | None]]], console: Console) -> str:
+    return _ours_of_strips([Strip([Segment(*pair) for pair in row]) for row in rows], console)
+
+
+def _ours_of_strips(strips: list[Strip], console: Console) -> str:
     from workbench.tui.textual_ext.sgr import style_writer
 
     out: list[str] = []
     writer = style_writer(console)
     writer.begin()
-    for y, row in enumerate(rows):
+    for y, strip in enumerate(strips):
         out.append(f"\x1b[{y + 1};1H")
-        writer.write(Strip([Segment(*pair) for pair in row]), out.append)
+        writer.write_strip(strip, out.append)
     writer.end(out.append)
     return "".join(out)
 
@@ -81,6 +85,19 @@ def test_styles_written_as_changes_draw_what_textual_draws_whatever_came_before(
     assert screen_of(ours_written, before=before) == theirs
     after = TerminalModel(80, 10).feed(before).feed(ours_written)
     assert (after.attributes, after.foreground, after.background) == (frozenset(), ("default",), ("default",))
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=strips, orders=st.lists(st.permutations(range(4)), min_size=1, max_size=4), system=systems)
+def test_the_same_strips_drawn_again_in_other_orders_draw_what_textual_draws(rows, orders, system):
+    """A strip's writing is kept for the look before it: frames of the very same strips, in other orders (so after
+    other looks), each draw what Textual draws of them."""
+    console = _console(system)
+    kept = [Strip([Segment(*pair) for pair in row]) for row in rows]
+    for order in orders:
+        strips = [kept[index] for index in order if index < len(kept)]
+        theirs = "".join(f"\x1b[{y + 1};1H" + strip.render(console) for y, strip in enumerate(strips))
+        assert screen_of(_ours_of_strips(strips, console)) == screen_of(theirs)
 
 
 def test_only_what_changes_is_written():

@@ -177,7 +177,7 @@ class QuickChopsUpdate(ChopsUpdate):
                 append(f"\x1b[{row};{x + 1}H")  # Control.move_to(x, y)
                 if not (x2 > x >= x1 and end <= x2):
                     strip = strip.crop(0, min(end, x2) - x)
-                writer.write(strip, append)
+                writer.write_strip(strip, append)
         writer.end(append)
         return "".join(sequences)
 
@@ -194,7 +194,7 @@ class LeanLayoutUpdate(LayoutUpdate):
         for y, line in enumerate(self.strips, self.region.y):
             append(f"\x1b[{y + 1};{x + 1}H")  # Control.move_to(x, y)
             for strip in line:
-                writer.write(strip, append)
+                writer.write_strip(strip, append)
         writer.end(append)
         return "".join(sequences)
 

@@ -6,7 +6,8 @@ between two greys and a bold colour on one background, four fifths of a key's fr
 style the terminal holds is followed through the frame: a segment whose style is the one before it gets no code at
 all, one that changes only the foreground gets only that, an attribute turned off gets its own "off" code. A frame
 begins from an unknown style (whatever was written before it) and ends with a reset, as Textual's does, so that
-nothing after it depends on it. The screen drawn is Textual's, cell for cell: tests hold it against a model of a
+nothing after it depends on it. A strip's writing is kept for the style before it, and a strip drawn again after
+that style is written as it was. The screen drawn is Textual's, cell for cell: tests hold it against a model of a
 terminal, on random strips (``tests/test_tui_sgr.py``) and on the app's own frames (``tests/test_tui_speed.py``).
 
 Of Rich, the public parts of ``Style`` and ``Color`` are read, and one private name: the console's colour system,
@@ -22,6 +23,7 @@ from rich.color import ColorSystem
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
+from textual.strip import Strip
 
 ATTRIBUTES: tuple[tuple[str, str, str], ...] = (
     ("bold", "1", "22"),
@@ -107,6 +109,10 @@ def change(before: Look, after: Look) -> str:
     return f"\x1b[{changes if len(changes) <= len(whole) else whole}m"
 
 
+STRIPS_KEPT = 4096
+"""Strips whose writing a writer keeps, at most (see :meth:`StyleWriter.write_strip`)."""
+
+
 class StyleWriter:
     """Writes segments for one console's colour system, following the look the terminal holds. Looks and changes
     are kept between frames (a pane's looks are few: the changes between them are bounded by their pairs)."""
@@ -115,8 +121,29 @@ class StyleWriter:
         self.color_system = color_system
         self._looks: dict[Style, Look] = {}
         self._changes: dict[tuple[Look, Look], str] = {}
+        self._strips: dict[tuple[int, Look], tuple[Strip, str, Look]] = {}
+        """(the strip's id, the look before it) → (the strip, held so that its id stays its own; what was written;
+        the look after it)."""
         self.look = UNKNOWN
         """The look the terminal holds after what has been written."""
+
+    def write_strip(self, strip: Strip, append: Callable[[str], None]) -> None:
+        """:meth:`write` of ``strip``'s segments, the text kept for the look the terminal held before it: the panes'
+        strips are kept and drawn again and again (a step back and forth draws the same ones), and a strip, like
+        its segments, never changes."""
+        key = (id(strip), self.look)
+        kept = self._strips.get(key)
+        if kept is not None and kept[0] is strip:
+            append(kept[1])
+            self.look = kept[2]
+            return
+        written: list[str] = []
+        self.write(strip, written.append)
+        text = "".join(written)
+        if len(self._strips) >= STRIPS_KEPT:
+            self._strips.clear()
+        self._strips[key] = (strip, text, self.look)
+        append(text)
 
     def begin(self) -> None:
         """A new frame: what the terminal holds is not known."""
