@@ -114,6 +114,7 @@ class ChangedRegionsCompositor(Compositor):
                 continue
             top, bottom = rows[0], rows[-1] + 1
             strips = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
+            x = shown.x
             for y, strip in zip(range(top, bottom), strips):
                 if y not in spans_by_line:
                     continue
@@ -121,7 +122,11 @@ class ChangedRegionsCompositor(Compositor):
                 line_cuts = cuts[y]
                 left = unfilled.get(y)
                 final_cuts = line_cuts[bisect_left(line_cuts, first_cut) : bisect_right(line_cuts, last_cut)]
-                for cut, part in zip(final_cuts, strip.divide([cut - shown.x for cut in final_cuts[1:]])):
+                if len(final_cuts) == 2 and final_cuts[1] - x == strip.cell_length:
+                    parts: Sequence[Strip] = (strip,)  # one chop, the whole strip: what divide gives, without it
+                else:
+                    parts = strip.divide([cut - x for cut in final_cuts[1:]])
+                for cut, part in zip(final_cuts, parts):
                     if line.get(cut) is None:
                         line[cut] = part
                         if left is not None:
