@@ -234,3 +234,30 @@ def test_a_tree_given_no_study_yet_labels_nothing():
 
     tree = VariationTree()
     assert tree.lines == () and tree.label(0) == "" and tree.line_of(0) is None
+
+
+async def test_a_move_played_again_after_its_undo_reuses_the_labels_of_the_equal_tree_and_another_does_not():
+    """Playing 9, undoing it and playing 9 again makes an equal tree, not the same object: its labels are the ones
+    made for the first (no second making), and they are what a fresh making gives. Another move is labelled anew."""
+    import tempfile
+
+    app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        tree_view = app.query_one(VariationTree)
+        await pilot.press("5", "1", "9")
+        await pilot.pause()
+        first_tree, first_labels = app.store.state.tree, tree_view._labels
+        await pilot.press("ctrl+z", "9")
+        await pilot.pause()
+        again = app.store.state.tree
+        assert again is not first_tree and again == first_tree
+        assert tree_view._labels is first_labels
+        tree_view._kept_labels, tree_view._shown = [], (None, None)  # made afresh
+        tree_view._update(app.store.state)
+        assert tree_view._labels is not first_labels and tree_view._labels == first_labels
+        made = tree_view._labels
+        await pilot.press("ctrl+z", "3")
+        await pilot.pause()
+        assert tree_view._labels is not made and tree_view._labels is not first_labels
+        assert any(tree_view.label(node).endswith("3") for node in app.store.state.tree.walk())

@@ -154,6 +154,8 @@ class VariationTree(
         if relabelled:
             self._shown = (tree, self.ready)
             kept = next((k for k in self._kept_labels if k[0] is tree and k[1] == self.ready), None)
+            if kept is None:  # an equal tree made again (a move played again after its undo): the same labels
+                kept = next((k for k in self._kept_labels if k[1] == self.ready and k[0] == tree), None)
             if kept is not None:
                 self._twins, self._labels = kept[2], kept[3]
             else:
