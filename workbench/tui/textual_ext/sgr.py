@@ -109,8 +109,9 @@ def change(before: Look, after: Look) -> str:
     return f"\x1b[{changes if len(changes) <= len(whole) else whole}m"
 
 
-STRIPS_KEPT = 4096
-"""Strips whose writing a writer keeps, at most (see :meth:`StyleWriter.write_strip`)."""
+STRIPS_KEPT = 1024
+"""Strips whose writing a writer keeps, at most (see :meth:`StyleWriter.write_strip`): each is held alive with its
+own caches, and a frame of 200×60 writes a few hundred."""
 
 
 class StyleWriter:
