@@ -47,19 +47,25 @@ _KEY_HOOKS = (
 )
 
 
+def _has_key_handling_of_its_own(node_class: type, hooks: tuple[str, ...], textuals: frozenset[type]) -> bool:
+    """Whether a class of ``node_class``'s, other than ``textuals`` (whose handling is known), defines one of
+    ``hooks`` or an ``@on`` handler that a key reaches."""
+    for klass in node_class.__mro__:
+        if klass in textuals:
+            continue
+        names = vars(klass)
+        if any(hook in names for hook in hooks):
+            return True
+        handlers = names.get("_decorated_handlers") or {}
+        if any(issubclass(events.Key, message_class) for message_class in handlers):
+            return True
+    return False
+
+
 @cache
 def passes_keys_up(node_class: type) -> bool:
     """Whether a node of ``node_class`` hands keys on to its parent, unless a ``key_…`` method of its reads one."""
-    for klass in node_class.__mro__:
-        if klass in _TEXTUAL_BASES:
-            continue
-        names = vars(klass)
-        if any(hook in names for hook in _KEY_HOOKS):
-            return False
-        handlers = names.get("_decorated_handlers") or {}
-        if any(issubclass(events.Key, message_class) for message_class in handlers):
-            return False
-    return True
+    return not _has_key_handling_of_its_own(node_class, _KEY_HOOKS, _TEXTUAL_BASES)
 
 
 @cache
@@ -117,16 +123,7 @@ def app_reads_keys_by_bindings_alone(app_class: type) -> bool:
     """Whether the only handler of a key that an app of ``app_class`` has is Textual's ``App._on_key`` (the
     bindings, then the app's ``key_…`` methods): no class of its own has another, by name or by ``@on``, nor
     changes how handlers are found. (``on_event``, the app's own way in, is the caller's.)"""
-    for klass in app_class.__mro__:
-        if klass is App or klass in _TEXTUAL_BASES:
-            continue
-        names = vars(klass)
-        if any(hook in names for hook in _APP_KEY_HOOKS):
-            return False
-        handlers = names.get("_decorated_handlers") or {}
-        if any(issubclass(events.Key, message_class) for message_class in handlers):
-            return False
-    return True
+    return not _has_key_handling_of_its_own(app_class, _APP_KEY_HOOKS, _TEXTUAL_BASES | {App})
 
 
 def _consumes_no_key(node: DOMNode) -> bool:
