@@ -89,10 +89,40 @@ UNTRACED = (
     "test_cli_family.py::test_analyze_all_gives_the_full_record_up_to_twelve_cells",
     "test_cli_family.py::test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three",
     "test_distributed.py::test_a_board_past_sixteen_cells_on_two_workers_and_on_one",  # the 3x4 runs trace the driver
+    "test_atlas.py::test_the_literature_s_values_on_four_by_four[4x4k4",
+    "test_atlas.py::test_the_literature_s_values_on_four_by_four[4x4k3-misere",
+    "test_atlas.py::test_each_record_agrees_with_the_dictionary_solver_and_the_positions_own_dead_draw[3x4k3-misere",
+    "test_engine_family.py::test_the_strong_sweep_equals_the_dictionary_solver_on_every_position[4x3k4",
+    "test_engine_answers.py::test_the_tables_and_a_strong_solution_of_one_board_answer_alike[3x4k3",
+    "test_state_practice.py::test_every_puzzle_s_theme_and_hints_are_facts_of_the_exact_solution[3x4",
+    # every theme's colours: the panes they are read from are drawn traced by the test of a theme change beside it
+    "test_tui_contrast.py::test_every_text_is_readable_in_every_theme[",
+    "test_suite.py::test_a_test_run_untraced_runs_under_no_tracer_at_all",  # the untraced run's own check
 )
 """Tests run without coverage's tracer (pytest-cov's ``no_cover``): the larger boards of checks that loop over
 every position in Python, whose code the smaller boards' runs of the same test (or a test beside it) trace
-already. Traced, each ran three to five times slower: 20-70 s apiece, minutes of CI's 20 (issue 42's session)."""
+already. Traced, each ran several times slower, minutes of CI's twenty together (docs/benchmarks.md, "The suite's
+time")."""
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_call(item):
+    """A ``no_cover`` test runs with no coverage at all. pytest-cov's pause stops only its own: in an xdist worker
+    another is running beneath it (pytest-cov starts one as the workers' master too, and ``patch = ["subprocess"]``
+    starts one in each child), and the pause handed the tracing to that one: the tests of :data:`UNTRACED` ran
+    traced all the same (docs/benchmarks.md, "The suite's time"). This hook runs inside pytest-cov's pause."""
+    paused = []
+    if item.get_closest_marker("no_cover"):
+        import coverage
+
+        while (running := coverage.Coverage.current()) is not None:
+            running.stop()
+            paused.append(running)
+    try:
+        yield
+    finally:
+        for coverage_run in reversed(paused):  # the stack as it was: the last stopped, the lowest, first
+            coverage_run.start()
 
 
 def pytest_xdist_auto_num_workers(config):

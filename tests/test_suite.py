@@ -1,5 +1,7 @@
-"""The suite's own lists stay true to the tests they name."""
+"""The suite's own lists stay true to the tests they name, and its untraced tests run untraced."""
 
+import sys
+import threading
 from pathlib import Path
 
 from .conftest import UNTRACED
@@ -11,3 +13,19 @@ def test_each_test_run_untraced_exists():
         module, test = name.split("::")
         source = (Path(__file__).parent / module).read_text(encoding="utf-8")
         assert f"def {test.split('[')[0]}(" in source, name
+
+
+def test_a_test_run_untraced_runs_under_no_tracer_at_all():
+    """One of :data:`UNTRACED`. Under coverage, in a worker of the suite's or in one process: no trace function on
+    this thread, nor one set for the threads it starts (a ``no_cover`` test ran traced, in a worker, by the coverage
+    beneath pytest-cov's)."""
+    assert sys.gettrace() is None
+    assert threading.gettrace() is None
+
+
+def test_a_traced_test_is_traced_when_coverage_runs():
+    """The tracing of the tests after a ``no_cover`` one comes back (the measured run keeps measuring)."""
+    import coverage
+
+    running = coverage.Coverage.current()
+    assert (running is not None and sys.gettrace() is not None) or running is None
