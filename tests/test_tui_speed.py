@@ -494,6 +494,23 @@ def test_each_scenario_of_ours_moves_between_two_different_screens(bench_env):
         assert all(written > 100 for written in timing.bytes_per_key), scenario.name
 
 
+def test_the_bare_app_is_timed_beside_ours_key_for_key_in_turn(bench_env, monkeypatch):
+    """Each scenario's ratio is over a bare app timed in the same minutes: the two take their keys in turn."""
+    terminal_bench.start("ours", 80, 24, bench_env).close()  # the tables cache, as the bench does
+    order, real = [], terminal_bench.time_key
+
+    def noted(terminal, key, target):
+        order.append((terminal.process.args[-1] == terminal_bench.BARE_APP, key))
+        return real(terminal, key, target)
+
+    monkeypatch.setattr(terminal_bench, "time_key", noted)
+    scenario = terminal_bench.SCENARIOS[0]
+    bare, ours = terminal_bench.run_side_by_side(scenario, 80, 24, bench_env, keys=3)
+    assert order == [(bare, key) for key in ("left", "right", "left") for bare in (True, False)]
+    assert len(bare.latencies) == len(ours.latencies) == 3 and bare.failures == ours.failures == 0
+    assert min(bare.bytes_per_key) > 0 and min(ours.bytes_per_key) > max(bare.bytes_per_key)  # ours draws more
+
+
 def test_the_terminal_bench_runs_the_app_on_another_variant(bench_env):
     """`workbench bench --game 3x4k3`: the app started on that board, its analysis made once untimed."""
     assert terminal_bench.argv_of("ours", "3x4k3")[-2:] == ["--game", "3x4k3"]
@@ -532,7 +549,16 @@ def test_first_paint_ends_at_the_settled_first_screen(bench_env):
 
 
 def test_the_terminal_report_names_every_size_scenario_and_ratio():
-    figures = {"median_s": 0.01, "p95_s": 0.02, "max_s": 0.03, "bytes_per_key": 1000, "failures": 0, "p95_ratio": 2.0}
+    figures = {
+        "median_s": 0.01,
+        "p95_s": 0.02,
+        "max_s": 0.03,
+        "bytes_per_key": 1000,
+        "failures": 0,
+        "p95_ratio": 2.0,
+        "bare_p95_s": 0.01,
+        "bare_median_s": 0.005,
+    }
     report = {
         "keys_per_scenario": 10,
         "launches": 2,
@@ -555,6 +581,7 @@ def test_the_terminal_report_names_every_size_scenario_and_ratio():
     assert "80x24 bare Textual app     p95   10.0 ms" in lines[1] and "first paint   500 ms" in lines[1]
     assert all(scenario.name in line for scenario, line in zip(terminal_bench.SCENARIOS, lines[2:6], strict=True))
     assert "3 never settled" in lines[4] and "never settled" not in lines[3]
+    assert "2.00× the bare app's p95 beside it, 10.0 ms" in lines[2]
     assert lines[-1].endswith("1.20× the bare app")
 
 
