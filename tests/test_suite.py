@@ -24,7 +24,8 @@ def test_a_test_run_untraced_runs_under_no_tracer_at_all():
 
 
 def test_a_traced_test_is_traced_when_coverage_runs():
-    """The tracing of the tests after a ``no_cover`` one comes back (the measured run keeps measuring)."""
+    """Whenever coverage runs, a traced test runs under its tracer: what an untraced test run before it in the same
+    process stopped was started again."""
     import coverage
 
     running = coverage.Coverage.current()

@@ -307,19 +307,6 @@ class ScenarioRun:
         self.terminal.close()
 
 
-def run_scenario(
-    kind: str, scenario: Scenario, columns: int, rows: int, env: dict[str, str], keys: int, game: str | None = None
-) -> Timing:
-    """Time ``keys`` presses of the scenario's two keys in turn (the bare app toggles its text on each)."""
-    run = ScenarioRun(kind, scenario, columns, rows, env, game)
-    try:
-        for index in range(keys):
-            run.time_next(index)
-    finally:
-        run.close()
-    return run.timing
-
-
 def run_side_by_side(
     scenario: Scenario, columns: int, rows: int, env: dict[str, str], keys: int, game: str | None = None
 ) -> tuple[Timing, Timing]:
