@@ -487,12 +487,9 @@ def test_an_app_that_draws_nothing_is_an_error_not_a_blank_settled_screen(bench_
 
 def _time_alone(scenario, env, keys, game=None):
     """Our app alone on a terminal at 80x24, ``keys`` keys of ``scenario`` timed."""
-    run = terminal_bench.ScenarioRun("ours", scenario, 80, 24, env, game)
-    try:
+    with terminal_bench.ScenarioRun("ours", scenario, 80, 24, env, game) as run:
         for index in range(keys):
             run.time_next(index)
-    finally:
-        run.close()
     return run.timing
 
 

@@ -92,6 +92,12 @@ class Timing:
     def median(self) -> float:
         return statistics.median(self.latencies) if self.latencies else float("nan")
 
+    def add(self, other: Timing) -> None:
+        """Take ``other``'s keys in too (one app's keys over several scenarios)."""
+        self.latencies += other.latencies
+        self.bytes_per_key += other.bytes_per_key
+        self.failures += other.failures
+
 
 def time_key(terminal: Terminal, key: str, target: Snapshot) -> tuple[float | None, int]:
     """Send ``key``; the time until the screen equals ``target`` for good, and the bytes it took."""
@@ -306,23 +312,25 @@ class ScenarioRun:
     def close(self) -> None:
         self.terminal.close()
 
+    def __enter__(self) -> ScenarioRun:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
 
 def run_side_by_side(
     scenario: Scenario, columns: int, rows: int, env: dict[str, str], keys: int, game: str | None = None
 ) -> tuple[Timing, Timing]:
     """The bare app and ours, each on a terminal of its own, timed key for key in turn: (bare, ours). Each waits,
     idle, while the other takes its key, so a spell of load falls on both."""
-    bare = ScenarioRun("bare", scenario, columns, rows, env)
-    try:
-        ours = ScenarioRun("ours", scenario, columns, rows, env, game)
-        try:
-            for index in range(keys):
-                bare.time_next(index)
-                ours.time_next(index)
-        finally:
-            ours.close()
-    finally:
-        bare.close()
+    with (
+        ScenarioRun("bare", scenario, columns, rows, env) as bare,
+        ScenarioRun("ours", scenario, columns, rows, env, game) as ours,
+    ):
+        for index in range(keys):
+            bare.time_next(index)
+            ours.time_next(index)
     return bare.timing, ours.timing
 
 
@@ -368,9 +376,7 @@ def run_terminal_bench(
                 ours["bare_p95_s"], ours["bare_median_s"] = bare_beside.p95(), bare_beside.median()
                 ours["p95_ratio"] = ours["p95_s"] / ours["bare_p95_s"]
                 entry["scenarios"][scenario.name] = ours
-                bare_beside_all.latencies += bare_beside.latencies
-                bare_beside_all.bytes_per_key += bare_beside.bytes_per_key
-                bare_beside_all.failures += bare_beside.failures
+                bare_beside_all.add(bare_beside)
             entry["bare"] = _figures(bare_beside_all)  # every scenario's bare keys together
             report["sizes"][f"{columns}x{rows}"] = entry
         if game and not searched and parse_variant(game) in _dialog_variants()[1:]:  # the first is the one lit at start
