@@ -363,12 +363,14 @@ class EvaluationView(LinesView):
                 for col in range(geometry.cols):
                     cell = geometry.cell(row, col)
                     mark = position.mark_at(cell)
+                    # the blank after a cell (and after the last, up to the next board) in the cell's own style: a
+                    # blank shows no colour, and a row then changes style only where the mask does (written as
+                    # changes, a style for every blank was most of a step's bytes)
+                    blank = " " if col < geometry.cols - 1 else " " * (column - 2 * geometry.cols + 1)
                     if mask & cell_bit(cell):
-                        writer.write("●", style("evaluation--mask"))
+                        writer.write("●" + blank, style("evaluation--mask"))
                     else:
-                        writer.write(mark.value.lower() if mark else "·", style("evaluation--dim"))
-                    writer.write(" ")
-                writer.write(" " * (column - 2 * geometry.cols))
+                        writer.write((mark.value.lower() if mark else "·") + blank, style("evaluation--dim"))
         writer.newline().write("● in the mask · p-win/p-lose: perfect play", style("evaluation--dim"))
 
     def _moves(self, writer: LineWriter, analysis: Analysis) -> None:

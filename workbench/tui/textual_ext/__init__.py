@@ -9,6 +9,8 @@ piece                     what it does                                       sto
                           frame at once
 :mod:`.sgr`               writes each style as the change from the one       ``Strip.render``: every code of a
                           before                                             style, then a reset
+:mod:`.shown`             writes of a changed chop only the cells that       every cell of every chop a change
+                          differ from what the screen's frames left there    meets
 :mod:`.terminal_driver`   writes a frame itself when the output thread is    Textual's ``LinuxDriver``
                           idle
 :mod:`.key_routing`       takes a key straight to the bindings when nothing  Textual's trip up the DOM; its

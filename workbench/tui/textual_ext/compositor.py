@@ -28,6 +28,7 @@ from textual.widget import Widget
 
 from .key_routing import binding_chain
 from .sgr import style_writer
+from .shown import ShownChops, write_chop
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -39,6 +40,10 @@ _NOTHING_WRITTEN = Strip([])
 
 class ChangedRegionsCompositor(Compositor):
     """Textual's compositor, rendering a partial update from the changed regions rather than their hull."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown = ShownChops()
 
     def update_widgets(self, widgets: set[Widget]) -> None:
         """Textual's, without laying the whole screen out again for a widget that the full map holds but that
@@ -61,7 +66,7 @@ class ChangedRegionsCompositor(Compositor):
         self._dirty_regions.clear()
         width, height = self.size
         chops = self._render_changed_chops({y: [(0, width)] for y in range(height)})
-        return LeanLayoutUpdate([chop.values() for chop in chops], self.size.region)
+        return LeanLayoutUpdate(chops, self.size.region, self.shown, self.cuts)
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update_regions = self._dirty_regions.copy()
@@ -77,7 +82,7 @@ class ChangedRegionsCompositor(Compositor):
         for y, x1, x2 in spans:
             spans_by_line.setdefault(y, []).append((x1, x2))
         chops = self._render_changed_chops(spans_by_line)
-        return QuickChopsUpdate(chops, spans, [cut_set[1:] for cut_set in self.cuts])
+        return QuickChopsUpdate(chops, spans, [cut_set[1:] for cut_set in self.cuts], self.shown, self.cuts)
 
     def _render_changed_chops(
         self, spans_by_line: Mapping[int, list[tuple[int, int]]]
@@ -168,27 +173,54 @@ class QuickChopsUpdate(ChopsUpdate):
     each style written as the change from the one before (:mod:`.sgr`), and no cursor move or line feed for a chop
     that writes nothing (every chop begins with a move of its own)."""
 
+    def __init__(
+        self,
+        chops: Sequence[Mapping[int, Strip | None]],
+        spans: list[tuple[int, int, int]],
+        chop_ends: list[list[int]],
+        shown: ShownChops,
+        cuts: list[list[int]],
+    ) -> None:
+        super().__init__(chops, spans, chop_ends)
+        self.shown, self.cuts = shown, cuts
+
     def render_segments(self, console) -> str:
         sequences: list[str] = []
         append = sequences.append
         writer = style_writer(console)
         writer.begin()
         chops, chop_ends = self.chops, self.chop_ends
+        shown = self.shown.rows_for(self.cuts)
         for y, x1, x2 in self.spans:
             row = y + 1
+            shown_in_row = shown.get(y)
+            if shown_in_row is None:
+                shown_in_row = shown[y] = {}
             for end, (x, strip) in zip(chop_ends[y], chops[y].items()):
                 if strip is None or x > x2 or end <= x1 or not strip.cell_length:
                     continue
-                append(f"\x1b[{row};{x + 1}H")  # Control.move_to(x, y)
+                stop = min(end, x2)
                 if not (x2 > x >= x1 and end <= x2):
-                    strip = strip.crop(0, min(end, x2) - x)
-                writer.write_strip(strip, append)
+                    strip = strip.crop(0, stop - x)
+                before = shown_in_row.get(x)
+                shown_in_row[x] = (stop, strip)
+                if before is None or before[0] != stop:
+                    write_chop(writer, append, row, x, strip, None)
+                elif before[1] is not strip and before[1] != strip:
+                    write_chop(writer, append, row, x, strip, before[1])
         writer.end(append)
         return "".join(sequences)
 
 
 class LeanLayoutUpdate(LayoutUpdate):
-    """Textual's update of the whole screen, each style written as the change from the one before (:mod:`.sgr`)."""
+    """Textual's update of the whole screen, each style written as the change from the one before (:mod:`.sgr`), every
+    chop recorded as shown (:class:`ShownChops`)."""
+
+    def __init__(
+        self, chops: Sequence[Mapping[int, Strip]], region: Region, shown: ShownChops, cuts: list[list[int]]
+    ) -> None:
+        super().__init__([chop.values() for chop in chops], region)
+        self.chops, self.shown, self.cuts = chops, shown, cuts
 
     def render_segments(self, console) -> str:
         sequences: list[str] = []
@@ -201,6 +233,11 @@ class LeanLayoutUpdate(LayoutUpdate):
             for strip in line:
                 writer.write_strip(strip, append)
         writer.end(append)
+        self.shown.forget()
+        self.shown.rows_for(self.cuts).update(
+            (y, {x: (end, strip) for end, (x, strip) in zip(cut_set[1:], chop.items())})
+            for y, (cut_set, chop) in enumerate(zip(self.cuts, self.chops))
+        )
         return "".join(sequences)
 
 
@@ -216,7 +253,10 @@ class PanesScreen(Screen):
 
     def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self._compositor = ChangedRegionsCompositor()
+        compositor = ChangedRegionsCompositor()
+        self._compositor = compositor
+        self._shown = compositor.shown
+        """What this screen's frames left on the terminal (see :mod:`.shown`)."""
         self._resume_started: float | None = None
         """Textual's clock when its resume of the screen began, while that resume runs, if it lays the screen out."""
         self._whole_drawn_at = float("-inf")
@@ -275,6 +315,11 @@ class PanesScreen(Screen):
         if message.time < self._whole_drawn_at:
             message.stop()
             message.prevent_default()
+
+    def _on_screen_suspend(self) -> None:
+        """Run before Textual's own handler: another screen draws over this one from here, and what this one's frames
+        left on the terminal is no longer known."""
+        self._shown.forget()
 
     async def _on_idle(self, event: events.Idle) -> None:
         if (
