@@ -125,3 +125,77 @@ def test_a_terminal_gone_mid_write_leaves_the_frame_to_the_thread_as_textual_doe
     monkeypatch.setattr(file, "write", hung_up)
     writer.write("frame")  # no exception in the caller
     assert list(writer._queue.queue) == ["frame"] and writer._queued == 1
+
+
+class _App:
+    """What the driver reads of the app: where events go."""
+
+    def __init__(self) -> None:
+        self.posted: list = []
+        self.panicked: list = []
+
+    def post_message(self, message) -> bool:
+        self.posted.append(message)
+        return True
+
+    async def _post_message(self, message) -> bool:
+        return self.post_message(message)
+
+    def call_later(self, callback, *args) -> None:
+        self.panicked.append(args)
+
+
+async def _until(condition, limit: float = 5.0) -> bool:
+    import asyncio
+
+    deadline = time.monotonic() + limit
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    return bool(condition())
+
+
+async def test_the_terminal_is_read_on_the_event_loop_as_textuals_thread_reads_it():
+    """Keys arrive in order, a character split between two reads arrives whole, a lone escape is the escape key once
+    the parser's wait is over, a click is a press and a release, and each is posted from the loop, not from the input
+    thread; the input disabled, the loop no longer watches the terminal and the thread ends."""
+    import asyncio
+    import tty
+
+    from textual import events
+
+    leader, follower = pty.openpty()
+    tty.setraw(follower)  # as application mode leaves it
+    app = _App()
+    driver = TerminalDriver(app, debug=False, mouse=False, size=None)  # type: ignore[arg-type]
+    driver.fileno = follower
+    loop = asyncio.get_running_loop()
+    threads: list[int] = []
+    posted = app.post_message
+    app.post_message = lambda message: threads.append(threading.get_ident()) or posted(message)  # type: ignore[method-assign]
+    reader = threading.Thread(target=driver.run_input_thread)
+    reader.start()
+    try:
+        assert await _until(lambda: driver._loop_input is not None)
+        os.write(leader, b"ab\x1b[A")
+        os.write(leader, "é".encode()[:1])
+        await asyncio.sleep(0.05)
+        os.write(leader, "é".encode()[1:] + b"\x1b")
+        keys = lambda: [message.key for message in app.posted if isinstance(message, events.Key)]  # noqa: E731
+        assert await _until(lambda: len(keys()) == 5)
+        assert keys() == ["a", "b", "up", "é", "escape"]
+        os.write(leader, b"z")
+        time.sleep(0.05)  # (the loop does not run meanwhile: its callback is not called)
+        driver._loop_input.read()
+        assert keys()[-1] == "z"  # in the app's queue at once, not through a coroutine the loop runs later
+        os.write(leader, b"\x1b[<0;10;5M\x1b[<0;10;5m")  # a click, in the terminal's SGR mouse codes
+        clicks = lambda: [type(message) for message in app.posted if isinstance(message, events.MouseEvent)]  # noqa: E731
+        assert await _until(lambda: len(clicks()) == 2)
+        assert clicks() == [events.MouseDown, events.MouseUp]
+        assert set(threads) == {threading.get_ident()} and app.panicked == []  # the loop's own thread
+    finally:
+        driver.disable_input()
+        reader.join(5)
+        os.close(leader)
+        os.close(follower)
+    assert not reader.is_alive() and driver._loop_input is None
+    assert not loop.remove_reader(follower)  # the loop watched it no longer
