@@ -141,6 +141,9 @@ class _App:
     async def _post_message(self, message) -> bool:
         return self.post_message(message)
 
+    def panic(self, *renderables) -> None:  # (called later, through call_later)
+        pass
+
     def call_later(self, callback, *args) -> None:
         self.panicked.append(args)
 
@@ -199,3 +202,61 @@ async def test_the_terminal_is_read_on_the_event_loop_as_textuals_thread_reads_i
         os.close(follower)
     assert not reader.is_alive() and driver._loop_input is None
     assert not loop.remove_reader(follower)  # the loop watched it no longer
+
+
+async def test_input_that_ends_or_fails_on_the_loop_is_left_as_textuals_thread_leaves_it(monkeypatch):
+    """The terminal's end (a hang-up: the read fails) takes the watch off the loop; a read the parser cannot take
+    makes the app panic with the traceback, as Textual's thread does, and the watch goes too."""
+    import asyncio
+    import tty
+
+    for ending in ("hang-up", "parser fails"):
+        leader, follower = pty.openpty()
+        tty.setraw(follower)
+        app = _App()
+        driver = TerminalDriver(app, debug=False, mouse=False, size=None)  # type: ignore[arg-type]
+        driver.fileno = follower
+        reader = threading.Thread(target=driver.run_input_thread)
+        reader.start()
+        try:
+            assert await _until(lambda: driver._loop_input is not None)
+            loop_input = driver._loop_input
+            if ending == "hang-up":
+                os.close(leader)
+            else:
+                monkeypatch.setattr(loop_input.parser, "feed", lambda data: 1 / 0)
+                os.write(leader, b"a")
+            assert await _until(lambda: driver._loop_input is None)
+            assert len(app.panicked) == (ending == "parser fails")
+            await asyncio.sleep(0.05)
+        finally:
+            driver.disable_input()
+            reader.join(5)
+            if ending != "hang-up":
+                os.close(leader)
+            os.close(follower)
+        assert not reader.is_alive()
+
+
+async def test_a_terminal_the_loop_cannot_watch_is_read_by_textuals_own_thread(tmp_path, monkeypatch):
+    """A file the event loop cannot watch (a regular file: no poll on it): Textual's own reading runs on its thread,
+    and ends when the input is disabled."""
+    read_by_textual = threading.Event()
+
+    def textuals_reading(driver) -> None:
+        read_by_textual.set()
+        driver.exit_event.wait()
+
+    monkeypatch.setattr(LinuxDriver, "run_input_thread", textuals_reading)
+    file = tmp_path / "input"
+    file.write_bytes(b"")
+    app = _App()
+    driver = TerminalDriver(app, debug=False, mouse=False, size=None)  # type: ignore[arg-type]
+    with open(file, "rb") as opened:
+        driver.fileno = opened.fileno()
+        reader = threading.Thread(target=driver.run_input_thread)
+        reader.start()
+        assert await _until(read_by_textual.is_set) and driver._loop_input is None
+        driver.disable_input()
+        reader.join(5)
+    assert not reader.is_alive()

@@ -146,26 +146,6 @@ class StyleWriter:
         self._strips[key] = (strip, text, self.look)
         append(text)
 
-    def look_of(self, style: Style | None) -> Look:
-        """The look ``style`` gives text here (kept, as :meth:`write` keeps it)."""
-        if style is None:
-            return PLAIN
-        known = self._looks.get(style)
-        if known is None:
-            if len(self._looks) >= LOOKS_KEPT:
-                self._looks.clear()
-            known = self._looks[style] = look_of(style, self.color_system)
-        return known
-
-    def same_look(self, first: Style | None, second: Style | None) -> bool:
-        """Whether text in ``first`` and in ``second`` shows the same on the terminal: looks and links alike (a
-        style's meta, a click's action, shows nothing)."""
-        if first is second:
-            return True
-        return self.look_of(first) == self.look_of(second) and (first.link if first else None) == (
-            second.link if second else None
-        )
-
     def begin(self) -> None:
         """A new frame: what the terminal holds is not known."""
         self.look = UNKNOWN

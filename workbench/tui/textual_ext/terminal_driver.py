@@ -129,6 +129,7 @@ class TerminalDriver(LinuxDriver):
             super().send_message(message)
 
     def stop_reading_on_loop(self) -> None:
+        """The loop no longer watches the terminal (its input ended, was disabled, or failed)."""
         if self._loop_input is not None:
             self._loop_input = None
             try:
@@ -149,15 +150,8 @@ class TerminalDriver(LinuxDriver):
         if self._loop_input is not None:
             if threading.get_ident() == self._loop_thread:
                 self.stop_reading_on_loop()
-            elif not self._loop.is_closed():
-                done = threading.Event()
-
-                def stop_there() -> None:
-                    self.stop_reading_on_loop()
-                    done.set()
-
-                self._loop.call_soon_threadsafe(stop_there)
-                done.wait(1.0)
+            elif not self._loop.is_closed():  # (Textual disables input on the loop's thread; this is in case)
+                self._loop.call_soon_threadsafe(self.stop_reading_on_loop)
         super().disable_input()
 
     def start_application_mode(self) -> None:
