@@ -88,10 +88,10 @@ def test_only_the_runs_of_cells_that_differ_are_written_and_near_runs_are_one():
     dim, bold = Style(color="grey50"), Style(bold=True)
     before = [Segment("X ", dim), Segment("· ", dim), Segment("· ", dim), Segment("       ", None), Segment("o", dim)]
     after = [Segment("X ", dim), Segment("● ", bold), Segment("· ", dim), Segment("       ", None), Segment("x", dim)]
-    assert changed_runs(before, after) == [(2, 4, 1, 2), (13, 14, 4, 5)]  # seven equal cells and more apart: two
+    assert changed_runs(before, after) == [(2, 4, 1, 2), (13, 14, 4, 5)]  # nine equal cells apart: two runs
     near = [*after[:3], Segment(" " * (GAP - 2), None), after[4]]
     far_before = [*before[:3], Segment(" " * (GAP - 2), None), before[4]]
-    assert changed_runs(far_before, near) == [(2, GAP + 5, 1, 5)]  # fewer than GAP apart: one run, the gap written
+    assert changed_runs(far_before, near) == [(2, GAP + 5, 1, 5)]  # GAP apart: one run, the gap written
     assert changed_runs(before, before) == []
     # other widths: the run between the segments equal at both ends
     assert changed_runs([Segment("ab", dim), Segment("c", dim)], [Segment("a", dim), Segment("bc", dim)]) == [

@@ -28,8 +28,8 @@ from textual.strip import Strip
 from .sgr import StyleWriter
 
 GAP = 8
-"""Equal cells between two changed runs of a chop that are written rather than skipped: a cursor move to skip them
-takes about as many bytes (``ESC[row;colH``)."""
+"""The most equal cells between two changed runs of a chop that are written rather than skipped: a cursor move to
+skip them takes about as many bytes (``ESC[row;colH``)."""
 
 Run = tuple[int, int, int, int]
 """Cells ``[start, end)`` of a chop, and the segments ``[first, last)`` that draw them."""
@@ -58,7 +58,7 @@ class ShownChops:
 
 def changed_runs(before: Sequence[Segment], after: Sequence[Segment]) -> list[Run]:
     """The runs of ``after``'s segments that differ from ``before``'s (strips of the same cells): where both have
-    segments of the same widths, each that differs, runs fewer than :data:`GAP` equal cells apart joined; otherwise
+    segments of the same widths, each that differs, runs at most :data:`GAP` equal cells apart joined; otherwise
     everything between the segments equal at both ends. A segment compares whole (its text, its style, meta and
     all), so a run may hold equal cells, never leave out a changed one."""
     runs: list[Run] = []
