@@ -109,27 +109,11 @@ async def test_a_step_writes_less_than_the_ptys_one_piece_and_the_record_goes_wh
     """At 80×24 a step through the game changes every pane: written whole, its frame was some four kilobytes, which a
     pty hands its reader in two pieces (the second up to a millisecond later). Written as changes it fits one. A
     dialog draws over the screen: what the screen's frames left is forgotten, and the next frames write whole."""
-    from textual._compositor import Compositor
-
-    from workbench.tui.textual_ext.compositor import ChangedRegionsCompositor
-
+    from .test_tui_speed import compare_with_textuals_updates
     from .tui_helpers import wait_ready
 
-    console = Console(width=80, height=24, color_system="truecolor", force_terminal=True)
     sizes: list[tuple[int, int]] = []
-    ours = ChangedRegionsCompositor.render_partial_update
-
-    def measured(compositor):
-        regions = set(compositor._dirty_regions)
-        textuals = Compositor.render_partial_update(compositor)
-        compositor._dirty_regions.update(regions)
-        update = ours(compositor)
-        if update is not None and textuals is not None:
-            written = update.render_segments(console), textuals.render_segments(console)
-            sizes.append((len(written[0].encode()), len(written[1].encode())))
-        return update
-
-    monkeypatch.setattr(ChangedRegionsCompositor, "render_partial_update", measured)
+    compared = compare_with_textuals_updates(monkeypatch, 80, 24, sizes)
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot, app)
@@ -143,6 +127,7 @@ async def test_a_step_writes_less_than_the_ptys_one_piece_and_the_record_goes_wh
             await pilot.press(key)
             await pilot.pause()
         assert sizes and all(written < 2048 < whole for written, whole in sizes), sizes
+        assert all(compared)  # and the same screen as Textual's, update after update
         main = app.screen
         await pilot.press("question_mark")  # the keys' help, a screen of its own over this one
         await pilot.pause()

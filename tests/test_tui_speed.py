@@ -894,12 +894,15 @@ async def test_a_kept_scrollbar_draws_exactly_what_textuals_scrollbar_draws(them
         assert len(drawings) >= 4  # the thumb moved, and the hover changed its colour
 
 
-def compare_with_textuals_updates(monkeypatch, width: int, height: int) -> list[bool]:
+def compare_with_textuals_updates(
+    monkeypatch, width: int, height: int, sizes: list[tuple[int, int]] | None = None
+) -> list[bool]:
     """From now on, each partial update of the app's compositor is also rendered by Textual's own compositor from
     the same changed regions, and each is written to a terminal of its own, update after update (the app's
     compositor writes only the cells that differ from what its earlier frames left there): one entry an update,
     True where the two terminals then show the same cells (characters and looks), whatever look each held
-    before the update, ours written in fewer bytes than Textual's."""
+    before the update, ours written in fewer bytes than Textual's. ``sizes``, if given, gets each compared update's
+    bytes as written to the terminal: (ours, Textual's)."""
     from rich.console import Console
 
     from workbench.tui.textual_ext.compositor import ChangedRegionsCompositor, QuickChopsUpdate
@@ -921,6 +924,8 @@ def compare_with_textuals_updates(monkeypatch, width: int, height: int) -> list[
                 compared.append(False)
                 return update
             written = {"ours": update.render_segments(console), "textuals": textuals.render_segments(console)}
+            if sizes is not None:
+                sizes.append((len(written["ours"].encode()), len(written["textuals"].encode())))
             terminals["ours"].feed("\x1b[1;7;38;5;3;48;5;4m")  # a look left behind: our frame must not rely on it
             for name, output in written.items():
                 terminals[name].feed(output)
