@@ -8,6 +8,13 @@ Here the main thread writes the frame itself when nothing is queued or being wri
 more at once; otherwise the frame goes to the thread as before, behind the ones it holds, so that frames reach
 the terminal in order and a terminal that has stopped reading still holds up nothing but the thread.
 
+Once it has written a frame, the main thread lets go of the processor for a moment (:func:`let_the_terminal_read`).
+Linux hands what is written to a pty on to its reader by a kernel worker, in pieces of a few kilobytes. Seen in a pty's
+timeline: a writer that went on computing after a write had the rest of it reach the reader only once it stopped, as
+late as it went on; one that slept for no time after each write had every write reach the reader whole. The main
+thread does go on after a frame (the messages a key leaves), and a frame on a big terminal is more than one piece
+(figures: docs/benchmarks.md).
+
 Textual reads the terminal's input on a thread of its own, which hands each event to the app's event loop
 (``asyncio.run_coroutine_threadsafe``): a key woke that thread, then the loop, and waited for the interpreter's
 lock in between. Here the loop reads the terminal itself (``loop.add_reader``), decodes and parses as Textual's
@@ -21,6 +28,7 @@ from __future__ import annotations
 import os
 import select
 import threading
+import time
 from codecs import getincrementaldecoder
 from collections.abc import Iterable
 from typing import IO
@@ -45,6 +53,13 @@ def terminal_takes_more(file: IO[str]) -> bool:
         return False
 
 
+def let_the_terminal_read() -> None:
+    """Sleep for no time: a switch away from this thread, so that whatever the system queued behind it on its processor
+    runs first (the kernel worker that hands the frame just written on to the terminal). Yielding (``sched_yield``)
+    does not do it: the scheduler may pick this thread again at once."""
+    time.sleep(0)
+
+
 class DirectWriter(WriterThread):
     """Textual's output thread, bypassed while it is idle and the terminal is ready: a frame is then written by
     the caller, under a lock that the thread takes for each write it does, so that the two never interleave."""
@@ -57,15 +72,20 @@ class DirectWriter(WriterThread):
 
     def write(self, text: str) -> None:
         with self._lock:
+            written = False
             if not self._queued and terminal_takes_more(self._file):
                 try:
                     self._file.write(text)
                     self._file.flush()
-                    return
+                    written = True
                 except OSError:  # a terminal gone (a hang-up): the thread meets it as Textual's would, not the app
                     pass
-            self._queued += 1
-        self._queue.put(text)
+            if not written:
+                self._queued += 1
+        if written:
+            let_the_terminal_read()
+        else:
+            self._queue.put(text)
 
     def run(self) -> None:
         while (text := self._queue.get()) is not None:
