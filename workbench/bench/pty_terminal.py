@@ -83,6 +83,9 @@ class Terminal:
         data = key_bytes(key)
         start = time.perf_counter()
         os.write(self.master, data)
+        # Linux hands the key on to the app by a kernel worker woken on this processor, which waited behind whatever
+        # this process computed next (a snapshot of the screen): sleeping for no time lets it run first
+        time.sleep(0)
         return start
 
     def read(self, quiet: float, limit: float) -> list[tuple[float, bytes]]:
@@ -121,13 +124,14 @@ class Terminal:
         return tuple(rows)
 
     def read_until_still(
-        self, quiet: float, limit: float, *, first_change: bool = False
+        self, quiet: float, limit: float, *, first_change: bool = False, shown: Snapshot | None = None
     ) -> list[tuple[float, Snapshot]]:
         """Read and feed the output until the screen (its ticking lines left out) has not changed for ``quiet``
         seconds, or ``limit`` passes; each change with the moment the output that made it arrived. With
-        ``first_change``, the quiet spell counts only from a first change (a process still starting up)."""
+        ``first_change``, the quiet spell counts only from a first change (a process still starting up).
+        ``shown``: the screen's snapshot as it is, when the caller has just taken it."""
         changes: list[tuple[float, Snapshot]] = []
-        last = self.snapshot()
+        last = self.snapshot() if shown is None else shown
         still_since = time.perf_counter()
         deadline = still_since + limit
         while True:
