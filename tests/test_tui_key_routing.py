@@ -196,19 +196,21 @@ def test_a_frame_the_output_thread_does_not_take_is_waited_for_no_longer_than_th
     hand_frame_to_writer(SimpleNamespace(_driver=None))  # the headless driver has no output thread
 
 
-async def test_only_a_frame_of_input_is_handed_to_the_output_thread(monkeypatch):
+async def test_only_a_frame_of_input_is_handed_to_the_output_thread_then_left_to_the_terminal_to_read(monkeypatch):
     handed: list[object] = []
     monkeypatch.setattr(compositor, "hand_frame_to_writer", handed.append)
     app = _app()
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot, app)
         await pilot.pause(0.2)
+        # the headless driver has no terminal to pause for; a terminal's driver has (tests/test_tui_terminal_driver.py)
+        app._driver.let_the_terminal_read = lambda: handed.append("paused")  # type: ignore[union-attr]
         handed.clear()
         app.query_one(BoardStatus).refresh()  # a frame of nothing the user did
         await pilot.pause(0.2)
         assert handed == []
         await app.on_event(events.Key("5", "5"))
-        assert handed == [app]
+        assert handed == [app, "paused"]
 
 
 def _chain_as_data(chain) -> list[tuple[object, dict]]:

@@ -4,6 +4,7 @@ import os
 import pty
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 from textual.drivers.linux_driver import LinuxDriver
@@ -50,29 +51,12 @@ def test_an_idle_writer_s_frame_is_written_by_the_caller_and_the_thread_is_not_w
     assert read_all(leader, 18) == "frame oneframe two" and puts == []
 
 
-def test_the_writer_lets_go_of_the_processor_after_each_frame_it_writes_itself(terminal, monkeypatch):
-    """Once the frame is on the terminal (flushed whole), not while the thread's lock is held; a frame handed to the
-    thread leaves the caller without it."""
-    file, leader = terminal
-    writer = DirectWriter(file)
-    seen: list[tuple[str, bool]] = []
-    monkeypatch.setattr(
-        terminal_driver, "let_the_terminal_read", lambda: seen.append((read_all(leader, 5), writer._lock.locked()))
-    )
-    writer.write("frame")
-    assert seen == [("frame", False)]
-    monkeypatch.setattr(terminal_driver, "terminal_takes_more", lambda file: False)
-    monkeypatch.setattr(writer._queue, "put", lambda text: None)
-    writer.write("later")
-    assert len(seen) == 1 and writer._queued == 1
-
-
-def test_letting_the_terminal_read_sleeps_for_no_time(monkeypatch):
-    """A sleep, which switches away from the thread (a yield may not)."""
+def test_the_driver_lets_the_terminal_read_by_a_pause_of_the_main_thread(monkeypatch):
+    """A sleep, which lets the processor go to the terminal (a yield may hand it straight back): see the module."""
     slept: list[float] = []
     monkeypatch.setattr(terminal_driver.time, "sleep", slept.append)
-    terminal_driver.let_the_terminal_read()
-    assert slept == [0]
+    TerminalDriver.let_the_terminal_read(SimpleNamespace())  # (nothing of the driver's own is read)
+    assert slept == [terminal_driver.READ_PAUSE_S] and 0 < terminal_driver.READ_PAUSE_S < 0.001
 
 
 def test_frames_keep_their_order_when_some_wait_for_a_terminal_that_stopped_reading(terminal, monkeypatch):

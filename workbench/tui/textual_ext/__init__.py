@@ -12,9 +12,9 @@ piece                     what it does                                       sto
 :mod:`.shown`             writes of a changed chop only the cells that       every cell of every chop a change
                           differ from what the screen's frames left there    meets
 :mod:`.terminal_driver`   writes a frame itself when the output thread is    Textual's ``LinuxDriver``
-                          idle, then lets go of the processor for a moment;
-                          reads the terminal's input on the event loop, not
-                          on a thread that hands it over
+                          idle; pauses after a key's frame for the terminal
+                          to read it; reads the terminal's input on the
+                          event loop, not on a thread that hands it over
 :mod:`.key_routing`       takes a key straight to the bindings when nothing  Textual's trip up the DOM; its
                           on the way reads keys; the chain of bindings       ``Screen._binding_chain``; its
                           without a pass that takes nothing out              look for the app's key handlers

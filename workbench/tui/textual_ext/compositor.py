@@ -380,6 +380,10 @@ class PanesScreen(Screen):
         super()._on_timer_update()
         if from_input:
             hand_frame_to_writer(self.app)
+            # a driver of a terminal lets it read the frame before the work the key leaves (see .terminal_driver)
+            let_the_terminal_read = getattr(self.app._driver, "let_the_terminal_read", None)
+            if let_the_terminal_read is not None:
+                let_the_terminal_read()
 
 
 HANDING_S = 0.001

@@ -8,12 +8,13 @@ Here the main thread writes the frame itself when nothing is queued or being wri
 more at once; otherwise the frame goes to the thread as before, behind the ones it holds, so that frames reach
 the terminal in order and a terminal that has stopped reading still holds up nothing but the thread.
 
-Once it has written a frame, the main thread lets go of the processor for a moment (:func:`let_the_terminal_read`).
-Linux hands what is written to a pty on to its reader by a kernel worker, in pieces of a few kilobytes. Seen in a pty's
-timeline: a writer that went on computing after a write had the rest of it reach the reader only once it stopped, as
-late as it went on; one that slept for no time after each write had every write reach the reader whole. The main
-thread does go on after a frame (the messages a key leaves), and a frame on a big terminal is more than one piece
-(figures: docs/benchmarks.md).
+After the frame of a key or a click, the main thread pauses a moment (:meth:`TerminalDriver.let_the_terminal_read`)
+before the work that a key leaves after its frame (its widgets' messages, the study kept for recovery). On a machine
+of few processors the terminal shares one with the app, and the scheduler ran that work first: seen in the system's
+timeline, the kernel's worker that hands a pty's output on to its reader was queued behind the app's main thread, and
+then the terminal, woken, waited on the same processor while the other one was idle; a frame, or its second piece
+(Linux hands a pty's output on in pieces of a few kilobytes), reached the terminal only when the app's work was done.
+Sleeping for no time let the worker run, not the terminal; a pause a few times a terminal's read lets both.
 
 Textual reads the terminal's input on a thread of its own, which hands each event to the app's event loop
 (``asyncio.run_coroutine_threadsafe``): a key woke that thread, then the loop, and waited for the interpreter's
@@ -53,11 +54,8 @@ def terminal_takes_more(file: IO[str]) -> bool:
         return False
 
 
-def let_the_terminal_read() -> None:
-    """Sleep for no time: a switch away from this thread, so that whatever the system queued behind it on its processor
-    runs first (the kernel worker that hands the frame just written on to the terminal). Yielding (``sched_yield``)
-    does not do it: the scheduler may pick this thread again at once."""
-    time.sleep(0)
+READ_PAUSE_S = 0.0002
+"""The pause after the frame of a key or a click, for the terminal to read it: a few times what a read takes."""
 
 
 class DirectWriter(WriterThread):
@@ -72,20 +70,15 @@ class DirectWriter(WriterThread):
 
     def write(self, text: str) -> None:
         with self._lock:
-            written = False
             if not self._queued and terminal_takes_more(self._file):
                 try:
                     self._file.write(text)
                     self._file.flush()
-                    written = True
+                    return
                 except OSError:  # a terminal gone (a hang-up): the thread meets it as Textual's would, not the app
                     pass
-            if not written:
-                self._queued += 1
-        if written:
-            let_the_terminal_read()
-        else:
-            self._queue.put(text)
+            self._queued += 1
+        self._queue.put(text)
 
     def run(self) -> None:
         while (text := self._queue.get()) is not None:
@@ -108,6 +101,11 @@ class TerminalDriver(LinuxDriver):
     """Set while the loop's reading hands events on: they go straight into the app's queue."""
     _input_disabled = False
     """Set from :meth:`disable_input` until application mode starts again: the loop takes no reading over."""
+
+    def let_the_terminal_read(self) -> None:
+        """Pause the main thread a moment after the frame of a key or a click, so that the terminal reads it before
+        the app goes on (see the module's docstring)."""
+        time.sleep(READ_PAUSE_S)
 
     def run_input_thread(self) -> None:
         """The body of Textual's input thread: the reading handed to the event loop, then a wait until the input is
