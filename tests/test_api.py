@@ -355,7 +355,7 @@ if __name__ == "__main__":  # pragma: no cover - writes the pictures after a mea
         (Path(__file__).parent.parent / "screenshots" / name).write_text(draw() + "\n", encoding="utf-8")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     text=st.text(alphabet="xXoO.-_/ ,0123456789abcdefghijklmnopz\n\t\x1b", max_size=30),
     game=st.sampled_from(["3x3k3", "3x4k3", "3x3k3-misere", "15x15k5"]),

@@ -43,7 +43,7 @@ def lines(draw):
     return cells
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(lines())
 def test_every_rating_agrees_with_a_plain_negamax(cells):
     position = Position.empty()

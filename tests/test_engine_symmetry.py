@@ -64,7 +64,7 @@ def test_every_transform_moves_each_cell_as_written_out(rows, cols):
         assert sorted(transform.mapping) == list(range(geometry.size))  # a permutation
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.sampled_from(SHAPES), st.data())
 def test_images_of_whole_boards_equal_cell_by_cell_images(shape, data):
     geometry = Geometry(*shape, 1)

@@ -57,7 +57,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(
     key=st.sampled_from(["geometry", "root", "nodes", "cursor", "next_id", "engine", "view", "version"]),
     value=json_values,
@@ -71,7 +71,7 @@ def test_any_value_at_any_key_is_read_or_refused_in_one_line(key, value):
         assert "\n" not in str(error) and len(str(error)) < 300
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(index=st.integers(0, 3), key=st.sampled_from(["id", "parent", "move", "children", "comment"]), value=json_values)
 def test_any_value_in_any_node_is_read_or_refused_in_one_line(index, key, value):
     data = json.loads(dumps_study(AppState(tree=import_movetext("5 1 9"), cursor=3)))
@@ -82,7 +82,7 @@ def test_any_value_in_any_node_is_read_or_refused_in_one_line(index, key, value)
         assert "\n" not in str(error) and len(str(error)) < 300
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(st.text(alphabet=st.sampled_from(list('0123456789 ,()[]{}"Setup/XO.-\x1b\n')), max_size=60))
 def test_move_text_raises_only_its_own_error(text):
     try:
@@ -91,7 +91,7 @@ def test_move_text_raises_only_its_own_error(text):
         assert "\n" not in str(error)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(st.text(max_size=40) | st.from_regex(r"[0-9]{1,400}(,[0-9]{1,400}){0,3}", fullmatch=True))
 def test_move_lists_and_positions_raise_only_their_own_errors(text):
     for parse in (parse_moves, parse_position):

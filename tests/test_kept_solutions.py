@@ -60,7 +60,7 @@ def test_the_sweep_and_the_strong_solve_agree_on_four_by_four():
 
 
 @given(data=st.data())
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 def test_a_rank_and_its_position_go_both_ways(data):
     geometry = data.draw(st.sampled_from([Geometry(3, 4, 3), Geometry(4, 5, 4), Geometry(2, 9, 3), Geometry(1, 17, 4)]))
     numbered = numbering(geometry)
@@ -81,7 +81,7 @@ def test_a_rank_outside_its_ply_is_refused():
 
 
 @given(data=st.data())
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 def test_any_range_of_a_ply_is_solved_on_its_own(data):
     """A range cut anywhere (through a block's rows, across blocks) gives the same bytes as the whole ply:
     what a task on a cluster solves."""

@@ -301,7 +301,7 @@ def test_attempt_stats_count_and_the_streak_counts_back_from_the_latest(library)
 
 
 @LIBRARY
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.lists(st.booleans(), max_size=12))
 def test_the_stats_are_those_of_the_attempts_in_order(tmp_path_factory, results):
     with Library.open(tmp_path_factory.mktemp("lib") / "lib.sqlite3") as library:
@@ -524,7 +524,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
 
 
 @pytest.mark.cli
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.text(max_size=12))
 def test_any_count_is_a_number_of_puzzles_or_one_line(tmp_path_factory, text):
     import contextlib

@@ -184,5 +184,5 @@ class ReducerMachine(RuleBasedStateMachine):
         assert set(tree.walk()) == set(tree.nodes)
 
 
-ReducerMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=30, deadline=None)
+ReducerMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=30)
 TestReducerMachine = ReducerMachine.TestCase

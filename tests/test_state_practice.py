@@ -123,7 +123,7 @@ def test_judging_a_taken_cell_or_a_finished_game_is_refused():
         judge(Position.empty().play(5), 5)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     st.lists(st.integers(1, 12), max_size=12), st.sampled_from([Geometry(), Geometry(3, 4, 3), Geometry(misere=True)])
 )

@@ -76,7 +76,7 @@ def _console(system: ColorSystem) -> Console:
     return Console(width=80, color_system=name, force_terminal=True)  # type: ignore[arg-type]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(rows=strips, before=left_behind, system=systems)
 def test_styles_written_as_changes_draw_what_textual_draws_whatever_came_before(rows, before, system):
     console = _console(system)
@@ -87,7 +87,7 @@ def test_styles_written_as_changes_draw_what_textual_draws_whatever_came_before(
     assert (after.attributes, after.foreground, after.background) == (frozenset(), ("default",), ("default",))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(rows=strips, orders=st.lists(st.permutations(range(4)), min_size=1, max_size=4), system=systems)
 def test_the_same_strips_drawn_again_in_other_orders_draw_what_textual_draws(rows, orders, system):
     """A strip's writing is kept for the look before it: frames of the very same strips, in other orders (so after

@@ -71,7 +71,7 @@ def _written(strip: Strip, before: Strip | None, console: Console, x: int = 3) -
     return "".join(out)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(pair=chop_pairs(), look=left_behind)
 def test_a_chop_written_over_the_one_shown_shows_what_it_shows_written_whole(pair, look):
     before, after = pair

@@ -102,7 +102,7 @@ def test_a_line_s_moves_hang_from_the_move_their_variation_replaces():
     assert view_children(tree, two) == () and view_children(tree, ROOT) == ()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.lists(edits, max_size=40))
 def test_every_node_is_drawn_once_in_its_line_or_in_a_branch_under_the_move_it_replaces(actions):
     state = AppState()
