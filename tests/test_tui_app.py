@@ -14,7 +14,7 @@ from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog, parse_setup
 from workbench.tui.features import engine_play
 from workbench.tui.library_dialogs import OpenDialog
-from workbench.tui.panes.board import BoardGrid
+from workbench.tui.panes.board import BoardGrid, BoardStatus
 from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.panes.history import ValueStrip
 from workbench.tui.panes.symmetry import SymmetryView
@@ -447,6 +447,26 @@ async def test_engine_plays_its_side_in_each_mode():
         assert len(moves(app)) == 3
         await pilot.press("e", "e", "e")
         assert app.store.state.engine.mode is EngineMode.OFF
+
+
+async def test_the_board_s_status_takes_a_row_for_the_engine_only_while_it_plays():
+    app = WorkbenchApp(seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        status = app.query_one(BoardStatus)
+        assert not status.has_class("-engine")
+        await pilot.press("5", "left", "right")
+        assert not status.has_class("-engine")
+        await pilot.press("e")  # on, playing O: its move
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert status.has_class("-engine") and len(moves(app)) == 2
+        await pilot.press("left", "right")  # steps keep it
+        assert status.has_class("-engine")
+        await pilot.press("e", "e", "e")  # through the other modes, then off
+        assert app.store.state.engine.mode is EngineMode.OFF and not status.has_class("-engine")
+        await pilot.press("left")
+        assert not status.has_class("-engine")
 
 
 async def test_engine_worker_error_surfaces_instead_of_hanging(monkeypatch):
@@ -883,7 +903,6 @@ async def test_b_adds_the_best_line_after_the_selected_move_as_a_variation():
 @pytest.mark.parametrize("size", [(120, 36), (140, 40), (200, 60)])
 async def test_at_screenshot_sizes_nothing_needs_scrolling(size):
     from workbench.tui.panes.bars import KeysFooter
-    from workbench.tui.panes.board import BoardStatus
 
     app = WorkbenchApp()
     async with app.run_test(size=size) as pilot:

@@ -418,6 +418,15 @@ class BoardPane(Vertical):
         yield BoardStatus(id="board-status").data_bind(BoardPane.state, BoardPane.ready)
 
     def watch_state(self, old: AppState | None, state: AppState | None) -> None:
+        # what this reads changes with the engine's mode or the variant, not at a move or a step: a query of the
+        # status line at every key cost each key a walk of the pane
+        if (
+            old is not None
+            and state is not None
+            and old.engine.mode == state.engine.mode
+            and old.geometry == state.geometry
+        ):
+            return
         if state is not None:  # the engine's line takes a row from the grid only while the engine plays
             self.query_one(BoardStatus).set_class(state.engine.mode.value != "off", "-engine")
         title = "Board" if state is None else f"Board · {describe_variant(state.geometry, short=True)}"
