@@ -2,7 +2,7 @@
 
 from textual.widgets import Button, Input, OptionList, Static
 
-from workbench.library import Library
+from workbench.library import Library, games
 from workbench.library.games import write_games
 from workbench.library.studies import list_studies
 from workbench.tui.app import WorkbenchApp
@@ -113,6 +113,32 @@ async def test_games_are_served_from_the_library_when_it_has_them(tmp_path):
         await pilot.press("g")
         body = str(app.screen.query_one("#games-like-this", Static).render())
         assert "1,072 complete games" in body and "from the library" in body
+
+
+async def test_a_position_met_again_has_its_library_counts_in_its_own_frame(tmp_path, monkeypatch):
+    db = tmp_path / "lib.sqlite3"
+    with Library.open(db) as library:
+        write_games(library)
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        for key in ("5", "1", "9", "left"):  # each position answered by the library once
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+
+        def asked_again(*args):
+            raise AssertionError("the library was asked again")
+
+        monkeypatch.setattr(games, "games_through", asked_again)
+        monkeypatch.setattr(games, "games_after", asked_again)
+        await pilot.press("right")  # back to 5 1 9: its counts were kept
+        view = app.query_one(EvaluationView)
+        assert view.library_games is not None and view.library_games[0] == app.store.state.position.key
+        shown = text_of(view)
+        assert "1,072 from the start pass through, any order · library ✓" in shown
+        assert "games after each move: the library" in shown
+        assert not [worker for worker in app.workers if worker.name == "library-games"]  # none started for it
 
 
 async def test_an_unusable_library_warns_and_files_still_work(tmp_path, monkeypatch):

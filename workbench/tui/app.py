@@ -54,7 +54,7 @@ from .features.tables import AnalysisTables
 from .messages import Dispatch
 from .panes.bars import KeysFooter
 from .panes.board import BoardGrid, BoardPane, BoardStatus
-from .panes.evaluation import EvaluationPane, EvaluationView
+from .panes.evaluation import EvaluationPane
 from .panes.history import HistoryPane
 from .panes.symmetry import SymmetryPane
 
@@ -275,6 +275,7 @@ class WorkbenchApp(
                 opened = worker.result
                 assert opened is not None  # pragma: no mutate - the worker's result: a library, or why not (above)
                 self.library, self.library_has_games, left_behind, problems = opened
+                self._forget_library_games()
                 for problem in problems:
                     self.notify(problem, title="Library", severity="warning", timeout=8)
                 self._start_recovery(self.library, left_behind)  # first: a restore offer holds the engine
@@ -287,7 +288,7 @@ class WorkbenchApp(
                 f"{worker.result}; game counts are computed instead.", title="Library", severity="warning", timeout=8
             )
         elif worker.name == "library-games" and worker.result is not None:
-            self.query_one(EvaluationView).library_games = worker.result
+            self._library_games_answered(worker.result)
         elif worker.name == "engine" and worker.result is not None:
             cursor, cell = worker.result
             if cell is not None and self.store.state.cursor == cursor:

@@ -13,6 +13,7 @@ from ...engine.analysis import MAX_TABLE_CELLS
 from ...engine.answers import TableAnswers
 from ...engine.geometry import describe_variant
 from ...engine.position import some_move_order
+from ..panes.evaluation import EvaluationView
 
 if TYPE_CHECKING:
     from .host import AppHost
@@ -20,18 +21,35 @@ else:
     AppHost = object
 
 
+GAMES_KEPT = 1024
+"""Positions whose counts from the library are kept while it is open (a few kilobytes)."""
+
+
 class LibraryGames(AppHost):
-    """Counts of the library's games through the position, and the dialog of games like it."""
+    """Counts of the library's games through the position, and the dialog of games like it.
+
+    Each position's counts are kept once the library has answered for it: stepping back and forth through a game
+    meets the same positions again, and their counts then come with the key's own frame, not a query's later one.
+    The games table holds every game of the classic board, so a position's counts do not change while the library
+    is open; they are forgotten when another opens."""
+
+    _games_kept: dict[int, tuple[int, dict, dict]] | None = None
+    """Position key → (that key, its counts, each move's counts), as the query returns them."""
 
     def _library_games(self) -> None:
-        """Ask the library for the games through this position (a worker: it is I/O)."""
+        """The library's games through this position for the evaluation pane: kept ones at once, the others asked
+        of the library in a worker (it is I/O)."""
         if self.library is None or not self.library_has_games or self.store.state.geometry != TIC_TAC_TOE:
             return  # the library's games are the classic game's
+        state = self.store.state
+        library, position = self.library, state.position
+        kept = (self._games_kept or {}).get(position.key)
+        if kept is not None:
+            self._show_library_games(kept)
+            return
         from ...library import LibraryError
         from ...library.games import games_after, games_through as library_through
 
-        state = self.store.state
-        library, position = self.library, state.position
         line = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
 
         def query():
@@ -45,6 +63,21 @@ class LibraryGames(AppHost):
         # the group only makes a newer query replace an older one: any name unique to it does
         name, group = "library-games", "library"  # pragma: no mutate - labels (above)
         self.run_worker(query, thread=True, name=name, group=group, exclusive=True, exit_on_error=False)
+
+    def _library_games_answered(self, answer: tuple[int, dict, dict]) -> None:
+        """The library's counts for a position (a worker's result): kept, and shown."""
+        kept = self._games_kept
+        if kept is None or len(kept) >= GAMES_KEPT:
+            kept = self._games_kept = {}
+        kept[answer[0]] = answer
+        self._show_library_games(answer)
+
+    def _show_library_games(self, answer: tuple[int, dict, dict]) -> None:
+        self.query_one(EvaluationView).library_games = answer
+
+    def _forget_library_games(self) -> None:
+        """Another library opened (or none): what the last one said is not this one's."""
+        self._games_kept = None
 
     def action_games_like_this(self) -> None:
         """Counts of the games through this position and a few of them: from the library when it has them."""
