@@ -10,7 +10,6 @@ import pytest
 from textual.widgets import Input, OptionList, Static
 
 from workbench.library import Library
-from workbench.library.games import write_games
 from workbench.library.studies import list_studies, save_study
 from workbench.state import AppState, dumps_study, import_movetext
 from workbench.tui.app import WorkbenchApp
@@ -19,7 +18,7 @@ from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 from workbench.tui.panes.variation_tree import VariationTree, tree_lines
 
 from .fuzz import run_sql as execute
-from .tui_helpers import moves, plain_text, text_of, wait_library, wait_ready
+from .tui_helpers import library_with_games, moves, plain_text, text_of, wait_library, wait_ready
 
 SIZE = (100, 34)
 
@@ -85,8 +84,7 @@ async def test_ctrl_o_on_a_bad_json_file_is_an_error_line_and_the_study_stays(tm
 
 async def test_games_like_this_on_a_damaged_games_table_falls_back_to_the_engine(tmp_path):
     db = tmp_path / "lib.sqlite3"
-    with Library.open(db) as library:
-        write_games(library)
+    library_with_games(db)
     execute(db, "DROP TABLE openings")
     app = WorkbenchApp(db=str(db))
     async with app.run_test(size=SIZE) as pilot:

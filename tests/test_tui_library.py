@@ -3,14 +3,13 @@
 from textual.widgets import Button, Input, OptionList, Static
 
 from workbench.library import Library, games
-from workbench.library.games import write_games
 from workbench.library.studies import list_studies
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import Confirm, PathDialog
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 from workbench.tui.panes.evaluation import EvaluationView
 
-from .tui_helpers import moves, text_of, wait_library
+from .tui_helpers import library_with_games, moves, text_of, wait_library
 
 SIZE = (100, 34)
 
@@ -93,8 +92,7 @@ async def test_games_like_this_is_computed_without_the_games_tables(tmp_path):
 
 async def test_games_are_served_from_the_library_when_it_has_them(tmp_path):
     db = tmp_path / "lib.sqlite3"
-    with Library.open(db) as library:
-        write_games(library)
+    library_with_games(db)
     app = WorkbenchApp(db=str(db))
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_library(pilot, app) == "open"
@@ -117,8 +115,7 @@ async def test_games_are_served_from_the_library_when_it_has_them(tmp_path):
 
 async def test_a_position_met_again_has_its_library_counts_in_its_own_frame(tmp_path, monkeypatch):
     db = tmp_path / "lib.sqlite3"
-    with Library.open(db) as library:
-        write_games(library)
+    library_with_games(db)
     app = WorkbenchApp(db=str(db))
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_library(pilot, app) == "open"
@@ -382,8 +379,7 @@ async def test_a_games_table_that_disagrees_with_the_engine_is_shown_as_such(tmp
     import sqlite3
 
     db = tmp_path / "lib.sqlite3"
-    with Library.open(db) as library:
-        write_games(library)
+    library_with_games(db)
     connection = sqlite3.connect(db)
     with connection:
         game_id, reply = connection.execute(
@@ -482,8 +478,7 @@ async def test_games_like_this_shows_a_library_path_with_brackets_as_it_is(tmp_p
     folder = tmp_path / "games [b]x"  # Rich would read "[b]" as bold, and drop it from the path
     folder.mkdir()
     db = folder / "lib.sqlite3"
-    with Library.open(db) as library:
-        write_games(library)
+    library_with_games(db)
     app = WorkbenchApp(db=str(db))
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_library(pilot, app) == "open"

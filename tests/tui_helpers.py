@@ -5,6 +5,8 @@ import io
 
 from rich.console import Console
 
+from workbench.library import Library
+from workbench.library.games import write_games
 from workbench.tui.app import WorkbenchApp
 
 # Only a guard against a hang, never a pace: every wait below ends on the event itself.
@@ -45,6 +47,12 @@ async def wait_library(pilot, app: WorkbenchApp) -> str:
     await wait_for_reactive(app, "library_status", lambda status: status != "opening")
     await pilot.pause()
     return app.library_status
+
+
+def library_with_games(db) -> None:
+    """Make the library at ``db`` (a path) hold every game of the classic board, as ``workbench games`` does."""
+    with Library.open(db) as library:
+        write_games(library)
 
 
 def moves(app: WorkbenchApp) -> tuple[int, ...]:
