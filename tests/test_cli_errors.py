@@ -154,6 +154,45 @@ def test_bench_without_the_bench_extra_names_it_in_one_line(capsys, monkeypatch,
     assert capsys.readouterr().err == f"workbench: error: {line}\n"
 
 
+@pytest.mark.parametrize(
+    "arguments, line",
+    [
+        (["--keys", "0"], "argument --keys: '0' is not a positive whole number"),
+        (["--keys", "many"], "argument --keys: 'many' is not a positive whole number"),
+        (["--keys", "1001"], "argument --keys: '1001': at most 1000 keys a scenario"),
+        (["--no-tui", "--keys", "5"], "bench: --keys times the app's keys in a terminal, and --no-tui leaves them out"),
+        (
+            ["--game", "4x5k4", "--keys", "5"],
+            "bench: --keys times the app's keys in a terminal, and 4x5k4's figures are its solve's (the app's are "
+            "timed on a searched board, 15x15k5)",
+        ),
+        (
+            ["--game", "2x3k3", "--keys", "5"],
+            "bench: --keys times the app's keys in a terminal, and the app's keys are timed on boards of 9 cells or "
+            "more, not on 2x3k3",
+        ),
+    ],
+)
+def test_bench_keys_it_cannot_time_are_one_line_before_any_benchmark(capsys, monkeypatch, arguments, line):
+    """`--keys` sets how many keys a scenario the terminal bench times: a count out of range, or a run of ``bench``
+    that times no keys, says so before anything is timed."""
+    import workbench.bench.engine
+    import workbench.bench.family
+    import workbench.bench.kept
+
+    def never(*args, **options):
+        raise AssertionError("a benchmark ran")
+
+    for module, name in (
+        (workbench.bench.engine, "run_engine_bench"),
+        (workbench.bench.family, "run_family_bench"),
+        (workbench.bench.kept, "run_kept_bench"),
+    ):
+        monkeypatch.setattr(module, name, never)
+    assert main(["bench", *arguments]) == 2
+    assert capsys.readouterr().err == f"workbench: error: {line}\n"
+
+
 def test_a_user_s_install_asks_only_for_what_the_app_the_command_line_and_serve_use():
     import tomllib
     from pathlib import Path

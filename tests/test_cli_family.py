@@ -210,16 +210,16 @@ def test_the_bench_of_a_searched_board_times_the_app_in_a_terminal(capsys, monke
     asked, made = [], []
     real = terminal_bench.run_terminal_bench
 
-    def without_sizes(*, quick, game):
-        asked.append((quick, game))
+    def without_sizes(*, quick, game, keys):
+        asked.append((quick, game, keys))
         if not made:  # the start and the warm-up, once, but no size timed
-            made.append(real(quick=quick, game=game, sizes=()))
+            made.append(real(quick=quick, game=game, sizes=(), keys=keys))
         return made[0]
 
     monkeypatch.setattr(terminal_bench, "run_terminal_bench", without_sizes)
     code, out, _ = run(capsys, "bench", "--game", "15x15k5", "--quick", "--json")
     report = json.loads(out)["tui_terminal"]
-    assert code == 0 and asked == [(True, "15x15k5")]
+    assert code == 0 and asked == [(True, "15x15k5", None)]
     assert (report["game"], report["target_ratio"], report["target_first_paint_ratio"], report["sizes"]) == (
         "15x15k5",
         2.0,
@@ -227,14 +227,18 @@ def test_the_bench_of_a_searched_board_times_the_app_in_a_terminal(capsys, monke
         {},
     )
     code, out, _ = run(capsys, "bench", "--game", "15x15k5", "--quick")
-    assert code == 0 and asked[-1] == (True, "15x15k5")
+    assert code == 0 and asked[-1] == (True, "15x15k5", None)
     assert (
         out.startswith("keypress to settled screen, in a terminal, 15x15k5 (10 keys a scenario; ")
         and "first paint ≤ 2.0×" in out
     )
     code, out, err = run(capsys, "bench", "--game", "15x15k5", "--no-tui")
     assert (code, out) == (2, "") and err.count("\n") == 1 and "searched, not solved" in err
-    assert real(quick=True, sizes=())["target_first_paint_ratio"] == 1.5  # the classic board keeps its 1.5×
+    code, out, _ = run(capsys, "bench", "--game", "15x15k5", "--keys", "3", "--json")
+    assert code == 0 and asked[-1] == (False, "15x15k5", 3)  # --keys: that many a scenario, asked for as given
+    classic = real(quick=True, sizes=(), keys=7)
+    assert classic["target_first_paint_ratio"] == 1.5  # the classic board keeps its 1.5×
+    assert classic["keys_per_scenario"] == 7 and real.__kwdefaults__["keys"] is None  # 40 (10 quick) unless asked
 
 
 @pytest.mark.usefixtures("untraced_children")

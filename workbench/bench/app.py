@@ -180,12 +180,14 @@ def keypress_times(keys: int = 200) -> dict:
     }
 
 
-def run_tui_bench(*, quick: bool = False) -> dict:
+def run_tui_bench(*, quick: bool = False, terminal_keys: int | None = None) -> dict:
+    """The app's figures: its launch and its keys in-process, and its keys in a real terminal (``terminal_keys`` a
+    scenario, else the terminal bench's default)."""
     from .terminal import format_terminal_report, run_terminal_bench
 
     launch = launch_times(3 if quick else 11)
     keys = keypress_times(200)
-    terminal = run_terminal_bench(quick=quick)
+    terminal = run_terminal_bench(quick=quick, keys=terminal_keys)
     return {
         "tui_terminal": {**terminal, "line": "\n".join(format_terminal_report(terminal))},
         "tui_launch": {

@@ -336,12 +336,23 @@ def run_side_by_side(
     return bare.timing, ours.timing
 
 
+KEYS_PER_SCENARIO = 40
+"""Keys timed a scenario by default (10 with ``--quick``). The p95 of 40 is their third-slowest, which moves by about a
+sixth from run to run on this kind of machine; ``--keys`` takes more where the time allows (docs/benchmarks.md)."""
+
+
 def run_terminal_bench(
-    *, quick: bool = False, sizes: Sequence[tuple[int, int]] = SIZES, game: str | None = None
+    *,
+    quick: bool = False,
+    sizes: Sequence[tuple[int, int]] = SIZES,
+    game: str | None = None,
+    keys: int | None = None,
 ) -> dict:
     """Keypress → settled screen and first paint, ours (on ``game``, else the classic game) beside the bare
-    app, at each size; plain data."""
-    keys = 10 if quick else 40
+    app, at each size, ``keys`` keys a scenario (by default :data:`KEYS_PER_SCENARIO`, 10 when ``quick``); plain
+    data."""
+    if keys is None:
+        keys = 10 if quick else KEYS_PER_SCENARIO
     launches = 2 if quick else 5
     # the targets beside the bare app (speed, round four: keys at or under its own, first paint at 1.5×) for the
     # boards solved whole; looser ones for a searched board, whose app runs a search beside every key

@@ -28,9 +28,18 @@ def _bench_extra(args: argparse.Namespace) -> None:
             ) from None
 
 
+def _no_keys_timed(args: argparse.Namespace, why: str) -> None:
+    """``--keys`` asks for the app's keys in a terminal, which this run of ``bench`` does not time.
+    :raises UsageError: saying why."""
+    if args.keys is not None:
+        raise UsageError(f"bench: --keys times the app's keys in a terminal, and {why}")
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from ..bench.engine import format_report, run_engine_bench, run_library_bench
 
+    if args.no_tui:
+        _no_keys_timed(args, "--no-tui leaves them out")
     _bench_extra(args)
     geometry = game_of(args)
     if geometry != TIC_TAC_TOE:
@@ -43,7 +52,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if not args.no_tui:
         from ..bench.app import run_tui_bench
 
-        report.update(run_tui_bench(quick=args.quick))
+        report.update(run_tui_bench(quick=args.quick, terminal_keys=args.keys))
     if args.browser:
         from ..bench.browser import run_browser_bench
 
@@ -69,7 +78,7 @@ def _searched_board_bench(args: argparse.Namespace, geometry) -> int:
             f"bench --game {geometry}: a board above 16 cells is searched, not solved, and its figures are the app's; "
             "drop --no-tui"
         )
-    report = {"tui_terminal": run_terminal_bench(quick=args.quick, game=str(geometry))}
+    report = {"tui_terminal": run_terminal_bench(quick=args.quick, game=str(geometry), keys=args.keys)}
     if args.json:
         print_json(report)
     else:
@@ -82,6 +91,7 @@ def _kept_bench(args: argparse.Namespace, geometry) -> int:
     (the app's figures in a terminal are the searched boards', `--game 15x15k5`)."""
     from ..bench.kept import format_kept_report, run_kept_bench
 
+    _no_keys_timed(args, f"{geometry}'s figures are its solve's (the app's are timed on a searched board, 15x15k5)")
     report = {"kept": run_kept_bench(str(geometry), games=2 if args.quick else 4)}
     if args.json:
         print_json(report)
@@ -102,11 +112,13 @@ def _family_bench(args: argparse.Namespace, geometry) -> int:
     if geometry.size > MAX_STRONG_CELLS:  # not kept (above): searched position by position
         return _searched_board_bench(args, geometry)
     check_strongly_solvable(geometry)
+    if geometry.size < 9:
+        _no_keys_timed(args, f"the app's keys are timed on boards of 9 cells or more, not on {geometry}")
     report = run_family_bench(str(geometry), quick=args.quick)
     if not args.no_tui and geometry.size >= 9:  # the app on this board in a real terminal (its keys play 1, 3, 5, 9)
         from ..bench.terminal import format_terminal_report, run_terminal_bench
 
-        report["tui_terminal"] = run_terminal_bench(quick=args.quick, game=str(geometry))
+        report["tui_terminal"] = run_terminal_bench(quick=args.quick, game=str(geometry), keys=args.keys)
     if args.json:
         print_json(report)
     else:

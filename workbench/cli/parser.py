@@ -382,6 +382,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench_cmd.add_argument("--quick", action="store_true", help="fewer repeats of each timing")
     bench_cmd.add_argument("--no-tui", action="store_true", help="skip the app's launch and keypress timings")
     bench_cmd.add_argument(
+        "--keys",
+        type=_bench_keys,
+        metavar="N",
+        help="keys timed a scenario in the terminal (40 by default, 10 with --quick): more make a steadier p95",
+    )
+    bench_cmd.add_argument(
         "--browser",
         action="store_true",
         help="also serve the app to 8 tabs of headless Chromium at once and time them (needs chromium and playwright)",
@@ -425,6 +431,18 @@ def _atlas_cells(text: str) -> int:
             f"(past them 5x5 alone has 1.6 x 10^11 positions: a cluster's work)"
         )
     return cells
+
+
+MAX_BENCH_KEYS = 1000
+"""The most keys a scenario of the terminal bench takes (each waits a quarter of a second of quiet: 1,000 keys of
+both apps over every scenario and size is over an hour)."""
+
+
+def _bench_keys(text: str) -> int:
+    keys = positive_int(text)
+    if keys > MAX_BENCH_KEYS:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r}: at most {MAX_BENCH_KEYS} keys a scenario")
+    return keys
 
 
 def _tab_count(text: str) -> int:
