@@ -967,19 +967,25 @@ def test_bench_adds_the_apps_figures_unless_told_not_to(capsys, monkeypatch):
     monkeypatch.setattr(
         workbench.bench.engine, "run_library_bench", lambda quick: asked.append(("library", quick)) or {"library": 2}
     )
-    monkeypatch.setattr(workbench.bench.app, "run_tui_bench", lambda quick: asked.append(("app", quick)) or {"app": 3})
+    monkeypatch.setattr(
+        workbench.bench.app,
+        "run_tui_bench",
+        lambda quick, terminal_keys: asked.append(("app", quick, terminal_keys)) or {"app": 3},
+    )
     monkeypatch.setattr(
         workbench.bench.startup, "run_startup_bench", lambda quick: asked.append(("startup", quick)) or {"startup": 4}
     )
     code, out, _ = run(capsys, "bench", "--json")
     assert code == 0 and json.loads(out) == {"engine": 1, "startup": 4, "library": 2, "app": 3}
-    assert asked == [("engine", False), ("startup", False), ("library", False), ("app", False)]
+    assert asked == [("engine", False), ("startup", False), ("library", False), ("app", False, None)]
     asked.clear()
     code, out, _ = run(capsys, "bench", "--json", "--quick", "--no-tui")
     assert code == 0 and json.loads(out) == {"engine": 1, "startup": 4, "library": 2}
     assert asked == [("engine", True), ("startup", True), ("library", True)]
     code, out, _ = run(capsys, "bench", "--json", "--quick")
-    assert json.loads(out)["app"] == 3 and asked[-1] == ("app", True)
+    assert json.loads(out)["app"] == 3 and asked[-1] == ("app", True, None)
+    code, out, _ = run(capsys, "bench", "--json", "--keys", "120")
+    assert json.loads(out)["app"] == 3 and asked[-1] == ("app", False, 120)  # the terminal's keys, as asked
 
 
 def test_a_closed_pipe_and_ctrl_c_inside_a_command_end_it_quietly(monkeypatch):

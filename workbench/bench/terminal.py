@@ -337,8 +337,8 @@ def run_side_by_side(
 
 
 KEYS_PER_SCENARIO = 40
-"""Keys timed a scenario by default (10 with ``--quick``). The p95 of 40 is their third-slowest, which moves by about a
-sixth from run to run on this kind of machine; ``--keys`` takes more where the time allows (docs/benchmarks.md)."""
+"""Keys timed a scenario by default (10 with ``--quick``). The p95 of 40 is their third-slowest, which moves a good
+deal from run to run; ``--keys`` takes more where the time allows (docs/benchmarks.md)."""
 
 
 def run_terminal_bench(
