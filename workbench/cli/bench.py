@@ -112,10 +112,11 @@ def _family_bench(args: argparse.Namespace, geometry) -> int:
     if geometry.size > MAX_STRONG_CELLS:  # not kept (above): searched position by position
         return _searched_board_bench(args, geometry)
     check_strongly_solvable(geometry)
-    if geometry.size < 9:
+    app_timed = geometry.size >= 9  # the app on this board in a real terminal (its keys play 1, 3, 5, 9)
+    if not app_timed:
         _no_keys_timed(args, f"the app's keys are timed on boards of 9 cells or more, not on {geometry}")
     report = run_family_bench(str(geometry), quick=args.quick)
-    if not args.no_tui and geometry.size >= 9:  # the app on this board in a real terminal (its keys play 1, 3, 5, 9)
+    if app_timed and not args.no_tui:
         from ..bench.terminal import format_terminal_report, run_terminal_bench
 
         report["tui_terminal"] = run_terminal_bench(quick=args.quick, game=str(geometry), keys=args.keys)
