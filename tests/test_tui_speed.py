@@ -3,6 +3,7 @@ redraws only the lines that changed, builds are reused, and the terminal bench m
 user sees (a real process on a terminal, its screen read back by a terminal emulator)."""
 
 import asyncio
+import random
 import re
 import sys
 import tempfile
@@ -516,7 +517,65 @@ def test_the_bare_app_is_timed_beside_ours_key_for_key_in_turn(bench_env, monkey
     bare, ours = terminal_bench.run_side_by_side(scenario, 80, 24, bench_env, keys=3)
     assert order == [(is_bare, key) for key in ("left", "right", "left") for is_bare in (True, False)]
     assert len(bare.latencies) == len(ours.latencies) == 3 and bare.failures == ours.failures == 0
+    assert bare.by_key == bare.latencies and ours.by_key == ours.latencies  # in the order timed: they pair up
     assert min(bare.bytes_per_key) > 0 and min(ours.bytes_per_key) > max(bare.bytes_per_key)  # ours draws more
+
+
+def test_a_key_that_never_settles_keeps_its_place_among_the_keys(monkeypatch):
+    """A failed key is None in ``by_key``, so the next key of each app still pairs with the other's."""
+    run = terminal_bench.ScenarioRun.__new__(terminal_bench.ScenarioRun)
+    run.scenario, run.terminal, run.targets, run.timing = (
+        terminal_bench.SCENARIOS[0],
+        None,
+        [None, None],
+        terminal_bench.Timing(),
+    )
+    outcomes = iter([(0.002, 900), (None, 0), (0.003, 950)])
+    monkeypatch.setattr(terminal_bench, "time_key", lambda terminal, key, target: next(outcomes))
+    for index in range(3):
+        run.time_next(index)
+    assert run.timing.by_key == [0.002, None, 0.003] and run.timing.latencies == [0.002, 0.003]
+    assert run.timing.failures == 1 and run.timing.bytes_per_key == [900, 950]
+
+
+def _keys(count, seed, low=0.002, high=0.004):
+    chooser = random.Random(seed)
+    return [chooser.uniform(low, high) for _ in range(count)]
+
+
+@pytest.mark.parametrize("factor", [0.5, 1.0, 1.25])
+def test_the_ratio_interval_of_an_app_a_fixed_factor_slower_is_that_factor(factor):
+    bare = _keys(200, 1)
+    low, high = terminal_bench.p95_ratio_interval(bare, [key * factor for key in bare])
+    assert low == pytest.approx(factor) and high == pytest.approx(factor)
+
+
+def test_the_ratio_interval_holds_the_ratio_and_narrows_with_more_keys():
+    widths = []
+    for count in (40, 400):
+        bare, ours = _keys(count, 2), _keys(count, 3)
+        ratio = terminal_bench.p95_of(ours) / terminal_bench.p95_of(bare)
+        low, high = terminal_bench.p95_ratio_interval(bare, ours)
+        assert low <= ratio <= high and low < high
+        assert terminal_bench.p95_ratio_interval(bare, ours) == (low, high)  # seeded: the same run, the same interval
+        narrower = terminal_bench.p95_ratio_interval(bare, ours, level=0.5)
+        assert low <= narrower[0] <= narrower[1] <= high
+        widths.append(high - low)
+    assert widths[1] < widths[0]
+
+
+def test_the_ratio_interval_pairs_keys_by_turn_and_leaves_failed_ones_out():
+    bare = _keys(30, 4)
+    ours = [key * 2 for key in bare]
+    # a failure of either app takes its pair out; the pairs left are still each twice the bare app's key
+    bare_failed, ours_failed = [None, *bare[1:]], [*ours[:5], None, *ours[6:]]
+    low, high = terminal_bench.p95_ratio_interval(bare_failed, ours_failed)
+    assert low == pytest.approx(2.0) and high == pytest.approx(2.0)
+    # fewer than the smallest number of pairs: no interval (a p95 of ten keys is about their slowest)
+    count = terminal_bench.MIN_PAIRS_FOR_INTERVAL
+    assert terminal_bench.p95_ratio_interval(bare[: count - 1], ours[: count - 1]) is None
+    assert terminal_bench.p95_ratio_interval(bare[:count], ours[:count]) is not None
+    assert terminal_bench.p95_ratio_interval([None] * count, ours[:count]) is None
 
 
 def test_the_terminal_bench_runs_the_app_on_another_variant(bench_env):
@@ -591,6 +650,12 @@ def test_the_terminal_report_names_every_size_scenario_and_ratio():
     assert "3 never settled" in lines[4] and "never settled" not in lines[3]
     assert "2.00× the bare app's p95 beside it, 10.0 ms" in lines[2]
     assert lines[-1].endswith("1.20× the bare app")
+    assert not any("resamples" in line for line in lines)  # a report without intervals (--quick, or saved before)
+    report["sizes"]["80x24"]["scenarios"]["play a move"]["p95_ratio_interval"] = [1.8, 2.25]
+    lines = terminal_bench.format_terminal_report(report)
+    assert "middle 90% of 1000 resamples of the keys" in lines[1]
+    assert "2.00× (1.80–2.25) the bare app's p95 beside it, 10.0 ms" in lines[4]
+    assert "2.00× the bare app's p95 beside it, 10.0 ms" in lines[3]  # a scenario without one has no brackets
 
 
 async def test_the_footer_follows_the_keys_of_the_focused_pane_and_is_redrawn_only_when_they_change(monkeypatch):

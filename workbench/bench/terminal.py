@@ -21,6 +21,7 @@ ratio is over the bare app timed beside it; first paints alternate the same way.
 from __future__ import annotations
 
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -84,10 +85,12 @@ class Timing:
     latencies: list[float] = field(default_factory=list)
     bytes_per_key: list[int] = field(default_factory=list)
     failures: int = 0
+    by_key: list[float | None] = field(default_factory=list)
+    """Every key's latency in the order timed, None where the screen never settled: the keys of two apps timed in
+    turn pair up by index."""
 
     def p95(self) -> float:
-        ordered = sorted(self.latencies)
-        return ordered[int(0.95 * (len(ordered) - 1))] if ordered else float("nan")
+        return p95_of(self.latencies) if self.latencies else float("nan")
 
     def median(self) -> float:
         return statistics.median(self.latencies) if self.latencies else float("nan")
@@ -97,6 +100,47 @@ class Timing:
         self.latencies += other.latencies
         self.bytes_per_key += other.bytes_per_key
         self.failures += other.failures
+        self.by_key += other.by_key
+
+
+def p95_of(values: Sequence[float]) -> float:
+    """The p95 as :meth:`Timing.p95` takes it (the value a twentieth from the top, by index)."""
+    ordered = sorted(values)
+    return ordered[int(0.95 * (len(ordered) - 1))]
+
+
+RATIO_RESAMPLES = 1000
+"""Resamples of a scenario's keys for the interval of its p95 ratio."""
+RATIO_INTERVAL_LEVEL = 0.90
+MIN_PAIRS_FOR_INTERVAL = 20
+"""Fewer keys than this (``--quick``'s ten) give no interval: a p95 of so few is their top value or next to it."""
+
+
+def p95_ratio_interval(
+    bare: Sequence[float | None],
+    ours: Sequence[float | None],
+    *,
+    resamples: int = RATIO_RESAMPLES,
+    level: float = RATIO_INTERVAL_LEVEL,
+    seed: int = 0,
+) -> tuple[float, float] | None:
+    """How far ours's p95 over the bare app's could move with other keys of the same run: the central ``level`` of
+    the ratio over ``resamples`` bootstrap resamples of the keys. The two apps took their keys in turn, so key ``i``
+    of each is a pair that met the same spell of load, and pairs are resampled whole. Keys where either screen never
+    settled are left out; None below :data:`MIN_PAIRS_FOR_INTERVAL` pairs. Seeded: the same run gives the same
+    interval."""
+    pairs = [(b, o) for b, o in zip(bare, ours, strict=False) if b is not None and o is not None]
+    count = len(pairs)
+    if count < MIN_PAIRS_FOR_INTERVAL:
+        return None
+    chooser = random.Random(seed)
+    ratios = []
+    for _ in range(resamples):
+        sample = [pairs[chooser.randrange(count)] for _ in range(count)]
+        ratios.append(p95_of([o for _, o in sample]) / p95_of([b for b, _ in sample]))
+    ratios.sort()
+    tail = (1 - level) / 2
+    return ratios[int(tail * (resamples - 1))], ratios[int((1 - tail) * (resamples - 1))]
 
 
 def time_key(terminal: Terminal, key: str, target: Snapshot) -> tuple[float | None, int]:
@@ -305,6 +349,7 @@ class ScenarioRun:
     def time_next(self, index: int) -> None:
         """Time the ``index``-th key of the cycle (the two keys in turn)."""
         latency, written = time_key(self.terminal, self.scenario.cycle[index % 2], self.targets[index % 2])
+        self.timing.by_key.append(latency)
         if latency is None:
             self.timing.failures += 1
         else:
@@ -388,6 +433,8 @@ def run_terminal_bench(
                 ours = _figures(ours_timing)
                 ours["bare_p95_s"], ours["bare_median_s"] = bare_beside.p95(), bare_beside.median()
                 ours["p95_ratio"] = ours["p95_s"] / ours["bare_p95_s"]
+                interval = p95_ratio_interval(bare_beside.by_key, ours_timing.by_key)
+                ours["p95_ratio_interval"] = list(interval) if interval is not None else None
                 entry["scenarios"][scenario.name] = ours
                 bare_beside_all.add(bare_beside)
             entry["bare"] = _figures(bare_beside_all)  # every scenario's bare keys together
@@ -428,6 +475,15 @@ def format_terminal_report(report: dict) -> list[str]:
         f"target p95 ≤ {report['target_ratio']:.0f}× the bare app's timed beside it, key for key in turn; first "
         f"paint ≤ {report['target_first_paint_ratio']}×)"
     ]
+    if any(
+        figures.get("p95_ratio_interval")
+        for entry in report["sizes"].values()
+        for figures in entry["scenarios"].values()
+    ):
+        lines.append(
+            f"  (in brackets: the ratio in the middle {RATIO_INTERVAL_LEVEL:.0%} of {RATIO_RESAMPLES} resamples of the "
+            "keys, each pair of keys timed in turn kept together: how far another run of as many keys may put it)"
+        )
     for size, entry in report["sizes"].items():
         bare = entry["bare"]
         lines.append(
@@ -438,11 +494,13 @@ def format_terminal_report(report: dict) -> list[str]:
         )
         for name, figures in entry["scenarios"].items():
             failed = f"  {figures['failures']} never settled" if figures["failures"] else ""
+            interval = figures.get("p95_ratio_interval")  # reports saved before it have none
+            spread = f" ({interval[0]:.2f}–{interval[1]:.2f})" if interval else ""
             lines.append(
                 f"  {size:>7} {name:<22} p95 {figures['p95_s'] * 1000:6.1f} ms  median "
                 f"{figures['median_s'] * 1000:5.1f} ms  "
-                f"{figures['bytes_per_key']:6.0f} B/key   {figures['p95_ratio']:4.2f}× the bare app's p95 beside it, "
-                f"{figures['bare_p95_s'] * 1000:.1f} ms{failed}"
+                f"{figures['bytes_per_key']:6.0f} B/key   {figures['p95_ratio']:4.2f}×{spread} the bare app's p95 "
+                f"beside it, {figures['bare_p95_s'] * 1000:.1f} ms{failed}"
             )
         lines.append(
             f"  {size:>7} workbench first paint {entry['first_paint_s'] * 1000:5.0f} ms   "
