@@ -15,7 +15,7 @@ from textual._compositor import Compositor
 from textual.widget import Widget
 
 from tests.tui_helpers import text_of, wait_ready
-from workbench.bench import terminal as terminal_bench
+from workbench.bench import key_timing, terminal as terminal_bench
 from workbench.engine import TIC_TAC_TOE
 from workbench.kept.tables import build_and_cache_tables
 from workbench.state.played import GOMOKU_OPENING, game_state
@@ -546,7 +546,7 @@ def _keys(count, seed, low=0.002, high=0.004):
 @pytest.mark.parametrize("factor", [0.5, 1.0, 1.25])
 def test_the_ratio_interval_of_an_app_a_fixed_factor_slower_is_that_factor(factor):
     bare = _keys(200, 1)
-    low, high = terminal_bench.p95_ratio_interval(bare, [key * factor for key in bare])
+    low, high = key_timing.p95_ratio_interval(bare, [key * factor for key in bare])
     assert low == pytest.approx(factor) and high == pytest.approx(factor)
 
 
@@ -554,11 +554,11 @@ def test_the_ratio_interval_holds_the_ratio_and_narrows_with_more_keys():
     widths = []
     for count in (40, 400):
         bare, ours = _keys(count, 2), _keys(count, 3)
-        ratio = terminal_bench.p95_of(ours) / terminal_bench.p95_of(bare)
-        low, high = terminal_bench.p95_ratio_interval(bare, ours)
+        ratio = key_timing.p95_of(ours) / key_timing.p95_of(bare)
+        low, high = key_timing.p95_ratio_interval(bare, ours)
         assert low <= ratio <= high and low < high
-        assert terminal_bench.p95_ratio_interval(bare, ours) == (low, high)  # seeded: the same run, the same interval
-        narrower = terminal_bench.p95_ratio_interval(bare, ours, level=0.5)
+        assert key_timing.p95_ratio_interval(bare, ours) == (low, high)  # seeded: the same run, the same interval
+        narrower = key_timing.p95_ratio_interval(bare, ours, level=0.5)
         assert low <= narrower[0] <= narrower[1] <= high
         widths.append(high - low)
     assert widths[1] < widths[0]
@@ -569,13 +569,13 @@ def test_the_ratio_interval_pairs_keys_by_turn_and_leaves_failed_ones_out():
     ours = [key * 2 for key in bare]
     # a failure of either app takes its pair out; the pairs left are still each twice the bare app's key
     bare_failed, ours_failed = [None, *bare[1:]], [*ours[:5], None, *ours[6:]]
-    low, high = terminal_bench.p95_ratio_interval(bare_failed, ours_failed)
+    low, high = key_timing.p95_ratio_interval(bare_failed, ours_failed)
     assert low == pytest.approx(2.0) and high == pytest.approx(2.0)
     # fewer than the smallest number of pairs: no interval (a p95 of ten keys is about their slowest)
-    count = terminal_bench.MIN_PAIRS_FOR_INTERVAL
-    assert terminal_bench.p95_ratio_interval(bare[: count - 1], ours[: count - 1]) is None
-    assert terminal_bench.p95_ratio_interval(bare[:count], ours[:count]) is not None
-    assert terminal_bench.p95_ratio_interval([None] * count, ours[:count]) is None
+    count = key_timing.MIN_PAIRS_FOR_INTERVAL
+    assert key_timing.p95_ratio_interval(bare[: count - 1], ours[: count - 1]) is None
+    assert key_timing.p95_ratio_interval(bare[:count], ours[:count]) is not None
+    assert key_timing.p95_ratio_interval([None] * count, ours[:count]) is None
 
 
 def test_the_terminal_bench_runs_the_app_on_another_variant(bench_env):

@@ -21,7 +21,6 @@ ratio is over the bare app timed beside it; first paints alternate the same way.
 from __future__ import annotations
 
 import os
-import random
 import re
 import statistics
 import subprocess
@@ -29,11 +28,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine.geometry import Geometry, parse_variant
 from ..state.played import GOMOKU_OPENING, game_state
+from .key_timing import RATIO_INTERVAL_LEVEL, RATIO_RESAMPLES, Timing, p95_ratio_interval
 from .pty_terminal import LIMIT_S, SETTLE_S, Snapshot, Terminal
 
 SIZES: tuple[tuple[int, int], ...] = ((80, 24), (120, 40), (200, 60))
@@ -76,71 +76,6 @@ class Bare(App):
 
 Bare().run()
 """
-
-
-@dataclass
-class Timing:
-    """Latencies of one app in one scenario at one size."""
-
-    latencies: list[float] = field(default_factory=list)
-    bytes_per_key: list[int] = field(default_factory=list)
-    failures: int = 0
-    by_key: list[float | None] = field(default_factory=list)
-    """Every key's latency in the order timed, None where the screen never settled: the keys of two apps timed in
-    turn pair up by index."""
-
-    def p95(self) -> float:
-        return p95_of(self.latencies) if self.latencies else float("nan")
-
-    def median(self) -> float:
-        return statistics.median(self.latencies) if self.latencies else float("nan")
-
-    def add(self, other: Timing) -> None:
-        """Take ``other``'s keys in too (one app's keys over several scenarios)."""
-        self.latencies += other.latencies
-        self.bytes_per_key += other.bytes_per_key
-        self.failures += other.failures
-        self.by_key += other.by_key
-
-
-def p95_of(values: Sequence[float]) -> float:
-    """The p95 as :meth:`Timing.p95` takes it (the value a twentieth from the top, by index)."""
-    ordered = sorted(values)
-    return ordered[int(0.95 * (len(ordered) - 1))]
-
-
-RATIO_RESAMPLES = 1000
-"""Resamples of a scenario's keys for the interval of its p95 ratio."""
-RATIO_INTERVAL_LEVEL = 0.90
-MIN_PAIRS_FOR_INTERVAL = 20
-"""Fewer keys than this (``--quick``'s ten) give no interval: a p95 of so few is their top value or next to it."""
-
-
-def p95_ratio_interval(
-    bare: Sequence[float | None],
-    ours: Sequence[float | None],
-    *,
-    resamples: int = RATIO_RESAMPLES,
-    level: float = RATIO_INTERVAL_LEVEL,
-    seed: int = 0,
-) -> tuple[float, float] | None:
-    """How far ours's p95 over the bare app's could move with other keys of the same run: the central ``level`` of
-    the ratio over ``resamples`` bootstrap resamples of the keys. The two apps took their keys in turn, so key ``i``
-    of each is a pair that met the same spell of load, and pairs are resampled whole. Keys where either screen never
-    settled are left out; None below :data:`MIN_PAIRS_FOR_INTERVAL` pairs. Seeded: the same run gives the same
-    interval."""
-    pairs = [(b, o) for b, o in zip(bare, ours, strict=False) if b is not None and o is not None]
-    count = len(pairs)
-    if count < MIN_PAIRS_FOR_INTERVAL:
-        return None
-    chooser = random.Random(seed)
-    ratios = []
-    for _ in range(resamples):
-        sample = [pairs[chooser.randrange(count)] for _ in range(count)]
-        ratios.append(p95_of([o for _, o in sample]) / p95_of([b for b, _ in sample]))
-    ratios.sort()
-    tail = (1 - level) / 2
-    return ratios[int(tail * (resamples - 1))], ratios[int((1 - tail) * (resamples - 1))]
 
 
 def time_key(terminal: Terminal, key: str, target: Snapshot) -> tuple[float | None, int]:
