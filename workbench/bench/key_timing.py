@@ -57,7 +57,7 @@ def p95_ratio_interval(
     level: float = RATIO_INTERVAL_LEVEL,
     seed: int = 0,
 ) -> tuple[float, float] | None:
-    """How far ours's p95 over the bare app's could move with other keys of the same run: the central ``level`` of
+    """How far our app's p95 over the bare app's could move with other keys of the same run: the central ``level`` of
     the ratio over ``resamples`` bootstrap resamples of the keys. The two apps took their keys in turn, so key ``i``
     of each is a pair that met the same spell of load, and pairs are resampled whole. Keys where either screen never
     settled are left out; None below :data:`MIN_PAIRS_FOR_INTERVAL` pairs. Seeded: the same run gives the same
