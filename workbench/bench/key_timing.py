@@ -15,25 +15,34 @@ from dataclasses import dataclass, field
 class Timing:
     """Latencies of one app in one scenario at one size."""
 
-    latencies: list[float] = field(default_factory=list)
-    bytes_per_key: list[int] = field(default_factory=list)
-    failures: int = 0
     by_key: list[float | None] = field(default_factory=list)
     """Every key's latency in the order timed, None where the screen never settled: the keys of two apps timed in
     turn pair up by index."""
+    bytes_per_key: list[int] = field(default_factory=list)
+    """The bytes of each key that settled."""
+
+    @property
+    def latencies(self) -> list[float]:
+        """The latencies of the keys that settled, in the order timed."""
+        return [latency for latency in self.by_key if latency is not None]
+
+    @property
+    def failures(self) -> int:
+        """Keys whose screen never settled."""
+        return self.by_key.count(None)
 
     def p95(self) -> float:
-        return p95_of(self.latencies) if self.latencies else float("nan")
+        latencies = self.latencies
+        return p95_of(latencies) if latencies else float("nan")
 
     def median(self) -> float:
-        return statistics.median(self.latencies) if self.latencies else float("nan")
+        latencies = self.latencies
+        return statistics.median(latencies) if latencies else float("nan")
 
     def add(self, other: Timing) -> None:
         """Take ``other``'s keys in too (one app's keys over several scenarios)."""
-        self.latencies += other.latencies
-        self.bytes_per_key += other.bytes_per_key
-        self.failures += other.failures
         self.by_key += other.by_key
+        self.bytes_per_key += other.bytes_per_key
 
 
 def p95_of(values: Sequence[float]) -> float:
