@@ -517,7 +517,8 @@ def test_review_rates_every_move_and_scores_each_side(capsys):
         "  3. X 5  best\n"
         "  3… O 3  best\n"
         "  4. X 8  inaccurate: win in 1 → win in 3 (best: 6, 9)\n"
-        "         8?! wins in 3: it threatens 6 and 9, and O can stop only one. Best: 6 or 9, winning in 1.\n"
+        "         8?! wins in 3: it passes up a win at 6 or 9, and O can stop only one of 6 and 9. Best: 6 or 9, "
+        "winning in 1.\n"
         "X: 4 moves · 3 best · 1 inaccurate · 0 mistakes · accuracy 75%\n"
         "O: 3 moves · 2 best · 0 inaccurate · 1 mistake · accuracy 67%\n"
     )
@@ -542,7 +543,10 @@ def test_review_rates_every_move_and_scores_each_side(capsys):
         "best_names": ["6", "9"],
         "before": {"value": "win", "remoteness": 1, "exact": True},
         "after": {"value": "win", "remoteness": 3},
-        "text": "8?! wins in 3: it threatens 6 and 9, and O can stop only one. Best: 6 or 9, winning in 1.",
+        "text": (
+            "8?! wins in 3: it passes up a win at 6 or 9, and O can stop only one of 6 and 9. "
+            "Best: 6 or 9, winning in 1."
+        ),
     }
     assert data["sides"]["X"] == {
         "moves": 4,

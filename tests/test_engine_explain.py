@@ -10,6 +10,7 @@ import pytest
 from workbench.cli import main
 from workbench.engine import Geometry, Position, parse_position, principal_variation
 from workbench.engine.explain import ExplainError, explain, explanation_record, headline
+from workbench.engine.geometry import parse_cell_name
 
 
 def _played(moves, geometry=None):
@@ -102,9 +103,36 @@ def test_the_only_move_that_holds_says_why_every_other_loses():
 def test_a_slower_win_is_inaccurate_and_says_by_how_much():
     explanation = explain(*_played((1, 2, 4, 7, 5, 3, 8)))
     assert explanation.verdict == "inaccurate"
-    assert (
-        explanation.text == "8?! wins in 3: it threatens 6 and 9, and O can stop only one. Best: 6 or 9, winning in 1."
+    assert explanation.text == (
+        "8?! wins in 3: it passes up a win at 6 or 9, and O can stop only one of 6 and 9. Best: 6 or 9, winning in 1."
     )
+
+
+@pytest.mark.parametrize(
+    ("cell", "words", "role", "threatens"),
+    [
+        (8, "8?? draws: it passes up a win at 7. O must block at 7 (and threatens 4);", "quiet", ()),
+        (
+            4,
+            "4?! wins in 3: it passes up a win at 7 and threatens 6, and O can stop only one of 6 and 7.",
+            "threat",
+            (6,),
+        ),
+        (
+            6,
+            "6?! wins in 3: it passes up a win at 7 and threatens 4 and 9, and O can stop only one of 4, 7 and 9.",
+            "fork",
+            (4, 9),
+        ),
+    ],
+)
+def test_a_threat_standing_before_the_move_is_not_the_moves(cell, words, role, threatens):
+    """A new user's review: with X threatening 7 already, 8 was said to threaten 7 and 4 to threaten 6 and 7."""
+    position = parse_position("OOX/.X./...")
+    explanation = explain(position, parse_cell_name(str(cell), position.geometry))
+    assert explanation.text.startswith(words)
+    step = explanation.line[0]
+    assert (step.role, step.threatens) == (role, tuple(parse_cell_name(str(c), position.geometry) for c in threatens))
 
 
 def test_misere_a_side_that_must_complete_a_line_loses_and_the_words_say_so():

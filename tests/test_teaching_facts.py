@@ -122,6 +122,8 @@ def check_explanation(oracle: Oracle, explanation, checked: set) -> None:
             positions.append(positions[-1].play(step.cell))
         assert positions[-1].is_over
         checked.add(("line", child.key))
+    for index, step in enumerate(explanation.line[: len(positions) - 1]):
+        check_step(oracle, positions[index], step)
     told_steps = set()
     for fact in explanation.facts:
         assert fact.kind in FACT_KINDS
@@ -153,8 +155,12 @@ def check_explanation(oracle: Oracle, explanation, checked: set) -> None:
                 assert _preference(*outcomes[fact.cell]) == max(_preference(*o) for o in outcomes.values()), fact
             case "completes":
                 assert oracle.has_line(own | bit), fact
-            case "threatens":
-                assert not oracle.has_line(own | bit) and {cell_bit(c) for c in fact.cells} == after_mine, fact
+            case "threatens":  # the threats the move makes, not those standing before it
+                made = after_mine - mine
+                assert not oracle.has_line(own | bit) and made and {cell_bit(c) for c in fact.cells} == made, fact
+            case "passes up":
+                assert not geometry.misere and not oracle.has_line(own | bit), fact
+                assert mine and bit not in mine and {cell_bit(c) for c in fact.cells} == mine, fact
             case "stops only one":
                 assert not geometry.misere and len(fact.cells) >= 2 and not after_theirs, fact
                 assert {cell_bit(c) for c in fact.cells} == after_mine, fact
@@ -198,6 +204,23 @@ def check_explanation(oracle: Oracle, explanation, checked: set) -> None:
                 raise AssertionError(f"unchecked fact {fact}")
     if not geometry.misere:  # under misère only the point is told
         assert told_steps == set(range(len(told_steps))), "the words skip a move of the line"
+
+
+def check_step(oracle: Oracle, at: Position, step) -> None:
+    """A step's role and threats are what the move itself does: a threat standing before it is not the move's."""
+    own, other = at.sides
+    occupied, bit = own | other, cell_bit(step.cell)
+    if oracle.has_line(own | bit):
+        assert step.role == ("loses" if oracle.geometry.misere else "win") and step.threatens == (), step
+        return
+    made = oracle.completing(own | bit, occupied | bit) - oracle.completing(own, occupied)
+    assert {cell_bit(c) for c in step.threatens} == made, step
+    if oracle.geometry.misere:
+        return
+    leaves = oracle.completing(other, occupied | bit)
+    blocks = bit in oracle.completing(other, occupied)
+    expected = "fork" if len(made) >= 2 and not leaves else "block" if blocks else "threat" if made else "quiet"
+    assert step.role == expected, step
 
 
 BOARDS = ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere"]

@@ -1,16 +1,17 @@
 """A move explained in words, from the exact values: its verdict, the values before and after, the best moves, and
 the line that proves it, each step named by its role on the board.
 
-Roles under the normal rule (:func:`role_of`): ``win`` completes a line; ``fork`` leaves the mover two or more cells
-that complete a line next while the opponent has none of its own to complete first (it can stop only one); ``block``
-takes a cell where the opponent would have completed a line; ``threat`` leaves the mover one such cell (the opponent
-must answer it); ``quiet`` is anything else. A move that is several is named by the first of win, fork, block, threat.
+Roles under the normal rule (:func:`role_of`), each naming what the move itself does (a threat standing before it is
+not the move's): ``win`` completes a line; ``fork`` makes two or more threats, cells where the mover would complete a
+line next, while the opponent has none of its own to complete first (it can stop only one); ``block`` takes a cell
+where the opponent would have completed a line; ``threat`` makes one threat (the opponent must answer it); ``quiet``
+is anything else. A move that is several is named by the first of win, fork, block, threat.
 
 Under misère completing a line loses, so the roles are turned round (:data:`MISERE_ROLES`): ``loses`` completes a
 line of the mover's own (the mover loses; ``forced`` in the words where every move left did so); ``squeeze`` leaves
 the opponent only cells that complete a line of theirs (they lose on their next move: misère's fork); ``quiet`` is
 anything else. A step's ``threatens`` keeps its meaning under both rules, the cells where its player would complete
-a line next: under misère the cells that player must keep away from.
+a line next and could not before the move: under misère cells that player must now keep away from.
 
 The words are told from facts (:mod:`workbench.engine.facts`, :mod:`workbench.engine.telling`), each a claim about
 a position of the line that the exact solution confirms; the line itself chooses among equally good moves the one
@@ -47,8 +48,9 @@ class ExplainError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One move of the line: who played where, its role, and the cells where that player would complete a line
-    on their next move (empty for a ``quiet`` or ``block`` that makes no threat)."""
+    """One move of the line: who played where, its role, and the threats it makes, the cells where that player
+    would complete a line on their next move and could not before it (empty for a ``quiet`` or ``block`` that
+    makes none)."""
 
     ply: int
     """The game's ply the move makes: 1 for the first mark on the board."""
@@ -131,23 +133,24 @@ def _exact_moves(position: Position, answers: Answers) -> ExactMoves:
 
 
 def role_of(position: Position, cell: Cell) -> tuple[str, tuple[Cell, ...]]:
-    """(the role of ``cell`` played in ``position``, the cells it leaves its player threatening)."""
+    """(the role of ``cell`` played in ``position``, the threats it makes: cells where its player would complete a
+    line next and could not before it)."""
     board = board_of(position)
     bit = cell_bit(cell)
     completes, mine, theirs = after_move(board, bit)
+    made = cells_of(mine & ~board.mine)
     if position.geometry.misere:
         if completes:
             return "loses", ()
-        return ("squeeze" if board.squeezes & bit else "quiet"), cells_of(mine)
+        return ("squeeze" if board.squeezes & bit else "quiet"), made
     if completes:
         return "win", ()
-    threatens = cells_of(mine)
     # two threats are a fork only where the other side has no line to complete first
-    if len(threatens) >= 2 and not theirs:
-        return "fork", threatens
+    if len(made) >= 2 and not theirs:
+        return "fork", made
     if board.theirs & bit:
-        return "block", threatens
-    return ("threat" if threatens else "quiet"), threatens
+        return "block", made
+    return ("threat" if made else "quiet"), made
 
 
 def line_steps(position: Position, cells) -> tuple[Step, ...]:

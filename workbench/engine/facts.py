@@ -12,11 +12,15 @@ explanation's line: the one before ``line[step]``, where ``player`` is to move. 
 ``completes``
     ``cell`` completes a line of ``player``'s (a win; under misère a loss).
 ``threatens``
-    After ``cell``, ``player`` would complete a line next at exactly ``cells`` (under misère: the cells
-    ``player`` must keep off).
+    ``cell`` makes threats at exactly ``cells``: after it, ``player`` would complete a line next at each of
+    them, and could not before it (a threat already on the board is not the move's).
+``passes up``
+    ``player`` could complete a line now at exactly ``cells``, and ``cell`` (which completes none) is not one
+    of them.
 ``stops only one``
     After ``cell``, the other side has no line of its own to complete, and ``player`` would complete one at
-    each of ``cells`` (two or more): one reply can block only one of them.
+    each of ``cells`` (two or more, the move's threats and any standing before it): one reply can block only
+    one of them.
 ``must block``
     The other side would complete a line at ``cell`` and nowhere else, and ``player`` has no line to complete
     first: any other move loses at once.
@@ -58,6 +62,7 @@ FACT_KINDS = (
     "plays",
     "completes",
     "threatens",
+    "passes up",
     "stops only one",
     "must block",
     "blocks",
@@ -168,6 +173,8 @@ def move_facts(position: Position, cell: Cell, step: int, *, best: bool) -> tupl
     if completes:
         return (Fact("completes", step, player, cell),)
     facts = []
+    if board.mine:
+        facts.append(Fact("passes up", step, player, cell, cells_of(board.mine)))
     if board.theirs & bit:
         forced = board.theirs == bit and not board.mine
         facts.append(Fact("must block" if forced else "blocks", step, player, cell))
@@ -176,11 +183,11 @@ def move_facts(position: Position, cell: Cell, step: int, *, best: bool) -> tupl
     if theirs:  # the other side completes a line next: what the move threatens does not matter
         facts.append(Fact("leaves", step, player, cell, cells_of(theirs)))
         return tuple(facts)
-    if mine:
-        threats = cells_of(mine)
-        facts.append(Fact("threatens", step, player, cell, threats))
-        if len(threats) >= 2:
-            facts.append(Fact("stops only one", step, player, cell, threats))
+    made = mine & ~board.mine
+    if made:
+        facts.append(Fact("threatens", step, player, cell, cells_of(made)))
+    if mine & (mine - 1):
+        facts.append(Fact("stops only one", step, player, cell, cells_of(mine)))
     return tuple(facts)
 
 

@@ -60,9 +60,9 @@ def tell_line(facts: Sequence[Fact], geometry: Geometry, first_ply: int, *, more
     return f"{words}; and so on" if words and more else words
 
 
-def _names(cells, geometry: Geometry, last: str = "and") -> str:
-    """``6 and 9``, ``a2, d2 and c1``."""
-    names = [cell_name(cell, geometry) for cell in cells]
+def _names(cells, geometry: Geometry | None, last: str = "and") -> str:
+    """``6 and 9``, ``a2, d2 and c1``; without a ``geometry`` the ``cells`` are words already."""
+    names = [cell_name(cell, geometry) for cell in cells] if geometry is not None else list(cells)
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 
@@ -82,18 +82,25 @@ def _own_role(facts: Sequence[Fact], geometry: Geometry) -> str:
     if "squeezes" in by_kind:
         return f"it leaves {other} only cells that complete a line of {other}'s own"
     parts = []
+    if "passes up" in by_kind:
+        parts.append(f"passes up a win at {_names(by_kind['passes up'].cells, geometry, 'or')}")
     if "must block" in by_kind or "blocks" in by_kind:
-        parts.append(f"it blocks a line of {other}'s")
+        parts.append(f"blocks a line of {other}'s")
     if "leaves" in by_kind:
-        left = f"leaves {other} a line to complete at {_names(by_kind['leaves'].cells, geometry)}"
-        parts.append(left if parts else f"it {left}")
+        parts.append(f"leaves {other} a line to complete at {_names(by_kind['leaves'].cells, geometry)}")
     if "threatens" in by_kind and not geometry.misere:
-        threat = f"threatens {_names(by_kind['threatens'].cells, geometry)}"
-        parts.append(threat if parts else f"it {threat}")
-    role = " and ".join(parts)
+        parts.append(f"threatens {_names(by_kind['threatens'].cells, geometry)}")
+    role = f"it {_names(parts, None)}" if parts else ""
     if "stops only one" in by_kind:
-        role += f", and {other} can stop only one"
+        role += f"{', and ' if role else ''}{other} can stop only one{_of_all(by_kind, geometry)}"
     return role
+
+
+def _of_all(by_kind: dict[str, Fact], geometry: Geometry) -> str:
+    """`` of 6 and 7`` where the threats one reply cannot all stop are not just the ones the move made."""
+    threats = by_kind["stops only one"].cells
+    made = by_kind["threatens"].cells if "threatens" in by_kind else ()
+    return "" if made == threats else f" of {_names(threats, geometry)}"
 
 
 def _clause(facts: list[Fact], geometry: Geometry, first_ply: int) -> str:
@@ -117,12 +124,14 @@ def _clause(facts: list[Fact], geometry: Geometry, first_ply: int) -> str:
         said = f"{who} blocks at {where}"
     else:
         said = f"{who} plays {where}"
+    # a move of the line is a best one, and none passes up a win: "passes up" is said of the explained move alone
     if "leaves" in by_kind:
         return f"{said} (and leaves {other} a line to complete at {_names(by_kind['leaves'].cells, geometry)})"
+    if "stops only one" in by_kind and not geometry.misere:
+        threatening = f", threatening {_names(by_kind['threatens'].cells, geometry)}," if "threatens" in by_kind else ""
+        return f"{said}{threatening} and {other} can stop only one{_of_all(by_kind, geometry)}"
     if "threatens" in by_kind and not geometry.misere:
         threats = _names(by_kind["threatens"].cells, geometry)
-        if "stops only one" in by_kind:
-            return f"{said}, threatening {threats}, and {other} can stop only one"
         said += (
             f" (and threatens {threats})"
             if "blocks" in by_kind or "must block" in by_kind
