@@ -985,3 +985,40 @@ def test_a_library_whose_schema_cannot_be_read_is_one_line_from_practice(tmp_pat
     assert str(caught.value) == (
         f"library {str(path)!r}: damaged (database disk image is malformed); run `workbench library check`"
     )
+
+
+def test_a_puzzle_solved_again_before_it_is_due_stays_in_its_box(tmp_path):
+    """A new user's review: a solved puzzle asked again at once (every other one tried) went up a box each time,
+    from 1 day to 21 in one sitting. Solved early it stays where it was, due on the same day; missed early it goes
+    back to box 1, as a miss does whenever it comes."""
+    from datetime import date
+
+    position = Position.empty().play(1)
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        boxes = lambda: library.query("SELECT box, due FROM attempts ORDER BY id")  # noqa: E731
+        _attempt(library, position, "solved", on=date(2026, 1, 5))
+        _attempt(library, position, "solved", on=date(2026, 1, 5))
+        assert boxes() == [(2, "2026-01-06"), (2, "2026-01-06")]
+        _attempt(library, position, "solved", on=date(2026, 1, 6))  # due that day: up a box
+        assert boxes()[-1] == (3, "2026-01-09")
+        _attempt(library, position, "missed", on=date(2026, 1, 7))
+        assert boxes()[-1] == (1, "2026-01-07")
+
+
+def test_every_puzzle_of_a_board_is_kept_only_when_all_were_given(tmp_path):
+    """`workbench puzzles --count` keeps the few it prints; the app keeps all of a board's (``every=True``), and
+    the library says which it holds: a puzzle taken out since, or another board's, is not all of this one's."""
+    from workbench.engine import Geometry
+    from workbench.engine.puzzles import find_puzzles
+    from workbench.library.practice import every_puzzle_kept, keep_puzzles
+
+    every = find_puzzles(TIC_TAC_TOE)
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        assert not every_puzzle_kept(library, TIC_TAC_TOE)
+        assert keep_puzzles(library, TIC_TAC_TOE, every[:3]) == 3
+        assert not every_puzzle_kept(library, TIC_TAC_TOE)
+        assert keep_puzzles(library, TIC_TAC_TOE, every, every=True) == len(every) - 3
+        assert every_puzzle_kept(library, TIC_TAC_TOE)
+        assert not every_puzzle_kept(library, Geometry(3, 4, 3))
+        library.connection.execute("DELETE FROM puzzles WHERE position = (SELECT position FROM puzzles LIMIT 1)")
+        assert not every_puzzle_kept(library, TIC_TAC_TOE)

@@ -411,3 +411,30 @@ async def test_puzzles_without_a_library_are_found_spread_over_their_difficulty_
             and "streak" not in panel
             and "first puzzles" not in panel
         )
+
+
+async def test_puzzles_kept_by_the_command_s_count_are_not_the_board_s_every_puzzle():
+    """A new user's review: after `workbench puzzles --count 2` the app's `u` asked only those two, and "Puzzles:
+    fork" said there were none on 3×3 (there are dozens): the app keeps the board's every puzzle before asking."""
+    from workbench.engine.puzzles import find_puzzles, puzzle_theme
+    from workbench.library import Library
+    from workbench.library.practice import every_puzzle_kept, keep_puzzles
+
+    db = tempfile.mkdtemp() + "/library.sqlite3"
+    with Library.open(db) as library:  # as `workbench puzzles --count 2` leaves it
+        keep_puzzles(library, Geometry(), find_puzzles(Geometry(), 2))
+        assert not every_puzzle_kept(library, Geometry())
+    forks = sum(puzzle_theme(puzzle) == "fork" for puzzle in find_puzzles(Geometry()))
+    app = WorkbenchApp(db=db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
+        assert len(app.screen.practice.exercises) == 20
+        assert every_puzzle_kept(app.library, Geometry())
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, PracticeScreen), "the practice screen closed")
+        app.action_puzzles("fork")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the fork puzzles", seconds=8)
+        exercises = app.screen.practice.exercises
+        assert len(exercises) == min(forks, 20) and {exercise.theme for exercise in exercises} == {"fork"}

@@ -4,7 +4,8 @@ again by spaced repetition, and the progress over time.
 
 Spaced repetition is by Leitner boxes, kept in the attempts: a position solved goes up a box (from 1 to
 :data:`BOXES`), anything else (a hint, a miss, the solution shown, a skip) sends it back to box 1; it is due again
-:data:`BOX_DAYS` days after, by box (box 1 at once: what was missed comes back in the next sitting).
+:data:`BOX_DAYS` days after, by box (box 1 at once: what was missed comes back in the next sitting). One solved again
+before it is due stays where it was.
 
 A variant is written as :func:`~workbench.engine.geometry.format_variant` writes it, a position as
 :func:`~workbench.engine.position.format_position` does. A library older than version 4 that is opened read-only
@@ -57,8 +58,10 @@ class AttemptStats:
         return self.solved / self.attempts if self.attempts else None
 
 
-def keep_puzzles(library: Library, geometry: Geometry, puzzles: Iterable[Puzzle]) -> int:
-    """Keep ``puzzles`` of ``geometry``; a position kept already is left as it is. How many were new.
+def keep_puzzles(library: Library, geometry: Geometry, puzzles: Iterable[Puzzle], *, every: bool = False) -> int:
+    """Keep ``puzzles`` of ``geometry``; a position kept already is left as it is. How many were new. ``every`` says
+    they are all the board's puzzles (:func:`~workbench.engine.puzzles.find_puzzles` with no count), and the library
+    notes it (:func:`every_puzzle_kept`): a few kept by ``workbench puzzles --count`` are not the board's puzzles.
 
     :raises ValueError: a puzzle of another board or rule (a caller's mistake, not the user's).
     """
@@ -81,13 +84,39 @@ def keep_puzzles(library: Library, geometry: Geometry, puzzles: Iterable[Puzzle]
             )
         )
     with library.transaction() as connection:
-        return connection.executemany(
+        new = connection.executemany(
             "INSERT OR IGNORE INTO puzzles "  # pragma: no mutate - SQL
             "(variant, position, answer, value, remoteness, "  # pragma: no mutate - SQL
             "difficulty, moves, losing, natural) "  # pragma: no mutate - SQL
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate - SQL
             rows,
         ).rowcount
+        if every:
+            connection.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",  # pragma: no mutate - SQL
+                (_EVERY_PUZZLE + variant, str(len(rows))),
+            )
+        return new
+
+
+_EVERY_PUZZLE = "every puzzle kept: "
+"""The meta key (before the variant) noting that all of a board's puzzles are kept, with their number."""
+
+
+def every_puzzle_kept(library: Library, geometry: Geometry) -> bool:
+    """Whether all of ``geometry``'s puzzles are kept (``keep_puzzles(..., every=True)`` ran, and none was taken
+    out since), rather than none or the few a ``workbench puzzles --count`` printed.
+
+    :raises LibraryError: the library cannot be read.
+    """
+    if not _has_practice(library):
+        return False
+    variant = format_variant(geometry)
+    noted = library.query("SELECT value FROM meta WHERE key = ?", (_EVERY_PUZZLE + variant,))  # pragma: no mutate
+    if not noted:
+        return False
+    [(kept,)] = library.query("SELECT count(*) FROM puzzles WHERE variant = ?", (variant,))  # pragma: no mutate
+    return str(noted[0][0]).isdigit() and kept >= int(noted[0][0])
 
 
 def kept_puzzles(library: Library, geometry: Geometry, *, limit: int | None = None) -> list[Puzzle]:
@@ -142,7 +171,9 @@ def record_attempt(
 ) -> None:
     """Write one attempt at ``position``: the cell answered last (None when skipped, or the solution was shown), how
     it ended (``result``, one of :data:`RESULTS`; or only whether it was ``solved``), the puzzle's theme, for a
-    mistake the study it came from; and the Leitner box it goes to, with the day it is due again.
+    mistake the study it came from; and the Leitner box it goes to, with the day it is due again. Solved before it
+    was due, it stays in its box, due on the same day (a puzzle asked again early proves nothing new); missed, it
+    goes back to box 1 whenever that is.
 
     :raises ValueError: an unknown ``kind`` or ``result``, or a position or cell not of ``geometry`` (a caller's
         mistake).
@@ -161,11 +192,16 @@ def record_attempt(
     day = today or date.today()
     with library.transaction() as connection:
         last = connection.execute(
-            "SELECT box FROM attempts WHERE kind = ? AND variant = ? AND position = ? "  # pragma: no mutate - SQL
+            "SELECT box, due FROM attempts WHERE kind = ? AND variant = ? AND position = ? "  # pragma: no mutate
             "ORDER BY id DESC LIMIT 1",  # pragma: no mutate - SQL
             (kind, variant, text),
         ).fetchone()
-        box = min((last[0] if last else 1) + 1, BOXES) if result == "solved" else 1
+        early = last is not None and last[1] is not None and last[1] > day.isoformat()
+        if result == "solved" and early:  # solved before it was due: it stays in its box, due when it was
+            box, due = last[0], last[1]
+        else:
+            box = min((last[0] if last else 1) + 1, BOXES) if result == "solved" else 1
+            due = (day + timedelta(days=BOX_DAYS[box - 1])).isoformat()
         connection.execute(
             "INSERT INTO attempts "  # pragma: no mutate - SQL
             "(kind, variant, position, answer, solved, study, result, theme, box, due) "  # pragma: no mutate - SQL
@@ -180,7 +216,7 @@ def record_attempt(
                 result,
                 theme,
                 box,
-                (day + timedelta(days=BOX_DAYS[box - 1])).isoformat(),
+                due,
             ),
         )
 
@@ -394,6 +430,7 @@ __all__ = [
     "due_counts",
     "due_positions",
     "progress",
+    "every_puzzle_kept",
     "keep_puzzles",
     "kept_puzzles",
     "missed_positions",

@@ -167,11 +167,21 @@ class Practising(AppHost):
             if library is None:  # spread over the difficulty by the engine, as the command's --count is
                 found = sitting(find_puzzles(geometry, answers=answers), [], set(), PRACTICE_AT_ONCE, theme)
                 return tuple(_exercise(puzzle, puzzle_theme(puzzle)) for puzzle in found), None
-            from ...library.practice import attempted_positions, due_positions, keep_puzzles, kept_puzzles
+            from ...library.practice import (
+                attempted_positions,
+                due_positions,
+                every_puzzle_kept,
+                keep_puzzles,
+                kept_puzzles,
+            )
 
-            kept = kept_puzzles(library, geometry)
-            if not kept:
-                keep_puzzles(library, geometry, find_puzzles(geometry, answers=answers))
+            # the board's every puzzle, not the few a `workbench puzzles --count` kept
+            if every_puzzle_kept(library, geometry):
+                kept = kept_puzzles(library, geometry)
+            elif library.read_only:  # asked, not kept: its attempts cannot be kept either
+                kept = list(find_puzzles(geometry, answers=answers))
+            else:
+                keep_puzzles(library, geometry, find_puzzles(geometry, answers=answers), every=True)
                 kept = kept_puzzles(library, geometry)
             chosen = sitting(
                 kept,
