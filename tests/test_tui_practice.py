@@ -10,9 +10,12 @@ from rich.console import Console
 from textual.widgets import Button, Label, Static
 
 from workbench.engine import Geometry, Position
+from workbench.library import Library
 from workbench.library.practice import attempt_stats
+from workbench.state.actions import PlayCell
 from workbench.state.practice import solution
 from workbench.tui.app import WorkbenchApp
+from workbench.tui.dialogs import ConfirmQuit
 from workbench.tui.panes.board import BoardGrid
 from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.panes.history import LineScore, MoveVerdict
@@ -438,3 +441,64 @@ async def test_puzzles_kept_by_the_command_s_count_are_not_the_board_s_every_puz
         await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the fork puzzles", seconds=8)
         exercises = app.screen.practice.exercises
         assert len(exercises) == min(forks, 20) and {exercise.theme for exercise in exercises} == {"fork"}
+
+
+async def test_a_hint_then_stop_is_kept_so_the_next_try_is_not_a_first_one():
+    """A new user's review: a hint seen, then escape, kept nothing, and the same puzzle asked again counted as
+    solved on the first try. Stopping after a hint keeps the exercise as not solved (box 1)."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
+        position = app.screen.practice.current.position
+        await pilot.press("m", "escape")
+        await until(pilot, lambda: attempt_stats(app.library, "puzzle", Geometry()).attempts == 1, "kept", seconds=8)
+        assert app.library.query("SELECT position, result, box FROM attempts") == [(_text(position), "skipped", 1)]
+
+
+def _text(position) -> str:
+    from workbench.engine.position import format_position
+
+    return format_position(position)
+
+
+async def test_quitting_from_a_puzzle_keeps_its_answer():
+    """A new user's review: ctrl+q from a practice screen dropped the exercise answered there (a miss never kept,
+    the streak left as it was). It is stopped as escape stops it, then the app quits."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
+        position = app.screen.practice.current.position
+        wrong = next(cell for cell in position.legal_moves() if cell not in solution(position))
+        app.screen.take_action(PlayCell(cell=wrong))
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: not app.is_running, "the app quit", seconds=8)
+    with Library.open(app.library.path) as library:
+        assert library.query("SELECT position, answer, result FROM attempts") == [(_text(position), wrong, "missed")]
+
+
+async def test_quitting_from_a_mistake_s_practice_notes_it_in_the_study_before_asking_to_save():
+    """ctrl+q from learning from mistakes, after an answer: the move gets its "practised:" note, and the study
+    (changed by it) is offered to be saved, as escape then ctrl+q would."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("1", "2", "4", "7", "5", "3", "6", "L", "o")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
+        await pilot.press("colon")  # a cell's name being typed when ctrl+q comes
+        await pilot.pause()
+        practice = app.screen_stack[-2]
+        practice.take_action(PlayCell(cell=solution(practice.practice.current.position)[0]))  # by the board's path
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmQuit), "asked to save", seconds=8)
+        comments = [node.comment for node in app.store.state.tree.nodes.values() if node.comment]
+        assert comments == ["practised: solved (best: 5)"]
+        await until(
+            pilot,
+            lambda: attempt_stats(app.library, "mistake", Geometry()).attempts == 1,
+            "the attempt kept",
+            seconds=8,
+        )

@@ -111,7 +111,7 @@ class PracticeScreen(ModalScreen[Practice]):
     | m | a hint: first a fact in words, then the region the answer is in, then the solution |
     | space | show the solution (the best move and the line after it, numbered on the board) |
     | n | next exercise (a skip, where it was not answered: it ends a streak) |
-    | escape | stop: back to the study, with what was practised |
+    | escape | stop: back to the study, with what was practised (an exercise answered, hinted or shown counts) |
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -207,7 +207,8 @@ class PracticeScreen(ModalScreen[Practice]):
 
     def action_stop(self) -> None:
         practice = self.practice
-        if not practice.finished and (practice.tries or practice.shown):  # answered: it counts
+        # answered, helped or shown: it counts (a hint seen, then stop, must not make the next try a first one)
+        if not practice.finished and (practice.tries or practice.shown or practice.hint):
             self.action_next()
         self.dismiss(self.practice)
 

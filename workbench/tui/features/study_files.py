@@ -240,8 +240,16 @@ class StudyFiles(AppHost):
 
     def action_request_quit(self) -> None:
         from ..dialogs import ConfirmQuit
+        from ..practice import PracticeScreen
 
         if isinstance(self.screen, ConfirmQuit):
+            return
+        practising = [screen for screen in self.screen_stack if isinstance(screen, PracticeScreen)]
+        if practising:  # stopped as escape stops it: what was answered is kept, and noted in the study first
+            while self.screen is not practising[0]:  # a cell's name being typed, say
+                self.pop_screen()
+            practising[0].action_stop()
+            self.call_after_refresh(self.action_request_quit)
             return
         self._unless_unsaved(self._quit_cleanly)
 
