@@ -814,7 +814,27 @@ def test_the_dash_hint_reads_the_command_line_itself(capsys, monkeypatch):
     assert main() == 2
     err = capsys.readouterr().err
     assert err.startswith("workbench: error: unrecognized arguments: -X-/---/--- (a position that starts with '-' goes")
-    assert "`workbench analyze -- -X-/---/---`" in err
+    assert "`workbench analyze --json -- -X-/---/---`" in err
+
+
+def test_explain_takes_a_position_that_starts_with_a_dash_and_its_hints_are_its_own(capsys):
+    """A new user's review: explain's error suggested --position=…, which explain did not have, and
+    `explain -- POS --move 5` failed with no word on why (after `--` every word is the position)."""
+    for argv in (
+        ["explain", "--json", "--move", "5", "--", "-X-/---/---"],
+        ["explain", "--json", "--position=-X-/---/---", "--move", "5"],
+    ):
+        code, out, _ = run(capsys, *argv)
+        assert code == 0 and json.loads(out)["position"] == ".X./.../..." and json.loads(out)["cell"] == 5
+    code, out, err = run(capsys, "explain", "-X-/---/---", "--move", "5")
+    assert code == 2 and "as in `workbench explain --move 5 -- -X-/---/---`, or as --position=-X-/---/---" in err
+    code, out, err = run(capsys, "explain", "--", "O../.../...", "--move", "5")
+    assert code == 2 and err == (
+        "workbench: error: unrecognized arguments: --move 5 (after `--` every word is the position: options go before "
+        "it, as in `workbench explain --move 5 -- -X-/---/---`)\n"
+    )
+    code, out, err = run(capsys, "explain", "X../.../...", "--position=.X./.../...", "--move", "5")
+    assert code == 2 and "not allowed with argument position" in err
 
 
 @pytest.mark.parametrize(

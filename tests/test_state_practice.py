@@ -48,15 +48,15 @@ def test_the_corner_then_edge_game_has_o_s_one_mistake_and_x_s_none():
     assert [(exercise.position.ply, exercise.played) for exercise in o_mistakes] == [(1, 2)]
     assert mistakes_of_line(tree, line, Player.X) == ()
     assert mistakes_of_line(tree, line, None) == o_mistakes
-    assert o_mistakes[0].where == "move 2" and o_mistakes[0].node == line[1]
-    assert mistake_summary(tree, line) == ("O 2?? at ply 2: draw → loss in 6",)
+    assert o_mistakes[0].where == "move 1… 2" and o_mistakes[0].node == line[1]
+    assert mistake_summary(tree, line) == ("O 1… 2??: draw → loss in 6",)
 
 
 def test_an_inaccuracy_is_practised_too_but_is_not_a_mistake_of_the_summary():
     tree, line = _line((1, 2, 4, 7, 5, 3, 8))  # 8 wins in 3 where 6 or 9 won at once
     exercises = mistakes_of_line(tree, line, Player.X)
     assert [exercise.played for exercise in exercises] == [8]
-    assert mistake_summary(tree, line) == ("O 2?? at ply 2: draw → loss in 6",)
+    assert mistake_summary(tree, line) == ("O 1… 2??: draw → loss in 6",)
 
 
 @pytest.mark.parametrize("cell, grade", [(5, "best"), (3, "mistake"), (9, "mistake")])
@@ -70,7 +70,7 @@ def test_answers_are_judged_by_the_exact_values(cell, grade):
 def test_a_slower_win_can_be_done_better():
     judgement = judge(Position.empty().play_all((1, 2, 4, 7, 5, 3)), 8)
     assert judgement.grade == "good"
-    assert judgement.text == "Not quite: 8 wins too, but only in 3 moves; a quicker win takes 1 move."
+    assert judgement.text == "Not quite: 8 wins too, but only in 3 plies; a quicker win takes 1 ply."
 
 
 def test_a_session_goes_wrong_answer_hint_solution_next_and_keeps_each_result():
@@ -273,7 +273,8 @@ def _facts_of_hint(position: Position) -> None:
             completions(geometry, own | cell_bit(cell), other).bit_count() >= 2 for cell in position.legal_moves()
         )
     elif "can force a win in" in words:
-        assert analysis.value is Value.WIN and f"in {analysis.remoteness} move" in words
+        plies = f"{analysis.remoteness} {'ply' if analysis.remoteness == 1 else 'plies'}"  # the app's "win in N"
+        assert analysis.value is Value.WIN and f"in {plies}," in words
     else:
         keeping = sum(move.value is Value.DRAW for move in analysis.moves)
         assert analysis.value is Value.DRAW and words.startswith(
@@ -335,7 +336,7 @@ def test_a_mistake_in_a_variation_is_found_from_the_main_line():
     state = reduce(state, Back())  # back to 5, then a variation: O's 2
     state = reduce(state, PlayCell(cell=2))
     exercises = mistakes_of_tree(state.tree, None)
-    assert [(exercise.played, exercise.where) for exercise in exercises] == [(2, "move 2 of a variation")]
+    assert [(exercise.played, exercise.where) for exercise in exercises] == [(2, "move 1… 2 of a variation")]
 
 
 def test_a_new_empty_game_has_nothing_to_save():

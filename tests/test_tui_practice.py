@@ -109,7 +109,7 @@ async def test_learning_from_mistakes_a_wrong_answer_graded_hints_the_solution_a
         await wait_library(pilot, app)
         await pilot.press("1", "2", "4", "7", "5", "3", "6")
         await pilot.pause()
-        assert "Mistakes in this game: O 2?? at ply 2: draw → loss in 6 L learns from them" in _words(
+        assert "Mistakes in this game: O 1… 2??: draw → loss in 6 L learns from them" in _words(
             app.query_one(EvaluationView)
         )
         await pilot.press("L")
@@ -346,7 +346,8 @@ async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
     app = WorkbenchApp(db=path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_library(pilot, app)
-        due = "Due today: 1 on classic (u puzzles, L mistakes)"  # the first screen says so
+        # the first screen says so, and where the mistakes of every study are asked (L asks the open study's)
+        due = 'Due today: 1 on classic (u: puzzles; ctrl+p "Learn from all your mistakes": mistakes)'
         await until(pilot, lambda: due in _words(app.query_one(EvaluationView)), "the due count")
         await pilot.press("f1")
         await pilot.pause()
@@ -366,7 +367,7 @@ async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
             (missed, 2, "centre"),
             (Position.empty().play(1), 2, "corner"),
         ]
-        assert "study 'centre', move 2" in plain_text(app.screen.query_one("#practice-panel"))
+        assert "study 'centre', move 1… 2" in plain_text(app.screen.query_one("#practice-panel"))
         await pilot.press("5", "n", "escape")  # the centre's mistake found; the study open is untouched
         await pilot.pause()
         assert not any(node.comment for node in app.store.state.tree.nodes.values())

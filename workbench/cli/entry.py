@@ -87,17 +87,26 @@ def _refuse_empty_values(args: argparse.Namespace) -> None:
 
 
 def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
-    """How to pass a position that argparse took for an option (it starts with '-')."""
+    """How to pass a position that argparse took for an option (it starts with '-'), or options it took for the
+    position (they came after ``--``), in the command's own words."""
     if not isinstance(error, UsageError):
         return ""
     arguments = sys.argv[1:] if argv is None else list(argv)
+    command = next((word for word in arguments if word in _POSITION_COMMANDS), "analyze")
+    example = _POSITION_COMMANDS[command]
+    if "--" in arguments and any(word.startswith("-") for word in arguments[arguments.index("--") + 1 :]):
+        return f" (after `--` every word is the position: options go before it, as in `{example}`)"
     # (a word that starts with "-" and holds a "/" is two characters at least: no length check needed)
     if any(word.startswith("-") and not word.startswith("--") and "/" in word for word in arguments):
-        return (
-            " (a position that starts with '-' goes after `--`, as in `workbench analyze -- -X-/---/---`, or as "
-            "--position=-X-/---/---)"
-        )
+        return f" (a position that starts with '-' goes after `--`, as in `{example}`, or as --position=-X-/---/---)"
     return ""
+
+
+_POSITION_COMMANDS = {
+    "analyze": "workbench analyze --json -- -X-/---/---",
+    "explain": "workbench explain --move 5 -- -X-/---/---",
+}
+"""The commands that take a position, with how one starting with '-' is given to each."""
 
 
 class _Command:

@@ -151,7 +151,15 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[db_option, game_option],
         help="a move explained in words: its verdict and the line that proves it",
     )
-    explain_cmd.add_argument("position", nargs="?", help="a position such as X.O/.X./..O, with --move")
+    explained = explain_cmd.add_mutually_exclusive_group()
+    explained.add_argument(
+        "position",
+        nargs="?",
+        help="a position such as X.O/.X./..O, with --move (one starting with '-': after `--`, or --position=…)",
+    )
+    explained.add_argument(
+        "--position", dest="position_option", metavar="POSITION", help="the same, as an option: --position=-X-/---/---"
+    )
     explain_cmd.add_argument("--move", metavar="CELL", help="the move to explain in POSITION (5, or b2)")
     explain_cmd.add_argument(
         "--moves", help="a move list from the empty board: its last move is explained (1,2 explains O's 2)"

@@ -91,6 +91,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from ..engine.geometry import cell_names, parse_cell_name
 
     geometry = game_of(args)
+    if args.position is None:  # given as --position=…, for one that starts with '-'
+        args.position = args.position_option
     if args.all:
         if args.moves is not None or args.position is not None or args.move is not None:
             raise UsageError("explain --all explains every move of every position: it takes no position or move")

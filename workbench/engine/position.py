@@ -270,6 +270,14 @@ def format_position(position: Position) -> str:
     return "/".join("".join(chars[r * geometry.cols : (r + 1) * geometry.cols]) for r in range(geometry.rows))
 
 
+def move_label(before: Position, move: Cell) -> str:
+    """``3. 5`` for X's move, ``3… 1`` for O's, numbered like chess (a numbered move is X's ply and O's), the cell
+    named as its board names it (``3. h8`` on 15×15); ``before`` is the position it is played in."""
+    number = (before.ply + 2) // 2  # the move makes ply + 1 marks
+    name = cell_name(move, before.geometry)
+    return f"{number}. {name}" if before.turn is Player.X else f"{number}… {name}"
+
+
 def check_legal(position: Position) -> None:
     """Raise unless some game from the empty board reaches ``position``.
 

@@ -21,6 +21,7 @@ from ..engine.analysis import answers_given
 from ..engine.answers import Answers
 from ..engine.explain import exact_moves, explain, value_words
 from ..engine.geometry import cell_name, cell_names
+from ..engine.position import move_label
 from ..engine.puzzles import puzzle_theme
 from ..engine.threats import completions, forks
 from .tree import ROOT, GameTree, NodeId
@@ -44,7 +45,8 @@ class Exercise:
     played: Cell | None = None
     """The move that was played there (the mistake to do better than); None for a puzzle."""
     where: str = ""
-    """Where it comes from, in words: ``move 2 of the main line``, ``study 'club game', move 4``, ``puzzle 3``."""
+    """Where it comes from, in words: ``move 1… 2 of the main line``, ``study 'club game', move 2. 4`` (numbered as the
+    History pane numbers it), ``puzzle · difficulty 0.3``."""
     node: NodeId | None = None
     """The study's node the mistake was played from (its position), when it comes from the open study."""
     study: str | None = None
@@ -138,17 +140,17 @@ def judge(position: Position, cell: Cell, answers: Answers | None = None) -> Jud
     after, moves = explanation.value_after, explanation.remoteness_after
     if explanation.verdict in ("best", "only move"):
         words = {
-            Value.WIN: f"{name} wins in {_moves(moves)}",
+            Value.WIN: f"{name} wins in {_plies(moves)}",
             Value.DRAW: f"{name} keeps the draw",
-            Value.LOSS: f"{name} holds out longest: {_moves(moves)} to the end",
+            Value.LOSS: f"{name} holds out longest: {_plies(moves)} to the end",
         }[after]
         return Judgement(cell, "best", f"Right! {words}.")
     if explanation.verdict == "inaccurate":
-        best = _moves(explanation.remoteness_before)
+        best = _plies(explanation.remoteness_before)
         words = (
-            f"{name} wins too, but only in {_moves(moves)}; a quicker win takes {best}"
+            f"{name} wins too, but only in {_plies(moves)}; a quicker win takes {best}"
             if after is Value.WIN
-            else f"{name} loses in {_moves(moves)}; another move holds out for {best}"
+            else f"{name} loses in {_plies(moves)}; another move holds out for {best}"
         )
         return Judgement(cell, "good", f"Not quite: {words}.")
     return Judgement(cell, "mistake", f"Not this one. {explanation.story}")
@@ -156,6 +158,12 @@ def judge(position: Position, cell: Cell, answers: Answers | None = None) -> Jud
 
 def _moves(count: int) -> str:
     return f"{count} move" if count == 1 else f"{count} moves"
+
+
+def _plies(count: int) -> str:
+    """A remoteness in words: single moves of either side, as the app's "win in 3" counts them (a numbered move of
+    the history is two of them)."""
+    return f"{count} ply" if count == 1 else f"{count} plies"
 
 
 def answer(practice: Practice, cell: Cell) -> Practice:
@@ -235,7 +243,7 @@ def hint_words(position: Position, answers: Answers | None = None) -> str:
         return "There is a move that makes two threats at once."
     keeping = sum(move.value == analysis.value for move in analysis.moves)
     if analysis.value is Value.WIN:
-        return f"{me} can force a win in {_moves(analysis.remoteness)}, counting both sides' moves."
+        return f"{me} can force a win in {_plies(analysis.remoteness)}, counting both sides' moves."
     keep = "One move keeps" if keeping == 1 else f"{keeping} moves keep"
     return f"{keep} the draw; the other {_moves(len(analysis.moves) - keeping)} lose."
 
@@ -359,7 +367,9 @@ def _mistake_at(
     if played is None or played.value is None or analysis.value is None:
         return None
     if played.value < analysis.value or not analysis.masks.best & cell_bit(node.move):
-        where = f"study {study!r}, move {before.ply + 1}{line}" if study else f"move {before.ply + 1}{line}"
+        # numbered as the History pane numbers it (``4. 8``), to be found there
+        label = move_label(before, node.move)
+        where = f"study {study!r}, move {label}{line}" if study else f"move {label}{line}"
         return Exercise(before, node.move, where, node.parent, study)
     return None
 
@@ -406,7 +416,7 @@ def week_bars(weeks, today: date, count: int = 8) -> str:
 
 def mistake_summary(tree: GameTree, line: tuple[NodeId, ...], answers: Answers | None = None) -> tuple[str, ...]:
     """The line's mistakes (a value given away) in one line each, by the board's ``answers`` (by default the
-    engine's own): ``O 2?? at ply 2: draw → loss in 6``."""
+    engine's own), numbered as the History pane numbers them: ``O 1… 2??: draw → loss in 6``."""
     answers = answers_given(tree.root_position.geometry, answers)
     lines = []
     for exercise in mistakes_of_line(tree, line, None, answers=answers):
@@ -418,9 +428,8 @@ def mistake_summary(tree: GameTree, line: tuple[NodeId, ...], answers: Answers |
         assert played.remoteness is not None  # pragma: no mutate - narrows types
         assert before.value is not None and before.remoteness is not None  # pragma: no mutate - narrows types
         if played.value < before.value:
-            name = cell_name(exercise.played, exercise.position.geometry)
             lines.append(
-                f"{exercise.position.turn.value} {name}?? at ply {exercise.position.ply + 1}: "
+                f"{exercise.position.turn.value} {move_label(exercise.position, exercise.played)}??: "
                 f"{value_words(before.value, before.remoteness)} → {value_words(played.value, played.remoteness)}"
             )
     return tuple(lines)

@@ -183,7 +183,10 @@ class EvaluationView(LinesView):
             writer.write_wrapped(how_to_begin(state.geometry).split(), indent=2)
         if self.due and len(state.tree.nodes) == 1:  # the first screen: practice that is due comes back here
             writer.newline(2).write("Due today: ", style("evaluation--heading"))
-            writer.write_wrapped(f"{self.due} (u puzzles, L mistakes)".split(), indent=2)
+            # L asks the open study's mistakes only: the palette's command asks every study's, where they are kept
+            writer.write_wrapped(
+                f'{self.due} (u: puzzles; ctrl+p "Learn from all your mistakes": mistakes)'.split(), indent=2
+            )
         if analysis.to_move is None:  # no side to move: no masks and no moves, but the game's mistakes
             self._game_mistakes(writer, state)
             return

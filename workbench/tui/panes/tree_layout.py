@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 
-from ...engine import Player, Position
+from ...engine import Position
 from ...engine.analysis import class_key
 from ...engine.answers import Answers
-from ...engine.geometry import cell_name
+from ...engine.position import move_label as move_label
 from ...state import ROOT, GameTree, NodeId
 
 EXPANDED, COLLAPSED = "▼ ", "▶ "
@@ -134,14 +134,6 @@ def cut_to(segments: list[Segment], width: int) -> list[Segment]:
         cut.append(Segment(set_cell_size(segment.text, room) + "…", segment.style))
         break
     return cut
-
-
-def move_label(before: Position, move: int) -> str:
-    """``3. 5`` for X's move, ``3… 1`` for O's, numbered like chess, the cell named as its board names it
-    (``3. h8`` on 15×15); ``before`` is the position it is played in."""
-    number = (before.ply + 2) // 2  # the move makes ply + 1 marks
-    name = cell_name(move, before.geometry)
-    return f"{number}. {name}" if before.turn is Player.X else f"{number}… {name}"
 
 
 def find_twins(
