@@ -94,7 +94,7 @@ def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
     arguments = sys.argv[1:] if argv is None else list(argv)
     command = next((word for word in arguments if word in _POSITION_COMMANDS), "analyze")
     example = _POSITION_COMMANDS[command]
-    if "--" in arguments and any(word.startswith("-") for word in arguments[arguments.index("--") + 1 :]):
+    if "--" in arguments and any(word.startswith("--") for word in arguments[arguments.index("--") + 1 :]):
         return f" (after `--` every word is the position: options go before it, as in `{example}`)"
     # (a word that starts with "-" and holds a "/" is two characters at least: no length check needed)
     if any(word.startswith("-") and not word.startswith("--") and "/" in word for word in arguments):

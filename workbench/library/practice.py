@@ -429,10 +429,10 @@ __all__ = [
     "attempted_positions",
     "due_counts",
     "due_positions",
-    "progress",
     "every_puzzle_kept",
     "keep_puzzles",
     "kept_puzzles",
     "missed_positions",
+    "progress",
     "record_attempt",
 ]

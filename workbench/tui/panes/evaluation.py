@@ -13,13 +13,18 @@ from textual.reactive import reactive
 from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of
 from ...engine.analysis import MAX_TABLE_CELLS
 from ...engine.answers import Answers, TableAnswers
-from ...engine.explain import explained
-from ...engine.geometry import cell_name, describe_variant, uses_cell_numbers
+from ...engine.geometry import cell_name, describe_variant
 from ...engine.solver import preference
-from ...state import AppState, selected_line, selected_move
+from ...state import AppState
 from ...state.actions import PlayCell
-from ...state.practice import mistake_summary
 from ..messages import dispatch
+from .evaluation_words import (
+    how_to_begin as how_to_begin,
+    write_best_line,
+    write_first_screen,
+    write_game_mistakes,
+    write_in_words,
+)
 from .lines import LinesView, LineWriter, ViewPane, ellipsis, longest_that_fits
 
 MASK_LABELS = {
@@ -59,14 +64,6 @@ def _names_of(mask: Bitboard, geometry: Geometry) -> tuple[str, ...]:
     """The cells of ``mask`` named as the board names them, ``h8 g9``: the same masks come back at every report
     of a search."""
     return tuple(cell_name(cell, geometry) for cell in cells_of(mask))
-
-
-def how_to_begin(geometry: Geometry) -> str:
-    """The first screen's line: how to play, step back, see a mistake and learn from it, and find every key."""
-    play = "press 1–9 or click a cell" if uses_cell_numbers(geometry) else "click a cell, or h j k l and enter"
-    return (
-        f"{play} to play; ← steps back; ?? marks a mistake, and L learns from it; u gives puzzles; f1 shows every key."
-    )
 
 
 def preparing_text(geometry: Geometry) -> str:
@@ -178,29 +175,23 @@ class EvaluationView(LinesView):
             return
         analysis = state.analysis
         self._summary(writer, analysis, state.answers)
-        if self.welcome and len(state.tree.nodes) == 1:  # the first run, nothing played yet
-            writer.newline(2).write("How to begin: ", style("evaluation--heading"))
-            writer.write_wrapped(how_to_begin(state.geometry).split(), indent=2)
-        if self.due and len(state.tree.nodes) == 1:  # the first screen: practice that is due comes back here
-            writer.newline(2).write("Due today: ", style("evaluation--heading"))
-            # L asks the open study's mistakes only: the palette's command asks every study's, where they are kept
-            writer.write_wrapped(
-                f'{self.due} (u: puzzles; ctrl+p "Learn from all your mistakes": mistakes)'.split(), indent=2
-            )
+        if len(state.tree.nodes) == 1:  # the first screen: how to begin, and practice that is due
+            write_first_screen(writer, state, self.part, welcome=self.welcome, due=self.due)
         if analysis.to_move is None:  # no side to move: no masks and no moves, but the game's mistakes
-            self._game_mistakes(writer, state)
+            write_game_mistakes(writer, state, self.part)
             return
         if state.searched:
             writer.newline(2)
             self._searched(writer, state, analysis)
             return
-        self._in_words(writer, state)  # the words first: below the masks and the table they were out of sight
+        # the words first: below the masks and the table they were out of sight
+        write_in_words(writer, state, self.part)
         writer.newline(2)
         self._masks(writer, analysis)
         writer.newline(2)
         self._moves(writer, analysis)
         writer.newline()
-        self._best_line(writer, state)
+        write_best_line(writer, state, self.part)
         for line in MOVES_LEGEND:  # wrapped where the pane is narrower than the legend: nothing cut
             writer.newline().write_wrapped(line.split(), style("evaluation--dim"))
 
@@ -438,52 +429,6 @@ class EvaluationView(LinesView):
                     writer.write(" " + text, value_style + row_style if row_style else value_style)
                 else:
                     writer.write(text if index == 0 else " " + text, row_style)
-
-    def _best_line(self, writer: LineWriter, state: AppState) -> None:
-        """Perfect play after the selected move, the "why" of its value; ``b`` adds it."""
-        style = self.part
-        line = [cell_name(cell, state.geometry) for cell in selected_line(state)]
-        if selected_move(state) is None:
-            heading, rest = "best line: ", line
-        else:  # the move itself starts the row; what follows is both sides' best replies
-            heading, rest = f"after {line[0]}: ", line[1:] or ["the game is over"]
-        writer.write(heading, style("evaluation--heading"))
-        # the whole line, wrapped under itself where the pane is narrow (3×5's runs to 15 moves)
-        writer.write_wrapped(rest, indent=len(heading))
-        if writer.used() + len("  b adds it") <= writer.width:
-            writer.write("  b adds it", style("evaluation--dim"))
-        else:
-            writer.newline().write("b adds it", style("evaluation--dim"))
-
-    def _game_mistakes(self, writer: LineWriter, state: AppState) -> None:
-        """At the game's end: the mistakes that decided it, each a line, and the key that practises them."""
-        if state.searched:
-            return
-        mistakes = mistake_summary(state.tree, state.tree.path(state.cursor), state.board_answers)
-        writer.newline(2)
-        if not mistakes:
-            writer.write("No mistakes in this game: both sides kept their value.", self.part("evaluation--dim"))
-            return
-        writer.write("Mistakes in this game:", self.part("evaluation--heading"))
-        for line in mistakes:
-            writer.newline().write(ellipsis(line, writer.width), self.part("evaluation--loss"))
-        writer.newline().write_wrapped(
-            "L learns from them: each asked again, find a better move".split(), self.part("evaluation--dim")
-        )
-
-    def _in_words(self, writer: LineWriter, state: AppState) -> None:
-        """The selected move explained in words (``engine.explain``): its verdict and the line that proves it;
-        where no move is selected, the move that led here (after a mistake: how it is punished)."""
-        cell = selected_move(state)
-        if cell is not None:
-            heading, position = "why: ", state.position
-        else:
-            node = state.tree.node(state.cursor)
-            if node.move is None or node.parent is None:  # the start
-                return
-            heading, position, cell = "last move: ", state.tree.position(node.parent), node.move
-        writer.newline(2).write(heading, self.part("evaluation--heading"))
-        writer.write_wrapped(explained(position, cell, state.board_answers).text.split(), indent=len(heading))
 
 
 class EvaluationPane(ViewPane):
