@@ -199,7 +199,8 @@ async def test_on_gomoku_the_engine_and_space_say_what_their_move_rests_on(monke
 async def test_the_best_line_of_3x5_is_wrapped_whole_in_a_narrow_evaluation():
     """Was: 3×5's best line cut at the pane's edge (`… 14 15 3  b a`)."""
     from workbench.engine.geometry import cell_name
-    from workbench.tui.panes.evaluation import MOVES_LEGEND, selected_line
+    from workbench.state import selected_line
+    from workbench.tui.panes.evaluation import MOVES_LEGEND
 
     geometry = Geometry(3, 5, 4)
     app = _app(state=_on(geometry))

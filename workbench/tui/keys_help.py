@@ -98,7 +98,10 @@ GLOSSARY = [
     ),
     ("go on from here", "Complete games from this position on, whatever led here"),
     ("pass through", "Complete games from the empty board that reach this position, in any move order"),
-    ("win / block / fork", "Masks: cells that win at once / stop the opponent's win / make two threats"),
+    (
+        "win / block / fork",
+        "Masks: cells that win at once / stop the opponent's win / leave two threats or more (one reply stops one)",
+    ),
     ("p-win / p-lose", "Masks: moves that win / lose with perfect play from both sides"),
     ("best", "Mask: the best moves (★ in the table)"),
     ("? / not proven", "Above 16 cells: a value the search has not proved yet; s stops the search, or searches on"),
