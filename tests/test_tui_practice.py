@@ -449,13 +449,18 @@ async def test_a_hint_then_stop_is_kept_so_the_next_try_is_not_a_first_one():
     solved on the first try. Stopping after a hint keeps the exercise as not solved (box 1)."""
     app = _app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_library(pilot, app)
-        await pilot.press("u")
-        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
-        position = app.screen.practice.current.position
+        position = await _first_puzzle(pilot, app)
         await pilot.press("m", "escape")
         await until(pilot, lambda: attempt_stats(app.library, "puzzle", Geometry()).attempts == 1, "kept", seconds=8)
         assert app.library.query("SELECT position, result, box FROM attempts") == [(_text(position), "skipped", 1)]
+
+
+async def _first_puzzle(pilot, app) -> Position:
+    """``u`` pressed once the library is open: the first puzzle's position."""
+    await wait_library(pilot, app)
+    await pilot.press("u")
+    await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
+    return app.screen.practice.current.position
 
 
 def _text(position) -> str:
@@ -469,10 +474,7 @@ async def test_quitting_from_a_puzzle_keeps_its_answer():
     the streak left as it was). It is stopped as escape stops it, then the app quits."""
     app = _app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_library(pilot, app)
-        await pilot.press("u")
-        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
-        position = app.screen.practice.current.position
+        position = await _first_puzzle(pilot, app)
         wrong = next(cell for cell in position.legal_moves() if cell not in solution(position))
         app.screen.take_action(PlayCell(cell=wrong))
         await pilot.press("ctrl+q")
