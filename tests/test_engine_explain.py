@@ -137,7 +137,8 @@ def test_a_threat_standing_before_the_move_is_not_the_moves(cell, words, role, t
 
 def test_misere_a_side_that_must_complete_a_line_loses_and_the_words_say_so():
     """Misère 3×3, X 5 9 2 and O 1 3 8, X to move with 4, 6 and 7 left: 4 or 6 lets O squeeze with 7 (X must then
-    complete 4-5-6); 7 alone holds the draw."""
+    complete 4-5-6); 7 alone holds the draw. O's 7 is move 4 (``4… 7`` in the History pane; the words once said
+    "move 8", its ply)."""
     position = Position.empty(Geometry(misere=True)).play_all((5, 1, 9, 3, 2, 8))
     for cell in (4, 6):
         explanation = explain(position, cell)
@@ -148,7 +149,7 @@ def test_misere_a_side_that_must_complete_a_line_loses_and_the_words_say_so():
             (10 - cell, "loses"),
         ]
         assert explanation.text == (
-            f"{cell}?? loses in 3: O plays 7 at move 8, leaving X only cells that complete a line "
+            f"{cell}?? loses in 3: O plays 7 at move 4, leaving X only cells that complete a line "
             "of X's own. 7 was the only move that draws."
         )
     only = explain(position, 7)

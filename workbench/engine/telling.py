@@ -53,8 +53,8 @@ def tell(
 
 def tell_line(facts: Sequence[Fact], geometry: Geometry, first_ply: int, *, more: bool = False) -> str:
     """The moves of a best line told, one clause each (``X plays 4 (threatens 7); O must block at 7``), from
-    the line's ``facts`` (step 0 its first move, the game's move ``first_ply``); ``more`` says the line goes on
-    past the last move told."""
+    the line's ``facts`` (step 0 its first move, the game's ply ``first_ply``, said by its numbered move as History
+    numbers them); ``more`` says the line goes on past the last move told."""
     clauses = [_clause(list(group), geometry, first_ply) for _, group in groupby(facts, key=lambda fact: fact.step)]
     words = "; ".join(clauses)
     return f"{words}; and so on" if words and more else words
@@ -103,6 +103,11 @@ def _of_all(by_kind: dict[str, Fact], geometry: Geometry) -> str:
     return "" if made == threats else f" of {_names(threats, geometry)}"
 
 
+def _move_number(ply: int) -> int:
+    """The numbered move a ply is part of, as the History pane numbers it (``4… 7`` is ply 8: O's half of move 4)."""
+    return (ply + 1) // 2
+
+
 def _clause(facts: list[Fact], geometry: Geometry, first_ply: int) -> str:
     """One move of the line after the explained one, told."""
     by_kind = {fact.kind: fact for fact in facts}
@@ -110,13 +115,13 @@ def _clause(facts: list[Fact], geometry: Geometry, first_ply: int) -> str:
     who, other = player.value, player.other.value
     where = cell_name(facts[0].cell, geometry)
     if "must complete" in by_kind:
-        return f"{who} must complete a line at {where} (move {first_ply + facts[0].step})"
+        return f"{who} must complete a line at {where} (move {_move_number(first_ply + facts[0].step)})"
     if "completes" in by_kind:
         return f"{who} completes a line at {where}"
     if "squeezes" in by_kind:
         return (
-            f"{who} plays {where} at move {first_ply + facts[0].step}, leaving {other} only cells that complete a "
-            f"line of {other}'s own"
+            f"{who} plays {where} at move {_move_number(first_ply + facts[0].step)}, leaving {other} only cells that "
+            f"complete a line of {other}'s own"
         )
     if "must block" in by_kind:
         said = f"{who} must block at {where}"
