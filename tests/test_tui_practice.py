@@ -505,3 +505,23 @@ async def test_quitting_from_a_mistake_s_practice_notes_it_in_the_study_before_a
             "the attempt kept",
             seconds=8,
         )
+
+
+async def test_due_today_on_another_board_says_where_it_is_practised():
+    """A new user's review: on misère 3×3 the first screen said "Due today: 1 on classic (u: puzzles; …)", where u
+    asks misère puzzles, none of them due. The keys are given for this board; another board's are to be opened."""
+    from workbench.library.practice import record_attempt
+
+    path = tempfile.mkdtemp() + "/library.sqlite3"
+    with Library.open(path) as library:
+        record_attempt(library, kind="puzzle", geometry=Geometry(), position=Position.empty(), answer=5, solved=False)
+    keys = 'u: puzzles; ctrl+p "Learn from all your mistakes": mistakes'
+    for geometry, said in (
+        (Geometry(misere=True), f'Due today: 1 on classic (on its own board: ctrl+p "New game: …", then {keys})'),
+        (Geometry(), f"Due today: 1 on classic ({keys})"),
+    ):
+        app = WorkbenchApp(db=path, game=geometry)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_library(pilot, app)
+            await until(pilot, lambda: "Due today" in _words(app.query_one(EvaluationView)), "the due count")
+            assert said in _words(app.query_one(EvaluationView))

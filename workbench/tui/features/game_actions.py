@@ -205,10 +205,10 @@ class GameActions(AppHost):
         if isinstance(self.screen, HelpScreen):
             return
         from ..keys_help import help_sections
-        from .practising import due_words
+        from ..panes.evaluation_words import due_words
 
         self.push_screen(
-            HelpScreen(help_sections(self.BINDINGS, due_words(self.practice_due) if self.practice_due else ""))
+            HelpScreen(help_sections(self.BINDINGS, due_words(self.practice_due.items()) if self.practice_due else ""))
         )
 
     def action_zoom(self) -> None:

@@ -276,7 +276,7 @@ class Practising(AppHost):
 
         self.practice_due = due
         for view in self.screen_stack[0].query(EvaluationView):  # the main screen's, under the practice screen too
-            view.due = due_words(due) if due else ""
+            view.due = tuple(due.items())
 
     def _figures_changed(self, figures: str) -> None:
         """The puzzle figures kept have changed: the practice screen shows them anew."""
@@ -304,15 +304,6 @@ class Practising(AppHost):
 
 def _exercise(puzzle, theme: str) -> Exercise:
     return Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}", theme=theme)
-
-
-def due_words(due: dict[str, int]) -> str:
-    """``3 on 3×3, 1 on 3×4``: the due counts in words."""
-    from ...engine.geometry import parse_variant
-
-    return ", ".join(
-        f"{count} on {describe_variant(parse_variant(variant), short=True)}" for variant, count in due.items()
-    )
 
 
 def puzzle_figures(library, geometry) -> str:

@@ -97,8 +97,8 @@ class EvaluationView(LinesView):
     """The first run (no settings yet): an empty study says how to begin."""
     preparing: reactive[str] = reactive("", repaint=False)
     """While a strong solution is being made: its step and how far it is, as the solver reports it."""
-    due: reactive[str] = reactive("", repaint=False)
-    """What practice is due today, in words (``3 on classic``), said on an empty study; empty: nothing due."""
+    due: reactive[tuple[tuple[str, int], ...]] = reactive((), repaint=False)
+    """What practice is due today, by variant (``(("3x3k3", 3),)``), said on an empty study; empty: nothing due."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)

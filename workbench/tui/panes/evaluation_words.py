@@ -7,12 +7,19 @@ Imports the engine, the state and the pane's line writer; no widget.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from rich.style import Style
 
 from ...engine.explain import explained
-from ...engine.geometry import Geometry, cell_name, uses_cell_numbers
+from ...engine.geometry import (
+    Geometry,
+    cell_name,
+    describe_variant,
+    format_variant,
+    parse_variant,
+    uses_cell_numbers,
+)
 from ...state import AppState, selected_line, selected_move
 from ...state.practice import mistake_summary
 from .lines import LineWriter, ellipsis
@@ -29,15 +36,33 @@ def how_to_begin(geometry: Geometry) -> str:
     )
 
 
-def write_first_screen(writer: LineWriter, state: AppState, part: Part, *, welcome: bool, due: str) -> None:
-    """On the first screen, nothing played yet: how to begin (the first run), and the practice due today."""
+def write_first_screen(
+    writer: LineWriter, state: AppState, part: Part, *, welcome: bool, due: tuple[tuple[str, int], ...]
+) -> None:
+    """On the first screen, nothing played yet: how to begin (the first run), and the practice due today, by board,
+    with where to practise it: on this board by its keys, on another by opening that board first."""
     if welcome:
         writer.newline(2).write("How to begin: ", part("evaluation--heading"))
         writer.write_wrapped(how_to_begin(state.geometry).split(), indent=2)
     if due:
         writer.newline(2).write("Due today: ", part("evaluation--heading"))
-        # L asks the open study's mistakes only: the palette's command asks every study's, where they are kept
-        writer.write_wrapped(f'{due} (u: puzzles; ctrl+p "Learn from all your mistakes": mistakes)'.split(), indent=2)
+        writer.write_wrapped(f"{due_words(due)} ({_where_to_practise(due, state.geometry)})".split(), indent=2)
+
+
+def due_words(due: Iterable[tuple[str, int]]) -> str:
+    """``3 on 3×3, 1 on 3×4``: the due counts, by variant, in words."""
+    return ", ".join(f"{count} on {describe_variant(parse_variant(variant), short=True)}" for variant, count in due)
+
+
+def _where_to_practise(due: tuple[tuple[str, int], ...], geometry: Geometry) -> str:
+    # L asks the open study's mistakes only: the palette's command asks every study's, where they are kept
+    here = dict(due).get(format_variant(geometry), 0)
+    keys = 'u: puzzles; ctrl+p "Learn from all your mistakes": mistakes'
+    if here and len(due) == 1:
+        return keys
+    if here:
+        return f"here {here}: {keys}"
+    return 'on its own board: ctrl+p "New game: …", then ' + keys
 
 
 def write_best_line(writer: LineWriter, state: AppState, part: Part) -> None:
