@@ -525,3 +525,28 @@ async def test_due_today_on_another_board_says_where_it_is_practised():
             await wait_library(pilot, app)
             await until(pilot, lambda: "Due today" in _words(app.query_one(EvaluationView)), "the due count")
             assert said in _words(app.query_one(EvaluationView))
+
+
+async def test_a_mistake_due_from_a_game_never_saved_is_asked_by_learning_from_all():
+    """A new user's review: a mistake practised in a game never saved stayed due (the first screen counted it) but
+    "Learn from all your mistakes" read only the saved studies, so it could never be practised again."""
+    from workbench.library.practice import record_attempt
+
+    path = tempfile.mkdtemp() + "/library.sqlite3"
+    unsaved = Position.empty().play(1)  # O to move after the corner, practised in a game not kept
+    with Library.open(path) as library:
+        record_attempt(library, kind="mistake", geometry=Geometry(), position=unsaved, answer=2, solved=False)
+    app = WorkbenchApp(db=path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        app.action_learn_all()
+        await pilot.pause()
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
+        [exercise] = app.screen.practice.exercises
+        assert (exercise.position, exercise.played, exercise.study) == (unsaved, None, None)
+        panel = plain_text(app.screen.query_one("#practice-panel"))
+        assert "a mistake practised before, in a game not saved" in panel
+        assert "O went wrong here before. Find a move that keeps the draw for O." in panel
+        await pilot.press("5", "n")
+        await until(pilot, lambda: attempt_stats(app.library, "mistake", Geometry()).solved == 1, "kept", seconds=8)

@@ -291,13 +291,14 @@ def prompt(practice: Practice) -> str:
             Value.LOSS: "every move loses. Find the one that holds out longest.",
         }[value]
         return f"{side} to move: {goal}"
-    played = cell_name(exercise.played, exercise.position.geometry) if exercise.played is not None else "?"
     goal = {
         Value.WIN: f"Find the quickest win for {side}.",
         Value.DRAW: f"Find a move that keeps the draw for {side}.",
         Value.LOSS: "Every move loses now: find the one that holds out longest.",
     }[value]
-    return f"{side} played {played} here. {goal}"
+    if exercise.played is None:  # due from a game never saved: the move once played is not kept
+        return f"{side} went wrong here before. {goal}"
+    return f"{side} played {cell_name(exercise.played, exercise.position.geometry)} here. {goal}"
 
 
 def score(practice: Practice) -> str:

@@ -104,7 +104,7 @@ class Practising(AppHost):
 
     def action_learn_all(self) -> None:
         """The mistakes of every study kept in the library on this board, the latest studies first, those due again
-        first of all, up to :data:`PRACTICE_AT_ONCE` at a time."""
+        first of all (with those due from games never saved), up to :data:`PRACTICE_AT_ONCE` at a time."""
         if not self._can_practise():
             return
         if self.library is None:
@@ -132,8 +132,16 @@ class Practising(AppHost):
                     continue
                 state = open_study(library, record.name)
                 exercises.extend(mistakes_of_tree(state.tree, player, study=record.name, answers=answers))
-            due = set(due_positions(library, "mistake", geometry))
-            exercises.sort(key=lambda exercise: exercise.position not in due)  # stable: the latest first within each
+            due = due_positions(library, "mistake", geometry)
+            # a mistake practised in a game never saved is due all the same: asked from its position alone
+            found = {exercise.position for exercise in exercises}
+            exercises.extend(
+                Exercise(position, where="a mistake practised before, in a game not saved")
+                for position in due
+                if position not in found and (player is None or position.turn is player)
+            )
+            due_now = set(due)
+            exercises.sort(key=lambda exercise: exercise.position not in due_now)  # stable: the latest first in each
             return tuple(exercises[:PRACTICE_AT_ONCE])
 
         def done(exercises) -> None:
