@@ -122,6 +122,23 @@ def test_export_json_gives_the_move_text_and_the_cursor(capsys, tmp_path):
     assert code == 0 and json.loads(out) == {"movetext": "5 1 9 (3 {quiet})", "cursor_moves": [5, 1, 3]}
 
 
+def test_export_takes_a_library_study_by_name_as_open_and_review_do(capsys, tmp_path):
+    """A new user's review: `workbench export rv1` said "cannot open 'rv1': no such file", though the docs give
+    `workbench export STUDY` and `review` takes a library study's name."""
+    from workbench.library import Library
+    from workbench.library.studies import save_study as save_to_library
+
+    db = str(tmp_path / "lib.sqlite3")
+    with Library.open(db) as library:
+        save_to_library(library, "rv1", study_state())
+    code, out, _ = run(capsys, "--db", db, "export", "rv1", "--json")
+    assert code == 0 and json.loads(out) == {"movetext": "5 1 9 (3 {quiet})", "cursor_moves": [5, 1, 3]}
+    code, out, err = run(capsys, "--db", db, "export", "rv2")
+    assert (code, out) == (2, "") and err == (
+        f"workbench: error: no study file or library study called 'rv2' (library {db!r})\n"
+    )
+
+
 def test_graph_dot_to_stdout_and_to_a_file(capsys, tmp_path, monkeypatch):
     code, out, _ = run(capsys, "graph", "--dot", "-")
     assert code == 0 and out.startswith("digraph tictactoe {") and out.rstrip().endswith("}")

@@ -10,9 +10,19 @@ from .common import UsageError, open_library, print_json, printable
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """A study's move text: a study file's, or the library's study of that name (as ``open`` and ``review`` read
+    them)."""
     from ..state import export_movetext, load_study
+    from .common import is_study_path, library_study
 
-    state = load_study(args.file)
+    if is_study_path(args.file):
+        state = load_study(args.file)
+    else:
+        state, library_path = library_study(args, args.file.strip())
+        if state is None:
+            raise UsageError(
+                f"no study file or library study called {args.file.strip()!r} (library {str(library_path)!r})"
+            )
     text = export_movetext(state.tree)
     if args.json:
         print_json({"movetext": text, "cursor_moves": list(state.tree.moves_to(state.cursor))})

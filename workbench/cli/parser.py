@@ -317,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     export_cmd = commands.add_parser(
         "export", parents=[db_option], help="print a saved study's move text (variations in parentheses)"
     )
-    export_cmd.add_argument("file", help="a study file (.json)")
+    export_cmd.add_argument("file", metavar="STUDY", help="a study file (.json), or a library study's name")
     export_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
 
     serve_cmd = commands.add_parser("serve", parents=[db_option], help="serve the app to browser tabs, one app per tab")
