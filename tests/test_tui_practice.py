@@ -550,3 +550,29 @@ async def test_a_mistake_due_from_a_game_never_saved_is_asked_by_learning_from_a
         assert "O went wrong here before. Find a move that keeps the draw for O." in panel
         await pilot.press("5", "n")
         await until(pilot, lambda: attempt_stats(app.library, "mistake", Geometry()).solved == 1, "kept", seconds=8)
+
+
+async def test_the_footer_shows_only_the_keys_that_do_something_now():
+    """A new user's review: the "Done" screen's footer still offered m Hint, space Solution, n Next, esc Stop. Once
+    an exercise is settled there is no hint or solution to give; once all are done, only "Back" (n or escape)."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("1", "2", "4", "7", "5", "3", "6", "L", "o")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
+        screen = app.screen
+        shown = lambda: {  # noqa: E731
+            binding.binding.description for binding in app.active_bindings.values() if binding.binding.show
+        }
+        assert {"Hint", "Solution", "Next", "Stop"} <= shown() and "Back" not in shown()
+        await pilot.press("5")  # right: settled
+        await pilot.pause()
+        assert {"Next", "Stop"} <= shown() and not shown() & {"Hint", "Solution", "Back"}
+        await pilot.press("m", "space")  # nothing to give now: the panel stays as it was
+        await pilot.pause()
+        assert not screen.practice.hint and not screen.practice.shown
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen.practice.finished and "Back" in shown() and not shown() & {"Hint", "Solution", "Next", "Stop"}
+        await pilot.press("n")
+        await until(pilot, lambda: not isinstance(app.screen, PracticeScreen), "back to the study")

@@ -112,6 +112,7 @@ class PracticeScreen(ModalScreen[Practice]):
     | space | show the solution (the best move and the line after it, numbered on the board) |
     | n | next exercise (a skip, where it was not answered: it ends a streak) |
     | escape | stop: back to the study, with what was practised (an exercise answered, hinted or shown counts) |
+    | n, escape (all done) | back to the study |
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -120,6 +121,7 @@ class PracticeScreen(ModalScreen[Practice]):
         Binding("space", "solution", "Solution"),
         Binding("n", "next", "Next"),
         Binding("escape,q", "stop", "Stop"),
+        Binding("n,escape,q", "back", "Back"),  # the same keys, once every exercise is done (check_action)
     ]
 
     def __init__(
@@ -179,6 +181,21 @@ class PracticeScreen(ModalScreen[Practice]):
                 answers=shown.answers,
             )
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the keys that do something now, in the footer too: no hint or solution once the exercise is settled;
+        once every exercise is done, only back."""
+        practice = self.practice
+        if action == "back":
+            return practice.finished
+        if practice.finished:
+            return action not in ("hint", "solution", "next", "stop", "type_cell")
+        if practice.settled:
+            return action not in ("hint", "solution", "type_cell")
+        return True
+
+    def action_back(self) -> None:
+        self.dismiss(self.practice)
+
     def action_type_cell(self) -> None:
         exercise = self.practice.current
         if exercise is None or self.practice.settled:
@@ -198,9 +215,6 @@ class PracticeScreen(ModalScreen[Practice]):
         self._set(with_solution(self.practice))
 
     def action_next(self) -> None:
-        if self.practice.finished:
-            self.dismiss(self.practice)
-            return
         if self._on_result is not None:
             self._on_result(self.practice)
         self._set(moved_on(self.practice))
@@ -220,6 +234,7 @@ class PracticeScreen(ModalScreen[Practice]):
     def _set(self, practice: Practice) -> None:
         if practice is not self.practice:
             self.practice = practice
+            self.refresh_bindings()
             self.show()
 
     # --- drawing ------------------------------------------------------------------------------------------------
