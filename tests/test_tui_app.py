@@ -24,8 +24,10 @@ from .tui_helpers import (
     HANG_GUARD_SECONDS,
     cell_offset,
     cell_texts,
+    discard_changes,
     moves,
     text_of,
+    until,
     wait_for_reactive,
     wait_library,
     wait_ready,
@@ -133,6 +135,7 @@ async def test_backspace_steps_back_and_undo_redo_restore_edits():
         await pilot.press("5", "1", "backspace")
         assert moves(app) == (5,)
         await pilot.press("n", "enter")
+        await discard_changes(pilot, app)  # asked first: undo brings them back, but not once the app is closed
         assert moves(app) == () and len(app.store.state.tree.nodes) == 1
         await pilot.press("ctrl+z")
         assert len(app.store.state.tree.nodes) == 3
@@ -339,6 +342,7 @@ async def test_set_up_dialog_shows_errors_inline_then_sets_up():
         assert not isinstance(app.screen, SetUpDialog)
         assert app.store.state.tree.root_position == parse_position("X.O/.X./...")
         await pilot.press("i", *"5 1 (3) 9", "enter")
+        await discard_changes(pilot, app)  # the set-up position, never saved
         assert moves(app) == (5, 1, 9)
         await pilot.press("i", *"5,5")
         error = app.screen.query_one("#setup-error", Static)
@@ -966,7 +970,7 @@ async def test_history_marks_each_move_and_scores_each_side_of_the_line():
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X 67% · O 50%"
         assert "?? mistake" in text_of(legend) and "≡ ≈ twins" in text_of(legend)
         await pilot.press("n", "enter")
-        await pilot.pause()
+        await discard_changes(pilot, app)
         assert text_of(app.query_one(LineScore)).strip() == "accuracy X — · O —"
         await pilot.resize_terminal(100, 30)  # not tall: the legend gives its rows to the tree
         await pilot.pause()
@@ -1156,6 +1160,7 @@ async def test_undo_back_through_many_new_games_brings_the_first_study_s_name_ba
         await wait_ready(pilot, app)
         for _ in range(15):  # more than the last few: undo reaches them all
             await pilot.press("5", "n", "enter")
+            await discard_changes(pilot, app)
         assert app.study_path is None
         for _ in range(30):
             await pilot.press("ctrl+z")
@@ -1387,8 +1392,30 @@ async def test_every_pane_and_view_bound_to_the_state_holds_the_store_s_after_ea
             await pilot.pause()
             if app.screen is not app.screen_stack[0]:
                 await pilot.press("enter")  # the new-game dialog: the classic game
-                await pilot.pause()
+                await discard_changes(pilot, app)
             assert all(node.state is app.store.state for node in readers), keys
             assert app.state is app.store.state
             assert seen and seen[-1][1] is app.store.state and (len(keys) > 1 or seen[-1][0] is before)
         assert "class 1 of 765" in text_of(app.query_one(SymmetryView))  # a new game, drawn
+
+
+async def test_a_new_game_or_set_up_over_unsaved_changes_asks_first():
+    """A new user's review: `n`, Enter replaced a changed untitled study with a toast; undo brought it back, but the
+    quit question asks only about the study open then, so the old one was lost at quit. Now it is asked first: d
+    discards, escape keeps the study as it was; an empty study is replaced without a word."""
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("n", "enter")  # nothing to lose: no question
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmQuit) and moves(app) == ()
+        await pilot.press("5", "1", "n", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmQuit), "the unsaved-changes question")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.screen_stack[0] and moves(app) == (5, 1)
+        await pilot.press("i", *"X../.../...", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmQuit), "asked before a set-up too")
+        await pilot.press("d")
+        await pilot.pause()
+        assert app.store.state.tree.root_position == parse_position("X../.../...") and moves(app) == ()

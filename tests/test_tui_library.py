@@ -9,7 +9,7 @@ from workbench.tui.dialogs import Confirm, PathDialog
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 from workbench.tui.panes.evaluation import EvaluationView
 
-from .tui_helpers import library_with_games, moves, text_of, wait_library
+from .tui_helpers import discard_changes, library_with_games, moves, text_of, wait_library
 
 SIZE = (100, 34)
 
@@ -334,6 +334,7 @@ async def test_undoing_a_new_game_brings_back_the_study_and_its_name(tmp_path):
         await pilot.press("i")
         app.screen.query_one(Input).value = "X../.../..."
         await pilot.press("enter")
+        await discard_changes(pilot, app)  # the 9 taken off and not saved
         assert app.sub_title == "classic · untitled study •"
         await pilot.press("ctrl+z")
         assert app.sub_title.startswith("classic · corner line")

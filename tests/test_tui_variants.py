@@ -19,7 +19,7 @@ from workbench.tui.panes.board import BoardGrid, BoardPane
 from workbench.tui.panes.evaluation import EvaluationView
 from workbench.tui.panes.symmetry import SymmetryView
 
-from .tui_helpers import cell_offset, moves, text_of, until, wait_ready
+from .tui_helpers import cell_offset, discard_changes, moves, text_of, until, wait_ready
 
 SIZE = (100, 34)
 THREE_BY_FOUR = Geometry(3, 4, 3)
@@ -86,7 +86,7 @@ async def test_n_lists_the_variants_with_the_one_played_lit_and_enter_starts_it_
         assert texts[0].startswith("classic") and texts[2].startswith("3×4, three in a row")
         assert listed.highlighted == 0 and app.focused is listed
         await pilot.press("enter")
-        await pilot.pause()
+        await discard_changes(pilot, app)  # the 5, never saved: asked first
         assert not isinstance(app.screen, NewGameDialog)
         assert moves(app) == () and app.store.state.geometry == Geometry()
 
@@ -168,6 +168,7 @@ async def test_a_typed_variant_is_checked_before_the_game_starts():
         assert moves(app) == (5,)  # nothing changed meanwhile
         dialog.query_one("#variant-input", Input).value = "2x5K3-Misère"
         await pilot.press("enter")
+        await discard_changes(pilot, app)
         await wait_ready(pilot, app)
         assert app.store.state.geometry == Geometry(2, 5, 3, misere=True) and moves(app) == ()
         assert app.query_one(BoardPane).border_title == "Board · 2×5 k3 misère"
@@ -212,7 +213,7 @@ async def test_the_palette_s_new_game_opens_the_new_game_dialog():
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, NewGameDialog), "the new-game dialog", seconds=8)
         await pilot.press("enter")  # this variant again: its empty board
-        await pilot.pause()
+        await discard_changes(pilot, app)
         assert not isinstance(app.screen, NewGameDialog) and moves(app) == ()
 
 
@@ -311,7 +312,7 @@ async def test_set_up_reads_the_board_being_played():
         await pilot.pause()
         assert app.store.state.tree.root_position == parse_position("X.../.O../....", THREE_BY_FOUR)
         await pilot.press("i", *"12 1 6", "enter")
-        await pilot.pause()
+        await discard_changes(pilot, app)  # the set-up position, never saved
         assert moves(app) == (12, 1, 6) and app.store.state.geometry == THREE_BY_FOUR
         await pilot.press("i", *"x.o/.x./...")
         await pilot.pause()

@@ -111,3 +111,12 @@ async def until(pilot, condition, what: str, seconds: float = 200.0) -> None:
             return
         await pilot.pause(0.01)
     raise AssertionError(f"never: {what}")
+
+
+async def discard_changes(pilot, app) -> None:
+    """A new game or set-up over a study with unsaved changes asks first: Discard them."""
+    from workbench.tui.dialogs import ConfirmQuit
+
+    await until(pilot, lambda: isinstance(app.screen, ConfirmQuit), "the unsaved-changes question")
+    await pilot.click("#discard")
+    await pilot.pause()

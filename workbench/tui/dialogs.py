@@ -369,9 +369,14 @@ class MoveTextScreen(ModalScreen[None]):
 
 
 class ConfirmQuit(ModalScreen[str]):
-    """Unsaved changes: save, discard, or go back."""
+    """Unsaved changes, before quitting or before a new game or set-up replaces the study: save, discard, or go
+    back (s, d, escape)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss('cancel')", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "dismiss('save')", "Save"),
+        Binding("d", "dismiss('discard')", "Discard"),
+        Binding("escape", "dismiss('cancel')", "Cancel"),
+    ]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

@@ -123,12 +123,17 @@ class GameActions(AppHost):
         self._prefetch.settle()
 
     def new_game(self, geometry: Geometry) -> None:
-        """A new game of ``geometry``: a new, untitled study."""
-        before = self.store.state
-        self.store.dispatch(NewGame(geometry=geometry))
-        self._untitled(before)
-        self._maybe_engine_move()  # an engine playing X opens the new game
-        self.notify("New game (ctrl+z brings the old tree back).", timeout=3)
+        """A new game of ``geometry``: a new, untitled study, once unsaved changes to the one open are saved or
+        discarded (undo would bring them back, but not after the app is closed)."""
+
+        def start() -> None:
+            before = self.store.state
+            self.store.dispatch(NewGame(geometry=geometry))
+            self._untitled(before)
+            self._maybe_engine_move()  # an engine playing X opens the new game
+            self.notify("New game (ctrl+z brings the old tree back).", timeout=3)
+
+        self._unless_unsaved(start)
 
     def _untitled(self, before: AppState) -> None:
         """A new game or set-up is a new study: saving it must not overwrite the one that was open.
@@ -180,11 +185,14 @@ class GameActions(AppHost):
 
         def done(action) -> None:
             if action is not None:
-                before = self.store.state
-                self.store.dispatch(action)
-                self._untitled(before)
-                self._maybe_engine_move()  # a set-up where it is the engine's turn
-                self.notify("Set up (ctrl+z brings the old tree back).", timeout=3)
+                self._unless_unsaved(lambda: set_up(action))  # as a new game: the study open is kept or let go first
+
+        def set_up(action) -> None:
+            before = self.store.state
+            self.store.dispatch(action)
+            self._untitled(before)
+            self._maybe_engine_move()  # a set-up where it is the engine's turn
+            self.notify("Set up (ctrl+z brings the old tree back).", timeout=3)
 
         self.push_screen(SetUpDialog(self.store.state.geometry), done)
 
