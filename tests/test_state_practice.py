@@ -2,6 +2,7 @@
 solutions, results and the notes a practised mistake leaves."""
 
 import random
+from datetime import date
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -13,6 +14,7 @@ from workbench.engine.threats import completions
 from workbench.state import AppState, reduce
 from workbench.state.actions import Back, NewGame, PlayCell
 from workbench.state.practice import (
+    PRACTISED_NOTE,
     RESULTS,
     Exercise,
     Practice,
@@ -90,7 +92,10 @@ def test_a_session_goes_wrong_answer_hint_solution_next_and_keeps_each_result():
     assert practice.finished and practice.results == ("shown",) and practice.current is None
     assert moved_on(practice) is practice and answer(practice, 5) is practice
     assert score(practice) == "0 of 1 solved · 1 shown"
-    assert practised_comment(practice, 0) == "practised: shown (best: 5)"
+    assert practised_comment(practice, 0, date(2026, 11, 29)) == "practised 2026-11-29: shown (best: 5)"
+    for older in ("practised: shown (best: 5)", "practised 2026-11-29: solved (best: 5)"):  # what a new note replaces
+        assert PRACTISED_NOTE.match(older)
+    assert not PRACTISED_NOTE.match("practised it: no") and not PRACTISED_NOTE.match("a note practised: 2")
 
 
 def test_found_after_a_hint_and_skipped_are_results_of_their_own():

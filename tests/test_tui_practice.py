@@ -5,6 +5,7 @@ the game-over pane's mistakes and the first screen's words."""
 
 import io
 import tempfile
+from datetime import date
 
 from rich.console import Console
 from textual.widgets import Button, Label, Static
@@ -154,7 +155,9 @@ async def test_learning_from_mistakes_a_wrong_answer_graded_hints_the_solution_a
         assert not isinstance(app.screen, PracticeScreen)
         state = app.store.state
         node = state.tree.child_with_move(state.tree.path(state.cursor)[1], 2)
-        assert state.tree.node(node).comment == "practised: shown (best: 5)" and state.modified
+        assert (
+            state.tree.node(node).comment == f"practised {date.today().isoformat()}: shown (best: 5)" and state.modified
+        )
         assert moves(app) == (1, 2, 4, 7, 5, 3, 6)  # the study's game is where it was
         [notice] = [note for note in app._notifications if note.message.startswith("Practice:")]
         assert notice.message == (
@@ -192,7 +195,7 @@ async def test_at_80_by_24_three_wrong_answers_then_the_right_one_stay_in_sight_
         await pilot.pause()
         assert screen.practice.results == ("found later", "skipped")
         comments = [node.comment for node in app.store.state.tree.nodes.values() if node.comment]
-        assert comments == ["practised: found later (best: 5)"]
+        assert comments == [f"practised {date.today().isoformat()}: found later (best: 5)"]
 
 
 async def test_learn_finds_a_mistake_in_a_variation_from_the_main_line():
@@ -498,7 +501,7 @@ async def test_quitting_from_a_mistake_s_practice_notes_it_in_the_study_before_a
         await pilot.press("ctrl+q")
         await until(pilot, lambda: isinstance(app.screen, ConfirmQuit), "asked to save", seconds=8)
         comments = [node.comment for node in app.store.state.tree.nodes.values() if node.comment]
-        assert comments == ["practised: solved (best: 5)"]
+        assert comments == [f"practised {date.today().isoformat()}: solved (best: 5)"]
         await until(
             pilot,
             lambda: attempt_stats(app.library, "mistake", Geometry()).attempts == 1,

@@ -12,6 +12,7 @@ Imports only the engine, as the rest of the state does.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Literal
@@ -436,12 +437,17 @@ def mistake_summary(tree: GameTree, line: tuple[NodeId, ...], answers: Answers |
     return tuple(lines)
 
 
-def practised_comment(practice: Practice, index: int) -> str:
-    """The note a practised mistake leaves on its move in the study: ``practised: found`` and the best moves."""
+def practised_comment(practice: Practice, index: int, day: date) -> str:
+    """The note a practised mistake leaves on its move in the study, dated (a study practised again elsewhere, from
+    the library, keeps its older note: the date says how old): ``practised 2026-11-29: solved (best: 5)``."""
     exercise = practice.exercises[index]
     result = practice.results[index]
     best = cell_names(solution(exercise.position, practice.answers), exercise.position.geometry, ", ")
-    return f"practised: {result} (best: {best})"
+    return f"practised {day.isoformat()}: {result} (best: {best})"
+
+
+PRACTISED_NOTE = re.compile(r"practised( \d{4}-\d{2}-\d{2})?: ")
+"""How a practised note begins (the undated ``practised: `` of older studies too): the note a new one replaces."""
 
 
 __all__ = [
@@ -461,6 +467,7 @@ __all__ = [
     "mistakes_of_line",
     "mistakes_of_tree",
     "moved_on",
+    "PRACTISED_NOTE",
     "practised_comment",
     "prompt",
     "score",

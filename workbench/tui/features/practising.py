@@ -7,6 +7,7 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`; the library is read and wri
 
 from __future__ import annotations
 
+from datetime import date
 from typing import TYPE_CHECKING
 
 from ...engine import Player
@@ -14,7 +15,7 @@ from ...engine.analysis import MAX_TABLE_CELLS
 from ...engine.geometry import describe_variant, format_variant
 from ...errors import WorkbenchError
 from ...state.actions import SetComment
-from ...state.practice import Exercise, Practice, mistakes_of_tree, practised_comment
+from ...state.practice import PRACTISED_NOTE, Exercise, Practice, mistakes_of_tree, practised_comment
 
 if TYPE_CHECKING:
     from .host import AppHost
@@ -85,9 +86,9 @@ class Practising(AppHost):
             child = state.tree.child_with_move(exercise.node, exercise.played)
             if child is None:
                 continue
-            note = practised_comment(practice, index)
+            note = practised_comment(practice, index, date.today())
             comment = state.tree.node(child).comment
-            kept = [part for part in comment.split(" · ") if part and not part.startswith("practised: ")]
+            kept = [part for part in comment.split(" · ") if part and not PRACTISED_NOTE.match(part)]
             self.store.dispatch(SetComment(text=" · ".join([*kept, note]), node=child))
             state = self.store.state
             noted += 1
