@@ -1414,6 +1414,13 @@ async def test_a_new_game_or_set_up_over_unsaved_changes_asks_first():
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is app.screen_stack[0] and moves(app) == (5, 1)
+        await pilot.press("n", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmQuit), "asked again")
+        await pilot.press("s")  # save: an untitled study asks where
+        await until(pilot, lambda: isinstance(app.screen, PathDialog), "where to save")
+        await pilot.press("escape")  # not saved: the new game waits for a save that never came
+        await pilot.pause()
+        assert moves(app) == (5, 1)
         await pilot.press("i", *"X../.../...", "enter")
         await until(pilot, lambda: isinstance(app.screen, ConfirmQuit), "asked before a set-up too")
         await pilot.press("d")

@@ -382,9 +382,9 @@ class ConfirmQuit(ModalScreen[str]):
         with Vertical(classes="dialog"):
             yield Label("The study has unsaved changes.", classes="dialog-title")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Save", variant="primary", id="save")
-                yield Button("Discard", variant="error", id="discard")
-                yield Button("Cancel", id="cancel")
+                yield Button("Save (s)", variant="primary", id="save")
+                yield Button("Discard (d)", variant="error", id="discard")
+                yield Button("Cancel (esc)", id="cancel")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "cancel")
