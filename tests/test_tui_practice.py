@@ -350,7 +350,7 @@ async def test_learning_from_all_the_library_s_studies_asks_the_missed_first():
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_library(pilot, app)
         # the first screen says so, and where the mistakes of every study are asked (L asks the open study's)
-        due = 'Due today: 1 on classic (u: puzzles; ctrl+p "Learn from all your mistakes": mistakes)'
+        due = 'Due today: 1 on classic (u for puzzles, ctrl+p "Learn from all your mistakes" for mistakes)'
         await until(pilot, lambda: due in _words(app.query_one(EvaluationView)), "the due count")
         await pilot.press("f1")
         await pilot.pause()
@@ -518,9 +518,9 @@ async def test_due_today_on_another_board_says_where_it_is_practised():
     path = tempfile.mkdtemp() + "/library.sqlite3"
     with Library.open(path) as library:
         record_attempt(library, kind="puzzle", geometry=Geometry(), position=Position.empty(), answer=5, solved=False)
-    keys = 'u: puzzles; ctrl+p "Learn from all your mistakes": mistakes'
+    keys = 'u for puzzles, ctrl+p "Learn from all your mistakes" for mistakes'
     for geometry, said in (
-        (Geometry(misere=True), f'Due today: 1 on classic (on its own board: ctrl+p "New game: …", then {keys})'),
+        (Geometry(misere=True), f'Due today: 1 on classic (on their own boards: ctrl+p "New game: …", then {keys})'),
         (Geometry(), f"Due today: 1 on classic ({keys})"),
     ):
         app = WorkbenchApp(db=path, game=geometry)
@@ -528,6 +528,14 @@ async def test_due_today_on_another_board_says_where_it_is_practised():
             await wait_library(pilot, app)
             await until(pilot, lambda: "Due today" in _words(app.query_one(EvaluationView)), "the due count")
             assert said in _words(app.query_one(EvaluationView))
+    wide = Geometry(3, 4, 3)  # due on two boards: this one's keys, and the other's board to open
+    with Library.open(path) as library:
+        record_attempt(library, kind="puzzle", geometry=wide, position=Position.empty(wide), answer=5, solved=False)
+    app = WorkbenchApp(db=path, game=Geometry())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        await until(pilot, lambda: "Due today" in _words(app.query_one(EvaluationView)), "the due count")
+        assert f"(the 1 here: {keys}; the others on their own boards)" in _words(app.query_one(EvaluationView))
 
 
 async def test_a_mistake_due_from_a_game_never_saved_is_asked_by_learning_from_all():

@@ -57,12 +57,12 @@ def due_words(due: Iterable[tuple[str, int]]) -> str:
 def _where_to_practise(due: tuple[tuple[str, int], ...], geometry: Geometry) -> str:
     # L asks the open study's mistakes only: the palette's command asks every study's, where they are kept
     here = dict(due).get(format_variant(geometry), 0)
-    keys = 'u: puzzles; ctrl+p "Learn from all your mistakes": mistakes'
+    keys = 'u for puzzles, ctrl+p "Learn from all your mistakes" for mistakes'
     if here and len(due) == 1:
         return keys
     if here:
-        return f"here {here}: {keys}"
-    return 'on its own board: ctrl+p "New game: …", then ' + keys
+        return f"the {here} here: {keys}; the others on their own boards"
+    return f'on their own boards: ctrl+p "New game: …", then {keys}'
 
 
 def write_best_line(writer: LineWriter, state: AppState, part: Part) -> None:
