@@ -70,10 +70,15 @@ def position_from(args: argparse.Namespace) -> Position:
     if args.moves is not None:
         start = Position.empty(geometry)
         return start.play_all(parse_moves(args.moves, start))
-    text = args.position if args.position is not None else args.position_option
+    text = position_text(args)
     if text is None:  # nothing named: the game's empty board, as the app starts
         return Position.empty(geometry)
     return parse_position(text, geometry)
+
+
+def position_text(args: argparse.Namespace) -> str | None:
+    """The position named, as the argument or as ``--position=…`` (for one that starts with '-'); None: neither."""
+    return args.position if args.position is not None else args.position_option
 
 
 def is_study_path(target: str) -> bool:

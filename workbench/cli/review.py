@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..engine import TIC_TAC_TOE, Player, Position, format_position, parse_moves
 from ..errors import InputError
-from .common import UsageError, answers_with_progress, game_of, parse_budget, print_json
+from .common import UsageError, answers_with_progress, game_of, parse_budget, position_text, print_json
 
 if TYPE_CHECKING:
     from ..engine.answers import Answers
@@ -91,25 +91,24 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from ..engine.geometry import cell_names, parse_cell_name
 
     geometry = game_of(args)
-    if args.position is None:  # given as --position=…, for one that starts with '-'
-        args.position = args.position_option
+    given = position_text(args)
     if args.all:
-        if args.moves is not None or args.position is not None or args.move is not None:
+        if args.moves is not None or given is not None or args.move is not None:
             raise UsageError("explain --all explains every move of every position: it takes no position or move")
         from .every_position import explain_every_move
 
         return explain_every_move(args, geometry)
     if args.moves is not None:
-        if args.position is not None or args.move is not None:
+        if given is not None or args.move is not None:
             raise UsageError("explain takes --moves LIST, or POSITION --move CELL, not both")
         cells = parse_moves(args.moves, Position.empty(geometry))
         if not cells:
             raise UsageError("explain --moves needs at least one move: its last is explained")
         position, cell = Position.empty(geometry).play_all(cells[:-1]), cells[-1]
-    elif args.position is not None and args.move is not None:
+    elif given is not None and args.move is not None:
         from ..engine import parse_position
 
-        position = parse_position(args.position, geometry)
+        position = parse_position(given, geometry)
         cell = parse_cell_name(args.move, geometry)
     else:
         raise UsageError("explain needs --moves LIST, or POSITION --move CELL")

@@ -60,10 +60,14 @@ def tell_line(facts: Sequence[Fact], geometry: Geometry, first_ply: int, *, more
     return f"{words}; and so on" if words and more else words
 
 
-def _names(cells, geometry: Geometry | None, last: str = "and") -> str:
-    """``6 and 9``, ``a2, d2 and c1``; without a ``geometry`` the ``cells`` are words already."""
-    names = [cell_name(cell, geometry) for cell in cells] if geometry is not None else list(cells)
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+def _names(cells, geometry: Geometry, last: str = "and") -> str:
+    """``6 and 9``, ``a2, d2 and c1``."""
+    return _listed([cell_name(cell, geometry) for cell in cells], last)
+
+
+def _listed(words: Sequence[str], last: str = "and") -> str:
+    """``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def _own_role(facts: Sequence[Fact], geometry: Geometry) -> str:
@@ -90,7 +94,7 @@ def _own_role(facts: Sequence[Fact], geometry: Geometry) -> str:
         parts.append(f"leaves {other} a line to complete at {_names(by_kind['leaves'].cells, geometry)}")
     if "threatens" in by_kind and not geometry.misere:
         parts.append(f"threatens {_names(by_kind['threatens'].cells, geometry)}")
-    role = f"it {_names(parts, None)}" if parts else ""
+    role = f"it {_listed(parts)}" if parts else ""
     if "stops only one" in by_kind:
         role += f"{', and ' if role else ''}{other} can stop only one{_of_all(by_kind, geometry)}"
     return role

@@ -1,5 +1,5 @@
-"""The variation tree's layout, pure: which line each node is drawn on, behind which guides, and the text of a
-move's label (no widget, no styles).
+"""The variation tree's layout, pure: which line each node is drawn on, and behind which guides (no widget, no
+styles; a move's label is :func:`workbench.engine.position.move_label`).
 
 The main line is drawn as one line, as an analysis board writes it: its moves one under another down a column,
 with no guides. A variation hangs as a branch right under the move it replaces, ``├── `` or ``└── `` from that
@@ -38,7 +38,6 @@ from rich.segment import Segment
 from ...engine import Position
 from ...engine.analysis import class_key
 from ...engine.answers import Answers
-from ...engine.position import move_label as move_label
 from ...state import ROOT, GameTree, NodeId
 
 EXPANDED, COLLAPSED = "▼ ", "▶ "

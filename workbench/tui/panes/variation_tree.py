@@ -26,6 +26,7 @@ from textual.strip import Strip
 
 from ...engine import Position
 from ...engine.answers import Answers
+from ...engine.position import move_label
 from ...state import AppState, GameTree, NodeId, annotation
 from ...state.actions import (
     DeleteVariation,
@@ -42,7 +43,6 @@ from .tree_layout import (
     find_twins as find_twins,
     is_variation as is_variation,
     line_head as line_head,
-    move_label as move_label,
     tree_lines as tree_lines,
     tree_positions as tree_positions,
     view_children as view_children,
