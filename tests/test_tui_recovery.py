@@ -4,8 +4,10 @@ from datetime import UTC
 
 import pytest
 
+from workbench.engine import Geometry
 from workbench.library import Library
-from workbench.library.recovery import left_behind
+from workbench.library.recovery import keep, left_behind
+from workbench.state.played import game_state
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import Confirm, ConfirmQuit
 
@@ -66,6 +68,48 @@ async def test_declining_the_restore_drops_it_and_a_clean_quit_leaves_nothing(tm
         assert moves(app) == () and not app.store.state.modified
         await pilot.press("ctrl+q")  # nothing unsaved: quits at once
     assert app.return_code == 0
+    with Library.open(db) as library:
+        assert library.query("SELECT count(*) FROM recovery") == [(0,)]
+
+
+async def test_two_studies_left_behind_each_is_asked_about_in_its_own_words(tmp_path):
+    """Restoring the first of two, the second's offer comes as its own question; restoring it too asks about the
+    first (unsaved now), saying why. Going back (at once, or from the question where to save it) keeps the first open
+    and the second for the next start; discarding the first restores the second."""
+    db = str(tmp_path / "lib.sqlite3")
+    for answers in (("escape",), ("s", "escape"), ("d",)):  # back; save, then back from the question where; discard
+        with Library.open(db) as library:  # as two apps killed in turn would leave them
+            keep(library, "older", game_state(Geometry(3, 3, 3), (7, 8, 9)), path=None, name=None)
+            keep(library, "newer", game_state(Geometry(3, 3, 3), (1,)), path=None, name=None)
+            with library.transaction() as connection:  # (the newer offered first: both may be kept in one second)
+                connection.execute("UPDATE recovery SET updated = datetime('now', '-1 minute') WHERE session = 'older'")
+        app = WorkbenchApp(db=db)
+        async with app.run_test(size=SIZE) as pilot:
+            assert await wait_library(pilot, app) == "open"
+            await pilot.pause()
+            await pilot.press("enter")  # restore the newer, which is not this answer's subject
+            assert moves(app) == (1,) and app.store.state.modified
+            await pilot.pause()
+            assert isinstance(app.screen, Confirm)  # the next offer in its own words, before anything is discarded
+            assert str(app.screen.query_one("#confirm-question").render()).endswith("(an untitled study, 3 moves)")
+            await pilot.press("enter")  # restore it as well: over the restored one
+            assert isinstance(app.screen, ConfirmQuit)
+            why = str(app.screen.query_one(".dialog-title").render())
+            assert why.startswith("Restoring the study from ") and why.endswith(
+                "replaces the open one, which has unsaved changes."
+            )
+            await pilot.press(*answers)
+            await pilot.pause()
+            assert app.screen is app.screen_stack[0]  # no more questions: two were offered
+            assert app.keeper.flush()
+            kept = left_behind(app.library, own_session=app.keeper.session)
+            if answers[-1] == "escape":  # the first stays open, the second kept for later (and it says so)
+                assert moves(app) == (1,) and [len(study.state.tree.nodes) - 1 for study in kept] == [3]
+                assert any("offered again at the next start" in n.message for n in app._notifications)
+            else:  # the first discarded, the second restored
+                assert moves(app) == (7, 8, 9) and kept == []
+            await pilot.press("ctrl+q")
+            await pilot.press("d")
     with Library.open(db) as library:
         assert library.query("SELECT count(*) FROM recovery") == [(0,)]
 

@@ -378,9 +378,13 @@ class ConfirmQuit(ModalScreen[str]):
         Binding("escape", "dismiss('cancel')", "Cancel"),
     ]
 
+    def __init__(self, why: str | None = None) -> None:
+        super().__init__()
+        self._why = why
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("The study has unsaved changes.", classes="dialog-title")
+            yield Label(self._why or "The study has unsaved changes.", classes="dialog-title", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save (s)", variant="primary", id="save")
                 yield Button("Discard (d)", variant="error", id="discard")

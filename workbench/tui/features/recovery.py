@@ -92,23 +92,40 @@ class Recovery(AppHost):
         recovered, rest = left[0], left[1:]
         where = recovered.path or recovered.name or "an untitled study"
         moves = len(recovered.state.tree.nodes) - 1
-        question = (
-            f"Restore the unsaved study from {_when(recovered.updated)}? ({where}, {moves} "
-            f"move{'s' if moves != 1 else ''})"
-        )
+        when = _when(recovered.updated)
+        question = f"Restore the unsaved study from {when}? ({where}, {moves} move{'s' if moves != 1 else ''})"
 
-        def answered(discard: bool | None) -> None:
-            if not discard:  # restoring is the default answer: declining is what loses work
-                self.store.dispatch(LoadState(state=recovered.state, unsaved=True))
-                self.study_path, self.study_name = recovered.path, recovered.name
-                self._update_title()
-                self._keep_recovery()
-                self.notify("Restored: save it to keep it (ctrl+s).", timeout=4)
+        def restore() -> None:
+            self.store.dispatch(LoadState(state=recovered.state, unsaved=True))
+            self.study_path, self.study_name = recovered.path, recovered.name
+            self._update_title()
+            self._keep_recovery()
+            self.notify("Restored: save it to keep it (ctrl+s).", timeout=4)
+            drop_then_offer_the_rest()
+
+        def drop_then_offer_the_rest() -> None:
             assert self.keeper is not None  # pragma: no mutate - set before the first offer
             self.keeper.drop(recovered.session)
             self._offer_restore(rest)
 
-        self._unless_unsaved(lambda: self.push_screen(Confirm(question, yes="Discard", no="Restore"), answered))
+        def kept_for_later() -> None:
+            self.notify(f"Kept for later: the unsaved study from {when} is offered again at the next start.", timeout=6)
+            self._offer_restore(rest)
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                drop_then_offer_the_rest()
+                return
+            # restoring is the default answer (declining is what loses work); over a study with unsaved changes of
+            # its own (one restored a moment ago, or moves played while the library opened), that study is asked
+            # about first, saying why; cancelled, the one offered stays kept for the next start
+            self._unless_unsaved(
+                restore,
+                why=f"Restoring the study from {when} replaces the open one, which has unsaved changes.",
+                otherwise=kept_for_later,
+            )
+
+        self.push_screen(Confirm(question, yes="Discard", no="Restore"), answered)
 
     _recovery_ended = False
     """Recovery has ended (a clean quit, or the app's end): a library that opens after it keeps nothing."""

@@ -119,12 +119,15 @@ class StudyFiles(AppHost):
             title, default = "Save study as (a .json file)", self.study_path or "study.json"
         self.push_screen(PathDialog(title, default, self._save_named, question=self._replacing), after)
 
-    def _save_then(self, proceed=None) -> None:
-        """Save where the study came from (its file or library name), or ask where; then ``proceed``."""
+    def _save_then(self, proceed=None, otherwise=None) -> None:
+        """Save where the study came from (its file or library name), or ask where; then ``proceed``, or
+        ``otherwise`` if the user cancelled the question where."""
 
         def after(saved: str | None) -> None:
             if saved is not None and proceed is not None:
                 proceed()
+            elif saved is None and otherwise is not None:
+                otherwise()
 
         # its own file, whatever its name looks like (never taken for a library name), else its library name
         target: str | None
@@ -223,8 +226,9 @@ class StudyFiles(AppHost):
 
         return run
 
-    def _unless_unsaved(self, proceed) -> None:
-        """Run ``proceed`` now, or after the user saves or discards unsaved changes (an empty new game has none)."""
+    def _unless_unsaved(self, proceed, *, why: str | None = None, otherwise=None) -> None:
+        """Run ``proceed`` now, or after the user saves or discards unsaved changes (an empty new game has none);
+        ``otherwise`` (if given) when the user goes back instead. ``why`` says what asks, where the user did not."""
         if not self.store.state.modified or self.store.state.tree.is_empty:
             proceed()
             return
@@ -234,9 +238,11 @@ class StudyFiles(AppHost):
             if choice == "discard":
                 proceed()
             elif choice == "save":
-                self._save_then(proceed)
+                self._save_then(proceed, otherwise)
+            elif otherwise is not None:
+                otherwise()
 
-        self.push_screen(ConfirmQuit(), decided)
+        self.push_screen(ConfirmQuit(why), decided)
 
     def action_request_quit(self) -> None:
         from ..dialogs import ConfirmQuit
