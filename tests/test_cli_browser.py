@@ -33,7 +33,7 @@ from workbench.bench.browser import (
     until as wait_until,
 )
 
-from .test_cli_serve import _apps, base_of, server  # noqa: F401 - a fixture
+from .test_cli_serve import _apps, base_of, server, serving_again  # noqa: F401 - a fixture
 
 CHROMIUM = find_chromium()
 REQUIRED = os.environ.get("WORKBENCH_BROWSER_TESTS") == "required"
@@ -63,6 +63,11 @@ def open_panes(page, url: str, what: str) -> PageScreen:
     assert response.status == 200, (url, response.status)
     until(page, screen, all_panes, what)
     return screen
+
+
+def intro(page) -> str:
+    """What the page's own words say (before its app's first bytes: starting, or why it has no key)."""
+    return page.evaluate("document.querySelector('.intro div').textContent")
 
 
 def after_5_1_9(text: str) -> bool:
@@ -295,12 +300,12 @@ def test_only_the_printed_address_opens_the_workbench_no_other_page_and_no_other
             assert foreign.goto(f"{base}/?token=x{token}").status == 403
             stranger = browser.new_context().new_page()
             response = stranger.goto(base + "/")
-            assert response.status == 200 and "This page has no key" in stranger.content()
+            assert response.status == 200 and intro(stranger).startswith("This page has no key. Open the address")
             # the printed address, spent by the first page it opened: another browser (or the address in this
             # one's history, its session files or cache) gets the page without a key, and starts no app
             response = browser.new_context().new_page().goto(url)
             assert response.status == 200 and response.headers["cache-control"] == "no-store"
-            assert "This page has no key" in response.frame.page.content()
+            assert intro(response.frame.page).startswith("This page has no key: the address's token was spent")
             stranger.wait_for_timeout(500)  # (an app would be starting by now)
             assert _apps(process.pid) == apps
         finally:
@@ -312,6 +317,42 @@ def test_only_the_printed_address_opens_the_workbench_no_other_page_and_no_other
     assert "refused GET '/': a page of another site may not use this server (Sec-Fetch-Site: 'same-site')" in said
     assert f"refused GET '/ws': a page of 'http://127.0.0.1:{site_port}' may not use this server" in said
     assert f"refused GET '/': 'evil.example:{port}' is not a name of this server" in said, said
+
+
+def test_a_tab_of_a_server_started_again_says_so_and_a_server_with_no_token_needs_no_key(tmp_path):
+    """A tab kept open while its server is started again holds a key of the earlier start, which the new one
+    refuses: its reload says what happened and what to open (not a bare "Session ended" whose Restart fails again),
+    and the address the new start printed opens the app in it. A server started with --no-token asks no page for a
+    key: its page opens the app."""
+    sync_api = _chromium()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_context(viewport=VIEWPORT).new_page()
+            with serving_again(tmp_path) as (process, url):
+                open_panes(page, url, "the panes")
+                port = urlsplit(url).port
+                process.send_signal(signal.SIGTERM)
+                process.wait(30)
+            with serving_again(tmp_path, "--port", str(port)) as (process, url):
+                assert urlsplit(url).port == port
+                page.reload(wait_until="domcontentloaded")
+                said = intro(page)
+                assert said.startswith("This server was started again since this browser opened it"), said
+                assert f"http://127.0.0.1:{port}/?token=..." in said
+                assert page.evaluate("localStorage.getItem('workbench-session')") is None  # (the stale key, gone)
+                page.wait_for_timeout(500)  # (an app would be starting by now)
+                assert _apps(process.pid) == set()
+                screen = open_panes(page, url, "the panes from the address printed this time")
+                page.reload(wait_until="domcontentloaded")  # and its new key is kept for reloads, as before
+                until(page, screen, lambda text: screen.sockets == 2 and all_panes(text), "the panes after a reload")
+                assert intro(page) == "workbench: starting…" and len(_apps(process.pid)) == 1
+                process.send_signal(signal.SIGTERM)
+                process.wait(30)
+            with serving_again(tmp_path, "--no-token", reach="this machine only, with no key") as (process, url):
+                open_panes(browser.new_context(viewport=VIEWPORT).new_page(), url, "the panes with no token")
+        finally:
+            browser.close()
 
 
 def test_the_seventeenth_tab_gets_a_page_saying_the_server_is_full_which_opens_the_app_once_there_is_room(server):  # noqa: F811

@@ -162,6 +162,8 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
             assert (
                 f"{base_of(url).replace('http', 'ws')}/ws" in html
             )  # the page's websocket is where the browser reached it
+            if serve_ext.MODE.fast:  # (textual-serve's own page keeps no key: a reload needs the address again)
+                assert re.search(r'data-session-mark="[0-9a-f]{16}"', html)  # this start's, for a stale key
         key = page_key(url, html)
         async with Tab(session, url, key=key) as tab, Tab(session, url, key=key) as other:
             await tab.until(all_panes, "the four panes")

@@ -232,6 +232,13 @@ def test_the_token_is_spent_by_its_first_exchange_unless_kept():
     assert not Access.make(token=None, host="127.0.0.1", port=PORT).exchange_token(None)  # no token: no key to give
 
 
+def test_the_session_mark_tells_one_start_s_key_from_another_s_and_gives_none_away():
+    first, again = (Access.make(token="s3cret-Token", host="127.0.0.1", port=PORT) for _ in range(2))
+    assert first.session != again.session and first.session_mark != again.session_mark  # the same token, restarted
+    assert re.fullmatch(r"[0-9a-f]{16}", first.session_mark) and first.session_mark not in (first.session or "")
+    assert Access.make(token=None, host="127.0.0.1", port=PORT).session_mark == ""  # no key asked for
+
+
 async def test_a_spent_token_gets_the_page_without_a_key_and_no_websocket():
     client, access, said = await _client("s3cret")
     try:

@@ -37,6 +37,7 @@ line checks its options with this module without loading a web server).
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 import secrets
@@ -188,6 +189,13 @@ class Access:
     """The key the page keeps in its origin's storage, given in exchange for the token (None: no token)."""
     exchange: Exchange = field(default_factory=Exchange, compare=False)
 
+    @property
+    def session_mark(self) -> str:
+        """What every page of this start carries, so that a page can tell a key kept from an earlier start of a
+        server at this address (a new start makes a new session key) from none: a digest of the session key,
+        which no one can turn back into it; "" where no key is asked for (no token)."""
+        return "" if self.session is None else hashlib.sha256(self.session.encode()).hexdigest()[:16]
+
     def host_refusal(self, host: str | None, local_address: str | None) -> str | None:
         """Why a request naming ``host`` (its ``Host`` header) is refused, or None; ``local_address`` is the
         address its connection reached."""
@@ -318,8 +326,8 @@ def refused_page(reason: str, *, why: str = "token") -> str:
     what_to_do = {
         "token": "The address with the key is in the terminal where `workbench serve` runs, on its first line: "
         "http://127.0.0.1:PORT/?token=... Open it as it is; reloads and tabs opened at this server's address need "
-        "no token again. Each start makes a new token: after the server was started again, its new address is the "
-        "one that works.",
+        "no token again. Each start makes a new token (unless --token or --token-file gives it): after the server "
+        "was started again, the address it printed that time is the one that works.",
         "host": "The server answers only to its own names (localhost, 127.0.0.1, [::1], the address it listens on), "
         "so that a web site cannot reach it under a name of its own. If you reach it by this name on purpose "
         "(a name on your network, a proxy), start it with --allow-host NAME.",

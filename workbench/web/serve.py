@@ -59,6 +59,9 @@ class ServeError(InputError):
     the option, and the reason."""
 
 
+PAGE_SESSION_MARK = 'data-session-mark=""'
+"""Where the page's template (``serve_ext/page/app_index.html``) is given :attr:`Access.session_mark`."""
+
 FULL_WAIT_SECONDS = 3.0
 """How long a tab's websocket past the cap on apps waits for a place before it is refused: a tab reloaded as
 another tab closed gets the place its app gives back a moment later."""
@@ -360,8 +363,11 @@ def serve(
             # of two pages asked for at once with the token, one gets the key (and spends the token), decided here
             exchanged = access.exchange_token(request.query.get("token"))
             response = await super().handle_index(request)
-            if exchanged and isinstance(response, web.Response) and response.text is not None:  # (the page's text)
-                response.text = response.text.replace(f'{KEYED}"', f'{KEYED}/{access.session}"', 1)
+            if isinstance(response, web.Response) and response.text is not None:  # (the page's text)
+                text = response.text.replace(PAGE_SESSION_MARK, f'data-session-mark="{access.session_mark}"', 1)
+                if exchanged:
+                    text = text.replace(f'{KEYED}"', f'{KEYED}/{access.session}"', 1)
+                response.text = text
             return response
 
         # (a refusal answers a plain GET or a full server: not every answer is a websocket)
