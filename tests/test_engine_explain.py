@@ -8,7 +8,7 @@ import random
 import pytest
 
 from workbench.cli import main
-from workbench.engine import Geometry, Position, parse_position, principal_variation
+from workbench.engine import TIC_TAC_TOE, Geometry, Position, parse_position, principal_variation
 from workbench.engine.explain import ExplainError, explain, explanation_record, headline
 from workbench.engine.geometry import parse_cell_name
 
@@ -149,7 +149,7 @@ def test_misere_a_side_that_must_complete_a_line_loses_and_the_words_say_so():
             (10 - cell, "loses"),
         ]
         assert explanation.text == (
-            f"{cell}?? loses in 3: O plays 7 at move 4, leaving X only cells that complete a line "
+            f"{cell}?? loses in 3: O plays 7, its 4th move, leaving X only cells that complete a line "
             "of X's own. 7 was the only move that draws."
         )
     only = explain(position, 7)
@@ -182,7 +182,12 @@ def test_explain_on_the_command_line_and_its_json(capsys):
     assert main(["explain", "--moves", "1,2"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "2: mistake (draw in 8 → loss in 6; best: 5)"
-    assert out[1] == "2 quiet 4 threat (7) 7 block 5 fork (6,9) 6 block 9 win" and out[2].startswith("2?? loses in 6: ")
+    assert out[1] == "2 quiet · 4 threat (7) · 7 block · 5 fork (6,9) · 6 block · 9 win"
+    assert out[2].startswith("2?? loses in 6: ")
+    assert main(["explain", "--game", "3x4k3", "...O/..../X.X.", "--move", "b1"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("b1 block, threatens c2 · c2 block, threatens c3 · ")
+    assert main(["explain", "--game", "4x4k3-misere", "--moves", "a4,b3"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("b3 quiet · b4 quiet, own line at c4 · d4 quiet · ")
     assert main(["explain", "X../.O./...", "--move", "9", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert {"verdict", "value_before", "value_after", "best", "line", "text"} <= set(record)
@@ -194,17 +199,19 @@ def test_explain_on_the_command_line_and_its_json(capsys):
 
 
 @pytest.mark.parametrize(
-    "moves, words",
+    "geometry, moves, words",
     [
-        ((1, 2), "2?? Mistake: draw → loss in 6. Best was 5."),
-        ((1, 5), "5! Only move: nothing else draws."),
-        ((1, 2, 4, 7, 5, 3, 8), "8?! Inaccuracy: win in 1 → win in 3. Best was 6, 9."),
-        ((1, 5, 9, 2), "2 Best move: draw."),
-        ((1, 2, 4, 7, 5, 3, 6), "6 Best move: win in 1."),
+        (TIC_TAC_TOE, (1, 2), "2?? Mistake: draw → loss in 6. Best was 5."),
+        (TIC_TAC_TOE, (1, 5), "5! Only move: nothing else draws."),
+        # no other move wins at all: "in 7" is this move's alone (another win, if slower, keeps the value too)
+        (Geometry(3, 4, 3), (8, 4, 7), "c2! Only move: nothing else wins; this wins in 7."),
+        (TIC_TAC_TOE, (1, 2, 4, 7, 5, 3, 8), "8?! Inaccuracy: win in 1 → win in 3. Best was 6, 9."),
+        (TIC_TAC_TOE, (1, 5, 9, 2), "2 Best move: draw."),
+        (TIC_TAC_TOE, (1, 2, 4, 7, 5, 3, 6), "6 Best move: win in 1."),
     ],
 )
-def test_the_headline_is_the_verdict_as_an_analysis_board_writes_it(moves, words):
-    assert headline(explain(*_played(moves))) == words
+def test_the_headline_is_the_verdict_as_an_analysis_board_writes_it(geometry, moves, words):
+    assert headline(explain(*_played(moves, geometry))) == words
 
 
 def test_the_history_s_marks_are_the_verdicts_of_explain():

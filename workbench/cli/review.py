@@ -88,7 +88,7 @@ def _words(start: Position, cells, answers: Answers) -> dict[int, str]:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from ..engine.explain import explain, explanation_record
-    from ..engine.geometry import cell_names, parse_cell_name
+    from ..engine.geometry import parse_cell_name
 
     geometry = game_of(args)
     given = position_text(args)
@@ -126,15 +126,24 @@ def cmd_explain(args: argparse.Namespace) -> int:
         f"{after['remoteness']}"
         f"; best: {', '.join(record['best_names'])})"
     )
-    print(
-        " ".join(
-            f"{step['name']} {step['role']}"
-            + (f" ({cell_names(step['threatens'], geometry, ',')})" if step["threatens"] else "")
-            for step in record["line"]
-        )
-    )
+    print(" · ".join(_step_words(step, geometry) for step in record["line"]))
     print(explanation.text)
     return 0
+
+
+def _step_words(step: dict, geometry) -> str:
+    """A step of the line and its role: ``4 threat (7)``, ``5 fork (6,9)``, ``b1 block, threatens c2``; under
+    misère, the cells where the mover could now complete a line of its own (which would lose): ``b4 quiet, own
+    line at c4``."""
+    from ..engine.geometry import cell_names
+
+    words = f"{step['name']} {step['role']}"
+    if not step["threatens"]:
+        return words
+    cells = cell_names(step["threatens"], geometry, ",")
+    if geometry.misere:
+        return f"{words}, own line at {cells}"
+    return f"{words} ({cells})" if step["role"] in ("threat", "fork") else f"{words}, threatens {cells}"
 
 
 def _label(value) -> str | None:

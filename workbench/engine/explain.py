@@ -297,7 +297,8 @@ def headline(explanation: Explanation) -> str:
         before = value_words(explanation.value_before, explanation.remoteness_before)
         return f"{name}{mark} {word}: {before} → {after}. Best was {cell_names(explanation.best, geometry, ', ')}."
     if explanation.verdict == "only move":
-        keeps = {Value.WIN: "wins in {}", Value.DRAW: "draws", Value.LOSS: "loses slowest, in {}"}[
+        # no other move wins at all (one winning slower would keep the value too): "in N" is this move's alone
+        keeps = {Value.WIN: "wins; this wins in {}", Value.DRAW: "draws", Value.LOSS: "loses slowest, in {}"}[
             explanation.value_after
         ]
         return f"{name}{mark} {word}: nothing else {keeps.format(explanation.remoteness_after)}."

@@ -112,6 +112,14 @@ def _move_number(ply: int) -> int:
     return (ply + 1) // 2
 
 
+def _its_move(ply: int) -> str:
+    """``its 4th move``: the player's own count, which is the History pane's number (``4… 7`` is O's 4th move), and
+    which no reader takes for plies, as "at move 4" beside "loses in 7" could be."""
+    number = _move_number(ply)
+    suffix = "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"its {number}{suffix} move"
+
+
 def _clause(facts: list[Fact], geometry: Geometry, first_ply: int) -> str:
     """One move of the line after the explained one, told."""
     by_kind = {fact.kind: fact for fact in facts}
@@ -119,12 +127,12 @@ def _clause(facts: list[Fact], geometry: Geometry, first_ply: int) -> str:
     who, other = player.value, player.other.value
     where = cell_name(facts[0].cell, geometry)
     if "must complete" in by_kind:
-        return f"{who} must complete a line at {where} (move {_move_number(first_ply + facts[0].step)})"
+        return f"{who} must complete a line at {where} ({_its_move(first_ply + facts[0].step)})"
     if "completes" in by_kind:
         return f"{who} completes a line at {where}"
     if "squeezes" in by_kind:
         return (
-            f"{who} plays {where} at move {_move_number(first_ply + facts[0].step)}, leaving {other} only cells that "
+            f"{who} plays {where}, {_its_move(first_ply + facts[0].step)}, leaving {other} only cells that "
             f"complete a line of {other}'s own"
         )
     if "must block" in by_kind:
