@@ -102,6 +102,23 @@ async def test_r_numbers_the_refutation_on_the_board():
         assert cell_texts(app.query_one(BoardGrid))[3] == "4"
 
 
+async def test_a_solution_of_several_moves_names_them_all_and_which_one_the_board_numbers_the_line_of():
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("5", "2")  # O's edge: each corner keeps the draw
+        await pilot.pause()
+        await pilot.press("L", "o")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen")
+        screen = app.screen
+        await pilot.press("space")
+        await pilot.pause()
+        assert "Solution: 1, 3, 7, 9: any of them. The moves after 1 are numbered on the board." in plain_text(
+            screen.query_one("#practice-panel")
+        )
+        assert cell_texts(screen.query_one(BoardGrid))[0] == "O1"
+
+
 async def test_learning_from_mistakes_a_wrong_answer_graded_hints_the_solution_and_the_study_noted():
     """A wrong answer says why it fails and names no right move; the cursor then previews nothing; the hints come
     in grades (words, then a region with the answer among others); the solution; the study noted; the attempt kept."""
@@ -259,11 +276,13 @@ async def test_puzzles_honest_scores_a_skip_a_wrong_then_right_answer_a_graded_h
         await pilot.press("n")  # helped: not solved either
         await until(pilot, lambda: stats().attempts == 3, "the helped one kept", seconds=8)
         assert stats().solved == 0 and screen.practice.results[-1] == "helped"
-        await answer(solution(screen.practice.current.position)[0])
-        await pilot.press("n")
-        await until(pilot, lambda: stats().attempts == 4, "the solve kept", seconds=8)
-        assert (stats().solved, stats().streak) == (1, 1)
+        await answer(solution(screen.practice.current.position)[0])  # kept as it is found: the figures beside it
         await until(pilot, lambda: "streak 1 · solved on the first try 1 of 4 (25%)" in panel(), "the figures")
+        assert "Right!" in panel() and (stats().attempts, stats().solved, stats().streak) == (4, 1, 1)
+        await pilot.press("n")  # kept once only
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert stats().attempts == 4 and "streak 1 · solved on the first try 1 of 4 (25%)" in panel()
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, PracticeScreen) and moves(app) == ()

@@ -136,7 +136,8 @@ class PracticeScreen(ModalScreen[Practice]):
         self.practice = practice
         self._title = title
         self._on_result = on_result
-        """Called with the session as each exercise ends, before it moves on (the app keeps the attempt)."""
+        """Called with the session as each exercise's ending is known: once it is settled (found, or the solution
+        shown), or as it is skipped; the app keeps the attempt."""
         self._figures = figures
         """A line of figures kept in the library (a puzzle streak and solve rate), or None."""
 
@@ -215,7 +216,7 @@ class PracticeScreen(ModalScreen[Practice]):
         self._set(with_solution(self.practice))
 
     def action_next(self) -> None:
-        if self._on_result is not None:
+        if self._on_result is not None and not self.practice.settled:  # a skip (a settled one is kept already)
             self._on_result(self.practice)
         self._set(moved_on(self.practice))
 
@@ -233,6 +234,9 @@ class PracticeScreen(ModalScreen[Practice]):
 
     def _set(self, practice: Practice) -> None:
         if practice is not self.practice:
+            if practice.settled and not self.practice.settled and self._on_result is not None:
+                # found or shown: how it ends is known now, and kept now, so the figures beside it are up to date
+                self._on_result(practice)
             self.practice = practice
             self.refresh_bindings()
             self.show()
@@ -302,8 +306,15 @@ class PracticeScreen(ModalScreen[Practice]):
         if practice.hint and not practice.settled:  # after the answers: it was asked about them
             text.append("\n\n" + hint_text(practice), "italic")
         if practice.shown and not practice.found:
-            best = ", ".join(cell_name(cell, geometry) for cell in solution(exercise.position, practice.answers))
-            text.append(f"\n\nSolution: {best}. The moves after it are numbered on the board.", "bold")
+            cells = solution(exercise.position, practice.answers)
+            names = [cell_name(cell, geometry) for cell in cells]
+            if len(names) == 1:
+                said = f"Solution: {names[0]}. The moves after it are numbered on the board."
+            else:  # the board numbers the line after the first
+                said = (
+                    f"Solution: {', '.join(names)}: any of them. The moves after {names[0]} are numbered on the board."
+                )
+            text.append("\n\n" + said, "bold")
         return text
 
     def _style(self, grade: str) -> str:
