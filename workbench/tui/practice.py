@@ -309,12 +309,12 @@ class PracticeScreen(ModalScreen[Practice]):
             cells = solution(exercise.position, practice.answers)
             names = [cell_name(cell, geometry) for cell in cells]
             if len(names) == 1:
-                said = f"Solution: {names[0]}. The moves after it are numbered on the board."
+                solution_words = f"Solution: {names[0]}. The moves after it are numbered on the board."
             else:  # the board numbers the line after the first
-                said = (
+                solution_words = (
                     f"Solution: {', '.join(names)}: any of them. The moves after {names[0]} are numbered on the board."
                 )
-            text.append("\n\n" + said, "bold")
+            text.append("\n\n" + solution_words, "bold")
         return text
 
     def _style(self, grade: str) -> str:
