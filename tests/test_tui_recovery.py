@@ -40,7 +40,7 @@ async def test_a_study_left_by_a_session_that_did_not_quit_is_offered_back(tmp_p
             "(an untitled study, 3 moves)"
         )
         assert (
-            app.screen.focused.id == "no" and str(app.screen.focused.label) == "Restore"
+            app.screen.focused.id == "no" and str(app.screen.focused.label) == "Restore (esc)"
         )  # the default keeps the work
         await pilot.press("enter")
         assert moves(app) == (5, 1, 9) and app.store.state.modified and app.sub_title == "classic · untitled study •"

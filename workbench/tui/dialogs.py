@@ -409,7 +409,7 @@ class Confirm(ModalScreen[bool]):
                 self._question, classes="dialog-title", id="confirm-question", markup=False
             )  # it may quote a name
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self._no, variant="primary", id="no")
+                yield Button(f"{self._no} (esc)", variant="primary", id="no")  # the safe answer, as escape gives
                 yield Button(self._yes, variant="error", id="yes")
 
     def on_mount(self) -> None:
