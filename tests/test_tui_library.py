@@ -212,7 +212,10 @@ async def test_saving_over_another_study_asks_and_a_new_game_is_untitled(tmp_pat
             str(app.screen.query_one("#confirm-question").render())
             == "'corner opening' exists in the library — replace it?"
         )
-        assert [str(button.label) for button in app.screen.query(Button)] == ["Keep it (esc)", "Replace"]  # keeping first
+        assert [str(button.label) for button in app.screen.query(Button)] == [
+            "Keep it (esc)",
+            "Replace",
+        ]  # keeping first
         await pilot.press("enter")  # the default answer keeps it
         assert isinstance(app.screen, PathDialog)
         assert str(app.screen.query_one("#path-error").render()) == "kept as it was: type another name"

@@ -94,10 +94,12 @@ async def test_two_studies_left_behind_each_is_asked_about_in_its_own_words(tmp_
             assert str(app.screen.query_one("#confirm-question").render()).endswith("(an untitled study, 3 moves)")
             await pilot.press("enter")  # restore it as well: over the restored one
             assert isinstance(app.screen, ConfirmQuit)
-            why = str(app.screen.query_one(".dialog-title").render())
+            question = app.screen.query_one("#unsaved-question")
+            why = str(question.render())
             assert why.startswith("Restoring the study from ") and why.endswith(
                 "replaces the open one, which has unsaved changes."
             )
+            assert question.size.height == 2  # wrapped at 100 columns, not cut
             await pilot.press(*answers)
             await pilot.pause()
             assert app.screen is app.screen_stack[0]  # no more questions: two were offered

@@ -384,7 +384,12 @@ class ConfirmQuit(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self._why or "The study has unsaved changes.", classes="dialog-title", markup=False)
+            yield Label(
+                self._why or "The study has unsaved changes.",
+                classes="dialog-title",
+                id="unsaved-question",
+                markup=False,
+            )
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save (s)", variant="primary", id="save")
                 yield Button("Discard (d)", variant="error", id="discard")
