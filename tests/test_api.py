@@ -110,6 +110,9 @@ def test_a_position_is_immutable_hashable_and_equal_to_its_transpositions():
     assert start.ply == 0 and start.moves == ()  # play gave new positions, the start is unchanged
     with pytest.raises(dataclasses.FrozenInstanceError):
         one.moves = ()  # type: ignore[misc] - the point of the test
+    for thing, name in ((one, "ply"), (one, "colour"), (workbench.variant(), "k")):  # a property, no name, a field's
+        with pytest.raises(dataclasses.FrozenInstanceError):  # (with slots, Python 3.11 raised TypeError for some)
+            setattr(thing, name, 4)
     assert one != workbench.position("c2,a3,b2", "3x4k3-misere")  # the same marks under another rule
     assert board.play("a1").move_text == "a1" and repr(board.play("a1")).endswith("board='O.../.XX./O...'>")
 
@@ -122,6 +125,12 @@ def test_positions_read_moves_in_either_notation_and_boards():
     assert workbench.position("") == workbench.variant().start()
     assert workbench.position(" ", "3x4k3").board == "..../..../...."
     assert workbench.position("5").play_all([1, "9"]).move_text == "5,1,9"
+    assert workbench.position(one := workbench.position("b2", "3x4k3")) is one  # a position, as it is
+    assert workbench.position(one, "3x4k3") is one and workbench.position(one.engine_position).variant.name == "3x4k3"
+    assert workbench.position("c2").analysis().move("c2") is None  # a name, not only a number: a taken cell
+    assert workbench.position("b2", "3x4k3").analysis().move("c2") == workbench.position("b2", "3x4k3").analysis().move(
+        7
+    )
 
 
 @pytest.mark.parametrize(
@@ -134,6 +143,11 @@ def test_positions_read_moves_in_either_notation_and_boards():
         (lambda: workbench.position("5,5"), "'5,5'"),
         (lambda: workbench.position("XX./.../..."), "XX./.../..."),
         (lambda: workbench.position("X.O/.X."), "X.O/.X."),
+        (lambda: workbench.position("X.O/.X./..Q"), "unknown character 'Q' at cell 9"),  # (not "token 1 'X'")
+        (lambda: workbench.position("X"), "1 cell instead of 9"),
+        (lambda: workbench.position(workbench.position("b2", "3x4k3"), "4x4k4"), "a position of 3x4k3, not of 4x4k4"),
+        (lambda: workbench.position(workbench.position("5").engine_position, "3x4k3"), "not of 3x4k3"),
+        (lambda: workbench.position("5").analysis().move("z9"), "z9"),
         (lambda: workbench.position("5", "9x9k9x"), "9x9k9x"),
         (lambda: workbench.position(519), "519"),
         (lambda: workbench.position("5").play(5), "illegal move 5"),
@@ -331,6 +345,13 @@ def test_a_board_draws_itself_with_its_marks_last_move_values_and_line():
         workbench.svg.board(engine, values=True)
     with pytest.raises(workbench.InputError, match="line cell 12"):
         position.svg(line=(12,))
+    for size in (0, -5, True, 2.5):
+        with pytest.raises(workbench.InputError, match=f"size {size!r}: a cell's side in pixels"):
+            position.svg(size=size)
+    # misère says so under the board (it looked like the normal game), in short where the board is narrow
+    assert ">misère: a line loses</text>" in workbench.position("5", "3x3k3-misere").svg()
+    assert ">misère</text>" in workbench.position("", "1x2k2-misere").svg()
+    assert "misère" not in workbench.position("5").svg().split("</title>")[1]
 
 
 PICTURES = {

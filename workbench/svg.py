@@ -40,6 +40,8 @@ FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 STROKE = 'stroke-width="2" stroke-linecap="round"'
 MARGIN = 22
 """Room on the left and below the grid for the cells' names (column letters and row numbers)."""
+RULE_BAND = 18
+"""Under a misère board, the band that says so."""
 
 
 class Drawable(Protocol):
@@ -79,11 +81,13 @@ def board(
     :param size: the side of a cell in pixels (by default 56 on small boards, down to 24 on 15×15).
     :returns: a standalone ``<svg>`` element, with a ``<title>`` naming the position.
     :raises InputError: ``values=True`` or ``line=True`` for an engine position, which cannot analyse itself; a
-        cell of ``line`` that is not on the board.
+        cell of ``line`` that is not on the board; a ``size`` below 1.
     """
     engine = getattr(position, "engine_position", position)
     if not isinstance(engine, Position):
         raise InputError(f"board of {position!r}: a workbench.Position or an engine Position")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
+        raise InputError(f"size {size!r}: a cell's side in pixels, a whole number from 1")
     geometry = engine.geometry
     if last_move is None:
         last_move = getattr(position, "last_move", None)
@@ -95,6 +99,9 @@ def board(
     top = 4
     width = left + geometry.cols * cell + 4
     height = top + geometry.rows * cell + (MARGIN if named_edges else 4)
+    board_bottom = height
+    if geometry.misere:  # the rule under the board: without it a misère board looks like the normal one
+        height += RULE_BAND
     winning = 0
     for found in engine.winning_lines():
         winning |= found
@@ -146,6 +153,9 @@ def board(
             )
         for row in range(geometry.rows):
             parts.append(_text(left / 2, top + row * cell + cell / 2, str(geometry.rows - row), MUTED, 12))
+    if geometry.misere:
+        rule = "misère: a line loses" if width >= 160 else "misère"  # (some 7 pixels a character)
+        parts.append(_text(width / 2, board_bottom + RULE_BAND / 2, rule, MUTED, 12, italic=True))
     parts.append("</svg>")
     return "\n".join(parts)
 

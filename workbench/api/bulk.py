@@ -145,7 +145,10 @@ class Solution:
         return x, o
 
     def lookup(self, position: Position | str) -> tuple[Value, int] | None:
-        """``(value, remoteness)`` of ``position`` for the side to move, or None where no game reaches it.
+        """``(value, remoteness)`` of ``position`` for the side to move, or None where no game reaches it. A finished
+        game has one too, for the side whose turn it would be: ``(LOSS, 0)`` after a win (``(WIN, 0)`` after a
+        line completed under misère), ``(DRAW, 0)`` on a full board; :attr:`Position.value` is None there (no side
+        moves), as :class:`~workbench.engine.results.Analysis` says.
 
         :raises InputError: a position of another variant, or text that is none."""
         core = self._engine(position)

@@ -37,7 +37,7 @@ BOARD_CHARACTERS = frozenset("XxOo.-_/ ")
 """What a board string is written with (``X.O/.X./..O``); a move list always holds a digit."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # (no slots: with them, Python 3.11 says TypeError, not FrozenInstanceError, to v.k = 4)
 class Variant:
     """The rules of one game: ``rows`` × ``cols`` cells, ``k`` in a row, normal or misère (completing a line loses).
 
@@ -128,7 +128,7 @@ def variant(name: str | Variant = "3x3k3") -> Variant:
 _as_variant = variant  # (position's argument is called variant too)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # (no slots: as Variant)
 class Position:
     """A position of a game: the marks on the board and whose turn it is, with the moves that reached it.
 
@@ -273,23 +273,30 @@ class Position:
         return f"<Position {self.variant.name} {shown}>"
 
 
-def position(text: str | EnginePosition = "", variant: str | Variant = "3x3k3") -> Position:
+def position(text: str | Position | EnginePosition = "", variant: str | Variant | None = None) -> Position:
     """A position of ``variant`` (3x3k3 unless given) from ``text``: a move list in either notation (``"5,1,9"``,
     ``"519"``, ``"b2 a1"``, ``"b2,a1"``), or a board string (``"X.O/.X./..O"``, ``.`` ``-`` or ``_`` for an
-    empty cell, ``/`` between rows optional). Empty text is the empty board. An engine position (a puzzle's, an
-    explanation's) is taken as it is, on its own rules.
+    empty cell, ``/`` between rows optional; text with no digit is read as a board). Empty text is the empty
+    board. A :class:`Position` is returned as it is, and an engine position (a puzzle's, an explanation's) is
+    taken as it is: on its own rules, which ``variant``, if given, must be.
 
-    :raises InputError: naming the text: a bad token and its place in a move list, a board of the wrong length,
-        a position no game reaches, an unknown variant."""
-    if isinstance(text, EnginePosition):
-        return Position(text)
-    rules = _as_variant(variant).geometry
+    :raises InputError: naming the text: a bad token and its place in a move list, a board of the wrong length or
+        with a character that is no mark, a position no game reaches, an unknown variant, a position of another
+        variant than the one given."""
+    if isinstance(text, Position | EnginePosition):
+        found = text if isinstance(text, Position) else Position(text)
+        if variant is not None and _as_variant(variant).geometry != found.variant.geometry:
+            raise InputError(f"position {found!r}: a position of {found.variant}, not of {_as_variant(variant)}")
+        return found
+    rules = _as_variant("3x3k3" if variant is None else variant).geometry
     if not isinstance(text, str):
         raise InputError(f"position {text!r}: give a move list ('5,1,9', 'b2 a1') or a board ('X.O/.X./..O')")
     empty = EnginePosition.empty(rules)
     body = text.strip()
-    if body and not any(char.isdigit() for char in body) and set(body) <= BOARD_CHARACTERS:
-        read = parse_position(body.replace(" ", ""), rules)
+    # every move list holds a digit (a cell's number, or a coordinate's row): text without one is a board, and a
+    # character in it that is no mark is named as such, not as a move list's bad token
+    if body and not any(char.isdigit() for char in body):
+        read = parse_position("".join(body.split()), rules)
         return Position(read, (), read)
     return Position(empty.play_all(cells := parse_moves(body, empty)), cells)
 

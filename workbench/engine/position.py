@@ -244,7 +244,8 @@ def parse_position(text: str, geometry: Geometry = TIC_TAC_TOE) -> Position:
         body = "".join(rows)
     elif len(body) != geometry.size:
         raise NotationError(
-            f"invalid position {_quoted(text)}: wrong length, {len(body)} cells instead of {geometry.size}"
+            f"invalid position {_quoted(text)}: wrong length, {len(body)} cell{'s' if len(body) != 1 else ''} "
+            f"instead of {geometry.size}"
         )
     x = o = 0
     for index, char in enumerate(body):

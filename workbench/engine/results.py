@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .census import GameCounts
-from .geometry import Bitboard, Cell, Geometry, cell_name, cells_of
+from .geometry import Bitboard, Cell, Geometry, cell_name, cells_of, parse_cell_name
 from .position import Player, Position, Status, format_position
 from .solver import Value, preference
 from .symmetry import Transform
@@ -84,7 +84,13 @@ class Analysis:
         solution, or a search that proved every move)."""
         return self.to_move is None or self.value is not None
 
-    def move(self, cell: Cell) -> MoveAnalysis | None:
+    def move(self, cell: Cell | str) -> MoveAnalysis | None:
+        """The analysis of the move at ``cell`` (its number, or its name: ``"5"``, ``"b2"``); None where no move
+        is (a taken cell, the game over).
+
+        :raises NotationError: a name that is no cell of the board."""
+        if isinstance(cell, str):
+            cell = parse_cell_name(cell, self.position.geometry)
         for move in self.moves:
             if move.cell == cell:
                 return move
