@@ -221,6 +221,22 @@ def test_explain_and_the_best_line_are_the_engine_s():
     assert workbench.position("1,4,2,5,3").best_line() == ()
 
 
+def test_a_notebook_shows_an_analysis_as_a_table_and_an_explanation_as_its_words():
+    p = workbench.position("b2 a1", "3x4k3")
+    table = p.analysis()._repr_markdown_().splitlines()
+    assert table[0] == "`..../.X../O...` 3x4k3: X to move, win in 3" and table[2] == "| move | value | plies |"
+    assert "| c2 | win | 3 |" in table and "| b3 | draw | 10 |" in table and len(table) == 4 + len(p.legal_moves)
+    assert workbench.position("1,4,2,5,3").analysis()._repr_markdown_().endswith("the game is over, X won")
+    assert "O to move, not proven" in workbench.position("h8", "15x15k5").analysis()._repr_markdown_()
+    why = p.explain("c2")
+    assert (
+        str(why)
+        == why._repr_markdown_()
+        == why.text
+        == "c2 wins in 3: it threatens a2 and d2, and O can stop only one."
+    )
+
+
 def test_puzzles_hold_by_the_exact_values():
     found = workbench.puzzles("3x3k3")
     assert len(found) > 10 and [p.difficulty for p in found] == sorted(p.difficulty for p in found)

@@ -83,6 +83,13 @@ class Explanation:
     facts: tuple[Fact, ...]
     """Every claim the words make (:mod:`workbench.engine.facts`), each about a position of :attr:`line`."""
 
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_markdown_(self) -> str:
+        """What a notebook shows: the words, not the facts' records."""
+        return self.text
+
 
 @dataclass(frozen=True, slots=True)
 class ExactMoves:

@@ -84,6 +84,21 @@ class Analysis:
         solution, or a search that proved every move)."""
         return self.to_move is None or self.value is not None
 
+    def _repr_markdown_(self) -> str:
+        """What a notebook shows: the position's value, then every move's as a table, by the cells' names."""
+        geometry = self.position.geometry
+        if self.to_move is None:
+            ended = {Status.X_WON: "X won", Status.O_WON: "O won"}.get(self.status, "a draw")
+            return f"`{format_position(self.position)}` {geometry}: the game is over, {ended}"
+        told = "not proven" if self.value is None else f"{self.value.label} in {self.remoteness}"
+        rows = [
+            f"| {cell_name(move.cell, geometry)} | {'not proven' if move.value is None else move.value.label} | "
+            f"{'' if move.remoteness is None else move.remoteness} |"
+            for move in self.moves
+        ]
+        head = f"`{format_position(self.position)}` {geometry}: {self.to_move.value} to move, {told}"
+        return "\n".join((head, "", "| move | value | plies |", "| :- | :- | -: |", *rows))
+
     def move(self, cell: Cell | str) -> MoveAnalysis | None:
         """The analysis of the move at ``cell`` (its number, or its name: ``"5"``, ``"b2"``); None where no move
         is (a taken cell, the game over).
