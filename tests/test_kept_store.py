@@ -120,8 +120,12 @@ def test_the_api_reads_the_kept_solution_as_zarr_does(solved_home, monkeypatch, 
         assert workbench.atlas_record(BOARD).positions == sum(solution.positions_by_ply)
     finally:
         let_go(Geometry(2, 9, 4))
-    with pytest.raises(workbench.StoreError, match="no kept solution at"):
+    with pytest.raises(workbench.StoreError, match="no kept solution at .*: a folder with no zarr.json"):
         workbench.open_solution(tmp_path)
+    with pytest.raises(workbench.StoreError, match="no kept solution at .*: no such folder$"):
+        workbench.open_solution(tmp_path / "gone")  # (it said "[Errno 2] No such file or directory: …/zarr.json")
+    with pytest.raises(workbench.InputError, match="path None: the folder of a kept solution"):
+        workbench.open_solution(None)  # type: ignore[arg-type] - the point of the test
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert workbench.kept_solution(BOARD) is None
     with pytest.raises(workbench.InputError, match="atlas record reads a kept solution"):

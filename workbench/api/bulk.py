@@ -239,16 +239,25 @@ def open_solution(path: str | Path) -> Solution:
     """The kept solution at ``path`` (a Zarr store ``workbench solve`` wrote, perhaps copied from another
     machine): its variant read from the store. Not held: its engine may differ from this one's.
 
+    :raises InputError: ``path`` is no path.
     :raises StoreError: naming ``path``, where it holds no whole kept solution."""
     import json
 
     from ..kept.solutions import open_solution as open_store
 
+    if not isinstance(path, str | Path):
+        raise InputError(f"path {path!r}: the folder of a kept solution, as text or a Path")
+    meta_file = Path(path) / "zarr.json"
     try:
-        meta = json.loads((Path(path) / "zarr.json").read_text(encoding="utf-8"))
+        meta = json.loads(meta_file.read_text(encoding="utf-8"))
         geometry = parse_variant(meta["attributes"]["variant"])
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise StoreError(f"no kept solution at {str(path)!r}: {error}") from None
+    except FileNotFoundError:
+        what = "no such folder" if not Path(path).exists() else "a folder with no zarr.json: no Zarr store"
+        raise StoreError(f"no kept solution at {str(path)!r}: {what}") from None
+    except OSError as error:
+        raise StoreError(f"no kept solution at {str(path)!r}: {error.strerror or error}") from None
+    except (ValueError, KeyError, TypeError) as error:
+        raise StoreError(f"no kept solution at {str(path)!r}: its zarr.json names no variant ({error})") from None
     if not is_keepable(geometry):
         raise StoreError(f"no kept solution at {str(path)!r}: {geometry} is not a kept board")
     found = open_store(geometry, Path(path))
