@@ -155,7 +155,7 @@ def test_positions_read_moves_in_either_notation_and_boards():
         (lambda: workbench.position("5").play("d4"), "d4"),
         (lambda: workbench.position("5").play(None), "move None"),
         (lambda: workbench.position("1,4,2,5,3").play(9), "the game is over"),
-        (lambda: workbench.position("5").explain(5), "5"),
+        (lambda: workbench.position("5").explain(5), "5: not a move here (the cell is taken)"),  # as play says
         (lambda: workbench.position("5").analysis(seconds=0), "seconds=0"),
         (lambda: workbench.position("5").analysis(nodes=0), "nodes=0"),
         (lambda: workbench.puzzles("3x3k3", 0), "0"),

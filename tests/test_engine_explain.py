@@ -168,8 +168,10 @@ def test_misere_a_line_completed_by_choice_is_named_so():
 
 
 def test_bad_moves_are_refused_in_one_line(capsys):
-    with pytest.raises(ExplainError, match="not a move here"):
+    with pytest.raises(ExplainError, match=r"^5: not a move here \(the cell is taken\)$"):
         explain(Position.empty().play(5), 5)
+    with pytest.raises(ExplainError, match=r"^10: not a move here \(no such cell on 3x3k3, 1-9\)$"):
+        explain(Position.empty().play(5), 10)
     with pytest.raises(ExplainError, match="the game is over"):
         explain(Position.empty().play_all((1, 4, 2, 5, 3)), 9)
     assert main(["explain", "--game", "3x3k3-misere", "--moves", "5,5"]) == 2

@@ -60,7 +60,8 @@ def test_variant_names(text, rules):
         ("4x4k7", "7 in a row does not fit on a 4x4 board"),
         ("0x3k3", "boards have 1 to 15 rows and columns"),
         ("16x16k5", "boards have 1 to 15 rows and columns"),
-        ("3x3k0", "0 in a row does not fit"),
+        ("3x3k0", "at least 1 in a row"),
+        ("99999999999x3k3", "boards have 1 to 15 rows and columns"),  # (a number too long: too big, not a misspelling)
         ("chess", "write rows x columns k in a row"),
         ("3x3k3-normal", "write rows x columns"),
         ("", "write rows"),

@@ -391,4 +391,4 @@ def test_explain_beyond_16_cells_says_what_a_search_proved_and_no_more(capsys):
     assert record["verdict"] == "not proven" and record["value_after"] is None and record["best"] == []
     assert record["text"].startswith("b2: not proven within the budget")
     assert main(["explain", "--game", "5x5k4", "X..../...../...../...../.....", "--move", "a5"]) == 2
-    assert capsys.readouterr().err == "workbench: error: a5: not a move here (a taken cell, or off the board)\n"
+    assert capsys.readouterr().err == "workbench: error: a5: not a move here (the cell is taken)\n"

@@ -191,17 +191,11 @@ def _review_line(args: argparse.Namespace):
 def _explain_searched(args: argparse.Namespace, position: Position, cell) -> int:
     """``explain`` above 16 cells: the position searched within the budget, the move rated where the search settles
     it (as ``review`` rates it), with the move's role; no line is told (a search proves values, not lines)."""
-    from ..engine.explain import ExplainError, role_of, value_words
-    from ..engine.geometry import cell_bit, cell_name
+    from ..engine.explain import check_explainable, role_of, value_words
+    from ..engine.geometry import cell_name
     from ..engine.review import searched_headline
 
-    if position.is_over:
-        raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")
-    if not position.geometry.contains(cell) or position.occupied & cell_bit(cell):
-        raise ExplainError(
-            f"{cell_name(cell, position.geometry) if position.geometry.contains(cell) else cell}: not a move here (a "
-            "taken cell, or off the board)"
-        )
+    check_explainable(position, cell)
     review = _review_searched(args, position, (cell,))[0]
     geometry = position.geometry
     proven = review.best_cells

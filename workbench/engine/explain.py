@@ -171,6 +171,17 @@ def line_steps(position: Position, cells) -> tuple[Step, ...]:
     return tuple(steps)
 
 
+def check_explainable(position: Position, cell: Cell) -> None:
+    """:raises ExplainError: the game is over in ``position``, ``cell`` is no cell of its board, or it is taken."""
+    geometry = position.geometry
+    if position.is_over:
+        raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")
+    if not geometry.contains(cell):
+        raise ExplainError(f"{cell}: not a move here (no such cell on {geometry}, 1-{geometry.size})")
+    if position.occupied & cell_bit(cell):
+        raise ExplainError(f"{cell_name(cell, geometry)}: not a move here (the cell is taken)")
+
+
 def explain(position: Position, cell: Cell, answers: Answers | None = None) -> Explanation:
     """The move ``cell`` in ``position``, explained from the board's exact values: its ``answers``
     (:func:`workbench.kept.answers_for`), by default the engine's own (its tables up to 12 cells).
@@ -182,13 +193,7 @@ def explain(position: Position, cell: Cell, answers: Answers | None = None) -> E
     geometry = position.geometry
     answers = answers_given(geometry, answers)
     check_exact(answers)
-    if position.is_over:
-        raise ExplainError(f"the game is over in {format_position(position)}: no move to explain")
-    if not geometry.contains(cell) or position.occupied & cell_bit(cell):
-        raise ExplainError(
-            f"{cell_name(cell, geometry) if geometry.contains(cell) else cell}: not a move here (a taken cell, or off "
-            "the board)"
-        )
+    check_explainable(position, cell)
     # the values alone: counting the games below is most of an analyze on 4×4
     analysis = _exact_moves(position, answers)
     played = analysis.move(cell)

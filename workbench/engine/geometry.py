@@ -223,7 +223,7 @@ def _generate_lines(rows: int, cols: int, k: int) -> Iterator[Bitboard]:
                 yield sum(1 << ((row + d_row * i) * cols + col + d_col * i) for i in range(k))
 
 
-_VARIANT = re.compile(r"(\d{1,3})x(\d{1,3})k(\d{1,3})(-misere)?")
+_VARIANT = re.compile(r"(\d+)x(\d+)k(\d+)(-misere)?")
 
 
 def is_keepable(geometry: Geometry) -> bool:
@@ -241,10 +241,13 @@ def parse_variant(text: str) -> Geometry:
     match = _VARIANT.fullmatch(spelled)
     if match is None:
         raise VariantError(f"unknown variant {text[:40]!r}: write rows x columns k in a row, as 3x3k3 or 4x4k4-misere")
-    rows, cols, k = (int(group) for group in match.groups()[:3])
+    # (a number's length is bounded by the 40 characters looked at, not by int(): a long one is just too big)
+    rows, cols, k = (int(group) if len(group.lstrip("0")) <= 3 else 1000 for group in match.groups()[:3])
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise VariantError(f"unknown variant {text[:40]!r}: boards have 1 to {MAX_SIDE} rows and columns")
-    if not 1 <= k <= max(rows, cols):
+    if k < 1:
+        raise VariantError(f"unknown variant {text[:40]!r}: at least 1 in a row")
+    if k > max(rows, cols):
         raise VariantError(f"unknown variant {text[:40]!r}: {k} in a row does not fit on a {rows}x{cols} board")
     return Geometry(rows, cols, k, misere=match.group(4) is not None)
 
