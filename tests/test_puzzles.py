@@ -513,7 +513,8 @@ def test_the_command_prints_keeps_and_gives_json(tmp_path, capsys):
             ["--game", "5x5k4"],
             (
                 "board 5x5k4: exact values of every position cover boards of at most 16 cells (25 here); "
-                "`workbench analyze --game 5x5k4` searches one position"
+                "a search answers one position at a time (`workbench analyze --game 5x5k4`; in Python, "
+                "`position.analysis(seconds=…)`)"
             ),
         ),
     ],

@@ -247,7 +247,8 @@ class SearchedAnswers(Answers):
     def _not_exact(self, asked: str) -> BoardTooLargeError:
         return BoardTooLargeError(
             f"board {self.geometry}: {asked} cover boards of at most {MAX_STRONG_CELLS} cells "
-            f"({self.geometry.size} here); `workbench analyze --game {self.geometry}` searches one position"
+            f"({self.geometry.size} here); a search answers one position at a time (`workbench analyze --game "
+            f"{self.geometry}`; in Python, `position.analysis(seconds=…)`)"
         )
 
     def move_values(self, position: Position) -> MoveValues:
