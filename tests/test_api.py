@@ -361,6 +361,13 @@ def test_a_board_draws_itself_with_its_marks_last_move_values_and_line():
         workbench.svg.board(engine, values=True)
     with pytest.raises(workbench.InputError, match="line cell 12"):
         position.svg(line=(12,))
+    big = workbench.position("h8 h9 g8 i9 j8 g7 i7", "15x15k5")  # an analysis made with a budget: its values drawn
+    searched = big.analysis(nodes=20_000)
+    proven = [move for move in searched.moves if move.value is not None]
+    assert proven and big.svg(values=searched).count(">?</text>") == len(searched.moves) - len(proven)
+    assert big.svg(values=True).count(">?</text>") == len(searched.moves)  # (values=True asks no search)
+    with pytest.raises(workbench.InputError, match="values: an analysis of"):
+        position.svg(values=searched)
     for size in (0, -5, True, 2.5):
         with pytest.raises(workbench.InputError, match=f"size {size!r}: a cell's side in pixels"):
             position.svg(size=size)

@@ -65,7 +65,7 @@ Values = Mapping[int, tuple[Value | None, int | None]]
 def board(
     position: Drawable | Position,
     *,
-    values: bool | Values = False,
+    values: bool | Analysis | Values = False,
     line: bool | Sequence[int] = False,
     last_move: int | None = None,
     size: int | None = None,
@@ -73,8 +73,9 @@ def board(
     """The SVG of ``position``'s board, as text.
 
     :param position: a :class:`workbench.Position`, or an engine position (which has no last move).
-    :param values: True for every legal move's value from ``position.analysis()`` (a library position's); or a
-        mapping of cells to ``(value, remoteness)``.
+    :param values: True for every legal move's value from ``position.analysis()`` (a library position's); an
+        analysis of it (one searched with a budget, on a big board); or a mapping of cells to ``(value,
+        remoteness)``.
     :param line: True for ``position.best_line()`` (a library position's); or the cells of a line played from
         here, drawn ``X1``, ``O2``, … in order.
     :param last_move: the cell to underline; a library position's own last move unless given.
@@ -160,9 +161,13 @@ def board(
     return "\n".join(parts)
 
 
-def _values(position: Drawable | Position, values: bool | Values) -> Values:
+def _values(position: Drawable | Position, values: bool | Analysis | Values) -> Values:
     if values is False:
         return {}
+    if isinstance(values, Analysis):
+        if values.position != getattr(position, "engine_position", position):
+            raise InputError(f"values: an analysis of {format_position(values.position)}, not of this position")
+        return {move.cell: (move.value, move.remoteness) for move in values.moves}
     if values is True:
         analyse = getattr(position, "analysis", None)
         if analyse is None:

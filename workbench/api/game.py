@@ -254,9 +254,12 @@ class Position:
         :raises InputError: on a searched board, where not every value is known (``BoardTooLargeError``)."""
         return answers_for(self.engine_position.geometry).principal_variation(self.engine_position)
 
-    def svg(self, *, values: bool = False, line: bool | tuple[int, ...] = False, size: int | None = None) -> str:
+    def svg(
+        self, *, values: bool | Analysis = False, line: bool | tuple[int, ...] = False, size: int | None = None
+    ) -> str:
         """The board drawn as SVG (:func:`workbench.svg.board`): the marks, the last move, and on request every
-        move's value (``values=True``) and a numbered line (``line=True`` for :meth:`best_line`, or cells)."""
+        move's value (``values=True``, or an :meth:`analysis` already made: one searched with a budget on a big
+        board) and a numbered line (``line=True`` for :meth:`best_line`, or cells)."""
         from ..svg import board
 
         return board(self, values=values, line=line, size=size)
