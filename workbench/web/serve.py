@@ -361,15 +361,7 @@ def serve(
             # refused a wrong one). Nothing awaits between this and the page's rendering: no request sees another's
             self.public_url = f"{request.scheme}://{request.headers['Host']}"
             # of two pages asked for at once with the token, one gets the key (and spends the token), decided here
-            given = request.query.get("token")
-            exchanged = access.exchange_token(given)
-            if not exchanged and access.token_spent and access.is_token(given):
-                # not refused (the page says why it has no key), but said here too, where the address came from
-                log(
-                    "spent",
-                    f"gave {request.method} {request.path!r} a page without a key: the address's token was spent by "
-                    "the first page that opened it (for another browser, start again, or with --keep-token)",
-                )
+            exchanged = access.exchange_token(request.query.get("token"))
             response = await super().handle_index(request)
             if isinstance(response, web.Response) and response.text is not None:  # (the page's text)
                 text = response.text.replace(PAGE_SESSION_MARK, f'data-session-mark="{access.session_mark}"', 1)
