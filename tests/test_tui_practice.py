@@ -464,6 +464,10 @@ async def test_puzzles_kept_by_the_command_s_count_are_not_the_board_s_every_puz
         await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the fork puzzles", seconds=8)
         exercises = app.screen.practice.exercises
         assert len(exercises) == min(forks, 20) and {exercise.theme for exercise in exercises} == {"fork"}
+        screen = app.screen  # shown before the app ends (an app ended as the screen mounted found no panel to fill)
+        await until(
+            pilot, lambda: any("to move" in plain_text(panel) for panel in screen.query("#practice-panel")), "a fork"
+        )
 
 
 async def test_a_hint_then_stop_is_kept_so_the_next_try_is_not_a_first_one():
