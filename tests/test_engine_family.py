@@ -62,6 +62,7 @@ def test_variant_names(text, rules):
         ("16x16k5", "boards have 1 to 15 rows and columns"),
         ("3x3k0", "at least 1 in a row"),
         ("99999999999x3k3", "boards have 1 to 15 rows and columns"),  # (a number too long: too big, not a misspelling)
+        ("3x3k12345", "so many in a row does not fit on a 3x3 board"),  # (not a number the user never wrote)
         ("chess", "write rows x columns k in a row"),
         ("3x3k3-normal", "write rows x columns"),
         ("", "write rows"),

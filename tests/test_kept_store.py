@@ -5,7 +5,7 @@ test_kept_boards's fixture solves and keeps."""
 import json
 import random
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -124,6 +124,8 @@ def test_the_api_reads_the_kept_solution_as_zarr_does(solved_home, monkeypatch, 
         workbench.open_solution(tmp_path)
     with pytest.raises(workbench.StoreError, match="no kept solution at .*: no such folder$"):
         workbench.open_solution(tmp_path / "gone")  # (it said "[Errno 2] No such file or directory: …/zarr.json")
+    with pytest.raises(workbench.StoreError, match="no such folder"):  # any path-like object is a path
+        workbench.open_solution(PurePosixPath(tmp_path / "gone"))
     with pytest.raises(workbench.InputError, match="path None: the folder of a kept solution"):
         workbench.open_solution(None)  # type: ignore[arg-type] - the point of the test
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

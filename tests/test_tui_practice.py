@@ -113,7 +113,7 @@ async def test_a_solution_of_several_moves_names_them_all_and_which_one_the_boar
         screen = app.screen
         await pilot.press("space")
         await pilot.pause()
-        assert "Solution: 1, 3, 7, 9: any of them. The moves after 1 are numbered on the board." in plain_text(
+        assert "Solution: 1, 3, 7, 9: any of them. The line from 1 is numbered on the board." in plain_text(
             screen.query_one("#practice-panel")
         )
         assert cell_texts(screen.query_one(BoardGrid))[0] == "O1"
@@ -479,6 +479,22 @@ async def test_a_hint_then_stop_is_kept_so_the_next_try_is_not_a_first_one():
         await pilot.press("m", "escape")
         await until(pilot, lambda: attempt_stats(app.library, "puzzle", Geometry()).attempts == 1, "kept", seconds=8)
         assert app.library.query("SELECT position, result, box FROM attempts") == [(_text(position), "skipped", 1)]
+
+
+async def test_a_puzzle_solved_then_stopped_is_kept_once():
+    """Kept as it is solved (the figures beside it up to date), and not again when escape stops the practice."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        position = await _first_puzzle(pilot, app)
+        screen = app.screen
+        await until(pilot, lambda: screen.query_one(BoardGrid).state is not None, "the puzzle drawn")
+        board = screen.query_one(BoardGrid)
+        await pilot.click(BoardGrid, offset=cell_offset(board, solution(position)[0]))
+        await until(pilot, lambda: attempt_stats(app.library, "puzzle", Geometry()).attempts == 1, "kept", seconds=8)
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, PracticeScreen), "the practice stopped")
+        await app.workers.wait_for_complete()
+        assert app.library.query("SELECT position, result, box FROM attempts") == [(_text(position), "solved", 2)]
 
 
 async def _first_puzzle(pilot, app) -> Position:

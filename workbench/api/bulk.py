@@ -9,6 +9,7 @@ numbering: ply ``p``'s positions are ranked as :mod:`workbench.engine.ranked` nu
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,7 +246,7 @@ def open_solution(path: str | Path) -> Solution:
 
     from ..kept.solutions import open_solution as open_store
 
-    if not isinstance(path, str | Path):
+    if not isinstance(path, str | os.PathLike):
         raise InputError(f"path {path!r}: the folder of a kept solution, as text or a Path")
     meta_file = Path(path) / "zarr.json"
     try:

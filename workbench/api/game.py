@@ -299,7 +299,7 @@ def position(text: str | Position | EnginePosition = "", variant: str | Variant 
     # every move list holds a digit (a cell's number, or a coordinate's row): text without one is a board, and a
     # character in it that is no mark is named as such, not as a move list's bad token
     if body and not any(char.isdigit() for char in body):
-        read = parse_position("".join(body.split()), rules)
+        read = parse_position(text, rules)
         return Position(read, (), read)
     return Position(empty.play_all(cells := parse_moves(body, empty)), cells)
 

@@ -241,14 +241,17 @@ def parse_variant(text: str) -> Geometry:
     match = _VARIANT.fullmatch(spelled)
     if match is None:
         raise VariantError(f"unknown variant {text[:40]!r}: write rows x columns k in a row, as 3x3k3 or 4x4k4-misere")
-    # (a number's length is bounded by the 40 characters looked at, not by int(): a long one is just too big)
+    # a number of more than three digits is too big for any board: not read (int() refuses some 4,300 digits)
     rows, cols, k = (int(group) if len(group.lstrip("0")) <= 3 else 1000 for group in match.groups()[:3])
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise VariantError(f"unknown variant {text[:40]!r}: boards have 1 to {MAX_SIDE} rows and columns")
     if k < 1:
         raise VariantError(f"unknown variant {text[:40]!r}: at least 1 in a row")
     if k > max(rows, cols):
-        raise VariantError(f"unknown variant {text[:40]!r}: {k} in a row does not fit on a {rows}x{cols} board")
+        raise VariantError(
+            f"unknown variant {text[:40]!r}: {k if k < 1000 else 'so many'} in a row does not fit on a {rows}x{cols} "
+            "board"
+        )
     return Geometry(rows, cols, k, misere=match.group(4) is not None)
 
 

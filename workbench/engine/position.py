@@ -225,10 +225,18 @@ def no_line_left(geometry: Geometry, x: Bitboard, o: Bitboard) -> bool:
 def parse_position(text: str, geometry: Geometry = TIC_TAC_TOE) -> Position:
     """Parse notation like ``X.O/.X./..O`` and check that the position is legal.
 
-    :raises NotationError: wrong length or an unknown character.
+    :raises NotationError: an unknown character, or the wrong length (spaces are left out; the message quotes
+        ``text`` as given).
     :raises IllegalPositionError: a position no game reaches.
     """
-    body = text.strip()
+    cells = 0
+    for char in text:  # a character that is no mark first: "classic" is no board, whatever its length
+        if char == "/" or char.isspace():
+            continue
+        cells += 1
+        if char.upper() not in "XO" and char not in EMPTY_CHARS:
+            raise NotationError(f"invalid position {_quoted(text)}: unknown character {char!r} at cell {cells}")
+    body = "".join(text.split())
     if "/" in body:
         rows = body.split("/")
         if len(rows) != geometry.rows:
@@ -254,8 +262,6 @@ def parse_position(text: str, geometry: Geometry = TIC_TAC_TOE) -> Position:
             x |= 1 << index
         elif upper == "O":
             o |= 1 << index
-        elif char not in EMPTY_CHARS:
-            raise NotationError(f"invalid position {_quoted(text)}: unknown character {char!r} at cell {index + 1}")
     position = Position(x, o, geometry)
     check_legal(position)
     return position

@@ -101,9 +101,9 @@ class Analysis:
 
     def move(self, cell: Cell | str) -> MoveAnalysis | None:
         """The analysis of the move at ``cell`` (its number, or its name: ``"5"``, ``"b2"``); None where no move
-        is (a taken cell, the game over).
+        is (a taken cell, the game over, a number that is no cell).
 
-        :raises NotationError: a name that is no cell of the board."""
+        :raises InputError: a name that is no cell of the board."""
         if isinstance(cell, str):
             cell = parse_cell_name(cell, self.position.geometry)
         for move in self.moves:

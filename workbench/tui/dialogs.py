@@ -369,8 +369,8 @@ class MoveTextScreen(ModalScreen[None]):
 
 
 class ConfirmQuit(ModalScreen[str]):
-    """Unsaved changes, before quitting or before a new game or set-up replaces the study: save, discard, or go
-    back (s, d, escape)."""
+    """Unsaved changes, before quitting, or before a new game, a set-up or a restored study replaces the study:
+    save, discard, or go back (s, d, escape); with a reason of its own where the user did not ask (a restore)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "dismiss('save')", "Save"),

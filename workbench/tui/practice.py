@@ -309,10 +309,10 @@ class PracticeScreen(ModalScreen[Practice]):
             cells = solution(exercise.position, practice.answers)
             names = [cell_name(cell, geometry) for cell in cells]
             if len(names) == 1:
-                solution_words = f"Solution: {names[0]}. The moves after it are numbered on the board."
-            else:  # the board numbers the line after the first
+                solution_words = f"Solution: {names[0]}. The line from it is numbered on the board."
+            else:  # the board numbers the line from the first
                 solution_words = (
-                    f"Solution: {', '.join(names)}: any of them. The moves after {names[0]} are numbered on the board."
+                    f"Solution: {', '.join(names)}: any of them. The line from {names[0]} is numbered on the board."
                 )
             text.append("\n\n" + solution_words, "bold")
         return text

@@ -326,8 +326,8 @@ def refused_page(reason: str, *, why: str = "token") -> str:
     what_to_do = {
         "token": "The address with the key is in the terminal where `workbench serve` runs, on its first line: "
         "http://127.0.0.1:PORT/?token=... Open it as it is; reloads and tabs opened at this server's address need "
-        "no token again. Each start makes a new token (unless --token or --token-file gives it): after the server "
-        "was started again, the address it printed that time is the one that works.",
+        "no token again. Each start makes a new token (unless --token, --token-file or WORKBENCH_SERVE_TOKEN gives "
+        "it): after the server was started again, the address it printed that time is the one that works.",
         "host": "The server answers only to its own names (localhost, 127.0.0.1, [::1], the address it listens on), "
         "so that a web site cannot reach it under a name of its own. If you reach it by this name on purpose "
         "(a name on your network, a proxy), start it with --allow-host NAME.",
