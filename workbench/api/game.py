@@ -33,9 +33,6 @@ if TYPE_CHECKING:
 Move = int | str
 """A move as a user writes it: a cell number (``5``, 1-based, row by row) or its name (``"5"``, ``"b2"``)."""
 
-BOARD_CHARACTERS = frozenset("XxOo.-_/ ")
-"""What a board string is written with (``X.O/.X./..O``); a move list always holds a digit."""
-
 
 @dataclass(frozen=True)  # (no slots: with them, Python 3.11 says TypeError, not FrozenInstanceError, to v.k = 4)
 class Variant:
