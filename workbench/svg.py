@@ -92,7 +92,7 @@ def board(
     geometry = engine.geometry
     if last_move is None:
         last_move = getattr(position, "last_move", None)
-    shown = _values(position, values)
+    shown = _values(position, engine, values)
     steps = _steps(position, engine, line)
     cell = size or max(24, min(56, 480 // max(geometry.rows, geometry.cols)))
     named_edges = not uses_cell_numbers(geometry)
@@ -161,11 +161,11 @@ def board(
     return "\n".join(parts)
 
 
-def _values(position: Drawable | Position, values: bool | Analysis | Values) -> Values:
+def _values(position: Drawable | Position, engine: Position, values: bool | Analysis | Values) -> Values:
     if values is False:
         return {}
     if isinstance(values, Analysis):
-        if values.position != getattr(position, "engine_position", position):
+        if values.position != engine:
             raise InputError(f"values: an analysis of {format_position(values.position)}, not of this position")
         return {move.cell: (move.value, move.remoteness) for move in values.moves}
     if values is True:

@@ -248,12 +248,12 @@ def open_solution(path: str | Path) -> Solution:
 
     if not isinstance(path, str | os.PathLike):
         raise InputError(f"path {path!r}: the folder of a kept solution, as text or a Path")
-    meta_file = Path(path) / "zarr.json"
+    folder = Path(path)
     try:
-        meta = json.loads(meta_file.read_text(encoding="utf-8"))
+        meta = json.loads((folder / "zarr.json").read_text(encoding="utf-8"))
         geometry = parse_variant(meta["attributes"]["variant"])
     except FileNotFoundError:
-        what = "no such folder" if not Path(path).exists() else "a folder with no zarr.json: no Zarr store"
+        what = "no such folder" if not folder.exists() else "a folder with no zarr.json: no Zarr store"
         raise StoreError(f"no kept solution at {str(path)!r}: {what}") from None
     except OSError as error:
         raise StoreError(f"no kept solution at {str(path)!r}: {error.strerror or error}") from None
@@ -261,7 +261,7 @@ def open_solution(path: str | Path) -> Solution:
         raise StoreError(f"no kept solution at {str(path)!r}: its zarr.json names no variant ({error})") from None
     if not is_keepable(geometry):
         raise StoreError(f"no kept solution at {str(path)!r}: {geometry} is not a kept board")
-    found = open_store(geometry, Path(path))
+    found = open_store(geometry, folder)
     if found is None:
         raise StoreError(f"no whole kept solution at {str(path)!r} (another format, or not finished)")
     return Solution(Variant(geometry), "kept", found)

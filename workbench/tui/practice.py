@@ -21,7 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label, Static
 
 from ..engine import Player
-from ..engine.geometry import cell_name, describe_variant
+from ..engine.geometry import cell_name, cell_names, describe_variant
 from ..state import AppState, GameTree, ViewSettings
 from ..state.actions import Highlight, PlayCell
 from ..state.practice import (
@@ -307,12 +307,14 @@ class PracticeScreen(ModalScreen[Practice]):
             text.append("\n\n" + hint_text(practice), "italic")
         if practice.shown and not practice.found:
             cells = solution(exercise.position, practice.answers)
-            names = [cell_name(cell, geometry) for cell in cells]
-            if len(names) == 1:
-                solution_words = f"Solution: {names[0]}. The line from it is numbered on the board."
+            if len(cells) == 1:
+                solution_words = (
+                    f"Solution: {cell_name(cells[0], geometry)}. The line from it is numbered on the board."
+                )
             else:  # the board numbers the line from the first
                 solution_words = (
-                    f"Solution: {', '.join(names)}: any of them. The line from {names[0]} is numbered on the board."
+                    f"Solution: {cell_names(cells, geometry, ', ')}: any of them. The line from "
+                    f"{cell_name(cells[0], geometry)} is numbered on the board."
                 )
             text.append("\n\n" + solution_words, "bold")
         return text
