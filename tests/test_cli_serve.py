@@ -184,7 +184,7 @@ async def test_tabs_share_the_library_and_a_closed_tab_ends_its_app_and_its_stud
             # the title, not the toast: a toast lasts 2 s, and a loaded machine has missed it
             await tab.until(
                 lambda text: (
-                    text.splitlines()[0].split() == ["⭘", "workbench", "—", "classic", "·", "corner", "opening"]
+                    text.splitlines()[0].split() == ["○", "workbench", "—", "classic", "·", "corner", "opening"]
                 ),
                 "saved",
             )

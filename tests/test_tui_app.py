@@ -1189,6 +1189,19 @@ async def test_the_header_shows_from_30_rows(height, header):
         assert app.query_one("#header").display is header
 
 
+async def test_the_headers_palette_button_is_a_circle_every_usual_font_has_and_opens_the_palette():
+    from textual.command import CommandPalette
+
+    from workbench.tui.textual_ext import HEADER_ICON
+
+    app = WorkbenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        assert HEADER_ICON == "○" and app.screen.get_widget_at(1, 0)[0].render() == HEADER_ICON
+        await pilot.click("HeaderIcon")
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
+
+
 def test_run_opens_the_app_on_a_library_study_by_name(monkeypatch):
     opened = {}
 

@@ -124,13 +124,18 @@ def terminal_driver_class(textuals: type) -> type:
     return textuals
 
 
+HEADER_ICON = "○"
+"""The header's command-palette button. Textual's own, "⭘" (U+2B58), is in few fonts: a browser with only DejaVu
+or Liberation drew it as an empty box; this circle is in both, and in every usual terminal font."""
+
+
 def title_header(id: str) -> Header:
     """The app's header, without a clock."""
     if MODE.fast:
         from .header import TitleHeader
 
-        return TitleHeader(id=id)
-    return Header(id=id)
+        return TitleHeader(id=id, icon=HEADER_ICON)
+    return Header(id=id, icon=HEADER_ICON)
 
 
 def input_arrived(screen: Screen) -> None:
