@@ -58,11 +58,17 @@ async def _footer_lines(cls, theme: str) -> list[list[tuple[str, object]]]:
 async def test_the_footer_draws_the_line_textual_s_compact_footer_draws(theme):
     ours, textuals = await _footer_lines(WorkbenchApp, theme), await _footer_lines(WithTextualsFooter, theme)
     for mine, theirs in zip(ours, textuals):
-        assert "".join(char for char, _ in mine) == "".join(char for char, _ in theirs)
+        text = "".join(char for char, _ in mine)
+        bar = text.rindex("▏")
+        # keys that do not all fit: Textual's cuts the first that does not fit, and the next ones under the palette
+        # key; ours draws those that fit whole and "…" after them
+        keys_end = text.index("…") if "…" in text else bar
+        assert text[keys_end:bar].strip() in ("", "…") and "".join(c for c, _ in theirs).startswith(text[:keys_end])
+        assert mine[:keys_end] == theirs[:keys_end] and mine[bar:-1] == theirs[bar:-1]
         # the last cell is the palette key's margin: Textual's shows the key's colour there (or a letter of the
         # keys cut under it), ours the footer's background alone
-        assert mine[:-1] == theirs[:-1]
         assert mine[-1][0] == " " and mine[-1][1].bgcolor == theirs[-1][1].bgcolor
+    assert ["…" in "".join(char for char, _ in line) for line in ours] == [False, False, True]
 
 
 def _column_of(footer: KeysFooter, description: str) -> int:
@@ -178,7 +184,7 @@ async def test_the_key_under_the_mouse_is_lit_with_its_tooltip_and_unlit_when_th
         assert footer.hovered is None and footer.tooltip is None and footer.render_line(0) == before
 
 
-async def test_a_zoomed_pane_keeps_the_keys_and_a_narrow_terminal_cuts_them_under_the_palette_key():
+async def test_a_zoomed_pane_keeps_the_keys_and_a_narrow_terminal_shows_those_that_fit_whole_then_an_ellipsis():
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot, app)
@@ -188,3 +194,22 @@ async def test_a_zoomed_pane_keeps_the_keys_and_a_narrow_terminal_cuts_them_unde
         assert footer.region.y == 23 and footer.display
         line = text_of(footer)
         assert len(line) == 80 and line.startswith("^q Quit f1 Help") and line.endswith("▏^p palette ")
+        assert line == "^q Quit f1 Help n New i Set up ^s Save ^o Open x Export v Values …  ▏^p palette "
+        # a click on the ellipsis presses nothing; the last key shown is whole and pressed by a click on its end
+        assert [index for first, after, index in footer._spans if first <= line.index("…") < after] == []
+        assert footer._key_at(line.index("Values") + 5) == 7
+
+
+@pytest.mark.parametrize("width", [80, 90, 100, 110, 120, 130])
+async def test_at_every_width_the_footer_shows_whole_keys_in_order_and_says_when_some_are_left_out(width):
+    app = _app()
+    async with app.run_test(size=(width, 30)) as pilot:
+        await wait_ready(pilot, app)
+        footer = app.query_one(KeysFooter)
+        line = text_of(footer)
+        keys_part, palette_part = line.rsplit("▏", 1)
+        assert palette_part.strip() == "^p palette" and len(line) == width
+        items = [f"{entry.display} {entry.description}" for entry in footer.keys]
+        fitted = max(n for n in range(len(items) + 1) if keys_part.startswith(" ".join(items[:n])))
+        assert keys_part[len(" ".join(items[:fitted])) :].strip() == ("…" if fitted < len(items) else "")
+        assert fitted >= 8 and (fitted == len(items)) is (width >= 120)

@@ -193,7 +193,7 @@ class WorkbenchApp(
         message = Static(self._too_small_text(*self.size), id="too-small")
         message.display = too_small
         yield message
-        yield KeysFooter()  # every key the footer shows fits 120 columns
+        yield KeysFooter()  # the board's keys fit 120 columns; where keys do not, those that fit whole, then "…"
 
     def _open_library(self):
         from ..library import Library, LibraryError

@@ -49,6 +49,11 @@ def shown_keys(screen: Screen) -> tuple[tuple[FooterEntry, ...], FooterEntry | N
     return tuple(first_of_action.values()), palette
 
 
+MORE_KEYS = "…"
+"""Drawn after the last key that fits whole, where more keys follow (f1 lists them all): a key cut in two, "m M",
+read as a key of its own."""
+
+
 class KeysFooter(ResolvedParts, Widget, can_focus=False):
     """The keys of the focused pane, drawn as Textual's compact Footer draws them (each key and what it does, the
     command palette's key at the right behind a bar), by one widget on one line. A click on a key presses it, a
@@ -148,16 +153,19 @@ class KeysFooter(ResolvedParts, Widget, can_focus=False):
             item = self._item(self.palette, -1, base)
             palette = [Segment("▏", base + self.part("keys-footer--bar")), *item, Segment(" ", gap)]
         room = width - Segment.get_line_length(palette)
+        items = [self._item(entry, index, base) for index, entry in enumerate(self.keys)]
+        lengths = [Segment.get_line_length(item) for item in items]
+        # whole keys only: when not all fit, those that fit with a space and "…" after them
+        limit = room if sum(lengths) + len(lengths) - 1 <= room else room - 2
         segments: list[Segment] = []
         x = 0
-        for index, entry in enumerate(self.keys):
-            item = self._item(entry, index, base)
-            length = Segment.get_line_length(item)
-            spans.append((x, min(x + length, room), index))
+        for index, (item, length) in enumerate(zip(items, lengths)):
+            if x + length > limit:
+                segments.append(Segment(MORE_KEYS, base + self.part("keys-footer--description")))
+                break
+            spans.append((x, x + length, index))
             segments += [*item, Segment(" ", gap)]
             x += length + 1
-            if x >= room:
-                break
         line = Strip(segments).crop_extend(0, max(room, 0), gap)
         if palette:
             spans.append((room + 1, width - 1, -1))  # the bar and the margin after it are not the key
