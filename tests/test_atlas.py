@@ -383,9 +383,29 @@ def test_an_interrupted_run_leaves_the_old_file_whole_and_no_temporary(capsys, t
         return atlas_record(solution)
 
     monkeypatch.setattr("workbench.engine.atlas.atlas_record", interrupted)
-    code, out, err = run(capsys, "--max-cells", "5", "--markdown", str(target))
+    code, out, err = run(capsys, "--max-cells", "5", "--markdown", str(target), "--replace")
     assert code == 130 and err == "workbench: interrupted\n" and out == ""
     assert target.read_text() == "the old atlas\n" and os.listdir(tmp_path) == ["atlas.md"]
+
+
+def test_a_file_that_exists_is_replaced_only_with_replace_and_keeps_its_mode(capsys, tmp_path, monkeypatch):
+    target, other = tmp_path / "notes.txt", tmp_path / "new.md"
+    target.write_text("precious\n")
+    target.chmod(0o600)
+
+    def never(solution):
+        raise AssertionError("solved before the paths were checked")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("workbench.engine.atlas.atlas_record", never)
+        for argv in (["--csv", str(target)], ["--markdown", str(other), "--csv", str(target)]):
+            code, out, err = run(capsys, "--max-cells", "3", *argv)
+            assert (code, out) == (2, "") and err == (
+                f"workbench: error: --csv {str(target)!r} exists already (write to another file, or --replace it)\n"
+            )
+    assert target.read_text() == "precious\n" and sorted(os.listdir(tmp_path)) == ["notes.txt"]
+    assert run(capsys, "--max-cells", "3", "--csv", str(target), "--replace")[0] == 0
+    assert target.read_text().startswith("variant,rows,cols") and target.stat().st_mode & 0o777 == 0o600
 
 
 def test_a_written_file_gets_the_mode_a_new_file_gets(capsys, tmp_path):

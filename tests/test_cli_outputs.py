@@ -171,12 +171,55 @@ def test_graph_dot_renders_svg_with_graphviz_and_reports_its_failure(capsys, tmp
     code, out, _ = run(capsys, "graph", "--dot", str(other))
     assert code == 0 and out == f"wrote {other} and {tmp_path / 'classes.gv.svg'}\n"
     fake_dot.write_text("#!/bin/sh\necho 'Error: syntax error in line 1' >&2\nexit 1\n")
-    code, out, err = run(capsys, "graph", "--dot", str(target))
+    code, out, err = run(capsys, "graph", "--dot", str(target), "--replace")
     assert code == 2 and out == ""
     assert err == f"workbench: error: dot could not render {str(target)!r}: Error: syntax error in line 1\n"
     fake_dot.write_text("#!/bin/sh\nexit 3\n")  # a failure that says nothing: its exit status is named
-    code, out, err = run(capsys, "graph", "--dot", str(target))
+    code, out, err = run(capsys, "graph", "--dot", str(target), "--replace")
     assert (code, out) == (2, "") and err == f"workbench: error: dot could not render {str(target)!r}: 3\n"
+
+
+@pytest.mark.parametrize("graphviz", [False, True], ids=["no-graphviz", "graphviz"])
+@pytest.mark.parametrize("existing", ["notes.dot", "notes.svg"])
+def test_graph_dot_never_replaces_a_file_without_replace(capsys, tmp_path, monkeypatch, graphviz, existing):
+    fake_dot = tmp_path / "dot"
+    fake_dot.write_text("#!/bin/sh\nfor a; do last=$a; done\necho '<svg/>' > \"$last\"\n")
+    fake_dot.chmod(0o755)
+    monkeypatch.setattr("shutil.which", lambda name: str(fake_dot) if graphviz and name == "dot" else None)
+    (tmp_path / existing).write_text("precious\n")
+    target = tmp_path / "notes.dot"
+    code, out, err = run(capsys, "graph", "--dot", str(target))
+    refused = existing == "notes.dot" or graphviz  # the SVG is written only where Graphviz draws it
+    if refused:
+        assert (code, out) == (2, "") and (tmp_path / existing).read_text() == "precious\n"
+        said = str(tmp_path / existing)
+        assert err == f"workbench: error: {said!r} exists already (write to another file, or --replace it)\n"
+        code, out, err = run(capsys, "graph", "--dot", str(target), "--replace")
+    assert code == 0 and target.read_text().startswith("digraph tictactoe {")
+    if graphviz or existing == "notes.svg":
+        assert (tmp_path / "notes.svg").read_text() == ("<svg/>\n" if graphviz else "precious\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["studies", "list", "--db="], "argument --db: empty; it names a file"),
+        (["graph", "--dot="], "argument --dot: empty; it names a file"),
+        (["atlas", "--max-cells", "3", "--csv="], "argument --csv: empty; it names a file"),
+        (["atlas", "--max-cells", "3", "--markdown="], "argument --markdown: empty; it names a file"),
+        (["analyze", "--study="], "argument --study: empty; it names a study"),
+        (["serve", "--token-file="], "argument --token-file: empty; it names a file"),
+        (["studies", "import", "x.json", "--as="], "argument --as: empty; it names a study in the library"),
+        (["studies", "delete", ""], "argument NAME: empty; it names a study in the library"),
+        (["open", ""], "argument STUDY: empty; it names a study"),
+    ],
+)
+def test_an_empty_name_of_a_file_or_a_study_is_one_line_not_a_default(capsys, tmp_path, monkeypatch, argv, said):
+    """`graph --dot ""` wrote the class tables into the library; `--db ""` read the folder '.'."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", f"workbench: error: {said}\n") and os.listdir(tmp_path) == []
 
 
 def test_graph_into_the_library_text(capsys, tmp_path):
@@ -356,6 +399,24 @@ def test_a_closed_pipe_ends_quietly():
     _, err = producer.communicate(timeout=60)
     assert json.loads(first)["position"] == ".../.../..."
     assert producer.returncode == 0 and err == b""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="Linux's full device")
+@pytest.mark.parametrize("arguments", [["analyze", "--moves", "5"], ["analyze", "--moves", "5", "--json"]])
+@pytest.mark.parametrize("stdout", ["/dev/full", "closed"])
+def test_an_output_that_cannot_be_written_is_one_line_and_exit_2_not_a_bug(arguments, stdout):
+    """`workbench analyze > /dev/full`, `workbench census --json >&-`: the user's redirection, said in one line."""
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+    command = [sys.executable, "-m", "workbench", *arguments]
+    if stdout == "closed":
+        result = subprocess.run(["sh", "-c", '"$@" >&-', "sh", *command], capture_output=True, env=env, timeout=60)
+        reason = "standard output is closed"
+    else:
+        with open("/dev/full", "w") as full:
+            result = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, env=env, timeout=60)
+        reason = os.strerror(28)
+    assert result.returncode == 2
+    assert result.stderr.decode() == f"workbench: error: cannot write the output: {reason}\n"
 
 
 def test_interrupted_by_the_user_is_not_a_traceback():

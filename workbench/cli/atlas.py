@@ -69,6 +69,9 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     targets = [(option, path) for option, path in (("--csv", args.csv), ("--markdown", args.markdown)) if path]
     if args.csv and args.markdown and os.path.realpath(args.csv) == os.path.realpath(args.markdown):
         raise UsageError(f"--csv and --markdown name the same file {args.csv!r}: give each its own")
+    for option, path in targets:  # a file the user made is never silently replaced
+        if os.path.lexists(path) and not os.path.isdir(path) and not args.replace:  # (a folder: _Pending says so)
+            raise UsageError(f"{option} {path!r} exists already (write to another file, or --replace it)")
     pending: list[_Pending] = []
     previous = _stop_on_sigterm()
     try:
@@ -198,11 +201,15 @@ class _Pending:
         os.close(handle)
 
     def commit(self, text: str) -> None:
+        from pathlib import Path
+
+        from ..state.study import mode_for
+
         assert self.temporary is not None  # pragma: no mutate - committed once
         try:
             with open(self.temporary, "w", encoding="utf-8", newline="") as stream:
                 stream.write(text)
-            os.chmod(self.temporary, 0o666 & ~_umask())  # as a file made by open(): mkstemp's are private
+            os.chmod(self.temporary, mode_for(Path(self.path)))  # the replaced file's, else a new file's: not private
             os.replace(self.temporary, self.path)
         except OSError as error:
             raise UsageError(f"{self.option} {self.path!r}: cannot write there ({error.strerror or error})") from None
@@ -217,12 +224,6 @@ class _Pending:
             self.temporary = None
 
 
-def _umask() -> int:
-    mask = os.umask(0o077)  # reading the umask means setting it; the strictest value for that instant
-    os.umask(mask)
-    return mask
-
-
 def command_of(args: argparse.Namespace) -> str:
     """The command that makes the Markdown, as it was given: every option of ``atlas`` in one order."""
     words = ["workbench", "atlas", "--max-cells", str(args.max_cells)]
@@ -231,6 +232,8 @@ def command_of(args: argparse.Namespace) -> str:
     for option, path in (("--csv", args.csv), ("--markdown", args.markdown)):
         if path:
             words += [option, path]
+    if args.replace:
+        words.append("--replace")
     return shlex.join(words)
 
 

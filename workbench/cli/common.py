@@ -49,6 +49,53 @@ def _escape(character: str) -> str:
     return repr(character)[1:-1]
 
 
+class OutputError(errors.WorkbenchError):
+    """Standard output cannot be written (closed, a full disk, a device that refuses): the user's redirection, not
+    the workbench's fault."""
+
+
+class GuardedOutput:
+    """Standard output, whose write errors (but a broken pipe, which means the reader has all it wanted) are an
+    :class:`OutputError`: ``workbench analyze > /dev/full`` is one line and exit 2, not a bug report."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputError(f"cannot write the output: {error.strerror or error}") from error
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputError(f"cannot write the output: {error.strerror or error}") from error
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def guarded_output() -> Iterator[None]:
+    """Standard output guarded while a command runs, and flushed before it ends (a full disk shows at the flush);
+    a closed standard output (``>&-``) is an :class:`OutputError` at once."""
+    stream = sys.stdout
+    if stream is None:
+        raise OutputError("cannot write the output: standard output is closed")
+    sys.stdout = GuardedOutput(stream)  # type: ignore[assignment]
+    try:
+        yield
+        sys.stdout.flush()
+    finally:
+        sys.stdout = stream
+
+
 def print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data) + "\n")
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .. import errors
-from .common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, UsageError, printable
+from .common import EXIT_BAD_INPUT, EXIT_BUG, EXIT_INTERRUPTED, UsageError, guarded_output, printable
 from .parser import build_parser
 
 if TYPE_CHECKING:
@@ -36,7 +36,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "argument --game: before a command it names the app's variant; write it after the command (workbench "
                 f"{args.command} --game VARIANT)"
             )
-        return COMMANDS[args.command](args)
+        with guarded_output():
+            return COMMANDS[args.command](args)
     # the library's modules (and sqlite3's) only once an error is to be told: the app's first paint needs neither
     except errors.WorkbenchError as error:  # the user's input, usage or library: one line (workbench.errors)
         print(f"workbench: error: {printable(str(error))}{_dash_hint(error, argv)}", file=sys.stderr)
@@ -79,11 +80,30 @@ def describe_bug(error: Exception) -> str:
 def _refuse_empty_values(args: argparse.Namespace) -> None:
     """argparse drops a value of ``--`` (``--position=--``) and leaves an empty list: say so."""
     for dest, value in vars(args).items():
+        if value == "" and dest in _NAMING_OPTIONS:  # `--dot ""` wrote the library's tables; `--db ""` read '.'
+            as_option = args.command == "analyze" or getattr(args, "studies_command", None) == "import"
+            positional = dest in ("name", "study") and not as_option
+            option = dest.upper() if positional else _NAMING_OPTIONS[dest]
+            raise UsageError(f"argument {option}: empty; it names {_NAMED[dest]}")
         if value == []:
             # --position=-- is the only option whose name is not its dest; no other option taking a value
             # has an underscore in its dest to turn back into a dash
             option = "--position" if dest == "position_option" else "--" + dest
             raise UsageError(f"argument {option}: '--' is not a value it can take")
+
+
+_NAMING_OPTIONS = {
+    "db": "--db",
+    "dot": "--dot",
+    "csv": "--csv",
+    "markdown": "--markdown",
+    "study": "--study",
+    "token_file": "--token-file",
+    "name": "--as",
+}
+"""Options whose value names a file or a study, by their dest: an empty value is a mistake, never "the default"."""
+_NAMED = {"name": "a study in the library", "study": "a study"}
+_NAMED.update((dest, "a file") for dest in _NAMING_OPTIONS if dest not in _NAMED)
 
 
 def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:

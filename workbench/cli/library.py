@@ -69,9 +69,16 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_graph(args: argparse.Namespace) -> int:
-    from ..library.graph import graph_dot, render_svg, write_graph
+    from ..library.graph import graph_dot, render_svg, svg_path_of, write_graph
 
     if args.dot:
+        if args.dot != "-" and not args.replace:  # a file the user made is never silently replaced
+            import shutil
+
+            written = (args.dot, svg_path_of(args.dot)) if shutil.which("dot") else (args.dot,)
+            for path in written:
+                if os.path.lexists(path) and not os.path.isdir(path):  # (a folder: the writer says it cannot)
+                    raise UsageError(f"{path!r} exists already (write to another file, or --replace it)")
         text = graph_dot()
         if args.dot == "-":
             sys.stdout.write(text)

@@ -235,6 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="also write it as Markdown to PATH, with the date and this command (docs/atlas.md)",
     )
+    atlas_cmd.add_argument(
+        "--replace", action="store_true", help="replace the --csv and --markdown files if they exist"
+    )
 
     for name, help_text in (
         ("census", "counts over the whole game: positions, classes, games, the 9! ledger"),
@@ -276,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     graph_cmd.add_argument(
         "--dot", metavar="FILE", help="write DOT to FILE ('-' for stdout) and, with Graphviz, FILE.svg"
     )
+    graph_cmd.add_argument("--replace", action="store_true", help="replace FILE (and its SVG) if they exist")
 
     studies_cmd = commands.add_parser("studies", parents=[db_option], help="studies kept in the library")
     studies_sub = studies_cmd.add_subparsers(dest="studies_command", metavar="ACTION", required=True)

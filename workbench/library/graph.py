@@ -90,6 +90,11 @@ def graph_dot(geometry: Geometry = TIC_TAC_TOE) -> str:
     return "\n".join(lines) + "\n"
 
 
+def svg_path_of(dot_path: str) -> str:
+    """Where :func:`render_svg` draws the Graphviz file at ``dot_path``: beside it, ``.dot`` made ``.svg``."""
+    return dot_path + ".svg" if not dot_path.endswith(".dot") else dot_path[:-4] + ".svg"
+
+
 def render_svg(dot_path: str) -> str | None:
     """The Graphviz file at ``dot_path`` drawn as SVG beside it, by Graphviz's ``dot``: its path; None when ``dot`` is
     not installed.
@@ -101,7 +106,7 @@ def render_svg(dot_path: str) -> str | None:
     dot = shutil.which("dot")
     if dot is None:
         return None
-    svg_path = dot_path + ".svg" if not dot_path.endswith(".dot") else dot_path[:-4] + ".svg"
+    svg_path = svg_path_of(dot_path)
     result = subprocess.run([dot, "-Tsvg", dot_path, "-o", svg_path], capture_output=True, text=True)
     if result.returncode != 0:
         raise UsageError(

@@ -305,7 +305,7 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
     except OSError as error:
         raise StudyError(f"cannot save {str(target)!r}: {error.strerror or error}") from None
     try:
-        os.fchmod(handle, _mode_for(target))  # mkstemp makes it private (0600); the file is for sharing
+        os.fchmod(handle, mode_for(target))  # mkstemp makes it private (0600); the file is for sharing
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
             stream.flush()
@@ -368,7 +368,7 @@ def _process_alive(pid: int) -> bool:
     return True
 
 
-def _mode_for(target: Path) -> int:
+def mode_for(target: Path) -> int:
     """The permissions a file written at ``target`` should get: those of the file it replaces, else
     what the user's umask gives a new file (0644 on a usual system)."""
     try:
