@@ -122,6 +122,18 @@ def test_export_json_gives_the_move_text_and_the_cursor(capsys, tmp_path):
     assert code == 0 and json.loads(out) == {"movetext": "5 1 9 (3 {quiet})", "cursor_moves": [5, 1, 3]}
 
 
+def test_export_writes_a_comment_s_control_characters_as_escapes_and_keeps_its_lines(capsys, tmp_path):
+    """A shared study whose comment holds a terminal's control sequences (a title, a colour, a NUL) cannot steer the
+    terminal it is exported to; the JSON keeps the comment as it is."""
+    path = tmp_path / "s.json"
+    comment = "evil \x1b]0;pwned\x07\x1b[31mred\x00 and\nnext line"
+    save_study(reduce(reduce(AppState(), PlayCell(cell=5)), SetComment(text=comment)), path)
+    code, out, _ = run(capsys, "export", str(path))
+    assert code == 0 and out == "5 {evil \\x1b]0;pwned\\x07\\x1b[31mred\\x00 and\nnext line}\n"
+    code, out, _ = run(capsys, "export", str(path), "--json")
+    assert code == 0 and json.loads(out)["movetext"] == "5 {" + comment + "}"
+
+
 def test_export_takes_a_library_study_by_name_as_open_and_review_do(capsys, tmp_path):
     """A new user's review: `workbench export rv1` said "cannot open 'rv1': no such file", though the docs give
     `workbench export STUDY` and `review` takes a library study's name."""

@@ -26,8 +26,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     text = export_movetext(state.tree)
     if args.json:
         print_json({"movetext": text, "cursor_moves": list(state.tree.moves_to(state.cursor))})
-    else:
-        print(text)
+    else:  # a shared study's comment cannot steer the terminal: control characters as escapes, lines kept
+        print("\n".join(printable(line) for line in text.split("\n")))
     return 0
 
 
