@@ -12,6 +12,7 @@ import pytest
 
 from workbench.cli import main
 from workbench.engine import Geometry, parse_position
+from workbench.library import Library
 from workbench.state import AppState, dumps_study, reduce, save_study
 from workbench.state.actions import Back, PlayCell, SetComment, SetUpPosition
 
@@ -234,6 +235,30 @@ def test_an_empty_name_of_a_file_or_a_study_is_one_line_not_a_default(capsys, tm
     assert (code, out, err) == (2, "", f"workbench: error: {said}\n") and os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize(
+    ("argv", "code", "said"),
+    [
+        (["studies", "list"], 0, "no studies: no library at {db}\n"),
+        (["studies", "list", "--json"], 0, "[]\n"),
+        (["progress"], 0, "No practice kept in the library {db} yet: u in the app opens puzzles.\n"),
+        (["progress", "--json"], 0, "[]\n"),
+        (["export", "mine"], 2, "workbench: error: no study file or library study called 'mine' (library {db!r})\n"),
+        (["review", "mine"], 2, None),
+        (["studies", "delete", "mine"], 2, "workbench: error: library {db!r}: no such file\n"),
+        (["studies", "rename", "a", "b"], 2, "workbench: error: library {db!r}: no such file\n"),
+        (["studies", "export", "a", "a.json"], 2, "workbench: error: library {db!r}: no such file\n"),
+    ],
+)
+def test_a_command_that_only_reads_never_makes_a_library_or_its_folders(capsys, tmp_path, argv, code, said):
+    """A new user's review: `studies list --db typo/lib.sqlite3` made the folder and a 311 KB library, exit 0."""
+    db = str(tmp_path / "typo" / "lib.sqlite3")
+    before = ("--db", db) if argv[0] in ("export", "review") else ()  # (their --db goes before the command)
+    got, out, err = run(capsys, *before, *argv, *(() if before else ("--db", db)))
+    assert got == code and os.listdir(tmp_path) == []
+    if said is not None:
+        assert (out if code == 0 else err) == said.format(db=db)
+
+
 def test_graph_into_the_library_text(capsys, tmp_path):
     db = tmp_path / "lib.sqlite3"
     code, out, _ = run(capsys, "--db", str(db), "graph")
@@ -262,7 +287,7 @@ def test_studies_list_names_each_study_s_variant(capsys, tmp_path):
 def test_studies_text_output(capsys, tmp_path):
     db = str(tmp_path / "lib.sqlite3")
     code, out, _ = run(capsys, "--db", db, "studies", "list")
-    assert code == 0 and out == f"no studies in {db}\n"
+    assert code == 0 and out == f"no studies: no library at {db}\n" and os.listdir(tmp_path) == []
     source = tmp_path / "opening.json"
     save_study(study_state(), source)
     code, out, _ = run(capsys, "--db", db, "studies", "import", str(source))
@@ -311,7 +336,7 @@ def test_studies_text_output(capsys, tmp_path):
 @pytest.mark.parametrize("data", ["{ not json", "5", '{"format": "workbench-study", "version": 1, "nodes": "x"}'])
 def test_a_damaged_study_row_is_one_line_and_exit_2(capsys, tmp_path, data):
     db = tmp_path / "lib.sqlite3"
-    assert run(capsys, "--db", str(db), "studies", "list")[0] == 0
+    Library.open(db).close()
     connection = sqlite3.connect(db)
     connection.execute("INSERT INTO studies (name, data) VALUES ('hurt', ?)", (data,))
     connection.commit()
@@ -552,7 +577,7 @@ def test_the_app_exits_0_on_quit_and_1_after_a_crash(monkeypatch, capsys):
 def test_db_is_accepted_before_or_after_the_command(capsys, tmp_path, argv):
     db = str(tmp_path / "chosen.sqlite3")
     code, out, err = run(capsys, *(part.format(db=db) for part in argv))
-    assert (code, out, err) == (0, f"no studies in {db}\n", "")
+    assert (code, out, err) == (0, f"no studies: no library at {db}\n", "")
 
 
 @pytest.mark.parametrize(

@@ -88,7 +88,7 @@ def guarded_output() -> Iterator[None]:
     stream = sys.stdout
     if stream is None:
         raise OutputError("cannot write the output: standard output is closed")
-    sys.stdout = GuardedOutput(stream)  # type: ignore[assignment]
+    sys.stdout = GuardedOutput(stream)
     try:
         yield
         sys.stdout.flush()
@@ -139,9 +139,11 @@ def is_study_path(target: str) -> bool:
 def library_study(args: argparse.Namespace, name: str):
     """(the library's study called ``name``, its state, or None where the library has none of that name;
     the library's path)."""
-    from ..library import studies
+    from ..library import default_path, studies
 
-    with open_library(args) as library:
+    if library_is_missing(args):
+        return None, args.db or default_path()
+    with open_library(args, create=False) as library:
         if not studies.study_exists(library, name):
             return None, library.path
         return studies.open_study(library, name), library.path
@@ -226,7 +228,20 @@ def solving_line(geometry, *, bar: bool = True) -> Iterator[Callable[[str, int, 
             print(file=sys.stderr)
 
 
-def open_library(args: argparse.Namespace):
+def open_library(args: argparse.Namespace, *, create: bool = True):
+    """The library of ``--db`` (every command that opens the library has it), else the user's. A command that only
+    reads gives ``create=False``: a library that is not there is an error, not a new file (with its folders) at a
+    mistyped path."""
     from ..library import Library
 
-    return Library.open(args.db)  # every command that opens the library has --db
+    return Library.open(args.db, create=create)
+
+
+def library_is_missing(args: argparse.Namespace) -> bool:
+    """Whether the library of ``--db`` (else the user's) is not there: a reading command then has nothing to read."""
+    from pathlib import Path
+
+    from ..library import default_path
+    from ..library.db import library_exists
+
+    return not library_exists(Path(args.db) if args.db else default_path(), "cannot open")

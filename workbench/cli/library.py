@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from .common import UsageError, open_library, print_json, printable
+from .common import UsageError, library_is_missing, open_library, print_json, printable
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -98,11 +98,14 @@ def cmd_graph(args: argparse.Namespace) -> int:
 def cmd_studies(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..library import studies
+    from ..library import default_path, studies
     from ..state import load_study, save_study
 
-    with open_library(args) as library:
-        action = args.studies_command
+    action = args.studies_command
+    if action == "list" and library_is_missing(args):  # nothing to list, and no library made to list it
+        print_json([]) if args.json else print(printable(f"no studies: no library at {args.db or default_path()}"))
+        return 0
+    with open_library(args, create=action == "import") as library:
         if action == "list":
             records = studies.list_studies(library)
             if args.json:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import answers_with_progress, game_of, open_library, print_json
+from .common import answers_with_progress, game_of, library_is_missing, open_library, print_json
 
 
 def cmd_puzzles(args: argparse.Namespace) -> int:
@@ -68,15 +68,20 @@ def cmd_progress(args: argparse.Namespace) -> int:
     from ..library.practice import progress
 
     geometry = parse_variant(args.game) if args.game is not None else None
-    with open_library(args) as library:
-        rows = progress(library, geometry)
+    if library_is_missing(args):  # no practice kept, and no library made to say so
+        from ..library import default_path
+
+        rows, shown = [], args.db or default_path()
+    else:
+        with open_library(args, create=False) as library:
+            rows, shown = progress(library, geometry), library.path
     if args.json:
         print_json([row.as_dict() for row in rows])
         return 0
     print(
         "\n".join(progress_lines(rows, date.today()))
         if rows
-        else f"No practice kept in the library {library.path} yet: u in the app opens puzzles."
+        else f"No practice kept in the library {shown} yet: u in the app opens puzzles."
     )
     return 0
 

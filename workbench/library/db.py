@@ -218,6 +218,8 @@ class Library:
         connection = self.connection
         connection.execute("PRAGMA foreign_keys = ON")  # pragma: no mutate - SQL
         version = self._schema_version()
+        if version == 0:
+            self._refuse_a_foreign_database()
         if version < SCHEMA_VERSION and not (self.read_only and version >= READABLE_FROM):
             if self.read_only:
                 raise LibraryError(f"library {str(self.path)!r}: read-only, and its schema {version} needs upgrading")
@@ -240,6 +242,26 @@ class Library:
             connection.execute("PRAGMA synchronous = NORMAL")  # pragma: no mutate - SQL
         # a cheap read that fails on a file that is not a database
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # pragma: no mutate - SQL
+
+    def _refuse_a_foreign_database(self) -> None:
+        """A database of schema 0 that already holds tables is some other program's (every library has a schema
+        version from its first table on): it is never given the library's tables, nor switched to WAL.
+
+        :raises LibraryError: naming a few of its tables."""
+        tables = [
+            name
+            for (name,) in self.connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"  # pragma: no mutate - SQL
+            )
+        ]
+        # read again after the tables: another process making this library at the same moment (tabs of `serve`
+        # starting at once) commits its tables and its version together
+        if tables and self._schema_version() == 0:
+            shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
+            raise LibraryError(
+                f"library {str(self.path)!r}: not a workbench library (another program's database, with tables "
+                f"{shown}); left as it is: give --db another file"
+            )
 
     def _switch_to_wal(self) -> str:
         """Write-ahead logging (a reader never waits for the writer), which a library keeps once it has it; the
