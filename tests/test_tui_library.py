@@ -1,5 +1,6 @@
 """The app over the library: save and open by name, rename, delete, games like this, no library."""
 
+import pytest
 from textual.widgets import Button, Input, OptionList, Static
 
 from workbench.library import Library, games
@@ -9,7 +10,7 @@ from workbench.tui.dialogs import Confirm, PathDialog
 from workbench.tui.library_dialogs import GamesLikeThis, OpenDialog
 from workbench.tui.panes.evaluation import EvaluationView
 
-from .tui_helpers import discard_changes, library_with_games, moves, text_of, wait_library
+from .tui_helpers import discard_changes, library_with_games, moves, text_of, until, wait_library
 
 SIZE = (100, 34)
 
@@ -111,6 +112,43 @@ async def test_games_are_served_from_the_library_when_it_has_them(tmp_path):
         await pilot.press("g")
         body = str(app.screen.query_one("#games-like-this", Static).render())
         assert "1,072 complete games" in body and "from the library" in body
+
+
+@pytest.mark.parametrize("variant", ["3x3k3-misere", "3x4k3"])
+async def test_the_classic_board_s_library_counts_are_never_shown_on_another_board(tmp_path, variant):
+    """A review against an independent count: after a new game under misère (or on 3×4) the empty board showed
+    the classic game's counts from the library (their positions have the same keys), "· library ✓" beside them."""
+    from workbench.engine import analyze
+    from workbench.engine.geometry import cell_name, parse_variant
+    from workbench.state.actions import NewGame
+
+    db = tmp_path / "lib.sqlite3"
+    library_with_games(db)
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        view = app.query_one(EvaluationView)
+        assert "games after each move: the library" in text_of(view)
+        geometry = parse_variant(variant)
+        app.store.dispatch(NewGame(geometry=geometry))
+        await until(pilot, lambda: app.store.state.analysis is not None, "the new board's analysis")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = text_of(view)
+        assert "library" not in shown and "games after each move: computed" in shown
+        truth = {move.cell: move.games for move in analyze(app.store.state.position).moves}
+        rows = {move.cell: move.games for move in app.store.state.analysis.moves}
+        assert rows == truth
+        for cell, counts in truth.items():  # each move's row shows its own count
+            name = cell_name(cell, geometry)
+            row = next(line for line in shown.splitlines() if line.lstrip(" ★").startswith(name + " "))
+            assert f" {counts.total:,} " in row
+        await pilot.press("5", "left")  # and stepping about does not bring them back
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "library" not in text_of(view)
 
 
 async def test_a_position_met_again_has_its_library_counts_in_its_own_frame(tmp_path, monkeypatch):

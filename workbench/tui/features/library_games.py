@@ -33,8 +33,8 @@ class LibraryGames(AppHost):
     The games table holds every game of the classic board, so a position's counts do not change while the library
     is open; they are forgotten when another opens."""
 
-    _games_kept: dict[int, tuple[int, dict, dict]] | None = None
-    """Position key → (that key, its counts, each move's counts), as the query returns them."""
+    _games_kept: dict[Position, tuple[Position, dict, dict]] | None = None
+    """Position → (that position, its counts, each move's counts), as the query returns them."""
 
     def _library_games(self) -> None:
         """The library's games through this position for the evaluation pane: kept ones at once, the others asked
@@ -43,7 +43,7 @@ class LibraryGames(AppHost):
             return  # the library's games are the classic game's
         state = self.store.state
         library, position = self.library, state.position
-        kept = (self._games_kept or {}).get(position.key)
+        kept = (self._games_kept or {}).get(position)
         if kept is not None:
             self._show_library_games(kept)
             return
@@ -56,7 +56,7 @@ class LibraryGames(AppHost):
             # the position's games from the start, and each move's games after the line played
             try:
                 per_move = {cell: games_after(library, line + (cell,)) for cell in position.legal_moves()}
-                return position.key, library_through(library, position), per_move
+                return position, library_through(library, position), per_move
             except LibraryError as error:
                 return error
 
@@ -64,7 +64,7 @@ class LibraryGames(AppHost):
         name, group = "library-games", "library"  # pragma: no mutate - labels (above)
         self.run_worker(query, thread=True, name=name, group=group, exclusive=True, exit_on_error=False)
 
-    def _library_games_answered(self, answer: tuple[int, dict, dict]) -> None:
+    def _library_games_answered(self, answer: tuple[Position, dict, dict]) -> None:
         """The library's counts for a position (a worker's result): kept, and shown."""
         kept = self._games_kept
         if kept is None or len(kept) >= GAMES_KEPT:
@@ -72,7 +72,7 @@ class LibraryGames(AppHost):
         kept[answer[0]] = answer
         self._show_library_games(answer)
 
-    def _show_library_games(self, answer: tuple[int, dict, dict]) -> None:
+    def _show_library_games(self, answer: tuple[Position, dict, dict]) -> None:
         self.query_one(EvaluationView).library_games = answer
 
     def _forget_library_games(self) -> None:

@@ -10,7 +10,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.reactive import reactive
 
-from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Value, cell_bit, cells_of
+from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry, Position, Value, cell_bit, cells_of
 from ...engine.analysis import MAX_TABLE_CELLS
 from ...engine.answers import Answers, TableAnswers
 from ...engine.geometry import cell_name, describe_variant
@@ -90,7 +90,7 @@ class EvaluationView(LinesView):
 
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
-    library_games: reactive[tuple[int, dict, dict] | None] = reactive(None, repaint=False)
+    library_games: reactive[tuple[Position, dict, dict] | None] = reactive(None, repaint=False)
     """(position key, games through it, {cell: games after the move}) from the library's games
     tables, when it has them; None otherwise (the figures are then computed)."""
     welcome: reactive[bool] = reactive(False, repaint=False)
@@ -321,9 +321,11 @@ class EvaluationView(LinesView):
         writer.write(f" {remoteness:>5}", row_style)
         return tuple(writer.lines[0])
 
-    def _served(self, analysis: Analysis) -> tuple[int, dict, dict] | None:
+    def _served(self, analysis: Analysis) -> tuple[Position, dict, dict] | None:
+        """The library's counts where they are this position's: the same position, of the same board (the classic
+        board's answer for a key was shown on 3×4 and under misère, whose positions have the same keys)."""
         served = self.library_games
-        return served if served is not None and served[0] == analysis.position.key else None
+        return served if served is not None and served[0] == analysis.position else None
 
     def _mask_names(self, writer: LineWriter, analysis: Analysis) -> None:
         """The six masks a line each (more where one is long: nothing is cut), their cells named as the board
