@@ -169,7 +169,7 @@ async def test_a_position_met_again_has_its_library_counts_in_its_own_frame(tmp_
         monkeypatch.setattr(games, "games_after", asked_again)
         await pilot.press("right")  # back to 5 1 9: its counts were kept
         view = app.query_one(EvaluationView)
-        assert view.library_games is not None and view.library_games[0] == app.store.state.position.key
+        assert view.library_games is not None and view.library_games[0] == app.store.state.position
         shown = text_of(view)
         assert "1,072 from the start pass through, any order · library ✓" in shown
         assert "games after each move: the library" in shown
