@@ -199,6 +199,11 @@ def test_analyze_of_a_large_board_searches_within_the_budget(capsys):
     code, out, _ = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", "3000")
     assert code == 0 and "unknown (" in out and "moves proven)" in out
     assert "perfect-win" in out and "a5" in out and " 13 " not in out  # coordinates, not cell numbers
+    # the masks of the values hold the moves proven so far, and say so: "—" read as "no winning move"
+    code, out, _ = run(capsys, "analyze", "--game", "15x15k5", "--moves", "h8,a1,h9,a2,h10,a3,h11,b1", "--nodes", "1")
+    rows = {line.split()[0]: " ".join(line.split()[1:]) for line in out.splitlines() if line.strip()}
+    assert code == 0 and rows["win"] == "h12, h7"
+    assert rows["perfect-win"] in ("h12, h7 (so far)", "none proven yet") and rows["best"] == "none proven yet"
 
 
 @pytest.mark.usefixtures("untraced_children")
@@ -580,8 +585,11 @@ def test_the_search_view_shows_every_fact_mask_and_move_of_the_record():
             text = "\n".join(lines)
             assert "X d4 c3 a1 c1 · O e5 b4 c4 b2" in lines[0] and "variant 5x5k4" in text and "to move X" in text
             assert f"searched {record['nodes']:,} nodes" in text and f"orbit {record['symmetry']['orbit_size']}" in text
+            complete = all(move["proven"] for move in record["moves"])
             for name, cells in record["masks"].items():
                 shown = ", ".join(format_coordinate(cell, geometry) for cell in cells) or "—"
+                if name in ("perfect_win", "perfect_lose", "best") and not complete:  # the moves proven so far
+                    shown = f"{shown} (so far)" if cells else "none proven yet"
                 assert f"{name.replace('_', '-')} {shown}" in lines
             listed = 0
             for move in record["moves"]:

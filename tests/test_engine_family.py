@@ -5,7 +5,18 @@ from functools import cache
 import pytest
 from hypothesis import given, strategies as st
 
-from workbench.engine import Geometry, Player, Position, Status, analyze, parse_moves, principal_variation
+from workbench.engine import (
+    MASK_NAMES,
+    Geometry,
+    Player,
+    Position,
+    Status,
+    Value,
+    analyze,
+    cells_of,
+    parse_moves,
+    principal_variation,
+)
 from workbench.engine.analysis import analyze_strong
 from workbench.engine.geometry import (
     GeometryError,
@@ -394,6 +405,36 @@ def test_the_misere_fork_mask_is_every_move_that_leaves_only_losing_replies(name
         assert squeezes(geometry, me, opp) == expected, position
         squeezed += expected != 0
     assert squeezed > 0
+
+
+@pytest.mark.parametrize("name", ["3x3k3-misere", "2x4k3-misere", "3x4k3-misere", "3x4k3"])
+def test_under_misere_each_mask_s_title_says_what_its_cells_do_by_the_exact_values(name):
+    """The titles the app and `analyze` give the masks under misère are facts of every position's exact values:
+    "loses" holds exactly the moves that lose at once (a loss in 1 ply), "force" exactly those whose every reply
+    loses at once (a win in 2), and the titles are the masks' own names on a normal board."""
+    from workbench.engine.results import mask_title
+
+    geometry = parse_variant(name)
+    titles = [mask_title(mask, geometry) for mask in MASK_NAMES]
+    if not geometry.misere:
+        assert titles == ["win", "block", "fork", "p-win", "p-lose", "best"]
+        return
+    assert titles == ["loses", "leave", "force", "p-win", "p-lose", "best"]
+    assert mask_title("win", geometry, short=False) == "loses"
+    assert mask_title("perfect_win", geometry, short=False) == "perfect-win"
+    checked = 0
+    for key in state_graph(geometry).keys():
+        position = Position(key & geometry.full, key >> geometry.size, geometry)
+        if position.is_over:
+            continue
+        analysis = analyze(position)
+        moves = {move.cell: (move.value, move.remoteness) for move in analysis.moves}
+        loses_at_once = {cell for cell, outcome in moves.items() if outcome == (Value.LOSS, 1)}
+        forces = {cell for cell, outcome in moves.items() if outcome == (Value.WIN, 2)}
+        assert set(cells_of(analysis.masks.win)) == loses_at_once, position
+        assert set(cells_of(analysis.masks.fork)) == forces, position
+        checked += bool(loses_at_once) + bool(forces)
+    assert checked > 100
 
 
 def test_a_strong_solution_handed_over_answers_as_the_tables_do():

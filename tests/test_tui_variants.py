@@ -199,6 +199,27 @@ async def test_the_palette_starts_a_named_variant():
         assert "misère · untitled study" in _header(app)
 
 
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
+async def test_the_masks_are_named_for_what_their_cells_do_under_the_rule(misere):
+    """A review against the exact values: under misère the pane, the status line and f1 said "win" for cells that
+    lose at once (the mask of cells completing your own line)."""
+    from workbench.tui.panes.board import BoardStatus
+
+    app = _app(game=Geometry(misere=misere))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("1", "4", "2", "5")  # X has 1 2, O has 4 5: X to move
+        await pilot.pause()
+        shown = text_of(app.query_one(EvaluationView))
+        headings = ["loses", "leave", "force"] if misere else ["win", "block", "fork"]
+        heading_line = next(line for line in shown.splitlines() if "p-win" in line)
+        assert heading_line.split() == [*headings, "p-win", "p-lose", "best"]
+        await pilot.press("m")
+        await pilot.pause()
+        assert f"showing {headings[0]}" in text_of(app.query_one(BoardStatus))
+        assert app.store.state.view.overlay == "win"
+
+
 async def test_the_palette_s_new_game_opens_the_new_game_dialog():
     from textual.command import CommandList
 

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from ..engine import MASK_NAMES, Analysis, Bitboard, Position, Value, cell_bit, cells_of
 from ..engine.geometry import cell_name, cell_names, uses_cell_numbers
+from ..engine.results import SEARCHED_MASKS, mask_title
 
 # Styles as values, not names: Rich reads a style's name in any case ("BOLD" is "bold"), so a
 # name's case can change nothing, and a test could not tell
@@ -190,7 +191,7 @@ def analysis_view(analysis: Analysis, width: int | None = None) -> RenderableTyp
         return header
     masks = Table(title="Masks", title_justify="left", box=None, padding=(0, 2))
     for name in MASK_NAMES:
-        masks.add_column(name.replace("_", "-"))
+        masks.add_column(mask_title(name, position.geometry, short=False))
     masks.add_row(*(mask_board(position, analysis.masks.get(name)) for name in MASK_NAMES))
     masks.add_row(*(cell_list(analysis.masks.get(name), position.geometry) for name in MASK_NAMES))
     return Group(header, Text(), masks, Text(), moves_table(analysis))
@@ -292,8 +293,12 @@ def search_view(record: dict, position: Position, width: int | None = None, all_
     masks = Table(title="Masks", title_justify="left", box=None, padding=(0, 2))
     masks.add_column("mask")
     masks.add_column("cells")
+    complete = all(move["proven"] for move in record["moves"])
     for name in MASK_NAMES:
-        masks.add_row(name.replace("_", "-"), cell_names(record["masks"][name], geometry, ", ") or "—")
+        cells = cell_names(record["masks"][name], geometry, ", ")
+        if name in SEARCHED_MASKS and not complete:  # moves not proven yet may belong to these too
+            cells = f"{cells} (so far)" if cells else "none proven yet"
+        masks.add_row(mask_title(name, geometry, short=False), cells or "—")
     table = Table(title="Moves (for the side to move)", title_justify="left")
     table.add_column("cell")
     table.add_column("value")

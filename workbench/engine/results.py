@@ -14,6 +14,35 @@ from .threats import Plans
 
 MASK_NAMES = ("win", "block", "fork", "perfect_win", "perfect_lose", "best")
 
+SEARCHED_MASKS = ("perfect_win", "perfect_lose", "best")
+"""The masks of the exact values: on a board searched move by move, only the moves proven so far are in them."""
+
+_MASK_TITLES = {
+    "win": ("win", "win"),
+    "block": ("block", "block"),
+    "fork": ("fork", "fork"),
+    "perfect_win": ("p-win", "perfect-win"),
+    "perfect_lose": ("p-lose", "perfect-lose"),
+    "best": ("best", "best"),
+}
+_MISERE_MASK_TITLES = {
+    # the same cell sets under the rule where a line loses (docs/family.md): your line's cell loses at once, the
+    # opponent's is a cell to leave open for them, and a "fork" leaves them only replies that complete a line
+    **_MASK_TITLES,
+    "win": ("loses", "loses"),
+    "block": ("leave", "leave"),
+    "fork": ("force", "force"),
+}
+
+
+def mask_title(name: str, geometry: Geometry, *, short: bool = True) -> str:
+    """What a mask is called on ``geometry``: its name, or under misère what its cells do there (the mask ``win``,
+    cells that complete your own line, is "loses"). ``short`` where six labels share a line (``p-win``).
+
+    :raises KeyError: ``name`` is not one of :data:`MASK_NAMES`."""
+    titles = (_MISERE_MASK_TITLES if geometry.misere else _MASK_TITLES)[name]
+    return titles[0] if short else titles[1]
+
 
 @dataclass(frozen=True, slots=True)
 class MoveAnalysis:

@@ -102,6 +102,12 @@ GLOSSARY = [
         "win / block / fork",
         "Masks: cells that win at once / stop the opponent's win / leave two threats or more (one reply stops one)",
     ),
+    (
+        "misère masks",
+        "loses / leave / force: win / block / fork under misère, named for what they do there: cells that complete "
+        "your own line (you lose at once) / where the opponent would complete one (leave it open) / that leave the "
+        "opponent only replies completing a line",
+    ),
     ("p-win / p-lose", "Masks: moves that win / lose with perfect play from both sides"),
     ("best", "Mask: the best moves (★ in the table)"),
     ("? / not proven", "Above 16 cells: a value the search has not proved yet; s stops the search, or searches on"),

@@ -13,6 +13,7 @@ from textual.reactive import reactive
 
 from ...engine import Bitboard, Cell, Player, Position, Status, Value, cell_bit
 from ...engine.geometry import cell_name, describe_variant
+from ...engine.results import mask_title
 from ...state import AppState, engine_basis, selected_line
 from ...state.actions import Highlight, PlayCell
 from ..messages import WheelStepsThroughGame, dispatch
@@ -379,9 +380,9 @@ class BoardStatus(LinesView):
             writer.newline().write(ellipsis(notice[1], width), self.part("board-status--notice"))
         else:
             overlay = state.view.overlay
-            shown = {"none": "v values, m masks", "line": "showing best line"}.get(
-                overlay, "showing " + overlay.replace("_", "-")
-            )
+            shown = {"none": "v values, m masks", "line": "showing best line", "values": "showing values"}.get(overlay)
+            if shown is None:  # a mask, by the name it has on this board
+                shown = "showing " + mask_title(overlay, position.geometry, short=False)
             if (
                 overlay not in ("none", "values", "line")
                 and self.ready

@@ -14,6 +14,7 @@ from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry
 from ...engine.analysis import MAX_TABLE_CELLS
 from ...engine.answers import Answers, TableAnswers
 from ...engine.geometry import cell_name, describe_variant
+from ...engine.results import SEARCHED_MASKS, mask_title
 from ...engine.solver import preference
 from ...state import AppState
 from ...state.actions import PlayCell
@@ -27,14 +28,6 @@ from .evaluation_words import (
 )
 from .lines import LinesView, LineWriter, ViewPane, ellipsis, longest_that_fits
 
-MASK_LABELS = {
-    "win": "win",
-    "block": "block",
-    "fork": "fork",
-    "perfect_win": "p-win",
-    "perfect_lose": "p-lose",
-    "best": "best",
-}
 MASK_COLUMN = 7
 """Cells per mask column: a 3-wide mini board is 5 cells, plus room for the label."""
 MOVES_LEGEND = ("★ best · plies: to the end, both at their best", "trap: share of the replies that lose")
@@ -264,7 +257,7 @@ class EvaluationView(LinesView):
             status = f"search stopped · {proven}/{len(moves)} proven · s searches on"
         writer.write(ellipsis(status, writer.width), style("evaluation--dim"))
         writer.newline(2)
-        self._mask_names(writer, analysis)
+        self._mask_names(writer, analysis, complete=proven == len(moves))
         writer.newline()
         heading = style("evaluation--heading") + Style(underline=True)
         if proven:
@@ -327,18 +320,21 @@ class EvaluationView(LinesView):
         served = self.library_games
         return served if served is not None and served[0] == analysis.position else None
 
-    def _mask_names(self, writer: LineWriter, analysis: Analysis) -> None:
+    def _mask_names(self, writer: LineWriter, analysis: Analysis, *, complete: bool = True) -> None:
         """The six masks a line each (more where one is long: nothing is cut), their cells named as the board
-        names them (where six small boards do not fit)."""
+        names them (where six small boards do not fit). Not ``complete`` (a search has not proven every move):
+        the masks of the exact values hold the moves proven so far, and say so."""
         style = self.part
         geometry = analysis.position.geometry
         for name in MASK_NAMES:
             cells = _names_of(analysis.masks.get(name), geometry)
-            writer.write(MASK_LABELS[name].ljust(MASK_COLUMN), style("evaluation--heading"))
+            so_far = not complete and name in SEARCHED_MASKS
+            writer.write(mask_title(name, geometry).ljust(MASK_COLUMN), style("evaluation--heading"))
             if cells:
-                writer.write_wrapped(cells, style("evaluation--mask"), indent=MASK_COLUMN)
+                words = [*cells, ("(so far)", style("evaluation--dim"))] if so_far else cells
+                writer.write_wrapped(words, style("evaluation--mask"), indent=MASK_COLUMN)
             else:
-                writer.write("(none)", style("evaluation--dim"))
+                writer.write("(none proven yet)" if so_far else "(none)", style("evaluation--dim"))
             writer.newline()
 
     def _masks(self, writer: LineWriter, analysis: Analysis) -> None:
@@ -351,7 +347,7 @@ class EvaluationView(LinesView):
             writer.write("p-win/p-lose: perfect play", style("evaluation--dim"))
             return
         for name in MASK_NAMES:
-            writer.write(MASK_LABELS[name].ljust(column), style("evaluation--heading"))
+            writer.write(mask_title(name, geometry).ljust(column), style("evaluation--heading"))
         for row in range(geometry.rows):
             writer.newline()
             for name in MASK_NAMES:
