@@ -542,3 +542,95 @@ def test_the_open_dialog_s_detail_of_a_study_says_move_or_moves():
     assert _record_detail(four) == f"4x4k4 · 4 moves · {when}"
     damaged = StudyRecord(name="c", moves=0, updated=when, damaged="not valid JSON")
     assert _record_detail(damaged) == f"damaged: not valid JSON · {when}"
+
+
+def _state_of(*cells: int):
+    from workbench.state import AppState, reduce
+    from workbench.state.actions import PlayCell
+
+    state = AppState()
+    for cell in cells:
+        state = reduce(state, PlayCell(cell=cell))
+    return state
+
+
+@pytest.mark.parametrize("kept_in", ["library", "file"])
+async def test_ctrl_s_asks_before_writing_over_a_copy_changed_elsewhere_since_it_was_opened(tmp_path, kept_in):
+    """A new user's review: two windows on one study; the second saved a variation, then the first's ctrl+s wrote
+    over it without a word, and the variation was gone."""
+    from workbench.library.studies import open_study, save_study as save_to_library
+    from workbench.state import load_study, save_study as save_to_file
+
+    db, path = tmp_path / "lib.sqlite3", tmp_path / "corner.json"
+    with Library.open(db) as library:
+        save_to_library(library, "corner", _state_of(5, 1))
+    save_to_file(_state_of(5, 1), path)
+    where = {"name": "corner"} if kept_in == "library" else {"path": str(path)}
+
+    def kept():
+        if kept_in == "file":
+            return load_study(path).tree.moves_to(max(load_study(path).tree.nodes))
+        with Library.open(db) as library:
+            study = open_study(library, "corner")
+        return study.tree.moves_to(max(study.tree.nodes))
+
+    def saved_elsewhere(*cells):
+        if kept_in == "file":
+            save_to_file(_state_of(*cells), path)
+        else:
+            with Library.open(db) as library:
+                save_to_library(library, "corner", _state_of(*cells), replace=True)
+
+    app = WorkbenchApp(_state_of(5, 1), db=str(db), **where)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("9", "ctrl+s")  # nothing changed elsewhere: saved at once
+        await pilot.pause()
+        assert kept() == (5, 1, 9) and not app.store.state.modified and not isinstance(app.screen, Confirm)
+        saved_elsewhere(5, 1, 3)  # another window's save
+        await pilot.press("left", "2", "ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, Confirm), "the question")
+        question = str(app.screen.query_one("#confirm-question").render())
+        named = "'corner' in the library" if kept_in == "library" else repr(str(path))
+        assert question == (
+            f"{named} was changed by another window or program since it was opened here. Replace it with this study?"
+        )
+        await pilot.press("escape")  # keep it: asked where to save this one instead
+        await until(pilot, lambda: isinstance(app.screen, PathDialog), "the save-as dialog")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert kept() == (5, 1, 3) and app.store.state.modified
+        await pilot.press("ctrl+s")  # asked again: it is still not the copy opened here
+        await until(pilot, lambda: isinstance(app.screen, Confirm), "the question again")
+        await pilot.click("#yes")
+        await pilot.pause()
+        assert kept() == (5, 1, 2) and not app.store.state.modified
+        await pilot.press("left", "4", "ctrl+s")  # the copy written here is the one remembered: no question
+        await pilot.pause()
+        assert kept() == (5, 1, 4) and not isinstance(app.screen, Confirm)
+
+
+async def test_a_restored_study_asks_before_replacing_a_kept_copy_that_differs_from_it(tmp_path):
+    from workbench.library.studies import open_study, save_study as save_to_library
+
+    db = tmp_path / "lib.sqlite3"
+    with Library.open(db) as library:
+        save_to_library(library, "corner", _state_of(5, 1, 3))
+    # as the recovery restores a study: its own state, the name it was kept under, the copy it was opened from unknown
+    app = WorkbenchApp(db=str(db))
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        from workbench.state.actions import LoadState
+
+        app.store.dispatch(LoadState(state=_state_of(5, 1, 9), unsaved=True))
+        app.study_name = "corner"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, Confirm), "the question")
+        assert str(app.screen.query_one("#confirm-question").render()).startswith(
+            "'corner' in the library is not the copy this study was opened from here, and may have been saved since"
+        )
+        await pilot.click("#yes")
+        await pilot.pause()
+        with Library.open(db) as library:
+            study = open_study(library, "corner")
+        assert study.tree.moves_to(max(study.tree.nodes)) == (5, 1, 9)

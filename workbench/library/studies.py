@@ -105,6 +105,16 @@ def open_study(library: Library, name: str) -> AppState:
         raise LibraryError(f"library {str(library.path)!r}: study {name!r} is damaged ({error})") from None
 
 
+def stored_text(library: Library, name: str) -> str | None:
+    """The study called ``name`` as the library holds it (its data, unparsed), or None where there is none: what
+    another window's save would change."""
+    rows = library.query(
+        "SELECT data FROM studies WHERE name = ?",  # pragma: no mutate - SQL
+        (name.strip(),),
+    )
+    return None if not rows else str(rows[0][0])
+
+
 def cell_text(data: object) -> str:
     """The text of a ``data`` cell; ``ValueError`` when it holds something else (a blob that is not
     UTF-8, or a number). SQLite keeps whatever another program wrote there."""

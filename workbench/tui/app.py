@@ -146,6 +146,11 @@ class WorkbenchApp(
         """The JSON file the study came from or was saved to, if any."""
         self.study_name = name
         """The study's name in the library, if it came from or went there."""
+        self._stored_copies: dict[tuple[str, str], str | None] = {}
+        """Each place a study was kept (its file, or its library name) → the copy this app last read or wrote
+        there: ctrl+s asks before writing over one changed since (:mod:`.features.study_files`)."""
+        if path:  # read just now by the command that started the app
+            self._remember_stored()
         self.db_path = db
         self.library = None
         """The open library, or None while opening or when it cannot be used."""
@@ -275,6 +280,8 @@ class WorkbenchApp(
                 opened = worker.result
                 assert opened is not None  # pragma: no mutate - the worker's result: a library, or why not (above)
                 self.library, self.library_has_games, left_behind, problems = opened
+                if self.study_name and not self.study_path:  # opened by name (`workbench open NAME`)
+                    self._remember_stored()
                 self._forget_library_games()
                 for problem in problems:
                     self.notify(problem, title="Library", severity="warning", timeout=8)

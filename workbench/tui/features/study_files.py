@@ -48,12 +48,75 @@ class StudyFiles(AppHost):
         self.deliver_text(io.StringIO(text), save_filename=filename, mime_type=mime)
         self.notify(f"Downloading {filename}", timeout=3)
 
+    def _target_of(self, path: str | None, name: str | None) -> tuple[str, str] | None:
+        """Where a study is kept: its file (resolved), else its library name."""
+        if path:
+            return ("file", str(Path(path).resolve()))
+        return ("library", name.strip()) if name else None
+
+    def _stored_copy(self, target: tuple[str, str] | None) -> str | None:
+        """The study as it is kept at ``target`` now (a file's text, a library row's data), or None where nothing
+        is kept there or it cannot be read (the save itself then says why)."""
+        if target is None:
+            return None
+        kind, where = target
+        if kind == "file":
+            try:
+                return Path(where).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return None
+        if self.library is None:
+            return None
+        from ...library import LibraryError
+        from ...library.studies import stored_text
+
+        try:
+            return stored_text(self.library, where)
+        except LibraryError:
+            return None
+
+    def _remember_stored(self) -> None:
+        """The open study's kept copy as this app last read or wrote it: a save over a copy that has changed since
+        (another window's save, a command's export) asks first."""
+        target = self._target_of(self.study_path, self.study_name)
+        if target is not None:
+            self._stored_copies[target] = self._stored_copy(target)
+
+    def _changed_elsewhere(self) -> str | None:
+        """The question to ask before ``ctrl+s`` writes over the open study's kept copy, where that copy is not the
+        one this app last read or wrote; None when it is (or nothing is kept there)."""
+        target = self._target_of(self.study_path, self.study_name)
+        now = self._stored_copy(target)
+        if target is None or now is None:
+            return None
+        where = repr(self.study_path) if target[0] == "file" else f"'{target[1]}' in the library"
+        if target not in self._stored_copies:  # restored after a crash, say: which copy is newer is not known
+            if now == self._copy_of_this_study(target[0]):
+                return None
+            return (
+                f"{where} is not the copy this study was opened from here, and may have been saved since by another "
+                "window or program. Replace it with this study?"
+            )
+        if now == self._stored_copies[target]:
+            return None
+        return f"{where} was changed by another window or program since it was opened here. Replace it with this study?"
+
+    def _copy_of_this_study(self, kind: str) -> str:
+        if kind == "file":
+            return dumps_study(self.store.state)
+        import json
+
+        from ...state import study_to_data
+
+        return json.dumps(study_to_data(self.store.state))
+
     def _save_to(self, path: str) -> str | None:
         try:
             save_study(self.store.state, path)
         except StudyError as error:
             return str(error)
         self.study_path = path
+        self._remember_stored()
         self.store.dispatch(MarkSaved())
         self._update_title()
         self.notify(f"Saved {path}", timeout=2)
@@ -81,6 +144,7 @@ class StudyFiles(AppHost):
         except LibraryError as error:
             return str(error)
         self.study_name, self.study_path = text.strip(), None
+        self._remember_stored()
         self.store.dispatch(MarkSaved())
         self._update_title()
         self.notify(f"Saved {self.study_name!r} in the library", timeout=2)
@@ -137,6 +201,23 @@ class StudyFiles(AppHost):
         else:
             target, save = (self.study_name if self.library is not None else None), self._save_named
         if target:
+            question = self._changed_elsewhere()
+            if question is not None:
+                from ..dialogs import Confirm
+
+                def decided(replace: bool | None) -> None:
+                    if not replace:  # kept: this study saved under another name or file, or not at all
+                        self._save_dialog(after)
+                        return
+                    problem = save(target)
+                    if problem is None:
+                        after(target)
+                        return
+                    self.notify(problem, title="Not saved", severity="error")
+                    self._save_dialog(after)
+
+                self.push_screen(Confirm(question, "Replace it", "Save as another"), decided)
+                return
             problem = save(target)
             if problem is None:
                 after(target)
@@ -165,6 +246,7 @@ class StudyFiles(AppHost):
                 return str(error)
             self.store.dispatch(LoadState(state=loaded))
             self.study_path, self.study_name = path, name
+            self._remember_stored()
             self._update_title()
             return None
 
@@ -205,6 +287,8 @@ class StudyFiles(AppHost):
             problem = rename(old, new)
             if problem is None:
                 if self._is_open_study(old):
+                    if ("library", old) in self._stored_copies:  # the same row, under its new name
+                        self._stored_copies[("library", new.strip())] = self._stored_copies.pop(("library", old))
                     self.study_name = new
                     self._update_title()
                 self.notify(f"Renamed '{old}' to '{new}'", timeout=3)
