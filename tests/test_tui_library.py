@@ -400,6 +400,13 @@ async def test_a_library_that_cannot_list_its_studies_warns_and_still_opens_file
         [warning] = [n for n in app._notifications if n.message == "the library is damaged: no such table studies"]
         assert (warning.title, warning.severity) == ("Library", "warning")
         assert isinstance(app.screen, OpenDialog)
+        # a review: it said "The library has no studies yet", though a study's name opened it
+        hint = str(app.screen.query_one("#open-unlisted").render())
+        assert hint == (
+            "The library's studies cannot be listed (the library is damaged: no such table studies): type a "
+            "study's name or a .json path."
+        )
+        assert "no studies yet" not in " ".join(str(label.render()) for label in app.screen.query(".dialog-hint"))
         app.screen.query_one(Input).value = str(study)
         await pilot.press("enter")
         assert not isinstance(app.screen, OpenDialog) and app.study_path == str(study)

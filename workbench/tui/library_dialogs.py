@@ -35,9 +35,12 @@ class OpenDialog(ModalScreen[None]):
         attempt: Callable[[str, bool], str | None],
         rename: Callable[[str, str], str | None] | None,
         delete: Callable[[str], str | None] | None,
+        unlisted: str | None = None,
     ) -> None:
         super().__init__()
         self._names = names
+        self._unlisted = unlisted
+        """Why the library's studies could not be listed (a damaged file), if they could not."""
         self._attempt = attempt
         self._rename = rename
         self._delete = delete
@@ -55,6 +58,13 @@ class OpenDialog(ModalScreen[None]):
                 yield Label(
                     self.HINT, classes="dialog-hint", id="open-hint", markup=False
                 )  # a rename's hint quotes the name
+            elif self._unlisted is not None:  # not "no studies": some may open by name all the same
+                yield Label(
+                    f"The library's studies cannot be listed ({self._unlisted}): type a study's name or a .json path.",
+                    classes="dialog-hint",
+                    id="open-unlisted",
+                    markup=False,
+                )
             else:
                 yield Label("The library has no studies yet: type a .json path.", classes="dialog-hint")
             # no select-all on focus: after f2 the cursor sits at the end of the name, to edit it

@@ -261,11 +261,12 @@ class StudyFiles(AppHost):
             return run
 
         def ask() -> None:
-            names = []
+            names, unlisted = [], None
             if self.library is not None:
                 try:
                     names = [(r.name, _record_detail(r)) for r in library_studies.list_studies(self.library)]
                 except LibraryError as error:
+                    unlisted = str(error).removeprefix(f"library {str(self.library.path)!r}: ")
                     self.notify(str(error), title="Library", severity="warning")
             rename = delete = None
             if self.library is not None:
@@ -273,7 +274,7 @@ class StudyFiles(AppHost):
                     self._renaming(guarded(library_studies.rename_study)),
                     self._deleting(guarded(library_studies.delete_study)),
                 )
-            self.push_screen(OpenDialog(names, attempt, rename, delete))
+            self.push_screen(OpenDialog(names, attempt, rename, delete, unlisted))
 
         self._unless_unsaved(ask)
 
