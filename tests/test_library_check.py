@@ -58,6 +58,7 @@ def test_a_healthy_library_checks_healthy(library_file, capsys):
     assert json.loads(out) == {
         "path": str(library_file),
         "healthy": True,
+        "newer": False,
         "schema_version": SCHEMA_VERSION,
         "studies": 12,
         "damaged_studies": [],
@@ -384,11 +385,26 @@ def test_an_older_library_is_healthy_by_its_own_schema(tmp_path, version):
     assert report.healthy and report.schema_version == version, report.findings
 
 
-@pytest.mark.parametrize("version", [0, SCHEMA_VERSION + 1, 99])
+@pytest.mark.parametrize("version", [0, -1])
 def test_a_schema_version_no_workbench_wrote_is_a_finding(library_file, version):
     execute(library_file, f"PRAGMA user_version = {version}")
     findings = [str(finding) for finding in check_library(library_file).findings]
     assert findings == [f"schema: version {version} is not one this workbench knows (1-{SCHEMA_VERSION})"]
+
+
+@pytest.mark.parametrize("version", [SCHEMA_VERSION + 1, 99])
+def test_a_newer_library_is_said_to_be_newer_not_damaged(library_file, version, capsys):
+    """A new user's review: a library from a newer workbench was called damaged, with salvage as the remedy."""
+    execute(library_file, f"PRAGMA user_version = {version}")
+    report = check_library(library_file)
+    assert report.newer and not report.damaged and not report.healthy
+    problem = f"made by a newer workbench (schema {version}; this one knows 1-{SCHEMA_VERSION})"
+    assert [str(finding) for finding in report.findings] == [f"schema: {problem}"]
+    code, out, _ = run(capsys, "library", "check", "--db", str(library_file))
+    assert code == 1 and out.splitlines()[1:] == [
+        f"  schema: {problem}",
+        "not damaged, as far as this workbench can tell: open it with the workbench that made it",
+    ]
 
 
 def test_check_names_every_missing_table_and_column(library_file):
@@ -409,7 +425,7 @@ def test_check_names_every_missing_table_and_column(library_file):
 def test_check_keeps_every_finding_and_says_what_each_is(tmp_path):
     library_file = tmp_path / "lib.sqlite3"
     make_template_library(library_file, studies=12, comment=5000)
-    execute(library_file, "PRAGMA journal_mode = DELETE", "PRAGMA user_version = 7")
+    execute(library_file, "PRAGMA journal_mode = DELETE", "PRAGMA user_version = -7")
     damage_page_holding(library_file, b"study 0 xxxx")  # the first page of the table: the scan fails at once
     report = check_library(library_file)
     parts = [finding.part for finding in report.findings]

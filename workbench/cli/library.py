@@ -167,7 +167,8 @@ def cmd_library(args: argparse.Namespace) -> int:
         else:
             print(
                 printable(
-                    f"library {report.path}: schema {report.schema_version}, {len(report.studies)} studies open"
+                    f"library {report.path}: schema {_schema_shown(report.schema_version)}, "
+                    f"{len(report.studies)} studies open"
                     + (f", {len(report.damaged_studies)} damaged" if report.damaged_studies else "")
                 )
             )
@@ -176,6 +177,8 @@ def cmd_library(args: argparse.Namespace) -> int:
             print(
                 "healthy"
                 if report.healthy
+                else "not damaged, as far as this workbench can tell: open it with the workbench that made it"
+                if not report.damaged
                 else "damaged: `workbench library salvage NEW.sqlite3` copies every study that opens"
             )
         return 0 if report.healthy else 1
@@ -191,3 +194,7 @@ def cmd_library(args: argparse.Namespace) -> int:
         for line in salvaged.lost:
             print(printable(f"  lost: {line}"))
     return 1 if salvaged.lost else 0
+
+
+def _schema_shown(version: int | None) -> str:
+    return "unreadable" if version is None else str(version)

@@ -52,10 +52,21 @@ class CheckReport:
     def healthy(self) -> bool:
         return not self.findings
 
+    @property
+    def newer(self) -> bool:
+        """Made by a newer workbench: one this workbench can neither judge past SQLite's own check, nor open."""
+        return self.schema_version is not None and self.schema_version > SCHEMA_VERSION
+
+    @property
+    def damaged(self) -> bool:
+        """Something is wrong with the file (a newer library with nothing else found is not damaged)."""
+        return bool(self.findings) and not (self.newer and all(f.part == "schema" for f in self.findings))
+
     def as_dict(self) -> dict:
         return {
             "path": self.path,
             "healthy": self.healthy,
+            "newer": self.newer,
             "schema_version": self.schema_version,
             "studies": len(self.studies),
             "damaged_studies": list(self.damaged_studies),
@@ -211,7 +222,10 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
         except sqlite3.DatabaseError as error:
             return CheckReport(str(target), None, findings=(Finding("file", f"not a workbench library ({error})"),))
         known = 0 < version <= SCHEMA_VERSION
-        if not known:
+        if version > SCHEMA_VERSION:
+            problem = f"made by a newer workbench (schema {version}; this one knows 1-{SCHEMA_VERSION})"
+            findings.append(Finding("schema", problem))
+        elif not known:
             findings.append(
                 Finding("schema", f"version {version} is not one this workbench knows (1-{SCHEMA_VERSION})")
             )
@@ -221,6 +235,8 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
             messages = [str(error)]
         if messages != ["ok"]:
             findings += [Finding("integrity", message) for message in messages]
+        if version > SCHEMA_VERSION:  # its tables are its own version's: only SQLite's own check judges them here
+            return CheckReport(str(target), version, findings=tuple(findings))
         try:
             schema = _schema(connection)
         except sqlite3.DatabaseError as error:
