@@ -529,3 +529,19 @@ def test_a_bad_variant_header_is_named(text, geometry, message):
     with pytest.raises(MoveTextError) as caught:
         import_movetext(text, None if geometry is None else parse_variant(geometry))
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"format": "workbench-st', "not valid JSON (Unterminated string at line 1, column 12)"),
+        ('{"format": ', "not valid JSON (Expecting value at line 1, column 12)"),
+    ],
+)
+def test_a_cut_study_file_says_where_in_plain_words(text, said):
+    """A new user's review: a truncated file said "Unterminated string starting at at line 11"."""
+    from workbench.state import StudyError, parse_study
+
+    with pytest.raises(StudyError) as raised:
+        parse_study(text)
+    assert str(raised.value) == said

@@ -78,7 +78,9 @@ def parse_study(text: str) -> AppState:
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
-        raise StudyError(f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
+        # json's own words end "starting at" for an unterminated string: the place follows once, not "at at"
+        what = error.msg.removesuffix(" at").removesuffix(" starting")
+        raise StudyError(f"not valid JSON ({what} at line {error.lineno}, column {error.colno})") from None
     except RecursionError:
         raise StudyError("not a study: JSON nested too deeply") from None
     except ValueError as error:  # an integer of thousands of digits, NaN or Infinity
