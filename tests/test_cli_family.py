@@ -814,7 +814,8 @@ def test_a_budget_is_read_in_seconds_milliseconds_or_minutes(text, seconds):
 )
 def test_a_budget_out_of_range_or_unreadable_is_one_line_naming_it(capsys, text, reason):
     code, out, err = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3", "--budget", text)
-    assert (code, out) == (2, "") and err == f"workbench: error: --budget {text[:20]!r}: {reason}\n"
+    shown = repr(text) if len(text) <= 20 else f"{text[:20]!r}… ({len(text)} characters)"
+    assert (code, out) == (2, "") and err == f"workbench: error: --budget {shown}: {reason}\n"
 
 
 def test_a_position_is_read_on_the_board_of_its_game(capsys):

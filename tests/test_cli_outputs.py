@@ -991,13 +991,12 @@ def test_a_study_name_with_control_characters_is_listed_escaped_and_a_damaged_ro
     assert listed["red\x1b[31m\nname"]["moves"] == 4 and listed["red\x1b[31m\nname"]["damaged"] is None
 
 
-def test_a_long_wrong_number_is_quoted_cut_to_twenty_characters(capsys):
+def test_a_long_wrong_number_is_quoted_cut_to_twenty_characters_and_says_so(capsys):
     text = "123456789012345678901234567890x"
     code, out, err = run(capsys, "analyze", "--game", "5x5k4", "--moves", "c3", "--nodes", text)
-    assert (code, out) == (
-        2,
-        "",
-    ) and err == "workbench: error: argument --nodes: '12345678901234567890' is not a positive whole number\n"
+    assert (code, out) == (2, "") and err == (
+        "workbench: error: argument --nodes: '12345678901234567890'… (31 characters) is not a positive whole number\n"
+    )
 
 
 @pytest.mark.parametrize("target", ["some/folder/study", "other/study"])
@@ -1217,3 +1216,20 @@ def test_the_start_up_bench_reads_python_s_own_import_times():
     )
     assert imports_of(stderr) == (2, 0.00162)
     assert imports_of("") == (0, 0.0)
+
+
+def test_a_long_value_in_an_error_is_cut_and_says_so(capsys, tmp_path, monkeypatch):
+    """A new user's review: a 100 KB argument to `review` made a 100 KB error line, and a 23-digit --count was
+    quoted cut to 20 digits with no sign of the cut."""
+    from workbench.cli.common import quoted
+
+    assert quoted("abc") == "'abc'" and quoted("x" * 40) == repr("x" * 40)
+    assert (
+        quoted("x" * 41) == f"{'x' * 40!r}… (41 characters)"
+        and quoted("1" * 23, 20) == f"{'1' * 20!r}… (23 characters)"
+    )
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    code, out, err = run(capsys, "review", "x" * 100_000)
+    assert (code, out) == (2, "") and len(err) < 300 and "… (100,000 characters)" in err
+    code, out, err = run(capsys, "puzzles", "--count", "1" * 23)
+    assert (code, out) == (2, "") and f"{'1' * 20!r}… (23 characters) is not a positive whole number" in err

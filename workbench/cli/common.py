@@ -44,6 +44,14 @@ def printable(text: str) -> str:
     return "".join(character if character.isprintable() else _escape(character) for character in text)
 
 
+def quoted(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut after ``limit`` characters with a mark that it was cut (a 100 KB argument
+    made a 100 KB error line; a silent cut shows another value than the one given)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
+
 def _escape(character: str) -> str:
     # repr escapes exactly the characters that isprintable() refuses, so it always has a form for them
     return repr(character)[1:-1]
@@ -151,7 +159,7 @@ def library_study(args: argparse.Namespace, name: str):
 
 def positive_int(text: str) -> int:
     if not (text.isdigit() and text.isascii()) or len(text) > 12 or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a positive whole number")
+        raise argparse.ArgumentTypeError(f"{quoted(text, 20)} is not a positive whole number")
     return int(text)
 
 
@@ -163,10 +171,10 @@ def parse_budget(text: str) -> float:
 
     match = re.fullmatch(r"\s*(\d{1,6}(?:\.\d{1,3})?)\s*(ms|s|m)?\s*", text)
     if match is None:
-        raise UsageError(f"--budget {text[:20]!r}: write a time such as 5s, 500ms or 2m")
+        raise UsageError(f"--budget {quoted(text, 20)}: write a time such as 5s, 500ms or 2m")
     seconds = float(match.group(1)) * {"ms": 0.001, "s": 1, "m": 60, None: 1}[match.group(2)]
     if not 0 < seconds <= 86_400:
-        raise UsageError(f"--budget {text[:20]!r}: a time above zero and at most a day")
+        raise UsageError(f"--budget {quoted(text, 20)}: a time above zero and at most a day")
     return seconds
 
 

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from .common import UsageError, library_is_missing, open_library, print_json, printable
+from .common import UsageError, library_is_missing, open_library, print_json, printable, quoted
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -21,7 +21,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         state, library_path = library_study(args, args.file.strip())
         if state is None:
             raise UsageError(
-                f"no study file or library study called {args.file.strip()!r} (library {str(library_path)!r})"
+                f"no study file or library study called {quoted(args.file.strip())} (library {str(library_path)!r})"
             )
     text = export_movetext(state.tree)
     if args.json:

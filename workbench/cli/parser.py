@@ -20,6 +20,7 @@ from .common import (
     VARIANT_FORM,
     UsageError,
     positive_int,
+    quoted,
 )
 
 PUZZLE_THEMES = ("win", "block", "fork", "only move", "hold out", "misère squeeze")
@@ -409,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _port(text: str) -> int:
     if not (text.isdigit() and text.isascii()) or len(text) > 5 or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port (0 to 65535)")
+        raise argparse.ArgumentTypeError(f"{quoted(text, 20)} is not a port (0 to 65535)")
     return int(text)
 
 
@@ -439,7 +440,7 @@ def _atlas_cells(text: str) -> int:
         )
     if cells > MAX_ATLAS_CELLS:
         raise argparse.ArgumentTypeError(
-            f"{text[:20]!r}: at most {MAX_ATLAS_CELLS}, the largest boards solved here "
+            f"{quoted(text, 20)}: at most {MAX_ATLAS_CELLS}, the largest boards solved here "
             f"(past them 5x5 alone has 1.6 x 10^11 positions: a cluster's work)"
         )
     return cells
@@ -453,12 +454,12 @@ both apps over every scenario and size is over an hour)."""
 def _bench_keys(text: str) -> int:
     keys = positive_int(text)
     if keys > MAX_BENCH_KEYS:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r}: at most {MAX_BENCH_KEYS} keys a scenario")
+        raise argparse.ArgumentTypeError(f"{quoted(text, 20)}: at most {MAX_BENCH_KEYS} keys a scenario")
     return keys
 
 
 def _tab_count(text: str) -> int:
     count = positive_int(text)
     if count > 10_000:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r}: at most 10000 tabs")
+        raise argparse.ArgumentTypeError(f"{quoted(text, 20)}: at most 10000 tabs")
     return count

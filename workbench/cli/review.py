@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..engine import TIC_TAC_TOE, Player, Position, format_position, parse_moves
 from ..errors import InputError
-from .common import UsageError, answers_with_progress, game_of, parse_budget, position_text, print_json
+from .common import UsageError, answers_with_progress, game_of, parse_budget, position_text, print_json, quoted
 
 if TYPE_CHECKING:
     from ..engine.answers import Answers
@@ -175,7 +175,7 @@ def _review_line(args: argparse.Namespace):
                     return start, list(parse_moves(args.source, start))
                 except InputError:  # neither a study nor a move list: say both
                     raise UsageError(
-                        f"no study file or library study called {args.source.strip()!r} (library "
+                        f"no study file or library study called {quoted(args.source.strip())} (library "
                         f"{str(library_path)!r}), "
                         f"and it is no move list on {start.geometry}"
                     ) from None
