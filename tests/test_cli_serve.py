@@ -399,7 +399,7 @@ def test_a_port_in_use_is_one_line_and_exit_2(capsys):
         (["--port", "65536"], "argument --port: '65536' is not a port (0 to 65535)"),
         (["--port", "http"], "argument --port: 'http' is not a port (0 to 65535)"),
         (["--port", "000080"], "argument --port: '000080' is not a port (0 to 65535)"),  # six digits: not a port's
-        (["--port", "9" * 40], f"argument --port: '{'9' * 20}' is not a port (0 to 65535)"),  # a flood: its first 20
+        (["--port", "9" * 40], f"argument --port: '{'9' * 20}'… (40 characters) is not a port (0 to 65535)"),
         (["--host", "no.such.host.invalid"], "host 'no.such.host.invalid': "),
         (
             ["--host", "192.0.2.1"],

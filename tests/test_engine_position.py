@@ -148,7 +148,8 @@ def test_any_string_parses_or_raises_the_documented_error(text):
         assert str(error).startswith(f"invalid position {text!r}: ")  # names the input as typed
     except IllegalPositionError as error:
         # names the board as the program writes it: upper case, '.' for empty, rows split by '/'
-        cells = "".join("." if char in ".-_" else char.upper() for char in text.strip().replace("/", ""))
+        # (whitespace anywhere is ignored, as between a board's rows)
+        cells = "".join("." if char in ".-_" else char.upper() for char in "".join(text.split()).replace("/", ""))
         shown = "/".join(cells[row * 3 : row * 3 + 3] for row in range(3))
         assert str(error).startswith(f"illegal position {shown}: ")
     else:

@@ -45,8 +45,8 @@ def printable(text: str) -> str:
 
 
 def quoted(text: str, limit: int = 40) -> str:
-    """``text`` quoted for a message, cut after ``limit`` characters with a mark that it was cut (a 100 KB argument
-    made a 100 KB error line; a silent cut shows another value than the one given)."""
+    """``text`` quoted for a message, cut after ``limit`` characters with a mark that it was cut (a huge argument
+    made an error line as long; a silent cut shows another value than the one given)."""
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}… ({len(text):,} characters)"
