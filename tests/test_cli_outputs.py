@@ -456,6 +456,19 @@ def test_an_output_that_cannot_be_written_is_one_line_and_exit_2_not_a_bug(argum
     assert result.stderr.decode() == f"workbench: error: cannot write the output: {reason}\n"
 
 
+def test_serve_still_runs_detached_with_standard_output_closed(tmp_path):
+    """A review: guarding standard output refused `workbench serve … >&-` at once; a server may run detached."""
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT, XDG_DATA_HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+    command = [sys.executable, "-m", "workbench", "serve", "--no-token", "--port", "0"]
+    server = subprocess.Popen(["sh", "-c", 'exec "$@" >&-', "sh", *command], stderr=subprocess.PIPE, env=env)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            server.wait(timeout=4)  # still serving
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def test_interrupted_by_the_user_is_not_a_traceback():
     env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
     # a shell without job control starts background jobs with SIGINT ignored, and children inherit that:

@@ -401,7 +401,8 @@ def test_a_newer_library_is_said_to_be_newer_not_damaged(library_file, version, 
     problem = f"made by a newer workbench (schema {version}; this one knows 1-{SCHEMA_VERSION})"
     assert [str(finding) for finding in report.findings] == [f"schema: {problem}"]
     code, out, _ = run(capsys, "library", "check", "--db", str(library_file))
-    assert code == 1 and out.splitlines()[1:] == [
+    assert code == 1 and out.splitlines() == [
+        f"library {library_file}: schema {version}, its studies not read",  # not "0 studies open"
         f"  schema: {problem}",
         "not damaged, as far as this workbench can tell: open it with the workbench that made it",
     ]
@@ -569,3 +570,10 @@ def test_check_and_salvage_name_a_path_too_long_for_the_file_system(library_file
     with pytest.raises(LibraryError) as salvaged:
         salvage_library(library_file, long)
     assert str(salvaged.value) == f"library {str(long)!r}: cannot be written ({reason})"
+
+
+def test_a_newer_library_s_studies_are_not_counted_in_the_json(library_file, capsys):
+    execute(library_file, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    code, out, _ = run(capsys, "library", "check", "--json", "--db", str(library_file))
+    report = json.loads(out)
+    assert code == 1 and report["newer"] is True and report["studies"] is None and report["healthy"] is False

@@ -604,6 +604,12 @@ async def test_ctrl_s_asks_before_writing_over_a_copy_changed_elsewhere_since_it
         )
         await pilot.press("escape")  # keep it: asked where to save this one instead
         await until(pilot, lambda: isinstance(app.screen, PathDialog), "the save-as dialog")
+        app.screen.query_one(Input).value = "corner" if kept_in == "library" else str(path)  # its own name again
+        await pilot.press("enter")  # the same question, not a silent replace (a review)
+        await until(pilot, lambda: isinstance(app.screen, Confirm), "the question in the save-as dialog")
+        assert str(app.screen.query_one("#confirm-question").render()) == question
+        await pilot.press("enter")  # kept
+        await until(pilot, lambda: isinstance(app.screen, PathDialog), "the save-as dialog again")
         await pilot.press("escape")
         await pilot.pause()
         assert kept() == (5, 1, 3) and app.store.state.modified

@@ -434,3 +434,37 @@ async def test_a_clean_quit_while_the_library_opens_keeps_nothing(tmp_path, monk
     assert app.return_code == 0
     with Library.open(db) as library:
         assert library.query("SELECT count(*) FROM recovery") == [(0,)]
+
+
+async def test_a_study_restored_over_the_one_opened_at_start_asks_before_replacing_its_kept_copy(tmp_path):
+    """A review: `workbench open corner.json`, then corner's unsaved copy from a session that did not quit restored:
+    the file read at the start was taken for the restored study's own copy, and ctrl+s wrote over it unasked."""
+    from workbench.state import load_study, save_study
+
+    db, path = str(tmp_path / "lib.sqlite3"), tmp_path / "corner.json"
+    state = game_state(Geometry(), (5, 1))
+    save_study(state, path)
+    left = WorkbenchApp(state, path=str(path), db=db)  # a session on the file that ends without quitting
+    async with left.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, left) == "open"
+        await pilot.press("9")
+        assert left.keeper.flush()
+    save_study(game_state(Geometry(), (5, 1, 3)), path)  # saved since, elsewhere
+    app = WorkbenchApp(load_study(path), path=str(path), db=db)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)  # the offer
+        await pilot.press("enter")  # restore
+        await pilot.pause()
+        assert moves(app) == (5, 1, 9) and app.study_path == str(path)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        assert str(app.screen.query_one("#confirm-question").render()).startswith(
+            f"{str(path)!r} is not the copy this study was opened from here"
+        )
+        await pilot.click("#yes")
+        await pilot.pause()
+        kept = load_study(path)
+        assert kept.tree.moves_to(max(kept.tree.nodes)) == (5, 1, 9)

@@ -36,6 +36,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "argument --game: before a command it names the app's variant; write it after the command (workbench "
                 f"{args.command} --game VARIANT)"
             )
+        if args.command in UNGUARDED:
+            return COMMANDS[args.command](args)
         with guarded_output():
             return COMMANDS[args.command](args)
     # the library's modules (and sqlite3's) only once an error is to be told: the app's first paint needs neither
@@ -91,6 +93,10 @@ def _refuse_empty_values(args: argparse.Namespace) -> None:
             option = "--position" if dest == "position_option" else "--" + dest
             raise UsageError(f"argument {option}: '--' is not a value it can take")
 
+
+UNGUARDED = ("serve", "open")
+"""Commands that run a server or the app: they may run detached, standard output closed, as they always could
+(the app and Textual write to the terminal itself); every other command's output is guarded."""
 
 _NAMING_OPTIONS = {
     "db": "--db",

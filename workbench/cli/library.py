@@ -168,7 +168,7 @@ def cmd_library(args: argparse.Namespace) -> int:
             print(
                 printable(
                     f"library {report.path}: schema {_schema_shown(report.schema_version)}, "
-                    f"{len(report.studies)} studies open"
+                    + ("its studies not read" if report.newer else f"{len(report.studies)} studies open")
                     + (f", {len(report.damaged_studies)} damaged" if report.damaged_studies else "")
                 )
             )

@@ -68,7 +68,7 @@ class CheckReport:
             "healthy": self.healthy,
             "newer": self.newer,
             "schema_version": self.schema_version,
-            "studies": len(self.studies),
+            "studies": None if self.newer else len(self.studies),  # a newer library's studies are not read
             "damaged_studies": list(self.damaged_studies),
             "findings": [{"part": finding.part, "problem": finding.problem} for finding in self.findings],
         }

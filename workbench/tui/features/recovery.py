@@ -98,6 +98,7 @@ class Recovery(AppHost):
         def restore() -> None:
             self.store.dispatch(LoadState(state=recovered.state, unsaved=True))
             self.study_path, self.study_name = recovered.path, recovered.name
+            self._forget_stored()  # which is newer, the kept copy or the restored one, is not known here
             self._update_title()
             self._keep_recovery()
             self.notify("Restored: save it to keep it (ctrl+s).", timeout=4)

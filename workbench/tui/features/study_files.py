@@ -82,6 +82,13 @@ class StudyFiles(AppHost):
         if target is not None:
             self._stored_copies[target] = self._stored_copy(target)
 
+    def _forget_stored(self) -> None:
+        """The open study's kept copy is not one this app read for it (a study restored after a crash): a save
+        there asks first wherever the kept copy differs from the study."""
+        target = self._target_of(self.study_path, self.study_name)
+        if target is not None:
+            self._stored_copies.pop(target, None)
+
     def _changed_elsewhere(self) -> str | None:
         """The question to ask before ``ctrl+s`` writes over the open study's kept copy, where that copy is not the
         one this app last read or wrote; None when it is (or nothing is kept there)."""
@@ -151,10 +158,15 @@ class StudyFiles(AppHost):
         return None
 
     def _replacing(self, text: str) -> str | None:
-        """The question to ask before saving as ``text`` would replace something other than this
-        study's own file or library entry; None when nothing would be replaced."""
+        """The question to ask before saving as ``text`` would replace something other than this study's own file
+        or library entry, or its own where that was changed elsewhere since this app read or wrote it; None when
+        nothing would be replaced."""
         library = self.library
-        if library is None or self._is_file(text):
+        own = self._target_of(self.study_path, self.study_name)
+        is_file = library is None or self._is_file(text)
+        if own is not None and own == self._target_of(text if is_file else None, None if is_file else text):
+            return self._changed_elsewhere()  # its own copy: asked about only where it changed elsewhere
+        if library is None or is_file:
             target = Path(text)
             if target.exists() and not (self.study_path and Path(self.study_path).resolve() == target.resolve()):
                 return f"{text} exists — replace it?"
@@ -206,7 +218,7 @@ class StudyFiles(AppHost):
                 from ..dialogs import Confirm
 
                 def decided(replace: bool | None) -> None:
-                    if not replace:  # kept: this study saved under another name or file, or not at all
+                    if not replace:  # kept: the save-as dialog, for another name or file (escape there: not saved)
                         self._save_dialog(after)
                         return
                     problem = save(target)

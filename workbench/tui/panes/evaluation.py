@@ -84,7 +84,7 @@ class EvaluationView(LinesView):
     state: reactive[AppState | None] = reactive(None, repaint=False)
     ready: reactive[bool] = reactive(False, repaint=False)
     library_games: reactive[tuple[Position, dict, dict] | None] = reactive(None, repaint=False)
-    """(position key, games through it, {cell: games after the move}) from the library's games
+    """(the position, games through it, {cell: games after the move}) from the library's games
     tables, when it has them; None otherwise (the figures are then computed)."""
     welcome: reactive[bool] = reactive(False, repaint=False)
     """The first run (no settings yet): an empty study says how to begin."""
