@@ -540,7 +540,7 @@ def test_a_bad_variant_header_is_named(text, geometry, message):
 )
 def test_a_cut_study_file_says_where_in_plain_words(text, said):
     """A new user's review: a truncated file said "Unterminated string starting at at line 11"."""
-    from workbench.state import StudyError, parse_study
+    from workbench.state import parse_study
 
     with pytest.raises(StudyError) as raised:
         parse_study(text)

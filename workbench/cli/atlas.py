@@ -20,7 +20,7 @@ import tempfile
 import time
 from typing import TYPE_CHECKING
 
-from .common import UsageError, print_json
+from .common import UsageError, print_json, refuse_to_replace
 
 if TYPE_CHECKING:  # (engine.atlas imports numpy, which every other command's start would pay for)
     from ..engine.atlas import AtlasRecord
@@ -69,9 +69,9 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     targets = [(option, path) for option, path in (("--csv", args.csv), ("--markdown", args.markdown)) if path]
     if args.csv and args.markdown and os.path.realpath(args.csv) == os.path.realpath(args.markdown):
         raise UsageError(f"--csv and --markdown name the same file {args.csv!r}: give each its own")
-    for option, path in targets:  # a file the user made is never silently replaced
-        if os.path.lexists(path) and not os.path.isdir(path) and not args.replace:  # (a folder: _Pending says so)
-            raise UsageError(f"{option} {path!r} exists already (write to another file, or --replace it)")
+    if not args.replace:
+        for option, path in targets:
+            refuse_to_replace(path, option)
     pending: list[_Pending] = []
     previous = _stop_on_sigterm()
     try:

@@ -104,6 +104,18 @@ def guarded_output() -> Iterator[None]:
         sys.stdout = stream
 
 
+def refuse_to_replace(path: str, option: str = "") -> None:
+    """A file the user made is never silently replaced: one line naming ``path`` (after its ``option``) where it
+    exists and ``--replace`` was not given. A folder is left to the writer, which says it cannot write there.
+
+    :raises UsageError: ``path`` exists."""
+    import os
+
+    if os.path.lexists(path) and not os.path.isdir(path):
+        named = f"{option} {path!r}" if option else repr(path)
+        raise UsageError(f"{named} exists already (write to another file, or --replace it)")
+
+
 def print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data) + "\n")
 

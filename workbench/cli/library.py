@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from .common import UsageError, library_is_missing, open_library, print_json, printable, quoted
+from .common import UsageError, library_is_missing, open_library, print_json, printable, quoted, refuse_to_replace
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -72,13 +72,11 @@ def cmd_graph(args: argparse.Namespace) -> int:
     from ..library.graph import graph_dot, render_svg, svg_path_of, write_graph
 
     if args.dot:
-        if args.dot != "-" and not args.replace:  # a file the user made is never silently replaced
+        if args.dot != "-" and not args.replace:
             import shutil
 
-            written = (args.dot, svg_path_of(args.dot)) if shutil.which("dot") else (args.dot,)
-            for path in written:
-                if os.path.lexists(path) and not os.path.isdir(path):  # (a folder: the writer says it cannot)
-                    raise UsageError(f"{path!r} exists already (write to another file, or --replace it)")
+            for path in (args.dot, svg_path_of(args.dot)) if shutil.which("dot") else (args.dot,):
+                refuse_to_replace(path)
         text = graph_dot()
         if args.dot == "-":
             sys.stdout.write(text)

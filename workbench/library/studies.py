@@ -32,6 +32,11 @@ class StudyExistsError(LibraryError):
     """A save that would replace a study of the same name without being told to."""
 
 
+def stored_form(state: AppState) -> str:
+    """A study as the library keeps it, in a row's data."""
+    return json.dumps(study_to_data(state))
+
+
 def save_study(library: Library, name: str, state: AppState, *, replace: bool = False) -> None:
     """Save the study called ``name``; an existing one is replaced only when ``replace`` says so.
 
@@ -40,7 +45,7 @@ def save_study(library: Library, name: str, state: AppState, *, replace: bool = 
     name = name.strip()
     if not name:
         raise LibraryError("a study needs a name")
-    data = json.dumps(study_to_data(state))
+    data = stored_form(state)
     with library.transaction() as connection:
         if replace:
             connection.execute(
@@ -93,26 +98,23 @@ def list_studies(library: Library) -> list[StudyRecord]:
 
 def open_study(library: Library, name: str) -> AppState:
     """The study called ``name``; raises :class:`LibraryError` naming the study and the problem."""
-    rows = library.query(
-        "SELECT data FROM studies WHERE name = ?",  # pragma: no mutate - SQL
-        (name,),
-    )
-    if not rows:
+    data = stored_text(library, name)
+    if data is None:
         raise LibraryError(f"library {str(library.path)!r}: no study called {name!r}")
     try:
-        return _parse(rows[0][0])
+        return _parse(data)
     except ValueError as error:
         raise LibraryError(f"library {str(library.path)!r}: study {name!r} is damaged ({error})") from None
 
 
-def stored_text(library: Library, name: str) -> str | None:
-    """The study called ``name`` as the library holds it (its data, unparsed), or None where there is none: what
-    another window's save would change."""
+def stored_text(library: Library, name: str) -> object:
+    """The study called ``name`` as the library holds it (its data cell, unparsed: text, or whatever another program
+    wrote there), or None where there is none: what another window's save would change."""
     rows = library.query(
         "SELECT data FROM studies WHERE name = ?",  # pragma: no mutate - SQL
-        (name.strip(),),
+        (name,),
     )
-    return None if not rows else str(rows[0][0])
+    return None if not rows else rows[0][0]
 
 
 def cell_text(data: object) -> str:

@@ -54,6 +54,10 @@ class StudyFiles(AppHost):
             return ("file", str(Path(path).resolve()))
         return ("library", name.strip()) if name else None
 
+    def _own_target(self) -> tuple[str, str] | None:
+        """Where the open study is kept: :meth:`_target_of` its file or library name."""
+        return self._target_of(self.study_path, self.study_name)
+
     def _stored_copy(self, target: tuple[str, str] | None) -> str | None:
         """The study as it is kept at ``target`` now (a file's text, a library row's data), or None where nothing
         is kept there or it cannot be read (the save itself then says why)."""
@@ -71,28 +75,29 @@ class StudyFiles(AppHost):
         from ...library.studies import stored_text
 
         try:
-            return stored_text(self.library, where)
+            data = stored_text(self.library, where)
         except LibraryError:
             return None
+        return None if data is None else str(data)
 
     def _remember_stored(self) -> None:
         """The open study's kept copy as this app last read or wrote it: a save over a copy that has changed since
         (another window's save, a command's export) asks first."""
-        target = self._target_of(self.study_path, self.study_name)
+        target = self._own_target()
         if target is not None:
             self._stored_copies[target] = self._stored_copy(target)
 
     def _forget_stored(self) -> None:
         """The open study's kept copy is not one this app read for it (a study restored after a crash): a save
         there asks first wherever the kept copy differs from the study."""
-        target = self._target_of(self.study_path, self.study_name)
+        target = self._own_target()
         if target is not None:
             self._stored_copies.pop(target, None)
 
     def _changed_elsewhere(self) -> str | None:
         """The question to ask before ``ctrl+s`` writes over the open study's kept copy, where that copy is not the
         one this app last read or wrote; None when it is (or nothing is kept there)."""
-        target = self._target_of(self.study_path, self.study_name)
+        target = self._own_target()
         now = self._stored_copy(target)
         if target is None or now is None:
             return None
@@ -109,13 +114,12 @@ class StudyFiles(AppHost):
         return f"{where} was changed by another window or program since it was opened here. Replace it with this study?"
 
     def _copy_of_this_study(self, kind: str) -> str:
+        """This study as a save would write it there: a file's text, or a library row's data."""
         if kind == "file":
             return dumps_study(self.store.state)
-        import json
+        from ...library.studies import stored_form
 
-        from ...state import study_to_data
-
-        return json.dumps(study_to_data(self.store.state))
+        return stored_form(self.store.state)
 
     def _save_to(self, path: str) -> str | None:
         try:
@@ -162,7 +166,7 @@ class StudyFiles(AppHost):
         or library entry, or its own where that was changed elsewhere since this app read or wrote it; None when
         nothing would be replaced."""
         library = self.library
-        own = self._target_of(self.study_path, self.study_name)
+        own = self._own_target()
         is_file = library is None or self._is_file(text)
         if own is not None and own == self._target_of(text if is_file else None, None if is_file else text):
             return self._changed_elsewhere()  # its own copy: asked about only where it changed elsewhere
@@ -212,30 +216,31 @@ class StudyFiles(AppHost):
             target, save = self.study_path, self._save_to
         else:
             target, save = (self.study_name if self.library is not None else None), self._save_named
-        if target:
-            question = self._changed_elsewhere()
-            if question is not None:
-                from ..dialogs import Confirm
+        if not target:
+            self._save_dialog(after)
+            return
 
-                def decided(replace: bool | None) -> None:
-                    if not replace:  # kept: the save-as dialog, for another name or file (escape there: not saved)
-                        self._save_dialog(after)
-                        return
-                    problem = save(target)
-                    if problem is None:
-                        after(target)
-                        return
-                    self.notify(problem, title="Not saved", severity="error")
-                    self._save_dialog(after)
-
-                self.push_screen(Confirm(question, "Replace it", "Save as another"), decided)
-                return
+        def save_there() -> None:
             problem = save(target)
             if problem is None:
                 after(target)
                 return
             self.notify(problem, title="Not saved", severity="error")
-        self._save_dialog(after)
+            self._save_dialog(after)
+
+        question = self._changed_elsewhere()
+        if question is None:
+            save_there()
+            return
+        from ..dialogs import Confirm
+
+        def decided(replace: bool | None) -> None:
+            if replace:
+                save_there()
+            else:  # kept: the save-as dialog, for another name or file (escape there: not saved)
+                self._save_dialog(after)
+
+        self.push_screen(Confirm(question, "Replace it", "Save as another"), decided)
 
     def action_save(self) -> None:
         self._save_then()
