@@ -408,6 +408,40 @@ def test_a_file_that_exists_is_replaced_only_with_replace_and_keeps_its_mode(cap
     assert target.read_text().startswith("variant,rows,cols") and target.stat().st_mode & 0o777 == 0o600
 
 
+def test_a_file_made_during_the_run_is_kept_without_replace(capsys, tmp_path, monkeypatch):
+    target = tmp_path / "atlas.csv"
+    made = []
+
+    def another_program_writes_the_file(solution):
+        if not made:
+            target.write_text("made meanwhile\n")
+        made.append(solution.geometry)
+        return atlas_record(solution)
+
+    monkeypatch.setattr("workbench.engine.atlas.atlas_record", another_program_writes_the_file)
+    code, out, err = run(capsys, "--max-cells", "3", "--csv", str(target))
+    assert (code, out) == (2, "") and err == (
+        f"workbench: error: --csv {str(target)!r} was made by something else during the run, and is kept (write to "
+        "another file, or --replace it)\n"
+    )
+    assert target.read_text() == "made meanwhile\n" and os.listdir(tmp_path) == ["atlas.csv"]  # no temporary left
+    target.unlink()
+    made.clear()
+    assert run(capsys, "--max-cells", "3", "--csv", str(target), "--replace")[0] == 0
+    assert target.read_text().startswith("variant,rows,cols")
+
+
+def test_a_link_is_written_through_and_stays_a_link(capsys, tmp_path):
+    (tmp_path / "kept").mkdir()
+    real, link = tmp_path / "kept" / "atlas.md", tmp_path / "atlas.md"
+    real.write_text("old\n")
+    link.symlink_to(real)
+    assert run(capsys, "--max-cells", "3", "--markdown", str(link), "--replace")[0] == 0
+    assert link.is_symlink() and real.read_text().startswith("# ")
+    assert sorted(os.listdir(tmp_path)) == ["atlas.md", "kept"]
+    assert os.listdir(tmp_path / "kept") == ["atlas.md"]
+
+
 def test_a_written_file_gets_the_mode_a_new_file_gets(capsys, tmp_path):
     target = tmp_path / "atlas.md"
     old = os.umask(0o022)

@@ -259,6 +259,32 @@ def test_a_command_that_only_reads_never_makes_a_library_or_its_folders(capsys, 
         assert (out if code == 0 else err) == said.format(db=db)
 
 
+def test_graph_dot_keeps_a_file_made_while_the_graph_was_drawn(capsys, tmp_path, monkeypatch):
+    target = tmp_path / "notes.dot"
+    monkeypatch.setattr("shutil.which", lambda name: None)
+
+    def drawn_while_another_program_writes(**kwargs):
+        target.write_text("precious\n")
+        return "digraph {}\n"
+
+    monkeypatch.setattr("workbench.library.graph.graph_dot", drawn_while_another_program_writes)
+    code, out, err = run(capsys, "graph", "--dot", str(target))
+    assert (code, out) == (2, "") and target.read_text() == "precious\n" and os.listdir(tmp_path) == ["notes.dot"]
+    assert err == f"workbench: error: {str(target)!r} exists already (write to another file, or --replace it)\n"
+
+
+@pytest.mark.parametrize("content", [None, "{not json", '{"format": "something else"}'])
+def test_an_import_of_a_file_that_cannot_be_read_makes_no_library(capsys, tmp_path, content):
+    source = tmp_path / "mine.json"
+    if content is not None:
+        source.write_text(content)
+    db = str(tmp_path / "new" / "lib.sqlite3")
+    code, out, err = run(capsys, "--db", db, "studies", "import", str(source))
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith(f"workbench: error: cannot open {str(source)!r}: ")
+    assert sorted(os.listdir(tmp_path)) == ([] if content is None else ["mine.json"])
+
+
 def test_graph_into_the_library_text(capsys, tmp_path):
     db = tmp_path / "lib.sqlite3"
     code, out, _ = run(capsys, "--db", str(db), "graph")
@@ -326,6 +352,12 @@ def test_studies_text_output(capsys, tmp_path):
     code, out, _ = run(capsys, "--db", db, "studies", "export", "centre", str(target), "--replace")
     assert code == 0 and out == f"exported 'centre' to {target}\n"
     assert target.read_text() == dumps_study(study_state())
+    link = tmp_path / "linked.json"
+    link.symlink_to(target)
+    target.write_text("the user's own notes")
+    code, out, _ = run(capsys, "--db", db, "studies", "export", "centre", str(link), "--replace")
+    assert code == 0 and link.is_symlink() and target.read_text() == dumps_study(study_state())  # written through
+    link.unlink()
     save_study(study_state(), source)
     code, out, _ = run(capsys, "--db", db, "studies", "import", str(source), "--as", "centre", "--replace")
     assert code == 0 and out == f"imported {source} as 'centre'\n"

@@ -46,6 +46,62 @@ def test_save_open_round_trip(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["study.json"]  # no temp file left behind
 
 
+def test_a_save_through_a_link_writes_the_file_it_names_and_keeps_the_link(tmp_path):
+    (tmp_path / "dotfiles").mkdir()
+    real, link = tmp_path / "dotfiles" / "study.json", tmp_path / "study.json"
+    real.write_text("old")
+    link.symlink_to(real)
+    save_study(sample_state(), link)
+    assert link.is_symlink() and real.read_text() == dumps_study(sample_state())
+    assert sorted(os.listdir(tmp_path)) == ["dotfiles", "study.json"] and os.listdir(real.parent) == ["study.json"]
+    dangling = tmp_path / "new.json"
+    dangling.symlink_to(tmp_path / "dotfiles" / "new.json")  # a link made for a file still to come
+    save_study(sample_state(), dangling)
+    assert dangling.is_symlink() and load_study(dangling).tree == sample_state().tree
+
+
+def test_a_save_told_not_to_replace_keeps_a_file_there(tmp_path, monkeypatch):
+    from workbench.state.study import StudyFileExistsError
+
+    target = tmp_path / "study.json"
+    target.write_text("precious")
+    with pytest.raises(StudyFileExistsError, match="exists already"):
+        save_study(sample_state(), target, replace=False)
+    assert target.read_text() == "precious" and os.listdir(tmp_path) == ["study.json"]
+    target.unlink()
+    real_fsync = os.fsync
+
+    def another_program_writes_it(descriptor):  # between the check and the rename
+        real_fsync(descriptor)
+        if not target.exists():
+            target.write_text("made meanwhile")
+
+    monkeypatch.setattr(os, "fsync", another_program_writes_it)
+    with pytest.raises(StudyFileExistsError, match="made while this was written"):
+        save_study(sample_state(), target, replace=False)
+    assert target.read_text() == "made meanwhile" and os.listdir(tmp_path) == ["study.json"]
+
+
+@pytest.mark.parametrize("there", [False, True])
+def test_without_hard_links_the_file_is_checked_just_before_the_rename(tmp_path, monkeypatch, there):
+    from workbench.state.study import put_in_place
+
+    def no_hard_links(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")  # what FAT says
+
+    monkeypatch.setattr(os, "link", no_hard_links)
+    temporary, target = tmp_path / "t.tmp", tmp_path / "f.txt"
+    temporary.write_text("new")
+    if there:
+        target.write_text("old")
+        with pytest.raises(FileExistsError):
+            put_in_place(temporary, target, replace=False)
+        assert target.read_text() == "old" and temporary.exists()
+    else:
+        put_in_place(temporary, target, replace=False)
+        assert target.read_text() == "new" and not temporary.exists()
+
+
 def test_set_up_root_round_trips(tmp_path):
     state = reduce(AppState(), SetUpPosition(position=parse_position("X.O/.X./...")))
     state = reduce(state, PlayCell(cell=9))

@@ -76,7 +76,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     previous = _stop_on_sigterm()
     try:
         for option, path in targets:  # each target checked before any work (and discarded if a later one fails)
-            pending.append(_Pending(option, path))
+            pending.append(_Pending(option, path, args.replace))
         started = time.monotonic()
         records, sources = _solve_all(atlas_boards(args.max_cells), started, streamed=args.json)
         seconds = time.monotonic() - started
@@ -184,33 +184,40 @@ def _bar(fraction: float, width: int = 30) -> str:
 
 
 class _Pending:
-    """A file to be written at the end of the run: a temporary file beside ``path``, made now (so a path that
-    cannot be written is one line before the run), renamed over ``path`` by :meth:`commit`."""
+    """A file to be written at the end of the run: a temporary file beside ``path`` (or beside the file a link at
+    ``path`` names), made now (so a path that cannot be written is one line before the run), put in place by
+    :meth:`commit`: over ``path`` only with ``replace``, so a file made there during the run is kept."""
 
-    def __init__(self, option: str, path: str) -> None:
-        self.option, self.path = option, path
+    def __init__(self, option: str, path: str, replace: bool) -> None:
+        from ..state.study import write_target
+
+        self.option, self.path, self.replace = option, path, replace
+        self.target = write_target(path)
         self.temporary: str | None
         """The temporary file, until it is renamed over ``path`` or removed."""
-        folder = os.path.dirname(os.path.abspath(path))
+        folder = os.path.dirname(os.path.abspath(self.target))
         try:
             if os.path.isdir(path):
                 raise IsADirectoryError(21, "a folder")  # (os.replace would fail only at the end)
-            handle, self.temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+            handle, self.temporary = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=folder)
         except OSError as error:
             raise UsageError(f"{option} {path!r}: cannot write there ({error.strerror or error})") from None
         os.close(handle)
 
     def commit(self, text: str) -> None:
-        from pathlib import Path
-
-        from ..state.study import mode_for
+        from ..state.study import mode_for, put_in_place
 
         assert self.temporary is not None  # pragma: no mutate - committed once
         try:
             with open(self.temporary, "w", encoding="utf-8", newline="") as stream:
                 stream.write(text)
-            os.chmod(self.temporary, mode_for(Path(self.path)))  # the replaced file's, else a new file's: not private
-            os.replace(self.temporary, self.path)
+            os.chmod(self.temporary, mode_for(self.target))  # the replaced file's, else a new file's: not private
+            put_in_place(self.temporary, self.target, replace=self.replace)
+        except FileExistsError:
+            raise UsageError(
+                f"{self.option} {self.path!r} was made by something else during the run, and is kept (write to "
+                "another file, or --replace it)"
+            ) from None
         except OSError as error:
             raise UsageError(f"{self.option} {self.path!r}: cannot write there ({error.strerror or error})") from None
         self.temporary = None

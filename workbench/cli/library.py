@@ -81,9 +81,12 @@ def cmd_graph(args: argparse.Namespace) -> int:
         if args.dot == "-":
             sys.stdout.write(text)
             return 0
-        from ..state.study import write_text_atomically
+        from ..state.study import StudyFileExistsError, write_text_atomically
 
-        write_text_atomically(args.dot, text)
+        try:
+            write_text_atomically(args.dot, text, replace=args.replace)
+        except StudyFileExistsError:  # made while the graph was drawn
+            raise UsageError(f"{args.dot!r} exists already (write to another file, or --replace it)") from None
         svg = render_svg(args.dot)
         print(f"wrote {args.dot}" + (f" and {svg}" if svg else " (install Graphviz's dot to render it as SVG)"))
         return 0
@@ -98,11 +101,14 @@ def cmd_studies(args: argparse.Namespace) -> int:
 
     from ..library import default_path, studies
     from ..state import load_study, save_study
+    from ..state.study import StudyFileExistsError
 
     action = args.studies_command
     if action == "list" and library_is_missing(args):  # nothing to list, and no library made to list it
         print_json([]) if args.json else print(printable(f"no studies: no library at {args.db or default_path()}"))
         return 0
+    # the file read before the library is opened: a file that cannot be read makes no library
+    imported = load_study(args.file) if action == "import" else None
     with open_library(args, create=action == "import") as library:
         if action == "list":
             records = studies.list_studies(library)
@@ -136,17 +142,22 @@ def cmd_studies(args: argparse.Namespace) -> int:
         elif action == "delete":
             studies.delete_study(library, args.name)
         elif action == "import":
+            assert imported is not None  # pragma: no mutate - read above
             name = args.name or Path(args.file).stem
             try:
-                studies.save_study(library, name, load_study(args.file), replace=args.replace)
+                studies.save_study(library, name, imported, replace=args.replace)
             except studies.StudyExistsError as error:
                 raise UsageError(f"{error} (import it --as another name, or --replace it)") from None
             print(f"imported {args.file} as {name!r}")
         elif action == "export":
             study = studies.open_study(library, args.name)
+            exists = UsageError(f"{args.file!r} exists already (export to another file, or --replace it)")
             if os.path.lexists(args.file) and not args.replace:  # a file the user made is never silently replaced
-                raise UsageError(f"{args.file!r} exists already (export to another file, or --replace it)")
-            save_study(study, args.file)
+                raise exists
+            try:
+                save_study(study, args.file, replace=args.replace)
+            except StudyFileExistsError:
+                raise exists from None
             print(f"exported {args.name!r} to {args.file}")
     return 0
 

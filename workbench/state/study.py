@@ -276,22 +276,40 @@ def dumps_study(state: AppState) -> str:
     return json.dumps(study_to_data(state), indent=1) + "\n"
 
 
-def save_study(state: AppState, path: str | os.PathLike[str]) -> None:
-    """Write the study atomically (temp file, flush, fsync, replace).
+def save_study(state: AppState, path: str | os.PathLike[str], *, replace: bool = True) -> None:
+    """Write the study atomically (temp file, flush, fsync, replace); see :func:`write_text_atomically`.
 
     :raises StudyError: naming the file when it cannot be written.
+    :raises StudyFileExistsError: ``replace`` is false and the file exists.
     """
-    write_text_atomically(path, dumps_study(state))
+    write_text_atomically(path, dumps_study(state), replace=replace)
 
 
-def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` so that a crash leaves the old file or the new one, never half.
+class StudyFileExistsError(StudyError):
+    """A file that was not to be replaced exists (it may have appeared while the text was being made)."""
+
+
+def write_target(path: str | os.PathLike[str]) -> Path:
+    """Where a write to ``path`` goes: the file a symbolic link points to (a link in a folder of dotfiles stays a
+    link, and the file it names is the one written), else ``path`` itself."""
+    target = Path(path)
+    try:
+        return Path(os.path.realpath(target)) if target.is_symlink() else target
+    except OSError:  # a name too long, say: the write says so
+        return target
+
+
+def write_text_atomically(path: str | os.PathLike[str], text: str, *, replace: bool = True) -> None:
+    """Write ``text`` to ``path`` so that a crash leaves the old file or the new one, never half. A symbolic link
+    is written through (:func:`write_target`). Without ``replace``, a file at ``path`` is never replaced, even one
+    made by another program while this one wrote.
 
     :raises StudyError: naming the file when it cannot be written.
+    :raises StudyFileExistsError: ``replace`` is false and the file exists.
     """
     import tempfile  # here, not at start-up: only saving needs it
 
-    target = Path(path)
+    target = write_target(path)
     folder = target.parent  # Path("s.json").parent is Path("."): a bare name saves in the current folder
     try:
         there = target.exists()
@@ -300,6 +318,8 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
     if there and not target.is_file():
         # a rename over /dev/null or a FIFO would replace the device itself (as root, for everyone)
         raise StudyError(f"cannot save {str(target)!r}: {'a folder' if target.is_dir() else 'not a regular file'}")
+    if there and not replace:
+        raise StudyFileExistsError(f"{str(path)!r} exists already")
     remove_stale_temporaries(target)
     try:
         # the writer's pid in the name tells a later save whether this temporary is still being written
@@ -312,14 +332,44 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
-        os.replace(temporary, target)
+        put_in_place(temporary, target, replace=replace)
+    except FileExistsError:
+        _remove_quietly(temporary)
+        raise StudyFileExistsError(f"{str(path)!r} exists already (it was made while this was written)") from None
     except OSError as error:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        _remove_quietly(temporary)
         raise StudyError(f"cannot save {str(target)!r}: {error.strerror or error}") from None
     _fsync_folder(folder)
+
+
+def put_in_place(temporary: str | os.PathLike[str], target: str | os.PathLike[str], *, replace: bool) -> None:
+    """Move the finished ``temporary`` to ``target`` in one step. Without ``replace``, a hard link makes ``target``
+    only where nothing is there (the check and the write are one call, so a file another program makes meanwhile
+    is kept); a file system without hard links falls back to a check just before the rename.
+
+    :raises FileExistsError: ``replace`` is false and ``target`` exists.
+    :raises OSError: the move failed (``temporary`` is left for the caller to remove).
+    """
+    if replace:
+        os.replace(temporary, target)
+        return
+    try:
+        os.link(temporary, target, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError:  # no hard links here (FAT, some network file systems): the check and the rename apart
+        if os.path.lexists(target):
+            raise FileExistsError(17, "exists", str(target)) from None
+        os.replace(temporary, target)
+        return
+    _remove_quietly(temporary)
+
+
+def _remove_quietly(path: str | os.PathLike[str]) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 STALE_AFTER_SECONDS = 3600
