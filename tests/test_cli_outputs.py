@@ -257,6 +257,14 @@ def test_a_command_that_only_reads_never_makes_a_library_or_its_folders(capsys, 
     assert got == code and os.listdir(tmp_path) == []
     if said is not None:
         assert (out if code == 0 else err) == said.format(db=db)
+    empty = tmp_path / "empty.sqlite3"  # an empty file is an empty database to SQLite: not made a library either
+    empty.write_bytes(b"")
+    db = str(empty)
+    got, out, err = run(capsys, *(("--db", db) if before else ()), *argv, *(() if before else ("--db", db)))
+    assert got == code and os.listdir(tmp_path) == ["empty.sqlite3"] and empty.read_bytes() == b""
+    if said is not None:
+        said = said.replace("library {db!r}: no such file", "library {db!r}: an empty file, no library yet")
+        assert (out if code == 0 else err) == said.format(db=db)
 
 
 def test_graph_dot_keeps_a_file_made_while_the_graph_was_drawn(capsys, tmp_path, monkeypatch):

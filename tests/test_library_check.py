@@ -59,6 +59,7 @@ def test_a_healthy_library_checks_healthy(library_file, capsys):
         "path": str(library_file),
         "healthy": True,
         "newer": False,
+        "foreign": False,
         "schema_version": SCHEMA_VERSION,
         "studies": 12,
         "damaged_studies": [],
@@ -283,6 +284,50 @@ def test_salvage_keeps_two_studies_that_a_damaged_index_let_share_a_name(library
     )
     with Library.open(tmp_path / "new.sqlite3") as library:
         assert {record.name for record in list_studies(library)} == set(report.saved)
+
+
+def test_a_library_cut_short_gives_back_the_studies_its_pages_still_hold(tmp_path, capsys):
+    """A small library cut to its first pages (a copy stopped half-way): its schema names tables whose pages are gone,
+    so SQLite refused every read; the studies on the pages that are left come back."""
+    source = tmp_path / "lib.sqlite3"
+    make_template_library(source, studies=3, comment=10)
+    execute(source, "PRAGMA journal_mode = DELETE")  # everything in the file itself
+    originals = {name: open_study(Library.open(source, create=False), name).tree for name in ("study 0", "study 2")}
+    raw = source.read_bytes()
+    source.write_bytes(raw[: 3 * page_size(source)])  # the header's page, the studies' and one more
+    report = check_library(source)
+    assert report.damaged and report.studies == ("study 0", "study 1", "study 2")
+    assert str(report.findings[0]) == "schema: damaged: read with SQLite's own schema checks off"
+    salvaged = salvage_library(source, tmp_path / "new.sqlite3")
+    assert salvaged.saved == ("study 0", "study 1", "study 2") and salvaged.lost  # the unsaved study's page is gone
+    with Library.open(tmp_path / "new.sqlite3") as copy:
+        assert {name: open_study(copy, name).tree for name in originals} == originals
+    code, out, _ = run(capsys, "library", "check", "--db", str(source))
+    assert code == 1 and out.splitlines()[0] == f"library {source}: schema {SCHEMA_VERSION}, 3 studies open"
+
+
+def test_another_program_s_database_is_not_called_damaged_nor_salvaged(tmp_path, capsys):
+    theirs = tmp_path / "theirs.sqlite3"
+    execute(theirs, "CREATE TABLE notes (x)")
+    for table in ("b", "c", "d"):
+        execute(theirs, f"CREATE TABLE {table} (x)")
+    before = theirs.read_bytes()
+    report = check_library(theirs)
+    assert report.foreign and not report.damaged and not report.healthy
+    code, out, _ = run(capsys, "library", "check", "--db", str(theirs))
+    assert code == 1 and out.splitlines() == [
+        f"library {theirs}: schema 0, no studies",
+        "  file: not a workbench library (another program's database, with tables b, c, d and 1 more)",
+        "not damaged, and not a library: give --db a workbench library",
+    ]
+    code, out, _ = run(capsys, "library", "check", "--json", "--db", str(theirs))
+    assert json.loads(out)["foreign"] is True and json.loads(out)["studies"] is None
+    code, out, err = run(capsys, "library", "salvage", str(tmp_path / "new.sqlite3"), "--db", str(theirs))
+    assert (code, out) == (2, "") and err == (
+        f"workbench: error: library {str(theirs)!r}: not a workbench library (another program's database, with "
+        "tables b, c, d and 1 more); nothing to salvage\n"
+    )
+    assert theirs.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["theirs.sqlite3"]
 
 
 def test_salvage_of_a_file_that_is_no_database_names_it(tmp_path, capsys):

@@ -258,10 +258,12 @@ def open_library(args: argparse.Namespace, *, create: bool = True):
 
 
 def library_is_missing(args: argparse.Namespace) -> bool:
-    """Whether the library of ``--db`` (else the user's) is not there: a reading command then has nothing to read."""
+    """Whether the library of ``--db`` (else the user's) is not there, or is an empty file: a reading command then
+    has nothing to read."""
     from pathlib import Path
 
     from ..library import default_path
-    from ..library.db import library_exists
+    from ..library.db import is_empty_file, library_exists
 
-    return not library_exists(Path(args.db) if args.db else default_path(), "cannot open")
+    path = Path(args.db) if args.db else default_path()
+    return not library_exists(path, "cannot open") or is_empty_file(path)

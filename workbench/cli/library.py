@@ -177,7 +177,13 @@ def cmd_library(args: argparse.Namespace) -> int:
             print(
                 printable(
                     f"library {report.path}: schema {_schema_shown(report.schema_version)}, "
-                    + ("its studies not read" if report.newer else f"{len(report.studies)} studies open")
+                    + (
+                        "its studies not read"
+                        if report.newer
+                        else "no studies"
+                        if report.foreign
+                        else f"{len(report.studies)} studies open"
+                    )
                     + (f", {len(report.damaged_studies)} damaged" if report.damaged_studies else "")
                 )
             )
@@ -186,6 +192,8 @@ def cmd_library(args: argparse.Namespace) -> int:
             print(
                 "healthy"
                 if report.healthy
+                else "not damaged, and not a library: give --db a workbench library"
+                if report.foreign
                 else "not damaged, as far as this workbench can tell: open it with the workbench that made it"
                 if not report.damaged
                 else "damaged: `workbench library salvage NEW.sqlite3` copies every study that opens"

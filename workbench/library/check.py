@@ -19,7 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..state import parse_study
-from .db import _MIGRATIONS, SCHEMA_VERSION, Library, LibraryError, _statements, library_exists
+from .db import (
+    _MIGRATIONS,
+    SCHEMA_VERSION,
+    Library,
+    LibraryError,
+    _statements,
+    disk_trouble,
+    library_exists,
+    sqlite_uri,
+)
 from .recovery import NO_APP
 from .studies import cell_text
 
@@ -47,6 +56,8 @@ class CheckReport:
     """The names of the studies that open."""
     damaged_studies: tuple[str, ...] = ()
     findings: tuple[Finding, ...] = ()
+    foreign: bool = False
+    """Another program's SQLite database (not damaged, and not a library: nothing to salvage)."""
 
     @property
     def healthy(self) -> bool:
@@ -60,6 +71,8 @@ class CheckReport:
     @property
     def damaged(self) -> bool:
         """Something is wrong with the file (a newer library with nothing else found is not damaged)."""
+        if self.foreign:
+            return False
         return bool(self.findings) and not (self.newer and all(f.part == "schema" for f in self.findings))
 
     def as_dict(self) -> dict:
@@ -67,8 +80,10 @@ class CheckReport:
             "path": self.path,
             "healthy": self.healthy,
             "newer": self.newer,
+            "foreign": self.foreign,
             "schema_version": self.schema_version,
-            "studies": None if self.newer else len(self.studies),  # a newer library's studies are not read
+            # a newer library's studies are not read, and another program's database has none
+            "studies": None if self.newer or self.foreign else len(self.studies),
             "damaged_studies": list(self.damaged_studies),
             "findings": [{"part": finding.part, "problem": finding.problem} for finding in self.findings],
         }
@@ -95,6 +110,51 @@ class SalvageReport:
         }
 
 
+SCHEMA_CHECKS_OFF = "damaged: read with SQLite's own schema checks off"
+"""The finding of a library whose schema SQLite refused to read, read all the same (its studies may survive)."""
+
+
+def _connect_for_reading(path: Path) -> tuple[sqlite3.Connection, bool]:
+    """A read-only connection to ``path``, and whether SQLite's checks of the schema had to be turned off to read it.
+
+    A library cut short (half its pages gone) can fail every read with "malformed" because one index's pages are
+    lost, while its tables read whole: ``writable_schema`` lets SQLite go past a schema entry it cannot use (the
+    connection is read-only, so nothing can be written through it either way)."""
+    connection = _connect_read_only(path)
+    try:
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # pragma: no mutate - SQL
+        return connection, False
+    except sqlite3.DatabaseError as error:
+        if "malformed" not in str(error):  # not a database at all, say: nothing more to try
+            return connection, False
+    tolerant = _connect_read_only(path)
+    try:
+        tolerant.execute("PRAGMA writable_schema = ON")  # pragma: no mutate - SQL
+        tolerant.execute("SELECT count(*) FROM sqlite_master").fetchone()  # pragma: no mutate - SQL
+    except sqlite3.DatabaseError:
+        tolerant.close()
+        return connection, False
+    connection.close()
+    return tolerant, True
+
+
+def _foreign_tables(connection: sqlite3.Connection, version: int) -> list[str]:
+    """The tables of another program's database (schema 0 with tables, none of them a library's studies: every
+    library has a version from its first table on); none for a library, or for one whose version was lost."""
+    if version != 0:
+        return []
+    try:
+        tables = sorted(_schema(connection))
+    except sqlite3.DatabaseError:
+        return []
+    return [] if "studies" in tables else tables
+
+
+def _not_a_library(path: Path, tables: list[str]) -> str:
+    shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
+    return f"not a workbench library (another program's database, with tables {shown})"
+
+
 def _connect_read_only(path: Path) -> sqlite3.Connection:
     if not library_exists(path, "cannot open"):
         raise LibraryError(f"library {str(path)!r}: no such file")
@@ -105,9 +165,10 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
         # mutants equivalent here); the timeout is a pace, not a behaviour a test could pin without timing;
         # autocommit changes nothing for a connection that only reads
         # (so no mutate on the next line)
-        return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0, isolation_level=None)  # pragma: no mutate
+        uri = sqlite_uri(path, read_only=True)
+        return sqlite3.connect(uri, uri=True, timeout=2.0, isolation_level=None)  # pragma: no mutate
     except sqlite3.Error as error:
-        raise LibraryError(f"library {str(path)!r}: cannot open ({error})") from None
+        raise LibraryError(f"library {str(path)!r}: {disk_trouble(error, path) or f'cannot open ({error})'}") from None
 
 
 def _expected_schema(version: int) -> dict[str, list[str]]:
@@ -214,13 +275,20 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
     :raises LibraryError: there is no such file.
     """
     target = Path(path)
-    connection = _connect_read_only(target)
-    findings: list[Finding] = []
+    connection, schema_checks_off = _connect_for_reading(target)
+    findings: list[Finding] = [Finding("schema", SCHEMA_CHECKS_OFF)] if schema_checks_off else []
     try:
         try:
             version = connection.execute("PRAGMA user_version").fetchone()[0]  # pragma: no mutate - SQL
         except sqlite3.DatabaseError as error:
+            trouble = disk_trouble(error, target)
+            if trouble is not None:  # the disk's trouble, not the file's: nothing here to judge it by
+                raise LibraryError(f"library {str(target)!r}: {trouble}") from None
             return CheckReport(str(target), None, findings=(Finding("file", f"not a workbench library ({error})"),))
+        foreign = _foreign_tables(connection, version)
+        if foreign:
+            finding = Finding("file", _not_a_library(target, foreign))
+            return CheckReport(str(target), version, findings=(finding,), foreign=True)
         known = 0 < version <= SCHEMA_VERSION
         if version > SCHEMA_VERSION:
             problem = f"made by a newer workbench (schema {version}; this one knows 1-{SCHEMA_VERSION})"
@@ -286,7 +354,7 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
     origin, destination = Path(source), Path(target)
     if library_exists(destination, "cannot be written"):
         raise LibraryError(f"library {str(destination)!r}: exists already; salvage writes a new library only")
-    connection = _connect_read_only(origin)
+    connection, _ = _connect_for_reading(origin)
     lost: list[str] = []
     saved: list[str] = []
     unsaved: list[tuple] = []
@@ -294,8 +362,13 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
         findings: list[Finding] = []
         try:
             connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # pragma: no mutate - SQL
+            version = connection.execute("PRAGMA user_version").fetchone()[0]  # pragma: no mutate - SQL
         except sqlite3.DatabaseError as error:
-            raise LibraryError(f"library {str(origin)!r}: nothing can be read ({error})") from None
+            trouble = disk_trouble(error, origin)
+            raise LibraryError(f"library {str(origin)!r}: {trouble or f'nothing can be read ({error})'}") from None
+        foreign = _foreign_tables(connection, version)
+        if foreign:
+            raise LibraryError(f"library {str(origin)!r}: {_not_a_library(origin, foreign)}; nothing to salvage")
         studies = []
         for _, name, data, created, updated in _study_rows(connection, findings):
             try:

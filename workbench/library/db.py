@@ -175,8 +175,10 @@ class Library:
                 raise LibraryError(f"library {shown!r}: cannot create its folder ({error.strerror})") from None
         if exists and not target.is_file():  # a folder, a FIFO, a device: SQLite would fail oddly or block
             raise LibraryError(f"library {shown!r}: not a regular file")
+        if exists and not create and is_empty_file(target):  # a reading command does not make it a library
+            raise LibraryError(f"library {shown!r}: an empty file, no library yet")
         read_only = exists and not os.access(target, os.W_OK)
-        uri = f"file:{target}?mode=ro" if read_only else f"file:{target}"
+        uri = sqlite_uri(target, read_only=read_only)
         try:
             connection = sqlite3.connect(
                 uri,
@@ -186,13 +188,15 @@ class Library:
                 check_same_thread=False,
             )
         except sqlite3.Error as error:
-            raise LibraryError(f"library {shown!r}: cannot open ({error})") from None
+            raise LibraryError(
+                f"library {shown!r}: {disk_trouble(error, target) or f'cannot open ({error})'}"
+            ) from None
         library = cls(target, connection, read_only=read_only)
         try:
             library._prepare()
         except sqlite3.DatabaseError as error:
             connection.close()
-            raise LibraryError(f"library {shown!r}: {describe(error)}") from None
+            raise LibraryError(f"library {shown!r}: {describe(error, target)}") from None
         except LibraryError:
             connection.close()
             raise
@@ -335,6 +339,14 @@ class Library:
         self.close()
 
 
+def is_empty_file(path: Path) -> bool:
+    """Whether ``path`` is a file of no bytes (an empty database to SQLite, not yet a library)."""
+    try:
+        return path.is_file() and path.stat().st_size == 0
+    except OSError:
+        return False
+
+
 def library_exists(path: Path, doing: str) -> bool:
     """Whether ``path`` exists. A name the file system refuses (too long, say) is an OSError from
     ``Path.exists``, not False: a :class:`LibraryError` here, saying what could not be done."""
@@ -351,8 +363,71 @@ def _statements(script: str) -> list[str]:
 CHECK_HINT = "run `workbench library check`"
 
 
-def describe(error: sqlite3.Error) -> str:
-    """What an SQLite error means to the library's user, in a few words."""
+def sqlite_uri(path: Path, *, read_only: bool) -> str:
+    """The URI SQLite opens ``path`` by: the path quoted (a ``#`` or ``?`` in a name would end it, and SQLite would
+    open another file), read-only where asked, and immutable on a read-only file system, where nothing can change
+    it and SQLite could not make the shared-memory file a library in WAL mode is read through."""
+    from urllib.parse import quote
+
+    uri = f"file:{quote(str(path))}"
+    if not read_only:
+        return uri
+    return uri + (
+        "?mode=ro&immutable=1" if on_read_only_file_system(path) and not _has_changes_in_wal(path) else "?mode=ro"
+    )
+
+
+def _has_changes_in_wal(path: Path) -> bool:
+    """Whether a -wal file beside ``path`` holds anything (an immutable read would not see it)."""
+    try:
+        return os.path.getsize(f"{path}-wal") > 0
+    except OSError:
+        return False
+
+
+def on_read_only_file_system(path: Path) -> bool:
+    """Whether ``path``'s folder is on a file system mounted read-only."""
+    try:
+        return bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except OSError:  # pragma: no cover - a folder that cannot be asked: taken as writable, and SQLite says the rest
+        return False
+
+
+def disk_trouble(error: sqlite3.Error, path: Path | None) -> str | None:
+    """Where SQLite failed to open or write the library at ``path`` with an error that does not say why, the why when
+    it is the disk's (a read-only file system, a full disk) rather than the file's; None otherwise."""
+    text = str(error)
+    if path is None or not ("disk I/O" in text or "unable to open" in text):
+        return None
+    if on_read_only_file_system(path):
+        if not path.exists():
+            return f"cannot be made: the file system is read-only ({text})"
+        trouble = (
+            "on a read-only file system, with changes in its -wal file that SQLite cannot read there (copy the "
+            "library and its -wal file to a folder that can be written)"
+        )
+    else:
+        try:
+            stats = os.statvfs(path.parent)
+        except OSError:  # pragma: no cover - as above
+            return None
+        if stats.f_bavail * stats.f_frsize >= FULL_DISK_BYTES:
+            return None
+        trouble = "the disk it is on is full (SQLite needs room for its -shm and -wal files beside it)"
+    return f"cannot be opened: {trouble} ({text})"
+
+
+FULL_DISK_BYTES = 256 * 1024
+"""Less room than this beside a library, and an unexplained SQLite failure is put down to a full disk: the -shm file
+SQLite makes to open a library in WAL mode is 32 KiB, and a write's journal more."""
+
+
+def describe(error: sqlite3.Error, path: Path | None = None) -> str:
+    """What an SQLite error means to the library's user, in a few words; ``path``, the library's, lets a failure to
+    open or write that SQLite does not explain be put down to its disk (read-only, or full) rather than to damage."""
+    trouble = disk_trouble(error, path)
+    if trouble is not None:
+        return trouble
     text = str(error)
     if "locked" in text or "busy" in text:
         return "locked by another program (try again when it is done)"
