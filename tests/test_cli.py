@@ -126,6 +126,15 @@ def test_export_and_analyze_a_study(capsys, tmp_path):
     assert code == 0 and out == "5 1 9 (3)\n"
     code, out, _ = run(capsys, "analyze", "--study", str(path), "--json")
     assert json.loads(out)["position"] == "O.X/.X./..."
+    db = str(tmp_path / "lib.sqlite3")  # a library study's name, as export, review and open read it
+    assert run(capsys, "studies", "import", str(path), "--as", "centre", "--db", db)[0] == 0
+    assert run(capsys, "export", "centre", "--db", db)[:2] == (0, "5 1 9 (3)\n")
+    code, out, _ = run(capsys, "analyze", "--study", "centre", "--json", "--db", db)
+    assert code == 0 and json.loads(out)["position"] == "O.X/.X./..."
+    code, out, err = run(capsys, "analyze", "--study", "opening", "--db", db)
+    assert (code, out) == (2, "") and err == (
+        f"workbench: error: no study file or library study called 'opening' (library {db!r})\n"
+    )
 
 
 @pytest.mark.parametrize("command", ["export", "open"])

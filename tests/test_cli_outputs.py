@@ -1024,6 +1024,27 @@ def test_the_dash_hint_is_given_for_a_position_taken_for_an_option_and_only_then
     assert ("goes after `--`" in err) is hinted
 
 
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (
+            ["analyze", "--game", "5x5k4", "--budget", "-1s"],
+            "argument --budget: expected one argument (a value that starts with '-' is written --budget=-1s)",
+        ),
+        (["analyze", "--game", "5x5k4", "--budget=-1s"], "--budget '-1s': write a time such as 5s, 500ms or 2m"),
+        (["analyze", "--game", "5x5k4", "--budget"], "argument --budget: expected one argument"),
+        (
+            ["bench", "--keys", "-3x"],
+            "argument --keys: expected one argument (a value that starts with '-' is written --keys=-3x)",
+        ),
+    ],
+)
+def test_a_value_that_starts_with_a_dash_is_told_how_to_write_it(capsys, argv, said):
+    """`--budget -1s` was "expected one argument", though one was given."""
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", f"workbench: error: {said}\n")
+
+
 def test_a_study_name_with_control_characters_is_listed_escaped_and_a_damaged_row_says_why(capsys, tmp_path):
     db = str(tmp_path / "lib.sqlite3")
     source = tmp_path / "s.json"

@@ -131,9 +131,7 @@ def position_from(args: argparse.Namespace) -> Position:
 
     geometry = game_of(args)
     if args.study is not None:
-        from ..state import load_study
-
-        return load_study(args.study).position
+        return study_named(args, args.study).position
     if args.moves is not None:
         start = Position.empty(geometry)
         return start.play_all(parse_moves(args.moves, start))
@@ -154,6 +152,23 @@ def is_study_path(target: str) -> bool:
     import os
 
     return target.endswith(".json") or os.path.basename(target) != target or os.path.exists(target)
+
+
+def study_named(args: argparse.Namespace, target: str):
+    """The study that ``target`` names, as ``open``, ``review`` and ``export`` read it: a study file
+    (:func:`is_study_path`), else a study in the library of ``--db``.
+
+    :raises UsageError: neither is there."""
+    from ..state import load_study
+
+    if is_study_path(target):
+        return load_study(target)
+    state, library_path = library_study(args, target.strip())
+    if state is None:
+        raise UsageError(
+            f"no study file or library study called {quoted(target.strip())} (library {str(library_path)!r})"
+        )
+    return state
 
 
 def library_study(args: argparse.Namespace, name: str):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -118,6 +119,12 @@ def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
     if not isinstance(error, UsageError):
         return ""
     arguments = sys.argv[1:] if argv is None else list(argv)
+    # `--budget -1s`: argparse takes a word that starts with '-' (and is not a plain negative number) for an option
+    option = re.match(r"argument (--[\w-]+)(?:/-\w)?: expected one argument$", str(error))
+    if option is not None:
+        for before, word in zip(arguments, arguments[1:], strict=False):
+            if before == option.group(1) and word.startswith("-"):
+                return f" (a value that starts with '-' is written {before}={word})"
     command = next((word for word in arguments if word in _POSITION_COMMANDS), "analyze")
     example = _POSITION_COMMANDS[command]
     if "--" in arguments and any(word.startswith("--") for word in arguments[arguments.index("--") + 1 :]):

@@ -6,23 +6,15 @@ import argparse
 import os
 import sys
 
-from .common import UsageError, library_is_missing, open_library, print_json, printable, quoted, refuse_to_replace
+from .common import UsageError, library_is_missing, open_library, print_json, printable, refuse_to_replace, study_named
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """A study's move text: a study file's, or the library's study of that name (as ``open`` and ``review`` read
     them)."""
-    from ..state import export_movetext, load_study
-    from .common import is_study_path, library_study
+    from ..state import export_movetext
 
-    if is_study_path(args.file):
-        state = load_study(args.file)
-    else:
-        state, library_path = library_study(args, args.file.strip())
-        if state is None:
-            raise UsageError(
-                f"no study file or library study called {quoted(args.file.strip())} (library {str(library_path)!r})"
-            )
+    state = study_named(args, args.file)
     text = export_movetext(state.tree)
     if args.json:
         print_json({"movetext": text, "cursor_moves": list(state.tree.moves_to(state.cursor))})

@@ -101,7 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source.add_argument("--moves", help="a move list from the empty board, such as 5,1,9 or 519")
     source.add_argument("--all", action="store_true", help="every reachable position (JSON Lines with --json)")
-    source.add_argument("--study", metavar="FILE", help="the current node of a saved study")
+    source.add_argument(
+        "--study",
+        metavar="STUDY",
+        help="the current node of a saved study: a study file (.json), or a library study's name",
+    )
     analyze_cmd.add_argument("--json", action="store_true", help="machine-readable output only")
     analyze_cmd.add_argument(
         "--budget",
