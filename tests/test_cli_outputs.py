@@ -1140,6 +1140,23 @@ def test_an_sqlite_error_no_library_code_caught_is_still_one_line_naming_the_lib
     assert (code, out) == (2, "") and err == f"workbench: error: library {path!r}: disk I/O error\n"
 
 
+def test_screenshots_on_a_full_disk_is_one_line_and_leaves_no_empty_file(capsys, tmp_path, monkeypatch):
+    """Textual's save_screenshot opened the file, then failed to write it: a 0-byte SVG was left."""
+    import workbench.tui.screenshots
+
+    monkeypatch.setattr(workbench.tui.screenshots, "VIEWS", workbench.tui.screenshots.VIEWS[:1])
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("tempfile.mkstemp", full_disk)
+    folder = tmp_path / "shots"
+    code, out, err = run(capsys, "screenshots", str(folder))
+    said = str(folder / "start-80x24.svg")
+    assert (code, out, err) == (2, "", f"workbench: error: cannot save {said!r}: No space left on device\n")
+    assert os.listdir(folder) == []
+
+
 def test_screenshots_go_to_the_folder_named_or_to_screenshots_and_each_file_is_printed(capsys, monkeypatch):
     import workbench.tui.screenshots
 

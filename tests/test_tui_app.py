@@ -1,6 +1,7 @@
 """Pilot tests: every binding and click path, asserting the state and what the panes show."""
 
 import io
+import os
 
 import pytest
 from rich.console import Console
@@ -428,10 +429,30 @@ async def test_export_comment_help_and_screenshot(tmp_path, monkeypatch):
         }
         await pilot.press("escape", "f12")
         shots = list(tmp_path.glob("*.svg"))
-        assert len(shots) == 1 and shots[0].name.startswith("workbench")
+        assert len(shots) == 1 and shots[0].name.startswith("study 20")  # an untitled study's, then the time
         svg = shots[0].read_text()
         assert svg.startswith("<svg") and "Evaluation" in svg and "History" in svg
         assert [n.message for n in app._notifications][-1] == f"Screenshot saved to {shots[0].resolve()}"
+        monkeypatch.setattr("time.strftime", lambda form, *when: "2026-11-29 08-00-00")  # three in one second
+        await pilot.press("f12", "f12", "f12")
+        assert sorted(p.name for p in tmp_path.glob("study 2026-11-29 08-00-00*.svg")) == [
+            "study 2026-11-29 08-00-00 (2).svg",
+            "study 2026-11-29 08-00-00 (3).svg",
+            "study 2026-11-29 08-00-00.svg",
+        ]
+        (tmp_path / "shots").mkdir()
+        monkeypatch.chdir(tmp_path / "shots")
+
+        def full_disk(*args, **kwargs):
+            raise OSError(28, "No space left on device")
+
+        with monkeypatch.context() as patched:
+            patched.setattr("tempfile.mkstemp", full_disk)
+            await pilot.press("f12")
+            await pilot.pause()
+        last = list(app._notifications)[-1]
+        assert (last.title, last.severity) == ("Screenshot not saved", "error") and "No space left" in last.message
+        assert app.is_running and os.listdir(tmp_path / "shots") == []  # no empty file, and the app goes on
 
 
 async def test_engine_plays_its_side_in_each_mode():

@@ -99,7 +99,11 @@ async def _shoot_with(
                 await pilot.pause(0.01)
             await pilot.pause(1.0)
         await pilot.pause()
-        return Path(app.save_screenshot(f"{name}.svg", str(folder)))
+        from ..state.study import write_text_atomically
+
+        path = folder / f"{name}.svg"
+        write_text_atomically(path, app.export_screenshot())  # whole or not at all: no empty file on a full disk
+        return path
 
 
 def take_screenshots(folder: str | Path = "screenshots") -> list[Path]:

@@ -34,6 +34,8 @@ else:
     AppHost = object
 
 MASK_CYCLE = ("none", *MASK_NAMES)
+SCREENSHOTS_A_SECOND = 99
+"""f12's file is named to the second; further screenshots in that second are numbered, up to this many in all."""
 """What ``m`` steps through: no mask, then each of the planner's."""
 
 
@@ -230,16 +232,31 @@ class GameActions(AppHost):
 
     # (Textual's takes a file name and a folder; the app's binding gives none, and a browser tab downloads it)
     def action_screenshot(self) -> None:  # type: ignore[override]
+        from ...state.study import StudyError, StudyFileExistsError, write_text_atomically
+        from .study_files import download_stem
+
+        stem = f"{download_stem(self.study_path, self.study_name)} {time.strftime('%Y-%m-%d %H-%M-%S')}"
         if self.is_web:  # a browser tab: the server's folder is no place for it; the browser downloads it
             # (Textual's deliver_screenshot opens it in a tab of its own instead)
-            from .study_files import download_stem
-
-            filename = f"{download_stem(self.study_path, self.study_name)} {time.strftime('%Y-%m-%d %H-%M-%S')}.svg"
+            filename = f"{stem}.svg"
             self.deliver_text(io.StringIO(self.export_screenshot()), save_filename=filename, mime_type="image/svg+xml")
             self.notify(f"Downloading {filename}", timeout=3)
             return
-        path = self.save_screenshot()
-        self.notify(f"Screenshot saved to {Path(path).resolve()}", timeout=3)
+        # written whole or not at all (Textual's save_screenshot left an empty file on a full disk, and its error
+        # ended the app), and never over a file there: a second one in the same second gets a number
+        svg = self.export_screenshot()
+        for number in range(1, SCREENSHOTS_A_SECOND + 1):
+            path = Path(f"{stem}.svg" if number == 1 else f"{stem} ({number}).svg")
+            try:
+                write_text_atomically(path, svg, replace=False)
+            except StudyFileExistsError:
+                continue
+            except StudyError as error:
+                self.notify(str(error), title="Screenshot not saved", severity="error")
+                return
+            self.notify(f"Screenshot saved to {path.resolve()}", timeout=3)
+            return
+        self.notify(f"{stem}.svg and the next {SCREENSHOTS_A_SECOND - 1} names are taken", title="Screenshot not saved")
 
     def action_set_overlay(self, overlay: str) -> None:
         self.store.dispatch(SetOverlay(overlay=overlay))
