@@ -79,7 +79,7 @@ def test_census_and_first_moves(capsys):
     _, out, _ = run(capsys, "census", "--json")
     assert json.loads(out)["classes"] == 765
     _, out, _ = run(capsys, "first-moves", "--json")
-    assert json.loads(out) == {"table": [[0.875, 0.5, 0.875], [0.5, 0.5, 0.5], [0.875, 0.5, 0.875]]}
+    assert json.loads(out) == {"variant": "3x3k3", "table": [[0.875, 0.5, 0.875], [0.5, 0.5, 0.5], [0.875, 0.5, 0.875]]}
     _, out, _ = run(capsys, "first-moves")
     assert "0.875 | 0.500 | 0.875" in out
 
@@ -87,7 +87,7 @@ def test_census_and_first_moves(capsys):
 def test_verify_reports_no_disagreement(capsys):
     code, out, _ = run(capsys, "verify", "--json")
     assert code == 0
-    assert json.loads(out) == {"checked": 4520, "disagreements": []}
+    assert json.loads(out) == {"variant": "3x3k3", "checked": 4520, "disagreements": []}
 
 
 @pytest.mark.parametrize(

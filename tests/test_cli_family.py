@@ -164,7 +164,7 @@ def test_verify_finds_where_the_planner_is_not_exact_beyond_three_by_three(capsy
     )
     code, out, _ = run(capsys, "verify", "--game", "3x4k3", "--json")
     report = json.loads(out)
-    assert code == 1 and sorted(report) == ["checked", "disagreements"]
+    assert code == 1 and sorted(report) == ["checked", "disagreements", "variant"] and report["variant"] == "3x4k3"
     assert report["checked"] == 79563 and len(report["disagreements"]) == 597
     first = report["disagreements"][0]
     assert sorted(first) == ["planner", "position", "solver"] and sorted(first["planner"]) == [
@@ -358,7 +358,7 @@ def test_analyze_all_streams_every_position_of_a_strongly_solved_board(capsys):
     census = json.loads(run(capsys, "census", "--game", STREAMED, "--json")[1])
     assert code == 0 and len(lines) == census["positions"]
     first, last = json.loads(lines[0]), json.loads(lines[-1])
-    value = {1: "win", 0: "draw", -1: "loss"}[census["value"]["value"]]
+    value = census["value"]["value"]
     assert first == {
         "position": "......./.......",
         "to_move": "X",

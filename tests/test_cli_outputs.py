@@ -71,6 +71,7 @@ def test_verify_text_and_the_seed_port(capsys):
     ]
     code, out, _ = run(capsys, "verify", "--seed-port", "--json")
     assert json.loads(out) == {
+        "variant": "3x3k3",
         "checked": 4520,
         "disagreements": [],
         "seed_port": {"perfect_win": 560, "perfect_lose": 676},

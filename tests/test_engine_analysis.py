@@ -438,7 +438,8 @@ def test_an_analysis_record_word_for_word():
     record = analysis_record(analyze(parse_position("O../.X./..X")))
     text = json.dumps(record)
     assert text.startswith(
-        '{"position": "O../.X./..X", "to_move": "O", "status": "in_play", "dead_draw": false, "value": "draw", '
+        '{"variant": "3x3k3", "position": "O../.X./..X", "to_move": "O", "status": "in_play", "dead_draw": false, '
+        '"value": "draw", '
         '"remoteness": 6, '
         '"games": {"total": 536, "x": 248, "o": 144, "draw": 144}, "moves": [{"cell": 2, "name": "2", "value": "loss", '
         '"remoteness": 4, "trap": 0.8, "games": {"total": 80, "x": 40, "o": 28, "draw": 12}}'

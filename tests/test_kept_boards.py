@@ -49,7 +49,7 @@ def kept(solved_home, monkeypatch):
 
 def test_solve_keeps_an_eighteen_cell_board_and_reads_it_back(kept, capsys):
     assert kept["source"] == "solved" and kept["solver"] == "numpy"
-    assert kept["value"] == {"value": 0, "remoteness": 18}  # a draw: X's four on a 2×9 strip is stopped
+    assert kept["value"] == {"value": "draw", "remoteness": 18}  # a draw: X's four on a 2×9 strip is stopped
     assert kept["positions"] == sum(kept["positions_by_ply"]) and kept["positions_by_ply"][:3] == [1, 18, 306]
     assert kept["cache"].endswith(".zarr") and f"solution-{GAME.replace('k', '-k')}-" in kept["cache"]
     code, out, err = run(capsys, "solve", "--game", GAME, "--json")

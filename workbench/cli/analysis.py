@@ -118,6 +118,10 @@ def cmd_census(args: argparse.Namespace) -> int:
     return 0
 
 
+FIRST_PLAYER_OUTCOME = {"win": "first player wins", "draw": "a draw", "loss": "first player loses"}
+"""A board's value from the empty board (the first player's), in the words ``solve`` says it."""
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     import time
 
@@ -147,7 +151,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print_json(data)
         return 0
     value = data["value"]
-    outcome = {1: "first player wins", 0: "a draw", -1: "first player loses"}[value["value"]]
+    outcome = FIRST_PLAYER_OUTCOME[value["value"]]
     print(
         f"{geometry}: {data['positions']:,} positions, {outcome} (in {value['remoteness']} plies); "
         f"{'read back' if where == 'cache' else 'solved'} in {seconds:.2f} s"
@@ -165,6 +169,7 @@ def _solve_kept(args: argparse.Namespace, geometry) -> int:
     import time
 
     from ..engine.solve_progress import duration
+    from ..engine.solver import Value
     from ..kept.solving import check_keepable, kept_path, solve_and_keep
 
     check_keepable(geometry)
@@ -221,7 +226,7 @@ def _solve_kept(args: argparse.Namespace, geometry) -> int:
             "positions_by_ply": list(solution.positions_by_ply),
             "terminal_positions": sum(solution.terminal_by_ply),
             "positions_by_value": dict(zip(("win", "draw", "loss"), map(sum, zip(*solution.values_by_ply)))),
-            "value": {"value": value, "remoteness": remoteness},
+            "value": {"value": Value(value).label, "remoteness": remoteness},
             "solver": solution.attributes.get("solver"),
         }
     if args.json:
@@ -233,7 +238,7 @@ def _solve_kept(args: argparse.Namespace, geometry) -> int:
             "(WORKBENCH_NO_TABLES_CACHE)"
         )
         return 0
-    outcome = {1: "first player wins", 0: "a draw", -1: "first player loses"}[value]
+    outcome = FIRST_PLAYER_OUTCOME[Value(value).label]
     print(
         f"{geometry}: {solution.positions:,} positions, {outcome} (in {remoteness} plies); "
         f"{'read back' if where == 'cache' else 'solved'} in {seconds:.2f} s"
@@ -249,7 +254,7 @@ def cmd_first_moves(args: argparse.Namespace) -> int:
     else:
         table = [list(row) for row in first_move_table(geometry)]
     if args.json:
-        print_json({"table": table})
+        print_json({"variant": str(geometry), "table": table})
         return 0
     rows = [" | ".join(f"{share:.3f}" for share in row) for row in table]
     print(("\n" + "-" * len(rows[0]) + "\n").join(rows))
@@ -300,7 +305,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         }
         for found in result.disagreements
     ]
-    report: dict = {"checked": checked, "disagreements": disagreements}
+    report: dict = {"variant": str(geometry), "checked": checked, "disagreements": disagreements}
     if args.seed_port:
         from ..bench.baselines import seed_port_disagreements
 

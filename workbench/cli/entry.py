@@ -119,7 +119,8 @@ def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
     if not isinstance(error, UsageError):
         return ""
     arguments = sys.argv[1:] if argv is None else list(argv)
-    # `--budget -1s`: argparse takes a word that starts with '-' (and is not a plain negative number) for an option
+    # a time below zero after `--budget`: argparse takes a word that starts with '-' (and is not a plain negative
+    # number) for an option
     option = re.match(r"argument (--[\w-]+)(?:/-\w)?: expected one argument$", str(error))
     if option is not None:
         for before, word in zip(arguments, arguments[1:], strict=False):

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from .geometry import Bitboard, Geometry, cell_bit, scan_cells
 from .graph import class_index, state_graph
 from .position import Status
-from .solver import solve
+from .solver import Value, solve
 
 
 class GameCounts(NamedTuple):
@@ -155,17 +155,20 @@ def census(geometry: Geometry) -> dict:
     for key in graph.terminal:
         length = key.bit_count()
         games_by_length[length] = games_by_length.get(length, 0) + tallies.paths[key]
-    return {
-        "geometry": {"rows": geometry.rows, "cols": geometry.cols, "k": geometry.k},
+    return {  # the keys of strong_records.strong_census, in its order: one census, whichever solver made it
+        "variant": str(geometry),
+        "geometry": {"rows": geometry.rows, "cols": geometry.cols, "k": geometry.k, "misere": geometry.misere},
         "positions": len(graph),
         "terminal_positions": len(graph.terminal),
+        "positions_by_ply": [len(layer) for layer in graph.layers],
+        "terminal_by_ply": [sum(1 for key in layer if key in graph.terminal) for layer in graph.layers],
+        "positions_by_value": by_value,
         "classes": classes.count,
         "terminal_classes": len(terminal_classes),
-        "positions_by_ply": [len(layer) for layer in graph.layers],
         "classes_by_ply": list(classes.by_ply()),
-        "positions_by_value": by_value,
         "classes_by_value": {label: len(ids) for label, ids in classes_by_value.items()},
         "games": tallies.games[0].as_dict(),
         "games_by_length": {str(length): games_by_length[length] for length in sorted(games_by_length)},
         "ledger": ledger_counts(geometry).as_dict(),
+        "value": {"value": Value(solution.value[0]).label, "remoteness": solution.remoteness[0]},
     }

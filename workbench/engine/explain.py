@@ -321,6 +321,7 @@ def explanation_record(explanation: Explanation) -> dict:
     """The explanation as JSON-ready data (``workbench explain --json``)."""
     geometry = explanation.position.geometry
     return {
+        "variant": str(geometry),
         "position": format_position(explanation.position),
         "cell": explanation.cell,
         "name": cell_name(explanation.cell, geometry),

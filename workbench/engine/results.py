@@ -180,6 +180,7 @@ def analysis_record(analysis: Analysis) -> dict:
     they are not counted (past 16 cells), and so are the values a search has not proven."""
     symmetry = analysis.symmetry
     return {
+        "variant": str(analysis.position.geometry),
         "position": format_position(analysis.position),
         "to_move": analysis.to_move.value if analysis.to_move else None,
         "status": analysis.status.value,

@@ -443,6 +443,7 @@ def search_record(result: SearchResult) -> dict:
         "best": best,
     }
     return {
+        "variant": str(geometry),
         "position": format_position(position),
         "to_move": to_move.value if to_move else None,
         "status": position.status.value,

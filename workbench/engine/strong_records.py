@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .solver import Value
 from .strong import UNREACHED, StrongSolution
 
 
@@ -34,7 +35,7 @@ def strong_census(solution: StrongSolution) -> dict:
         "games": dict(zip(("total", "x", "o", "draw"), (sum(games), *games))),
         "games_by_length": {str(length): count for length, count in enumerate(solution.games_by_length) if count},
         "ledger": dict(zip(("total", "x", "o", "draw"), (sum(solution.ledger), *solution.ledger))),
-        "value": dict(zip(("value", "remoteness"), start)),
+        "value": {"value": Value(start[0]).label, "remoteness": start[1]},
     }
 
 

@@ -48,6 +48,7 @@ def record_lines(table: Tables, per_chunk: int = RECORDS_PER_CHUNK) -> Iterator[
     class_sizes = Counter(class_of.values())
     whole_orbit = len(symmetries)
     middle = f', "class_count": {len(canonical_keys)}, '
+    opening = f'{{"variant": {dumps(str(geometry))}, "position": '
 
     games = {key: _games_text(counts) for key, counts in table.games.items()}
     trap_text = {trap: dumps(trap) for trap in {*table.trap.values(), None}}
@@ -90,7 +91,7 @@ def record_lines(table: Tables, per_chunk: int = RECORDS_PER_CHUNK) -> Iterator[
         if status is not None:  # the game is over: no value, no moves, no masks
             tail = symmetry_text.get((group, 0)) or symmetry_of(group, 0)
             lines.append(
-                f'{{"position": "{text_of(x, o)}", "to_move": null, "status": {status}, "dead_draw": false, '
+                f'{opening}"{text_of(x, o)}", "to_move": null, "status": {status}, "dead_draw": false, '
                 f'"value": null, "remoteness": null, "games": {games[key]}, "moves": [], "masks": {{{no_masks}}}, '
                 f'"symmetry": {{"canonical": "{canonical_text[class_id]}", "class_id": {class_id}{middle}{tail}'
             )
@@ -124,7 +125,7 @@ def record_lines(table: Tables, per_chunk: int = RECORDS_PER_CHUNK) -> Iterator[
             tail = symmetry_text.get((group, legal)) or symmetry_of(group, legal)
             side = '"X"' if x_to_move else '"O"'
             lines.append(
-                f'{{"position": "{text_of(x, o)}", "to_move": {side}, "status": "in_play", '
+                f'{opening}"{text_of(x, o)}", "to_move": {side}, "status": "in_play", '
                 f'"dead_draw": {"true" if no_line_left(geometry, x, o) else "false"}, "value": {labels[value[key]]}, '
                 f'"remoteness": {remoteness[key]}, "games": {games[key]}, '
                 f'"moves": [{", ".join([cell_text[cell] + move_text[child] for cell, child in moves])}], '
