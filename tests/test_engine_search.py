@@ -176,7 +176,8 @@ def test_the_search_record_says_what_the_strong_analysis_says(name):
         result = search(position, max_nodes=10**8)
         record = search_record(result)
         expected = analyze_strong(strong, position)
-        assert list(record) == [
+        assert record["variant"] == name and list(record) == [
+            "variant",
             "position",
             "to_move",
             "status",
