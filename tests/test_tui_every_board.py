@@ -262,3 +262,21 @@ async def test_the_symmetry_pane_wraps_what_is_wider_than_it_and_cuts_nothing(mo
         ):
             assert whole in text, whole
         assert all(len(line.rstrip()) <= view.size.width for line in text_of(view).splitlines())
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "mirrors"), [(3, 3, "| - \\ /"), (3, 4, "| -"), (2, 5, "| -"), (4, 4, "| - \\ /")]
+)
+async def test_the_symmetry_legend_names_the_board_s_own_mirrors(rows, cols, mirrors):
+    """Was: 3×4's legend said "mirrored in | - \\ /", though a board that is not square has no diagonal mirror."""
+    from workbench.engine.symmetry import transforms
+    from workbench.tui.panes.symmetry import TRANSFORM_LABELS
+
+    geometry = Geometry(rows, cols, 3)
+    app = _app(state=_on(geometry))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        text = text_of(app.query_one(SymmetryView))
+        assert [found.strip() for found in re.findall(r"m: mirrored in ([^\n·]*)", text)] == [mirrors]
+        shown = {TRANSFORM_LABELS[t.name] for t in transforms(geometry) if t.name.startswith("flip")}
+        assert {f"m{mirror}" for mirror in mirrors.split()} == shown  # each one drawn above, and no other

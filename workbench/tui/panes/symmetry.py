@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from ...engine import Position, format_position
 from ...engine.geometry import cell_names
 from ...engine.position import format_marks
-from ...engine.symmetry import images
+from ...engine.symmetry import Transform, images, transforms
 from ...state import AppState
 from .evaluation import preparing_text
 from .lines import LinesView, LineWriter, ViewPane
@@ -24,9 +24,15 @@ TRANSFORM_LABELS = {  # every name the engine's transforms have (8 on a square b
     "flip_diag": "m\\",
     "flip_anti": "m/",
 }
-LEGEND = ("r: turned clockwise · m: mirrored in | - \\ /", "=: the same position (the stabiliser)")
-NARROW_LEGEND = ("r: turned clockwise", "m: mirrored in | - \\ /", "=: the same position", "   (the stabiliser)")
 IMAGE_COLUMN = 6
+
+
+def legends(transforms: tuple[Transform, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The legend under the images, wide and narrow: the mirrors named are the board's own (a board that is not
+    square has no diagonal one)."""
+    mirrors = " ".join(TRANSFORM_LABELS[t.name][1:] for t in transforms if t.name.startswith("flip"))
+    turned, mirrored, same = "r: turned clockwise", f"m: mirrored in {mirrors}", "=: the same position"
+    return (f"{turned} · {mirrored}", f"{same} (the stabiliser)"), (turned, mirrored, same, "   (the stabiliser)")
 """Cells per image: a 3-wide board, its label, and a gap (wider boards: their width and a gap)."""
 MAX_MOVE_GROUPS = 24
 """The moves the same up to symmetry are listed while there are at most this many groups, else counted."""
@@ -135,7 +141,8 @@ class SymmetryView(LinesView):
                         else:
                             writer.write(mark.value, style(f"symmetry--{mark.value.lower()}"))
                     writer.write(" " * (column - geometry.cols))
-        for line in LEGEND if writer.width >= max(map(len, LEGEND)) else NARROW_LEGEND:
+        wide, narrow = legends(transforms(geometry))
+        for line in wide if writer.width >= max(map(len, wide)) else narrow:
             writer.newline().write(line, style("symmetry--dim"))
 
     def _by_ply(self, writer: LineWriter, state: AppState) -> None:
