@@ -149,6 +149,30 @@ async def test_the_classic_board_s_library_counts_are_never_shown_on_another_boa
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "library" not in text_of(view)
+        await pilot.press("g")  # its games are the tables': `workbench games` would not serve them (classic only)
+        body = str(app.screen.query_one("#games-like-this", Static).render())
+        assert "source: computed from this board's tables (the library keeps the classic board's games only)" in body
+        assert "workbench games" not in body
+        samples = [line.split("→")[0].split() for line in body.splitlines() if line.startswith("  ")]
+        names = {cell_name(cell, geometry) for cell in range(1, geometry.size + 1)}
+        assert len(samples) == 10 and all(set(moves) <= names for moves in samples)  # named as the board names them
+
+
+async def test_games_like_this_keeps_its_close_button_in_view_on_a_small_terminal(tmp_path):
+    """At 80×24 the list of games ran to the dialog's border, its Close button out of view."""
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5", "g")
+        assert isinstance(app.screen, GamesLikeThis)
+        await pilot.pause()
+        button = app.screen.query_one("#close").region
+        assert (
+            button.height == 1 and 0 <= button.y < 24 and app.screen.query_one(".dialog").region.contains_region(button)
+        )
+        assert "run `workbench games`" in str(app.screen.query_one("#games-like-this", Static).render())
+        await pilot.click("#close")
+        assert not isinstance(app.screen, GamesLikeThis)
 
 
 async def test_a_position_met_again_has_its_library_counts_in_its_own_frame(tmp_path, monkeypatch):

@@ -8,7 +8,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -186,7 +186,8 @@ class GamesLikeThis(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self._title, classes="dialog-title")
-            yield Static(self._body, id="games-like-this", markup=False)
+            with VerticalScroll(id="games-like-this-scroll"):  # the Close button in view on a small terminal too
+                yield Static(self._body, id="games-like-this", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Close", id="close")
 

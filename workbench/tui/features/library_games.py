@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ...engine import TIC_TAC_TOE, Position, Status
 from ...engine.analysis import MAX_TABLE_CELLS
 from ...engine.answers import TableAnswers
-from ...engine.geometry import describe_variant
+from ...engine.geometry import cell_names, describe_variant
 from ...engine.position import some_move_order
 from ..panes.evaluation import EvaluationView
 
@@ -116,7 +116,11 @@ class LibraryGames(AppHost):
             state = self.store.state
             played = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
             samples = _first_games(position, played, 10)
-            source = "computed (run `workbench games` to serve these from the library)"
+            source = (
+                "computed (run `workbench games` to serve these from the library)"
+                if position.geometry == TIC_TAC_TOE and not (self.library is not None and self.library_has_games)
+                else "computed from this board's tables (the library keeps the classic board's games only)"
+            )
         lines = [
             f"{counts['total']:,} complete games from the empty board pass through {position}, in any move order",
             f"X wins {counts['x']:,} · O wins {counts['o']:,} · draws {counts['draw']:,}",
@@ -124,7 +128,8 @@ class LibraryGames(AppHost):
             "",
             "some of them (moves from the empty board → result):",
         ]
-        lines += [f"  {' '.join(map(str, moves)):<20} → {winner or 'draw'}" for moves, winner in samples]
+        # the cells named as the board, the history and `:` name them (a3 b2 on 3×4)
+        lines += [f"  {cell_names(moves, position.geometry):<20} → {winner or 'draw'}" for moves, winner in samples]
         self.push_screen(GamesLikeThis("Games like this", "\n".join(lines)))
 
 
