@@ -672,6 +672,33 @@ async def test_resizing_back_and_forth_never_crashes():
         assert moves(app) == (5, 4)
 
 
+@pytest.mark.parametrize("opened", ["before", "while small"])
+async def test_the_command_palette_keeps_its_keys_through_a_resize_to_too_small_and_back(opened):
+    """A new user's review: the palette (or the theme picker) opened while the terminal was too small took no key
+    once it was big again: the app gave the focus back to the board, under the palette."""
+    from textual.command import CommandPalette
+
+    app = WorkbenchApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        if opened == "before":
+            await pilot.press("ctrl+p")
+        await pilot.resize_terminal(40, 15)
+        await pilot.pause()
+        if opened == "while small":
+            await pilot.press("ctrl+p")
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"theme")
+        assert app.screen.query_one("CommandInput").value == "theme"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, CommandPalette)
+        await pilot.press("5")  # and the board has its keys again
+        assert moves(app) == (5,)
+
+
 async def test_open_study_from_the_command_line(tmp_path):
     from workbench.cli import main
 

@@ -69,11 +69,14 @@ class ResponsiveLayout(AppHost):
             return  # restyling the whole screen for nothing is the dearest thing at start-up
         self._layout = layout
         panes = self.query_one("#panes")
+        # the panes' own screen, not the app's current one: a dialog or the command palette above the panes keeps
+        # its focus through the resize (the app's set_focus moved it to the board, and the palette took no keys)
+        screen = panes.screen
         if too_small and panes.display:  # a hidden pane must not take keys: the board would change unseen
-            self._focus_before_small = self.focused
-            self.set_focus(None)
+            self._focus_before_small = screen.focused
+            screen.set_focus(None)
         elif not too_small and not panes.display:
-            self.call_after_refresh(self.set_focus, self._focus_before_small or self.query_one(BoardGrid))
+            self.call_after_refresh(screen.set_focus, self._focus_before_small or self.query_one(BoardGrid))
         panes.display = not too_small
         message.display = too_small
         panes.set_class(layout.wide, "-wide")
