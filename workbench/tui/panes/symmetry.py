@@ -33,6 +33,8 @@ def legends(transforms: tuple[Transform, ...]) -> tuple[tuple[str, ...], tuple[s
     mirrors = " ".join(TRANSFORM_LABELS[t.name][1:] for t in transforms if t.name.startswith("flip"))
     turned, mirrored, same = "r: turned clockwise", f"m: mirrored in {mirrors}", "=: the same position"
     return (f"{turned} · {mirrored}", f"{same} (the stabiliser)"), (turned, mirrored, same, "   (the stabiliser)")
+
+
 """Cells per image: a 3-wide board, its label, and a gap (wider boards: their width and a gap)."""
 MAX_MOVE_GROUPS = 24
 """The moves the same up to symmetry are listed while there are at most this many groups, else counted."""
