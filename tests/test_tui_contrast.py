@@ -57,6 +57,33 @@ async def test_every_text_is_readable_in_every_theme(theme):
         assert app.store.state.position.is_over
 
 
+@pytest.mark.parametrize("theme", THEMES)
+async def test_the_teacher_s_screens_are_readable_in_every_theme(theme, tmp_path):
+    """A new user's review: the puzzles' and learning's dim lines and key footer fell under AA in five themes."""
+    from workbench.tui.practice import PracticeScreen
+
+    from .tui_helpers import until
+
+    app = WorkbenchApp(db=str(tmp_path / "library.sqlite3"))
+    app.theme = theme
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the puzzles", seconds=8)
+        await until(pilot, lambda: "to move: " in str(app.screen.query_one("#practice-panel").render()), "a puzzle")
+        await pilot.press("m")  # a hint
+        await pilot.pause()
+        found = failures(app.export_screenshot())
+        assert not found, "puzzles: " + describe(found)
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, PracticeScreen), "the board again")
+        await pilot.press("1", "2", "4", "7", "5", "3", "6", "L", "o")  # O's 2?? learnt from
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "learning", seconds=8)
+        await pilot.pause()
+        found = failures(app.export_screenshot())
+        assert not found, "learning: " + describe(found)
+
+
 async def test_after_a_theme_change_every_pane_is_readable_at_once():
     app = WorkbenchApp()
     async with app.run_test(size=SIZE) as pilot:

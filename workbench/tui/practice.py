@@ -12,13 +12,14 @@ import re
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
 from ..engine import Player
 from ..engine.geometry import cell_name, cell_names, describe_variant
@@ -36,7 +37,9 @@ from ..state.practice import (
     with_hint,
     with_solution,
 )
+from .panes.bars import KeysFooter
 from .panes.board import BoardGrid
+from .panes.lines import resolved_part
 
 
 class SideDialog(ModalScreen[Player | str | None]):
@@ -115,6 +118,8 @@ class PracticeScreen(ModalScreen[Practice]):
     | n, escape (all done) | back to the study |
     """
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"practice--dim"}
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("colon", "type_cell", "Answer a cell by name", show=False, key_display=":"),
         Binding("m", "hint", "Hint"),
@@ -141,6 +146,13 @@ class PracticeScreen(ModalScreen[Practice]):
         self._figures = figures
         """A line of figures kept in the library (a puzzle streak and solve rate), or None."""
 
+    @property
+    def _dim(self) -> Style:
+        """The quieter lines (figures, earlier tries, the keys): the theme's muted text colour, which reads at AA in
+        every theme, where Rich's "dim" halves the colour and does not; resolved over the screen's background, as
+        Textual's partial style would pass a muted colour on as white on a light theme."""
+        return resolved_part(self, "practice--dim")
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="practice"):
             with Vertical(id="practice-board"):
@@ -149,7 +161,7 @@ class PracticeScreen(ModalScreen[Practice]):
                 with VerticalScroll(id="practice-scroll"):
                     yield Static(id="practice-panel")
                 yield Static(id="practice-keys")
-        yield Footer()
+        yield KeysFooter()  # the app's own, as on the main screen: Textual's keys are under AA in some themes
 
     def on_mount(self) -> None:
         self.query_one("#practice-side").border_title = self._title
@@ -253,7 +265,7 @@ class PracticeScreen(ModalScreen[Practice]):
         if exercise is None:
             board.lit = 0
             panel.update(Text.assemble(("Done. ", "bold"), score(practice)))
-            keys.update(Text("n or escape: back", "dim"))
+            keys.update(Text("n or escape: back", self._dim))
             return
         position = exercise.position
         highlighted, overlay = board.state.view.highlighted if board.state is not None else None, "none"
@@ -275,7 +287,7 @@ class PracticeScreen(ModalScreen[Practice]):
         panel.update(self._panel_text(practice))
         answer_by = "answer on the board" if position.geometry.size <= 9 else "click a cell or type : and its name"
         words = "n: next" if practice.settled else f"{answer_by} · m hint · space solution · n skip"
-        keys.update(Text(f"{words} · escape stops", "dim"))
+        keys.update(Text(f"{words} · escape stops", self._dim))
         self.query_one("#practice-scroll", VerticalScroll).scroll_end(animate=False)
 
     def _panel_text(self, practice: Practice) -> Text:
@@ -288,7 +300,7 @@ class PracticeScreen(ModalScreen[Practice]):
         if exercise.theme is not None and practice.settled:  # the theme after the answer: before, it would be a hint
             text.append(f" · {exercise.theme}")
         if self._figures is not None:
-            text.append(f"\n{self._figures}", "dim")
+            text.append(f"\n{self._figures}", self._dim)
         text.append("\n\n" + prompt(practice), "bold")
         earlier, latest = practice.tries[:-1], practice.tries[-1:]
         if earlier:  # one word each: the latest answer's words are what matter
@@ -296,7 +308,7 @@ class PracticeScreen(ModalScreen[Practice]):
                 f"{cell_name(judgement.cell, geometry)} {'✗' if judgement.grade == 'mistake' else '~'}"
                 for judgement in earlier
             )
-            text.append(f"\n\nTried: {tried}", "dim")
+            text.append(f"\n\nTried: {tried}", self._dim)
         for judgement in latest:
             said = re.match(r"[^!:.]*[!:.] ?", judgement.text)  # "Right! ", "Not quite: ", "Not this one. "
             assert said is not None  # pragma: no mutate - a judgement starts with its grade's words
