@@ -7,6 +7,7 @@ import io
 import tempfile
 from datetime import date
 
+import pytest
 from rich.console import Console
 from textual.widgets import Button, Label, Static
 
@@ -626,3 +627,21 @@ async def test_the_footer_shows_only_the_keys_that_do_something_now():
         assert screen.practice.finished and "Back" in shown() and not shown() & {"Hint", "Solution", "Next", "Stop"}
         await pilot.press("n")
         await until(pilot, lambda: not isinstance(app.screen, PracticeScreen), "back to the study")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_game_s_end_is_said_whole_however_narrow_the_pane(size):
+    """A new user's review: at 120×40 "No mistakes in this game: both sides kept their val" was cut at the pane's
+    edge; a mistake's line was cut with an ellipsis too."""
+    for keys, said in (
+        (("5", "1", "2", "8", "4", "6", "3", "7", "9"), "No mistakes in this game: both sides kept their value."),
+        (("1", "2", "4", "7", "5", "3", "6"), "Mistakes in this game: O 1… 2??: draw → loss in 6"),
+    ):
+        app = _app()
+        async with app.run_test(size=size) as pilot:
+            await wait_ready(pilot, app)
+            await pilot.press(*keys)
+            await pilot.pause()
+            view = app.query_one(EvaluationView)
+            assert app.store.state.position.is_over and said in _words(view)
+            assert "…" not in text_of(view).replace("1…", "")  # nothing cut

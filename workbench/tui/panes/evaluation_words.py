@@ -22,7 +22,7 @@ from ...engine.geometry import (
 )
 from ...state import AppState, selected_line, selected_move
 from ...state.practice import mistake_summary
-from .lines import LineWriter, ellipsis
+from .lines import LineWriter
 
 Part = Callable[[str], Style]
 """A component class's style, by name (:meth:`~workbench.tui.panes.lines.LinesView.part`)."""
@@ -89,11 +89,12 @@ def write_game_mistakes(writer: LineWriter, state: AppState, part: Part) -> None
     mistakes = mistake_summary(state.tree, state.tree.path(state.cursor), state.board_answers)
     writer.newline(2)
     if not mistakes:
-        writer.write("No mistakes in this game: both sides kept their value.", part("evaluation--dim"))
+        # wrapped, never cut: the pane is narrower than the sentence at 120 columns, zoomed or not
+        writer.write_wrapped("No mistakes in this game: both sides kept their value.".split(), part("evaluation--dim"))
         return
     writer.write("Mistakes in this game:", part("evaluation--heading"))
     for line in mistakes:
-        writer.newline().write(ellipsis(line, writer.width), part("evaluation--loss"))
+        writer.newline().write_wrapped(line.split(), part("evaluation--loss"), indent=2)
     writer.newline().write_wrapped(
         "L learns from them: each asked again, find a better move".split(), part("evaluation--dim")
     )
