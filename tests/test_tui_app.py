@@ -1487,3 +1487,19 @@ async def test_a_new_game_or_set_up_over_unsaved_changes_asks_first():
         await pilot.press("d")
         await pilot.pause()
         assert app.store.state.tree.root_position == parse_position("X../.../...") and moves(app) == ()
+
+
+async def test_an_empty_new_game_is_not_marked_unsaved_and_its_first_move_is(tmp_path):
+    """A new user's review: after `n` (discarding a move) the title said "untitled study •" over an empty board,
+    while quitting asked nothing: the mark and the question follow one rule."""
+    app = WorkbenchApp(db=str(tmp_path / "library.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5")
+        assert app.sub_title.endswith("untitled study •")
+        await pilot.press("n", "enter", "d")  # a new game of the same board; the move discarded
+        await pilot.pause()
+        assert app.store.state.modified and app.store.state.tree.is_empty
+        assert app.sub_title.endswith("untitled study")
+        await pilot.press("1")
+        assert app.sub_title.endswith("untitled study •")

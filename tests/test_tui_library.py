@@ -263,8 +263,8 @@ async def test_saving_over_another_study_asks_and_a_new_game_is_untitled(tmp_pat
         app.screen.query_one(Input).value = "corner opening"
         await pilot.press("enter")
         assert app.sub_title == "classic · corner opening"
-        await pilot.press("n", "enter")  # a new game is a new, untitled study
-        assert app.sub_title == "classic · untitled study •"
+        await pilot.press("n", "enter")  # a new game is a new, untitled study (empty: nothing unsaved yet)
+        assert app.sub_title == "classic · untitled study"
         await pilot.press("1", "ctrl+s")  # so ctrl+s asks for a name instead of overwriting
         assert isinstance(app.screen, PathDialog)
         app.screen.query_one(Input).value = "corner opening"
@@ -304,6 +304,10 @@ async def test_saving_over_a_file_asks_but_saving_back_to_its_own_file_does_not(
         assert str(app.screen.query_one("#confirm-question").render()) == f"{other} exists — replace it?"
         await pilot.press("escape")
         assert other.read_text() == "precious"
+        (tmp_path / "folder.json").mkdir()  # a folder: nothing to replace, said at once (it asked, then failed)
+        app.screen.query_one(Input).value = str(tmp_path / "folder.json")
+        await pilot.press("enter")
+        assert isinstance(app.screen, PathDialog) and "a folder" in str(app.screen.query_one("#path-error").render())
         app.screen.query_one(Input).value = str(tmp_path / "mine.json")
         await pilot.press("enter")
         assert app.sub_title == "classic · mine.json"
@@ -387,7 +391,7 @@ async def test_undoing_a_new_game_brings_back_the_study_and_its_name(tmp_path):
         await pilot.press("1", "5")
         await save_in_library(pilot, app, "corner line")
         await pilot.press("n", "enter")
-        assert app.sub_title == "classic · untitled study •"
+        assert app.sub_title == "classic · untitled study"
         await pilot.press("ctrl+z")
         assert moves(app) == (1, 5) and app.sub_title.startswith("classic · corner line")
         await pilot.press("9", "ctrl+s")  # saves back into it, without asking for a name

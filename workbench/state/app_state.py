@@ -91,6 +91,12 @@ class AppState:
         return self.answers if self.answers is not None else answers_of(self.geometry)
 
     @property
+    def unsaved_work(self) -> bool:
+        """Changed since the last save or open, and something to keep: an empty new game (no move, no comment, no
+        set-up) is not asked about, nor marked unsaved."""
+        return self.modified and not self.tree.is_empty
+
+    @property
     def searched(self) -> bool:
         """The board is searched position by position (above 16 cells, no kept solution in use): a value is known
         only where a search proved it."""

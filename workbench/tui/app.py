@@ -352,7 +352,7 @@ class WorkbenchApp(
             assert new.answers is not None  # pragma: no mutate - narrows types: at hand, they came with the state
             self._tables_ready(new.answers)
         self._keep_recovery_after_frame()
-        if old.modified != new.modified:
+        if old.unsaved_work != new.unsaved_work:  # (a property: a move from an empty new game turns it on)
             self._update_title()
         turned_on = old.engine.mode is EngineMode.OFF and new.engine.mode is not EngineMode.OFF
         if turned_on or new.engine.side != old.engine.side:
@@ -400,12 +400,12 @@ class WorkbenchApp(
     def _update_title(self) -> None:
         name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
         self.sub_title = f"{describe_variant(self.store.state.geometry)} · {name}" + (
-            " •" if self.store.state.modified else ""
+            " •" if self.store.state.unsaved_work else ""
         )
         # under 30 rows there is no header: the board's frame carries the name and the unsaved mark
         with_header = self._layout is None or self._layout.with_header
         # the mark first: a long name is cut at its end, and the mark must not go with it
-        mark = "• " if self.store.state.modified else ""
+        mark = "• " if self.store.state.unsaved_work else ""
         self.query_one("#board").border_subtitle = "" if with_header else mark + name
 
     MODAL_SAFE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"request_quit", "screenshot"})

@@ -172,6 +172,8 @@ class StudyFiles(AppHost):
             return self._changed_elsewhere()  # its own copy: asked about only where it changed elsewhere
         if library is None or is_file:
             target = Path(text)
+            if target.is_dir():  # nothing to replace: the save says at once that it cannot write a folder
+                return None
             if target.exists() and not (self.study_path and Path(self.study_path).resolve() == target.resolve()):
                 return f"{text} exists — replace it?"
             return None
@@ -331,7 +333,7 @@ class StudyFiles(AppHost):
     def _unless_unsaved(self, proceed, *, why: str | None = None, otherwise=None) -> None:
         """Run ``proceed`` now, or after the user saves or discards unsaved changes (an empty new game has none);
         ``otherwise`` (if given) when the user goes back instead. ``why`` says what asks, where the user did not."""
-        if not self.store.state.modified or self.store.state.tree.is_empty:
+        if not self.store.state.unsaved_work:
             proceed()
             return
         from ..dialogs import ConfirmQuit
