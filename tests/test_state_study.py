@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from workbench.engine import Geometry, Player, parse_position
 from workbench.engine.geometry import cell_names, parse_variant
@@ -601,3 +602,19 @@ def test_a_cut_study_file_says_where_in_plain_words(text, said):
     with pytest.raises(StudyError) as raised:
         parse_study(text)
     assert str(raised.value) == said
+
+
+@given(st.lists(st.text(st.one_of(st.sampled_from("{}\\() "), st.characters()), max_size=30), min_size=1, max_size=4))
+def test_comments_read_back_as_they_were_whatever_they_hold(comments):
+    """`x` exported a comment's `}` as `)` (`${HOME}` came back `${HOME)`): braces and backslashes are escaped."""
+    state = AppState()
+    for cell, comment in zip((5, 1, 9, 3), comments, strict=False):
+        state = reduce(reduce(state, PlayCell(cell=cell)), SetComment(text=comment))
+    text = export_movetext(state.tree)
+    assert import_movetext(text) == state.tree
+
+
+def test_a_comment_written_before_the_escapes_reads_as_it_was_meant():
+    assert import_movetext(r"5 {C:\games\old}").node(1).comment == r"C:\games\old"
+    assert import_movetext("5 {a backslash at the end\\}").node(1).comment == "a backslash at the end\\"
+    assert export_movetext(import_movetext(r"5 {${HOME\}}")) == r"5 {${HOME\}}"

@@ -309,7 +309,15 @@ def export_movetext(tree: GameTree) -> str:
 
 
 def _comment_token(comment: str) -> str:
-    return "{" + comment.replace("}", ")") + "}"
+    """A comment as ``{…}``: a ``}`` in it written ``\\}`` and a ``\\`` as ``\\\\``, so that it reads back as it was
+    (PGN's own comments cannot hold a ``}`` at all)."""
+    return "{" + comment.replace("\\", "\\\\").replace("}", "\\}") + "}"
+
+
+def _comment_text(token: str) -> str:
+    """The comment a ``{…}`` token holds: :func:`_comment_token` undone (a lone ``\\`` before any other character
+    is kept, as a comment written before the escapes was meant)."""
+    return re.sub(r"\\([\\}])", r"\1", token[1:-1])
 
 
 def _move_tokens(tree: GameTree, node_id: NodeId) -> list[str]:
@@ -333,7 +341,7 @@ def _export_line(tree: GameTree, node_id: NodeId) -> list[str]:
     return parts
 
 
-_TOKEN = re.compile(r'\s*(?:(\[(?:Setup|Variant)\s+"[^"]*"\])|(\{[^}]*\})|([()])|([^\s(){}\[\]]+)|(\S))')
+_TOKEN = re.compile(r'\s*(?:(\[(?:Setup|Variant)\s+"[^"]*"\])|(\{(?:[^}\\]|\\.)*\\?\})|([()])|([^\s(){}\[\]]+)|(\S))')
 
 
 def _bad_token(token: str, column: int, reason: str) -> MoveTextError:
@@ -397,7 +405,7 @@ def import_movetext(text: str, geometry=None) -> GameTree:
         if tree is None:
             tree = GameTree.new(root_position)
         if comment:
-            tree = tree.with_comment(current, comment[1:-1].strip())
+            tree = tree.with_comment(current, _comment_text(comment).strip())
         elif paren == "(":
             parent = tree.node(current).parent
             if parent is None:
