@@ -1353,7 +1353,7 @@ async def test_saving_says_where_and_failing_says_not_saved(tmp_path, monkeypatc
         assert isinstance(dialog, PathDialog)
         assert (
             str(dialog.query_one(".dialog-title").render())
-            == "Save study as (a name in the library, or a path ending in .json)"
+            == "Save as (a library name, or a file: .json or a path with /)"
         )
         dialog.query_one(Input).value = str(tmp_path / "missing-folder" / "deeper" / "study.json")
         await pilot.press("enter")

@@ -675,3 +675,22 @@ async def test_a_restored_study_asks_before_replacing_a_kept_copy_that_differs_f
         with Library.open(db) as library:
             study = open_study(library, "corner")
         assert study.tree.moves_to(max(study.tree.nodes)) == (5, 1, 9)
+
+
+async def test_typing_while_the_open_dialog_s_list_has_the_focus_goes_into_its_box(tmp_path):
+    """A new user's review: ctrl+o puts the focus on the list, so a name typed went nowhere, and Enter opened the
+    highlighted study instead of the one typed."""
+    from workbench.state import AppState, reduce, save_study
+    from workbench.state.actions import PlayCell
+
+    other = tmp_path / "other.json"
+    save_study(reduce(AppState(), PlayCell(cell=7)), other)
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_library(pilot, app) == "open"
+        await pilot.press("5")
+        await save_in_library(pilot, app, "centre")
+        await pilot.press("ctrl+o")
+        assert isinstance(app.screen, OpenDialog) and isinstance(app.screen.focused, OptionList)
+        await pilot.press(*str(other), "enter")
+        assert not isinstance(app.screen, OpenDialog) and moves(app) == (7,) and app.sub_title.endswith("other.json")

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -83,6 +84,16 @@ class OpenDialog(ModalScreen[None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self._open(event.option.id or "", listed=True)
+
+    def on_key(self, event: events.Key) -> None:
+        """A character typed while the list has the focus goes into the box below, as the hint invites: it was lost,
+        and Enter then opened the highlighted study instead of the name typed."""
+        if event.is_printable and event.character and isinstance(self.focused, OptionList):
+            box = self._box()
+            box.focus()
+            box.insert_text_at_cursor(event.character)
+            event.stop()
+            event.prevent_default()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self._renaming is not None:

@@ -194,7 +194,7 @@ class StudyFiles(AppHost):
 
         if self.library is not None:
             title, default = (
-                "Save study as (a name in the library, or a path ending in .json)",
+                "Save as (a library name, or a file: .json or a path with /)",
                 self.study_name or "my study",
             )
         else:
