@@ -867,3 +867,14 @@ def test_analyze_all_gives_the_full_record_up_to_twelve_cells(capsys):
     code, out, _ = run(capsys, "analyze", "--all", "--game", "3x4k3", "--json")
     first = json.loads(out.splitlines()[0])
     assert code == 0 and len(out.splitlines()) == 111_973 and {"masks", "moves", "symmetry"} <= first.keys()
+
+
+def test_a_searched_position_with_a_win_proven_is_said_won_in_at_most_its_plies(capsys):
+    """A new user's review: "not proven yet" beside a move proven to win in 3: the position is won, in 3 at most."""
+    argv = ("analyze", "--game", "5x5k4", "--moves", "c3,a1,b3,a2", "--nodes", "20000", "--budget", "60s")
+    code, out, _ = run(capsys, *argv)
+    record = json.loads(run(capsys, *argv, "--json")[1])
+    assert code == 0 and record["value"] is None  # the position itself not proven: some moves are
+    proven = sum(move["proven"] for move in record["moves"])
+    fastest = min(m["remoteness"] for m in record["moves"] if m["value"] == "win")
+    assert f"value      win in at most {fastest} ({proven} of 21 moves proven)" in out

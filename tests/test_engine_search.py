@@ -430,3 +430,27 @@ def test_a_big_board_s_class_key_is_its_canonical_form_s_and_an_unreachable_posi
     for _ in range(2):
         with pytest.raises(IllegalPositionError):
             class_key(two_xs)
+
+
+@pytest.mark.parametrize("name", ["3x4k3", "3x4k3-misere"])
+def test_a_win_proven_within_n_plies_is_a_win_in_at_most_n(name):
+    """A new user's review: a searched board said "not proven yet" while a move was proven to win in 3. Where some
+    moves are proven and the position is not, a proven winning move makes the position a win in at most its
+    plies: held to the strong solution on searches stopped early, over many positions."""
+    from workbench.engine.results import win_proven_within
+
+    geometry = parse_variant(name)
+    strong = solved(geometry)
+    said = 0
+    for position in _random_positions(geometry, 2, 40, seed=3) + _random_positions(geometry, 5, 40, seed=4):
+        for nodes in (50, 400, 3000):
+            record = search_record(search(position, max_nodes=nodes))
+            moves = [(Value[m["value"].upper()] if m["value"] else None, m["remoteness"]) for m in record["moves"]]
+            within = win_proven_within(moves)
+            exact = analyze_strong(strong, position)
+            if within is not None:
+                said += record["value"] is None  # the case the words are for: the position itself not proven
+                assert exact.value is Value.WIN and exact.remoteness <= within
+            if record["value"] is not None:  # proven: the bound, where there is one, is the exact figure
+                assert within is None or record["value"] != "win" or within == record["remoteness"]
+    assert said > 5  # the bound was said of unproven positions often enough to mean something

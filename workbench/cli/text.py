@@ -13,7 +13,7 @@ from rich.text import Text
 
 from ..engine import MASK_NAMES, Analysis, Bitboard, Position, Value, cell_bit, cells_of
 from ..engine.geometry import cell_name, cell_names, uses_cell_numbers
-from ..engine.results import SEARCHED_MASKS, mask_title
+from ..engine.results import SEARCHED_MASKS, mask_title, win_proven_within
 
 # Styles as values, not names: Rich reads a style's name in any case ("BOLD" is "bold"), so a
 # name's case can change nothing, and a test could not tell
@@ -284,7 +284,14 @@ def search_view(record: dict, position: Position, width: int | None = None, all_
         facts.append_text(value_text(Value[record["value"].upper()], record["remoteness"]))
     else:
         proven = sum(move["proven"] for move in record["moves"])
-        facts.append(f"unknown ({proven} of {len(record['moves'])} moves proven)", style=DIM)
+        within = win_proven_within(
+            (Value[move["value"].upper()] if move["value"] else None, move["remoteness"]) for move in record["moves"]
+        )
+        if within is not None:  # a winning move proven: the position is won, perhaps more quickly
+            facts.append(f"win in at most {within} ", style=VALUE_STYLES[Value.WIN])
+        facts.append(
+            f"{'' if within is not None else 'unknown '}({proven} of {len(record['moves'])} moves proven)", style=DIM
+        )
     facts.append(f"\nsearched   {record['nodes']:,} nodes")
     facts.append(f"\norbit      {record['symmetry']['orbit_size']}")
     header = _board_beside(position, facts, width)

@@ -93,6 +93,18 @@ class SymmetryInfo:
     move_classes: tuple[tuple[Cell, ...], ...]
 
 
+def win_proven_within(moves) -> int | None:
+    """Where a search has proven some moves but not the position: the fewest plies of a win proven for the side to
+    move (the position is then won, in at most that many: a quicker win may be among the moves not proven); None
+    where no move is proven to win. ``moves`` are :class:`MoveAnalysis`, or ``(value, remoteness)`` pairs."""
+    plies = [
+        remoteness
+        for value, remoteness in ((m.value, m.remoteness) if isinstance(m, MoveAnalysis) else m for m in moves)
+        if value is Value.WIN and remoteness is not None
+    ]
+    return min(plies, default=None)
+
+
 @dataclass(frozen=True, slots=True)
 class Analysis:
     position: Position
@@ -119,7 +131,12 @@ class Analysis:
         if self.to_move is None:
             ended = {Status.X_WON: "X won", Status.O_WON: "O won"}.get(self.status, "a draw")
             return f"`{format_position(self.position)}` {geometry}: the game is over, {ended}"
-        told = "not proven" if self.value is None else f"{self.value.label} in {self.remoteness}"
+        within = win_proven_within(self.moves) if self.value is None else None
+        told = (
+            (f"a win in at most {within} (not every move proven)" if within is not None else "not proven")
+            if self.value is None
+            else f"{self.value.label} in {self.remoteness}"
+        )
         rows = [
             f"| {cell_name(move.cell, geometry)} | {'not proven' if move.value is None else move.value.label} | "
             f"{'' if move.remoteness is None else move.remoteness} |"

@@ -14,7 +14,7 @@ from ...engine import MASK_NAMES, Analysis, Bitboard, Cell, GameCounts, Geometry
 from ...engine.analysis import MAX_TABLE_CELLS
 from ...engine.answers import Answers, TableAnswers
 from ...engine.geometry import cell_name, describe_variant
-from ...engine.results import SEARCHED_MASKS, mask_title
+from ...engine.results import SEARCHED_MASKS, mask_title, win_proven_within
 from ...engine.solver import preference
 from ...state import AppState
 from ...state.actions import PlayCell
@@ -195,7 +195,11 @@ class EvaluationView(LinesView):
             writer.write(f"Game over: {outcome}", style("evaluation--heading"))
         else:
             writer.write(f"{analysis.to_move.value} to move: ", style("evaluation--heading"))
-            if analysis.value is None:
+            within = win_proven_within(analysis.moves) if analysis.value is None else None
+            if within is not None:  # a winning move proven: the position is won, perhaps more quickly
+                writer.write(f"win in at most {within}", style(VALUE_CLASS[Value.WIN]))
+                writer.write(" (not every move proven)", style("evaluation--dim"))
+            elif analysis.value is None:
                 writer.write("not proven yet", style("evaluation--dim"))
             else:
                 writer.write(f"{analysis.value.label} in {analysis.remoteness}", style(VALUE_CLASS[analysis.value]))
