@@ -94,14 +94,17 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
             # f12: the screenshot, as the browser's download: the page opens the download's address in a new tab,
             # whose response is recorded on its way (headless Chromium reports no download event for it)
             downloads: list = []
+            seen: list[str] = []  # what each routed request came to, for the failure's message
 
             def record(route) -> None:
                 try:
                     response = route.fetch()
-                except sync_api.Error:  # Chromium, seeing an attachment, at times drops the request it was routing
+                except sync_api.Error as error:  # Chromium, seeing an attachment, at times drops what it was routing
+                    seen.append(f"dropped ({str(error).splitlines()[0][:80]})")
                     route.abort()
                     return
                 body = response.body()
+                seen.append(f"{response.status}, {len(body)} bytes")
                 if body:  # a download asked for again (Chromium retrying a dropped one) is empty: f12 is pressed again
                     downloads.append((response.headers.get("content-disposition", ""), body))
                 route.fulfill(response=response)
@@ -114,7 +117,7 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
                     page.wait_for_timeout(50)
                 if downloads:
                     break
-            assert downloads, "no download within 30 s"
+            assert downloads, f"no download within 30 s of each of three f12s; the requests routed: {seen}"
             disposition, body = downloads[0]
             assert re.fullmatch(r"attachment; filename=\"[^\"]*\.svg\"; filename\*=UTF-8''\S*\.svg", disposition), (
                 disposition
