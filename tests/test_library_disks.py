@@ -83,6 +83,22 @@ def test_the_disk_s_trouble_is_named(tmp_path, monkeypatch, read_only, free, exi
     assert disk_trouble(sqlite3.OperationalError("disk I/O error"), None) is None
 
 
+def test_a_folder_that_cannot_be_written_is_named_as_the_trouble(tmp_path, monkeypatch):
+    """Another user's library in a folder of theirs: SQLite cannot make the -shm file it reads WAL through."""
+    path = tmp_path / "lib.sqlite3"
+    path.write_bytes(b"")
+    a_disk(monkeypatch)
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda where, mode: False if str(where) == str(tmp_path) else real_access(where, mode)
+    )
+    found = disk_trouble(sqlite3.OperationalError("unable to open database file"), path)
+    assert found == (
+        "cannot be opened: its folder cannot be written, and SQLite reads a library in WAL mode through a -shm file "
+        "beside it (copy it to a folder of yours) (unable to open database file)"
+    )
+
+
 def test_a_full_disk_is_one_line_for_every_command_never_damage(capsys, tmp_path, monkeypatch):
     """On a full tmpfs, `library check` said "not a workbench library (disk I/O error)", then "damaged: salvage"."""
     path = tmp_path / "lib.sqlite3"

@@ -406,6 +406,11 @@ def disk_trouble(error: sqlite3.Error, path: Path | None) -> str | None:
             "on a read-only file system, with changes in its -wal file that SQLite cannot read there (copy the "
             "library and its -wal file to a folder that can be written)"
         )
+    elif path.exists() and not os.access(path.parent, os.W_OK):  # another user's folder, say
+        trouble = (
+            "its folder cannot be written, and SQLite reads a library in WAL mode through a -shm file beside it "
+            "(copy it to a folder of yours)"
+        )
     else:
         try:
             stats = os.statvfs(path.parent)
