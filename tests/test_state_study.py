@@ -614,7 +614,25 @@ def test_comments_read_back_as_they_were_whatever_they_hold(comments):
     assert import_movetext(text) == state.tree
 
 
-def test_a_comment_written_before_the_escapes_reads_as_it_was_meant():
-    assert import_movetext(r"5 {C:\games\old}").node(1).comment == r"C:\games\old"
-    assert import_movetext("5 {a backslash at the end\\}").node(1).comment == "a backslash at the end\\"
-    assert export_movetext(import_movetext(r"5 {${HOME\}}")) == r"5 {${HOME\}}"
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"5 {C:\games\old}",
+        "5 {a backslash at the end\\}",
+        r"5 {a\} 1 {b}",
+        r"5 {saved in C:\temp\} 1 (2 {alt}) 9",
+        "5 {a\\\nb} 1",
+        r"{\\server\share} 5",
+    ],
+)
+def test_move_text_written_before_reads_as_it_did(text):
+    """A review of the escape first tried (a backslash before a brace): old text with a comment ending in a
+    backslash lost its next moves or failed. A doubled brace stood in no valid text before: old text is unchanged."""
+    tree = import_movetext(text)
+    assert export_movetext(tree) == text
+    assert all("}" not in node.comment for node in tree.nodes.values())
+
+
+def test_a_comment_s_closing_brace_is_written_twice():
+    assert export_movetext(import_movetext("5 {${HOME}}}")) == "5 {${HOME}}}"
+    assert import_movetext("5 {${HOME}}}").node(1).comment == "${HOME}"

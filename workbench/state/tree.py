@@ -309,15 +309,15 @@ def export_movetext(tree: GameTree) -> str:
 
 
 def _comment_token(comment: str) -> str:
-    """A comment as ``{…}``: a ``}`` in it written ``\\}`` and a ``\\`` as ``\\\\``, so that it reads back as it was
-    (PGN's own comments cannot hold a ``}`` at all)."""
-    return "{" + comment.replace("\\", "\\\\").replace("}", "\\}") + "}"
+    """A comment as ``{…}``, a ``}`` in it written twice, so that it reads back as it was (PGN's own comments cannot
+    hold a ``}`` at all). A doubled ``}`` never stood in valid move text before (a comment then a stray brace), so
+    text written before reads as it did, backslashes and all."""
+    return "{" + comment.replace("}", "}}") + "}"
 
 
 def _comment_text(token: str) -> str:
-    """The comment a ``{…}`` token holds: :func:`_comment_token` undone (a lone ``\\`` before any other character
-    is kept, as a comment written before the escapes was meant)."""
-    return re.sub(r"\\([\\}])", r"\1", token[1:-1])
+    """The comment a ``{…}`` token holds: :func:`_comment_token` undone."""
+    return token[1:-1].replace("}}", "}")
 
 
 def _move_tokens(tree: GameTree, node_id: NodeId) -> list[str]:
@@ -341,7 +341,7 @@ def _export_line(tree: GameTree, node_id: NodeId) -> list[str]:
     return parts
 
 
-_TOKEN = re.compile(r'\s*(?:(\[(?:Setup|Variant)\s+"[^"]*"\])|(\{(?:[^}\\]|\\.)*\\?\})|([()])|([^\s(){}\[\]]+)|(\S))')
+_TOKEN = re.compile(r'\s*(?:(\[(?:Setup|Variant)\s+"[^"]*"\])|(\{(?:[^}]|\}\})*\})|([()])|([^\s(){}\[\]]+)|(\S))')
 
 
 def _bad_token(token: str, column: int, reason: str) -> MoveTextError:
