@@ -1034,6 +1034,8 @@ def test_the_dash_hint_is_given_for_a_position_taken_for_an_option_and_only_then
         ),
         (["analyze", "--game", "5x5k4", "--budget=-1s"], "--budget '-1s': write a time such as 5s, 500ms or 2m"),
         (["analyze", "--game", "5x5k4", "--budget"], "argument --budget: expected one argument"),
+        (["analyze", "--game", "5x5k4", "--budget", "--json"], "argument --budget: expected one argument"),
+        (["analyze", "--study", "--json"], "argument --study: expected one argument"),
         (
             ["bench", "--keys", "-3x"],
             "argument --keys: expected one argument (a value that starts with '-' is written --keys=-3x)",

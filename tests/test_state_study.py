@@ -81,6 +81,11 @@ def test_a_save_told_not_to_replace_keeps_a_file_there(tmp_path, monkeypatch):
     with pytest.raises(StudyFileExistsError, match="made while this was written"):
         save_study(sample_state(), target, replace=False)
     assert target.read_text() == "made meanwhile" and os.listdir(tmp_path) == ["study.json"]
+    dangling = tmp_path / "to-come.json"
+    dangling.symlink_to(tmp_path / "later" / "study.json")  # a link to nothing yet is something there all the same
+    with pytest.raises(StudyFileExistsError, match="'.*to-come.json' exists already"):
+        save_study(sample_state(), dangling, replace=False)
+    assert not (tmp_path / "later").exists()
 
 
 @pytest.mark.parametrize("there", [False, True])

@@ -124,7 +124,8 @@ def _dash_hint(error: Exception, argv: Sequence[str] | None) -> str:
     option = re.match(r"argument (--[\w-]+)(?:/-\w)?: expected one argument$", str(error))
     if option is not None:
         for before, word in zip(arguments, arguments[1:], strict=False):
-            if before == option.group(1) and word.startswith("-"):
+            # a number or a time below zero, not another option (`--budget --json` lacks its value)
+            if before == option.group(1) and re.match(r"-[\d.]", word):
                 return f" (a value that starts with '-' is written {before}={word})"
     command = next((word for word in arguments if word in _POSITION_COMMANDS), "analyze")
     example = _POSITION_COMMANDS[command]

@@ -309,23 +309,24 @@ def write_text_atomically(path: str | os.PathLike[str], text: str, *, replace: b
     """
     import tempfile  # here, not at start-up: only saving needs it
 
+    shown = str(path)  # errors name what the user gave, not where a link led
+    if not replace and os.path.lexists(path):  # a link too, even one to nothing yet
+        raise StudyFileExistsError(f"{shown!r} exists already")
     target = write_target(path)
     folder = target.parent  # Path("s.json").parent is Path("."): a bare name saves in the current folder
     try:
         there = target.exists()
     except OSError as error:  # a name too long, a folder that is a file: nothing can be saved there
-        raise StudyError(f"cannot save {str(target)!r}: {error.strerror or error}") from None
+        raise StudyError(f"cannot save {shown!r}: {error.strerror or error}") from None
     if there and not target.is_file():
         # a rename over /dev/null or a FIFO would replace the device itself (as root, for everyone)
-        raise StudyError(f"cannot save {str(target)!r}: {'a folder' if target.is_dir() else 'not a regular file'}")
-    if there and not replace:
-        raise StudyFileExistsError(f"{str(path)!r} exists already")
+        raise StudyError(f"cannot save {shown!r}: {'a folder' if target.is_dir() else 'not a regular file'}")
     remove_stale_temporaries(target)
     try:
         # the writer's pid in the name tells a later save whether this temporary is still being written
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=folder)
     except OSError as error:
-        raise StudyError(f"cannot save {str(target)!r}: {error.strerror or error}") from None
+        raise StudyError(f"cannot save {shown!r}: {error.strerror or error}") from None
     try:
         os.fchmod(handle, mode_for(target))  # mkstemp makes it private (0600); the file is for sharing
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -335,10 +336,10 @@ def write_text_atomically(path: str | os.PathLike[str], text: str, *, replace: b
         put_in_place(temporary, target, replace=replace)
     except FileExistsError:
         _remove_quietly(temporary)
-        raise StudyFileExistsError(f"{str(path)!r} exists already (it was made while this was written)") from None
+        raise StudyFileExistsError(f"{shown!r} exists already (it was made while this was written)") from None
     except OSError as error:
         _remove_quietly(temporary)
-        raise StudyError(f"cannot save {str(target)!r}: {error.strerror or error}") from None
+        raise StudyError(f"cannot save {shown!r}: {error.strerror or error}") from None
     _fsync_folder(folder)
 
 
