@@ -83,20 +83,30 @@ def test_the_disk_s_trouble_is_named(tmp_path, monkeypatch, read_only, free, exi
     assert disk_trouble(sqlite3.OperationalError("disk I/O error"), None) is None
 
 
-def test_a_folder_that_cannot_be_written_is_named_as_the_trouble(tmp_path, monkeypatch):
-    """Another user's library in a folder of theirs: SQLite cannot make the -shm file it reads WAL through."""
+@pytest.mark.parametrize("said", ["unable to open database file", "attempt to write a readonly database"])
+def test_a_folder_or_a_file_this_user_may_not_use_is_named_as_the_trouble(tmp_path, monkeypatch, said):
+    """Another user's library in a folder of theirs: SQLite, unable to make its -shm file there, says "attempt to
+    write a readonly database" (a review ran it as nobody: `check` called the library damaged)."""
     path = tmp_path / "lib.sqlite3"
     path.write_bytes(b"")
     a_disk(monkeypatch)
     real_access = os.access
-    monkeypatch.setattr(
-        os, "access", lambda where, mode: False if str(where) == str(tmp_path) else real_access(where, mode)
-    )
-    found = disk_trouble(sqlite3.OperationalError("unable to open database file"), path)
-    assert found == (
+    denied = {str(tmp_path): os.W_OK}
+
+    def access(where, mode):
+        return False if denied.get(str(where)) == mode else real_access(where, mode)
+
+    monkeypatch.setattr(os, "access", access)
+    assert disk_trouble(sqlite3.OperationalError(said), path) == (
         "cannot be opened: its folder cannot be written, and SQLite reads a library in WAL mode through a -shm file "
-        "beside it (copy it to a folder of yours) (unable to open database file)"
+        f"beside it (copy it to a folder of yours) ({said})"
     )
+    denied[str(path)] = os.R_OK
+    assert disk_trouble(sqlite3.OperationalError(said), path) == (
+        f"cannot be opened: this user may not read the file (its permissions) ({said})"
+    )
+    denied.clear()  # a read-only file in a folder that can be written: said as read-only, not as the disk's
+    assert disk_trouble(sqlite3.OperationalError("attempt to write a readonly database"), path) is None
 
 
 def test_a_full_disk_is_one_line_for_every_command_never_damage(capsys, tmp_path, monkeypatch):

@@ -394,23 +394,31 @@ def on_read_only_file_system(path: Path) -> bool:
 
 
 def disk_trouble(error: sqlite3.Error, path: Path | None) -> str | None:
-    """Where SQLite failed to open or write the library at ``path`` with an error that does not say why, the why when
-    it is the disk's (a read-only file system, a full disk) rather than the file's; None otherwise."""
+    """Where SQLite failed to open or read the library at ``path`` with an error that does not say why, the why when
+    it is the disk's or the file's permissions (a read-only file system, a folder or a file this user may not use, a
+    full disk) rather than damage; None otherwise."""
     text = str(error)
-    if path is None or not ("disk I/O" in text or "unable to open" in text):
+    opening = "disk I/O" in text or "unable to open" in text or "readonly database" in text
+    if path is None or not opening:
         return None
+    exists = path.exists()
     if on_read_only_file_system(path):
-        if not path.exists():
+        if not exists:
             return f"cannot be made: the file system is read-only ({text})"
         trouble = (
             "on a read-only file system, with changes in its -wal file that SQLite cannot read there (copy the "
             "library and its -wal file to a folder that can be written)"
         )
-    elif path.exists() and not os.access(path.parent, os.W_OK):  # another user's folder, say
+    elif exists and not os.access(path, os.R_OK):
+        trouble = "this user may not read the file (its permissions)"
+    elif exists and not os.access(path.parent, os.W_OK):  # another user's folder, say
+        # (SQLite says "attempt to write a readonly database" when it cannot make the -shm file there)
         trouble = (
             "its folder cannot be written, and SQLite reads a library in WAL mode through a -shm file beside it "
             "(copy it to a folder of yours)"
         )
+    elif "readonly database" in text:  # a read-only file in a folder that can be written: said as such
+        return None
     else:
         try:
             stats = os.statvfs(path.parent)
