@@ -410,23 +410,23 @@ def test_corrupted_and_foreign_files_are_refused(tmp_path):
         Library.open(tmp_path / "absent.sqlite3", create=False)
 
 
-@pytest.mark.parametrize("tables", [["notes"], ["a", "b", "c", "d", "e"]])
+@pytest.mark.parametrize("tables", [["notes"], ["a", "b", "c", "d", "e"], ["VIEW seen"]])
 def test_another_program_s_database_is_refused_and_left_as_it_is(tmp_path, tables):
     """A new user's review: `workbench export x --db other.sqlite3` on another program's database failed, but had
     added the library's 18 tables, set its version and switched it to WAL."""
     path = tmp_path / "other.sqlite3"
     connection = sqlite3.connect(path)
-    for table in tables:
-        connection.execute(f"CREATE TABLE {table} (x)")
+    for table in tables:  # (a view alone was given the library's tables by a reading command, a review found)
+        connection.execute("CREATE VIEW seen AS SELECT 1" if table == "VIEW seen" else f"CREATE TABLE {table} (x)")
     connection.execute("INSERT INTO notes VALUES ('mine')") if tables == ["notes"] else None
     connection.commit()
     connection.close()
     before = path.read_bytes()
-    shown = "notes" if tables == ["notes"] else "a, b, c and 2 more"
+    shown = {"notes": "notes", "a": "a, b, c and 2 more", "VIEW seen": "seen"}[tables[0]]
     with pytest.raises(LibraryError) as raised:
         Library.open(path)
     assert str(raised.value) == (
-        f"library {str(path)!r}: not a workbench library (another program's database, with tables {shown}); "
+        f"library {str(path)!r}: not a workbench library (another program's database, holding {shown}); "
         "left as it is: give --db another file"
     )
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite3"]

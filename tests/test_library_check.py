@@ -317,15 +317,15 @@ def test_another_program_s_database_is_not_called_damaged_nor_salvaged(tmp_path,
     code, out, _ = run(capsys, "library", "check", "--db", str(theirs))
     assert code == 1 and out.splitlines() == [
         f"library {theirs}: schema 0, no studies",
-        "  file: not a workbench library (another program's database, with tables b, c, d and 1 more)",
+        "  file: not a workbench library (another program's database, holding b, c, d and 1 more)",
         "not damaged, and not a library: give --db a workbench library",
     ]
     code, out, _ = run(capsys, "library", "check", "--json", "--db", str(theirs))
     assert json.loads(out)["foreign"] is True and json.loads(out)["studies"] is None
     code, out, err = run(capsys, "library", "salvage", str(tmp_path / "new.sqlite3"), "--db", str(theirs))
     assert (code, out) == (2, "") and err == (
-        f"workbench: error: library {str(theirs)!r}: not a workbench library (another program's database, with "
-        "tables b, c, d and 1 more); nothing to salvage\n"
+        f"workbench: error: library {str(theirs)!r}: not a workbench library (another program's database, holding "
+        "b, c, d and 1 more); nothing to salvage\n"
     )
     assert theirs.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["theirs.sqlite3"]
 
@@ -622,3 +622,14 @@ def test_a_newer_library_s_studies_are_not_counted_in_the_json(library_file, cap
     code, out, _ = run(capsys, "library", "check", "--json", "--db", str(library_file))
     report = json.loads(out)
     assert code == 1 and report["newer"] is True and report["studies"] is None and report["healthy"] is False
+
+
+def test_an_empty_file_is_no_library_yet_for_check_and_salvage(tmp_path, capsys):
+    """A review: `library check` on an empty --db file said "damaged: salvage", while every other command said it was
+    no library yet."""
+    empty = tmp_path / "empty.sqlite3"
+    empty.write_bytes(b"")
+    for argv in (["library", "check"], ["library", "salvage", str(tmp_path / "new.sqlite3")]):
+        code, out, err = run(capsys, *argv, "--db", str(empty))
+        assert (code, out, err) == (2, "", f"workbench: error: library {str(empty)!r}: an empty file, no library yet\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite3"] and empty.read_bytes() == b""

@@ -32,16 +32,17 @@ def a_disk(monkeypatch, *, read_only: bool = False, free: int = 10**9) -> None:
     )
 
 
-@pytest.mark.parametrize("name", ["we#ird?x.sqlite3", "100%.sqlite3", "a b&mode=ro.sqlite3"])
+@pytest.mark.parametrize("name", ["we#ird?x.sqlite3", "100%.sqlite3", "a b&mode=ro.sqlite3", "//lib.sqlite3"])
 def test_a_library_whose_name_has_a_uri_s_characters_is_that_very_file(capsys, tmp_path, name):
     """`--db 'we#ird?x.sqlite3'` wrote a library called 'we' and then listed 'no studies' in the one named."""
     source = tmp_path / "one.json"
     from workbench.state import save_study as save_file
 
     save_file(AppState(), source)
-    db = str(tmp_path / name)
+    # "//lib.sqlite3": the folder written with a leading "//" (SQLite read the first folder's name as a host)
+    db = "/" + str(tmp_path / name.lstrip("/")) if name.startswith("//") else str(tmp_path / name)
     assert run(capsys, "studies", "import", str(source), "--db", db)[0] == 0
-    assert sorted(os.listdir(tmp_path)) == sorted(["one.json", name])
+    assert sorted(os.listdir(tmp_path)) == sorted(["one.json", name.lstrip("/")])
     code, out, _ = run(capsys, "studies", "list", "--db", db)
     assert code == 0 and out.startswith("one ")
     assert run(capsys, "library", "check", "--db", db)[1].endswith("healthy\n")
@@ -51,16 +52,16 @@ def test_a_library_on_a_read_only_file_system_is_read_as_immutable_unless_its_wa
     path = tmp_path / "lib.sqlite3"
     with Library.open(path) as library:
         save_study(library, "mine", AppState())
-    assert sqlite_uri(path, read_only=True) == f"file:{path}?mode=ro"
+    assert sqlite_uri(path, read_only=True) == f"file://{path}?mode=ro"
     a_disk(monkeypatch, read_only=True)
     # SQLite cannot make the -shm file a library in WAL mode is read through there; nothing can change the file
-    assert sqlite_uri(path, read_only=True) == f"file:{path}?mode=ro&immutable=1"
+    assert sqlite_uri(path, read_only=True) == f"file://{path}?mode=ro&immutable=1"
     connection = sqlite3.connect(sqlite_uri(path, read_only=True), uri=True)
     assert connection.execute("SELECT name FROM studies").fetchall() == [("mine",)]
     connection.close()
     (tmp_path / "lib.sqlite3-wal").write_bytes(b"\0" * 32)  # changes an immutable read would not see
-    assert sqlite_uri(path, read_only=True) == f"file:{path}?mode=ro"
-    assert sqlite_uri(path, read_only=False) == f"file:{path}"
+    assert sqlite_uri(path, read_only=True) == f"file://{path}?mode=ro"
+    assert sqlite_uri(path, read_only=False) == f"file://{path}"
 
 
 @pytest.mark.parametrize(

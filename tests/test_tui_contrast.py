@@ -75,6 +75,13 @@ async def test_the_teacher_s_screens_are_readable_in_every_theme(theme, tmp_path
         await pilot.pause()
         found = failures(app.export_screenshot())
         assert not found, "puzzles: " + describe(found)
+        app.theme = "textual-light" if theme != "textual-light" else "textual-dark"  # and after a change of theme
+        await pilot.pause()
+        await pilot.pause()
+        found = failures(app.export_screenshot())
+        assert not found, "puzzles after a change of theme: " + describe(found)
+        app.theme = theme
+        await pilot.pause()
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, PracticeScreen), "the board again")
         await pilot.press("1", "2", "4", "7", "5", "3", "6", "L", "o")  # O's 2?? learnt from

@@ -26,7 +26,9 @@ from .db import (
     LibraryError,
     _statements,
     disk_trouble,
+    is_empty_file,
     library_exists,
+    schema_objects,
     sqlite_uri,
 )
 from .recovery import NO_APP
@@ -139,20 +141,20 @@ def _connect_for_reading(path: Path) -> tuple[sqlite3.Connection, bool]:
 
 
 def _foreign_tables(connection: sqlite3.Connection, version: int) -> list[str]:
-    """The tables of another program's database (schema 0 with tables, none of them a library's studies: every
+    """What another program's database holds (schema 0 with tables or views, no library's studies among them: every
     library has a version from its first table on); none for a library, or for one whose version was lost."""
     if version != 0:
         return []
     try:
-        tables = sorted(_schema(connection))
+        objects = schema_objects(connection)
     except sqlite3.DatabaseError:
         return []
-    return [] if "studies" in tables else tables
+    return [] if "studies" in objects else objects
 
 
 def _not_a_library(path: Path, tables: list[str]) -> str:
     shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
-    return f"not a workbench library (another program's database, with tables {shown})"
+    return f"not a workbench library (another program's database, holding {shown})"
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:
@@ -160,6 +162,8 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
         raise LibraryError(f"library {str(path)!r}: no such file")
     if not path.is_file():
         raise LibraryError(f"library {str(path)!r}: not a regular file")
+    if is_empty_file(path):  # an empty database to SQLite: nothing damaged, nothing to salvage
+        raise LibraryError(f"library {str(path)!r}: an empty file, no library yet")
     try:
         # uri=True: SQLite builds without SQLITE_USE_URI need it (Debian's has it on, which makes the flag's
         # mutants equivalent here); the timeout is a pace, not a behaviour a test could pin without timing;

@@ -252,18 +252,13 @@ class Library:
         version from its first table on): it is never given the library's tables, nor switched to WAL.
 
         :raises LibraryError: naming a few of its tables."""
-        tables = [
-            name
-            for (name,) in self.connection.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"  # pragma: no mutate - SQL
-            )
-        ]
+        tables = schema_objects(self.connection)
         # read again after the tables: another process making this library at the same moment (tabs of `serve`
         # starting at once) commits its tables and its version together
         if tables and self._schema_version() == 0:
             shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
             raise LibraryError(
-                f"library {str(self.path)!r}: not a workbench library (another program's database, with tables "
+                f"library {str(self.path)!r}: not a workbench library (another program's database, holding "
                 f"{shown}); left as it is: give --db another file"
             )
 
@@ -339,6 +334,13 @@ class Library:
         self.close()
 
 
+def schema_objects(connection: sqlite3.Connection) -> list[str]:
+    """The names of everything a database's schema holds but SQLite's own (tables, views, indexes, triggers), sorted:
+    a database of schema 0 that holds any is another program's, never made a library."""
+    sql = "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name"  # pragma: no mutate - SQL
+    return [name for (name,) in connection.execute(sql)]
+
+
 def is_empty_file(path: Path) -> bool:
     """Whether ``path`` is a file of no bytes (an empty database to SQLite, not yet a library)."""
     try:
@@ -369,7 +371,7 @@ def sqlite_uri(path: Path, *, read_only: bool) -> str:
     it and SQLite could not make the shared-memory file a library in WAL mode is read through."""
     from urllib.parse import quote
 
-    uri = f"file:{quote(str(path))}"
+    uri = f"file://{quote(os.path.abspath(path))}"  # an empty authority: a path of its own starting "//" stays a path
     if not read_only:
         return uri
     return uri + (

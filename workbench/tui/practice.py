@@ -173,6 +173,11 @@ class PracticeScreen(ModalScreen[Practice]):
         board.ready = True
         self.show()
         board.focus()
+        # the quieter lines carry the theme's muted colour as worked out when drawn: drawn again for a new theme
+        self.app.theme_changed_signal.subscribe(self, lambda theme: self.call_after_refresh(self.show))
+
+    def on_unmount(self) -> None:
+        self.app.theme_changed_signal.unsubscribe(self)
 
     # --- what the board's keys and clicks ask for -------------------------------------------------------------
 

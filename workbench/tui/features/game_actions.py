@@ -34,9 +34,9 @@ else:
     AppHost = object
 
 MASK_CYCLE = ("none", *MASK_NAMES)
+"""What ``m`` steps through: no mask, then each of the planner's."""
 SCREENSHOTS_A_SECOND = 99
 """f12's file is named to the second; further screenshots in that second are numbered, up to this many in all."""
-"""What ``m`` steps through: no mask, then each of the planner's."""
 
 
 class GameActions(AppHost):

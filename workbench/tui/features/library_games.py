@@ -116,11 +116,12 @@ class LibraryGames(AppHost):
             state = self.store.state
             played = some_move_order(state.tree.root_position) + state.tree.moves_to(state.cursor)
             samples = _first_games(position, played, 10)
-            source = (
-                "computed (run `workbench games` to serve these from the library)"
-                if position.geometry == TIC_TAC_TOE and not (self.library is not None and self.library_has_games)
-                else "computed from this board's tables (the library keeps the classic board's games only)"
-            )
+            if position.geometry != TIC_TAC_TOE:
+                source = "computed from this board's tables (the library keeps the classic board's games only)"
+            elif self.library is not None and self.library_has_games:  # its games table could not be read
+                source = "computed (the library's games could not be read)"
+            else:
+                source = "computed (run `workbench games` to serve these from the library)"
         lines = [
             f"{counts['total']:,} complete games from the empty board pass through {position}, in any move order",
             f"X wins {counts['x']:,} · O wins {counts['o']:,} · draws {counts['draw']:,}",

@@ -25,21 +25,19 @@ TRANSFORM_LABELS = {  # every name the engine's transforms have (8 on a square b
     "flip_anti": "m/",
 }
 IMAGE_COLUMN = 6
-
-
-def legends(transforms: tuple[Transform, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The legend under the images, wide and narrow: the mirrors named are the board's own (a board that is not
-    square has no diagonal one)."""
-    mirrors = " ".join(TRANSFORM_LABELS[t.name][1:] for t in transforms if t.name.startswith("flip"))
-    turned, mirrored, same = "r: turned clockwise", f"m: mirrored in {mirrors}", "=: the same position"
-    return (f"{turned} · {mirrored}", f"{same} (the stabiliser)"), (turned, mirrored, same, "   (the stabiliser)")
-
-
 """Cells per image: a 3-wide board, its label, and a gap (wider boards: their width and a gap)."""
 MAX_MOVE_GROUPS = 24
 """The moves the same up to symmetry are listed while there are at most this many groups, else counted."""
 MAX_IMAGE_ROWS = 7
 """Images are drawn for boards of up to 7 rows; beyond, the stabiliser is named instead."""
+
+
+def legends(symmetries: tuple[Transform, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The legend under the images, wide and narrow: the mirrors named are the board's own (a board that is not
+    square has no diagonal one)."""
+    mirrors = " ".join(TRANSFORM_LABELS[t.name][1:] for t in symmetries if t.name.startswith("flip"))
+    turned, mirrored, same = "r: turned clockwise", f"m: mirrored in {mirrors}", "=: the same position"
+    return (f"{turned} · {mirrored}", f"{same} (the stabiliser)"), (turned, mirrored, same, "   (the stabiliser)")
 
 
 class SymmetryView(LinesView):
