@@ -699,6 +699,26 @@ async def test_the_command_palette_keeps_its_keys_through_a_resize_to_too_small_
         assert moves(app) == (5,)
 
 
+async def test_a_dialog_closed_while_the_terminal_is_too_small_gives_no_hidden_pane_the_focus():
+    """A review: after f1, a resize to too small and escape, Textual's focus on resume gave the hidden board the focus
+    (no key changed anything, but the panes' rule is that a hidden pane takes none)."""
+    app = WorkbenchApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("f1")
+        await pilot.resize_terminal(40, 15)
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        panes = app.query_one("#panes")
+        assert app.focused is None or panes not in app.focused.ancestors_with_self  # no hidden pane has it
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.press("5")
+        assert moves(app) == (5,)
+
+
 async def test_open_study_from_the_command_line(tmp_path):
     from workbench.cli import main
 

@@ -78,6 +78,9 @@ class ResponsiveLayout(AppHost):
         elif not too_small and not panes.display:
             self.call_after_refresh(screen.set_focus, self._focus_before_small or self.query_one(BoardGrid))
         panes.display = not too_small
+        # and disabled: a dialog closed meanwhile gives its screen's focus back to the first widget that takes it
+        # (Textual asks visibility, not display), which a disabled pane never is
+        panes.disabled = too_small
         message.display = too_small
         panes.set_class(layout.wide, "-wide")
         panes.set_class(layout.wider, "-wider")
