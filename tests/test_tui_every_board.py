@@ -262,6 +262,9 @@ async def test_the_symmetry_pane_wraps_what_is_wider_than_it_and_cuts_nothing(mo
         ):
             assert whole in text, whole
         assert all(len(line.rstrip()) <= view.size.width for line in text_of(view).splitlines())
+        lines = [line.strip() for line in text_of(view).splitlines()]
+        # a review: "classes numbered up to 16 / cells  orbit 4": the number kept with its unit, the next fact apart
+        assert "16\u00a0cells" in lines and any(line.startswith("orbit") for line in lines)
 
 
 @pytest.mark.parametrize(

@@ -81,7 +81,7 @@ class SymmetryView(LinesView):
                 (f"{symmetry.class_id} of {symmetry.class_count}", style("symmetry--heading")),
             )
             if numbered
-            else (("classes ", style("symmetry--dim")), ("numbered up to 16 cells", None)),
+            else (("classes ", style("symmetry--dim")), ("numbered up to 16\u00a0cells", None)),  # (kept together)
             (("orbit ", style("symmetry--dim")), (str(symmetry.orbit_size), None)),
         ]
         if geometry.size <= 16:
@@ -195,9 +195,11 @@ def _flow(writer: LineWriter, parts, width: int) -> None:
             used += length
         else:  # wider than the pane: its words wrapped under it, nothing cut
             writer.write_wrapped(
-                [(word, piece_style) for text, piece_style in pieces for word in text.split()], indent=2
+                # split at plain spaces only: a no-break space keeps a number with its unit
+                [(word, piece_style) for text, piece_style in pieces for word in text.split(" ") if word],
+                indent=2,
             )
-            used = writer.used()
+            used = width  # the next part on a line of its own: not after the wrapped part's last words
 
 
 class SymmetryPane(ViewPane):
