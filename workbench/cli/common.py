@@ -112,8 +112,13 @@ def refuse_to_replace(path: str, option: str = "") -> None:
     import os
 
     if os.path.lexists(path) and not os.path.isdir(path):
-        named = f"{option} {path!r}" if option else repr(path)
-        raise UsageError(f"{named} exists already (write to another file, or --replace it)")
+        raise already_there(path, option)
+
+
+def already_there(path: str, option: str = "") -> UsageError:
+    """The one line for a file that exists where ``--replace`` was not given (:func:`refuse_to_replace`)."""
+    named = f"{option} {path!r}" if option else repr(path)
+    return UsageError(f"{named} exists already (write to another file, or --replace it)")
 
 
 def print_json(data: object) -> None:

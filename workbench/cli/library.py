@@ -6,7 +6,16 @@ import argparse
 import os
 import sys
 
-from .common import UsageError, library_is_missing, open_library, print_json, printable, refuse_to_replace, study_named
+from .common import (
+    UsageError,
+    already_there,
+    library_is_missing,
+    open_library,
+    print_json,
+    printable,
+    refuse_to_replace,
+    study_named,
+)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -78,7 +87,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
         try:
             write_text_atomically(args.dot, text, replace=args.replace)
         except StudyFileExistsError:  # made while the graph was drawn
-            raise UsageError(f"{args.dot!r} exists already (write to another file, or --replace it)") from None
+            raise already_there(args.dot) from None
         svg = render_svg(args.dot)
         print(f"wrote {args.dot}" + (f" and {svg}" if svg else " (install Graphviz's dot to render it as SVG)"))
         return 0

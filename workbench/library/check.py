@@ -28,6 +28,7 @@ from .db import (
     disk_trouble,
     is_empty_file,
     library_exists,
+    not_a_library,
     schema_objects,
     sqlite_uri,
 )
@@ -150,11 +151,6 @@ def _foreign_tables(connection: sqlite3.Connection, version: int) -> list[str]:
     except sqlite3.DatabaseError:
         return []
     return [] if "studies" in objects else objects
-
-
-def _not_a_library(path: Path, tables: list[str]) -> str:
-    shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
-    return f"not a workbench library (another program's database, holding {shown})"
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:
@@ -291,7 +287,7 @@ def check_library(path: str | os.PathLike[str]) -> CheckReport:
             return CheckReport(str(target), None, findings=(Finding("file", f"not a workbench library ({error})"),))
         foreign = _foreign_tables(connection, version)
         if foreign:
-            finding = Finding("file", _not_a_library(target, foreign))
+            finding = Finding("file", not_a_library(foreign))
             return CheckReport(str(target), version, findings=(finding,), foreign=True)
         known = 0 < version <= SCHEMA_VERSION
         if version > SCHEMA_VERSION:
@@ -372,7 +368,7 @@ def salvage_library(source: str | os.PathLike[str], target: str | os.PathLike[st
             raise LibraryError(f"library {str(origin)!r}: {trouble or f'nothing can be read ({error})'}") from None
         foreign = _foreign_tables(connection, version)
         if foreign:
-            raise LibraryError(f"library {str(origin)!r}: {_not_a_library(origin, foreign)}; nothing to salvage")
+            raise LibraryError(f"library {str(origin)!r}: {not_a_library(foreign)}; nothing to salvage")
         studies = []
         for _, name, data, created, updated in _study_rows(connection, findings):
             try:

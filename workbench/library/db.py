@@ -256,10 +256,8 @@ class Library:
         # read again after the tables: another process making this library at the same moment (tabs of `serve`
         # starting at once) commits its tables and its version together
         if tables and self._schema_version() == 0:
-            shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
             raise LibraryError(
-                f"library {str(self.path)!r}: not a workbench library (another program's database, holding "
-                f"{shown}); left as it is: give --db another file"
+                f"library {str(self.path)!r}: {not_a_library(tables)}; left as it is: give --db another file"
             )
 
     def _switch_to_wal(self) -> str:
@@ -339,6 +337,12 @@ def schema_objects(connection: sqlite3.Connection) -> list[str]:
     a database of schema 0 that holds any is another program's, never made a library."""
     sql = "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name"  # pragma: no mutate - SQL
     return [name for (name,) in connection.execute(sql)]
+
+
+def not_a_library(objects: list[str]) -> str:
+    """What another program's database is, naming the first few things it holds (:func:`schema_objects`)."""
+    shown = ", ".join(objects[:3]) + (f" and {len(objects) - 3} more" if len(objects) > 3 else "")
+    return f"not a workbench library (another program's database, holding {shown})"
 
 
 def is_empty_file(path: Path) -> bool:
