@@ -105,7 +105,7 @@ def test_the_workbench_in_chromium_plays_downloads_follows_a_resize_and_offers_t
                     return
                 body = response.body()
                 seen.append(f"{response.status}, {len(body)} bytes")
-                if body:  # a download asked for again (Chromium retrying a dropped one) is empty: f12 is pressed again
+                if body:  # (the request Chromium makes again, after dropping one, gets the whole file too)
                     downloads.append((response.headers.get("content-disposition", ""), body))
                 route.fulfill(response=response)
 

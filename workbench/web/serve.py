@@ -321,6 +321,7 @@ def serve(
             "random one"
         )
     cap = Cap(max_tabs)
+    kept = serve_ext.kept_downloads()  # (None: textual-serve's own)
     log = RefusalLog(warn)
     tabs: set[asyncio.Task] = set()
     announcing: set[asyncio.Future] = set()
@@ -428,6 +429,8 @@ def serve(
                 download = None
             if download is None or request.query.get("instance") != download.app_service.app_service_id:
                 raise web.HTTPNotFound(text="No such download.")
+            if kept is not None:
+                return await kept.respond(request, download)
             return await super().handle_download(request)
 
     templates = serve_ext.templates()
@@ -440,6 +443,8 @@ def serve(
         **({} if templates is None else {"templates_path": templates}),
     )
     server.debug = debug
+    if kept is not None:
+        server.download_manager = kept
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     # asyncio puts Python's own handler back when the loop closes, whatever was there before (a shell that started

@@ -14,8 +14,10 @@ piece                    what it does                                     stock
 :func:`run`              the server on the socket the command line         textual-serve's ``Server.serve()``, which
                          bound (a port in use is said at once), a stop     binds the port itself; a stop gives open
                          that gives open tabs ``serve.STOP_SECONDS``       tabs the same time (see ``serve``)
-download chunks          a download waits ``DOWNLOAD_CHUNK_SECONDS`` for   textual-serve's own, shorter wait
-                         each chunk of the app
+:mod:`.downloads`        a download read whole from the app once, kept a   textual-serve's ``DownloadManager``: the
+                         while for a request made again; one the app does  one request reading it gets the chunks as
+                         not hand over whole is an error page, never part  they come (one made again gets nothing),
+                         of it                                             and a slow app's file cut short
 =======================  ===============================================  ===========================================
 
 The server's access checks (token, Host, Origin, the cap on tabs) are the same in both modes: they are added
@@ -58,8 +60,15 @@ def _load(mode: Mode) -> Mode:
 MODE: Mode = _load(mode_for(*SERVE_PACKAGES))
 """The fast path or stock, and why."""
 
-DOWNLOAD_CHUNK_SECONDS = 30
-"""How long a browser's download waits for each chunk of the app's file before taking it as ended (fast path)."""
+
+def kept_downloads() -> Any | None:
+    """The server's downloads, read whole from the apps and kept a while (:class:`.downloads.KeptDownloads`); None:
+    textual-serve's own ``DownloadManager``."""
+    if not MODE.fast:
+        return None
+    from .downloads import KeptDownloads
+
+    return KeptDownloads()
 
 
 def templates() -> Path | None:
@@ -109,15 +118,9 @@ def run(
         listener.close()  # textual-serve binds the port itself
         server.serve(debug=server.debug)
         return
-    import textual_serve.download_manager
-
     from .app_service import start_apps_warm
     from .warm_start import WarmStart
 
-    # textual-serve ends a download as complete when the app is slow to hand over a chunk: on a busy machine
-    # (eight tabs starting, a test suite beside it) a screenshot or export arrived empty. An app answers well
-    # within this, however busy; only an app gone mid-download waits it out.
-    textual_serve.download_manager.DOWNLOAD_TIMEOUT = DOWNLOAD_CHUNK_SECONDS
     warm = None if warm_options is None else WarmStart(warm_options)
     if warm is not None:
         start_apps_warm(warm)
