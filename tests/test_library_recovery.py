@@ -7,7 +7,7 @@ import time
 import pytest
 
 from workbench.library import Library, LibraryError
-from workbench.library.recovery import RecoveryKeeper, forget, keep, left_behind
+from workbench.library.recovery import NO_APP, RecoveryKeeper, claim, forget, keep, left_behind
 from workbench.state import AppState, reduce
 from workbench.state.actions import MarkSaved, PlayCell, SetComment
 
@@ -45,6 +45,43 @@ def test_studies_of_apps_still_running_elsewhere_are_not_offered(tmp_path):
         library.connection.execute("UPDATE recovery SET pid = 1 WHERE session = 'alive'")  # init: always running
         library.connection.execute("UPDATE recovery SET pid = 4194305 WHERE session = 'gone'")  # past pid_max
         assert sorted(r.session for r in left_behind(library, own_session="mine")) == ["gone"]
+
+
+LISTED_ELSEWHERE = """
+import sys
+from workbench.library import Library
+from workbench.library.recovery import left_behind
+with Library.open(sys.argv[1] if len(sys.argv) > 1 else "lib.sqlite3") as library:
+    print(sorted(recovered.session for recovered in left_behind(library)))
+"""
+
+
+def test_an_app_takes_over_what_it_offers_so_no_app_started_meanwhile_offers_it_too(tmp_path):
+    """Two browser tabs opened after a server's restart each offered the same study left behind: one discarded it
+    while the other, putting it off, said it would be offered again. Each app now claims what it offers."""
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        for session in ("taken meanwhile", "dropped meanwhile", "mine", "salvaged"):
+            keep(library, session, played(5), path=None, name=None)
+        library.connection.execute("UPDATE recovery SET pid = 4194305")  # apps gone (past pid_max)
+        library.connection.execute("UPDATE recovery SET pid = ? WHERE session = 'salvaged'", (NO_APP,))
+        found = left_behind(library)
+        assert len(found) == 4
+        # between this app's listing and its claim: another app claims one (a running process), one is dropped
+        library.connection.execute("UPDATE recovery SET pid = 1 WHERE session = 'taken meanwhile'")
+        forget(library, "dropped meanwhile")
+        assert sorted(recovered.session for recovered in claim(library, found)) == ["mine", "salvaged"]
+        assert library.query("SELECT pid FROM recovery WHERE session IN ('mine', 'salvaged')") == [(os.getpid(),)] * 2
+    # an app started while this one asks is offered neither (this process runs)
+    assert run_child(LISTED_ELSEWHERE, tmp_path).stdout == "[]\n"
+    keeper = RecoveryKeeper(path)
+    keeper.release("mine")  # put off: left for the next start
+    keeper.drop("salvaged")  # restored or discarded
+    assert keeper.flush()
+    keeper.close(clean=True)
+    assert run_child(LISTED_ELSEWHERE, tmp_path).stdout == "['mine']\n"
+    with Library.open(path) as library:
+        assert library.query("SELECT session, pid FROM recovery WHERE session = 'mine'") == [("mine", NO_APP)]
 
 
 @pytest.mark.parametrize("data", ["{ not json", "5", '{"format": "workbench-study"}', "[" * 100_000])

@@ -1,12 +1,13 @@
 """Nothing lost: unsaved work survives an app that did not quit cleanly, and every way out asks first."""
 
+import os
 from datetime import UTC
 
 import pytest
 
 from workbench.engine import Geometry
 from workbench.library import Library
-from workbench.library.recovery import keep, left_behind
+from workbench.library.recovery import NO_APP, keep, left_behind
 from workbench.state.played import game_state
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import Confirm, ConfirmQuit
@@ -30,6 +31,8 @@ async def play_and_leave_without_quitting(db, *keys):
 async def test_a_study_left_by_a_session_that_did_not_quit_is_offered_back(tmp_path):
     db = str(tmp_path / "lib.sqlite3")
     await play_and_leave_without_quitting(db, "5", "1", "9")
+    with Library.open(db) as library:  # left by an app of another process, gone (past pid_max)
+        library.connection.execute("UPDATE recovery SET pid = 4194305")
     app = WorkbenchApp(db=db)
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_library(pilot, app) == "open"
@@ -42,6 +45,8 @@ async def test_a_study_left_by_a_session_that_did_not_quit_is_offered_back(tmp_p
         assert (
             app.screen.focused.id == "no" and str(app.screen.focused.label) == "Restore (esc)"
         )  # the default keeps the work
+        # taken over while it is asked about: no app started meanwhile (another tab) offers it too
+        assert app.library.query("SELECT pid FROM recovery") == [(os.getpid(),)]
         await pilot.press("enter")
         assert moves(app) == (5, 1, 9) and app.store.state.modified and app.sub_title == "classic · untitled study •"
         assert app.keeper.flush()
@@ -107,6 +112,7 @@ async def test_two_studies_left_behind_each_is_asked_about_in_its_own_words(tmp_
             kept = left_behind(app.library, own_session=app.keeper.session)
             if answers[-1] == "escape":  # the first stays open, the second kept for later (and it says so)
                 assert moves(app) == (1,) and [len(study.state.tree.nodes) - 1 for study in kept] == [3]
+                assert [study.pid for study in kept] == [NO_APP]  # under no app: the next start's to offer
                 assert any("offered again at the next start" in n.message for n in app._notifications)
             else:  # the first discarded, the second restored
                 assert moves(app) == (7, 8, 9) and kept == []

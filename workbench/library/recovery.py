@@ -3,7 +3,9 @@
 A row per app session (``recovery``) holds the study as JSON with where it came from.
 A clean quit deletes the row; a killed terminal, a lost SSH connection or a crash leaves
 it, and the next start offers it back. Rows of apps that are still running (another
-terminal) are never offered. :class:`RecoveryKeeper` does the writing on a thread and a
+terminal) are never offered, and an app takes the rows it offers over (:func:`claim`), so
+that no two apps started at once (two browser tabs after a server's restart) offer the same
+study. :class:`RecoveryKeeper` does the writing on a thread and a
 connection of its own, so a keypress never waits for the disk or for a busy library.
 """
 
@@ -32,6 +34,8 @@ class Recovered:
     name: str | None
     updated: str
     """UTC, as SQLite writes it: ``YYYY-MM-DD HH:MM:SS``."""
+    pid: int = 0
+    """The process the row was found under (gone, or :data:`NO_APP`)."""
 
 
 def keep(library: Library, session: str, state: AppState, *, path: str | None, name: str | None) -> None:
@@ -76,13 +80,39 @@ def left_behind(library: Library, *, own_session: str | None = None) -> list[Rec
         except (ValueError, TypeError):  # TypeError: a cell that is not text
             damaged.append(session)
             continue
-        found.append(Recovered(session, state, path, name, updated))
+        found.append(Recovered(session, state, path, name, updated, pid))
     for session in damaged:
         try:
             forget(library, session)
         except LibraryError:
             pass
     return found
+
+
+def claim(library: Library, found: list[Recovered]) -> list[Recovered]:
+    """Those of ``found`` (:func:`left_behind`'s) that this app takes over to offer: each row marked with this
+    process, as long as it is still under the process it was found under. An app started meanwhile then passes
+    them by (this one runs), and one that took a row first, or dropped it, leaves it out of this one's. An app that
+    ends before its question is answered leaves the row to the next start (its process gone)."""
+    claimed = []
+    with library.transaction() as connection:
+        for recovered in found:
+            cursor = connection.execute(
+                "UPDATE recovery SET pid = ? WHERE session = ? AND pid = ?",  # pragma: no mutate - SQL
+                (os.getpid(), recovered.session, recovered.pid),
+            )
+            if cursor.rowcount == 1:
+                claimed.append(recovered)
+    return claimed
+
+
+def release(library: Library, session: str) -> None:
+    """Leave a claimed row for the next start (its question was put off): under no app."""
+    with library.transaction() as connection:
+        connection.execute(
+            "UPDATE recovery SET pid = ? WHERE session = ?",  # pragma: no mutate - SQL
+            (NO_APP, session),
+        )
 
 
 class RecoveryKeeper:
@@ -110,7 +140,8 @@ class RecoveryKeeper:
         self._wake = threading.Event()
         self._pending: tuple[AppState, str | None, str | None] | None = None
         self._clear = False  # pragma: no mutate - None is as false; True would only delete a row not yet written
-        self._drop: list[str] = []
+        self._others: list[tuple[str, bool]] = []
+        """Other sessions' rows to change, in turn: (session, True) dropped, (session, False) released."""
         self._stopping = False  # pragma: no mutate - None is as false
         self._idle = threading.Event()
         self._idle.set()
@@ -137,8 +168,15 @@ class RecoveryKeeper:
 
     def drop(self, session: str) -> None:
         """Delete another session's row (its study was restored or declined)."""
+        self._change_other(session, True)
+
+    def release(self, session: str) -> None:
+        """Leave another session's row, claimed to be offered, for the next start (its question was put off)."""
+        self._change_other(session, False)
+
+    def _change_other(self, session: str, dropped: bool) -> None:
         with self._lock:
-            self._drop.append(session)
+            self._others.append((session, dropped))
             self._idle.clear()
         self._wake.set()
 
@@ -166,10 +204,10 @@ class RecoveryKeeper:
             self._stop.wait(self.settle)  # at once when close has set it
             with self._lock:
                 self._wake.clear()
-                pending, clear, drop, stopping = self._pending, self._clear, self._drop, self._stopping
-                self._pending, self._clear, self._drop = None, False, []
+                pending, clear, others, stopping = self._pending, self._clear, self._others, self._stopping
+                self._pending, self._clear, self._others = None, False, []
             try:
-                if pending is not None or clear or drop:
+                if pending is not None or clear or others:
                     if library is None:
                         library = Library.open(self.path)
                     if pending is not None:  # this session's study first: a restored one is never in no row
@@ -177,8 +215,8 @@ class RecoveryKeeper:
                         keep(library, self.session, state, path=path, name=name)
                     elif clear:
                         forget(library, self.session)
-                    for session in drop:
-                        forget(library, session)
+                    for session, dropped in others:
+                        (forget if dropped else release)(library, session)
                     # True would only end the next wait after a second, with nothing to write: only timing could tell
                     self.error, failed = None, False  # pragma: no mutate - only timing could tell (above)
             except (LibraryError, sqlite3.Error) as error:
@@ -186,9 +224,9 @@ class RecoveryKeeper:
                 with self._lock:  # keep what failed unless something newer came meanwhile
                     if self._pending is None and not self._clear:
                         self._pending, self._clear = pending, clear
-                    self._drop = drop + self._drop
+                    self._others = others + self._others
             with self._lock:
-                if self._pending is None and not self._clear and not self._drop:
+                if self._pending is None and not self._clear and not self._others:
                     self._idle.set()
             if stopping:
                 if library is not None:

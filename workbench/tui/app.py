@@ -203,7 +203,7 @@ class WorkbenchApp(
     def _open_library(self):
         from ..library import Library, LibraryError
         from ..library.games import has_games
-        from ..library.recovery import left_behind
+        from ..library.recovery import claim, left_behind
 
         try:
             library = Library.open(self.db_path)
@@ -218,7 +218,7 @@ class WorkbenchApp(
             problems.append(f"{error}; game counts are computed instead")
         try:
             # a read-only library (perhaps of schema 2, without the recovery table) keeps nothing to offer
-            left = [] if library.read_only else left_behind(library)
+            left = [] if library.read_only else claim(library, left_behind(library))
         except LibraryError as error:
             left = []
             problems.append(f"{error}; unsaved work left by an earlier run cannot be offered")

@@ -110,6 +110,8 @@ class Recovery(AppHost):
             self._offer_restore(rest)
 
         def kept_for_later() -> None:
+            assert self.keeper is not None  # pragma: no mutate - set before the first offer
+            self.keeper.release(recovered.session)  # (claimed while it was asked about: see library.recovery.claim)
             self.notify(f"Kept for later: the unsaved study from {when} is offered again at the next start.", timeout=6)
             self._offer_restore(rest)
 
