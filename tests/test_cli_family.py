@@ -405,7 +405,7 @@ def test_four_by_four_four_in_a_row_solved_kept_and_analysed(capsys):
         "quiet",
         "draw",
     )
-    assert record["text"].endswith("Every other move loses, a4 soonest (in 4).")
+    assert record["text"].endswith("Every other move loses, a4, c4, c2, d2, c1 and d1 soonest (in 4).")
 
 
 @pytest.mark.parametrize(

@@ -680,7 +680,7 @@ def test_review_rates_every_move_and_scores_each_side(capsys):
         "  1. X 1  best\n"
         "  1… O 2  mistake: draw → loss in 6 (best: 5)\n"
         "         2?? loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 and 9, and O "
-        "can stop only one. 5 was the only move that draws.\n"
+        "can stop only one. 5 is the only move that draws.\n"
         "  2. X 4  best\n"
         "  2… O 7  best\n"
         "  3. X 5  best\n"

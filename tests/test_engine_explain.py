@@ -31,12 +31,10 @@ def test_corner_then_edge_is_the_trap_the_issue_spells_out():
     ]
     assert explanation.text == (
         "2?? loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 "
-        "and 9, and O can stop only one. 5 was the only move that draws."
+        "and 9, and O can stop only one. 5 is the only move that draws."
     )
-    assert explanation.story == (
-        "2 loses in 6: X plays 4 (threatens 7); O must block at 7; X plays 5, threatening 6 "
-        "and 9, and O can stop only one."
-    )
+    # practice's words for a wrong answer stop before X's 5: the fork's cell is the one move that draws
+    assert explanation.story == "2 loses in 6: X plays 4 (threatens 7); O must block at 7; and so on."
 
 
 def test_centre_then_edge_loses_to_a_corner_and_a_fork():
@@ -44,7 +42,7 @@ def test_centre_then_edge_loses_to_a_corner_and_a_fork():
     assert explanation.verdict == "mistake" and explanation.best == (1, 3, 7, 9)
     assert explanation.text == (
         "2?? loses in 6: X plays 1 (threatens 9); O must block at 9; X plays 4, threatening 6 "
-        "and 7, and O can stop only one. 1, 3, 7, 9 were the moves that draw."
+        "and 7, and O can stop only one. 1, 3, 7, 9 are the moves that draw."
     )
     assert "1, 3, 7, 9" not in explanation.story  # practice's words give no answer away
 
@@ -57,10 +55,7 @@ def test_a_fork_is_the_explained_move_s_own_when_the_defender_would_only_block_i
     assert [(step.cell, step.role) for step in explanation.line] == [(9, "fork"), (5, "block"), (6, "win")]
     geometry = Geometry(3, 4, 3)
     c1 = explain(parse_position("X.../..X./.O..", geometry), 11)  # O to move: O's c1 is the fork
-    assert (
-        c1.text
-        == "c1! wins in 3: it threatens a1 and d1, and X can stop only one. Every other move loses, b3 soonest (in 4)."
-    )
+    assert c1.text == "c1! wins in 3: it threatens a1 and d1, and X can stop only one. Every other move loses in 4."
 
 
 def test_two_threats_are_said_as_two_and_not_as_a_block_that_must_be_made():
@@ -97,7 +92,7 @@ def test_the_only_move_that_holds_says_why_every_other_loses():
     assert explanation.text.startswith(
         "b1! draws: it blocks a line of X's and threatens c2. X must block at c2 (and threatens c3);"
     )
-    assert explanation.text.endswith("; and so on. Every other move loses, a3 soonest (in 2).")
+    assert explanation.text.endswith("; and so on. Every other move loses in 2.")
 
 
 def test_a_slower_win_is_inaccurate_and_says_by_how_much():
@@ -150,11 +145,11 @@ def test_misere_a_side_that_must_complete_a_line_loses_and_the_words_say_so():
         ]
         assert explanation.text == (
             f"{cell}?? loses in 3: O plays 7, its 4th move, leaving X only cells that complete a line "
-            "of X's own. 7 was the only move that draws."
+            "of X's own. 7 is the only move that draws."
         )
     only = explain(position, 7)
     assert only.verdict == "only move" and [step.role for step in only.line] == ["quiet", "quiet", "quiet"]
-    assert only.text == "7! draws. Every other move loses, 4 soonest (in 3)."
+    assert only.text == "7! draws. Every other move loses in 3."
 
 
 def test_misere_a_line_completed_by_choice_is_named_so():
@@ -163,7 +158,7 @@ def test_misere_a_line_completed_by_choice_is_named_so():
     assert losing.verdict == "mistake" and losing.line[0].role == "loses" and losing.line[1:] == ()
     assert (
         losing.text
-        == "2?? loses: it completes a line of X's own, which loses under misère. 7 was the only move that draws."
+        == "2?? loses: it completes a line of X's own, which loses under misère. 7 is the only move that draws."
     )
 
 

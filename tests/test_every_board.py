@@ -190,7 +190,7 @@ def test_review_takes_game_and_a_move_list_on_another_board(capsys, argv):
         "  2. X c3  mistake: win in 5 → loss in 6 (best: a2, b2, a1, c1)",
         "         c3?? loses in 6: O plays b2 (threatens b1); X must block at b1; O plays c2, threatening a2, d2 and "
         "d1, "
-        "and X can stop only one. a2, b2, a1, c1 were the moves that win.",  # the words of `explain`, under each
+        "and X can stop only one. a2, b2, a1, c1 are the moves that win.",  # the words of `explain`, under each
         "X: 2 moves · 0 best · 1 inaccurate · 1 mistake · accuracy 0%",
         "O: 1 moves · 0 best · 1 inaccurate · 0 mistakes · accuracy 0%",
     ]

@@ -10,6 +10,7 @@ block at one of two threats", and a best line whose defender blocks neither thre
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 
 import pytest
@@ -17,7 +18,7 @@ import pytest
 from workbench.engine import Position, Value
 from workbench.engine.explain import explain
 from workbench.engine.facts import FACT_KINDS
-from workbench.engine.geometry import cell_bit, parse_variant
+from workbench.engine.geometry import cell_bit, cell_name, parse_variant
 from workbench.engine.symmetry import canonical
 
 pytestmark = pytest.mark.engine
@@ -185,11 +186,14 @@ def check_explanation(oracle: Oracle, explanation, checked: set) -> None:
                 assert geometry.misere and mine == empties and bit in mine, fact
             case "only move":
                 others = [o for cell, o in outcomes.items() if cell != fact.cell]
+                assert set(fact.cells) == set(outcomes) - {fact.cell}, fact
                 assert all(o[0] < outcomes[fact.cell][0] for o in others), fact
                 assert max(o[0] for o in others) == fact.value, fact
-            case "worst other":
+            case "worst other":  # every move as bad named: "4 soonest" where 6, 7 and 8 lose as soon read as 4 alone
                 others = {cell: o for cell, o in outcomes.items() if cell != explanation.cell}
-                assert _preference(*others[fact.cell]) == min(_preference(*o) for o in others.values()), fact
+                worst = min(_preference(*o) for o in others.values())
+                assert set(fact.cells) == {cell for cell, o in others.items() if _preference(*o) == worst}, fact
+                assert fact.cell == min(fact.cells), fact
                 assert (fact.value, fact.remoteness) == (Value(others[fact.cell][0]), others[fact.cell][1]), fact
             case "keepers":
                 value = oracle.solve(own, other)[0]
@@ -225,6 +229,28 @@ def check_step(oracle: Oracle, at: Position, step) -> None:
 
 BOARDS = ["3x3k3", "3x3k3-misere", "3x4k3", "3x4k3-misere"]
 
+_COUNTS = re.compile(r"\bin \d+\b|\bits \d+(st|nd|rd|th) move\b|\b\d+ pl(y|ies)\b")
+"""The numbers of a story that are counts, not cells: ``loses in 6``, ``its 4th move``, ``3 plies``."""
+_STORY_PARTS = re.compile(r"; and so on|: |; |\. |, and |, | and | \(|\)")
+_SHORTENED = ("it makes a threat", "makes a threat")
+"""The one part of a story not in its explanation's text: a threat whose cells would name an answer."""
+
+
+def check_story(oracle: Oracle, explanation) -> None:
+    """A mistake's story (what practice tells a wrong answer): it names none of the moves that keep the position's
+    value, and says nothing its explanation's text (checked fact by fact) does not."""
+    geometry, position = oracle.geometry, explanation.position
+    outcomes = oracle.outcomes(position)
+    top = max(outcome[0] for outcome in outcomes.values())
+    answers = {cell for cell, outcome in outcomes.items() if outcome[0] == top}
+    names = {cell_name(cell, geometry): cell for cell in range(1, geometry.size + 1)}
+    story = explanation.story
+    named = {names[word] for word in re.findall(r"\b[a-z]?\d+\b", _COUNTS.sub("", story)) if word in names}
+    assert not named & answers, (str(position), story, sorted(answers))
+    text = explanation.text.replace("??", "", 1)  # (the mistake's mark, after its name)
+    for part in _STORY_PARTS.split(story.removesuffix(".")):
+        assert part in text or part in _SHORTENED, (part, story, text)
+
 
 @pytest.mark.parametrize("variant", BOARDS)
 def test_every_fact_of_every_move_of_every_position_is_true(variant):
@@ -238,7 +264,10 @@ def test_every_fact_of_every_move_of_every_position_is_true(variant):
         if not every_position and canonical(position) != position:
             continue
         for cell in position.legal_moves():
-            check_explanation(oracle, explain(position, cell), checked)
+            explanation = explain(position, cell)
+            check_explanation(oracle, explanation, checked)
+            if explanation.verdict == "mistake":
+                check_story(oracle, explanation)
             explained += 1
     assert explained == {"3x3": 16_167, "3x4": 98_847}[variant[:3]]
 

@@ -43,7 +43,7 @@ async def test_the_evaluation_says_the_last_move_in_words_and_the_history_its_ve
         await pilot.pause()
         evaluation = _words(app.query_one(EvaluationView))
         assert "last move: 2?? loses in 6: X plays 4 (threatens 7); O must block at 7" in evaluation
-        assert "5 was the only move that draws." in evaluation
+        assert "5 is the only move that draws." in evaluation
         assert _words(app.query_one(MoveVerdict)) == "O 2?? Mistake: draw → loss in 6. Best was 5."  # tall: two lines
         await pilot.press("shift+down")  # the cursor on an empty cell (4): that move is explained instead
         await pilot.pause()

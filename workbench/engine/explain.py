@@ -206,7 +206,7 @@ def explain(position: Position, cell: Cell, answers: Answers | None = None) -> E
         verdict = "only move" if keeping == (cell,) and len(analysis.moves) > 1 else "best"
     else:
         verdict = "inaccurate"
-    after, told, line_words = _told_after(position.play(cell), answers)
+    after, told, line_words, more = _told_after(position.play(cell), answers)
     line = (*line_steps(position, (cell,)), *after)
     own = (
         Fact("value", 0, position.turn, cell, value=played.value, remoteness=played.remoteness),
@@ -215,7 +215,13 @@ def explain(position: Position, cell: Cell, answers: Answers | None = None) -> E
     if any(fact.kind in DECISIVE for fact in own):  # the move decides by itself: the rest of the line follows
         told, line_words = (), ""
     verdict_facts = _verdict_facts(analysis, played, verdict, best, keeping)
-    text, story = tell(own, line_words, verdict_facts, geometry, mark=_MARKS[verdict])
+    # a mistake's story is what practice tells a wrong answer: it names none of the right ones, in the move's own
+    # words or along its line (the cell a block puzzle asks for is often where the refutation completes its line)
+    hidden = frozenset(keeping or best) if verdict == "mistake" else frozenset()
+    story_line_words = tell_line(told, geometry, position.ply + 1, more=more, hidden=hidden) if hidden else None
+    text, story = tell(
+        own, line_words, verdict_facts, geometry, mark=_MARKS[verdict], hidden=hidden, story_line_words=story_line_words
+    )
     return Explanation(
         position,
         cell,
@@ -242,10 +248,10 @@ _TOLD_STEPS = 4
 
 
 @lru_cache(maxsize=1 << 17)
-def _told_after(position: Position, answers: Answers) -> tuple[tuple[Step, ...], tuple[Fact, ...], str]:
+def _told_after(position: Position, answers: Answers) -> tuple[tuple[Step, ...], tuple[Fact, ...], str, bool]:
     """The best line from ``position`` (a move just played) with its roles, the facts told of it (step 1 its first
-    move, as the explained move before it is step 0) and their words: kept, as every move into ``position`` tells
-    the same line."""
+    move, as the explained move before it is step 0), their words, and whether the line goes on past them: kept, as
+    every move into ``position`` tells the same line."""
     cells = answers.principal_variation(position) if not position.is_over else ()
     steps = line_steps(position, cells)
     geometry, first_ply = position.geometry, position.ply + 1
@@ -264,7 +270,7 @@ def _told_after(position: Position, answers: Answers) -> tuple[tuple[Step, ...],
             more = index + 1 < len(cells)
             break
         position = position.play(cell)
-    return steps, tuple(fact.later(1) for fact in told), tell_line(told, geometry, first_ply, more=more)
+    return steps, tuple(fact.later(1) for fact in told), tell_line(told, geometry, first_ply, more=more), more
 
 
 def _verdict_facts(analysis: ExactMoves, played: MoveAnalysis, verdict: str, best, keeping) -> tuple[Fact, ...]:
@@ -276,11 +282,17 @@ def _verdict_facts(analysis: ExactMoves, played: MoveAnalysis, verdict: str, bes
     if verdict == "only move":
         others = [move for move in analysis.moves if move.cell != played.cell]
         worst = min(others, key=lambda move: move.outcome)
+        as_bad = tuple(move.cell for move in others if move.outcome == worst.outcome)  # (in the board's order)
         return (
             Fact(
-                "only move", 0, player, played.cell, value=max(move.value for move in others if move.value is not None)
+                "only move",
+                0,
+                player,
+                played.cell,
+                tuple(move.cell for move in others),
+                value=max(move.value for move in others if move.value is not None),
             ),
-            Fact("worst other", 0, player, worst.cell, value=worst.value, remoteness=worst.remoteness),
+            Fact("worst other", 0, player, worst.cell, as_bad, value=worst.value, remoteness=worst.remoteness),
         )
     return ()
 

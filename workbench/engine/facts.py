@@ -34,11 +34,11 @@ explanation's line: the one before ``line[step]``, where ``player`` is to move. 
 ``must complete``
     Under misère: every empty cell there completes a line of ``player``'s, ``cell`` among them.
 ``only move``
-    Every move there other than ``cell`` gives ``player`` less than ``cell`` does; the best of them gives
-    ``value``.
+    Every move there other than ``cell`` (they are ``cells``) gives ``player`` less than ``cell`` does; the best
+    of them gives ``value``.
 ``worst other``
-    ``cell`` is the worst move there other than the explained one (the quickest loss, else the slowest draw or
-    win), giving ``value`` in ``remoteness`` moves.
+    ``cells`` are the worst moves there other than the explained one (the quickest loss, else the slowest draw or
+    win), each giving ``value`` in ``remoteness`` moves; ``cell`` is the first of them.
 ``keepers``
     ``cells`` are exactly the moves there that keep the position's value, ``value``.
 ``best``

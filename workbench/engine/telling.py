@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from itertools import groupby
 
 from .facts import Fact
-from .geometry import Geometry, cell_name, cell_names
+from .geometry import Cell, Geometry, cell_name, cell_names
 from .solver import Value
 
 VERDICT_FACTS = frozenset({"keepers", "best", "only move", "worst other"})
@@ -27,12 +27,20 @@ _PACE = {Value.WIN: "winning", Value.DRAW: "drawing", Value.LOSS: "losing"}
 
 
 def tell(
-    own: Sequence[Fact], line_words: str, verdict: Sequence[Fact], geometry: Geometry, *, mark: str = ""
+    own: Sequence[Fact],
+    line_words: str,
+    verdict: Sequence[Fact],
+    geometry: Geometry,
+    *,
+    mark: str = "",
+    hidden: frozenset[Cell] = frozenset(),
+    story_line_words: str | None = None,
 ) -> tuple[str, str]:
     """(the sentences of an explanation, its story): ``own``, the facts of the explained move (its ``value``
     first), then ``line_words`` (the line after it, told by :func:`tell_line`), then the sentence of the
     ``verdict``'s facts, if any, in the first; the story is the same without the verdict and ``mark`` (``??``,
-    after the move's name)."""
+    after the move's name), and names none of the ``hidden`` cells (a student's answers: the line told there is
+    ``story_line_words``, by :func:`tell_line` with them hidden, ``line_words`` when not given)."""
     value = own[0]
     assert value.kind == "value" and value.value is not None  # pragma: no mutate - narrows types
     name = cell_name(value.cell, geometry)
@@ -40,24 +48,49 @@ def tell(
     outcome = _OUTCOME[value.value]
     if value.value is not Value.DRAW and not kinds & {"completes", "must complete"}:
         outcome += f" in {value.remoteness}"
-    role = _own_role(own, geometry)
+    rest = _rest(outcome, _own_role(own, geometry), line_words)
+    story_rest = _rest(
+        outcome, _own_role(own, geometry, hidden), line_words if story_line_words is None else story_line_words
+    )
+    text = f"{name}{mark}{rest} {_verdict(verdict, geometry)}" if verdict else f"{name}{mark}{rest}"
+    return text, name + story_rest
+
+
+def _rest(outcome: str, role: str, line_words: str) -> str:
+    """What follows the explained move's name: `` wins in 3: it threatens 5 and 6. X plays …``."""
     if role and line_words:
-        rest = f" {outcome}: {role}. {line_words[0].upper()}{line_words[1:]}."
-    elif role or line_words:
-        rest = f" {outcome}: {role or line_words}."
-    else:
-        rest = f" {outcome}."
-    story = name + rest
-    return (f"{name}{mark}{rest} {_verdict(verdict, geometry)}" if verdict else f"{name}{mark}{rest}"), story
+        return f" {outcome}: {role}. {line_words[0].upper()}{line_words[1:]}."
+    if role or line_words:
+        return f" {outcome}: {role or line_words}."
+    return f" {outcome}."
 
 
-def tell_line(facts: Sequence[Fact], geometry: Geometry, first_ply: int, *, more: bool = False) -> str:
+def tell_line(
+    facts: Sequence[Fact],
+    geometry: Geometry,
+    first_ply: int,
+    *,
+    more: bool = False,
+    hidden: frozenset[Cell] = frozenset(),
+) -> str:
     """The moves of a best line told, one clause each (``X plays 4 (threatens 7); O must block at 7``), from
     the line's ``facts`` (step 0 its first move, the game's ply ``first_ply``, said by its numbered move as History
-    numbers them); ``more`` says the line goes on past the last move told."""
-    clauses = [_clause(list(group), geometry, first_ply) for _, group in groupby(facts, key=lambda fact: fact.step)]
+    numbers them); ``more`` says the line goes on past the last move told. The line stops before the first move
+    whose clause would name one of the ``hidden`` cells."""
+    clauses = []
+    for _, group in groupby(facts, key=lambda fact: fact.step):
+        step = list(group)
+        if hidden and _named(step) & hidden:
+            more = bool(clauses)
+            break
+        clauses.append(_clause(step, geometry, first_ply))
     words = "; ".join(clauses)
     return f"{words}; and so on" if words and more else words
+
+
+def _named(facts: Sequence[Fact]) -> frozenset[Cell]:
+    """Every cell the words of ``facts`` may name: the move's own and those of its threats and lines."""
+    return frozenset(cell for fact in facts for cell in (fact.cell, *fact.cells) if cell is not None)
 
 
 def _names(cells, geometry: Geometry, last: str = "and") -> str:
@@ -70,8 +103,9 @@ def _listed(words: Sequence[str], last: str = "and") -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
-def _own_role(facts: Sequence[Fact], geometry: Geometry) -> str:
-    """What the explained move does itself, as a clause about "it"."""
+def _own_role(facts: Sequence[Fact], geometry: Geometry, hidden: frozenset[Cell] = frozenset()) -> str:
+    """What the explained move does itself, as a clause about "it"; the cells of a part are left unnamed where one
+    of them is ``hidden`` ("it leaves O a line to complete")."""
     by_kind = {fact.kind: fact for fact in facts}
     player = facts[0].player
     other = player.other.value
@@ -87,17 +121,24 @@ def _own_role(facts: Sequence[Fact], geometry: Geometry) -> str:
         return f"it leaves {other} only cells that complete a line of {other}'s own"
     parts = []
     if "passes up" in by_kind:
-        parts.append(f"passes up a win at {_names(by_kind['passes up'].cells, geometry, 'or')}")
+        parts.append(f"passes up a win{_at(by_kind['passes up'].cells, geometry, hidden, ' at', 'or')}")
     if "must block" in by_kind or "blocks" in by_kind:
         parts.append(f"blocks a line of {other}'s")
     if "leaves" in by_kind:
-        parts.append(f"leaves {other} a line to complete at {_names(by_kind['leaves'].cells, geometry)}")
+        parts.append(f"leaves {other} a line to complete{_at(by_kind['leaves'].cells, geometry, hidden, ' at')}")
     if "threatens" in by_kind and not geometry.misere:
-        parts.append(f"threatens {_names(by_kind['threatens'].cells, geometry)}")
+        threats = by_kind["threatens"].cells
+        parts.append("makes a threat" if set(threats) & hidden else f"threatens {_names(threats, geometry)}")
     role = f"it {_listed(parts)}" if parts else ""
     if "stops only one" in by_kind:
-        role += f"{', and ' if role else ''}{other} can stop only one{_of_all(by_kind, geometry)}"
+        of_all = "" if set(by_kind["stops only one"].cells) & hidden else _of_all(by_kind, geometry)
+        role += f"{', and ' if role else ''}{other} can stop only one{of_all}"
     return role
+
+
+def _at(cells, geometry: Geometry, hidden: frozenset[Cell], words: str, last: str = "and") -> str:
+    """`` at 6 and 9``; nothing where one of ``cells`` is ``hidden``."""
+    return "" if set(cells) & hidden else f"{words} {_names(cells, geometry, last)}"
 
 
 def _of_all(by_kind: dict[str, Fact], geometry: Geometry) -> str:
@@ -164,22 +205,25 @@ def _verdict(facts: Sequence[Fact], geometry: Geometry) -> str:
         assert keepers.value is not None  # pragma: no mutate - a verdict's facts carry their value
         if len(keepers.cells) == 1:
             return (
-                f"{cell_name(keepers.cells[0], geometry)} was the only move that "
+                f"{cell_name(keepers.cells[0], geometry)} is the only move that "
                 f"{_OUTCOME[keepers.value] if keepers.value is not Value.LOSS else 'loses slowest'}."
             )
-        return f"{cell_names(keepers.cells, geometry, ', ')} were the moves that {_KEEP[keepers.value]}."
+        return f"{cell_names(keepers.cells, geometry, ', ')} are the moves that {_KEEP[keepers.value]}."
     if "best" in by_kind:
         best = by_kind["best"]
         assert best.value is not None  # pragma: no mutate - a verdict's facts carry their value
         pace = "" if best.value is Value.DRAW else f" in {best.remoteness}"
         return f"Best: {_names(best.cells, geometry, 'or')}, {_PACE[best.value]}{pace}."
     others, worst = by_kind["only move"], by_kind["worst other"]
-    worst_name = cell_name(worst.cell, geometry)
+    worst_names = _names(worst.cells or (worst.cell,), geometry)  # every one as bad: one named alone is the worst
     if others.value is Value.LOSS:
-        return f"Every other move loses, {worst_name} soonest (in {worst.remoteness})."
+        if set(worst.cells) == set(others.cells):
+            return f"Every other move loses in {worst.remoteness}."
+        return f"Every other move loses, {worst_names} soonest (in {worst.remoteness})."
     if worst.value is Value.DRAW:
         return "Every other move only draws."
-    return f"Every other move does worse; {worst_name} even loses in {worst.remoteness}."
+    loses = "loses" if len(worst.cells) <= 1 else "lose"
+    return f"Every other move does worse; {worst_names} even {loses} in {worst.remoteness}."
 
 
 __all__ = ["VERDICT_FACTS", "tell", "tell_line"]
