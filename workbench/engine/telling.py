@@ -77,7 +77,7 @@ def tell_line(
     the line's ``facts`` (step 0 its first move, the game's ply ``first_ply``, said by its numbered move as History
     numbers them); ``more`` says the line goes on past the last move told. The line stops before the first move
     whose clause would name one of the ``hidden`` cells."""
-    clauses = []
+    clauses: list[str] = []
     for _, group in groupby(facts, key=lambda fact: fact.step):
         step = list(group)
         if hidden and _named(step) & hidden:
