@@ -342,6 +342,9 @@ def test_a_mistake_in_a_variation_is_found_from_the_main_line():
     state = reduce(state, PlayCell(cell=2))
     exercises = mistakes_of_tree(state.tree, None)
     assert [(exercise.played, exercise.where) for exercise in exercises] == [(2, "move 1… 2 of a variation")]
+    # a study's name as its owner wrote it, quotes and all (Python's repr showed it escaped: 'Tom\'s')
+    (exercise,) = mistakes_of_tree(state.tree, None, study='Tom\'s "corner"')
+    assert exercise.where == "study 'Tom's \"corner\"', move 1… 2 of a variation"
 
 
 def test_a_new_empty_game_has_nothing_to_save():

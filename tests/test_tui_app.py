@@ -1,9 +1,12 @@
 """Pilot tests: every binding and click path, asserting the state and what the panes show."""
 
+import html
 import io
 import os
+import re
 
 import pytest
+from rich.cells import cell_len
 from rich.console import Console
 from textual.widgets import Button, Input, OptionList, Static
 
@@ -1523,3 +1526,34 @@ async def test_an_empty_new_game_is_not_marked_unsaved_and_its_first_move_is(tmp
         assert app.sub_title.endswith("untitled study")
         await pilot.press("1")
         assert app.sub_title.endswith("untitled study •")
+
+
+def _screen_row(app, row: int) -> str:
+    """The text of one row of the screen, as its screenshot draws it."""
+    svg = app.export_screenshot()
+    parts = re.findall(rf'<text [^>]*clip-path="url\(#[\w-]+-line-{row}\)"[^>]*>([^<]*)</text>', svg)
+    return html.unescape("".join(parts)).replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("size", [(80, 30), (120, 40), (200, 60)])
+async def test_a_long_study_name_is_cut_in_the_header_and_the_unsaved_mark_stays(size, tmp_path):
+    """A review in a browser: a long name's end went with the unsaved mark, Textual's header cutting the title."""
+    name = 'Ünïcödé "quoted" — 井字棋 ' + "very long name " * 16 + "end"
+    app = WorkbenchApp(name=name, db=str(tmp_path / "long.sqlite3"))
+    async with app.run_test(size=size) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5")
+        await pilot.pause()
+        header = _screen_row(app, 0).rstrip()
+        assert header.endswith("…" + " •") and "workbench — classic · Ünïcödé" in header, header
+        assert cell_len(header) <= size[0]
+        await pilot.resize_terminal(size[0] + 40, size[1])
+        await pilot.pause()
+        wider = _screen_row(app, 0).rstrip()
+        assert wider.endswith(" •") and len(wider) > len(header), wider
+    short = WorkbenchApp(name="corner", db=str(tmp_path / "short.sqlite3"))
+    async with short.run_test(size=size) as pilot:
+        await wait_ready(pilot, short)
+        await pilot.press("5")
+        await pilot.pause()
+        assert short.sub_title == "classic · corner •"

@@ -31,6 +31,27 @@ def in_a_browser(monkeypatch) -> list:
     return delivered
 
 
+async def test_a_study_without_moves_has_no_move_text_to_download_or_copy(in_a_browser, monkeypatch):
+    """A review in a browser: the download was a file holding one line break, and the clipboard got the words
+    "(no moves yet)"."""
+    copied: list[str] = []
+    monkeypatch.setattr(WorkbenchApp, "copy_to_clipboard", lambda self, text: copied.append(text))
+    app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("x")
+        await pilot.pause()
+        assert str(app.screen.query_one(".dialog-title").render()) == "Move text (no moves yet: nothing copied)"
+        assert app.screen.query_one("#download-txt").disabled and not app.screen.query_one("#download-json").disabled
+        await pilot.click("#download-txt")
+        await pilot.click("#download-json")
+        await pilot.pause()
+        assert [name for name, _, _ in in_a_browser] == ["study.json"] and copied == []
+        await pilot.press("escape", "5", "x")
+        await pilot.pause()
+        assert copied == ["5"] and not app.screen.query_one("#download-txt").disabled
+
+
 async def test_the_move_text_and_the_study_download_from_the_export_dialog(in_a_browser, tmp_path):
     app = WorkbenchApp(db=tempfile.mkdtemp() + "/library.sqlite3")
     async with app.run_test(size=(120, 36)) as pilot:

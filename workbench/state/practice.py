@@ -371,7 +371,7 @@ def _mistake_at(
     if played.value < analysis.value or not analysis.masks.best & cell_bit(node.move):
         # numbered as the History pane numbers it (``4. 8``), to be found there
         label = move_label(before, node.move)
-        where = f"study {study!r}, move {label}{line}" if study else f"move {label}{line}"
+        where = f"study '{study}', move {label}{line}" if study else f"move {label}{line}"
         return Exercise(before, node.move, where, node.parent, study)
     return None
 

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -56,7 +57,11 @@ from .panes.bars import KeysFooter
 from .panes.board import BoardGrid, BoardPane, BoardStatus
 from .panes.evaluation import EvaluationPane
 from .panes.history import HistoryPane
+from .panes.lines import ellipsis
 from .panes.symmetry import SymmetryPane
+
+HEADER_SIDES = 18
+"""The header's columns beside its title: Textual's icon on the left and the clock's room on the right."""
 
 _DRAWN_AT_ONCE = (events.Key, events.MouseDown, events.MouseUp, events.MouseScrollDown, events.MouseScrollUp)
 """The user's input whose frame the fast path's screen draws at once (a mouse's moves keep Textual's pace)."""
@@ -397,11 +402,15 @@ class WorkbenchApp(
         """The terminal is too small: the panes are hidden, and nothing may change them unseen."""
         return self._layout is not None and self._layout.too_small
 
-    def _update_title(self) -> None:
+    def _update_title(self, width: int | None = None) -> None:
+        """The header's title and the board's frame, for the terminal's ``width`` (a resize's, which the app's
+        size does not have yet; by default the app's)."""
+        width = self.size.width if width is None else width
         name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
-        self.sub_title = f"{describe_variant(self.store.state.geometry)} · {name}" + (
-            " •" if self.store.state.unsaved_work else ""
-        )
+        variant, unsaved = describe_variant(self.store.state.geometry), " •" if self.store.state.unsaved_work else ""
+        # the header cuts a title too long at its end, the unsaved mark with it: the name is cut here instead
+        room = width - HEADER_SIDES - cell_len(f"{self.title} — {variant} · {unsaved}")
+        self.sub_title = f"{variant} · {ellipsis(name, max(room, 1)) if width else name}{unsaved}"
         # under 30 rows there is no header: the board's frame carries the name and the unsaved mark
         with_header = self._layout is None or self._layout.with_header
         # the mark first: a long name is cut at its end, and the mark must not go with it

@@ -347,18 +347,21 @@ class MoveTextScreen(ModalScreen[None]):
             self.kind = kind
 
     def __init__(self, text: str, *, downloads: bool = False) -> None:
+        """``text``: the move text, copied to the clipboard already; empty where the study has no moves (nothing
+        was copied, and there is no move text to download)."""
         super().__init__()
         self._text = text
         self._downloads = downloads
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label("Move text (copied to the clipboard)", classes="dialog-title")
-            yield TextArea(self._text, read_only=True, id="movetext", soft_wrap=True)
+            title = "Move text (copied to the clipboard)" if self._text else "Move text (no moves yet: nothing copied)"
+            yield Label(title, classes="dialog-title")
+            yield TextArea(self._text or "(no moves yet)", read_only=True, id="movetext", soft_wrap=True)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Close", id="movetext-close")
                 if self._downloads:
-                    yield Button("Download move text", id="download-txt")
+                    yield Button("Download move text", id="download-txt", disabled=not self._text)
                     yield Button("Download study (.json)", id="download-json")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

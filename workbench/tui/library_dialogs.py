@@ -169,7 +169,7 @@ class OpenDialog(ModalScreen[None]):
 
         def answered(delete: bool | None) -> None:
             if not delete:
-                self._error(f"kept {name!r}")
+                self._error(f"kept '{name}'")
                 return
             problem = remove(name)
             if problem:
@@ -177,7 +177,7 @@ class OpenDialog(ModalScreen[None]):
             else:
                 option_list = self.query_one(OptionList)
                 option_list.remove_option(name)
-                self._error(f"deleted {name!r}")
+                self._error(f"deleted '{name}'")
 
         self.app.push_screen(
             Confirm(f"Delete '{name}' from the library? This cannot be undone.", yes="Delete", no="Keep it"), answered

@@ -66,6 +66,7 @@ class ResponsiveLayout(AppHost):
         if too_small:
             message.update(self._too_small_text(width, height))
         if layout == self._layout:
+            self._update_title(width)  # (a long study name is cut to the header's width)
             return  # restyling the whole screen for nothing is the dearest thing at start-up
         self._layout = layout
         panes = self.query_one("#panes")
@@ -88,7 +89,7 @@ class ResponsiveLayout(AppHost):
         self.query_one(HistoryPane).tall = layout.tall  # the verdict has its own lines there
         self.query_one("#header").display = layout.with_header
         self._fit_panes_to_board()
-        self._update_title()
+        self._update_title(width)
 
     def _fit_panes_to_board(self) -> None:
         """Under 36 rows the board pane has 15 lines, ten for the grid: a board of more rows takes what it needs

@@ -34,8 +34,9 @@ class StudyFiles(AppHost):
     def action_export(self) -> None:
         from ..dialogs import MoveTextScreen
 
-        text = export_movetext(self.store.state.tree) or "(no moves yet)"
-        self.copy_to_clipboard(text)
+        text = export_movetext(self.store.state.tree)
+        if text:  # (no moves: nothing to copy, the clipboard keeps what it held)
+            self.copy_to_clipboard(text)
         self.push_screen(MoveTextScreen(text, downloads=self.is_web))
 
     def on_move_text_screen_download_requested(self, event) -> None:
@@ -158,7 +159,7 @@ class StudyFiles(AppHost):
         self._remember_stored()
         self.store.dispatch(MarkSaved())
         self._update_title()
-        self.notify(f"Saved {self.study_name!r} in the library", timeout=2)
+        self.notify(f"Saved '{self.study_name}' in the library", timeout=2)
         return None
 
     def _replacing(self, text: str) -> str | None:
