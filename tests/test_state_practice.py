@@ -342,6 +342,13 @@ def test_a_mistake_in_a_variation_is_found_from_the_main_line():
     state = reduce(state, PlayCell(cell=2))
     exercises = mistakes_of_tree(state.tree, None)
     assert [(exercise.played, exercise.where) for exercise in exercises] == [(2, "move 1… 2 of a variation")]
+    # two mistakes from one position (the main line's 2, then a variation's 4): the position is asked once, its
+    # question and answer being the same (a review saw it twice in a row)
+    for cell in (4,):
+        state = reduce(state, Back())
+        state = reduce(state, PlayCell(cell=cell))
+    both = mistakes_of_tree(state.tree, Player.O)
+    assert [(exercise.position, exercise.played) for exercise in both] == [(Position.empty().play(5), 2)]
     # a study's name as its owner wrote it, quotes and all (Python's repr showed it escaped: 'Tom\'s')
     (exercise,) = mistakes_of_tree(state.tree, None, study='Tom\'s "corner"')
     assert exercise.where == "study 'Tom's \"corner\"', move 1… 2 of a variation"

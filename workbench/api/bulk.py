@@ -268,10 +268,11 @@ def open_solution(path: str | Path) -> Solution:
 
 
 def puzzles(name: str | Variant, count: int | None = None) -> tuple[Puzzle, ...]:
-    """The variant's puzzles (positions where exactly one move keeps the value), one per symmetry class, easiest
-    first; or ``count`` of them spread from the easiest to the hardest (the same ones every time), as ``workbench
-    puzzles`` finds them. A :class:`~workbench.engine.puzzles.Puzzle` has the ``position`` (give it to
-    :func:`workbench.position` to play or draw it), the ``answer``, ``value``, ``remoteness`` and ``difficulty``.
+    """The variant's puzzles (positions where exactly one move is right: the only win, the only draw, or the
+    slowest loss), one per symmetry class, easiest first; or ``count`` of them spread from the easiest to the
+    hardest (the same ones every time), as ``workbench puzzles`` finds them. A
+    :class:`~workbench.engine.puzzles.Puzzle` has the ``position`` (give it to :func:`workbench.position` to play
+    or draw it), the ``answer``, ``value``, ``remoteness`` and ``difficulty``.
     Boards of up to 16 cells (13–16 solved on first use).
 
     :raises InputError: ``count`` below 1, or a board above 16 cells."""

@@ -13,6 +13,7 @@ Imports only the engine, as the rest of the state does.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Literal
@@ -342,7 +343,8 @@ def mistakes_of_tree(
 ) -> tuple[Exercise, ...]:
     """Every mistake and inaccuracy of ``side`` (None: both) anywhere in the study (the library's ``study``, if it
     comes from there), by the board's ``answers`` (by default the engine's own): the main line's first, in order,
-    then each variation's (a mistake in a side line is practised wherever the cursor stands)."""
+    then each variation's (a mistake in a side line is practised wherever the cursor stands); a position once,
+    however many mistakes were played there (its question and its answer are the same)."""
     answers = answers_given(tree.root_position.geometry, answers)
     main = set(tree.main_line())
     exercises = []
@@ -352,7 +354,18 @@ def mistakes_of_tree(
         exercise = _mistake_at(tree, node_id, side, study, "" if node_id in main else " of a variation", answers)
         if exercise is not None:
             exercises.append((node_id not in main, exercise))
-    return tuple(exercise for _, exercise in sorted(exercises, key=lambda pair: pair[0]))
+    return once_each(exercise for _, exercise in sorted(exercises, key=lambda pair: pair[0]))
+
+
+def once_each(exercises: Iterable[Exercise]) -> tuple[Exercise, ...]:
+    """``exercises`` in order, each position only the first time it comes."""
+    seen: set[Position] = set()
+    kept = []
+    for exercise in exercises:
+        if exercise.position not in seen:
+            seen.add(exercise.position)
+            kept.append(exercise)
+    return tuple(kept)
 
 
 def _mistake_at(

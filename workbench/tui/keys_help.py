@@ -40,7 +40,7 @@ def help_sections(app_bindings: Iterable[BindingType], due: str = "") -> list[tu
                 ("← / →", "Step back and forward through the game"),
                 ("??", "A mistake: the history says why"),
                 ("L", "Learn from your mistakes: each one asked again, find a better move"),
-                ("u", "Puzzles: one move keeps the value, find it"),
+                ("u", "Puzzles: find the one right move (the only win or draw, or the slowest loss)"),
                 ("ctrl+p", "Every command by name"),
             ],
         ),

@@ -15,7 +15,7 @@ from ...engine.analysis import MAX_TABLE_CELLS
 from ...engine.geometry import describe_variant, format_variant
 from ...errors import WorkbenchError
 from ...state.actions import SetComment
-from ...state.practice import PRACTISED_NOTE, Exercise, Practice, mistakes_of_tree, practised_comment
+from ...state.practice import PRACTISED_NOTE, Exercise, Practice, mistakes_of_tree, once_each, practised_comment
 
 if TYPE_CHECKING:
     from .host import AppHost
@@ -143,7 +143,7 @@ class Practising(AppHost):
             )
             due_now = set(due)
             exercises.sort(key=lambda exercise: exercise.position not in due_now)  # stable: the latest first in each
-            return tuple(exercises[:PRACTICE_AT_ONCE])
+            return once_each(exercises)[:PRACTICE_AT_ONCE]  # (a position in two studies is asked once)
 
         def done(exercises) -> None:
             if not exercises:
