@@ -3,6 +3,7 @@ and the session key, the headers of every answer, the cap on apps; each check al
 aiohttp server of the test's own. And what a tab may send its app (workbench.web.messages)."""
 
 import hashlib
+import json
 import re
 import signal
 import socket
@@ -680,6 +681,31 @@ def test_the_address_is_said_at_once_on_a_pipe_too(tmp_path):
 )
 def test_a_tab_s_messages_are_read_with_their_sizes_within_a_screen_s(text, read):
     assert read_message(text) == read
+
+
+@pytest.mark.parametrize(
+    "keys, sent",
+    [
+        ("\x1b[200~x\x1b[31my\x1b[201~", "\x1b[200~x[31my\x1b[201~"),  # text copied with its colours: no keys
+        ("\x1b[200~a\x1b[201~5\x1b[201~", "\x1b[200~a[201~5\x1b[201~"),  # a pasted end mark ends nothing
+        ("\x1b[200~line one\r\nline\ttwo\x7f\x9b1~\x00\x1b[201~", "\x1b[200~line one\r\nline\ttwo1~\x1b[201~"),
+        ("\x1b[200~cut short\x1b[B", "\x1b[200~cut short[B"),  # no end mark: the paste runs to the message's end
+        ("\x1b[A\x1b[B\x1bOP59", "\x1b[A\x1b[B\x1bOP59"),  # keys typed, not pasted: as they are
+        ("✓ 井 519", "✓ 井 519"),
+    ],
+)
+def test_a_paste_s_control_characters_never_reach_the_app_as_keys(keys, sent):
+    """A review in a browser: pasting text that held an escape sequence played moves (Textual reads one inside a
+    bracketed paste as keys)."""
+    assert read_message(json.dumps(["stdin", keys])) == Message("stdin", text=sent)
+
+
+@given(st.text(max_size=60), st.text(max_size=60))
+def test_whatever_is_pasted_only_its_own_marks_reach_the_app(before, pasted):
+    keys = read_message(json.dumps(["stdin", "\x1b[200~" + pasted + "\x1b[201~"])).text
+    inside = keys.removeprefix("\x1b[200~").removesuffix("\x1b[201~")
+    assert "\x1b" not in inside and all(c in "\t\n\r" or c >= " " for c in inside)
+    assert read_message(json.dumps(["stdin", before])).text == before or "\x1b[200~" in before
 
 
 @pytest.mark.parametrize(

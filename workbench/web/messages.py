@@ -78,6 +78,30 @@ def query_size(query: Mapping[str, str]) -> tuple[tuple[int, int], str | None]:
     return size, f"a size of {numbers[0]}×{numbers[1]}, brought within {MIN_SIZE}–{MAX_SIZE}" if clamped else None
 
 
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+"""What the page's terminal (xterm.js) puts around a paste, the app having asked for bracketed pastes."""
+_KEPT_IN_A_PASTE = frozenset("\t\n\r")
+
+
+def without_pasted_controls(keys: str) -> str:
+    """``keys`` with the control characters of a pasted text taken out (but tabs and line breaks), from its start
+    mark to the last end mark after it (or the message's end). Textual reads an escape sequence inside a paste as
+    keys: text copied with its colours (``x\x1b[31my``) played moves, and a pasted end mark would end the paste
+    early. Keys typed outside a paste (arrows, function keys) are left as they are."""
+    start = keys.find(PASTE_START)
+    if start < 0:
+        return keys
+    inside = start + len(PASTE_START)
+    end = keys.rfind(PASTE_END)
+    end = end if end >= inside else len(keys)
+    pasted = "".join(
+        character
+        for character in keys[inside:end]
+        if character in _KEPT_IN_A_PASTE or not (character < " " or "\x7f" <= character <= "\x9f")
+    )
+    return keys[:inside] + pasted + keys[end:]
+
+
 def read_message(text: str) -> Message:
     """A websocket's text message, checked. :raises BadMessage: it is not one of the page's messages."""
     try:
@@ -94,7 +118,7 @@ def read_message(text: str) -> Message:
             arguments[0].encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate ("\\ud800"), which JSON lets through
             raise BadMessage("keys that are not text") from None
-        return Message("stdin", text=arguments[0])
+        return Message("stdin", text=without_pasted_controls(arguments[0]))
     if kind == "resize":
         if len(arguments) != 1 or not isinstance(arguments[0], dict):
             raise BadMessage("a resize without its size")
