@@ -661,6 +661,16 @@ async def test_any_size_renders_and_small_ones_explain(size):
             assert moves(app) == (5,)
 
 
+async def test_in_a_browser_the_too_small_message_speaks_of_its_window(monkeypatch):
+    monkeypatch.setattr(WorkbenchApp, "is_web", property(lambda self: True))
+    app = WorkbenchApp()
+    async with app.run_test(size=(55, 16)) as pilot:
+        await wait_ready(pilot, app)
+        words = str(app.query_one("#too-small", Static).render())
+        assert words.startswith("The window holds 55×16 characters.") and "needs at least 80×24" in words
+        assert "terminal" not in words
+
+
 async def test_resizing_back_and_forth_never_crashes():
     app = WorkbenchApp()
     async with app.run_test(size=(80, 24)) as pilot:

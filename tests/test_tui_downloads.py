@@ -103,3 +103,21 @@ async def test_in_a_terminal_the_export_dialog_offers_no_downloads():
 )
 def test_a_download_is_named_after_the_study_in_characters_any_file_system_takes(path, name, stem):
     assert download_stem(path, name) == stem
+
+
+async def test_in_a_browser_a_study_saved_to_a_file_says_where_on_the_server_it_is(in_a_browser, tmp_path, monkeypatch):
+    """A review in a browser: "Saved fromweb.json", and the user looked in the browser's downloads."""
+    from textual.widgets import Input
+
+    monkeypatch.chdir(tmp_path)
+    app = WorkbenchApp(db=str(tmp_path / "library.sqlite3"))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_ready(pilot, app)
+        await pilot.press("5", "ctrl+s")
+        app.screen.query_one(Input).value = "fromweb.json"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert (tmp_path / "fromweb.json").is_file() and in_a_browser == []
+        said = [n.message for n in app._notifications if n.message.startswith("Saved")]
+        where = (tmp_path / "fromweb.json").resolve()
+        assert said == [f"Saved {where} on the server's machine (x: Download study for a copy here)"]

@@ -54,8 +54,13 @@ class ResponsiveLayout(AppHost):
     def on_resize(self, event) -> None:
         self._apply_size(event.size.width, event.size.height)
 
-    @staticmethod
-    def _too_small_text(width: int, height: int) -> str:
+    def _too_small_text(self, width: int, height: int) -> str:
+        # in a browser tab the terminal is the page's, as big as its window
+        if self.is_web:
+            return (
+                f"The window holds {width}×{height} characters.\nworkbench needs at least {MIN_WIDTH}×{MIN_HEIGHT}:"
+                " make the window bigger, or the text smaller (ctrl and -)."
+            )
         return f"The terminal is {width}×{height}.\nworkbench needs at least {MIN_WIDTH}×{MIN_HEIGHT}."
 
     def _apply_size(self, width: int, height: int) -> None:

@@ -131,7 +131,11 @@ class StudyFiles(AppHost):
         self._remember_stored()
         self.store.dispatch(MarkSaved())
         self._update_title()
-        self.notify(f"Saved {path}", timeout=2)
+        if self.is_web:  # a browser's user looks in its downloads: say where the file is, and how to get one
+            where = Path(path).resolve()
+            self.notify(f"Saved {where} on the server's machine (x: Download study for a copy here)", timeout=6)
+        else:
+            self.notify(f"Saved {path}", timeout=2)
         return None
 
     def _is_file(self, text: str) -> bool:
