@@ -244,3 +244,13 @@ def test_explain_all_streams_every_move_of_every_position_as_explain_json_record
     for args, words in ((["--game", "4x4k3"], "at most 12 cells"), (["--moves", "1"], "takes no position or move")):
         assert main(["explain", "--all", *args]) == 2
         assert words in capsys.readouterr().err
+
+
+def test_a_wrong_answer_s_words_say_a_threat_without_its_cell_where_that_cell_is_a_right_answer():
+    """X's 1 threatens 5, where X wins: practice says only that it makes a threat (and stops there: O's block
+    at 5 would name it), the explanation says all."""
+    position = parse_position(".../.../.OX", Geometry())
+    explanation = explain(position, 1)
+    assert explanation.story == "1 draws: it makes a threat."
+    assert explanation.text.startswith("1?? draws: it threatens 5. O must block at 5 (and threatens 2);")
+    assert explanation.text.endswith("3, 5, 6 are the moves that win.")

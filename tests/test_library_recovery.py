@@ -3,6 +3,7 @@
 import os
 import sqlite3
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -82,6 +83,34 @@ def test_an_app_takes_over_what_it_offers_so_no_app_started_meanwhile_offers_it_
     assert run_child(LISTED_ELSEWHERE, tmp_path).stdout == "['mine']\n"
     with Library.open(path) as library:
         assert library.query("SELECT session, pid FROM recovery WHERE session = 'mine'") == [("mine", NO_APP)]
+
+
+def test_a_start_with_nothing_left_behind_writes_nothing_and_a_busy_library_refuses_a_claim(tmp_path):
+    """A claim takes the library's write lock: with nothing to claim none is asked (a start never waits for a
+    library another program is writing), and where one is held for long the claim fails as any write does."""
+    path = tmp_path / "lib.sqlite3"
+    with Library.open(path) as library:
+        with held_for_writing(path):
+            started = time.monotonic()
+            assert claim(library, left_behind(library)) == [] and time.monotonic() - started < 1
+        keep(library, "gone", played(5), path=None, name=None)
+        library.connection.execute("UPDATE recovery SET pid = 4194305")  # its app gone (past pid_max)
+        found = left_behind(library)
+        with held_for_writing(path), pytest.raises(LibraryError, match="locked by another program"):
+            claim(library, found)
+        assert [recovered.session for recovered in claim(library, found)] == ["gone"]
+
+
+@contextmanager
+def held_for_writing(path):
+    """Another program writing the library meanwhile (its write lock held)."""
+    busy = sqlite3.connect(path)
+    busy.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        busy.rollback()
+        busy.close()
 
 
 @pytest.mark.parametrize("data", ["{ not json", "5", '{"format": "workbench-study"}', "[" * 100_000])

@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, OptionList, Static
 from workbench.engine import Geometry, parse_position, principal_variation
 from workbench.state import AppState, EngineMode, load_study, reduce, save_study
 from workbench.state.actions import PlayCell, ToStart
-from workbench.tui import app as app_module, keys_help
+from workbench.tui import app as app_module, keys_help, textual_ext
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import ConfirmQuit, HelpScreen, MoveTextScreen, PathDialog, SetUpDialog, parse_setup
 from workbench.tui.features import engine_play
@@ -1556,6 +1556,9 @@ async def test_a_long_study_name_is_cut_in_the_header_and_the_unsaved_mark_stays
         await pilot.pause()
         header = _screen_row(app, 0).rstrip()
         assert header.endswith("…" + " •") and "workbench — classic · Ünïcödé" in header, header
+        # the room the cut counts on: the header's middle part, its title, as Textual lays it out
+        icon, title, clock_room = app.query_one("#header").children
+        assert title.size.width == size[0] - textual_ext.HEADER_TITLE_SIDES
         assert cell_len(header) <= size[0]
         await pilot.resize_terminal(size[0] + 40, size[1])
         await pilot.pause()

@@ -60,6 +60,32 @@ async def test_a_study_left_by_a_session_that_did_not_quit_is_offered_back(tmp_p
         assert left_behind(library) == [] and library.query("SELECT count(*) FROM recovery") == [(0,)]
 
 
+async def test_a_study_left_behind_is_offered_even_while_another_program_writes_the_library(tmp_path):
+    """The claim (library.recovery.claim) is a write: where it cannot be made, the study is offered unclaimed, as
+    before claims were, rather than not at all."""
+    import sqlite3
+
+    db = str(tmp_path / "lib.sqlite3")
+    with Library.open(db) as library:
+        keep(library, "gone", game_state(Geometry(3, 3, 3), (5, 1)), path=None, name=None)
+        library.connection.execute("UPDATE recovery SET pid = 4194305")  # its app gone (past pid_max)
+    busy = sqlite3.connect(db)
+    busy.execute("BEGIN IMMEDIATE")
+    try:
+        app = WorkbenchApp(db=db)
+        async with app.run_test(size=SIZE) as pilot:
+            assert await wait_library(pilot, app) == "open"
+            await pilot.pause()
+            assert isinstance(app.screen, Confirm)
+            assert str(app.screen.query_one("#confirm-question").render()).endswith("(an untitled study, 2 moves)")
+            assert not any("cannot be offered" in n.message for n in app._notifications)
+            busy.rollback()
+            await pilot.press("enter")
+            assert moves(app) == (5, 1)
+    finally:
+        busy.close()
+
+
 async def test_declining_the_restore_drops_it_and_a_clean_quit_leaves_nothing(tmp_path):
     db = str(tmp_path / "lib.sqlite3")
     await play_and_leave_without_quitting(db, "5")

@@ -61,7 +61,8 @@ def forget(library: Library, session: str) -> None:
 
 
 NO_APP = 0
-"""The pid of an unsaved study that no running app is keeping (one copied by a salvage)."""
+"""The pid of an unsaved study that no running app is keeping: one copied by a salvage, or one whose question was
+put off (:func:`release`)."""
 
 
 def left_behind(library: Library, *, own_session: str | None = None) -> list[Recovered]:
@@ -94,6 +95,8 @@ def claim(library: Library, found: list[Recovered]) -> list[Recovered]:
     process, as long as it is still under the process it was found under. An app started meanwhile then passes
     them by (this one runs), and one that took a row first, or dropped it, leaves it out of this one's. An app that
     ends before its question is answered leaves the row to the next start (its process gone)."""
+    if not found:
+        return []  # (no write at all: a start with nothing left behind never waits for a busy library)
     claimed = []
     with library.transaction() as connection:
         for recovered in found:

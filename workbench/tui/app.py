@@ -60,9 +60,6 @@ from .panes.history import HistoryPane
 from .panes.lines import ellipsis
 from .panes.symmetry import SymmetryPane
 
-HEADER_SIDES = 18
-"""The header's columns beside its title: Textual's icon on the left and the clock's room on the right."""
-
 _DRAWN_AT_ONCE = (events.Key, events.MouseDown, events.MouseUp, events.MouseScrollDown, events.MouseScrollUp)
 """The user's input whose frame the fast path's screen draws at once (a mouse's moves keep Textual's pace)."""
 
@@ -223,10 +220,14 @@ class WorkbenchApp(
             problems.append(f"{error}; game counts are computed instead")
         try:
             # a read-only library (perhaps of schema 2, without the recovery table) keeps nothing to offer
-            left = [] if library.read_only else claim(library, left_behind(library))
+            found = [] if library.read_only else left_behind(library)
         except LibraryError as error:
-            left = []
+            found = []
             problems.append(f"{error}; unsaved work left by an earlier run cannot be offered")
+        try:
+            left = claim(library, found)
+        except LibraryError:  # a library busy for seconds: offered all the same, unclaimed (as before claims were)
+            left = found
         return library, games, left, problems
 
     def get_driver_class(self) -> type:
@@ -409,7 +410,7 @@ class WorkbenchApp(
         name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
         variant, unsaved = describe_variant(self.store.state.geometry), " •" if self.store.state.unsaved_work else ""
         # the header cuts a title too long at its end, the unsaved mark with it: the name is cut here instead
-        room = width - HEADER_SIDES - cell_len(f"{self.title} — {variant} · {unsaved}")
+        room = width - textual_ext.HEADER_TITLE_SIDES - cell_len(f"{self.title} — {variant} · {unsaved}")
         self.sub_title = f"{variant} · {ellipsis(name, max(room, 1)) if width else name}{unsaved}"
         # under 30 rows there is no header: the board's frame carries the name and the unsaved mark
         with_header = self._layout is None or self._layout.with_header

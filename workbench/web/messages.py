@@ -87,7 +87,8 @@ def without_pasted_controls(keys: str) -> str:
     """``keys`` with the control characters of a pasted text taken out (but tabs and line breaks), from its start
     mark to the last end mark after it (or the message's end). Textual reads an escape sequence inside a paste as
     keys: text copied with its colours (``x\x1b[31my``) played moves, and a pasted end mark would end the paste
-    early. Keys typed outside a paste (arrows, function keys) are left as they are."""
+    early. Keys typed outside a paste (arrows, function keys) are left as they are. (The page sends a paste as a
+    message of its own: two in one message would have the marks between them kept as text.)"""
     start = keys.find(PASTE_START)
     if start < 0:
         return keys

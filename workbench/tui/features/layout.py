@@ -59,7 +59,7 @@ class ResponsiveLayout(AppHost):
         if self.is_web:
             return (
                 f"The window holds {width}×{height} characters.\nworkbench needs at least {MIN_WIDTH}×{MIN_HEIGHT}:"
-                " make the window bigger, or the text smaller (ctrl and -)."
+                " make the window bigger, or zoom out (ctrl or ⌘ and -)."
             )
         return f"The terminal is {width}×{height}.\nworkbench needs at least {MIN_WIDTH}×{MIN_HEIGHT}."
 

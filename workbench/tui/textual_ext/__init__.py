@@ -60,6 +60,7 @@ __all__ = [
     "main_screen",
     "terminal_driver_class",
     "title_header",
+    "HEADER_TITLE_SIDES",
     "input_arrived",
     "take_key_straight",
     "pass_on_bound",
@@ -127,6 +128,12 @@ def terminal_driver_class(textuals: type) -> type:
 HEADER_ICON = "○"
 """The header's command-palette button. Textual's own, "⭘" (U+2B58), is in few fonts: a browser with only DejaVu
 or Liberation drew it as an empty box; this circle is in both, and in every usual terminal font."""
+
+
+HEADER_TITLE_SIDES = 18
+"""The header's columns beside its title, in both modes: Textual's icon, and the room its clock would take (the
+``HeaderIcon`` and ``HeaderClockSpace`` of its private ``textual.widgets._header``; a test measures them). A title
+wider than the rest is cut at its end by Textual."""
 
 
 def title_header(id: str) -> Header:

@@ -8,9 +8,9 @@ An app slow to hand over a chunk (four seconds, on a busy machine) failed the do
 
 Here a task of its own reads the file from the app, whatever becomes of the requests; each request waits for the
 whole file and gets it with its length. A file the app stops giving before its end (a chunk not given within
-:data:`CHUNK_SECONDS`, the app gone) is answered with an error page that says so, never with part of it. A whole
-file is kept :data:`KEEP_SECONDS` for the requests that come again, all kept files together within
-:data:`KEPT_BYTES`.
+:data:`CHUNK_SECONDS`, the app gone) is answered with an error page that says so, never with part of it. Either
+is kept :data:`KEEP_SECONDS` for the requests that come again (the file, or the page), the whole files kept
+together within :data:`KEPT_BYTES` but for the newest.
 
 Implements what textual-serve 1.1's ``Server`` and ``AppService`` call on their ``download_manager``
 (``create_download``, ``chunk_received``, ``cancel_app_downloads``, ``get_download_metadata``), and answers a
@@ -61,8 +61,9 @@ class Download:
     reading: asyncio.Task[bytes] | None = None
     """The task reading the file from the app, started by the first request; its result is the whole file."""
     body: bytes | None = None
-    """The whole file, once read: kept from :attr:`read_at` (``time.monotonic``) on."""
+    """The whole file, once read."""
     read_at: float = 0.0
+    """When its reading ended (``time.monotonic``), whole or not; 0 while it has not: kept from then on."""
 
     @property
     def content_type(self) -> str:
@@ -115,7 +116,7 @@ class KeptDownloads:
         """The app is ending: what it has not handed over will not come. Files read whole stay (a request may
         come again after the tab closed); those never asked for are let go."""
         for key, download in tuple(self._downloads.items()):
-            if download.app_service.app_service_id != app_service_id or download.body is not None:
+            if download.app_service.app_service_id != app_service_id or download.read_at:
                 continue
             if download.reading is None:
                 del self._downloads[key]
@@ -126,6 +127,7 @@ class KeptDownloads:
 
     async def get_download_metadata(self, delivery_key: str) -> Download:
         """:raises KeyError: no such download (or let go)."""
+        self._let_go()
         return self._downloads[delivery_key]
 
     # the fast path's own
@@ -156,33 +158,57 @@ class KeptDownloads:
 
     async def _read(self, download: Download) -> bytes:
         chunks: list[bytes] = []
-        while True:
-            request = {"type": "deliver_chunk_request", "key": download.delivery_key, "size": CHUNK_BYTES}
-            if not await download.app_service.send_meta({**request, "name": download.name}):
-                raise self._cut(download, "the app has ended")
-            try:
-                chunk = await asyncio.wait_for(download.incoming.get(), self.chunk_seconds)
-            except TimeoutError:
-                raise self._cut(download, f"the app handed nothing over for {self.chunk_seconds:g} seconds") from None
-            if chunk is None:
-                raise self._cut(download, "the app ended before handing the whole file over")
-            if not chunk:  # the app's end of the file
-                download.body, download.read_at = b"".join(chunks), time.monotonic()
-                self._let_go()
-                return download.body
-            chunks.append(chunk)
+        try:
+            while True:
+                try:
+                    # the request to the app too: an app that stops reading its input fills the pipe
+                    chunk = await asyncio.wait_for(self._next_chunk(download), self.chunk_seconds)
+                except TimeoutError:
+                    seconds = f"{self.chunk_seconds:g} seconds"
+                    raise self._failed(download, f"the app handed nothing over for {seconds}") from None
+                if not chunk:  # the app's end of the file
+                    download.body = b"".join(chunks)
+                    self._ended(download)
+                    return download.body
+                chunks.append(chunk)
+        except DownloadCut:
+            raise
+        except BaseException:  # a bug, or the server stopping: the download ends with it, and no retry hangs on it
+            self._ended(download)
+            raise
 
-    def _cut(self, download: Download, reason: str) -> DownloadCut:
-        self._downloads.pop(download.delivery_key, None)
+    async def _next_chunk(self, download: Download) -> bytes:
+        """:raises DownloadCut: the app has ended."""
+        request = {"type": "deliver_chunk_request", "key": download.delivery_key, "size": CHUNK_BYTES}
+        if not await download.app_service.send_meta({**request, "name": download.name}):
+            raise self._failed(download, "the app has ended")
+        chunk = await download.incoming.get()
+        if chunk is None:
+            raise self._failed(download, "the app ended before handing the whole file over")
+        return chunk
+
+    def _ended(self, download: Download) -> None:
+        """The reading of ``download`` is over: it is kept from now (a request made again gets the file, or the
+        same failure), and older ones are let go."""
+        download.read_at = time.monotonic()
+        self._let_go()
+
+    def _failed(self, download: Download, reason: str) -> DownloadCut:
+        """The reading of ``download`` ended without the whole file; the exception that says why, to raise."""
+        self._ended(download)
         return DownloadCut(f"{download.file_name}: {reason}.")
 
     def _let_go(self) -> None:
-        """Files kept past :attr:`keep_seconds`, then the oldest while all together hold over :attr:`kept_bytes`
-        (the newest stays whatever its size)."""
+        """Downloads whose reading ended over :attr:`keep_seconds` ago, then the oldest whole files while all
+        together hold over :attr:`kept_bytes` (the newest stays whatever its size)."""
         now = time.monotonic()
+        for key, download in tuple(self._downloads.items()):
+            if download.read_at and now - download.read_at > self.keep_seconds:
+                del self._downloads[key]
         kept = sorted((d for d in self._downloads.values() if d.body is not None), key=lambda d: d.read_at)
         held = sum(len(download.body or b"") for download in kept)
-        for index, download in enumerate(kept):
-            if now - download.read_at > self.keep_seconds or (held > self.kept_bytes and index < len(kept) - 1):
-                del self._downloads[download.delivery_key]
-                held -= len(download.body or b"")
+        for download in kept[:-1]:
+            if held <= self.kept_bytes:
+                break
+            del self._downloads[download.delivery_key]
+            held -= len(download.body or b"")
