@@ -262,13 +262,17 @@ async def test_puzzles_honest_scores_a_skip_a_wrong_then_right_answer_a_graded_h
             await pilot.pause()
 
         position: Position = screen.practice.current.position
+        await until(pilot, lambda: "streak 0 · solved on the first try 0 of 1 (0%)" in panel(), "the skip's figures")
         await answer(next(cell for cell in position.legal_moves() if cell not in solution(position)))
         assert "Not this one." in panel() and "Still" not in panel()
+        # no solve now, however it ends: the figures count it at once (they said "1 of 1" until it was kept)
+        assert "streak 0 · solved on the first try 0 of 2 (0%)" in panel() and stats().attempts == 1
         await answer(solution(position)[0])
         assert "Right!" in panel()
         await pilot.press("n")  # found on a second try: not solved
         await until(pilot, lambda: stats().attempts == 2, "the second try kept", seconds=8)
         assert stats().solved == 0 and screen.practice.results[-1] == "found later"
+        assert "solved on the first try 0 of 2 (0%)" in panel()  # kept: the library's figures, the same
         position = screen.practice.current.position
         await pilot.press("m")
         await pilot.pause()

@@ -418,6 +418,37 @@ def sitting(puzzles, due, attempted, count: int, theme: str | None = None) -> li
 WEEK_BARS = "▁▂▃▄▅▆▇█"
 
 
+@dataclass(frozen=True, slots=True)
+class PuzzleFigures:
+    """A board's puzzle figures as the library keeps them: the streak, the first-try solves of all the attempts, a
+    bar a week (:func:`week_bars`) and how many are due today."""
+
+    streak: int
+    solved: int
+    attempts: int
+    weeks: str
+    due: int
+
+    def text(self, *, missed_now: bool = False) -> str:
+        """Their lines; with ``missed_now``, the puzzle open counted already as not solved on the first try (it is
+        not, however it ends; it is kept once it is found or shown)."""
+        streak, attempts = (0, self.attempts + 1) if missed_now else (self.streak, self.attempts)
+        if not attempts:
+            return "first puzzles on this board"
+        return (
+            f"streak {streak} · solved on the first try {self.solved} of {attempts} ({self.solved / attempts:.0%})"
+            f"\nsolved by week {self.weeks} · {self.due} due today"
+        )
+
+
+def first_try_lost(practice: Practice) -> bool:
+    """The open exercise can no longer be solved on the first try (a wrong or slower first answer, a hint, the
+    solution shown): its attempt is not a solve, whatever comes next."""
+    return practice.current is not None and bool(
+        practice.hint or practice.shown or (practice.tries and practice.tries[0].grade != "best")
+    )
+
+
 def week_bars(weeks, today: date, count: int = 8) -> str:
     """A bar a week for the ``count`` weeks up to ``today``'s, the latest last: how many were solved on the first
     try, scaled to the best week (``·`` for a week with none). ``weeks`` are (the Monday, attempts, solved), as

@@ -27,7 +27,9 @@ from ..state import AppState, GameTree, ViewSettings
 from ..state.actions import Highlight, PlayCell
 from ..state.practice import (
     Practice,
+    PuzzleFigures,
     answer,
+    first_try_lost,
     hint_region,
     hint_text,
     moved_on,
@@ -135,7 +137,7 @@ class PracticeScreen(ModalScreen[Practice]):
         title: str,
         *,
         on_result: Callable[[Practice], None] | None = None,
-        figures: str | None = None,
+        figures: PuzzleFigures | str | None = None,
     ) -> None:
         super().__init__()
         self.practice = practice
@@ -144,7 +146,9 @@ class PracticeScreen(ModalScreen[Practice]):
         """Called with the session as each exercise's ending is known: once it is settled (found, or the solution
         shown), or as it is skipped; the app keeps the attempt."""
         self._figures = figures
-        """A line of figures kept in the library (a puzzle streak and solve rate), or None."""
+        """The puzzle figures kept in the library (or why they cannot be read), or None."""
+        self._figures_cover = -1
+        """The last exercise whose attempt the figures count (the session's index)."""
 
     @property
     def _dim(self) -> Style:
@@ -244,9 +248,10 @@ class PracticeScreen(ModalScreen[Practice]):
             self.action_next()
         self.dismiss(self.practice)
 
-    def show_figures(self, figures: str) -> None:
-        """New figures from the library (an attempt kept): shown at once."""
+    def show_figures(self, figures: PuzzleFigures | str) -> None:
+        """New figures from the library (an attempt kept: the open exercise's, when it is settled): shown at once."""
         self._figures = figures
+        self._figures_cover = self.practice.index - (0 if self.practice.settled else 1)
         self.show()
 
     def _set(self, practice: Practice) -> None:
@@ -304,7 +309,11 @@ class PracticeScreen(ModalScreen[Practice]):
         text.append(f" · {exercise.where or describe_variant(geometry)}")
         if exercise.theme is not None and practice.settled:  # the theme after the answer: before, it would be a hint
             text.append(f" · {exercise.theme}")
-        if self._figures is not None:
+        if isinstance(self._figures, PuzzleFigures):
+            # a first try lost is no solve, whatever comes next: the figures say so at once, not when it is kept
+            missed_now = first_try_lost(practice) and self._figures_cover < practice.index
+            text.append(f"\n{self._figures.text(missed_now=missed_now)}", self._dim)
+        elif self._figures is not None:
             text.append(f"\n{self._figures}", self._dim)
         text.append("\n\n" + prompt(practice), "bold")
         earlier, latest = practice.tries[:-1], practice.tries[-1:]

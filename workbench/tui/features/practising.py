@@ -15,7 +15,15 @@ from ...engine.analysis import MAX_TABLE_CELLS
 from ...engine.geometry import describe_variant, format_variant
 from ...errors import WorkbenchError
 from ...state.actions import SetComment
-from ...state.practice import PRACTISED_NOTE, Exercise, Practice, mistakes_of_tree, once_each, practised_comment
+from ...state.practice import (
+    PRACTISED_NOTE,
+    Exercise,
+    Practice,
+    PuzzleFigures,
+    mistakes_of_tree,
+    once_each,
+    practised_comment,
+)
 
 if TYPE_CHECKING:
     from .host import AppHost
@@ -219,7 +227,7 @@ class Practising(AppHost):
 
     # --- shared -------------------------------------------------------------------------------------------------
 
-    def _practise(self, practice: Practice, title: str, *, figures: str | None = None) -> None:
+    def _practise(self, practice: Practice, title: str, *, figures: PuzzleFigures | str | None = None) -> None:
         from ..practice import PracticeScreen
 
         def ended(result: Practice | None) -> None:
@@ -287,7 +295,7 @@ class Practising(AppHost):
         for view in self.screen_stack[0].query(EvaluationView):  # the main screen's, under the practice screen too
             view.due = tuple(due.items())
 
-    def _figures_changed(self, figures: str) -> None:
+    def _figures_changed(self, figures: PuzzleFigures | str) -> None:
         """The puzzle figures kept have changed: the practice screen shows them anew."""
         from ..practice import PracticeScreen
 
@@ -315,9 +323,8 @@ def _exercise(puzzle, theme: str) -> Exercise:
     return Exercise(puzzle.position, where=f"puzzle · difficulty {puzzle.difficulty:.1f}", theme=theme)
 
 
-def puzzle_figures(library, geometry) -> str:
-    """The puzzle figures kept for ``geometry``: the streak and the first-try solve rate, then a bar a week and
-    what is due (read in a worker)."""
+def puzzle_figures(library, geometry) -> PuzzleFigures | str:
+    """The puzzle figures kept for ``geometry`` (read in a worker), or why they cannot be read."""
     from datetime import date
 
     from ...library.practice import progress
@@ -328,10 +335,6 @@ def puzzle_figures(library, geometry) -> str:
     except WorkbenchError as error:  # a figure not shown is no reason to stop the puzzles
         return f"(figures unavailable: {error})"
     if not found:
-        return "first puzzles on this board"
+        return PuzzleFigures(0, 0, 0, week_bars((), date.today()), 0)
     row = found[0]
-    return (
-        f"streak {row.streak} · solved on the first try {row.solved} of {row.attempts} "
-        f"({row.solved / row.attempts:.0%})"
-        f"\nsolved by week {week_bars(row.weeks, date.today())} · {row.due} due today"
-    )
+    return PuzzleFigures(row.streak, row.solved, row.attempts, week_bars(row.weeks, date.today()), row.due)
