@@ -30,11 +30,11 @@ from workbench.state.practice import (
     practised_comment,
     prompt,
     score,
-    sitting,
     solution,
     with_hint,
     with_solution,
 )
+from workbench.state.progress import sitting
 
 
 def _line(cells, geometry=None):

@@ -21,7 +21,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
     if args.theme is None:
         puzzles = find_puzzles(geometry, args.count, answers=answers)
     else:  # the theme's own, spread over their difficulty as the count spreads them all
-        from ..state.practice import sitting
+        from ..state.progress import sitting
 
         puzzles = tuple(sitting(find_puzzles(geometry, answers=answers), [], set(), args.count, args.theme))
     with open_library(args) as library:
@@ -88,7 +88,7 @@ def cmd_progress(args: argparse.Namespace) -> int:
 
 def progress_lines(rows, today) -> list[str]:
     """Each board's practice in a few lines, for a person."""
-    from ..state.practice import week_bars
+    from ..state.progress import week_bars
 
     lines = []
     for row in rows:

@@ -27,7 +27,6 @@ from ..state import AppState, GameTree, ViewSettings
 from ..state.actions import Highlight, PlayCell
 from ..state.practice import (
     Practice,
-    PuzzleFigures,
     answer,
     first_try_lost,
     hint_region,
@@ -39,6 +38,7 @@ from ..state.practice import (
     with_hint,
     with_solution,
 )
+from ..state.progress import PuzzleFigures
 from .panes.bars import KeysFooter
 from .panes.board import BoardGrid
 from .panes.lines import resolved_part

@@ -19,11 +19,11 @@ from ...state.practice import (
     PRACTISED_NOTE,
     Exercise,
     Practice,
-    PuzzleFigures,
     mistakes_of_tree,
     once_each,
     practised_comment,
 )
+from ...state.progress import PuzzleFigures
 
 if TYPE_CHECKING:
     from .host import AppHost
@@ -179,7 +179,7 @@ class Practising(AppHost):
 
         def gather():
             from ...engine.puzzles import find_puzzles, puzzle_theme
-            from ...state.practice import sitting
+            from ...state.progress import sitting
 
             if library is None:  # spread over the difficulty by the engine, as the command's --count is
                 found = sitting(find_puzzles(geometry, answers=answers), [], set(), PRACTICE_AT_ONCE, theme)
@@ -328,7 +328,7 @@ def puzzle_figures(library, geometry) -> PuzzleFigures | str:
     from datetime import date
 
     from ...library.practice import progress
-    from ...state.practice import week_bars
+    from ...state.progress import week_bars
 
     try:
         found = [row for row in progress(library, geometry) if row.kind == "puzzle"]
