@@ -349,6 +349,7 @@ def test_a_mistake_in_a_variation_is_found_from_the_main_line():
         state = reduce(state, PlayCell(cell=cell))
     both = mistakes_of_tree(state.tree, Player.O)
     assert [(exercise.position, exercise.played) for exercise in both] == [(Position.empty().play(5), 2)]
+    assert both[0].also == ((both[0].node, 4),)  # noted with it
     # a study's name as its owner wrote it, quotes and all (Python's repr showed it escaped: 'Tom\'s')
     (exercise,) = mistakes_of_tree(state.tree, None, study='Tom\'s "corner"')
     assert exercise.where == "study 'Tom's \"corner\"', move 1… 2 of a variation"

@@ -14,6 +14,7 @@ from textual.widgets import Button, Label, Static
 from workbench.engine import Geometry, Position
 from workbench.library import Library
 from workbench.library.practice import attempt_stats
+from workbench.state import ROOT
 from workbench.state.actions import PlayCell
 from workbench.state.practice import solution
 from workbench.tui.app import WorkbenchApp
@@ -188,6 +189,28 @@ async def test_learning_from_mistakes_a_wrong_answer_graded_hints_the_solution_a
             "the attempt kept",
             seconds=8,
         )
+
+
+async def test_two_mistakes_from_one_position_are_asked_once_and_both_noted():
+    """O's 2 after X's corner, then a variation's O's 4 from the same position: one question (the same answer),
+    and each move gets the note of its practice."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("1", "2", "left", "4")
+        await pilot.pause()
+        await pilot.press("L")
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PracticeScreen) and len(screen.practice.exercises) == 1
+        await pilot.press("space", "n", "escape")
+        await pilot.pause()
+        tree = app.store.state.tree
+        after_1 = tree.child_with_move(ROOT, 1)
+        note = f"practised {date.today().isoformat()}: shown (best: 5)"
+        assert [tree.node(tree.child_with_move(after_1, cell)).comment for cell in (2, 4)] == [note, note]
 
 
 async def test_at_80_by_24_three_wrong_answers_then_the_right_one_stay_in_sight_and_a_skip_then_stop_keeps_the_rest():

@@ -54,6 +54,9 @@ class Exercise:
     """The library study it comes from, if any."""
     theme: str | None = None
     """A puzzle's theme (:data:`~workbench.engine.puzzles.THEMES`), when it has one."""
+    also: tuple[tuple[NodeId, Cell], ...] = ()
+    """The open study's other mistakes from this same position (their nodes and moves): asked once, as this one,
+    and noted with it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,14 +360,14 @@ def mistakes_of_tree(
 
 
 def once_each(exercises: Iterable[Exercise]) -> tuple[Exercise, ...]:
-    """``exercises`` in order, each position only the first time it comes."""
-    seen: set[Position] = set()
-    kept = []
+    """``exercises`` in order, each position only the first time it comes; a later one of the open study is kept
+    in the first's :attr:`~Exercise.also`, to be noted with it."""
+    kept: dict[Position, Exercise] = {}
     for exercise in exercises:
-        if exercise.position not in seen:
-            seen.add(exercise.position)
-            kept.append(exercise)
-    return tuple(kept)
+        first = kept.setdefault(exercise.position, exercise)
+        if first is not exercise and exercise.study is None and exercise.node is not None and exercise.played:
+            kept[exercise.position] = replace(first, also=(*first.also, (exercise.node, exercise.played)))
+    return tuple(kept.values())
 
 
 def _mistake_at(

@@ -87,19 +87,19 @@ class Practising(AppHost):
         for index, exercise in enumerate(practice.exercises[: len(practice.results)]):
             if exercise.node is None or exercise.played is None or exercise.study is not None:
                 continue
-            if exercise.node not in state.tree:
-                continue
             if practice.results[index] == "skipped":
                 continue
-            child = state.tree.child_with_move(exercise.node, exercise.played)
-            if child is None:
-                continue
             note = practised_comment(practice, index, date.today())
-            comment = state.tree.node(child).comment
-            kept = [part for part in comment.split(" · ") if part and not PRACTISED_NOTE.match(part)]
-            self.store.dispatch(SetComment(text=" · ".join([*kept, note]), node=child))
-            state = self.store.state
-            noted += 1
+            # every mistake played from the position practised (asked once: see state.practice.once_each)
+            for node, played in ((exercise.node, exercise.played), *exercise.also):
+                child = state.tree.child_with_move(node, played) if node in state.tree else None
+                if child is None:
+                    continue
+                comment = state.tree.node(child).comment
+                kept = [part for part in comment.split(" · ") if part and not PRACTISED_NOTE.match(part)]
+                self.store.dispatch(SetComment(text=" · ".join([*kept, note]), node=child))
+                state = self.store.state
+                noted += 1
         if practice.results:
             from ...state.practice import score
 
