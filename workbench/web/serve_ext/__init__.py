@@ -17,7 +17,7 @@ piece                    what it does                                     stock
 :mod:`.downloads`        a download read whole from the app once, kept a   textual-serve's ``DownloadManager``: the
                          while for a request made again; one the app does  one request reading it gets the chunks as
                          not hand over whole is an error page, never part  they come (one made again gets nothing),
-                         of it                                             and a slow app's file cut short
+                         of it                                             and a slow app's download fails
 =======================  ===============================================  ===========================================
 
 The server's access checks (token, Host, Origin, the cap on tabs) are the same in both modes: they are added
