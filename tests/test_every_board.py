@@ -367,6 +367,18 @@ def test_beyond_16_cells_the_verdict_on_a_move_is_what_the_search_proved():
     )
 
 
+def test_a_win_at_once_is_best_where_the_search_proved_little_else_and_the_words_say_that_much(capsys):
+    """A check against a solver of its own (a helper, 4×5k4): "d2 Best move: win in 1 (every move proven)." of a
+    search of 300 nodes that had not proven every move; the words were those of the search that had."""
+    args = ["explain", "--game", "4x5k4", ".O.../..O../XXX.O/X..O.", "--move", "d2", "--nodes", "300"]
+    assert main([*args, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["value_before"]["exact"] is False and record["verdict"] == "best"
+    assert record["text"] == "d2 Best move: win in 1 (no win is quicker; not every move proven)."
+    assert main(["explain", "--game", "4x5k4", ".O.../..O../XXX.O/X..O.", "--move", "d2", "--nodes", "200000"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "d2 Best move: win in 1."
+
+
 def test_explain_beyond_16_cells_says_what_a_search_proved_and_no_more(capsys):
     moves = "c3,b2,d4,b4,a1,e5,c1,c4"
     assert main(["explain", "--game", "5x5k4", "--moves", f"{moves},a5", "--nodes", "200000", "--budget", "30s"]) == 0

@@ -205,4 +205,7 @@ def searched_headline(review: MoveReview, position: Position) -> str | None:
         assert review.remoteness_before is not None  # pragma: no mutate - narrows types
         before = value_words(review.value_before, review.remoteness_before)
         return f"{name}?! Inaccuracy: {before} → {after}. Best was {best}."
-    return f"{name} Best move: {after}" + ("." if review.exact_before else " (every move proven).")
+    # rated best with moves unproven only where it wins at once: no win is quicker, whatever the rest prove
+    return f"{name} Best move: {after}" + (
+        "." if review.exact_before else " (no win is quicker; not every move proven)."
+    )
