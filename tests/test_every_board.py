@@ -404,3 +404,13 @@ def test_explain_beyond_16_cells_says_what_a_search_proved_and_no_more(capsys):
     assert record["text"].startswith("b2: not proven within the budget")
     assert main(["explain", "--game", "5x5k4", "X..../...../...../...../.....", "--move", "a5"]) == 2
     assert capsys.readouterr().err == "workbench: error: a5: not a move here (the cell is taken)\n"
+
+
+def test_a_mistake_from_a_win_not_every_move_proven_says_win_without_its_count(capsys):
+    """A check against a helper's solver: "c4?? Mistake: win in 3 at least → draw" reads as a win in three moves
+    or more, where the proven move only shows a win in three or fewer."""
+    args = ["explain", "--game", "4x5k4", ".O.../..XX./.O..X/...O.", "--move", "c4", "--nodes", "3000", "--json"]
+    assert main(args) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["value_before"]["exact"] is False
+    assert record["text"] == "c4?? Mistake: win → draw. Proven better: b3."

@@ -199,7 +199,10 @@ def searched_headline(review: MoveReview, position: Position) -> str | None:
         before = value_words(review.value_before, review.remoteness_before)
         if review.exact_before:
             return f"{name}?? Mistake: {before} → {after}. Best was {best}."
-        return f"{name}?? Mistake: {before} at least → {after}. Proven better: {best}."
+        # a proven better move; the best of all may be better still: quicker, where it wins ("win in 3 at least"
+        # read as three moves or more), so a win is said without its count, as the review's lines say it
+        at_least = review.value_before.label + ("" if review.value_before is Value.WIN else " at least")
+        return f"{name}?? Mistake: {at_least} → {after}. Proven better: {best}."
     if review.rating is Rating.INACCURATE:
         assert review.value_before is not None  # pragma: no mutate - narrows types
         assert review.remoteness_before is not None  # pragma: no mutate - narrows types
