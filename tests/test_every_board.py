@@ -373,6 +373,7 @@ def test_a_win_at_once_is_best_where_the_search_proved_little_else_and_the_words
     args = ["explain", "--game", "4x5k4", ".O.../..O../XXX.O/X..O.", "--move", "d2", "--nodes", "300"]
     assert main([*args, "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
+    assert next(iter(record)) == "variant" and record["variant"] == "4x5k4"  # first, as every explain record's
     assert record["value_before"]["exact"] is False and record["verdict"] == "best"
     assert record["text"] == "d2 Best move: win in 1 (no win is quicker; not every move proven)."
     assert main(["explain", "--game", "4x5k4", ".O.../..O../XXX.O/X..O.", "--move", "d2", "--nodes", "200000"]) == 0

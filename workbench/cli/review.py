@@ -214,6 +214,7 @@ def _explain_searched(args: argparse.Namespace, position: Position, cell) -> int
     if args.json:
         print_json(
             {
+                "variant": str(geometry),  # first, as every explain record (docs/cli.md)
                 "position": format_position(position),
                 "cell": cell,
                 "name": cell_name(cell, geometry),
