@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.cells import cell_len
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -410,7 +409,9 @@ class WorkbenchApp(
         name = Path(self.study_path).name if self.study_path else self.study_name or "untitled study"
         variant, unsaved = describe_variant(self.store.state.geometry), " •" if self.store.state.unsaved_work else ""
         # the header cuts a title too long at its end, the unsaved mark with it: the name is cut here instead
-        room = width - textual_ext.HEADER_TITLE_SIDES - cell_len(f"{self.title} — {variant} · {unsaved}")
+        room = (
+            width - textual_ext.HEADER_TITLE_SIDES - self.format_title(self.title, f"{variant} · {unsaved}").cell_length
+        )
         self.sub_title = f"{variant} · {ellipsis(name, max(room, 1)) if width else name}{unsaved}"
         # under 30 rows there is no header: the board's frame carries the name and the unsaved mark
         with_header = self._layout is None or self._layout.with_header
