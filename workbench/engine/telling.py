@@ -49,9 +49,11 @@ def tell(
     if value.value is not Value.DRAW and not kinds & {"completes", "must complete"}:
         outcome += f" in {value.remoteness}"
     rest = _rest(outcome, _own_role(own, geometry), line_words)
-    story_rest = _rest(
-        outcome, _own_role(own, geometry, hidden), line_words if story_line_words is None else story_line_words
-    )
+    if hidden:  # (most explanations hide nothing: their story is the text's, less the verdict)
+        story_line = line_words if story_line_words is None else story_line_words
+        story_rest = _rest(outcome, _own_role(own, geometry, hidden), story_line)
+    else:
+        story_rest = rest
     text = f"{name}{mark}{rest} {_verdict(verdict, geometry)}" if verdict else f"{name}{mark}{rest}"
     return text, name + story_rest
 
