@@ -1,6 +1,7 @@
 """Nothing lost: unsaved work survives an app that did not quit cleanly, and every way out asks first."""
 
 import os
+from contextlib import ExitStack
 from datetime import UTC
 
 import pytest
@@ -12,6 +13,7 @@ from workbench.state.played import game_state
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import Confirm, ConfirmQuit
 
+from .test_library_recovery import held_for_writing
 from .tui_helpers import moves, wait_library
 
 SIZE = (100, 34)
@@ -28,6 +30,14 @@ async def play_and_leave_without_quitting(db, *keys):
     return session
 
 
+async def offered_question(pilot, app) -> str:
+    """The restore question the app asks once its library is open (it must be up)."""
+    assert await wait_library(pilot, app) == "open"
+    await pilot.pause()
+    assert isinstance(app.screen, Confirm)
+    return str(app.screen.query_one("#confirm-question").render())
+
+
 async def test_a_study_left_by_a_session_that_did_not_quit_is_offered_back(tmp_path):
     db = str(tmp_path / "lib.sqlite3")
     await play_and_leave_without_quitting(db, "5", "1", "9")
@@ -35,10 +45,7 @@ async def test_a_study_left_by_a_session_that_did_not_quit_is_offered_back(tmp_p
         library.connection.execute("UPDATE recovery SET pid = 4194305")
     app = WorkbenchApp(db=db)
     async with app.run_test(size=SIZE) as pilot:
-        assert await wait_library(pilot, app) == "open"
-        await pilot.pause()
-        assert isinstance(app.screen, Confirm)
-        question = str(app.screen.query_one("#confirm-question").render())
+        question = await offered_question(pilot, app)
         assert question.startswith("Restore the unsaved study from ") and question.endswith(
             "(an untitled study, 3 moves)"
         )
@@ -63,27 +70,19 @@ async def test_a_study_left_by_a_session_that_did_not_quit_is_offered_back(tmp_p
 async def test_a_study_left_behind_is_offered_even_while_another_program_writes_the_library(tmp_path):
     """The claim (library.recovery.claim) is a write: where it cannot be made, the study is offered unclaimed, as
     before claims were, rather than not at all."""
-    import sqlite3
-
     db = str(tmp_path / "lib.sqlite3")
     with Library.open(db) as library:
         keep(library, "gone", game_state(Geometry(3, 3, 3), (5, 1)), path=None, name=None)
         library.connection.execute("UPDATE recovery SET pid = 4194305")  # its app gone (past pid_max)
-    busy = sqlite3.connect(db)
-    busy.execute("BEGIN IMMEDIATE")
-    try:
+    with ExitStack() as busy:
+        busy.enter_context(held_for_writing(db))
         app = WorkbenchApp(db=db)
         async with app.run_test(size=SIZE) as pilot:
-            assert await wait_library(pilot, app) == "open"
-            await pilot.pause()
-            assert isinstance(app.screen, Confirm)
-            assert str(app.screen.query_one("#confirm-question").render()).endswith("(an untitled study, 2 moves)")
+            assert (await offered_question(pilot, app)).endswith("(an untitled study, 2 moves)")
             assert not any("cannot be offered" in n.message for n in app._notifications)
-            busy.rollback()
+            busy.close()  # the other program done
             await pilot.press("enter")
             assert moves(app) == (5, 1)
-    finally:
-        busy.close()
 
 
 async def test_declining_the_restore_drops_it_and_a_clean_quit_leaves_nothing(tmp_path):
@@ -91,10 +90,7 @@ async def test_declining_the_restore_drops_it_and_a_clean_quit_leaves_nothing(tm
     await play_and_leave_without_quitting(db, "5")
     app = WorkbenchApp(db=db)
     async with app.run_test(size=SIZE) as pilot:
-        assert await wait_library(pilot, app) == "open"
-        await pilot.pause()
-        assert isinstance(app.screen, Confirm)
-        assert str(app.screen.query_one("#confirm-question").render()).endswith("(an untitled study, 1 move)")
+        assert (await offered_question(pilot, app)).endswith("(an untitled study, 1 move)")
         await pilot.click("#yes")  # Discard
         assert moves(app) == () and not app.store.state.modified
         await pilot.press("ctrl+q")  # nothing unsaved: quits at once
