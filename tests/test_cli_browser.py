@@ -9,6 +9,7 @@ Chromium), where a missing browser fails the run instead of skipping the one tes
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import http.server
 import os
@@ -356,6 +357,46 @@ def test_a_tab_of_a_server_started_again_says_so_and_a_server_with_no_token_need
                 process.wait(30)
             with serving_again(tmp_path, "--no-token", reach="this machine only, with no key") as (process, url):
                 open_panes(browser.new_context(viewport=VIEWPORT).new_page(), url, "the panes with no token")
+        finally:
+            browser.close()
+
+
+PIXELS = """async ([shot, points]) => {
+    const image = new Image();
+    image.src = "data:image/png;base64," + shot;
+    await image.decode();
+    const canvas = document.createElement("canvas");
+    [canvas.width, canvas.height] = [image.width, image.height];
+    const context = canvas.getContext("2d");
+    context.drawImage(image, 0, 0);
+    return points.map(([x, y]) => Array.from(context.getImageData(x, y, 1, 1).data.slice(0, 3)));
+}"""
+"""The colours of a screenshot's pixels at ``points``, read by the page (no image library needed here)."""
+
+
+def test_under_a_light_theme_the_page_s_edges_under_the_last_row_and_beside_the_last_column_are_light(tmp_path):
+    """The window is rarely a whole number of rows and columns: the pixels no row or column covers were the page's
+    dark blue under a light theme (a dark line under the footer). They are the theme's background now."""
+    sync_api = _chromium()
+    settings = tmp_path / "config" / "workbench" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"theme": "solarized-light"}')
+    with serving_again(tmp_path) as (process, url), sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1283, "height": 805})
+            open_panes(page, url, "the panes")
+            page.wait_for_timeout(300)  # (the frame drawn on the canvas)
+            screen = page.evaluate(
+                "(({width, height}) => [width, height])(document.querySelector('.xterm-screen')"
+                ".getBoundingClientRect())"
+            )
+            assert screen[0] < 1283 - 1 and screen[1] < 805 - 1, screen  # pixels to spare on both edges
+            shot = base64.b64encode(page.screenshot()).decode()
+            below = [(x, 804) for x in (0, 400, 1282)]
+            beside = [(1282, y) for y in (0, 400, 804)]
+            colours = page.evaluate(PIXELS, [shot, below + beside])
+            assert colours == [[253, 246, 227]] * 6, colours  # solarized-light's background, #fdf6e3
         finally:
             browser.close()
 

@@ -1,4 +1,5 @@
-"""The driver of a served app (`workbench serve`): Textual's web driver, and an app that ends with its server."""
+"""The driver of a served app (`workbench serve`): Textual's web driver, an app that ends with its server, and a
+page whose terminal takes the theme's colours."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ import threading
 from typing import Any
 
 from textual.app import App
+from textual.color import Color, ColorParseError
 from textual.drivers.web_driver import WebDriver
+from textual.signal import SignalError
+from textual.theme import Theme
 
 from ..lifeline import die_with_parent
 
@@ -24,7 +28,12 @@ class ServedDriver(WebDriver):
     then, as on a quit, so its unsaved study is kept for the next tab; a SIGTERM (the server's, or the warm
     process's as it ends) does the same. An app that has not ended :data:`EXIT_SECONDS` after either (busy, or
     stuck) is killed; and the kernel kills the app when the process that started it ends, whatever state the app
-    is in (its parent-death signal): no app outlives its server."""
+    is in (its parent-death signal): no app outlives its server.
+
+    The page's terminal is told the theme's background (and an ANSI theme's foreground) as its own default colours
+    (:func:`page_colours`), at the start and at every change of theme: the few pixels of the page below the last
+    row and beside the last column are the terminal's background, not of a row, and were the page's dark blue
+    under every theme; an ANSI theme draws on the terminal's own colours, which in the page are light on dark."""
 
     EXIT_SECONDS = 3.0
 
@@ -46,6 +55,15 @@ class ServedDriver(WebDriver):
             # starts it by ``exec`` in its shell, or the warm process), even while it is stopped or busy
             die_with_parent(os.getppid())
         super().start_application_mode()
+        try:
+            self.served_app.theme_changed_signal.subscribe(self.served_app, self.tell_page_colours)
+        except SignalError:  # (an app not yet running, in a Textual other than this one: its start's colours stay)
+            pass
+        self.tell_page_colours(self.served_app.current_theme)
+
+    def tell_page_colours(self, theme: Theme) -> None:
+        """Set the page's terminal's default colours to ``theme``'s (:func:`page_colours`)."""
+        self.write(page_colours(theme, self.served_app.get_css_variables().get("background", "")))
 
     def run_input_thread(self) -> None:
         super().run_input_thread()
@@ -64,6 +82,34 @@ class ServedDriver(WebDriver):
         deadline = threading.Timer(self.EXIT_SECONDS, os.kill, (os.getpid(), signal.SIGKILL))
         deadline.daemon = True  # (an app that ends first takes it with it)
         deadline.start()
+
+
+ANSI_LIGHT_PAGE = ("#000000", "#ffffff")
+"""The foreground and background of the page's terminal under a light ANSI theme, as a light terminal's."""
+
+
+def page_colours(theme: Theme, background: str) -> str:
+    """The escape codes (OSC 10 and 11, xterm's; xterm.js takes them) that set a terminal's default foreground
+    and background to ``theme``'s: its ``background`` (the CSS variable, which Textual works out where the theme
+    names none), with the page's own foreground (OSC 110 restores it); a dark ANSI theme the page's own colours
+    (OSC 110 and 111), a light one black on white. A background that is not a colour restores the page's."""
+    if theme.ansi:
+        if theme.dark:
+            return "\x1b]110\x1b\\\x1b]111\x1b\\"
+        foreground, background = ANSI_LIGHT_PAGE
+        return f"\x1b]10;{_xterm_colour(foreground)}\x1b\\\x1b]11;{_xterm_colour(background)}\x1b\\"
+    try:
+        colour = Color.parse(background)
+    except ColorParseError:
+        return "\x1b]110\x1b\\\x1b]111\x1b\\"
+    # the foreground restored too: an ANSI theme before may have set it, and no cell of this theme's reads it
+    return f"\x1b]110\x1b\\\x1b]11;{_xterm_colour(colour.hex6)}\x1b\\"
+
+
+def _xterm_colour(hex6: str) -> str:
+    """``#rrggbb`` as X11 writes a colour in a terminal's escape code, ``rgb:rr/gg/bb``."""
+    hex6 = hex6.lower()
+    return f"rgb:{hex6[1:3]}/{hex6[3:5]}/{hex6[5:7]}"
 
 
 _errors_kept = False
