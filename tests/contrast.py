@@ -78,3 +78,18 @@ def failures(svg: str) -> list[Failure]:
             if ratio < needed:
                 found.append(Failure(row, first + offset, char, colour, behind, round(ratio, 2), needed))
     return found
+
+
+_HEX = re.compile(r"#[0-9a-f]{6}")
+
+
+def in_256_colours(svg: str) -> str:
+    """``svg`` (a truecolor screenshot) with each colour as a terminal of 256 colours draws it: the one Rich's
+    ``Color.downgrade`` picks in this process (on the fast path, :mod:`workbench.tui.textual_ext.colours`)."""
+    from rich.color import Color, ColorSystem
+
+    def approximated(match: re.Match) -> str:
+        red, green, blue = Color.parse(match.group(0)).downgrade(ColorSystem.EIGHT_BIT).get_truecolor()
+        return f"#{red:02x}{green:02x}{blue:02x}"
+
+    return _HEX.sub(approximated, svg)

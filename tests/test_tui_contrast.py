@@ -6,8 +6,9 @@ from textual.app import App
 from textual.color import Color
 
 from workbench.tui.app import WorkbenchApp
+from workbench.tui.textual_ext import MODE
 
-from .contrast import contrast, failures
+from .contrast import contrast, failures, in_256_colours
 from .tui_helpers import wait_ready
 
 # The ANSI themes draw in the terminal's own 16 colours, which the screenshot can only guess
@@ -39,20 +40,39 @@ def describe(found) -> str:
     )
 
 
+KNOWN_IN_256_COLOURS = {("atom-one-light", "#5faf00", "#ffffff")}
+"""Pairs under AA in 256 colours that no choice of a nearest colour mends: atom-one-light's bold success text,
+#479f29 on #fafafa (3.2:1, the theme's own), has as its nearest #5faf00 (2.76:1); the next nearest is darker."""
+
+
+def unreadable(svg: str, theme: str) -> list:
+    """The screenshot's text under AA in truecolor, and, on the fast path, in 256 colours (tmux, unless told its
+    terminal takes truecolor), but for :data:`KNOWN_IN_256_COLOURS`."""
+    found = failures(svg)
+    if MODE.fast:
+        found += [
+            failure
+            for failure in failures(in_256_colours(svg))
+            if (theme, failure.foreground, failure.background) not in KNOWN_IN_256_COLOURS
+        ]
+    return found
+
+
 @pytest.mark.parametrize("theme", THEMES)
 async def test_every_text_is_readable_in_every_theme(theme):
+    """In truecolor, and in 256 colours (:func:`unreadable`)."""
     app = WorkbenchApp()
     app.theme = theme
     async with app.run_test(size=SIZE) as pilot:
         await wait_ready(pilot, app)
         await pilot.press("4", "1", "5", "2", "3", "backspace", "v")  # marks ?? and ?!, the values overlay, the cursor
         await pilot.pause()
-        found = failures(app.export_screenshot())
+        found = unreadable(app.export_screenshot(), theme)
         assert not found, describe(found)
         for keys in (("v", *["m"] * 6), ("6",)):  # the best-move mask; then 6 wins, and the line is marked
             await pilot.press(*keys)
             await pilot.pause()
-            found = failures(app.export_screenshot())
+            found = unreadable(app.export_screenshot(), theme)
             assert not found, describe(found)
         assert app.store.state.position.is_over
 
@@ -73,7 +93,7 @@ async def test_the_teacher_s_screens_are_readable_in_every_theme(theme, tmp_path
         await until(pilot, lambda: "to move: " in str(app.screen.query_one("#practice-panel").render()), "a puzzle")
         await pilot.press("m")  # a hint
         await pilot.pause()
-        found = failures(app.export_screenshot())
+        found = unreadable(app.export_screenshot(), theme)
         assert not found, "puzzles: " + describe(found)
         app.theme = "textual-light" if theme != "textual-light" else "textual-dark"  # and after a change of theme
         await pilot.pause()
@@ -87,7 +107,7 @@ async def test_the_teacher_s_screens_are_readable_in_every_theme(theme, tmp_path
         await pilot.press("1", "2", "4", "7", "5", "3", "6", "L", "o")  # O's 2?? learnt from
         await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "learning", seconds=8)
         await pilot.pause()
-        found = failures(app.export_screenshot())
+        found = unreadable(app.export_screenshot(), theme)
         assert not found, "learning: " + describe(found)
 
 
@@ -125,7 +145,7 @@ async def test_dialogs_are_readable_over_the_dimmed_screen(theme, keys):
         await pilot.press(*keys)
         await pilot.pause()
         box = app.screen.query_one(".dialog").region
-        found = [f for f in failures(app.export_screenshot()) if box.contains(f.column, f.row)]
+        found = [f for f in unreadable(app.export_screenshot(), theme) if box.contains(f.column, f.row)]
         assert not found, describe(found)
 
 

@@ -1,6 +1,7 @@
-"""The gate: the one package of the app that reads or overrides private parts of Textual.
+"""The gate: the one package of the app that reads or overrides private parts of Textual (and one of Rich).
 
-Each piece here makes the app quicker and never different, and has a stock counterpart, Textual's own:
+Each piece here has a stock counterpart, Textual's or Rich's own. Each makes the app quicker and never different,
+but :mod:`.colours`, which draws the app in a terminal of 256 colours in the colours nearest its own:
 
 ========================  =================================================  =====================================
 piece                     what it does                                       stock
@@ -22,13 +23,15 @@ piece                     what it does                                       sto
 :mod:`.scrollbars`        scrollbars drawn from a kept strip; a line count   Textual's ``ScrollBar``, a layout
                           that needs no layout
 :mod:`.binding`           the state set on each bound pane directly          ``data_bind``
+:mod:`.colours`           in 256 colours, each colour the palette's nearest  Rich's ``Color.downgrade``: each
+                                                                             channel rounded on its own
 ========================  =================================================  =====================================
 
 The app runs on the stock counterparts (:data:`MODE`, which ``workbench --version`` prints) when
 ``WORKBENCH_STOCK_TEXTUAL=1`` is set, when the installed Textual is not a release these pieces were checked
 against (:data:`~workbench.framework_mode.CHECKED_TEXTUAL`; ``tests/versions.py`` checks them), or when a
-piece cannot be loaded. Stock is complete and correct, only slower. The decision is made once, at import, before
-anything private is imported.
+piece cannot be loaded. Stock is complete and correct, only slower (and in 256 colours, as Rich rounds them).
+The decision is made once, at import, before anything private is imported.
 
 Outside this package and :mod:`workbench.web.serve_ext` (textual-serve's), a private name of Textual, Rich or
 textual-serve is a defect: ``tests/test_gate.py`` fails on one.
@@ -73,7 +76,7 @@ def _load(mode: Mode) -> Mode:
     if not mode.fast:
         return mode
     try:
-        from . import compositor, header, key_routing, scrollbars, terminal_driver  # noqa: F401
+        from . import colours, compositor, header, key_routing, scrollbars, terminal_driver  # noqa: F401
     except (ImportError, AttributeError) as error:
         return Mode(False, f"{mode.reason}, but the fast path could not be loaded: {error}")
     return mode
@@ -84,7 +87,10 @@ MODE: Mode = _load(mode_for(*APP_PACKAGES))
 
 if MODE.fast:
     from .binding import bound_nodes, set_bound
+    from .colours import install as _install_colours
     from .scrollbars import LinesWithoutLayout, OwnScrollBars
+
+    _install_colours()
 else:
 
     class OwnScrollBars:  # type: ignore[no-redef]
