@@ -144,6 +144,52 @@ async def test_two_studies_left_behind_each_is_asked_about_in_its_own_words(tmp_
         assert library.query("SELECT count(*) FROM recovery") == [(0,)]
 
 
+async def test_a_study_whose_app_ends_just_after_the_library_opened_is_offered_all_the_same(tmp_path):
+    """A reloaded browser tab: its new app opens the library while the old one, asked to quit, still runs; the old
+    one's study is left behind a moment later, and offered then. Kept for later, it is not asked about again while
+    the app goes on looking (another tab's app runs); that tab's study is not offered while it runs."""
+    import subprocess
+    import sys
+
+    from workbench.tui.features.recovery import LOOK_AGAIN_SECONDS
+
+    from .tui_helpers import until
+
+    db = str(tmp_path / "lib.sqlite3")
+    sleeping = [sys.executable, "-c", "import time; time.sleep(60)"]
+    with subprocess.Popen(sleeping) as ending, subprocess.Popen(sleeping) as other_tab:
+        try:
+            with Library.open(db) as library:
+                for session, app_process, played in (("reloaded", ending, (5, 1, 9)), ("other", other_tab, (1,))):
+                    keep(library, session, game_state(Geometry(3, 3, 3), played), path=None, name=None)
+                    library.connection.execute(
+                        "UPDATE recovery SET pid = ? WHERE session = ?", (app_process.pid, session)
+                    )
+            app = WorkbenchApp(db=db)
+            async with app.run_test(size=SIZE) as pilot:
+                assert await wait_library(pilot, app) == "open"
+                await pilot.press("2")  # a study of this app's own, unsaved
+                await pilot.pause(LOOK_AGAIN_SECONDS * 1.5)
+                assert not isinstance(app.screen, Confirm)  # both apps run: nothing left behind yet
+                ending.kill()
+                ending.wait()
+                await until(pilot, lambda: isinstance(app.screen, Confirm), "the study offered", seconds=10)
+                question = str(app.screen.query_one("#confirm-question").render())
+                assert question.endswith("(an untitled study, 3 moves)")
+                assert app.library.query("SELECT pid FROM recovery WHERE session = 'reloaded'") == [(os.getpid(),)]
+                await pilot.press("enter")  # restore: over this app's unsaved study, which it asks about first
+                assert isinstance(app.screen, ConfirmQuit)
+                await pilot.press("escape")  # back: kept for later
+                await pilot.pause(LOOK_AGAIN_SECONDS * 2.5)  # (still looking: the other tab's app runs)
+                assert app.screen is app.screen_stack[0] and moves(app) == (2,)
+                assert app.library.query("SELECT pid FROM recovery WHERE session = 'reloaded'") == [(NO_APP,)]
+                await pilot.press("ctrl+q")
+                await pilot.press("d")
+        finally:
+            ending.kill()
+            other_tab.kill()
+
+
 async def test_a_saved_study_leaves_nothing_to_recover(tmp_path):
     db = str(tmp_path / "lib.sqlite3")
     app = WorkbenchApp(db=db)

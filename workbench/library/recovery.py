@@ -90,6 +90,14 @@ def left_behind(library: Library, *, own_session: str | None = None) -> list[Rec
     return found
 
 
+def held_elsewhere(library: Library) -> bool:
+    """Whether another process that still runs keeps a study here: an app open in another tab or terminal, or one
+    that is ending (a reloaded tab's, whose app the server has asked to quit), whose study is left behind once it
+    has ended."""
+    rows = library.query("SELECT pid FROM recovery")  # pragma: no mutate - SQL
+    return any(pid != os.getpid() and is_running(pid) for (pid,) in rows)
+
+
 def claim(library: Library, found: list[Recovered]) -> list[Recovered]:
     """Those of ``found`` (:func:`left_behind`'s) that this app takes over to offer: each row marked with this
     process, as long as it is still under the process it was found under. An app started meanwhile then passes

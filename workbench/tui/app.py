@@ -204,7 +204,7 @@ class WorkbenchApp(
     def _open_library(self):
         from ..library import Library, LibraryError
         from ..library.games import has_games
-        from ..library.recovery import claim, left_behind
+        from ..library.recovery import claim, held_elsewhere, left_behind
 
         try:
             library = Library.open(self.db_path)
@@ -217,9 +217,11 @@ class WorkbenchApp(
         except LibraryError as error:
             games = False
             problems.append(f"{error}; game counts are computed instead")
+        held = False
         try:
             # a read-only library (perhaps of schema 2, without the recovery table) keeps nothing to offer
             found = [] if library.read_only else left_behind(library)
+            held = not library.read_only and held_elsewhere(library)  # (perhaps a reloaded tab's app, ending)
         except LibraryError as error:
             found = []
             problems.append(f"{error}; unsaved work left by an earlier run cannot be offered")
@@ -227,7 +229,7 @@ class WorkbenchApp(
             left = claim(library, found)
         except LibraryError:  # a library busy for seconds: offered all the same, unclaimed (as before claims were)
             left = found
-        return library, games, left, problems
+        return library, games, (left, held), problems
 
     def get_driver_class(self) -> type:
         """Textual's choice (a terminal's driver, or the web driver textual-serve asks for), the web driver made
@@ -284,13 +286,14 @@ class WorkbenchApp(
             else:
                 opened = worker.result
                 assert opened is not None  # pragma: no mutate - the worker's result: a library, or why not (above)
-                self.library, self.library_has_games, left_behind, problems = opened
+                self.library, self.library_has_games, (left_behind, others_keep), problems = opened
                 if self.study_name and not self.study_path:  # opened by name (`workbench open NAME`)
                     self._remember_stored()
                 self._forget_library_games()
                 for problem in problems:
                     self.notify(problem, title="Library", severity="warning", timeout=8)
-                self._start_recovery(self.library, left_behind)  # first: a restore offer holds the engine
+                # first: a restore offer holds the engine
+                self._start_recovery(self.library, left_behind, look_again=others_keep)
                 self.library_status = "open"
                 self._library_games()
         elif worker.name == "library-games" and isinstance(worker.result, Exception):

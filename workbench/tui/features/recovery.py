@@ -28,6 +28,13 @@ def _when(updated: str) -> str:
     return moment.strftime("%H:%M" if moment.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
 
 
+LOOK_AGAIN_SECONDS = 1.0
+LOOK_AGAIN_TIMES = 5
+"""A study kept by another app that still runs when this one's library opens may be a reloaded tab's, its app
+ending (the server gives an app asked to quit seconds before it kills it): while one is there, studies left
+behind are looked for again every :data:`LOOK_AGAIN_SECONDS`, this many times, and offered as they come."""
+
+
 class Recovery(AppHost):
     """Keep the study safe in the library after every change; offer back what a crash left."""
 
@@ -36,7 +43,9 @@ class Recovery(AppHost):
     _restore_pending = False
     """A restore question is up (or about to be): the engine holds its move until it is answered."""
 
-    def _start_recovery(self, library, left_behind) -> None:
+    def _start_recovery(self, library, left_behind, *, look_again: bool = False) -> None:
+        """Keep this app's study from now on, and offer ``left_behind``; with ``look_again`` (another running app
+        keeps a study), look for studies left behind again for a few seconds (:data:`LOOK_AGAIN_SECONDS`)."""
         from ...library.recovery import RecoveryKeeper
 
         if self._recovery_ended:  # the library opened as the app was quitting: a clean quit left nothing to keep
@@ -52,6 +61,44 @@ class Recovery(AppHost):
         self.keeper = RecoveryKeeper(library.path)
         self._keep_recovery()
         self._offer_restore(list(left_behind))
+        if look_again:
+            self._look_again_later(LOOK_AGAIN_TIMES)
+
+    def _look_again_later(self, times: int) -> None:
+        self.set_timer(
+            LOOK_AGAIN_SECONDS,
+            lambda: self.run_worker(
+                lambda: self._look_again(times), thread=True, name="look-again", exit_on_error=False
+            ),
+        )
+
+    def _look_again(self, times: int) -> None:
+        """(A worker's thread.) Studies left behind since the library opened, claimed and offered; again a
+        second later while another running app still keeps one, ``times`` in all."""
+        from ...library import LibraryError
+        from ...library.recovery import claim, held_elsewhere, left_behind
+
+        library, keeper = self.library, self.keeper
+        if library is None or keeper is None or self._recovery_ended:
+            return
+        try:
+            found = [
+                recovered
+                for recovered in left_behind(library, own_session=keeper.session)
+                if recovered.session not in self._asked_about
+            ]
+            left, held = claim(library, found), held_elsewhere(library)
+        except LibraryError:  # a busy library: the study stays for the next start
+            return
+        self.call_from_thread(self._found_again, left, held and times > 1, times - 1)
+
+    def _found_again(self, left: list, look_again: bool, times: int) -> None:
+        if self._recovery_ended:  # (its claims end with this process: the next start offers them)
+            return
+        if left:
+            self._offer_restore(left)
+        if look_again:
+            self._look_again_later(times)
 
     _recovery_problem: str | None = None
     """The last failure of the keeper's writes that the user was told about."""
@@ -82,14 +129,30 @@ class Recovery(AppHost):
             self._recovery_problem = problem
             self.keeper.offer(self.store.state, path=self.study_path, name=self.study_name)
 
+    _asked_about: frozenset[str] = frozenset()
+    """The sessions of the studies offered so far, or to be: one kept for later is not asked about again by this
+    app, nor one waiting its turn found again."""
+    _to_offer: tuple = ()
+    """Studies to offer after the question that is up."""
+    _asking = False
+
     def _offer_restore(self, left: list) -> None:
-        self._restore_pending = bool(left)
-        if not left:
+        """Ask about each of ``left`` in turn, after any question about an earlier one."""
+        self._to_offer = (*self._to_offer, *left)
+        self._asked_about |= {recovered.session for recovered in left}
+        if not self._asking:
+            self._ask_next()
+
+    def _ask_next(self) -> None:
+        self._asking = False
+        self._restore_pending = bool(self._to_offer)
+        if not self._to_offer:
             self._maybe_engine_move()  # held while the questions were up
             return
         from ..dialogs import Confirm
 
-        recovered, rest = left[0], left[1:]
+        recovered, self._to_offer = self._to_offer[0], self._to_offer[1:]
+        self._asking = True
         where = recovered.path or recovered.name or "an untitled study"
         moves = len(recovered.state.tree.nodes) - 1
         when = _when(recovered.updated)
@@ -107,13 +170,13 @@ class Recovery(AppHost):
         def drop_then_offer_the_rest() -> None:
             assert self.keeper is not None  # pragma: no mutate - set before the first offer
             self.keeper.drop(recovered.session)
-            self._offer_restore(rest)
+            self._ask_next()
 
         def kept_for_later() -> None:
             assert self.keeper is not None  # pragma: no mutate - set before the first offer
             self.keeper.release(recovered.session)  # (claimed while it was asked about: see library.recovery.claim)
             self.notify(f"Kept for later: the unsaved study from {when} is offered again at the next start.", timeout=6)
-            self._offer_restore(rest)
+            self._ask_next()
 
         def answered(discard: bool | None) -> None:
             if discard:
