@@ -75,22 +75,27 @@ class Recovery(AppHost):
     def _look_again(self, times: int) -> None:
         """(A worker's thread.) Studies left behind since the library opened, claimed and offered; again a
         second later while another running app still keeps one, ``times`` in all."""
-        from ...library import LibraryError
+        from ...library import Library, LibraryError
         from ...library.recovery import claim, held_elsewhere, left_behind
 
-        library, keeper = self.library, self.keeper
-        if library is None or keeper is None or self._recovery_ended:
+        keeper = self.keeper
+        if self.library is None or keeper is None or self._recovery_ended:
             return
         try:
-            found = [
-                recovered
-                for recovered in left_behind(library, own_session=keeper.session)
-                if recovered.session not in self._asked_about
-            ]
-            left, held = claim(library, found), held_elsewhere(library)
-        except LibraryError:  # a busy library: the study stays for the next start
-            return
-        self.call_from_thread(self._found_again, left, held and times > 1, times - 1)
+            # a connection of this thread's own: the app's, on the main thread, may be in a transaction (a save)
+            with Library.open(self.library.path) as library:
+                found = [
+                    recovered
+                    for recovered in left_behind(library, own_session=keeper.session)
+                    if recovered.session not in self._asked_about
+                ]
+                left, held = claim(library, found), held_elsewhere(library)
+        except LibraryError:  # busy for seconds: looked at again a second later
+            left, held = [], True
+        try:
+            self.call_from_thread(self._found_again, left, held and times > 1, times - 1)
+        except RuntimeError:  # the app has ended meanwhile: what it claimed is the next start's to offer
+            pass
 
     def _found_again(self, left: list, look_again: bool, times: int) -> None:
         if self._recovery_ended:  # (its claims end with this process: the next start offers them)

@@ -54,7 +54,7 @@ def downgrade(self: Color, system: ColorSystem) -> Color:
 
 
 def install() -> None:
-    """Make :func:`downgrade` Rich's for the process."""
+    """Make Rich's ``Color.downgrade`` this module's :func:`downgrade`, for the whole process."""
     Color.downgrade = downgrade  # type: ignore[method-assign]
 
 
