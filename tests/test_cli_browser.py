@@ -386,17 +386,21 @@ def test_under_a_light_theme_the_page_s_edges_under_the_last_row_and_beside_the_
         try:
             page = browser.new_page(viewport={"width": 1283, "height": 805})
             open_panes(page, url, "the panes")
-            page.wait_for_timeout(300)  # (the frame drawn on the canvas)
             screen = page.evaluate(
                 "(({width, height}) => [width, height])(document.querySelector('.xterm-screen')"
                 ".getBoundingClientRect())"
             )
             assert screen[0] < 1283 - 1 and screen[1] < 805 - 1, screen  # pixels to spare on both edges
-            shot = base64.b64encode(page.screenshot()).decode()
             below = [(x, 804) for x in (0, 400, 1282)]
             beside = [(1282, y) for y in (0, 400, 804)]
-            colours = page.evaluate(PIXELS, [shot, below + beside])
-            assert colours == [[253, 246, 227]] * 6, colours  # solarized-light's background, #fdf6e3
+            light = [[253, 246, 227]] * 6  # solarized-light's background, #fdf6e3
+            deadline = time.monotonic() + 20  # (the terminal draws what it was sent on its own time)
+            while True:
+                colours = page.evaluate(PIXELS, [base64.b64encode(page.screenshot()).decode(), below + beside])
+                if colours == light or time.monotonic() > deadline:
+                    break
+                page.wait_for_timeout(100)
+            assert colours == light, colours
         finally:
             browser.close()
 
