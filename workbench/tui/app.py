@@ -219,9 +219,10 @@ class WorkbenchApp(
             problems.append(f"{error}; game counts are computed instead")
         held = False
         try:
-            # a read-only library (perhaps of schema 2, without the recovery table) keeps nothing to offer
+            # a read-only library (perhaps of schema 2, without the recovery table) keeps nothing to offer; held
+            # first (perhaps by a reloaded tab's app, ending): one that ends after it is left behind for the next read
+            held = not library.read_only and held_elsewhere(library)
             found = [] if library.read_only else left_behind(library)
-            held = not library.read_only and held_elsewhere(library)  # (perhaps a reloaded tab's app, ending)
         except LibraryError as error:
             found = []
             problems.append(f"{error}; unsaved work left by an earlier run cannot be offered")

@@ -74,24 +74,31 @@ class Recovery(AppHost):
 
     def _look_again(self, times: int) -> None:
         """(A worker's thread.) Studies left behind since the library opened, claimed and offered; again a
-        second later while another running app still keeps one, ``times`` in all."""
+        second later while another running app still keeps one, ``times`` in all. While a question or a dialog is
+        up, nothing is looked at (an offer is not put over it) and the look does not count."""
         from ...library import Library, LibraryError
         from ...library.recovery import claim, held_elsewhere, left_behind
 
         keeper = self.keeper
         if self.library is None or keeper is None or self._recovery_ended:
             return
-        try:
-            # a connection of this thread's own: the app's, on the main thread, may be in a transaction (a save)
-            with Library.open(self.library.path) as library:
-                found = [
-                    recovered
-                    for recovered in left_behind(library, own_session=keeper.session)
-                    if recovered.session not in self._asked_about
-                ]
-                left, held = claim(library, found), held_elsewhere(library)
-        except LibraryError:  # busy for seconds: looked at again a second later
-            left, held = [], True
+        left, held = [], True
+        if self._asking or len(self.screen_stack) > 1:  # not counted: the looks are for when an offer can be seen
+            times += 1
+        else:
+            try:
+                # a connection of this thread's own: the app's, on the main thread, may be in a transaction (a save)
+                with Library.open(self.library.path) as library:
+                    # first: an app that ends after this read has its study found by the next
+                    held = held_elsewhere(library)
+                    found = [
+                        recovered
+                        for recovered in left_behind(library, own_session=keeper.session)
+                        if recovered.session not in self._asked_about
+                    ]
+                    left = claim(library, found)
+            except LibraryError:  # busy for seconds: looked at again a second later
+                left, held = [], True
         try:
             self.call_from_thread(self._found_again, left, held and times > 1, times - 1)
         except RuntimeError:  # the app has ended meanwhile: what it claimed is the next start's to offer
@@ -139,7 +146,13 @@ class Recovery(AppHost):
     app, nor one waiting its turn found again."""
     _to_offer: tuple = ()
     """Studies to offer after the question that is up."""
-    _asking = False
+    _question = None
+    """The restore question last put."""
+
+    @property
+    def _asking(self) -> bool:
+        """A restore question is up (one popped unanswered, by a quit from practice say, is not)."""
+        return self._question is not None and self._question in self.screen_stack
 
     def _offer_restore(self, left: list) -> None:
         """Ask about each of ``left`` in turn, after any question about an earlier one."""
@@ -149,7 +162,7 @@ class Recovery(AppHost):
             self._ask_next()
 
     def _ask_next(self) -> None:
-        self._asking = False
+        self._question = None
         self._restore_pending = bool(self._to_offer)
         if not self._to_offer:
             self._maybe_engine_move()  # held while the questions were up
@@ -157,7 +170,6 @@ class Recovery(AppHost):
         from ..dialogs import Confirm
 
         recovered, self._to_offer = self._to_offer[0], self._to_offer[1:]
-        self._asking = True
         where = recovered.path or recovered.name or "an untitled study"
         moves = len(recovered.state.tree.nodes) - 1
         when = _when(recovered.updated)
@@ -196,7 +208,8 @@ class Recovery(AppHost):
                 otherwise=kept_for_later,
             )
 
-        self.push_screen(Confirm(question, yes="Discard", no="Restore"), answered)
+        self._question = Confirm(question, yes="Discard", no="Restore")
+        self.push_screen(self._question, answered)
 
     _recovery_ended = False
     """Recovery has ended (a clean quit, or the app's end): a library that opens after it keeps nothing."""

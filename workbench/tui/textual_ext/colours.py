@@ -1,13 +1,14 @@
 """A colour of the app in a terminal of 256 colours: the nearest of the palette's fixed colours.
 
-Where a terminal takes 256 colours and not truecolor (tmux, unless told its terminal takes truecolor), Rich's
-``Color.downgrade`` stands for each colour by rounding its channels, one at a time, to the six levels of the
-palette's colour cube, or its lightness to the grey ramp when it is nearly grey. A colour far from every level
-of one channel lands on another hue: nord's background, ``#2e3440``, became ``#005f5f``, a teal, and in nord and
-catppuccin-frappe most of the panes' text fell under WCAG AA's 4.5:1 (Rich's rounding is per channel, not by
-distance). Here it is the nearest colour of the palette's colours 16 to 255 (the cube and the greys: the same in
-every terminal, where colours 0 to 15 are each terminal's own), by the weighted distance Rich's own
-``Palette.match`` uses for 16 colours. Every other downgrade (to 16 colours, to Windows', or none) is Rich's.
+Where the app's terminal says it takes 256 colours and not truecolor (``TERM`` of 256 colours and no
+``COLORTERM=truecolor``, as in tmux by default), Rich's ``Color.downgrade`` stands for each colour by rounding its
+channels, one at a time, to the six levels of the palette's colour cube, or its lightness to the grey ramp when it
+is nearly grey. A colour far from every level of one channel lands on another hue: nord's background, ``#2e3440``,
+became ``#005f5f``, a teal, and in nord and catppuccin-frappe most of the panes' text fell under WCAG AA's 4.5:1
+(Rich's rounding is per channel, not by distance). Here it is the nearest colour of the palette's colours 16 to 255
+(the cube and the greys: the same in every terminal, where colours 0 to 15 are each terminal's own), by the weighted
+("redmean") distance of Rich's own ``Palette.match`` for 16 colours, worked out in floating point. Every other
+downgrade (to 16 colours, to Windows', or none) is Rich's.
 
 Overrides Rich's ``Color.downgrade`` for the process (:func:`install`, with the fast path); stock, Rich's.
 May import Rich.
@@ -29,7 +30,7 @@ PALETTE: tuple[tuple[int, int, int, int], ...] = tuple(
 
 
 def distance(first: tuple[int, int, int], second: tuple[int, int, int]) -> float:
-    """The "redmean" weighted distance of two colours, as Rich's ``Palette.match`` measures it."""
+    """The "redmean" weighted distance of two colours: Rich's ``Palette.match``'s formula, in floating point."""
     red_mean = (first[0] + second[0]) / 2
     red, green, blue = (first[0] - second[0], first[1] - second[1], first[2] - second[2])
     return (2 + red_mean / 256) * red * red + 4 * green * green + (2 + (255 - red_mean) / 256) * blue * blue
