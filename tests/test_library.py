@@ -1044,3 +1044,43 @@ def test_every_puzzle_of_a_board_is_kept_only_when_all_were_given(tmp_path):
         assert not every_puzzle_kept(library, Geometry(3, 4, 3))
         library.connection.execute("DELETE FROM puzzles WHERE position = (SELECT position FROM puzzles LIMIT 1)")
         assert not every_puzzle_kept(library, TIC_TAC_TOE)
+
+
+CLOSED_WHILE_READ = """
+import sys, threading, time
+from workbench.library import Library, LibraryError
+outcomes, still_reading = [], 0
+for attempt in range(60):
+    library = Library.open(f"lib{attempt}.sqlite3")
+    def read():
+        try:
+            library.query(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) "
+                "SELECT count(*) FROM n"
+            )
+            outcomes.append("read")
+        except LibraryError:
+            outcomes.append("refused")
+    reader = threading.Thread(target=read)
+    reader.start()
+    time.sleep(0.001 * (attempt % 20))
+    library.close()
+    still_reading += reader.is_alive()  # the close returned with the read under way
+    reader.join()
+    try:
+        library.query("SELECT 1")
+    except LibraryError:
+        outcomes.append("closed")
+print(sorted(set(outcomes)), still_reading)
+"""
+
+
+def test_a_library_closed_while_another_thread_reads_it_waits_for_the_read_and_crashes_nothing(tmp_path):
+    """The app reads its library from worker threads and closes it as it ends: a read under way when it closed
+    crashed the whole process (a segmentation fault in SQLite). The close now waits for the read; a read after it
+    is one LibraryError."""
+    from .child_process import run_child
+
+    result = run_child(CLOSED_WHILE_READ, tmp_path)
+    assert result.returncode == 0, (result.returncode, result.stderr[-2000:])
+    assert result.stdout.strip() == "['closed', 'read'] 0"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -155,6 +156,10 @@ class Library:
         self.path = path
         self.connection = connection
         self.read_only = read_only
+        self._in_use = threading.RLock()
+        """Held through each read, transaction and the close: the app uses one library from its worker threads,
+        and a connection closed while another thread read from it crashed the process (SQLite's memory freed under
+        the read); two threads' transactions on one connection would also run into each other."""
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None, *, create: bool = True) -> Library:
@@ -283,24 +288,25 @@ class Library:
         """
         if self.read_only:
             raise LibraryError(f"library {str(self.path)!r}: read-only, nothing can be written")
-        try:
-            self.connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as error:
-            raise LibraryError(f"library {str(self.path)!r}: {describe(error)}") from None
-        try:
-            yield self.connection
-        except sqlite3.DatabaseError as error:
-            self._rollback()
-            raise LibraryError(f"library {str(self.path)!r}: {describe(error)}") from None
-        except BaseException:
-            self._rollback()
-            raise
-        else:
+        with self._in_use:
             try:
-                self.connection.execute("COMMIT")
-            except sqlite3.DatabaseError as error:  # busy, full disk, or a deferred constraint
+                self.connection.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as error:  # busy; or closed (the app ending)
+                raise LibraryError(f"library {str(self.path)!r}: {describe(error)}") from None
+            try:
+                yield self.connection
+            except sqlite3.DatabaseError as error:
                 self._rollback()
                 raise LibraryError(f"library {str(self.path)!r}: {describe(error)}") from None
+            except BaseException:
+                self._rollback()
+                raise
+            else:
+                try:
+                    self.connection.execute("COMMIT")
+                except sqlite3.DatabaseError as error:  # busy, full disk, or a deferred constraint
+                    self._rollback()
+                    raise LibraryError(f"library {str(self.path)!r}: {describe(error)}") from None
 
     def _rollback(self) -> None:
         # SQLite may have rolled back already (a damaged page, a full disk): then there is nothing to undo
@@ -313,7 +319,8 @@ class Library:
     def query(self, sql: str, parameters: tuple = ()) -> list[tuple]:
         """Run a read; database errors become :class:`LibraryError`."""
         try:
-            return self.connection.execute(sql, parameters).fetchall()
+            with self._in_use:
+                return self.connection.execute(sql, parameters).fetchall()
         except sqlite3.DatabaseError as error:
             raise LibraryError(f"library {str(self.path)!r}: {describe(error)}") from None
 
@@ -323,7 +330,10 @@ class Library:
         )[0][0]
 
     def close(self) -> None:
-        self.connection.close()
+        """Close the connection, once no thread is using it (a read or transaction after this fails as a
+        :class:`LibraryError`)."""
+        with self._in_use:
+            self.connection.close()
 
     def __enter__(self) -> Library:
         return self

@@ -15,7 +15,6 @@ read-only library does).
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -25,7 +24,7 @@ from ..engine.geometry import Cell, Geometry, format_variant
 from ..engine.position import Position, format_position, parse_position
 from ..engine.puzzles import Puzzle
 from ..engine.solver import Value
-from .db import Library, LibraryError, describe
+from .db import Library, LibraryError
 
 Kind = Literal["mistake", "puzzle"]
 """What an attempt was at: a puzzle, or a position where a study went wrong."""
@@ -411,10 +410,7 @@ def _has_practice(library: Library) -> bool:
 
 
 def _schema_version(library: Library) -> int:
-    try:
-        return library.connection.execute("PRAGMA user_version").fetchone()[0]  # pragma: no mutate - SQL
-    except sqlite3.DatabaseError as error:
-        raise LibraryError(f"library {str(library.path)!r}: {describe(error)}") from None
+    return library.query("PRAGMA user_version")[0][0]  # pragma: no mutate - SQL
 
 
 __all__ = [
