@@ -1047,15 +1047,23 @@ def test_every_puzzle_of_a_board_is_kept_only_when_all_were_given(tmp_path):
 
 
 CLOSED_WHILE_READ = """
-import sys, threading, time
+import threading, time
 from workbench.library import Library, LibraryError
-outcomes, still_reading = [], 0
-for attempt in range(60):
+outcomes, after_the_close = [], []
+for attempt in range(40):
     library = Library.open(f"lib{attempt}.sqlite3")
+    closed = threading.Event()
+
+    def row(number):  # called for each row of the read, while it is under way
+        if closed.is_set():
+            after_the_close.append(number)
+        return number
+
+    library.connection.create_function("row", 1, row)
     def read():
         try:
             library.query(
-                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) "
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT row(i) + 1 FROM n WHERE i < 100000) "
                 "SELECT count(*) FROM n"
             )
             outcomes.append("read")
@@ -1065,13 +1073,13 @@ for attempt in range(60):
     reader.start()
     time.sleep(0.001 * (attempt % 20))
     library.close()
-    still_reading += reader.is_alive()  # the close returned with the read under way
+    closed.set()
     reader.join()
     try:
         library.query("SELECT 1")
     except LibraryError:
         outcomes.append("closed")
-print(sorted(set(outcomes)), still_reading)
+print(sorted(set(outcomes)), len(after_the_close))
 """
 
 

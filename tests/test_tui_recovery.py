@@ -144,6 +144,18 @@ async def test_two_studies_left_behind_each_is_asked_about_in_its_own_words(tmp_
         assert library.query("SELECT count(*) FROM recovery") == [(0,)]
 
 
+def asked(app) -> str:
+    """The restore question's words once it is up and drawn; "" before (a condition to wait on)."""
+    from textual.css.query import NoMatches
+
+    if not isinstance(app.screen, Confirm):
+        return ""
+    try:
+        return str(app.screen.query_one("#confirm-question").render())
+    except NoMatches:  # (pushed, not yet composed)
+        return ""
+
+
 def looks_counted(app) -> list:
     """Each look for studies left behind that ``app`` makes from now on, as it comes back (its arguments)."""
     looked: list = []
@@ -186,8 +198,7 @@ async def test_a_study_found_while_a_question_is_up_is_asked_about_after_it_and_
                 assert await wait_library(pilot, app) == "open"
                 first.kill()
                 first.wait()
-                await until(pilot, lambda: isinstance(app.screen, Confirm), "the first study offered", seconds=10)
-                assert str(app.screen.query_one("#confirm-question").render()).endswith("1 move)")
+                await until(pilot, lambda: asked(app).endswith("1 move)"), "the first study offered", seconds=10)
                 second.kill()
                 second.wait()
                 looked = looks_counted(app)
@@ -195,13 +206,7 @@ async def test_a_study_found_while_a_question_is_up_is_asked_about_after_it_and_
                 await until(pilot, lambda: len(looked) >= 6, "six looks while the question is up", seconds=15)
                 assert len(app.screen_stack) == 2 and app._restore_pending  # one question; the engine held
                 await pilot.click("#yes")  # discard the first
-
-                def second_asked() -> bool:
-                    if not isinstance(app.screen, Confirm):
-                        return False
-                    return str(app.screen.query_one("#confirm-question").render()).endswith("2 moves)")
-
-                await until(pilot, second_asked, "the second study offered", seconds=10)
+                await until(pilot, lambda: asked(app).endswith("2 moves)"), "the second study offered", seconds=10)
                 assert len(app.screen_stack) == 2
                 await pilot.press("escape")  # restore it
                 assert moves(app) == (1, 2) and not app._restore_pending
@@ -238,8 +243,7 @@ async def test_an_app_that_ends_between_the_two_reads_at_the_start_has_its_study
                 monkeypatch.setattr(recovery, name, then_the_app_ends(getattr(recovery, name)))
             app = WorkbenchApp(db=db)
             async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, Confirm), "the study offered", seconds=10)
-                assert str(app.screen.query_one("#confirm-question").render()).endswith("3 moves)")
+                await until(pilot, lambda: asked(app).endswith("3 moves)"), "the study offered", seconds=10)
         finally:
             ending.kill()
 
@@ -273,9 +277,7 @@ async def test_a_study_whose_app_ends_just_after_the_library_opened_is_offered_a
                 assert not isinstance(app.screen, Confirm)  # both apps run: nothing left behind yet
                 ending.kill()
                 ending.wait()
-                await until(pilot, lambda: isinstance(app.screen, Confirm), "the study offered", seconds=10)
-                question = str(app.screen.query_one("#confirm-question").render())
-                assert question.endswith("(an untitled study, 3 moves)")
+                await until(pilot, lambda: asked(app).endswith("(an untitled study, 3 moves)"), "the study offered", 10)
                 assert app.library.query("SELECT pid FROM recovery WHERE session = 'reloaded'") == [(os.getpid(),)]
                 await pilot.press("enter")  # restore: over this app's unsaved study, which it asks about first
                 assert isinstance(app.screen, ConfirmQuit)
