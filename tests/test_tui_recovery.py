@@ -184,8 +184,8 @@ def kept_by(db: str, session: str, process, played: tuple[int, ...]) -> None:
 
 
 async def test_a_study_found_while_a_question_is_up_is_asked_about_after_it_and_the_engine_waits(tmp_path):
-    """Two reloaded tabs' apps end in turn: the second's study is not put over the first's question, nor over any
-    dialog; it comes once the first is answered."""
+    """Two reloaded tabs' apps end in turn: the second's study is not put over the first's question (no look is made
+    while it is up, and such looks do not count); it comes once the first is answered."""
     from .tui_helpers import until
 
     db = str(tmp_path / "lib.sqlite3")
@@ -252,23 +252,15 @@ async def test_a_study_whose_app_ends_just_after_the_library_opened_is_offered_a
     """A reloaded browser tab: its new app opens the library while the old one, asked to quit, still runs; the old
     one's study is left behind a moment later, and offered then. Kept for later, it is not asked about again while
     the app goes on looking (another tab's app runs); that tab's study is not offered while it runs."""
-    import subprocess
-    import sys
-
     from workbench.tui.features.recovery import LOOK_AGAIN_SECONDS
 
     from .tui_helpers import until
 
     db = str(tmp_path / "lib.sqlite3")
-    sleeping = [sys.executable, "-c", "import time; time.sleep(60)"]
-    with subprocess.Popen(sleeping) as ending, subprocess.Popen(sleeping) as other_tab:
+    with sleeping_app() as ending, sleeping_app() as other_tab:
         try:
-            with Library.open(db) as library:
-                for session, app_process, played in (("reloaded", ending, (5, 1, 9)), ("other", other_tab, (1,))):
-                    keep(library, session, game_state(Geometry(3, 3, 3), played), path=None, name=None)
-                    library.connection.execute(
-                        "UPDATE recovery SET pid = ? WHERE session = ?", (app_process.pid, session)
-                    )
+            kept_by(db, "reloaded", ending, (5, 1, 9))
+            kept_by(db, "other", other_tab, (1,))
             app = WorkbenchApp(db=db)
             async with app.run_test(size=SIZE) as pilot:
                 assert await wait_library(pilot, app) == "open"
