@@ -206,13 +206,20 @@ def test_the_keeper_drops_rows_it_is_told_to_and_reports_a_library_it_cannot_wri
     blocked.close(clean=True)
 
 
-def test_asking_whether_an_app_still_runs_does_not_signal_it(tmp_path):
+def sleeping_app():
+    """A process that stands for another app: running until killed (or a minute)."""
     import subprocess
     import sys
 
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+
+
+def test_asking_whether_an_app_still_runs_does_not_signal_it(tmp_path):
+    import subprocess
+
     from workbench.lifeline import is_running as _running
 
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    child = sleeping_app()
     try:
         assert _running(child.pid)
         with pytest.raises(subprocess.TimeoutExpired):  # a real signal (SIGHUP, say) would end it at once

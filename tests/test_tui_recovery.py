@@ -13,7 +13,7 @@ from workbench.state.played import game_state
 from workbench.tui.app import WorkbenchApp
 from workbench.tui.dialogs import Confirm, ConfirmQuit
 
-from .test_library_recovery import held_for_writing
+from .test_library_recovery import held_for_writing, sleeping_app
 from .tui_helpers import moves, wait_library
 
 SIZE = (100, 34)
@@ -167,14 +167,6 @@ def looks_counted(app) -> list:
 
     app._found_again = counted
     return looked
-
-
-def sleeping_app():
-    """A process that stands for another app: running until killed."""
-    import subprocess
-    import sys
-
-    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
 
 
 def kept_by(db: str, session: str, process, played: tuple[int, ...]) -> None:

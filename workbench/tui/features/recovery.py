@@ -83,9 +83,8 @@ class Recovery(AppHost):
         if self.library is None or keeper is None or self._recovery_ended:
             return
         left, held = [], True
-        if self._asking or len(self.screen_stack) > 1:  # not counted: the looks are for when an offer can be seen
-            times += 1
-        else:
+        counted = not self._asking and len(self.screen_stack) == 1  # the looks are for when an offer can be seen
+        if counted:
             try:
                 # a connection of this thread's own: the app's, on the main thread, may be in a transaction (a save)
                 with Library.open(self.library.path) as library:
@@ -100,7 +99,8 @@ class Recovery(AppHost):
             except LibraryError:  # busy for seconds: looked at again a second later
                 left, held = [], True
         try:
-            self.call_from_thread(self._found_again, left, held and times > 1, times - 1)
+            times_left = times - 1 if counted else times
+            self.call_from_thread(self._found_again, left, held and times_left > 0, times_left)
         except RuntimeError:  # the app has ended meanwhile: what it claimed is the next start's to offer
             pass
 
