@@ -262,3 +262,52 @@ async def test_a_library_missing_its_games_and_recovery_tables_still_keeps_studi
         assert app.study_name == "still saved" and not app.store.state.modified
         with Library.open(db) as library:
             assert [record.name for record in list_studies(library)] == ["still saved"]
+
+
+def _dialogs() -> dict[str, object]:
+    """Every screen the app pushes, made as the app makes it: each a function of the running app."""
+    from workbench.engine.position import Position
+    from workbench.state.practice import Exercise, Practice
+    from workbench.tui.dialogs import (
+        CommentDialog,
+        Confirm,
+        ConfirmQuit,
+        HelpScreen,
+        MoveTextScreen,
+        NewGameDialog,
+        PlayCellDialog,
+        SetUpDialog,
+    )
+    from workbench.tui.practice import PracticeScreen, SideDialog
+
+    def practice(app):
+        position = Position.empty(app.store.state.geometry).play_all((1, 5))
+        return PracticeScreen(Practice("mistake", (Exercise(position, 1),), answers=app.store.state.answers), "t")
+
+    return {
+        "confirm": lambda app: Confirm("Delete it?", yes="Delete", no="Keep it"),
+        "confirm quit": lambda app: ConfirmQuit(),
+        "new game": lambda app: NewGameDialog(app.store.state.geometry),
+        "side": lambda app: SideDialog({"X": 1, "O": 2}),
+        "practice": practice,
+        "play a cell": lambda app: PlayCellDialog(Position.empty(app.store.state.geometry)),
+        "set up": lambda app: SetUpDialog(app.store.state.geometry),
+        "path": lambda app: PathDialog("Save to", "study.json", lambda path: None),
+        "comment": lambda app: CommentDialog("a comment"),
+        "move text": lambda app: MoveTextScreen("1. 5 1"),
+        "help": lambda app: HelpScreen([("Board", [("5", "play")])]),
+        "games like this": lambda app: GamesLikeThis("Games", "none"),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_dialogs()))
+async def test_a_quit_as_a_dialog_opens_ends_the_app_cleanly(name, tmp_path):
+    """A key that opens a dialog and a quit read in one go (a fast typist, a paste, a browser's held keys): the app
+    ends before the dialog has mounted its parts. A dialog that looked its parts up as it mounted (to focus one)
+    failed there, and the app ended in a traceback."""
+    app = WorkbenchApp(db=str(tmp_path / "lib.sqlite3"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_ready(pilot, app)
+        app.push_screen(_dialogs()[name](app))
+        app.exit()
+    assert app._exception is None

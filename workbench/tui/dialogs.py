@@ -120,6 +120,8 @@ class NewGameDialog(ModalScreen[Geometry | None]):
             )
 
     def on_mount(self) -> None:
+        if not self.is_attached:  # the app ended before the dialog mounted: it has no parts
+            return
         variants = self.query_one("#variant-list", OptionList)
         variants.highlighted = self.variants.index(self.current)
         variants.focus()
@@ -406,6 +408,9 @@ class Confirm(ModalScreen[bool]):
     """A yes/no question whose safe answer (``no``) is the default: escape and enter on it keep things as they are."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(False)", "Keep")]
+    AUTO_FOCUS = "#no"
+    """Focused once its parts are mounted; a screen that looked them up as it mounted failed when the app ended
+    first (a key that asks and a quit read in one go)."""
 
     def __init__(self, question: str, yes: str, no: str) -> None:
         super().__init__()
@@ -419,9 +424,6 @@ class Confirm(ModalScreen[bool]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self._no} (esc)", variant="primary", id="no")  # the safe answer, as escape gives
                 yield Button(self._yes, variant="error", id="yes")
-
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

@@ -53,6 +53,8 @@ class SideDialog(ModalScreen[Player | str | None]):
         Binding("o", "dismiss('O')", "O's mistakes", show=False),
         Binding("b", "dismiss('both')", "Both sides'", show=False),
     ]
+    AUTO_FOCUS = ".first"
+    """The side offered first, focused once the buttons are mounted (see :class:`~.dialogs.Confirm`)."""
 
     def __init__(self, counts: dict[str, int]) -> None:
         super().__init__()
@@ -65,7 +67,10 @@ class SideDialog(ModalScreen[Player | str | None]):
             with Horizontal(classes="dialog-buttons"):
                 for side in ("X", "O"):
                     label = f"{side} ({self._counts[side]})" if side in self._counts else side
-                    yield Button(label, variant="primary" if side == self._first else "default", id=side)
+                    first = side == self._first
+                    yield Button(
+                        label, variant="primary" if first else "default", id=side, classes="first" if first else ""
+                    )
                 yield Button("Both", id="both")
             legend = " · (n): mistakes and inaccuracies" if self._counts else ""  # no counts shown, no legend
             yield Label(f"x, o or b · escape cancels{legend}", classes="dialog-hint")
@@ -74,9 +79,6 @@ class SideDialog(ModalScreen[Player | str | None]):
     def _first(self) -> str:
         """The side offered first: the one with more to practise (X on a tie, or with no counts)."""
         return "O" if self._counts.get("O", 0) > self._counts.get("X", 0) else "X"
-
-    def on_mount(self) -> None:
-        self.query_one(f"#{self._first}", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)
@@ -168,6 +170,8 @@ class PracticeScreen(ModalScreen[Practice]):
         yield KeysFooter()  # the app's own, as on the main screen: Textual's keys are under AA in some themes
 
     def on_mount(self) -> None:
+        if not self.is_attached:  # the app ended before the screen mounted: it has no parts
+            return
         self.query_one("#practice-side").border_title = self._title
         board = self.query_one(BoardGrid)
         if self.practice.exercises:
