@@ -1092,3 +1092,31 @@ def test_a_library_closed_while_another_thread_reads_it_waits_for_the_read_and_c
     result = run_child(CLOSED_WHILE_READ, tmp_path)
     assert result.returncode == 0, (result.returncode, result.stderr[-2000:])
     assert result.stdout.strip() == "['closed', 'read'] 0"
+
+
+def test_an_attempt_kept_as_its_first_try_is_lost_is_settled_in_place(tmp_path):
+    """Review 45, finding 4: an attempt is kept at once, as missed, when its first try is lost, then settled as it
+    ends: the same row, its box and day due as they were; it can never be settled as solved."""
+    from datetime import date
+
+    from workbench.library.practice import attempt_stats, record_attempt, settle_attempt
+
+    position = Position.empty().play(1)
+    with Library.open(tmp_path / "lib.sqlite3") as library:
+        row = record_attempt(
+            library,
+            kind="puzzle",
+            geometry=TIC_TAC_TOE,
+            position=position,
+            answer=3,
+            result="missed",
+            today=date(2026, 1, 5),
+        )
+        settle_attempt(library, row, answer=5, result="found later")
+        assert library.query("SELECT id, answer, result, solved, box, due FROM attempts") == [
+            (row, 5, "found later", 0, 1, "2026-01-05")
+        ]
+        for wrong in ("solved", "won"):
+            with pytest.raises(ValueError, match=f"not '{wrong}'"):
+                settle_attempt(library, row, answer=5, result=wrong)
+        assert attempt_stats(library, "puzzle", TIC_TAC_TOE).attempts == 1

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from workbench.engine import Geometry, Player, Position, Value, analyze, cell_bit
+from workbench.engine.analysis import answers_of
 from workbench.engine.explain import ExplainError, exact_moves, explain
 from workbench.engine.puzzles import THEMES, find_puzzles, puzzle_theme
 from workbench.engine.threats import completions
@@ -29,8 +30,10 @@ from workbench.state.practice import (
     moved_on,
     practised_comment,
     prompt,
+    ruled_out,
     score,
     solution,
+    told_line,
     with_hint,
     with_solution,
 )
@@ -365,3 +368,67 @@ def test_a_new_empty_game_has_nothing_to_save():
     assert state.modified and state.tree.is_empty
     assert not reduce(state, SetUpPosition(position=Position.empty().play(5))).tree.is_empty  # a set-up is work
     assert not reduce(state, SetComment(text="openings to try")).tree.is_empty
+
+
+def _live_positions(geometry: Geometry) -> list[Position]:
+    """Every position of the board reachable in play with a move to make."""
+    seen, frontier = {Position.empty(geometry)}, [Position.empty(geometry)]
+    while frontier:
+        after = []
+        for position in frontier:
+            for cell in position.legal_moves():
+                child = position.play(cell)
+                if child not in seen:
+                    seen.add(child)
+                    after.append(child)
+        frontier = after
+    return [position for position in seen if not position.is_over]
+
+
+@pytest.mark.parametrize("geometry", [Geometry(), Geometry(misere=True)], ids=str)
+def test_the_line_numbered_after_a_wrong_answer_never_plays_a_right_one(geometry):
+    """Review 45, finding 2: after a wrong answer the board numbered the best line after it, and its reply was
+    often the answer itself (of 815 wrong answers to 3×3's puzzles, 742 lines played it). Over every position and
+    every move that is not a best one: the line numbered is the best line after it up to the first move onto a
+    right answer, and no further."""
+    answers = answers_of(geometry)
+    for position in _live_positions(geometry):
+        right = set(solution(position))
+        for cell in position.legal_moves():
+            if cell in right:
+                continue
+            line = told_line(position, cell)
+            full = (cell, *answers.principal_variation(position.play(cell)))
+            assert line and line == full[: len(line)] and not right & set(line), (position, cell)
+            assert len(line) == len(full) or full[len(line)] in right, (position, cell)
+
+
+@pytest.mark.parametrize("geometry", [Geometry(), Geometry(misere=True)], ids=str)
+def test_the_lit_cells_always_hold_a_move_not_ruled_out_beside_the_answers(geometry):
+    """Review 45, finding 3: the second hint's decoys were the moves closest to the best, the move the question
+    names and the answers tried among them, so the lit cells the player did not know to be wrong were often exactly
+    the answers (1,811 pairs of a position and a move played on 3×3). Over every position, each move that is not a
+    best one as the move played, with and without a try of another: the answers lit, nothing ruled out lit, and a
+    move not ruled out beside them wherever there is one."""
+    for position in _live_positions(geometry):
+        best = 0
+        for cell in solution(position):
+            best |= cell_bit(cell)
+        others = [cell for cell in position.legal_moves() if not best & cell_bit(cell)]
+        for played in others:
+            for tried in (None, *[cell for cell in others if cell != played][:1]):
+                ruled = cell_bit(played) | (cell_bit(tried) if tried else 0)
+                region = hint_region(position, ruled_out=ruled)
+                assert region & best == best and not region & ruled, (position, played, tried)
+                if any(not ruled & cell_bit(cell) for cell in others):
+                    assert region & ~best, (position, played, tried)
+
+
+def test_what_is_ruled_out_is_the_move_the_question_names_and_every_answer_tried():
+    position = Position.empty().play_all((1,))
+    practice = Practice("mistake", (Exercise(position, 2),))
+    assert ruled_out(practice) == cell_bit(2)
+    practice = answer(answer(practice, 3), 9)
+    assert ruled_out(practice) == cell_bit(2) | cell_bit(3) | cell_bit(9)
+    assert ruled_out(Practice("puzzle", (Exercise(position),))) == 0
+    assert ruled_out(moved_on(practice)) == 0  # none open

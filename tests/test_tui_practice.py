@@ -288,22 +288,37 @@ async def test_puzzles_honest_scores_a_skip_a_wrong_then_right_answer_a_graded_h
         await until(pilot, lambda: "streak 0 · solved on the first try 0 of 1 (0%)" in panel(), "the skip's figures")
         await answer(next(cell for cell in position.legal_moves() if cell not in solution(position)))
         assert "Not this one." in panel() and "Still" not in panel()
-        # no solve now, however it ends: the figures count it at once (they said "1 of 1" until it was kept)
-        assert "streak 0 · solved on the first try 0 of 2 (0%)" in panel() and stats().attempts == 1
+        # no solve now, however it ends: the figures count it at once, and the library keeps it at once, as missed
+        # (a kill now cannot make the next first try at it a solve), counted once
+        assert "streak 0 · solved on the first try 0 of 2 (0%)" in panel()
+        await until(pilot, lambda: stats().attempts == 2, "the lost first try kept", seconds=8)
+        assert app.library.query("SELECT result FROM attempts ORDER BY id") == [("skipped",), ("missed",)]
+        await until(pilot, lambda: "streak 0 · solved on the first try 0 of 2 (0%)" in panel(), "its figures")
         await answer(solution(position)[0])
         assert "Right!" in panel()
-        await pilot.press("n")  # found on a second try: not solved
-        await until(pilot, lambda: stats().attempts == 2, "the second try kept", seconds=8)
-        assert stats().solved == 0 and screen.practice.results[-1] == "found later"
+        await pilot.press("n")  # found on a second try: not solved; the attempt kept settled, not a second one
+        await until(
+            pilot,
+            lambda: app.library.query("SELECT result FROM attempts ORDER BY id")[-1] == ("found later",),
+            "settled",
+            seconds=8,
+        )
+        assert stats().attempts == 2 and stats().solved == 0 and screen.practice.results[-1] == "found later"
         assert "solved on the first try 0 of 2 (0%)" in panel()  # kept: the library's figures, the same
         position = screen.practice.current.position
         await pilot.press("m")
         await pilot.pause()
         assert "Hint: " in panel()
+        await until(pilot, lambda: stats().attempts == 3, "the hinted one kept at once", seconds=8)
         await answer(solution(position)[0])
         await pilot.press("n")  # helped: not solved either
-        await until(pilot, lambda: stats().attempts == 3, "the helped one kept", seconds=8)
-        assert stats().solved == 0 and screen.practice.results[-1] == "helped"
+        await until(
+            pilot,
+            lambda: app.library.query("SELECT result FROM attempts ORDER BY id")[-1] == ("helped",),
+            "settled",
+            seconds=8,
+        )
+        assert stats().attempts == 3 and stats().solved == 0 and screen.practice.results[-1] == "helped"
         await answer(solution(screen.practice.current.position)[0])  # kept as it is found: the figures beside it
         await until(pilot, lambda: "streak 1 · solved on the first try 1 of 4 (25%)" in panel(), "the figures")
         assert "Right!" in panel() and (stats().attempts, stats().solved, stats().streak) == (4, 1, 1)
@@ -674,3 +689,69 @@ async def test_the_game_s_end_is_said_whole_however_narrow_the_pane(size):
             view = app.query_one(EvaluationView)
             assert app.store.state.position.is_over and said in _words(view)
             assert "…" not in text_of(view).replace("1…", "")  # nothing cut
+
+
+async def test_after_a_wrong_answer_the_board_numbers_the_line_only_up_to_a_right_answer_s_cell():
+    """Review 45, finding 2: a wrong answer's words named no right move, but the board numbered the line after it,
+    whose first reply was the answer: O's 9 here, then X's 5."""
+    from workbench.engine.position import parse_position
+    from workbench.state.practice import Exercise, Practice
+
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        position = parse_position("OXO/X.X/OX.")  # O to move: 5 wins, 9 loses
+        screen = PracticeScreen(Practice("puzzle", (Exercise(position),)), "puzzles")
+        app.push_screen(screen)
+        await pilot.pause()
+        board = screen.query_one(BoardGrid)
+        await pilot.press("9")
+        await pilot.pause()
+        assert plain_text(screen.query_one("#practice-panel")).split("\n\n")[-1].startswith("Not this one. 9 loses")
+        texts = cell_texts(board)
+        assert texts[8] == "O1" and texts[4] == "5", texts  # O's 9 numbered; X's reply, on the answer, not
+        await pilot.press("5")  # found: the best line numbered in full
+        await pilot.pause()
+        assert cell_texts(board)[4] == "O1"
+
+
+async def test_the_lit_cells_leave_out_the_move_the_question_names_and_the_answers_tried():
+    """Review 45, finding 3: after O's 2, 1 3 7 9 keep the draw; the lit cells were those and 2 itself, the move the
+    question names: the answer set, given away."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        await pilot.press("5", "2", "L", "o")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen")
+        screen = app.screen
+        board = screen.query_one(BoardGrid)
+        await pilot.press("8", "m", "m")  # a wrong answer, then the second hint
+        await pilot.pause()
+        corners = (1 << 0) | (1 << 2) | (1 << 6) | (1 << 8)
+        assert board.lit & corners == corners and not board.lit & ((1 << 1) | (1 << 7))
+        assert board.lit & ~corners  # a move not known to be wrong lit beside the answers
+
+
+@pytest.mark.parametrize("theme", sorted(WorkbenchApp().available_themes))
+async def test_an_answer_is_judged_in_the_theme_s_colours_in_every_theme(theme):
+    """Review 45, finding 1: under ansi-light and ansi-dark the first answer ended the app (Rich read the theme's
+    ``ansi_green`` as no colour it knew), and the attempt was lost."""
+    from workbench.engine.position import parse_position
+    from workbench.state.practice import Exercise, Practice
+
+    app = _app()
+    app.theme = theme
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, app)
+        screen = PracticeScreen(Practice("puzzle", (Exercise(parse_position("OXO/X.X/OX.")),)), "puzzles")
+        app.push_screen(screen)
+        await pilot.pause()
+        colours = app.get_css_variables()
+        for key, words, variable in (("9", "Not this one. ", "text-error"), ("5", "Right! ", "text-success")):
+            await pilot.press(key)
+            await pilot.pause()
+            text = screen._panel_text(screen.practice)  # the Rich text the panel shows
+            [span] = [span for span in text.spans if text.plain[span.start : span.end].strip() == words.strip()]
+            style = span.style
+            expected = screen.get_component_rich_style(f"practice--{'best' if key == '5' else 'mistake'}")
+            assert style.bold and style.color == expected.color and style.color is not None, (theme, colours[variable])

@@ -167,12 +167,12 @@ def record_attempt(
     theme: str | None = None,
     study: str | None = None,
     today: date | None = None,
-) -> None:
+) -> int:
     """Write one attempt at ``position``: the cell answered last (None when skipped, or the solution was shown), how
     it ended (``result``, one of :data:`RESULTS`; or only whether it was ``solved``), the puzzle's theme, for a
     mistake the study it came from; and the Leitner box it goes to, with the day it is due again. Solved before it
     was due, it stays in its box, due on the same day (a puzzle asked again early proves nothing new); missed, it
-    goes back to box 1 whenever that is.
+    goes back to box 1 whenever that is. Returns the attempt's number, for :func:`settle_attempt`.
 
     :raises ValueError: an unknown ``kind`` or ``result``, or a position or cell not of ``geometry`` (a caller's
         mistake).
@@ -201,7 +201,7 @@ def record_attempt(
         else:
             box = min((last[0] if last else 1) + 1, BOXES) if result == "solved" else 1
             due = (day + timedelta(days=BOX_DAYS[box - 1])).isoformat()
-        connection.execute(
+        cursor = connection.execute(
             "INSERT INTO attempts "  # pragma: no mutate - SQL
             "(kind, variant, position, answer, solved, study, result, theme, box, due) "  # pragma: no mutate - SQL
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",  # pragma: no mutate - SQL
@@ -217,6 +217,25 @@ def record_attempt(
                 box,
                 due,
             ),
+        )
+    assert cursor.lastrowid is not None  # pragma: no mutate - an INSERT's row
+    return cursor.lastrowid
+
+
+def settle_attempt(library: Library, attempt: int, *, answer: Cell | None, result: str) -> None:
+    """How attempt number ``attempt`` ended, where it was written before it ended: its first try lost (a wrong
+    answer, a hint), it was kept at once as not solved, so that a crash or a kill after it cannot make the next
+    sitting's first try of it a solve; now its last answer and ``result``. It stays in box 1, due when it was.
+
+    :raises ValueError: ``result`` unknown, or ``solved`` (an attempt whose first try was lost never is).
+    :raises LibraryError: the library cannot be written.
+    """
+    if result not in RESULTS or result == "solved":
+        raise ValueError(f"an attempt kept before it ended ends as one of {', '.join(RESULTS[1:])}, not {result!r}")
+    with library.transaction() as connection:
+        connection.execute(
+            "UPDATE attempts SET answer = ?, result = ? WHERE id = ? AND solved = 0",  # pragma: no mutate - SQL
+            (answer, result, attempt),
         )
 
 
@@ -431,4 +450,5 @@ __all__ = [
     "missed_positions",
     "progress",
     "record_attempt",
+    "settle_attempt",
 ]

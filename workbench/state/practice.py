@@ -252,22 +252,52 @@ def hint_words(position: Position, answers: Answers | None = None) -> str:
     return f"{keep} the draw; the other {_moves(len(analysis.moves) - keeping)} lose."
 
 
-def hint_region(position: Position, answers: Answers | None = None) -> int:
+def hint_region(position: Position, answers: Answers | None = None, *, ruled_out: int = 0) -> int:
     """The second hint: the cells the answer is among (a bitboard): every best move and, with them, the other moves
-    that come closest to it (by the board's ``answers``, by default the engine's own), about half the empty cells,
-    so that the answer is narrowed down but not given."""
+    that come closest to it (by the board's ``answers``, by default the engine's own), about half of the moves not
+    ``ruled_out``, so that the answer is narrowed down but not given. ``ruled_out`` (a bitboard) holds the moves the
+    player knows are not the answer (the move once played, the answers tried): lit among the answers, they would
+    leave the answer itself the only cells lit that the player does not know already."""
     analysis = exact_moves(position, answers)
     best = analysis.best
+    open_moves = [move for move in analysis.moves if best & cell_bit(move.cell) or not ruled_out & cell_bit(move.cell)]
     others = sorted(
-        (move for move in analysis.moves if not best & cell_bit(move.cell)),
+        (move for move in open_moves if not best & cell_bit(move.cell)),
         # the best outcome first (the quickest win, the slowest loss): the outcome's order, reversed
         key=lambda move: (-move.outcome[0], -move.outcome[1], move.cell),
     )
-    size = min(len(analysis.moves), max(best.bit_count() + 1, (len(analysis.moves) + 1) // 2))
+    size = min(len(open_moves), max(best.bit_count() + 1, (len(open_moves) + 1) // 2))
     region = best
     for move in others[: size - best.bit_count()]:
         region |= cell_bit(move.cell)
     return region
+
+
+def ruled_out(practice: Practice) -> int:
+    """The moves of the open exercise the player knows are not the answer (a bitboard): the move once played there,
+    which the question names, and every answer tried."""
+    exercise = practice.current
+    if exercise is None:
+        return 0
+    cells = [judgement.cell for judgement in practice.tries]
+    if exercise.played is not None:
+        cells.append(exercise.played)
+    region = 0
+    for cell in cells:
+        region |= cell_bit(cell)
+    return region
+
+
+def told_line(position: Position, cell: Cell, answers: Answers | None = None) -> tuple[Cell, ...]:
+    """The moves numbered on the board after ``cell``, an answer that is not the best, in ``position``: ``cell``
+    and the best line after it (by the board's ``answers``, by default the engine's own), up to the first move onto a
+    right answer's cell, which would show it (the words stop before naming one too)."""
+    right = set(solution(position, answers))
+    line = (cell, *answers_given(position.geometry, answers).principal_variation(position.play(cell)))
+    for index, step in enumerate(line):
+        if step in right:
+            return line[:index]
+    return line
 
 
 def hint_text(practice: Practice) -> str:
@@ -453,8 +483,10 @@ __all__ = [
     "moved_on",
     "practised_comment",
     "prompt",
+    "ruled_out",
     "score",
     "solution",
+    "told_line",
     "with_hint",
     "with_solution",
 ]

@@ -54,7 +54,7 @@ class PuzzleFigures:
 
     def text(self, *, missed_now: bool = False) -> str:
         """Their lines; with ``missed_now``, the puzzle open counted already as not solved on the first try (it is
-        not, however it ends; it is kept once it is found or shown)."""
+        not, however it ends), where the figures were read before the library kept it so."""
         streak, attempts = (0, self.attempts + 1) if missed_now else (self.streak, self.attempts)
         if not attempts:
             return "first puzzles on this board"

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from ..engine import Player
+from ..engine import Cell, Player
 from ..engine.geometry import cell_name, cell_names, describe_variant
 from ..state import AppState, GameTree, ViewSettings
 from ..state.actions import Highlight, PlayCell
@@ -33,8 +33,10 @@ from ..state.practice import (
     hint_text,
     moved_on,
     prompt,
+    ruled_out,
     score,
     solution,
+    told_line,
     with_hint,
     with_solution,
 )
@@ -90,12 +92,21 @@ class PracticeBoard(BoardGrid):
 
     lit: reactive[int] = reactive(0, repaint=False)
     """Cells lit by the second hint (a bitboard): the answer is among them."""
+    told: reactive[tuple[Cell, ...] | None] = reactive(None, repaint=False)
+    """The line the ``line`` overlay numbers where it must not show the answer (after an answer that is not the
+    best: :func:`~workbench.state.practice.told_line`); None: the best line, in full."""
 
     def watch_lit(self) -> None:
         self.invalidate()
 
+    def watch_told(self) -> None:
+        self.invalidate()
+
     def build_key(self) -> object:
-        return super().build_key(), self.lit
+        return super().build_key(), self.lit, self.told
+
+    def numbered_line(self, state: AppState) -> tuple[Cell, ...]:
+        return super().numbered_line(state) if self.told is None else self.told
 
     def _cell_line(self, position, cell, line_index, width, height, last, line_cells, values, mask, steps):
         return super()._cell_line(
@@ -122,7 +133,7 @@ class PracticeScreen(ModalScreen[Practice]):
     | n, escape (all done) | back to the study |
     """
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"practice--dim"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"practice--dim", "practice--best", "practice--good", "practice--mistake"}
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("colon", "type_cell", "Answer a cell by name", show=False, key_display=":"),
@@ -138,15 +149,17 @@ class PracticeScreen(ModalScreen[Practice]):
         practice: Practice,
         title: str,
         *,
-        on_result: Callable[[Practice], None] | None = None,
+        on_result: Callable[[Practice, bool], None] | None = None,
         figures: PuzzleFigures | str | None = None,
     ) -> None:
         super().__init__()
         self.practice = practice
         self._title = title
         self._on_result = on_result
-        """Called with the session as each exercise's ending is known: once it is settled (found, or the solution
-        shown), or as it is skipped; the app keeps the attempt."""
+        """Called with the session and True as each exercise's ending is known: once it is settled (found, or the
+        solution shown), or as it is skipped; before that with False as its first try is lost (a wrong or slower
+        first answer, a hint), when it can no longer be solved. The app keeps the attempt: at once, as not solved,
+        when its first try is lost, and as it ended when it ends."""
         self._figures = figures
         """The puzzle figures kept in the library (or why they cannot be read), or None."""
         self._figures_cover = -1
@@ -242,7 +255,7 @@ class PracticeScreen(ModalScreen[Practice]):
 
     def action_next(self) -> None:
         if self._on_result is not None and not self.practice.settled:  # a skip (a settled one is kept already)
-            self._on_result(self.practice)
+            self._on_result(self.practice, True)
         self._set(moved_on(self.practice))
 
     def action_stop(self) -> None:
@@ -252,17 +265,21 @@ class PracticeScreen(ModalScreen[Practice]):
             self.action_next()
         self.dismiss(self.practice)
 
-    def show_figures(self, figures: PuzzleFigures | str) -> None:
-        """New figures from the library (an attempt kept: the open exercise's, when it is settled): shown at once."""
+    def show_figures(self, figures: PuzzleFigures | str, covers: int) -> None:
+        """New figures from the library, read after the attempt at exercise ``covers`` (the session's index) was
+        kept: shown at once."""
         self._figures = figures
-        self._figures_cover = self.practice.index - (0 if self.practice.settled else 1)
+        self._figures_cover = max(self._figures_cover, covers)
         self.show()
 
     def _set(self, practice: Practice) -> None:
         if practice is not self.practice:
-            if practice.settled and not self.practice.settled and self._on_result is not None:
-                # found or shown: how it ends is known now, and kept now, so the figures beside it are up to date
-                self._on_result(practice)
+            if self._on_result is not None:
+                if practice.settled and not self.practice.settled:
+                    # found or shown: how it ends is known now, and kept now, so the figures beside it are up to date
+                    self._on_result(practice, True)
+                elif first_try_lost(practice) and not first_try_lost(self.practice):
+                    self._on_result(practice, False)  # no solve now, however it ends: kept so at once
             self.practice = practice
             self.refresh_bindings()
             self.show()
@@ -287,9 +304,17 @@ class PracticeScreen(ModalScreen[Practice]):
             found = (judgement.cell for judgement in practice.tries if judgement.grade == "best")
             cell = next(found, solution(position, practice.answers)[0])
             highlighted, overlay = cell, "line"
-        elif practice.tries and not practice.hint_showing:  # the last answer and how it is met, numbered on the board
+        board.told = None
+        if not practice.settled and practice.tries and not practice.hint_showing:
+            # the last answer and how it is met, numbered on the board up to the first move onto a right answer's cell
+            # (the line after a wrong answer often plays the answer)
             highlighted, overlay = practice.tries[-1].cell, "line"
-        board.lit = hint_region(position, practice.answers) if practice.hint_level >= 2 and practice.hint_showing else 0
+            board.told = told_line(position, highlighted, practice.answers)
+        board.lit = (
+            hint_region(position, practice.answers, ruled_out=ruled_out(practice))
+            if practice.hint_level >= 2 and practice.hint_showing
+            else 0
+        )
         if highlighted is None or not position.geometry.contains(highlighted):
             highlighted = (position.geometry.size + 1) // 2
         board.state = AppState(
@@ -349,7 +374,8 @@ class PracticeScreen(ModalScreen[Practice]):
             text.append("\n\n" + solution_words, "bold")
         return text
 
-    def _style(self, grade: str) -> str:
-        """The grade's colour from the theme (its text-success, -warning or -error: readable on its background)."""
-        variable = {"best": "text-success", "good": "text-warning", "mistake": "text-error"}[grade]
-        return f"bold {self.app.get_css_variables().get(variable, '')}".strip()
+    def _style(self, grade: str) -> Style:
+        """The grade's colour from the theme (its text-success, -warning or -error: readable on its background), as
+        Textual works it out: an ANSI theme names its colours as CSS does (``ansi_green``), which Rich does not
+        read."""
+        return resolved_part(self, f"practice--{grade}")

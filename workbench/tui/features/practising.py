@@ -7,6 +7,8 @@ Mixed into :class:`~workbench.tui.app.WorkbenchApp`; the library is read and wri
 
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -32,12 +34,28 @@ else:
 
 PRACTICE_AT_ONCE = 20
 """Exercises in one run over the library's studies, and puzzles in one sitting."""
+ATTEMPT_WRITE_WAIT_S = 10.0
+"""How long an exercise's ending waits for the write of its attempt kept as its first try was lost (a worker of its
+own), before it writes an attempt of its own instead (a library held by another writer, say)."""
+
+
+@dataclass
+class OpenAttempt:
+    """An exercise's attempt written when its first try was lost, to be settled when it ends."""
+
+    exercise: Exercise
+    written: threading.Event = field(default_factory=threading.Event)
+    """Set once the write is done, or has failed."""
+    row: int | None = None
+    """The attempt's number in the library, once written."""
 
 
 class Practising(AppHost):
     """``L`` learns from the study's mistakes; the palette learns from every study kept, and opens puzzles (``u``)."""
 
     practice_due: dict[str, int] = {}  # noqa: RUF012 - replaced whole, never changed in place
+    _open_attempt: OpenAttempt | None = None
+    """The open exercise's attempt, kept as its first try was lost (until it ends)."""
     """Positions due again today by spaced repetition, by variant (read from the library in a worker)."""
 
     def _can_practise(self) -> bool:
@@ -240,30 +258,51 @@ class Practising(AppHost):
 
         self.push_screen(PracticeScreen(practice, title, on_result=self._keep_attempt, figures=figures), ended)
 
-    def _keep_attempt(self, practice: Practice) -> None:
-        """The current exercise of ``practice`` ends: its attempt (the last answer, and how it ended: a skip too,
-        which ends a streak) goes into the library in a worker, with the box it goes to."""
+    def _keep_attempt(self, practice: Practice, ended: bool) -> None:
+        """The current exercise of ``practice`` ends (``ended``: its attempt, the last answer and how it ended, a
+        skip too, which ends a streak), or its first try is lost (the attempt as it stands, not solved, settled as it
+        ends: a crash or a kill in between cannot make the next first try at it a solve). Written in a worker, with
+        the box it goes to."""
         result, exercise = practice.result, practice.current
         if self.library is None or exercise is None:
             return
         answer = practice.tries[-1].cell if practice.tries else None
-        library, geometry, kind = self.library, exercise.position.geometry, practice.kind
+        library, geometry, kind, index = self.library, exercise.position.geometry, practice.kind, practice.index
+        opened = self._open_attempt
+        if opened is not None and opened.exercise is not exercise:  # another exercise's, or another sitting's
+            opened = None
+        if not ended:
+            opened = self._open_attempt = OpenAttempt(exercise)
+        elif opened is not None:
+            self._open_attempt = None
 
         def keep() -> None:
-            from ...library.practice import record_attempt
+            from ...library.practice import record_attempt, settle_attempt
 
-            record_attempt(
-                library,
-                kind=kind,
-                geometry=geometry,
-                position=exercise.position,
-                answer=answer,
-                result=result,
-                theme=exercise.theme,
-                study=exercise.study,
-            )
+            try:
+                kept_row = None
+                if ended and opened is not None and opened.written.wait(ATTEMPT_WRITE_WAIT_S):
+                    kept_row = opened.row
+                if kept_row is not None:
+                    settle_attempt(library, kept_row, answer=answer, result=result)
+                else:
+                    row = record_attempt(
+                        library,
+                        kind=kind,
+                        geometry=geometry,
+                        position=exercise.position,
+                        answer=answer,
+                        result=result,
+                        theme=exercise.theme,
+                        study=exercise.study,
+                    )
+                    if not ended and opened is not None:
+                        opened.row = row
+            finally:
+                if not ended and opened is not None:
+                    opened.written.set()
             if kind == "puzzle":  # the streak and the rate, read here rather than on the UI thread
-                self.from_worker(self._figures_changed, puzzle_figures(library, geometry))
+                self.from_worker(self._figures_changed, puzzle_figures(library, geometry), index)
             self._read_due_now(library)
 
         name, group = "practice-attempt", "practice"  # pragma: no mutate - a worker's labels: any names do
@@ -295,12 +334,13 @@ class Practising(AppHost):
         for view in self.screen_stack[0].query(EvaluationView):  # the main screen's, under the practice screen too
             view.due = tuple(due.items())
 
-    def _figures_changed(self, figures: PuzzleFigures | str) -> None:
-        """The puzzle figures kept have changed: the practice screen shows them anew."""
+    def _figures_changed(self, figures: PuzzleFigures | str, covers: int) -> None:
+        """The puzzle figures kept have changed, after the attempt at exercise ``covers`` was kept: the practice
+        screen shows them anew."""
         from ..practice import PracticeScreen
 
         if isinstance(self.screen, PracticeScreen):
-            self.screen.show_figures(figures)
+            self.screen.show_figures(figures, covers)
 
     def _library_job(self, work, done, doing: str) -> None:
         """``work`` in a worker, then ``done(its result)`` on the UI thread; a failure is one line saying what

@@ -150,6 +150,10 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
             return None
         return geometry.cell(row, col)
 
+    def numbered_line(self, state: AppState) -> tuple[Cell, ...]:
+        """The moves the ``line`` overlay numbers, in order: the best line the evaluation shows."""
+        return selected_line(state)
+
     def build(self, writer: LineWriter) -> None:
         state = self.state
         if state is None:
@@ -172,7 +176,7 @@ class BoardGrid(WheelStepsThroughGame, LinesView, can_focus=True):
             analysis = state.analysis
             if overlay == "line":  # the best line in order: after a mistake, how it is punished
                 turn = position.turn
-                for order, cell in enumerate(selected_line(state), 1):
+                for order, cell in enumerate(self.numbered_line(state), 1):
                     steps[cell] = (turn, order)
                     turn = turn.other
             elif overlay == "values":
