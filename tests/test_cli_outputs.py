@@ -739,6 +739,7 @@ def test_review_of_a_study_follows_its_current_line_from_its_start(capsys, tmp_p
         "review of 3 from XO./.../...",
         "  1. X 3  mistake: win in 5 → draw (best: 4, 5, 7)",
     ]
+    assert "X: 1 move · 0 best · 0 inaccurate · 1 mistake · accuracy 0%" in out.splitlines()  # one move, not "1 moves"
     save_study(AppState(), path)
     code, out, _ = run(capsys, "review", str(path))
     assert out == (

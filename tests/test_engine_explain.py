@@ -178,7 +178,7 @@ def test_bad_moves_are_refused_in_one_line(capsys):
 def test_explain_on_the_command_line_and_its_json(capsys):
     assert main(["explain", "--moves", "1,2"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "2: mistake (draw in 8 → loss in 6; best: 5)"
+    assert out[0] == "2: mistake (draw → loss in 6; best: 5)"  # as `review` and the app say it
     assert out[1] == "2 quiet · 4 threat (7) · 7 block · 5 fork (6,9) · 6 block · 9 win"
     assert out[2].startswith("2?? loses in 6: ")
     assert main(["explain", "--game", "3x4k3", "...O/..../X.X.", "--move", "b1"]) == 0

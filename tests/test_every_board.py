@@ -192,7 +192,7 @@ def test_review_takes_game_and_a_move_list_on_another_board(capsys, argv):
         "d1, "
         "and X can stop only one. a2, b2, a1, c1 are the moves that win.",  # the words of `explain`, under each
         "X: 2 moves · 0 best · 1 inaccurate · 1 mistake · accuracy 0%",
-        "O: 1 moves · 0 best · 1 inaccurate · 0 mistakes · accuracy 0%",
+        "O: 1 move · 0 best · 1 inaccurate · 0 mistakes · accuracy 0%",
     ]
 
 

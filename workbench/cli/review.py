@@ -87,7 +87,7 @@ def _words(start: Position, cells, answers: Answers) -> dict[int, str]:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from ..engine.explain import explain, explanation_record
+    from ..engine.explain import explain, explanation_record, value_words
     from ..engine.geometry import parse_cell_name
 
     geometry = game_of(args)
@@ -120,12 +120,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print_json(explanation_record(explanation))
         return 0
     record = explanation_record(explanation)
-    before, after = record["value_before"], record["value_after"]
-    print(
-        f"{record['name']}: {explanation.verdict} ({before['value']} in {before['remoteness']} → {after['value']} in "
-        f"{after['remoteness']}"
-        f"; best: {', '.join(record['best_names'])})"
-    )
+    # the values as the verdicts say them everywhere (`review`, the app's headline): a draw with no "in N"
+    before = value_words(explanation.value_before, explanation.remoteness_before)
+    after = value_words(explanation.value_after, explanation.remoteness_after)
+    print(f"{record['name']}: {explanation.verdict} ({before} → {after}; best: {', '.join(record['best_names'])})")
     print(" · ".join(_step_words(step, geometry) for step in record["line"]))
     print(explanation.text)
     return 0

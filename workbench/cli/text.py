@@ -256,8 +256,9 @@ def review_lines(reviews, scores, geometry=None, words=None) -> list[str]:
     for player, side in scores:
         accuracy = "-" if side.accuracy is None else f"{side.accuracy:.0%}"
         unproven = f" · {side.not_proven} not proven" if side.not_proven else ""
+        moves = f"{side.moves} {'move' if side.moves == 1 else 'moves'}"
         lines.append(
-            f"{player.value}: {side.moves} moves · {side.best} best · {side.inaccurate} inaccurate · "
+            f"{player.value}: {moves} · {side.best} best · {side.inaccurate} inaccurate · "
             f"{side.mistakes} {'mistake' if side.mistakes == 1 else 'mistakes'}{unproven} · accuracy {accuracy}"
         )
     return lines
