@@ -259,3 +259,58 @@ def test_a_tab_s_app_s_crash_is_one_line_on_the_server_s_terminal_and_its_traceb
     )
     result = subprocess.run([sys.executable, "-c", error], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert result.stderr == "workbench: error: one line\n"  # a single line is said as it is
+
+
+@fast_path_only
+async def test_a_closed_tab_s_app_drawing_as_it_ends_is_read_until_it_has_ended(tmp_path, monkeypatch):
+    """Review 45: a tab closed while its app drew (a search's counts) made textual-serve stop reading the app at the
+    first failed write to the closed socket, and the server closed the app's pipes; the app, still ending, crashed
+    on a broken pipe (1 close in 4), its traceback left in a file and its study's last change not kept. The app
+    here draws all the time and for a while after it is asked to quit: it ends as asked, every time."""
+    outcomes = tmp_path / "outcomes"
+    outcomes.mkdir()
+    monkeypatch.setenv("WORKBENCH_TEST_OUTCOMES", str(outcomes))
+    with serving_again(tmp_path, module="tests.serve_lingering") as (process, url):
+        (warm,) = descendants(process.pid)
+        async with aiohttp.ClientSession() as session:
+            for _ in range(3):
+                socket_ = await session.ws_connect(websocket_address(url, 80, 24))
+                await _until(lambda: len(descendants(process.pid)) == 2, "the tab's app")
+                (app,) = descendants(process.pid) - {warm}
+                await socket_.receive()  # drawing
+                await socket_.close()
+                assert not await asyncio.to_thread(_wait_gone, {app}), "the app never ended"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+        assert process.stderr.read() == ""
+    assert sorted(path.read_text() for path in outcomes.iterdir()) == ["ended"] * 3
+
+
+def test_a_served_app_whose_output_is_gone_ends_as_on_a_quit_rather_than_crash(tmp_path):
+    """A server killed outright reads nothing more: the app's next frame met a closed pipe, and the app crashed in a
+    traceback. Each of the web driver's writes to a pipe with no reader asks the app to end instead."""
+    script = """
+import asyncio, os
+from textual.app import App
+from workbench.tui.served_driver import ServedDriver
+
+async def main():
+    read, write = os.pipe()
+    os.close(read)
+    driver = ServedDriver(App())
+    driver._write = lambda data: os.write(write, data)  # (its output: a pipe no one reads any more)
+    driver.app_loop = asyncio.get_running_loop()
+    asked = []
+    driver.served_app.exit = lambda: asked.append("exit")
+    driver.write("a frame")
+    driver.write_meta({"type": "exit"})
+    driver.write_binary_encoded(("deliver_chunk", "key", b"bytes"))
+    await asyncio.sleep(0.1)
+    print(driver.ending, asked)
+
+asyncio.run(main())
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", script], input="", capture_output=True, text=True, cwd=tmp_path, timeout=60
+    )  # (its input a pipe, as a served app's: Textual's reader watches it)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "True ['exit']\n", "")

@@ -65,6 +65,26 @@ class ServedDriver(WebDriver):
         """Set the page's terminal's default colours to ``theme``'s (:func:`page_colours`)."""
         self.write(page_colours(theme, self.served_app.get_css_variables().get("background", "")))
 
+    # The server reads the app's output until the app has ended; a server killed outright does not, and a write then
+    # meets a closed pipe. The app ends, as when its input closes, rather than crash in a traceback.
+    def write(self, data: str) -> None:
+        try:
+            super().write(data)
+        except BrokenPipeError:
+            self.end_app()
+
+    def write_meta(self, data: dict[str, object]) -> None:
+        try:
+            super().write_meta(data)
+        except BrokenPipeError:
+            self.end_app()
+
+    def write_binary_encoded(self, data: tuple[str | bytes, ...]) -> None:
+        try:
+            super().write_binary_encoded(data)
+        except BrokenPipeError:
+            self.end_app()
+
     def run_input_thread(self) -> None:
         super().run_input_thread()
         if not self.exit_event.is_set():  # the input ended, not the app: the server is gone

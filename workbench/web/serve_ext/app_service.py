@@ -106,9 +106,32 @@ def warm_app_service(warm: WarmStart) -> type[AppService]:
         async def run(self) -> None:
             try:
                 await super().run()
+                await self._read_out()
             finally:  # a process's pipes close with it; these are the server's own to close
                 for transport in self._transports:
                     transport.close()
+
+        async def _read_out(self) -> None:
+            """What the app still writes, read and dropped until its process ends. textual-serve stops reading at
+            the first failed write to the tab (a tab closed while its app draws); the app, asked to quit, still
+            writes its last frames and its exit, and with the pipe closed it crashed (a broken pipe), its study not
+            kept. (``stop`` ends the process within :data:`QUIT_SECONDS` and :data:`TERM_SECONDS`.)"""
+            app, process = self.app_process, self._process
+            if app is None or process is None or app.ended.done():
+                return
+
+            async def drop(stream: asyncio.StreamReader) -> None:
+                while await stream.read(1 << 16):
+                    pass
+
+            streams = (process.stdout, process.stderr)
+            try:
+                await asyncio.wait_for(
+                    asyncio.gather(*(drop(stream) for stream in streams if stream is not None)),
+                    QUIT_SECONDS + TERM_SECONDS + 1,
+                )
+            except (TimeoutError, OSError):
+                pass
 
         async def stop(self) -> None:
             """Ask the app to quit, then make sure it ends: return once its process has ended. (An app started the
