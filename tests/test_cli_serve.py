@@ -609,3 +609,36 @@ def test_a_textual_serve_without_its_page_script_is_one_line_and_exit_2(monkeypa
     assert main(["serve", "--port", "0"]) == 2
     err = capsys.readouterr().err
     assert err == f"workbench: error: textual-serve's page script {tmp_path / 'gone.js'}: No such file or directory\n"
+
+
+@pytest.mark.skipif(not serve_ext.MODE.fast, reason="textual-serve's own page keeps no key")
+async def test_a_head_or_a_script_s_fetch_of_the_address_does_not_spend_its_token(server):
+    """Review 45: `curl -I` on the printed address (a link checker's HEAD) spent the token, and the user's browser
+    then got a page with no key, for good."""
+    process, url = server
+    async with aiohttp.ClientSession() as session:
+        async with session.head(url) as answer:
+            assert answer.status == 200
+        async with session.get(url, headers={"Sec-Fetch-Dest": "empty"}) as answer:  # fetch() from a script
+            assert answer.status == 200 and not re.findall(r"/ws/[\w-]+\"", await answer.text())
+        async with session.get(url, headers={"Sec-Fetch-Dest": "document"}) as page:  # the browser's
+            key = page_key(url, await page.text())
+        async with Tab(session, url, key=key) as tab:
+            await tab.until(all_panes, "the four panes")
+
+
+async def test_in_stock_mode_a_reloaded_page_opens_its_app_again(tmp_path, monkeypatch):
+    """Review 45: textual-serve's own page keeps no session key, so a reload asks with the token again; spent by the
+    first load, it opened nothing ("Session ended", and the tab's study out of reach until a restart). In stock mode
+    the token is kept while the server runs, and the first line says so."""
+    from workbench.framework_mode import STOCK_VARIABLE
+
+    monkeypatch.setenv(STOCK_VARIABLE, "1")
+    kept = "this machine only; the address is the key while this server runs"
+    with serving_again(tmp_path, reach=kept) as (process, url):
+        async with aiohttp.ClientSession() as session:
+            for _ in range(2):  # the first load, then a reload
+                async with session.get(url) as page:
+                    key = page_key(url, await page.text())
+                async with Tab(session, url, key=key) as tab:
+                    await tab.until(all_panes, "the four panes")

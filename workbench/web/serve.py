@@ -240,6 +240,17 @@ async def pass_messages(websocket, service, log: Callable[[str, str], None]) -> 
             await service.focus()
 
 
+PAGE_DESTINATIONS = ("document", "iframe")
+"""What a browser says (``Sec-Fetch-Dest``) it asks for where it will show the page."""
+
+
+def shown_in_a_browser(request) -> bool:
+    """Whether ``request`` asks for the page to show it: a GET (a HEAD is a link checker's or ``curl -I``'s), and,
+    where the browser says what for, a document (not a script's fetch). A request that says nothing counts: older
+    browsers say nothing."""
+    return request.method == "GET" and request.headers.get("Sec-Fetch-Dest", "document") in PAGE_DESTINATIONS
+
+
 def no_folder_listing(folder: Path) -> Callable:
     """The aiohttp middleware that answers a request for a folder of the static files (``folder``) with a 404:
     textual-serve lists them."""
@@ -277,7 +288,8 @@ def serve(
     warn: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
 ) -> int:
     """Serve the app until interrupted (ctrl+c or SIGTERM); 0 then. Every request needs ``token`` (a new random
-    one when None), unless ``no_token``; the first page that has it spends it, unless ``keep_token``. A page of
+    one when None), unless ``no_token``; the first page that has it spends it, unless ``keep_token`` (or in stock mode, whose page keeps no session
+    key); a HEAD or a script's fetch spends nothing. A page of
     another origin is refused unless ``allow_origins`` names it, a Host not the server's own unless
     ``allow_hosts`` names it; at most ``max_tabs`` apps run at once.
 
@@ -300,7 +312,8 @@ def serve(
             host=host,
             port=port,
             allow_hosts=allow_hosts,
-            keep_token=keep_token,
+            # textual-serve's own page keeps no session key: a reload asks with the token again, which must open it
+            keep_token=keep_token or not serve_ext.MODE.fast,
             allow_origins=allow_origins,
         )
     except AccessError as error:
@@ -361,8 +374,10 @@ def serve(
             # of 0.0.0.0 is no address to connect to); with the session key, in exchange for a token (the guard
             # refused a wrong one). Nothing awaits between this and the page's rendering: no request sees another's
             self.public_url = f"{request.scheme}://{request.headers['Host']}"
-            # of two pages asked for at once with the token, one gets the key (and spends the token), decided here
-            exchanged = access.exchange_token(request.query.get("token"))
+            # of two pages asked for at once with the token, one gets the key (and spends the token), decided here;
+            # only a page a browser shows does: a HEAD (a link checker, `curl -I`) or a script's fetch spent the
+            # token, and the user's own browser got a page with no key
+            exchanged = shown_in_a_browser(request) and access.exchange_token(request.query.get("token"))
             response = await super().handle_index(request)
             if isinstance(response, web.Response) and response.text is not None:  # (the page's text)
                 text = response.text.replace(PAGE_SESSION_MARK, f'data-session-mark="{access.session_mark}"', 1)
