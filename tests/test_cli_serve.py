@@ -393,6 +393,8 @@ def test_the_first_line_of_a_server_on_every_address_names_the_machine_s_address
         reach("::1", 8799, kept)
         == "this machine only; the address is the key while this server runs, keep it to yourself"
     )
+    for loopback in ("127.1", "127.0.0.2", "localhost.", "::ffff:127.0.0.1"):  # (warned as open to the network)
+        assert reach(loopback, 8799, access).startswith("this machine only"), loopback
     # without a token the address is no key, and the line does not call it one
     assert reach("127.0.0.1", 8799, Access.make(token=None, host="127.0.0.1", port=8799)) == (
         "this machine only, with no key: every program on it can use it"
@@ -407,8 +409,9 @@ def test_a_server_on_another_address_than_loopback_says_so_in_a_warning_line_fir
     assert serve(host="0.0.0.0", port=0, debug=True, say=said.append) == 0
     err = capsys.readouterr().err
     assert err == "workbench: warning: --host 0.0.0.0: the app and your library are open to the network, unencrypted\n"
-    assert serve(host="127.0.0.1", port=0, debug=True, say=said.append) == 0
-    assert capsys.readouterr().err == ""
+    for loopback in ("127.0.0.1", "127.1"):  # 127.1 is 127.0.0.1 to the system: it was warned of
+        assert serve(host=loopback, port=0, debug=True, say=said.append) == 0
+        assert capsys.readouterr().err == "", loopback
 
 
 def test_a_port_in_use_is_one_line_and_exit_2(capsys):

@@ -392,9 +392,11 @@ async def test_the_websocket_needs_the_token_or_the_session_key_and_no_cookie_is
         response = await client.get("/ws")  # no cookie carries anything
         assert response.status == 403
         response = await client.get("/ws/s3cret")
-        assert (
-            response.status == 403 and said[-1] == "workbench: refused GET '/ws/s3cret': its key is not this server's"
-        )
+        assert response.status == 403 and said[-1] == "workbench: refused GET '/ws/…': its key is not this server's"
+        # the right key from a page of another origin: refused, and the key is not written on the server's terminal
+        response = await client.get(f"/ws/{access.session}", headers={"Origin": "http://elsewhere.example"})
+        assert response.status == 403 and said[-1].startswith("workbench: refused GET '/ws/…': ")
+        assert not any(access.session in line for line in said)
         response = await client.get(f"/ws?session={access.session}")  # (the session key goes in the path)
         assert response.status == 403
         response = await client.get("/?token=s3cretx")  # a wrong token, even on the page: the user is told

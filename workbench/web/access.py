@@ -407,6 +407,13 @@ KEYED = "/ws"
 since textual-serve's page adds its own query to the address it is given)."""
 
 
+def shown_path(path: str) -> str:
+    """``path`` as a refusal says it: a session key in it (``/ws/SESSION``) left out."""
+    if path.startswith(f"{KEYED}/") and len(path) > len(KEYED) + 1:
+        return f"{KEYED}/…"
+    return path
+
+
 def guard(access: Access, log: Callable[[str, str], None]) -> Callable:
     """The aiohttp middleware that answers only requests with a Host and Origin of the server's own, whose target
     names no other host; the websocket (:data:`KEYED`) needs a key, and a token in any address must be the right
@@ -420,7 +427,8 @@ def guard(access: Access, log: Callable[[str, str], None]) -> Callable:
         local = request.transport.get_extra_info("sockname") if request.transport is not None else None
         # what the requester chose (its path) is shown as a Python string: a control character in it would
         # reach the server's terminal as an escape sequence
-        refused = f"workbench: refused {request.method} {request.path[:80]!r}"
+        # (a session key in the path is not written out: the server's terminal, or its log, is no place for it)
+        refused = f"workbench: refused {request.method} {shown_path(request.path)[:80]!r}"
         reason: str | None
         if len(hosts) > 1:
             kind, reason = "host", "the request names more than one host"

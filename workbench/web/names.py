@@ -31,6 +31,22 @@ def canonical_name(name: str) -> str:
     return address.compressed
 
 
+def is_loopback(name: str) -> bool:
+    """Whether the host ``name`` is this machine's loopback: ``localhost``, or an address of 127.0.0.0/8 or ``::1``
+    in any form the system reads (``127.1`` is 127.0.0.1 to it)."""
+    name = canonical_name(name)
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        pass
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(name)).is_loopback
+    except OSError:  # (no address: a name, which only "localhost" of the loopback's is)
+        return False
+
+
 def split_host(value: str) -> tuple[str, int | None] | None:
     """A ``Host`` header's name (canonical) and port: ``[::1]:8000`` → ``("::1", 8000)``, ``localhost`` →
     ``("localhost", None)``; None when it names no host (an IPv6 address without brackets, a bad port, a name of

@@ -48,7 +48,7 @@ from .access import (
 )
 from .headers import secure_headers
 from .messages import MAX_MESSAGE_BYTES, BadMessage, query_size, read_message
-from .names import LOOPBACK_NAMES, WILDCARDS, canonical_name
+from .names import WILDCARDS, canonical_name, is_loopback
 
 STOP_SECONDS = 2.0
 """How long a stop (ctrl+c, SIGTERM) waits for open tabs before ending their apps."""
@@ -196,7 +196,7 @@ class ServerLog(logging.Handler):
 def reach(host: str, port: int, access: Access) -> str:
     """Who can open the page, as the start's first line says it."""
     name = canonical_name(host)
-    if name in LOOPBACK_NAMES:
+    if is_loopback(name):
         if access.token is None:
             return "this machine only, with no key: every program on it can use it"
         if access.exchange.reusable:
@@ -288,10 +288,10 @@ def serve(
     warn: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
 ) -> int:
     """Serve the app until interrupted (ctrl+c or SIGTERM); 0 then. Every request needs ``token`` (a new random
-    one when None), unless ``no_token``; the first page that has it spends it, unless ``keep_token`` (or in stock mode, whose page keeps no session
-    key); a HEAD or a script's fetch spends nothing. A page of
-    another origin is refused unless ``allow_origins`` names it, a Host not the server's own unless
-    ``allow_hosts`` names it; at most ``max_tabs`` apps run at once.
+    one when None), unless ``no_token``; the first page a browser shows with it spends it (a HEAD or a script's
+    fetch does not), unless ``keep_token`` or in stock mode, whose page keeps no session key. A page of another
+    origin is refused unless ``allow_origins`` names it, a Host not the server's own unless ``allow_hosts`` names it;
+    at most ``max_tabs`` apps run at once.
 
     :raises ServeError: the address cannot be listened on, or an access option names nothing.
     """
@@ -322,7 +322,7 @@ def serve(
     # a server on every address is opened on this machine at its loopback address (0.0.0.0 is no place to go)
     shown_host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(canonical_name(host), host)
     url = access.address(page_url(shown_host, port))
-    local = canonical_name(host) in LOOPBACK_NAMES
+    local = is_loopback(host)
     if not local:
         warn(f"workbench: warning: --host {host}: the app and your library are open to the network, unencrypted")
     if access.token is None:
