@@ -54,9 +54,9 @@ class Practising(AppHost):
     """``L`` learns from the study's mistakes; the palette learns from every study kept, and opens puzzles (``u``)."""
 
     practice_due: dict[str, int] = {}  # noqa: RUF012 - replaced whole, never changed in place
+    """Positions due again today by spaced repetition, by variant (read from the library in a worker)."""
     _open_attempt: OpenAttempt | None = None
     """The open exercise's attempt, kept as its first try was lost (until it ends)."""
-    """Positions due again today by spaced repetition, by variant (read from the library in a worker)."""
 
     def _can_practise(self) -> bool:
         state = self.store.state
