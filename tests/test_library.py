@@ -1120,3 +1120,27 @@ def test_an_attempt_kept_as_its_first_try_is_lost_is_settled_in_place(tmp_path):
             with pytest.raises(ValueError, match=f"not '{wrong}'"):
                 settle_attempt(library, row, answer=5, result=wrong)
         assert attempt_stats(library, "puzzle", TIC_TAC_TOE).attempts == 1
+
+
+@pytest.mark.parametrize("zone, monday", [("UTC0", "2026-02-02"), ("UTC+8", "2026-01-26"), ("UTC-14", "2026-02-02")])
+def test_an_attempt_counts_in_the_week_of_its_day_where_the_user_is(tmp_path, monkeypatch, zone, monday):
+    """Review 45: the weeks of `workbench progress` and the puzzles' bars were UTC's, while "due" is the user's own
+    day: a puzzle solved on a Sunday evening in America (Monday in UTC) counted in the next week's bar. Kept at
+    Monday 2026-02-02 02:00 UTC: that Monday's week in London and in Kiribati (POSIX's UTC-14, 14 hours ahead),
+    the week before in America (POSIX's UTC+8, 8 hours behind: Sunday evening)."""
+    from datetime import date
+
+    from workbench.library.practice import progress
+
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        with Library.open(tmp_path / "lib.sqlite3") as library:
+            _attempt(library, Position.empty().play(1), "solved", on=date(2026, 2, 2))
+            with library.transaction() as connection:
+                connection.execute("UPDATE attempts SET at = '2026-02-02 02:00:00'")
+            [row] = progress(library, today=date(2026, 2, 2))
+        assert row.weeks == ((monday, 1, 1),)
+    finally:
+        monkeypatch.undo()
+        time.tzset()

@@ -384,7 +384,9 @@ def progress(library: Library, geometry: Geometry | None = None, *, today: date 
         weeks = tuple(
             (str(week), count, right)
             for week, count, right in library.query(
-                "SELECT date(at, 'weekday 0', '-6 days'), "  # pragma: no mutate - SQL
+                # the week of each attempt's day where the user is, as "due" and the bars' weeks count days (the
+                # time kept is UTC's: a Sunday evening in America was Monday's, the next week's)
+                "SELECT date(at, 'localtime', 'weekday 0', '-6 days'), "  # pragma: no mutate - SQL
                 "count(*), sum(solved) FROM attempts "  # pragma: no mutate - SQL
                 "WHERE kind = ? AND variant = ? GROUP BY 1 ORDER BY 1",  # pragma: no mutate - SQL
                 (kind, variant),
