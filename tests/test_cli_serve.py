@@ -649,3 +649,15 @@ async def test_in_stock_mode_a_reloaded_page_opens_its_app_again(tmp_path, monke
                     key = page_key(url, await page.text())
                 async with Tab(session, url, key=key) as tab:
                     await tab.until(all_panes, "the four panes")
+
+
+def test_a_library_no_tab_could_open_is_one_line_and_exit_2_at_the_start(tmp_path, capsys, monkeypatch):
+    """Review 45: `--db` under a file started the server all the same; each tab then said, for a moment, that its
+    work was not kept safe, and lost it on a reload."""
+    import workbench.web.serve
+
+    monkeypatch.setattr(workbench.web.serve, "serve", lambda **options: 0)  # (reached: the server would run)
+    (tmp_path / "a file").write_text("")
+    assert main(["serve", "--port", "0", "--db", str(tmp_path / "a file" / "library.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"workbench: error: library '{tmp_path}/a file/library.sqlite3': ")

@@ -78,6 +78,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from ..engine.geometry import parse_variant
 
         parse_variant(args.game)  # a bad variant is said here, once, not by every tab's app
+    if args.db is not None:  # a library no tab could open is said here, once: each tab would lose its study to it
+        from ..library import Library
+
+        Library.open(args.db).close()
     from ..web.access import chosen_token
 
     token = (
