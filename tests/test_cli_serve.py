@@ -449,6 +449,25 @@ def test_bad_serving_options_are_one_line_and_exit_2(capsys, arguments, message)
     assert err.startswith(f"workbench: error: {message}") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    "host, hint",
+    [
+        ("[::1]", "(an IPv6 address goes without brackets: --host ::1)"),
+        ("127.0.0.1:18726", "(the port goes apart: --host 127.0.0.1 --port 18726)"),
+        ("no.such.host.invalid", None),  # (no hint for a name that is only wrong)
+    ],
+)
+def test_a_host_that_does_not_resolve_says_what_it_may_have_meant(capsys, host, hint):
+    """Review 45: `--host [::1]` and `--host 127.0.0.1:18726` said only "Name or service not known"."""
+    assert main(["serve", "--host", host]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"workbench: error: host {host!r}: ") and err.count("\n") == 1, err
+    if hint is None:
+        assert "--host" not in err
+    else:
+        assert err.rstrip("\n").endswith(hint), err
+
+
 @pytest.mark.parametrize("port", ["0", "8000", "65535"])
 def test_every_port_from_0_to_65535_is_taken(port):
     from workbench.cli import build_parser

@@ -117,7 +117,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
     try:
         family, kind, protocol, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except (socket.gaierror, UnicodeError) as error:
-        raise ServeError(f"host {host!r}: {getattr(error, 'strerror', None) or error}") from None
+        raise ServeError(f"host {host!r}: {getattr(error, 'strerror', None) or error}{host_hint(host)}") from None
     listener = socket.socket(family, kind, protocol)
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # not a port in use: one in TIME_WAIT
@@ -127,6 +127,17 @@ def listening_socket(host: str, port: int) -> socket.socket:
         listener.close()
         raise ServeError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     return listener
+
+
+def host_hint(host: str) -> str:
+    """What a host that does not resolve may have meant, as the end of its error line: an IPv6 address written
+    in brackets, as an address writes it, or a host with its port."""
+    if host.startswith("[") and host.endswith("]"):
+        return f" (an IPv6 address goes without brackets: --host {host[1:-1]})"
+    name, colon, port = host.rpartition(":")
+    if colon and port.isdigit() and ":" not in name:
+        return f" (the port goes apart: --host {name} --port {port})"
+    return ""
 
 
 def page_url(host: str, port: int) -> str:
