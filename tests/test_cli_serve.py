@@ -645,8 +645,9 @@ async def test_a_head_or_a_script_s_fetch_of_the_address_does_not_spend_its_toke
     async with aiohttp.ClientSession() as session:
         async with session.head(url) as answer:
             assert answer.status == 200
-        async with session.get(url, headers={"Sec-Fetch-Dest": "empty"}) as answer:  # fetch() from a script
-            assert answer.status == 200 and not re.findall(r"/ws/[\w-]+\"", await answer.text())
+        for destination in ("empty", "iframe"):  # fetch() from a script; a frame, which the page's headers forbid
+            async with session.get(url, headers={"Sec-Fetch-Dest": destination}) as answer:
+                assert answer.status == 200 and not re.findall(r"/ws/[\w-]+\"", await answer.text())
         async with session.get(url, headers={"Sec-Fetch-Dest": "document"}) as page:  # the browser's
             key = page_key(url, await page.text())
         async with Tab(session, url, key=key) as tab:

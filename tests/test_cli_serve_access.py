@@ -770,3 +770,27 @@ def test_no_message_makes_the_check_fail_other_than_by_a_refusal(text):
 )
 def test_the_websocket_s_size_is_whole_numbers_within_a_screen_s(query, size, wrong):
     assert query_size(query) == (size, wrong)
+
+
+@pytest.mark.parametrize(
+    "name, loopback",
+    [
+        ("localhost", True),
+        ("LOCALHOST.", True),
+        ("127.0.0.1", True),
+        ("127.1", True),
+        ("0x7f.1", True),
+        ("127.0.0.2", True),
+        ("::1", True),
+        ("::ffff:127.0.0.1", True),
+        ("127.0.0.1 example.com", False),  # (the system's reader takes an address followed by anything)
+        ("10.0.0.1", False),
+        ("0.0.0.0", False),
+        ("example.com", False),
+        ("127.example", False),
+    ],
+)
+def test_loopback_is_any_form_of_this_machine_s_own_address_and_nothing_else(name, loopback):
+    from workbench.web.names import is_loopback
+
+    assert is_loopback(name) is loopback

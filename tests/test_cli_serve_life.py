@@ -265,7 +265,7 @@ def test_a_tab_s_app_s_crash_is_one_line_on_the_server_s_terminal_and_its_traceb
 async def test_a_closed_tab_s_app_drawing_as_it_ends_is_read_until_it_has_ended(tmp_path, monkeypatch):
     """Review 45: a tab closed while its app drew (a search's counts) made textual-serve stop reading the app at the
     first failed write to the closed socket, and the server closed the app's pipes; the app, still ending, crashed
-    on a broken pipe (1 close in 4), its traceback left in a file and its study's last change not kept. The app
+    on a broken pipe now and then, its traceback left in a file and its study's last change not kept. The app
     here draws all the time and for a while after it is asked to quit: it ends as asked, every time."""
     outcomes = tmp_path / "outcomes"
     outcomes.mkdir()

@@ -388,9 +388,8 @@ def _live_positions(geometry: Geometry) -> list[Position]:
 @pytest.mark.parametrize("geometry", [Geometry(), Geometry(misere=True)], ids=str)
 def test_the_line_numbered_after_a_wrong_answer_never_plays_a_right_one(geometry):
     """Review 45, finding 2: after a wrong answer the board numbered the best line after it, and its reply was
-    often the answer itself (of 815 wrong answers to 3×3's puzzles, 742 lines played it). Over every position and
-    every move that is not a best one: the line numbered is the best line after it up to the first move onto a
-    right answer, and no further."""
+    most often the answer itself. Over every position and every move that is not a best one: the line numbered is
+    the best line after it up to the first move onto a right answer, and no further."""
     answers = answers_of(geometry)
     for position in _live_positions(geometry):
         right = set(solution(position))
@@ -407,9 +406,9 @@ def test_the_line_numbered_after_a_wrong_answer_never_plays_a_right_one(geometry
 def test_the_lit_cells_always_hold_a_move_not_ruled_out_beside_the_answers(geometry):
     """Review 45, finding 3: the second hint's decoys were the moves closest to the best, the move the question
     names and the answers tried among them, so the lit cells the player did not know to be wrong were often exactly
-    the answers (1,811 pairs of a position and a move played on 3×3). Over every position, each move that is not a
-    best one as the move played, with and without a try of another: the answers lit, nothing ruled out lit, and a
-    move not ruled out beside them wherever there is one."""
+    the answers. Over every position, each move that is not a best one as the move played, with and without a try
+    of another: the answers lit, nothing ruled out lit, and a move not ruled out beside them wherever there is
+    one."""
     for position in _live_positions(geometry):
         best = 0
         for cell in solution(position):

@@ -755,3 +755,24 @@ async def test_an_answer_is_judged_in_the_theme_s_colours_in_every_theme(theme):
             style = span.style
             expected = screen.get_component_rich_style(f"practice--{'best' if key == '5' else 'mistake'}")
             assert style.bold and style.color == expected.color and style.color is not None, (theme, colours[variable])
+
+
+async def test_a_library_that_cannot_be_written_says_so_once_an_exercise():
+    """The review of review 45's changes: a lost first try's attempt, kept at once, failed on a read-only library,
+    and its ending failed again: two warnings for one exercise."""
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_library(pilot, app)
+        app.library.read_only = True  # (as a library on a read-only disk opens)
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, PracticeScreen), "the practice screen", seconds=8)
+        screen = app.screen
+        await until(pilot, lambda: "to move: " in plain_text(screen.query_one("#practice-panel")), "a puzzle")
+        position = screen.practice.current.position
+        wrong = next(cell for cell in position.legal_moves() if cell not in solution(position))
+        await pilot.press(str(wrong), str(solution(position)[0]), "n")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        said = [note.message for note in app._notifications if "read-only" in note.message]
+        assert len(said) == 1, said

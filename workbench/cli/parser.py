@@ -362,8 +362,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument(
         "--keep-token",
         action="store_true",
-        help="keep the printed address a key while the server runs (by default the first browser that opens it "
-        "spends it: a second browser, or a script, needs this)",
+        help="keep the printed address a key while the server runs (by default the first page loaded with it "
+        "spends it: a second browser, or a script, needs this; stock mode keeps it anyway)",
     )
     serve_cmd.add_argument(
         "--allow-origin",

@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARDS = frozenset({"0.0.0.0", "::"})
+_SHORT_IPV4 = re.compile(r"(?:0x[0-9a-f]+|[0-9]+)(?:\.(?:0x[0-9a-f]+|[0-9]+)){0,3}")
+"""An IPv4 address as the system also reads one: fewer parts, hexadecimal or octal ones (``127.1``)."""
 _NAME = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*")
 
 
@@ -41,6 +43,8 @@ def is_loopback(name: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         pass
+    if not _SHORT_IPV4.fullmatch(name):  # (inet_aton takes what follows a space too)
+        return False
     try:
         return ipaddress.IPv4Address(socket.inet_aton(name)).is_loopback
     except OSError:  # (no address: a name, which only "localhost" of the loopback's is)

@@ -251,13 +251,14 @@ async def pass_messages(websocket, service, log: Callable[[str, str], None]) -> 
             await service.focus()
 
 
-PAGE_DESTINATIONS = ("document", "iframe")
-"""What a browser says (``Sec-Fetch-Dest``) it asks for where it will show the page."""
+PAGE_DESTINATIONS = ("document",)
+"""What a browser says (``Sec-Fetch-Dest``) it asks for where it will show the page (never in a frame: the page's
+headers forbid one)."""
 
 
 def shown_in_a_browser(request) -> bool:
-    """Whether ``request`` asks for the page to show it: a GET (a HEAD is a link checker's or ``curl -I``'s), and,
-    where the browser says what for, a document (not a script's fetch). A request that says nothing counts: older
+    """Whether ``request`` may be for the page to show it: a GET (a HEAD is a link checker's or ``curl -I``'s), and,
+    where the browser says what for, a document (not a script's fetch). A GET that says nothing counts: older
     browsers say nothing."""
     return request.method == "GET" and request.headers.get("Sec-Fetch-Dest", "document") in PAGE_DESTINATIONS
 

@@ -34,7 +34,7 @@ else:
 
 PRACTICE_AT_ONCE = 20
 """Exercises in one run over the library's studies, and puzzles in one sitting."""
-ATTEMPT_WRITE_WAIT_S = 10.0
+ATTEMPT_WRITE_WAIT_SECONDS = 10.0
 """How long an exercise's ending waits for the write of its attempt kept as its first try was lost (a worker of its
 own), before it writes an attempt of its own instead (a library held by another writer, say)."""
 
@@ -266,6 +266,8 @@ class Practising(AppHost):
         result, exercise = practice.result, practice.current
         if self.library is None or exercise is None:
             return
+        if not ended and self.library.read_only:  # (nothing can be written: the ending's write says so, once)
+            return
         answer = practice.tries[-1].cell if practice.tries else None
         library, geometry, kind, index = self.library, exercise.position.geometry, practice.kind, practice.index
         opened = self._open_attempt
@@ -281,7 +283,7 @@ class Practising(AppHost):
 
             try:
                 kept_row = None
-                if ended and opened is not None and opened.written.wait(ATTEMPT_WRITE_WAIT_S):
+                if ended and opened is not None and opened.written.wait(ATTEMPT_WRITE_WAIT_SECONDS):
                     kept_row = opened.row
                 if kept_row is not None:
                     settle_attempt(library, kept_row, answer=answer, result=result)

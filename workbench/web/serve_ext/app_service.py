@@ -115,7 +115,8 @@ def warm_app_service(warm: WarmStart) -> type[AppService]:
             """What the app still writes, read and dropped until its process ends. textual-serve stops reading at
             the first failed write to the tab (a tab closed while its app draws); the app, asked to quit, still
             writes its last frames and its exit, and with the pipe closed it crashed (a broken pipe), its study not
-            kept. (``stop`` ends the process within :data:`QUIT_SECONDS` and :data:`TERM_SECONDS`.)"""
+            kept. Bounded by the time ``stop`` gives the app to end (:data:`QUIT_SECONDS`, :data:`TERM_SECONDS`),
+            counted from here: an app still writing then meets a closed pipe, and its driver ends it as on a quit."""
             app, process = self.app_process, self._process
             if app is None or process is None or app.ended.done():
                 return
