@@ -297,6 +297,7 @@ def _dialogs() -> dict[str, object]:
         "move text": lambda app: MoveTextScreen("1. 5 1"),
         "help": lambda app: HelpScreen([("Board", [("5", "play")])]),
         "games like this": lambda app: GamesLikeThis("Games", "none"),
+        "open": lambda app: OpenDialog([("a study", "5 1")], lambda text, listed: None, None, None),
     }
 
 
