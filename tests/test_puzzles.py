@@ -595,4 +595,33 @@ def test_progress_says_per_board_what_was_solved_on_the_first_try_what_is_due_an
         "3x4k3 mistakes: 1 tried · 0 solved on the first try (0%) · streak 0 · 1 due today",
         "  solved a week, the last 8: ········",
     ]
+    # a board with none, where others have some: said of that board (it said the library had none at all)
+    capsys.readouterr()
+    assert main(["progress", "--db", str(path), "--game", "4x4k4"]) == 0
+    assert capsys.readouterr().out == (
+        f"No practice on 4x4k4 kept in the library {path} yet: u in the app opens puzzles there.\n"
+    )
     assert main(["progress", "--db", str(path), "--game", "3x3"]) == 2  # a variant it cannot read: one line
+
+
+@LIBRARY
+@pytest.mark.parametrize(
+    "arguments, said",
+    [
+        (
+            ["--theme", "misère squeeze"],
+            "No misère squeeze puzzles on classic: no position there has a single move "
+            "that keeps its value with that theme.\n",
+        ),
+        (
+            ["--game", "1x1k1"],
+            "No puzzles on 1×1, one in a row: no position there has a single move that keeps its value.\n",
+        ),
+    ],
+)
+def test_puzzles_where_there_are_none_say_so_in_a_line_as_the_app_does(tmp_path, capsys, arguments, said):
+    """A second review of the teacher: a table of no rows, then "0 puzzles"; the app says why there are none."""
+    from workbench.cli.entry import main
+
+    assert main(["puzzles", "--db", str(tmp_path / "lib.sqlite3"), *arguments]) == 0
+    assert capsys.readouterr().out == said

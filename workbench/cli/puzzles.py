@@ -30,8 +30,16 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
     if args.json:
         print_json(records)
         return 0
-    print("\n".join(puzzle_lines(records, answers=args.answers)))
     what = "puzzles" if args.theme is None else f"{args.theme} puzzles"
+    if not records:  # as the app says it, rather than a table of no rows
+        from ..engine.geometry import describe_variant
+
+        print(
+            f"No {what} on {describe_variant(geometry)}: no position there has a single move that keeps its value"
+            + (" with that theme." if args.theme else ".")
+        )
+        return 0
+    print("\n".join(puzzle_lines(records, answers=args.answers)))
     print(
         f"{len(records)} {what} of {geometry}, easiest first; {new} new in the library {library.path}"
         + ("" if args.answers else " (--answers shows the answers)")
@@ -64,7 +72,7 @@ def cmd_progress(args: argparse.Namespace) -> int:
     the first try, the streak, what is due today, by theme, and a bar a week."""
     from datetime import date
 
-    from ..engine.geometry import parse_variant
+    from ..engine.geometry import format_variant, parse_variant
     from ..library.practice import progress
 
     geometry = parse_variant(args.game) if args.game is not None else None
@@ -78,11 +86,13 @@ def cmd_progress(args: argparse.Namespace) -> int:
     if args.json:
         print_json([row.as_dict() for row in rows])
         return 0
-    print(
-        "\n".join(progress_lines(rows, date.today()))
-        if rows
-        else f"No practice kept in the library {shown} yet: u in the app opens puzzles."
-    )
+    if rows:
+        print("\n".join(progress_lines(rows, date.today())))
+    elif geometry is not None:  # (the library may hold other boards' practice)
+        board = format_variant(geometry)
+        print(f"No practice on {board} kept in the library {shown} yet: u in the app opens puzzles there.")
+    else:
+        print(f"No practice kept in the library {shown} yet: u in the app opens puzzles.")
     return 0
 
 

@@ -160,10 +160,11 @@ class Practising(AppHost):
                 state = open_study(library, record.name)
                 exercises.extend(mistakes_of_tree(state.tree, player, study=record.name, answers=answers))
             due = due_positions(library, "mistake", geometry)
-            # a mistake practised in a game never saved is due all the same: asked from its position alone
+            # a mistake practised in a game never saved (or a study deleted since, or changed) is due all the same:
+            # asked from its position alone
             found = {exercise.position for exercise in exercises}
             exercises.extend(
-                Exercise(position, where="a mistake practised before, in a game not saved")
+                Exercise(position, where="a mistake practised before, in no study kept now")
                 for position in due
                 if position not in found and (player is None or position.turn is player)
             )
