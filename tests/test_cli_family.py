@@ -380,6 +380,23 @@ def test_first_moves_of_a_misere_board_come_from_its_exact_values(capsys):
     assert code == 2 and "boards of at most 16 cells (5x5k4-misere has 25)" in err
 
 
+@pytest.mark.parametrize(
+    "variant, said",
+    [
+        ("15x15k5", "boards of at most 16 cells (15x15k5 has 225)"),  # a traceback (OverflowError)
+        ("3x3k1-misere", "on 3x3k1-misere that move ends the game"),  # a traceback (KeyError)
+        ("1x2k1-misere", "on 1x2k1-misere that move ends the game"),
+        ("3x3k1", "on 3x3k1 that move ends the game"),  # shares of replies that cannot be
+    ],
+)
+def test_first_moves_where_it_has_nothing_to_count_or_cannot_is_one_line(capsys, variant, said):
+    """A new user's review: `first-moves` under the normal rule had no bound on the board (the README's 15×15
+    ended in a traceback, 4×5 ran out of memory), and a board of one in a row, where X's first move ends the game,
+    failed or showed shares of replies no game has."""
+    code, out, err = run(capsys, "first-moves", "--game", variant)
+    assert (code, out) == (2, "") and err.count("\n") == 1 and said in err
+
+
 def test_a_dead_draw_is_said_in_text_and_json(capsys):
     code, out, _ = run(capsys, "analyze", "--moves", "5,1,9,3,2,8,4,6", "--json")
     assert code == 0 and json.loads(out)["dead_draw"] is True and json.loads(out)["status"] == "in_play"
@@ -653,11 +670,10 @@ def test_nodes_takes_a_positive_whole_number_of_at_most_twelve_digits(capsys, te
     )
     if ok:
         assert code == 0 and json.loads(out)["moves"]
-    else:
-        assert (code, out) == (
-            2,
-            "",
-        ) and err == f"workbench: error: argument --nodes: {text[:20]!r} is not a positive whole number\n"
+    else:  # a number too large is said to be one (it was "not a positive whole number")
+        too_large = text.isascii() and text.isdigit() and int(text) > 0
+        said = "is too large (at most 12 digits)" if too_large else "is not a positive whole number"
+        assert (code, out) == (2, "") and err == f"workbench: error: argument --nodes: {text[:20]!r} {said}\n"
 
 
 def test_the_search_reports_its_progress_on_a_terminal_and_keeps_to_its_budgets(capsys, monkeypatch):

@@ -342,11 +342,12 @@ def test_studies_text_output(capsys, tmp_path):
     code, out, _ = run(capsys, "--db", db, "studies", "import", str(source), "--as", "empty")
     assert code == 0 and out == f"imported {source} as 'empty'\n"
     code, out, _ = run(capsys, "--db", db, "studies", "delete", "empty")
+    assert code == 0 and out == f"deleted 'empty' from {db}\n"  # (it said nothing: a writing command says what)
     code, out, _ = run(capsys, "--db", db, "studies", "list")
     name, variant, count, word, *_ = out.split()
     assert (name, variant, count, word) == ("opening", "3x3k3", "4", "moves") and len(out.splitlines()) == 1
     code, out, _ = run(capsys, "--db", db, "studies", "rename", "opening", "centre")
-    assert code == 0 and out == ""
+    assert code == 0 and out == f"renamed 'opening' to 'centre' in {db}\n"
     target = tmp_path / "back.json"
     code, out, _ = run(capsys, "--db", db, "studies", "export", "centre", str(target))
     assert code == 0 and out == f"exported 'centre' to {target}\n"
@@ -1327,4 +1328,18 @@ def test_a_long_value_in_an_error_is_cut_and_says_so(capsys, tmp_path, monkeypat
     code, out, err = run(capsys, "review", "x" * 100_000)
     assert (code, out) == (2, "") and len(err) < 300 and "… (100,000 characters)" in err
     code, out, err = run(capsys, "puzzles", "--count", "1" * 23)
-    assert (code, out) == (2, "") and f"{'1' * 20!r}… (23 characters) is not a positive whole number" in err
+    assert (code, out) == (2, "") and f"{'1' * 20!r}… (23 characters) is too large (at most 12 digits)" in err
+    code, out, err = run(capsys, "puzzles", "--count", "9" * 5000)  # (past the digits Python reads as a number)
+    assert (code, out) == (2, "") and "… (5,000 characters) is too large" in err
+
+
+def test_a_file_name_of_control_characters_is_written_escaped_in_the_line_that_names_it(capsys, tmp_path):
+    """A new user's review: `studies import` and `export` wrote the file's name as it is, an escape sequence and
+    all, where the study's name beside it was escaped."""
+    db = str(tmp_path / "lib.sqlite3")
+    source = tmp_path / "ev\x1b[31mil.json"
+    save_study(study_state(), source)
+    code, out, _ = run(capsys, "--db", db, "studies", "import", str(source))
+    assert code == 0 and "\x1b" not in out and out == f"imported {tmp_path}/ev\\x1b[31mil.json as 'ev\\x1b[31mil'\n"
+    code, out, _ = run(capsys, "--db", db, "studies", "export", "ev\x1b[31mil", str(tmp_path / "out\x07.json"))
+    assert code == 0 and "\x07" not in out and out.endswith("out\\x07.json\n")

@@ -248,7 +248,16 @@ def _solve_kept(args: argparse.Namespace, geometry) -> int:
 
 
 def cmd_first_moves(args: argparse.Namespace) -> int:
+    from ..engine.strong import MAX_STRONG_CELLS
+
     geometry = game_of(args)
+    if geometry.k == 1:  # every cell is a line: X's first move ends the game, and O has no reply to count
+        raise UsageError(f"first-moves counts O's replies to X's first move: on {geometry} that move ends the game")
+    if geometry.size > MAX_STRONG_CELLS:  # (the search's tables grow with every cell: 4x5k4 ran out of memory)
+        raise UsageError(
+            f"first-moves searches every reply to every first move: boards of at most {MAX_STRONG_CELLS} cells "
+            f"({geometry} has {geometry.size})"
+        )
     if geometry.misere:  # seed 001's forced-win search reads a line as a win: under misère, the exact values
         table = [list(row) for row in _first_moves_from_values(geometry)]
     else:
@@ -271,13 +280,6 @@ def _first_moves_from_values(geometry):
 
         values = solve(geometry).value
         return first_move_table_from_values(geometry, lambda x, o: values[x | o << geometry.size])
-    from ..engine.strong import MAX_STRONG_CELLS
-
-    if geometry.size > MAX_STRONG_CELLS:
-        raise UsageError(
-            f"first-moves of a misère board reads its exact values: boards of at most {MAX_STRONG_CELLS} cells "
-            f"({geometry} has {geometry.size})"
-        )
     solution, _ = solved_with_progress(geometry)
     return first_move_table_from_values(geometry, lambda x, o: solution.lookup(x, o)[0])
 

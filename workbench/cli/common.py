@@ -189,10 +189,17 @@ def library_study(args: argparse.Namespace, name: str):
         return studies.open_study(library, name), library.path
 
 
+POSITIVE_INT_DIGITS = 12
+"""The most digits a count, a node budget or a board's cells may have (more is no count any command could reach)."""
+
+
 def positive_int(text: str) -> int:
-    if not (text.isdigit() and text.isascii()) or len(text) > 12 or int(text) < 1:
+    digits = text.lstrip("0")
+    if not (text.isdigit() and text.isascii()) or not digits:
         raise argparse.ArgumentTypeError(f"{quoted(text, 20)} is not a positive whole number")
-    return int(text)
+    if len(digits) > POSITIVE_INT_DIGITS:  # (before int(): Python refuses to read thousands of digits)
+        raise argparse.ArgumentTypeError(f"{quoted(text, 20)} is too large (at most {POSITIVE_INT_DIGITS} digits)")
+    return int(digits)
 
 
 def parse_budget(text: str) -> float:

@@ -138,10 +138,12 @@ def cmd_studies(args: argparse.Namespace) -> int:
                         )
                 if not records:
                     print(f"no studies in {library.path}")
-        elif action == "rename":
+        elif action == "rename":  # (a command that only writes says what it wrote, in one line)
             studies.rename_study(library, args.old, args.new)
+            print(printable(f"renamed {args.old!r} to {args.new!r} in {library.path}"))
         elif action == "delete":
             studies.delete_study(library, args.name)
+            print(printable(f"deleted {args.name!r} from {library.path}"))
         elif action == "import":
             assert imported is not None  # pragma: no mutate - read above
             name = args.name or Path(args.file).stem
@@ -149,7 +151,7 @@ def cmd_studies(args: argparse.Namespace) -> int:
                 studies.save_study(library, name, imported, replace=args.replace)
             except studies.StudyExistsError as error:
                 raise UsageError(f"{error} (import it --as another name, or --replace it)") from None
-            print(f"imported {args.file} as {name!r}")
+            print(printable(f"imported {args.file} as {name!r}"))
         elif action == "export":
             study = studies.open_study(library, args.name)
             exists = UsageError(f"{args.file!r} exists already (export to another file, or --replace it)")
@@ -159,7 +161,7 @@ def cmd_studies(args: argparse.Namespace) -> int:
                 save_study(study, args.file, replace=args.replace)
             except StudyFileExistsError:
                 raise exists from None
-            print(f"exported {args.name!r} to {args.file}")
+            print(printable(f"exported {args.name!r} to {args.file}"))
     return 0
 
 
