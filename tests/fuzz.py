@@ -14,6 +14,7 @@ import contextlib
 import io
 import json
 import random
+import re
 import signal
 import sqlite3
 import sys
@@ -477,12 +478,18 @@ def hostile_variants(rng: random.Random, count: int) -> Iterator[tuple[str, str]
             yield f"{rows}x{cols}k{k}{misere}", moves
 
 
+def _searched_for_long(variant: str) -> bool:
+    """Whether first-moves on ``variant`` takes seconds: a board of 10 to 16 cells (above, it refuses at once)."""
+    shape = re.match(r"(\d+)x(\d+)", variant)
+    return shape is not None and 9 < int(shape[1]) * int(shape[2]) <= 16
+
+
 def variant_commands(variant: str, moves: str) -> list[list[str]]:
     """Commands that stay quick on any board: big boards get a small node budget, census only small ones."""
     return [
         ["analyze", "--game", variant, "--moves", moves, "--json", "--nodes", "3000", "--budget", "2s"],
         ["analyze", "--game", variant, "--moves", moves, "--nodes", "3000", "--budget", "2s"],
-        ["first-moves", "--game", variant if variant.startswith(("1x", "2x", "3x1", "3x2", "3x3")) else "0x0k0"],
+        ["first-moves", "--game", variant if not _searched_for_long(variant) else "0x0k0"],
         [
             "census",
             "--game",
