@@ -38,19 +38,7 @@ def lingering_app(app_options) -> int:
     return 0
 
 
-def warm_process(argv: list[str]) -> int:
-    from workbench.web.serve_ext import warm_start
-
-    warm_start.warm_for_app = lambda app_options: None  # (nothing to import or read for this app)
-    warm_start.run_tab_app = lingering_app
-    return warm_start.main(argv)
-
-
 if __name__ == "__main__":
-    if sys.argv[1] != "serve":
-        sys.exit(warm_process(sys.argv[1:]))
-    from workbench.cli import main
-    from workbench.web.serve_ext import warm_start
+    from tests.serve_stubborn import serve_with
 
-    warm_start.MODULE = "tests.serve_lingering"
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(serve_with("tests.serve_lingering", lingering_app, sys.argv[1:]))

@@ -17,22 +17,27 @@ def stubborn_app(app_options) -> int:
         pass
 
 
-def warm_process(argv: list[str]) -> int:
+def serve_with(module: str, tab_app, argv: list[str], grace: float | None = None) -> int:
+    """``workbench serve ARGUMENTS…`` (``argv``), or its warm process (any other first word), as ``module`` runs
+    them: each tab's app ``tab_app`` in place of the workbench's; with ``grace``, each grace the server gives an app
+    before the next step cut to it."""
     from workbench.web.serve_ext import warm_start
 
-    warm_start.warm_for_app = lambda app_options: None  # (nothing to import or read for this app)
-    warm_start.run_tab_app = stubborn_app
-    warm_start.APP_END_SECONDS = GRACE
-    return warm_start.main(argv)
+    warm_start.MODULE = module
+    if argv[0] != "serve":
+        warm_start.warm_for_app = lambda app_options: None  # (nothing to import or read for this app)
+        warm_start.run_tab_app = tab_app
+        if grace is not None:
+            warm_start.APP_END_SECONDS = grace
+        return warm_start.main(argv)
+    from workbench.cli import main
+    from workbench.web import serve
+    from workbench.web.serve_ext import app_service
+
+    if grace is not None:
+        app_service.QUIT_SECONDS = app_service.TERM_SECONDS = serve.CLOSE_INPUT_SECONDS = serve.STOP_SECONDS = grace
+    return main(argv)
 
 
 if __name__ == "__main__":
-    if sys.argv[1] != "serve":
-        sys.exit(warm_process(sys.argv[1:]))
-    from workbench.cli import main
-    from workbench.web import serve
-    from workbench.web.serve_ext import app_service, warm_start
-
-    warm_start.MODULE = "tests.serve_stubborn"
-    app_service.QUIT_SECONDS = app_service.TERM_SECONDS = serve.CLOSE_INPUT_SECONDS = serve.STOP_SECONDS = GRACE
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(serve_with("tests.serve_stubborn", stubborn_app, sys.argv[1:], GRACE))

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 from workbench.engine import Geometry, Player, Position, Value, analyze, cell_bit
 from workbench.engine.analysis import answers_of
 from workbench.engine.explain import ExplainError, exact_moves, explain
+from workbench.engine.geometry import bitboard_of
 from workbench.engine.puzzles import THEMES, find_puzzles, puzzle_theme
 from workbench.engine.threats import completions
 from workbench.state import AppState, reduce
@@ -410,9 +411,7 @@ def test_the_lit_cells_always_hold_a_move_not_ruled_out_beside_the_answers(geome
     of another: the answers lit, nothing ruled out lit, and a move not ruled out beside them wherever there is
     one."""
     for position in _live_positions(geometry):
-        best = 0
-        for cell in solution(position):
-            best |= cell_bit(cell)
+        best = bitboard_of(solution(position))
         others = [cell for cell in position.legal_moves() if not best & cell_bit(cell)]
         for played in others:
             for tried in (None, *[cell for cell in others if cell != played][:1]):

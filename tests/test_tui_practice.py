@@ -275,6 +275,7 @@ async def test_puzzles_honest_scores_a_skip_a_wrong_then_right_answer_a_graded_h
         )  # drawn after the screen: under load, later
         assert "first puzzles on this board" in panel() and panel().startswith("1 of ")
         stats = lambda: attempt_stats(app.library, "puzzle", Geometry())  # noqa: E731
+        results = lambda: [row[0] for row in app.library.query("SELECT result FROM attempts ORDER BY id")]  # noqa: E731
         await pilot.press("n")  # skipped unanswered: kept, and a streak ends
         await until(pilot, lambda: stats().attempts == 1, "the skip kept", seconds=8)
         assert panel().startswith("2 of ") and screen.practice.results == ("skipped",) and stats().streak == 0
@@ -292,17 +293,12 @@ async def test_puzzles_honest_scores_a_skip_a_wrong_then_right_answer_a_graded_h
         # (a kill now cannot make the next first try at it a solve), counted once
         assert "streak 0 · solved on the first try 0 of 2 (0%)" in panel()
         await until(pilot, lambda: stats().attempts == 2, "the lost first try kept", seconds=8)
-        assert app.library.query("SELECT result FROM attempts ORDER BY id") == [("skipped",), ("missed",)]
+        assert results() == ["skipped", "missed"]
         await until(pilot, lambda: "streak 0 · solved on the first try 0 of 2 (0%)" in panel(), "its figures")
         await answer(solution(position)[0])
         assert "Right!" in panel()
         await pilot.press("n")  # found on a second try: not solved; the attempt kept settled, not a second one
-        await until(
-            pilot,
-            lambda: app.library.query("SELECT result FROM attempts ORDER BY id")[-1] == ("found later",),
-            "settled",
-            seconds=8,
-        )
+        await until(pilot, lambda: results()[-1] == "found later", "settled", seconds=8)
         assert stats().attempts == 2 and stats().solved == 0 and screen.practice.results[-1] == "found later"
         assert "solved on the first try 0 of 2 (0%)" in panel()  # kept: the library's figures, the same
         position = screen.practice.current.position
@@ -312,12 +308,7 @@ async def test_puzzles_honest_scores_a_skip_a_wrong_then_right_answer_a_graded_h
         await until(pilot, lambda: stats().attempts == 3, "the hinted one kept at once", seconds=8)
         await answer(solution(position)[0])
         await pilot.press("n")  # helped: not solved either
-        await until(
-            pilot,
-            lambda: app.library.query("SELECT result FROM attempts ORDER BY id")[-1] == ("helped",),
-            "settled",
-            seconds=8,
-        )
+        await until(pilot, lambda: results()[-1] == "helped", "settled", seconds=8)
         assert stats().attempts == 3 and stats().solved == 0 and screen.practice.results[-1] == "helped"
         await answer(solution(screen.practice.current.position)[0])  # kept as it is found: the figures beside it
         await until(pilot, lambda: "streak 1 · solved on the first try 1 of 4 (25%)" in panel(), "the figures")

@@ -22,7 +22,7 @@ from ..engine import Cell, Player, Position, Value, cell_bit
 from ..engine.analysis import answers_given
 from ..engine.answers import Answers
 from ..engine.explain import exact_moves, explain, value_words
-from ..engine.geometry import cell_name, cell_names
+from ..engine.geometry import bitboard_of, cell_name, cell_names
 from ..engine.position import move_label
 from ..engine.threats import completions, forks
 from .tree import ROOT, GameTree, NodeId
@@ -267,10 +267,7 @@ def hint_region(position: Position, answers: Answers | None = None, *, ruled_out
         key=lambda move: (-move.outcome[0], -move.outcome[1], move.cell),
     )
     size = min(len(open_moves), max(best.bit_count() + 1, (len(open_moves) + 1) // 2))
-    region = best
-    for move in others[: size - best.bit_count()]:
-        region |= cell_bit(move.cell)
-    return region
+    return best | bitboard_of([move.cell for move in others[: size - best.bit_count()]])
 
 
 def ruled_out(practice: Practice) -> int:
@@ -282,10 +279,7 @@ def ruled_out(practice: Practice) -> int:
     cells = [judgement.cell for judgement in practice.tries]
     if exercise.played is not None:
         cells.append(exercise.played)
-    region = 0
-    for cell in cells:
-        region |= cell_bit(cell)
-    return region
+    return bitboard_of(cells)
 
 
 def told_line(position: Position, cell: Cell, answers: Answers | None = None) -> tuple[Cell, ...]:

@@ -9,6 +9,7 @@ import os
 import signal
 import tempfile
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
@@ -65,23 +66,20 @@ class ServedDriver(WebDriver):
         """Set the page's terminal's default colours to ``theme``'s (:func:`page_colours`)."""
         self.write(page_colours(theme, self.served_app.get_css_variables().get("background", "")))
 
-    # The server reads the app's output until the app has ended; a server killed outright does not, and a write then
-    # meets a closed pipe. The app ends, as when its input closes, rather than crash in a traceback.
     def write(self, data: str) -> None:
-        try:
-            super().write(data)
-        except BrokenPipeError:
-            self.end_app()
+        self._unless_the_server_is_gone(super().write, data)
 
     def write_meta(self, data: dict[str, object]) -> None:
-        try:
-            super().write_meta(data)
-        except BrokenPipeError:
-            self.end_app()
+        self._unless_the_server_is_gone(super().write_meta, data)
 
     def write_binary_encoded(self, data: tuple[str | bytes, ...]) -> None:
+        self._unless_the_server_is_gone(super().write_binary_encoded, data)
+
+    def _unless_the_server_is_gone(self, write: Callable[[Any], None], data: Any) -> None:
+        """``write(data)``; on a closed pipe the app ends, as when its input closes, rather than crash in a
+        traceback. (The server reads the app's output until the app has ended; a server killed outright does not.)"""
         try:
-            super().write_binary_encoded(data)
+            write(data)
         except BrokenPipeError:
             self.end_app()
 
